@@ -1,0 +1,3 @@
+from dixit_tui.cli import main
+
+raise SystemExit(main())
