@@ -1,0 +1,103 @@
+"""Table configuration and the rules it implies (the table of SPEC.md, one row per mode and profile)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from dixit_tui.engine.errors import ConfigError
+
+CLUE_MAX_LEN = 80
+TARGET_RANGE = (10, 100)
+STORYTELLS_RANGE = (1, 5)
+
+
+class Mode(StrEnum):
+    STANDARD = "standard"
+    PARTY = "party"
+    TEAM = "team"
+
+
+class Profile(StrEnum):
+    REFRESH = "refresh"
+    ODYSSEY = "odyssey"
+
+
+class FirstStoryteller(StrEnum):
+    FIRST_CLUE = "first_clue"  # every seat may give the first clue; the first accepted one tells
+    RANDOM = "random"  # a random seat tells in turn 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    mode: Mode = Mode.STANDARD
+    profile: Profile = Profile.REFRESH
+    target: int = 30  # standard games end after a turn in which someone reaches it
+    storytells: int = 1  # party and team games end when everyone has told this many times
+    first: FirstStoryteller = FirstStoryteller.FIRST_CLUE
+
+    def normalized(self) -> GameConfig:
+        """Party and team are odyssey modes whatever was asked; bad values raise ConfigError."""
+        lo, hi = TARGET_RANGE
+        if not lo <= self.target <= hi:
+            raise ConfigError(f"The target score must be between {lo} and {hi}.")
+        lo, hi = STORYTELLS_RANGE
+        if not lo <= self.storytells <= hi:
+            raise ConfigError(f"Each player can tell between {lo} and {hi} times.")
+        if self.mode is not Mode.STANDARD and self.profile is not Profile.ODYSSEY:
+            return replace(self, profile=Profile.ODYSSEY)
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Everything fixed for a game once it starts, derived from the config and the starting player count."""
+
+    mode: Mode
+    profile: Profile
+    players: int
+    hand_size: int
+    submit_count: int  # cards each submitting player gives (the storyteller gives one)
+    votes_allowed: int  # 2 means "one or two, on different cards"
+    bonus_cap: int | None  # decoy bonus cap per player (team: per team) per turn
+    single_vote_extra: bool  # odyssey 7+: +1 for a finder who used only one vote
+    min_players: int  # below this many remaining players (team mode: teams) the game ends at once
+
+
+def player_range(mode: Mode, profile: Profile) -> tuple[int, int]:
+    if mode is Mode.STANDARD:
+        return (3, 8) if profile is Profile.REFRESH else (3, 12)
+    return (6, 12)
+
+
+def check_player_count(config: GameConfig, players: int) -> None:
+    config = config.normalized()
+    lo, hi = player_range(config.mode, config.profile)
+    label = config.mode.value if config.mode is not Mode.STANDARD else config.profile.value
+    if not lo <= players <= hi:
+        raise ConfigError(f"A {label} game needs {lo} to {hi} players; there are {players}.")
+    if config.mode is Mode.TEAM and players % 2:
+        raise ConfigError(f"Team games need an even number of players (6, 8, 10 or 12); there are {players}.")
+
+
+def rules_for(config: GameConfig, players: int) -> Rules:
+    config = config.normalized()
+    check_player_count(config, players)
+    odyssey = config.profile is Profile.ODYSSEY
+    if config.mode is Mode.PARTY:
+        return Rules(config.mode, config.profile, players, 5, 1, 1, None, False, 3)
+    if config.mode is Mode.TEAM:
+        return Rules(config.mode, config.profile, players, 4, 1, 1, 3, False, 3)
+    three = players == 3
+    big = odyssey and players >= 7
+    return Rules(
+        mode=config.mode,
+        profile=config.profile,
+        players=players,
+        hand_size=7 if three else 6,
+        submit_count=2 if three else 1,
+        votes_allowed=2 if big else 1,
+        bonus_cap=3 if odyssey else None,
+        single_vote_extra=big,
+        min_players=3,
+    )

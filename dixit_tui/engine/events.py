@@ -1,0 +1,128 @@
+"""Events: facts that happened. The game state is a fold of them; randomness is recorded as its outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dixit_tui.engine.cards import Card
+from dixit_tui.engine.config import GameConfig
+from dixit_tui.engine.reveal import Reveal
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    config: GameConfig
+    names: tuple[str, ...]
+    cards: tuple[Card, ...]
+    seed: int
+    order: tuple[str, ...]  # the shuffled deck; hands are dealt from its top in seat order
+    host: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StorytellerChosen:
+    seat: int  # random first storyteller
+
+
+@dataclass(frozen=True, slots=True)
+class ClueGiven:
+    seat: int
+    text: str
+    card: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CardsSubmitted:
+    seat: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLaidOut:
+    order: tuple[str, ...]  # card ids in slot order 1..N
+
+
+@dataclass(frozen=True, slots=True)
+class VoteCast:
+    seat: int
+    slots: tuple[int, ...]
+    red: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnScored:
+    reveal: Reveal
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPileReshuffled:
+    order: tuple[str, ...]  # the new draw pile: the old pile and the discard pile, shuffled
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn:
+    seat: int
+    cards: tuple[str, ...]  # taken from the top of the draw pile
+
+
+@dataclass(frozen=True, slots=True)
+class HandsPassed:
+    """Party mode: every remaining player passes their whole hand to the next remaining seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBegan:
+    number: int
+    storyteller: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnVoided:
+    turn: int  # every given card goes back to its owner; same storyteller; scores unchanged
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRemoved:
+    seat: int  # their hand goes to the discard pile
+    host: int  # the host afterwards
+    storyteller: int | None  # the storyteller afterwards
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    winners: tuple[int, ...]
+
+
+Event = (
+    GameStarted
+    | StorytellerChosen
+    | ClueGiven
+    | CardsSubmitted
+    | BoardLaidOut
+    | VoteCast
+    | TurnScored
+    | DrawPileReshuffled
+    | CardsDrawn
+    | HandsPassed
+    | TurnBegan
+    | TurnVoided
+    | PlayerRemoved
+    | GameEnded
+)
+
+EVENT_TYPES: tuple[type, ...] = (
+    GameStarted,
+    StorytellerChosen,
+    ClueGiven,
+    CardsSubmitted,
+    BoardLaidOut,
+    VoteCast,
+    TurnScored,
+    DrawPileReshuffled,
+    CardsDrawn,
+    HandsPassed,
+    TurnBegan,
+    TurnVoided,
+    PlayerRemoved,
+    GameEnded,
+)

@@ -1,0 +1,88 @@
+"""Scoring as pure functions of who voted where. Standard scoring credits "units": seats, or teams in team mode."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+FIND_POINTS = 3  # storyteller and each finder, when some but not all found
+MISS_POINTS = 2  # everyone but the storyteller, when all or none found
+PARTY_MAX = 5
+
+
+@dataclass(frozen=True, slots=True)
+class UnitScore:
+    pass1: int = 0
+    bonus_raw: int = 0
+    bonus: int = 0
+    extra: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.pass1 + self.bonus + self.extra
+
+
+def score_standard(
+    *,
+    seats: Iterable[int],
+    storyteller: int,
+    teller_slot: int,
+    owners: Mapping[int, int],
+    votes: Mapping[int, tuple[int, ...]],
+    bonus_cap: int | None,
+    single_vote_extra: bool,
+    unit_of: Callable[[int], int] = lambda seat: seat,
+) -> tuple[str, dict[int, UnitScore]]:
+    """Two-pass scoring. `owners` maps slot -> seat, `votes` maps voter -> slots. Returns (outcome, unit -> score).
+
+    outcome is "some" (some but not all voters found the storyteller's card), "all" or "none".
+    """
+    units = {unit_of(s) for s in seats}
+    teller_unit = unit_of(storyteller)
+    pass1: Counter[int] = Counter()
+    raw: Counter[int] = Counter()
+    extra: Counter[int] = Counter()
+
+    found = [voter for voter, slots in votes.items() if teller_slot in slots]
+    if 0 < len(found) < len(votes):
+        outcome = "some"
+        pass1[teller_unit] += FIND_POINTS
+        for voter in found:
+            pass1[unit_of(voter)] += FIND_POINTS
+    else:
+        outcome = "all" if found else "none"
+        for unit in units - {teller_unit}:
+            pass1[unit] += MISS_POINTS
+
+    for slots in votes.values():
+        for slot in slots:
+            owner = owners[slot]
+            if owner != storyteller:  # the storyteller never scores bonus
+                raw[unit_of(owner)] += 1
+
+    if single_vote_extra:
+        for voter in found:
+            if len(votes[voter]) == 1:
+                extra[unit_of(voter)] += 1
+
+    result = {
+        unit: UnitScore(
+            pass1=pass1[unit],
+            bonus_raw=raw[unit],
+            bonus=raw[unit] if bonus_cap is None else min(raw[unit], bonus_cap),
+            extra=extra[unit],
+        )
+        for unit in units
+    }
+    return outcome, result
+
+
+def score_party(green: Mapping[int, int], red_slot: int) -> dict[int, int]:
+    """Party mode: each player scores how many players (themselves included) share their green vote's card, at
+    most 5; alone on a card, or on the red-marked card, scores 0."""
+    counts = Counter(green.values())
+    return {
+        seat: 0 if slot == red_slot or counts[slot] < 2 else min(counts[slot], PARTY_MAX)
+        for seat, slot in green.items()
+    }
