@@ -1,4 +1,4 @@
-"""The `dixit-tui` command line: each subcommand lives in the module that owns it and is imported lazily."""
+"""The `dixit-tui` command line: each subcommand lives in the module that owns it and is imported only when run."""
 
 from __future__ import annotations
 
@@ -7,43 +7,48 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-# subcommand -> (module, function taking the parsed args and returning an exit status, help)
-_COMMANDS: dict[str, tuple[str, str, str]] = {
-    "serve": ("dixit_tui.ssh.serve", "run", "run the SSH game server"),
-    "simulate": ("dixit_tui.engine.simulate", "run", "play random legal games through the engine"),
+# subcommand -> (module, help). The module has `run(args) -> int` and may have `add_arguments(parser)`.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "serve": ("dixit_tui.ssh.serve", "run the SSH game server"),
+    "simulate": ("dixit_tui.simulate", "play random legal games through the engine and print statistics"),
 }
 
 
-def _add_arguments(name: str, parser: argparse.ArgumentParser) -> None:
-    module, _, _ = _COMMANDS[name]
-    add = getattr(importlib.import_module(module), "add_arguments", None)
-    if add is not None:
-        add(parser)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dixit-tui", description="Dixit, played in the terminal over SSH.")
+def _top_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dixit-tui",
+        description="Dixit, played in the terminal over SSH.",
+        epilog="commands:\n" + "\n".join(f"  {n:<10} {h}" for n, (_, h) in COMMANDS.items()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (_, _, help_text) in _COMMANDS.items():
-        _add_arguments(name, sub.add_parser(name, help=help_text, description=help_text))
+    parser.add_argument("command", nargs="?", help="one of the commands below")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.version:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in COMMANDS:
+        name = args[0]
+        module_name, help_text = COMMANDS[name]
+        module = importlib.import_module(module_name)
+        parser = argparse.ArgumentParser(prog=f"dixit-tui {name}", description=help_text)
+        add = getattr(module, "add_arguments", None)
+        if add is not None:
+            add(parser)
+        return int(module.run(parser.parse_args(args[1:])) or 0)
+    top = _top_parser()
+    parsed = top.parse_args(args)
+    if parsed.version:
         from dixit_tui import __version__
 
         print(f"dixit-tui {__version__}")
         return 0
-    if not args.command:
-        parser.print_help()
-        return 2
-    module, function, _ = _COMMANDS[args.command]
-    result = getattr(importlib.import_module(module), function)(args)
-    return int(result or 0)
+    if parsed.command:
+        print(f"dixit-tui: unknown command {parsed.command!r}. Try one of: {', '.join(COMMANDS)}.", file=sys.stderr)
+    else:
+        top.print_help()
+    return 2
 
 
 if __name__ == "__main__":
