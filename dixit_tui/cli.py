@@ -45,7 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dixit-tui {__version__}")
         return 0
     if parsed.command:
-        print(f"dixit-tui: unknown command {parsed.command!r}. Try one of: {', '.join(COMMANDS)}.", file=sys.stderr)
+        print(
+            f"dixit-tui: unknown command {parsed.command!r}. Try one of: {', '.join(COMMANDS)}.",
+            file=sys.stderr,
+        )
     else:
         top.print_help()
     return 2

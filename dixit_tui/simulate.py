@@ -24,9 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def simulate(
-    config: GameConfig, players: int, games: int, seed: int, decks: list[str] | None = None
-) -> dict[str, Any]:
+def simulate(config: GameConfig, players: int, games: int, seed: int, decks: list[str] | None = None) -> dict[str, Any]:
     from dixit_tui.decks import resolve_decks
 
     cards = resolve_decks(decks or ["base"])
@@ -57,8 +55,15 @@ def simulate(
         "seconds": round(elapsed, 3),
         "turns_per_second": round(sum(turns) / elapsed, 1) if elapsed else None,
         "turns_per_game": {"mean": round(statistics.fmean(turns), 2), "min": min(turns), "max": max(turns)},
-        "winning_score": {"mean": round(statistics.fmean(winning), 2), "min": min(winning), "max": max(winning)},
-        "score": {"mean": round(statistics.fmean(all_scores), 2), "stdev": round(statistics.pstdev(all_scores), 2)},
+        "winning_score": {
+            "mean": round(statistics.fmean(winning), 2),
+            "min": min(winning),
+            "max": max(winning),
+        },
+        "score": {
+            "mean": round(statistics.fmean(all_scores), 2),
+            "stdev": round(statistics.pstdev(all_scores), 2),
+        },
         "shared_wins": shared,
     }
 
@@ -76,10 +81,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"{result['mode']}/{result['profile']}, {args.players} players: {args.games} games, {result['turns']} turns "
-          f"in {result['seconds']} s = {result['turns_per_second']} turns/s")
+    print(
+        f"{result['mode']}/{result['profile']}, {args.players} players: {args.games} games, {result['turns']} turns "
+        f"in {result['seconds']} s = {result['turns_per_second']} turns/s"
+    )
     tpg, win, score = result["turns_per_game"], result["winning_score"], result["score"]
     print(f"turns per game: mean {tpg['mean']} (min {tpg['min']}, max {tpg['max']})")
-    print(f"winning score: mean {win['mean']} (min {win['min']}, max {win['max']}); "
-          f"all scores: mean {score['mean']}, stdev {score['stdev']}; shared wins: {result['shared_wins']}")
+    print(
+        f"winning score: mean {win['mean']} (min {win['min']}, max {win['max']}); "
+        f"all scores: mean {score['mean']}, stdev {score['stdev']}; shared wins: {result['shared_wins']}"
+    )
     return 0

@@ -22,9 +22,7 @@ HEADER = '[deck]\nname = "mine"\ntitle = "My deck"\n'
 
 
 def cards_toml(n: int, prefix: str = "mine") -> str:
-    return "".join(
-        f'\n[[card]]\nid = "{prefix}-{i:03}"\ntext = "Scene number {i} of {prefix}."\n' for i in range(n)
-    )
+    return "".join(f'\n[[card]]\nid = "{prefix}-{i:03}"\ntext = "Scene number {i} of {prefix}."\n' for i in range(n))
 
 
 def write(tmp_path: Path, text: str, name: str = "mine.toml") -> Path:

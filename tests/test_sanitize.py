@@ -28,9 +28,7 @@ FILLERS = "\u115f\u1160\u3164\uffa0\u2800"
 
 def assert_clean(out: str) -> None:
     assert "\x1b" not in out
-    bad = [
-        (hex(ord(c)), unicodedata.category(c)) for c in out if unicodedata.category(c) in FORBIDDEN_CATEGORIES
-    ]
+    bad = [(hex(ord(c)), unicodedata.category(c)) for c in out if unicodedata.category(c) in FORBIDDEN_CATEGORIES]
     assert not bad
     assert not any(c in FILLERS for c in out)
     assert out == out.strip()
@@ -173,9 +171,7 @@ NASTY = st.sampled_from(
     + ["\u0301", "\u0308", "\u0323", "\u20dd", "\u0903", "\u200d", "\u202e", "\u2028", "\ufe0f", "\u00a8"]
     + ["\u3000", "\u00a0", "ﬁ", "㎞", "\u1100", "\u1161", "\u11a8", "가", "宽", "😀", "\ufdfa", "ǅ", "\u0345"]
 )
-TEXT = st.one_of(
-    st.text(), st.text(NASTY), st.lists(st.one_of(NASTY, st.characters()), max_size=60).map("".join)
-)
+TEXT = st.one_of(st.text(), st.text(NASTY), st.lists(st.one_of(NASTY, st.characters()), max_size=60).map("".join))
 MAX_LEN = st.sampled_from([1, 2, 3, NAME_MAX, CLUE_MAX, CHAT_MAX, CARD_MAX])
 
 

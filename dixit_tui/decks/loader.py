@@ -158,9 +158,7 @@ def parse_deck(text: str, source: str) -> Deck:
             raise _error(source, id_line, f'card id "{card.id}" is already used on line {id_lines[card.id]}')
         if card.text in text_owners:
             other, other_line = text_owners[card.text]
-            raise _error(
-                source, text_line, f'card "{card.id}": same text as card "{other}" on line {other_line}'
-            )
+            raise _error(source, text_line, f'card "{card.id}": same text as card "{other}" on line {other_line}')
         id_lines[card.id] = id_line
         text_owners[card.text] = (card.id, text_line)
         cards.append(card)
@@ -202,9 +200,7 @@ def _card(table: dict[str, Any], index: int, deck: str, where: _Lines, source: s
     label = f'card "{card_id}"'
     for key in table:
         if key not in CARD_KEYS:
-            raise _error(
-                source, where.card_line(index, key), f'{label}: unknown key "{key}" (expected id, text)'
-            )
+            raise _error(source, where.card_line(index, key), f'{label}: unknown key "{key}" (expected id, text)')
     raw = table.get("text")
     if raw is None:
         raise _error(source, where.card_line(index), f'{label}: missing text = "..."')
@@ -292,9 +288,7 @@ def _merge(decks: Iterable[Deck]) -> tuple[Card, ...]:
         names[deck.name] = deck
         for card in deck.cards:
             if card.id in owners:
-                raise DeckError(
-                    f'{deck.source}: card id "{card.id}" is already used in {owners[card.id].source}'
-                )
+                raise DeckError(f'{deck.source}: card id "{card.id}" is already used in {owners[card.id].source}')
             owners[card.id] = deck
             cards.append(card)
     return tuple(cards)
@@ -304,6 +298,4 @@ def check_enough(cards: Sequence[Card], players: int, hand_size: int) -> None:
     """Raise DeckError if there are not enough cards to deal every player a full hand."""
     need = players * hand_size
     if len(cards) < need:
-        raise DeckError(
-            f"this deck has {len(cards)} cards but {players} players x {hand_size} cards need {need}"
-        )
+        raise DeckError(f"this deck has {len(cards)} cards but {players} players x {hand_size} cards need {need}")

@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from types import MappingProxyType
+from typing import Any
 
 from dixit_tui.engine.cards import Card
 from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, VoidTurn, Vote
@@ -63,9 +64,7 @@ def _shuffled(items: Iterable[str], seed: int, draws: int) -> tuple[str, ...]:
 # --- starting a game -------------------------------------------------------------------------------------------
 
 
-def start(
-    config: GameConfig, names: Sequence[str], cards: Sequence[Card], seed: int, host: int = 0
-) -> list[Event]:
+def start(config: GameConfig, names: Sequence[str], cards: Sequence[Card], seed: int, host: int = 0) -> list[Event]:
     """The events that open a game: deal, and (if the table asked) a random first storyteller."""
     config = config.normalized()
     rules = rules_for(config, len(names))
@@ -79,9 +78,7 @@ def start(
         )
     if not 0 <= host < len(names):
         raise ConfigError("The host must be one of the players.")
-    events: list[Event] = [
-        GameStarted(config, tuple(names), tuple(cards), seed, _shuffled(ids, seed, 0), host)
-    ]
+    events: list[Event] = [GameStarted(config, tuple(names), tuple(cards), seed, _shuffled(ids, seed, 0), host)]
     state = fold(events)
     if config.first is FirstStoryteller.RANDOM:
         events.append(StorytellerChosen(_rng(seed, state.rng_draws).randrange(len(names))))
@@ -209,8 +206,11 @@ def _decide_vote(state: GameState, cmd: Vote) -> list[Event]:
             raise BadVote(f"There is no card {slot}: the board has cards 1 to {size}.")
     forbidden = state.forbidden_slots(cmd.seat)
     if any(s in forbidden for s in slots):
-        raise BadVote("You cannot vote for your own card." if state.config.mode is not Mode.TEAM
-                      else "You cannot vote for your team's card.")
+        raise BadVote(
+            "You cannot vote for your own card."
+            if state.config.mode is not Mode.TEAM
+            else "You cannot vote for your team's card."
+        )
     party_teller = state.config.mode is Mode.PARTY and cmd.seat == state.turn.storyteller
     if party_teller and cmd.red is None:
         raise BadVote("As storyteller, place your red marker too.")
@@ -367,7 +367,7 @@ def _without(hand: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
     return tuple(c for c in hand if c not in gone)
 
 
-def _frozen(mapping: dict) -> MappingProxyType:  # type: ignore[type-arg]
+def _frozen(mapping: dict[int, tuple[int, ...]] | dict[int, tuple[str, ...]]) -> MappingProxyType[int, Any]:
     return MappingProxyType(mapping)
 
 
@@ -406,7 +406,7 @@ def _apply_start(e: GameStarted) -> GameState:
     )
 
 
-def _apply(s: GameState, e: Event) -> GameState:  # noqa: PLR0911 - one branch per event type
+def _apply(s: GameState, e: Event) -> GameState:
     turn = s.turn
     match e:
         case StorytellerChosen(seat=seat):
@@ -414,7 +414,10 @@ def _apply(s: GameState, e: Event) -> GameState:  # noqa: PLR0911 - one branch p
         case ClueGiven(seat=seat, text=text, card=card):
             hands = s.hands if card is None else _with_hand(s.hands, seat, _without(s.hands[seat], [card]))
             return replace(
-                s, hands=hands, phase=Phase.SUBMIT, turn=replace(turn, storyteller=seat, clue=text, clue_card=card)
+                s,
+                hands=hands,
+                phase=Phase.SUBMIT,
+                turn=replace(turn, storyteller=seat, clue=text, clue_card=card),
             )
         case CardsSubmitted(seat=seat, cards=cards):
             subs = _frozen({**turn.submissions, seat: cards})
@@ -431,9 +434,10 @@ def _apply(s: GameState, e: Event) -> GameState:  # noqa: PLR0911 - one branch p
                 scores[p.seat] = p.score
             told = list(s.told)
             told[reveal.storyteller] += 1
-            return replace(
-                s, scores=tuple(scores), told=tuple(told), discard=(*s.discard, *turn.board), last_reveal=reveal
-            )
+            # the shown cards go to the discard pile; the turn keeps only its public facts
+            done = Turn(number=turn.number, storyteller=turn.storyteller, clue=turn.clue)
+            discard = (*s.discard, *turn.board)
+            return replace(s, scores=tuple(scores), told=tuple(told), discard=discard, last_reveal=reveal, turn=done)
         case DrawPileReshuffled(order=order):
             return replace(s, draw_pile=order, discard=(), rng_draws=s.rng_draws + 1)
         case CardsDrawn(seat=seat, cards=cards):
@@ -443,10 +447,8 @@ def _apply(s: GameState, e: Event) -> GameState:  # noqa: PLR0911 - one branch p
             return replace(s, hands=hands, draw_pile=s.draw_pile[len(cards) :])
         case HandsPassed():
             seats = s.active_seats()
-            hands = list(s.hands)
-            for seat in seats:
-                hands[s.next_active(seat)] = s.hands[seat]
-            return replace(s, hands=tuple(hands))
+            passed = {s.next_active(seat): s.hands[seat] for seat in seats}
+            return replace(s, hands=tuple(passed.get(seat, hand) for seat, hand in enumerate(s.hands)))
         case TurnBegan(number=number, storyteller=teller):
             return replace(s, phase=Phase.CLUE, turn=Turn(number=number, storyteller=teller))
         case TurnVoided():
@@ -455,7 +457,9 @@ def _apply(s: GameState, e: Event) -> GameState:  # noqa: PLR0911 - one branch p
                 given = s.given_by(seat)
                 if given:
                     hands = _with_hand(hands, seat, (*hands[seat], *given))
-            return replace(s, hands=hands, phase=Phase.CLUE, turn=Turn(number=turn.number, storyteller=turn.storyteller))
+            return replace(
+                s, hands=hands, phase=Phase.CLUE, turn=Turn(number=turn.number, storyteller=turn.storyteller)
+            )
         case PlayerRemoved(seat=seat, host=host, storyteller=teller):
             active = tuple(a and i != seat for i, a in enumerate(s.active))
             hands = _with_hand(s.hands, seat, ())

@@ -9,7 +9,18 @@ from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, V
 from dixit_tui.engine.config import Mode
 from dixit_tui.engine.state import GameState, Phase
 
-_WORDS = ("echo", "patience", "home", "too late", "a secret", "Monday", "the last one", "tide", "hush", "falling")
+_WORDS = (
+    "echo",
+    "patience",
+    "home",
+    "too late",
+    "a secret",
+    "Monday",
+    "the last one",
+    "tide",
+    "hush",
+    "falling",
+)
 
 
 def command_for(state: GameState, seat: int, rng: random.Random) -> Command | None:

@@ -19,9 +19,7 @@ class Game:
         self.state: GameState = fold(self.events)
 
     @classmethod
-    def new(
-        cls, config: GameConfig, names: Sequence[str], cards: Sequence[Card], seed: int, host: int = 0
-    ) -> Game:
+    def new(cls, config: GameConfig, names: Sequence[str], cards: Sequence[Card], seed: int, host: int = 0) -> Game:
         return cls(start(config, names, cards, seed, host))
 
     def execute(self, command: Command) -> list[Event]:

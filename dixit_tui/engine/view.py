@@ -110,8 +110,14 @@ def reveal_to_protocol(reveal: Reveal, texts: dict[str, str]) -> dict[str, Any]:
         "storyteller": reveal.storyteller,
         "clue": reveal.clue,
         "slots": [
-            {"slot": s.slot, "card": s.card, "text": texts.get(s.card, ""), "owner": s.owner,
-             "votes": list(s.votes), "red": s.red}
+            {
+                "slot": s.slot,
+                "card": s.card,
+                "text": texts.get(s.card, ""),
+                "owner": s.owner,
+                "votes": list(s.votes),
+                "red": s.red,
+            }
             for s in reveal.slots
         ],
         "points": [{"seat": p.seat, "delta": p.delta, "score": p.score} for p in reveal.points],

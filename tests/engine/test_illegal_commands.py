@@ -52,10 +52,22 @@ def at_vote(n: int = 4, mode: str = "standard", profile: str = "refresh") -> Gam
 
 
 CLUE_CASES: list[tuple[str, Callable[[], Game], Callable[[Game], Command], type[RuleError], str]] = [
-    ("not the storyteller", lambda: at_vote(), lambda g: GiveClue(1, "x", g.state.hands[1][0]), WrongPhase, ""),
+    (
+        "not the storyteller",
+        lambda: at_vote(),
+        lambda g: GiveClue(1, "x", g.state.hands[1][0]),
+        WrongPhase,
+        "",
+    ),
     ("empty", at_clue, lambda g: GiveClue(0, "   ", g.state.hands[0][0]), BadClue, "empty"),
     ("too long", at_clue, lambda g: GiveClue(0, "x" * 81, g.state.hands[0][0]), BadClue, "80"),
-    ("card not in hand", at_clue, lambda g: GiveClue(0, "x", g.state.hands[1][0]), BadCard, "not in your hand"),
+    (
+        "card not in hand",
+        at_clue,
+        lambda g: GiveClue(0, "x", g.state.hands[1][0]),
+        BadCard,
+        "not in your hand",
+    ),
     ("no card", at_clue, lambda g: GiveClue(0, "x", None), BadCard, "Choose one card"),
     ("card in party", lambda: at_clue(6, "party"), lambda g: GiveClue(0, "x", "t-000"), BadCard, "no card"),
     ("seat out of range", at_clue, lambda g: GiveClue(9, "x", None), NotYourTurn, ""),
@@ -66,9 +78,27 @@ SUBMIT_CASES: list[tuple[str, Callable[[], Game], Callable[[Game], Command], typ
     ("storyteller", at_submit, lambda g: Submit(0, g.state.hands[0][:1]), NotYourTurn, "storyteller"),
     ("wrong count", at_submit, lambda g: Submit(1, g.state.hands[1][:2]), BadCard, "exactly 1"),
     ("not in hand", at_submit, lambda g: Submit(1, g.state.hands[2][:1]), BadCard, "not in your hand"),
-    ("same card twice", lambda: at_submit(3), lambda g: Submit(1, (g.state.hands[1][0],) * 2), BadCard, "different"),
-    ("one card at 3 players", lambda: at_submit(3), lambda g: Submit(1, g.state.hands[1][:1]), BadCard, "exactly 2"),
-    ("teller's team twice", lambda: at_submit(6, "team"), lambda g: Submit(0, g.state.hands[0][:1]), NotYourTurn, ""),
+    (
+        "same card twice",
+        lambda: at_submit(3),
+        lambda g: Submit(1, (g.state.hands[1][0],) * 2),
+        BadCard,
+        "different",
+    ),
+    (
+        "one card at 3 players",
+        lambda: at_submit(3),
+        lambda g: Submit(1, g.state.hands[1][:1]),
+        BadCard,
+        "exactly 2",
+    ),
+    (
+        "teller's team twice",
+        lambda: at_submit(6, "team"),
+        lambda g: Submit(0, g.state.hands[0][:1]),
+        NotYourTurn,
+        "",
+    ),
 ]
 
 VOTE_CASES: list[tuple[str, Callable[[], Game], Callable[[Game], Command], type[RuleError], str]] = [
@@ -79,16 +109,38 @@ VOTE_CASES: list[tuple[str, Callable[[], Game], Callable[[Game], Command], type[
     ("slot zero", at_vote, lambda g: Vote(1, (0,)), BadVote, "no card 0"),
     ("two votes at 4", at_vote, lambda g: Vote(1, (slot_of(g, 0), slot_of(g, 2))), BadVote, "one card"),
     ("no vote", at_vote, lambda g: Vote(1, ()), BadVote, ""),
-    ("same card twice at 8", lambda: at_vote(8, profile="odyssey"),
-     lambda g: Vote(1, (slot_of(g, 0), slot_of(g, 0))), BadVote, "different"),
-    ("three votes at 8", lambda: at_vote(8, profile="odyssey"),
-     lambda g: Vote(1, (slot_of(g, 0), slot_of(g, 2), slot_of(g, 3))), BadVote, "one or two"),
+    (
+        "same card twice at 8",
+        lambda: at_vote(8, profile="odyssey"),
+        lambda g: Vote(1, (slot_of(g, 0), slot_of(g, 0))),
+        BadVote,
+        "different",
+    ),
+    (
+        "three votes at 8",
+        lambda: at_vote(8, profile="odyssey"),
+        lambda g: Vote(1, (slot_of(g, 0), slot_of(g, 2), slot_of(g, 3))),
+        BadVote,
+        "one or two",
+    ),
     ("either own card at 3", lambda: at_vote(3), lambda g: Vote(1, (slot_of(g, (1, 1)),)), BadVote, "own"),
     ("red from a voter", lambda: at_vote(6, "party"), lambda g: Vote(1, (1,), red=2), BadVote, "red"),
     ("party teller without red", lambda: at_vote(6, "party"), lambda g: Vote(0, (1,)), BadVote, "red marker"),
     ("red off the board", lambda: at_vote(6, "party"), lambda g: Vote(0, (1,), red=7), BadVote, "no card 7"),
-    ("team submitter votes", lambda: at_vote(6, "team"), lambda g: Vote(1, (slot_of(g, 0),)), NotYourTurn, ""),
-    ("teller's teammate votes", lambda: at_vote(6, "team"), lambda g: Vote(3, (slot_of(g, 1),)), NotYourTurn, ""),
+    (
+        "team submitter votes",
+        lambda: at_vote(6, "team"),
+        lambda g: Vote(1, (slot_of(g, 0),)),
+        NotYourTurn,
+        "",
+    ),
+    (
+        "teller's teammate votes",
+        lambda: at_vote(6, "team"),
+        lambda g: Vote(3, (slot_of(g, 1),)),
+        NotYourTurn,
+        "",
+    ),
 ]
 
 TABLE_CASES: list[tuple[str, Callable[[], Game], Callable[[Game], Command], type[RuleError], str]] = [
@@ -105,7 +157,11 @@ TABLE_CASES: list[tuple[str, Callable[[], Game], Callable[[Game], Command], type
     ids=[c[0] for c in CLUE_CASES + SUBMIT_CASES + VOTE_CASES + TABLE_CASES],
 )
 def test_illegal(
-    name: str, setup: Callable[[], Game], command: Callable[[Game], Command], error: type[RuleError], match: str
+    name: str,
+    setup: Callable[[], Game],
+    command: Callable[[Game], Command],
+    error: type[RuleError],
+    match: str,
 ) -> None:
     game = setup()
     refused(game, command(game), error, match)

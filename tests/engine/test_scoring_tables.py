@@ -11,16 +11,35 @@ from tests.engine.helpers import cast, deltas, give_clue, make_game, play_turn, 
 # (players, profile, votes {voter: target(s)}, expected deltas) with seat 0 telling.
 STANDARD_CASES = [
     # refresh has no bonus cap: four votes on seat 1's card are +4
-    (8, "refresh", {1: 0, 2: 1, 3: 1, 4: 1, 5: 1, 6: 0, 7: 0}, {0: 3, 1: 7, 2: 0, 3: 0, 4: 0, 5: 0, 6: 3, 7: 3}),
+    (
+        8,
+        "refresh",
+        {1: 0, 2: 1, 3: 1, 4: 1, 5: 1, 6: 0, 7: 0},
+        {0: 3, 1: 7, 2: 0, 3: 0, 4: 0, 5: 0, 6: 3, 7: 3},
+    ),
     # odyssey caps the bonus at 3, and each single-vote finder at 7+ scores +1 extra
-    (8, "odyssey", {1: 0, 2: 1, 3: 1, 4: 1, 5: 1, 6: 0, 7: 0}, {0: 3, 1: 7, 2: 0, 3: 0, 4: 0, 5: 0, 6: 4, 7: 4}),
+    (
+        8,
+        "odyssey",
+        {1: 0, 2: 1, 3: 1, 4: 1, 5: 1, 6: 0, 7: 0},
+        {0: 3, 1: 7, 2: 0, 3: 0, 4: 0, 5: 0, 6: 4, 7: 4},
+    ),
     # a finder who used two votes gets no extra; the second vote is a bonus for its card's owner
-    (8, "odyssey", {1: [0, 2], 2: 1, 3: 1, 4: 1, 5: 1, 6: 0, 7: 0},
-     {0: 3, 1: 6, 2: 1, 3: 0, 4: 0, 5: 0, 6: 4, 7: 4}),
+    (
+        8,
+        "odyssey",
+        {1: [0, 2], 2: 1, 3: 1, 4: 1, 5: 1, 6: 0, 7: 0},
+        {0: 3, 1: 6, 2: 1, 3: 0, 4: 0, 5: 0, 6: 4, 7: 4},
+    ),
     # the 7+ extra applies when everyone found it too (DECISION): 2 + 1 each
     (7, "odyssey", {1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0}, {0: 0, 1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 6: 3}),
     # ... and when everyone found it, two-vote finders get just 2 (plus bonus on their own card)
-    (7, "odyssey", {1: [0, 2], 2: [0, 1], 3: 0, 4: 0, 5: 0, 6: 0}, {0: 0, 1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 6: 3}),
+    (
+        7,
+        "odyssey",
+        {1: [0, 2], 2: [0, 1], 3: 0, 4: 0, 5: 0, 6: 0},
+        {0: 0, 1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 6: 3},
+    ),
     # nobody found it at 7+: +2 each, bonuses, no extra
     (7, "odyssey", {1: 2, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1}, {0: 0, 1: 5, 2: 3, 3: 2, 4: 2, 5: 2, 6: 2}),
     # odyssey 4-6: one vote, cap 3, no extra
@@ -42,8 +61,13 @@ def test_standard_scoring(players: int, profile: str, votes: dict, expected: dic
 
 def test_the_storyteller_never_scores_bonus() -> None:
     _, units = score_standard(
-        seats=[0, 1, 2, 3], storyteller=0, teller_slot=1, owners={1: 0, 2: 1, 3: 2, 4: 3},
-        votes={1: (1,), 2: (1,), 3: (2,)}, bonus_cap=None, single_vote_extra=False,
+        seats=[0, 1, 2, 3],
+        storyteller=0,
+        teller_slot=1,
+        owners={1: 0, 2: 1, 3: 2, 4: 3},
+        votes={1: (1,), 2: (1,), 3: (2,)},
+        bonus_cap=None,
+        single_vote_extra=False,
     )
     assert units[0].bonus == 0 and units[0].pass1 == 3
     assert units[1].bonus == 1

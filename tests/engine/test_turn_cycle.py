@@ -86,8 +86,14 @@ def test_deck_too_small_is_refused_with_the_numbers() -> None:
 
 @pytest.mark.parametrize(
     ("mode", "profile", "players"),
-    [("standard", "refresh", 2), ("standard", "refresh", 9), ("standard", "odyssey", 13), ("party", "odyssey", 5),
-     ("team", "odyssey", 7), ("team", "odyssey", 4)],
+    [
+        ("standard", "refresh", 2),
+        ("standard", "refresh", 9),
+        ("standard", "odyssey", 13),
+        ("party", "odyssey", 5),
+        ("team", "odyssey", 7),
+        ("team", "odyssey", 4),
+    ],
 )
 def test_player_counts_outside_the_mode_are_refused(mode: str, profile: str, players: int) -> None:
     with pytest.raises(ConfigError):

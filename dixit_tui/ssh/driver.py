@@ -1,0 +1,338 @@
+"""A Textual driver that runs one App over one SSH channel, inside the server's event loop.
+
+Unlike LinuxDriver it never touches the server's own stdin/stdout, termios or signal handlers: input comes
+from an asyncio reader task on the channel, output goes to the channel, the size comes from the PTY request
+and window-change messages. See /work/shared/design/NOTES.md ("The driver").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import logging
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO
+
+import asyncssh
+from rich.color import ColorSystem
+from rich.style import Style
+from textual import constants, events
+from textual._xterm_parser import XTermParser
+from textual.driver import Driver
+from textual.geometry import Size
+from textual.message import Message
+from textual.strip import Strip
+
+from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+logger = logging.getLogger(__name__)
+
+_READ_SIZE = 4096
+# Tick the parser a little after the escape delay, so a lone ESC is reported (and does not eat the next key).
+_TICK_DELAY = constants.ESCAPE_DELAY + 0.01
+
+_KeyTuple = tuple[str, str | None]
+
+
+@lru_cache(maxsize=1024)
+def _parse_extended_key(sequence: str) -> tuple[_KeyTuple, ...] | None:
+    """Textual's Kitty-key parsing, cached on the sequence only and holding plain tuples.
+
+    Textual caches `XTermParser._parse_extended_key` with an lru_cache on the method, so the cache keys
+    pin every parser (and its app) that ever typed a key, and the cached Key events pin their sender app.
+    """
+    parse = XTermParser._parse_extended_key.__wrapped__
+    keys: list[events.Key] | None = parse(XTermParser, sequence)
+    if keys is None:
+        return None
+    return tuple((key.key, key.character) for key in keys)
+
+
+class SessionParser(XTermParser):
+    """XTermParser without the per-instance lru_cache (see `_parse_extended_key`)."""
+
+    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:  # type: ignore[override]
+        parsed = _parse_extended_key(sequence)
+        if parsed is None:
+            return None
+        return [events.Key(key, character) for key, character in parsed]
+
+    def close(self) -> None:
+        """End the parser's generator so it releases everything it holds."""
+        with contextlib.suppress(Exception):
+            for _ in self.feed(""):
+                pass
+
+
+class SSHDriver(Driver):
+    """Drives one Textual App over one SSH session (an asyncssh SSHServerProcess with encoding=None)."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        debug: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+        process: asyncssh.SSHServerProcess[bytes],
+        terminal: TerminalInfo,
+        max_size: tuple[int, int] = (300, 100),
+        max_write_buffer: int = 1 << 20,
+    ) -> None:
+        super().__init__(app, debug=False, mouse=mouse, size=size)
+        self._process = process
+        self._channel = process.channel
+        self._terminal = terminal
+        self._max_size = max_size
+        self._max_write_buffer = max_write_buffer
+        self._size = size or clamp_size(terminal.width, terminal.height, max_size)
+        self._pending: list[str] = []
+        self._flush_handle: asyncio.Handle | None = None
+        self._tick_handle: asyncio.TimerHandle | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._parser: SessionParser | None = None
+        self._input_disabled = False
+        self._output_closed = False
+
+    # ---- capabilities -------------------------------------------------------------------------------
+
+    @property
+    def is_headless(self) -> bool:
+        return False
+
+    @property
+    def is_inline(self) -> bool:
+        return False
+
+    @property
+    def is_web(self) -> bool:
+        return False
+
+    @property
+    def can_suspend(self) -> bool:
+        return False
+
+    # ---- messages -----------------------------------------------------------------------------------
+
+    def send_message(self, message: Message) -> None:
+        """Everything runs in the app's own event loop: no thread-safe hop needed (or wanted)."""
+        self._app.post_message(message)
+
+    # ---- application mode ---------------------------------------------------------------------------
+
+    def start_application_mode(self) -> None:
+        width, height = self._size or (self._terminal.width, self._terminal.height)
+        self._post_resize(width, height)
+        write = self.write
+        write("\x1b[?1049h")  # alt screen
+        self._enable_mouse_support()
+        write("\x1b[?25l")  # hide cursor
+        write("\x1b[?1004h")  # focus in/out events
+        if not constants.DISABLE_KITTY_KEY:
+            # Kitty keyboard protocol: disambiguate escape codes | report all keys | associated text.
+            write("\x1b[>25u")
+        if self._terminal.env.get("TERM_PROGRAM") != "Apple_Terminal":
+            write("\x1b[?2026$p")  # ask whether synchronized output is supported
+        write("\x1b[?2004h")  # bracketed paste
+        write("\x1b[?7l")  # no line wrap
+        self.flush()
+        self._reader = asyncio.create_task(self._read_input(), name="dixit-ssh-input")
+
+    def disable_input(self) -> None:
+        if self._input_disabled:
+            return
+        self._input_disabled = True
+        self._disable_mouse_support()
+        if self._reader is not None and not self._reader.done():
+            self._reader.cancel()
+        self._cancel_tick()
+
+    def stop_application_mode(self) -> None:
+        write = self.write
+        write("\x1b[?2004l")  # bracketed paste off
+        write("\x1b[?7h")  # line wrap on
+        self.disable_input()
+        write("\x1b[<u")  # pop the Kitty keyboard mode (before leaving the alt screen)
+        write("\x1b[?1049l")  # main screen
+        write("\x1b[?25h")  # show cursor
+        write("\x1b[?1004l")  # focus events off
+        self.flush()
+
+    def close(self) -> None:
+        self.flush()
+        self._cancel_tick()
+        self._output_closed = True
+        self._pending.clear()
+
+    def _enable_mouse_support(self) -> None:
+        if self._mouse:
+            self.write("\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?1006h")
+
+    def _disable_mouse_support(self) -> None:
+        if self._mouse:
+            self.write("\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l")
+
+    # ---- output -------------------------------------------------------------------------------------
+
+    def write(self, data: str) -> None:
+        """Queue output; it is sent on `flush` (Textual flushes after each frame) or on the next loop turn."""
+        if self._output_closed or not data:
+            return
+        self._pending.append(data)
+        if self._flush_handle is None:
+            self._flush_handle = self._loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        if not self._pending:
+            return
+        data = "".join(self._pending).encode("utf-8", "replace")
+        self._pending.clear()
+        if self._output_closed:
+            return
+        try:
+            self._channel.write(data)
+        except OSError:  # channel closed (BrokenPipeError) or connection gone
+            self._output_closed = True
+            return
+        buffered = self._channel.get_write_buffer_size()
+        if buffered > self._max_write_buffer:
+            # The client stopped reading: do not let its backlog grow without bound.
+            logger.warning("client not reading (%d bytes buffered): disconnecting", buffered)
+            self._output_closed = True
+            self._channel.get_connection().abort()
+
+    # ---- input --------------------------------------------------------------------------------------
+
+    async def _read_input(self) -> None:
+        parser = self._parser = SessionParser()
+        decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        stdin = self._process.stdin
+        try:
+            while True:
+                try:
+                    data = await stdin.read(_READ_SIZE)
+                except asyncssh.TerminalSizeChanged as change:
+                    self._post_resize(change.width, change.height)
+                    continue
+                except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+                    continue
+                except Exception as error:  # connection lost or channel closed
+                    logger.debug("input ended: %r", error)
+                    break
+                if not data:
+                    break
+                text = decode(data)
+                if text:
+                    self._dispatch(parser.feed(text))
+                    self._schedule_tick()
+        finally:
+            self._cancel_tick()
+            self._parser = None
+            parser.close()
+        # The client went away (EOF or connection loss): end the app; Textual then stops this driver.
+        self._output_closed = True
+        self._app.exit()
+
+    def _dispatch(self, messages: Iterable[Message]) -> None:
+        for message in messages:
+            self.process_message(message)
+
+    def _schedule_tick(self) -> None:
+        self._cancel_tick()
+        self._tick_handle = self._loop.call_later(_TICK_DELAY, self._tick)
+
+    def _cancel_tick(self) -> None:
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+            self._tick_handle = None
+
+    def _tick(self) -> None:
+        self._tick_handle = None
+        if self._parser is not None:
+            self._dispatch(self._parser.tick())
+
+    def _post_resize(self, width: int, height: int) -> None:
+        self._size = clamp_size(width, height, self._max_size)
+        size = Size(*self._size)
+        self._app.post_message(events.Resize(size, size))
+
+    # ---- things a server must not do for a remote user ---------------------------------------------
+
+    def open_url(self, url: str, new_tab: bool = True) -> None:
+        """Refused: the base driver would open a browser on the SERVER."""
+        logger.warning("refused open_url(%r) from an SSH session", url[:200])
+
+    def deliver_binary(
+        self,
+        binary: BinaryIO | TextIO,
+        *,
+        delivery_key: str,
+        save_path: Path,
+        open_method: Literal["browser", "download"] = "download",
+        encoding: str | None = None,
+        mime_type: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        """Refused: the base driver would write a file on the SERVER. The app gets DeliveryFailed."""
+        logger.warning("refused deliver_binary(%r) from an SSH session", str(save_path)[:200])
+        with contextlib.suppress(Exception):
+            binary.close()
+        error = PermissionError("file delivery is not available over SSH")
+        self._app.post_message(events.DeliveryFailed(key=delivery_key, exception=error, name=name))
+
+
+# ---- process-global Textual behaviour, made safe for many apps in one process -------------------------
+
+_patched = False
+
+
+def install_textual_patches() -> None:
+    """Make Textual safe for concurrent apps with different terminals in one process. Idempotent.
+
+    1. `App.run` redirects the process-wide sys.stdout/sys.stderr into the app; with overlapping sessions
+       sys.stdout would be left pointing at a dead app. Skipped for apps driven by SSHDriver (apps with
+       other drivers, e.g. Pilot in tests, keep the normal behaviour).
+    2. Rich and Textual cache a style's ANSI codes on the shared Style object (`style._ansi`) whatever the
+       colour system: the first session's colour system then leaks into every other session (256-colour
+       codes sent to a 16-colour terminal). Strip rendering is made to use its per-colour-system cache.
+    """
+    global _patched
+    if _patched:
+        return
+    import textual.app as textual_app
+
+    namespace = vars(textual_app)
+    namespace["redirect_stdout"] = _skip_for_ssh_apps(namespace["redirect_stdout"])
+    namespace["redirect_stderr"] = _skip_for_ssh_apps(namespace["redirect_stderr"])
+    Strip.render_style = classmethod(_render_style)  # type: ignore[method-assign, assignment]
+    _patched = True
+
+
+def _skip_for_ssh_apps(
+    redirect: Callable[[Any], contextlib.AbstractContextManager[Any]],
+) -> Callable[[Any], contextlib.AbstractContextManager[Any]]:
+    def maybe_redirect(target: Any) -> contextlib.AbstractContextManager[Any]:
+        driver = getattr(getattr(target, "app", None), "_driver", None)
+        if isinstance(driver, SSHDriver):
+            return contextlib.nullcontext(target)
+        return redirect(target)
+
+    return maybe_redirect
+
+
+def _render_style(cls: type[Strip], style: Style, text: str, color_system: ColorSystem) -> str:
+    """Textual's Strip.render_style without the colour-system-blind `style._ansi` shortcut."""
+    ansi = cls.render_ansi(style, color_system)
+    output = f"\x1b[{ansi}m{text}\x1b[0m" if ansi else text
+    if style._link:
+        output = f"\x1b]8;id={style._link_id};{style._link}\x1b\\{output}\x1b]8;;\x1b\\"
+    return output

@@ -1,0 +1,150 @@
+"""One SSH session: a Textual App for a PTY session, a command handler (or a short answer) otherwise.
+
+The public types the game plugs into live here: SessionIdentity, AppFactory and CommandHandler.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
+
+import asyncssh
+from rich.console import COLOR_SYSTEMS, Console
+from textual.driver import Driver
+from textual.filter import Monochrome, NoColor
+
+from dixit_tui.ssh.driver import SSHDriver, install_textual_patches
+from dixit_tui.ssh.terminal import TerminalInfo, build_terminal_info
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SessionIdentity:
+    """Who is on the other end, bound only once SSH authentication has completed.
+
+    `username` is the SSH user name, i.e. the wanted nickname: untrusted text, sanitise before display.
+    `key_fingerprint` is the SHA256 fingerprint of the public key the client PROVED it holds, or None for a
+    keyless (keyboard-interactive) login. `connection_id` is unique per server run.
+    """
+
+    username: str
+    key_fingerprint: str | None
+    peer_ip: str
+    connection_id: int = 0
+
+
+AppFactory: TypeAlias = Callable[[SessionIdentity, TerminalInfo], "App[Any] | Awaitable[App[Any]]"]
+"""Builds the App for one PTY session. Called in the session's own task; may be async."""
+
+CommandHandler: TypeAlias = Callable[
+    [SessionIdentity, "str | None", asyncssh.SSHReader[bytes], asyncssh.SSHWriter[bytes]],
+    "int | Awaitable[int]",
+]
+"""Serves a session without a PTY: (identity, command or None for a shell, stdin, stdout) -> exit status."""
+
+INTERNAL_ERROR = "dixit-tui: internal error, sorry. Please reconnect.\r\n"
+
+
+async def run_pty_session(
+    process: asyncssh.SSHServerProcess[bytes],
+    identity: SessionIdentity,
+    app_factory: AppFactory,
+    *,
+    max_size: tuple[int, int],
+    max_write_buffer: int,
+) -> int:
+    """Run the app for one PTY session until it exits or the client leaves; returns the exit status."""
+    width, height = process.term_size[:2]
+    terminal = build_terminal_info(process.term_type or "", (width, height), process.env, process.command, max_size)
+    try:
+        made = app_factory(identity, terminal)
+        app = await made if inspect.isawaitable(made) else made
+    except Exception:
+        logger.exception("app factory failed for %r", identity)
+        _send(process, INTERNAL_ERROR)
+        return 1
+
+    report = _prepare_app(app, process, terminal, max_size=max_size, max_write_buffer=max_write_buffer)
+    try:
+        await app.run_async(mouse=True)
+    except Exception:
+        logger.exception("app crashed for %r", identity)
+        _send(process, INTERNAL_ERROR)
+        return 1
+    status = app.return_code or 0
+    output = report.getvalue().strip()
+    if status != 0:
+        if output:
+            logger.error("app for %r exited with status %d:\n%s", identity, status, output)
+        _send(process, INTERNAL_ERROR)
+    elif output:  # a message given to App.exit(message=...) is meant for the user
+        _send(process, output.replace("\r\n", "\n").replace("\n", "\r\n") + "\r\n")
+    return status
+
+
+async def run_command_session(
+    process: asyncssh.SSHServerProcess[bytes],
+    identity: SessionIdentity,
+    command_handler: CommandHandler | None,
+    *,
+    hint: str,
+) -> int:
+    """Serve a session without a PTY; without a handler, explain how to connect and return 2."""
+    if command_handler is None:
+        process.stderr.write(f"dixit-tui needs a terminal: run {hint}\n".encode())
+        return 2
+    result = command_handler(identity, process.command, process.stdin, process.stdout)
+    status = await result if inspect.isawaitable(result) else result
+    return int(status)
+
+
+def connect_hint(username: str, host: str, port: int) -> str:
+    """The command line that gets a terminal session, e.g. `ssh -t -p 2222 alice@example.org`."""
+    name = "".join(char for char in username if char.isprintable() and not char.isspace())[:32] or "NAME"
+    port_option = "" if port == 22 else f"-p {port} "
+    return f"ssh -t {port_option}{name}@{host}"
+
+
+def _prepare_app(
+    app: App[Any],
+    process: asyncssh.SSHServerProcess[bytes],
+    terminal: TerminalInfo,
+    *,
+    max_size: tuple[int, int],
+    max_write_buffer: int,
+) -> io.StringIO:
+    """Attach the SSH driver, take colours from this session's terminal, keep error output off the server.
+
+    Returns the buffer that collects what Textual would have printed on the server's stderr at exit.
+    """
+    install_textual_patches()
+    driver = partial(
+        SSHDriver, process=process, terminal=terminal, max_size=max_size, max_write_buffer=max_write_buffer
+    )
+    app.driver_class = cast(type[Driver], driver)
+    # Rich picked the colour system from the SERVER's environment; this session's terminal decides.
+    app.console._color_system = COLOR_SYSTEMS[terminal.color_system]
+    app._filters = [item for item in app._filters if not isinstance(item, Monochrome | NoColor)]
+    app.no_color = terminal.no_color
+    if terminal.no_color:
+        app._filters.append(NoColor() if app.native_ansi_color else Monochrome())
+    report = io.StringIO()
+    app.error_console = Console(
+        file=report, width=terminal.width, color_system=None, markup=False, highlight=False, emoji=False
+    )
+    return report
+
+
+def _send(process: asyncssh.SSHServerProcess[bytes], text: str) -> None:
+    with contextlib.suppress(OSError):  # the client is gone
+        process.stdout.write(text.encode("utf-8", "replace"))

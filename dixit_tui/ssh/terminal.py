@@ -1,0 +1,81 @@
+"""What an SSH client told us about its terminal, and the per-session decisions made from it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+ColorSystem = Literal["standard", "256", "truecolor"]
+
+DEFAULT_SIZE = (80, 24)
+
+# Terminal types known to understand 24-bit colour although their TERM does not say "direct".
+_TRUECOLOR_TERMS = frozenset(
+    {"xterm-kitty", "xterm-ghostty", "ghostty", "alacritty", "wezterm", "foot", "foot-extra", "contour"}
+)
+
+
+@dataclass(frozen=True)
+class TerminalInfo:
+    """The client's terminal as requested in its PTY request (size already sanitised).
+
+    `command` is the exec request's command line (`ssh -t host join K7QF` -> "join K7QF"), or None for a
+    plain shell request. `env` holds the variables the client sent (OpenSSH sends only what SendEnv allows).
+    """
+
+    term_type: str
+    width: int
+    height: int
+    color_system: ColorSystem
+    no_color: bool
+    command: str | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+
+
+def clamp_size(width: int, height: int, max_size: tuple[int, int]) -> tuple[int, int]:
+    """A usable size: 0 (unknown, as sent by `ssh -tt` without a tty) -> 80x24, huge -> `max_size`."""
+    max_width, max_height = max_size
+    width = width if width > 0 else DEFAULT_SIZE[0]
+    height = height if height > 0 else DEFAULT_SIZE[1]
+    return min(width, max_width), min(height, max_height)
+
+
+def detect_color_system(term_type: str, env: Mapping[str, str]) -> ColorSystem:
+    """The colour system for one session, from its TERM (and COLORTERM, if the client sent it).
+
+    The server's own environment is never consulted: every session has its own terminal.
+    """
+    colorterm = env.get("COLORTERM", "").strip().lower()
+    term = term_type.strip().lower()
+    if colorterm in ("truecolor", "24bit") or term in _TRUECOLOR_TERMS:
+        return "truecolor"
+    if term.endswith(("-direct", "-truecolor", "-24bit")):
+        return "truecolor"
+    if term.endswith(("-256color", "-256colour")):
+        return "256"
+    return "standard"
+
+
+def wants_no_color(env: Mapping[str, str]) -> bool:
+    """https://no-color.org: a NO_COLOR the client sent that is present and not empty."""
+    return bool(env.get("NO_COLOR", ""))
+
+
+def build_terminal_info(
+    term_type: str,
+    size: tuple[int, int],
+    env: Mapping[str, str],
+    command: str | None,
+    max_size: tuple[int, int],
+) -> TerminalInfo:
+    width, height = clamp_size(size[0], size[1], max_size)
+    return TerminalInfo(
+        term_type=term_type,
+        width=width,
+        height=height,
+        color_system=detect_color_system(term_type, env),
+        no_color=wants_no_color(env),
+        command=command,
+        env=dict(env),
+    )
