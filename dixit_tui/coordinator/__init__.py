@@ -1,1 +1,41 @@
-"""coordinator"""
+"""The coordinator: every table, seat and session of the server, behind one small async interface."""
+
+from dixit_tui.coordinator.errors import TableError
+from dixit_tui.coordinator.models import (
+    ChatLine,
+    ChatUpdate,
+    Identity,
+    LobbyUpdate,
+    NoticeUpdate,
+    OverUpdate,
+    RevealUpdate,
+    SeatInfo,
+    StateUpdate,
+    TableOptions,
+    TableSummary,
+    TableView,
+    Update,
+    VoidedUpdate,
+)
+from dixit_tui.coordinator.service import Coordinator, PlayerSession, Sink
+
+__all__ = [
+    "ChatLine",
+    "ChatUpdate",
+    "Coordinator",
+    "Identity",
+    "LobbyUpdate",
+    "NoticeUpdate",
+    "OverUpdate",
+    "PlayerSession",
+    "RevealUpdate",
+    "SeatInfo",
+    "Sink",
+    "StateUpdate",
+    "TableError",
+    "TableOptions",
+    "TableSummary",
+    "TableView",
+    "Update",
+    "VoidedUpdate",
+]

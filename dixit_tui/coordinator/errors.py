@@ -1,0 +1,11 @@
+"""Errors the coordinator raises for table-level requests; like the engine's, each has a code and a message."""
+
+from __future__ import annotations
+
+from dixit_tui.engine import RuleError
+
+
+class TableError(RuleError):
+    """A request about tables, seats or chat that cannot be done. Nothing changed."""
+
+    code = "table_error"

@@ -1,0 +1,133 @@
+"""What the coordinator sends to sessions: table views built on the engine's per-player view, and updates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dixit_tui.engine import Mode, PlayerView, Profile, Reveal, player_range
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who a session is: the wanted nickname (the SSH username) and the public key proven at authentication."""
+
+    name: str
+    key: str | None = None  # SHA256 fingerprint of the proven key, or None for a keyless guest
+    peer: str | None = None  # remote address, for logs and limits
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    mode: str = "standard"
+    profile: str = "refresh"
+    decks: tuple[str, ...] = ("base",)
+    seats: int | None = None  # None: the mode's maximum
+    target: int = 30
+    storytells: int = 1
+    first: str = "first_clue"
+    chat_pause: bool = True  # chat is paused from the clue until the reveal
+    seed: int | None = None  # only when the server allows seeded tables
+
+    def max_seats(self) -> int:
+        mode, profile = Mode(self.mode), Profile(self.profile)
+        if mode is not Mode.STANDARD:
+            profile = Profile.ODYSSEY
+        return player_range(mode, profile)[1]
+
+    def label(self) -> str:
+        if self.mode == "standard":
+            return self.profile
+        return self.mode
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int
+    name: str
+    connected: bool
+    bot: bool
+    host: bool
+    removed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    seat: int | None  # None for a spectator
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    code: str
+    label: str  # "refresh", "odyssey", "party", "team"
+    status: str  # "lobby", "playing", "over"
+    players: int
+    seats: int
+    host: str
+    spectators: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """Everything one session may see of its table. `game` comes from the engine's view function, unchanged."""
+
+    code: str
+    options: TableOptions
+    status: str  # "lobby", "playing", "over"
+    seats: tuple[SeatInfo, ...]
+    you: int | None  # your seat, None for a spectator
+    host: int
+    game: PlayerView | None
+    chat: tuple[ChatLine, ...]
+    log: tuple[str, ...]
+    chat_paused: bool
+    spectators: int
+    reconnect_code: str | None  # your own, to reclaim your seat without a key
+    start_problem: str | None  # why the host cannot start yet, None when they can
+    version: int = 0
+    practice_step: int | None = None  # the host's unscored practice turn, shown to everyone at the table
+
+    @property
+    def is_host(self) -> bool:
+        return self.you is not None and self.you == self.host
+
+
+@dataclass(frozen=True, slots=True)
+class StateUpdate:
+    view: TableView | None  # None: you are in the lobby
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyUpdate:
+    tables: tuple[TableSummary, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RevealUpdate:
+    reveal: Reveal
+    texts: dict[str, str] = field(default_factory=dict)  # card id -> text for the revealed cards
+
+
+@dataclass(frozen=True, slots=True)
+class VoidedUpdate:
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class OverUpdate:
+    scores: tuple[tuple[int, int], ...]  # (seat, score)
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatUpdate:
+    line: ChatLine
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeUpdate:
+    text: str
+
+
+Update = StateUpdate | LobbyUpdate | RevealUpdate | VoidedUpdate | OverUpdate | ChatUpdate | NoticeUpdate

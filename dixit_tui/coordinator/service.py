@@ -1,0 +1,370 @@
+"""The coordinator: authoritative over every table, reached through one small async interface per session.
+
+A session (an SSH TUI, a headless JSON client, a bot) calls `Coordinator.connect(identity, sink)` and gets a
+`PlayerSession`. It sends commands through its methods and receives updates through `sink`, a plain callable run
+on the event loop (a Textual app posts them to itself as messages). A change re-renders only the sessions at that
+table; lobby listings go only to sessions in the lobby.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Sequence
+
+from dixit_tui.coordinator.codes import new_code, normalize_code
+from dixit_tui.coordinator.errors import TableError
+from dixit_tui.coordinator.models import (
+    Identity,
+    LobbyUpdate,
+    NoticeUpdate,
+    StateUpdate,
+    TableOptions,
+    TableSummary,
+    TableView,
+    Update,
+)
+from dixit_tui.coordinator.table import Table
+from dixit_tui.engine import (
+    Card,
+    ConfigError,
+    GameConfig,
+    GiveClue,
+    Mode,
+    Profile,
+    RemovePlayer,
+    Submit,
+    VoidTurn,
+    Vote,
+)
+from dixit_tui.sanitize import clean_chat, clean_clue, clean_name
+
+log = logging.getLogger(__name__)
+
+Sink = Callable[[Update], None]
+
+
+def _default_cards(decks: Sequence[str]) -> tuple[Card, ...]:
+    from dixit_tui.decks import resolve_decks
+
+    return resolve_decks(list(decks))
+
+
+class Coordinator:
+    def __init__(
+        self,
+        *,
+        cards: Callable[[Sequence[str]], tuple[Card, ...]] = _default_cards,
+        allow_seeded_tables: bool = False,
+        rng: random.Random | None = None,
+        deck_names: Sequence[str] = ("base",),
+    ) -> None:
+        self.tables: dict[str, Table] = {}
+        self.sessions: set[PlayerSession] = set()
+        self.resolve_cards = cards
+        self.allow_seeded_tables = allow_seeded_tables
+        self.rng = rng or random.SystemRandom()
+        self.deck_names = tuple(deck_names)
+
+    async def connect(self, identity: Identity, sink: Sink) -> PlayerSession:
+        session = PlayerSession(self, identity, sink)
+        self.sessions.add(session)
+        sink(LobbyUpdate(self.summaries()))
+        return session
+
+    # --- lobby -----------------------------------------------------------------------------------------------
+
+    def summaries(self) -> tuple[TableSummary, ...]:
+        out = []
+        for table in self.tables.values():
+            host = table.seats[table.host].name if table.seats else ""
+            players = sum(not s.removed for s in table.seats)
+            out.append(
+                TableSummary(
+                    table.code,
+                    table.options.label(),
+                    table.status,
+                    players,
+                    table.max_seats,
+                    host,
+                    len(table.spectators),
+                )
+            )
+        order = {"lobby": 0, "playing": 1, "over": 2}
+        return tuple(sorted(out, key=lambda t: (order[t.status], t.code)))
+
+    def lobby_changed(self) -> None:
+        update = LobbyUpdate(self.summaries())
+        for session in self.sessions:
+            if session.table is None:
+                session.deliver(update)
+
+    def table(self, code: str) -> Table:
+        table = self.tables.get(normalize_code(code))
+        if table is None:
+            raise TableError(f"There is no table {code.strip().upper()}. Check the code and try again.", "no_table")
+        return table
+
+    def broadcast(self, table: Table, updates: Sequence[Update] = ()) -> None:
+        """Send the table's updates and then each session its own fresh view: only the sessions at this table."""
+        for session in table.sessions():
+            for update in updates:
+                session.deliver(update)
+            session.deliver(StateUpdate(table.view_for(session)))
+
+    def create_table(self, options: TableOptions) -> Table:
+        if options.seed is not None and not self.allow_seeded_tables:
+            raise TableError(
+                "Seeded tables are off on this server: a known seed would reveal every hand.", "seed_refused"
+            )
+        try:
+            Mode(options.mode), Profile(options.profile)
+            GameConfig(Mode(options.mode), Profile(options.profile), options.target, options.storytells).normalized()
+        except ValueError as err:
+            raise TableError(f"Unknown table option: {err}.", "bad_option") from err
+        except ConfigError as err:
+            raise TableError(err.message, "bad_option") from err
+        if not options.decks:
+            raise TableError("Pick at least one deck.", "bad_option")
+        try:
+            self.resolve_cards(options.decks)
+        except ValueError as err:
+            raise TableError(str(err), "bad_deck") from err
+        if options.mode != "standard":
+            from dataclasses import replace
+
+            options = replace(options, profile="odyssey")
+        code = new_code(self.rng, self.tables)
+        table = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
+        self.tables[code] = table
+        return table
+
+    def forget_if_empty(self, table: Table) -> None:
+        """A table nobody is connected to is forgotten unless its game is still running (players may return)."""
+        if table.is_empty() and table.status != "playing":
+            self.tables.pop(table.code, None)
+
+
+class PlayerSession:
+    """One connected client. Every method either changes something and pushes views, or raises a RuleError."""
+
+    def __init__(self, coordinator: Coordinator, identity: Identity, sink: Sink) -> None:
+        self.coordinator = coordinator
+        self.identity = identity
+        self.name = clean_name(identity.name) or "guest"
+        self.sink = sink
+        self.table: Table | None = None
+        self.closed = False
+
+    # --- plumbing --------------------------------------------------------------------------------------------
+
+    def deliver(self, update: Update) -> None:
+        if self.closed:
+            return
+        try:
+            self.sink(update)
+        except Exception:  # a broken session must never break the others
+            log.exception("delivering to %s failed", self.name)
+
+    @property
+    def seat(self) -> int | None:
+        return self.table.seat_of(self) if self.table is not None else None
+
+    def view(self) -> TableView | None:
+        return self.table.view_for(self) if self.table is not None else None
+
+    def _need_table(self) -> Table:
+        if self.table is None:
+            raise TableError("You are not at a table. Join or create one first.", "no_table")
+        return self.table
+
+    def _need_seat(self) -> tuple[Table, int]:
+        table = self._need_table()
+        seat = table.seat_of(self)
+        if seat is None:
+            raise TableError("Spectators watch; only seated players can do that.", "spectator")
+        return table, seat
+
+    def _enter(self, table: Table) -> None:
+        if self.table is not None and self.table is not table:
+            self._leave_quietly()
+        self.table = table
+
+    # --- lobby -----------------------------------------------------------------------------------------------
+
+    async def tables(self) -> tuple[TableSummary, ...]:
+        return self.coordinator.summaries()
+
+    async def create(self, options: TableOptions) -> TableView:
+        table = self.coordinator.create_table(options)
+        self._enter(table)
+        table.add_seat(self.name, self.identity.key)
+        table.seats[0].session = self
+        self.coordinator.broadcast(table)
+        self.coordinator.lobby_changed()
+        return table.view_for(self)
+
+    async def join(self, code: str, name: str | None = None) -> TableView:
+        """Take a seat; with the key (or the session already) owning one at this table, return to it."""
+        table = self.coordinator.table(code)
+        seat = table.seat_for_key(self.identity.key)
+        if seat is None:
+            seat = table.seat_of(self)
+        if seat is None:
+            wanted = clean_name(name) if name is not None else self.name
+            if not wanted:
+                raise TableError("A name needs at least one visible letter.", "bad_name")
+            seat = table.add_seat(wanted, self.identity.key)
+            self.name = wanted
+        self._take_seat(table, seat)
+        return table.view_for(self)
+
+    async def reclaim(self, reconnect_code: str) -> TableView:
+        """Return to a seat with its reconnect code (for players without a key)."""
+        wanted = normalize_code(reconnect_code)
+        for table in self.coordinator.tables.values():
+            seat = table.seat_for_code(wanted)
+            if seat is not None:
+                self._take_seat(table, seat)
+                return table.view_for(self)
+        raise TableError("That reconnect code matches no seat. Check it and try again.", "bad_code")
+
+    def _take_seat(self, table: Table, seat: int) -> None:
+        record = table.seats[seat]
+        previous = record.session
+        if previous is not None and previous is not self:
+            previous.table = None
+            previous.deliver(NoticeUpdate("You joined this table from another terminal."))
+            previous.deliver(StateUpdate(None))
+        self._enter(table)
+        table.spectators.discard(self)
+        was_connected = record.connected
+        record.session = self
+        self.name = record.name
+        if not was_connected and table.game is not None:
+            table.note(f"{record.name} is back.")
+        self.coordinator.broadcast(table)
+        self.coordinator.lobby_changed()
+
+    async def watch(self, code: str) -> TableView:
+        table = self.coordinator.table(code)
+        self._enter(table)
+        table.spectators.add(self)
+        self.coordinator.broadcast(table)
+        self.coordinator.lobby_changed()
+        return table.view_for(self)
+
+    async def leave(self) -> None:
+        """Back to the lobby. Before the start the seat is freed; during a game it is kept for your return."""
+        self._need_table()
+        self._leave_quietly()
+        self.deliver(StateUpdate(None))
+        self.deliver(LobbyUpdate(self.coordinator.summaries()))
+
+    def _leave_quietly(self) -> None:
+        table = self.table
+        if table is None:
+            return
+        self.table = None
+        table.spectators.discard(self)
+        seat = table.seat_of(self)
+        if seat is not None:
+            if table.game is None:
+                table.leave_lobby_seat(seat)
+            else:
+                table.seats[seat].session = None
+                if table.status == "playing":
+                    table.note(f"{table.seats[seat].name} is disconnected; their seat is kept.")
+        self.coordinator.forget_if_empty(table)
+        self.coordinator.broadcast(table)
+        self.coordinator.lobby_changed()
+
+    async def close(self) -> None:
+        """The connection ended (quit or drop). A seated player keeps their seat in a running game."""
+        if self.closed:
+            return
+        self._leave_quietly()
+        self.closed = True
+        self.coordinator.sessions.discard(self)
+
+    async def rename(self, name: str) -> None:
+        cleaned = clean_name(name)
+        if not cleaned:
+            raise TableError("A name needs at least one visible letter.", "bad_name")
+        if self.table is not None and (seat := self.table.seat_of(self)) is not None:
+            self.table.rename(seat, cleaned)
+            self.coordinator.broadcast(self.table)
+            self.coordinator.lobby_changed()
+        self.name = cleaned
+
+    # --- the table -------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        table, seat = self._need_seat()
+        if seat != table.host:
+            raise TableError("Only the host can start the game.", "not_host")
+        updates = table.start()
+        table.practice_step = None
+        self.coordinator.broadcast(table, updates)
+        self.coordinator.lobby_changed()
+
+    async def practice(self, step: int | None) -> None:
+        """Host only, before the game: show everyone at the table step `step` of the practice turn (None ends it).
+        The practice uses no card of the game's deck: nothing is dealt, so nothing needs returning."""
+        table, seat = self._need_seat()
+        if seat != table.host:
+            raise TableError("Only the host can run the practice turn.", "not_host")
+        if table.game is not None:
+            raise TableError("The practice turn is for before the game starts.", "started")
+        if step is not None and step < 0:
+            raise TableError("There is no such practice step.", "bad_step")
+        table.practice_step = step
+        self.coordinator.broadcast(table)
+
+    async def clue(self, text: str, card: str | None = None) -> None:
+        table, seat = self._need_seat()
+        self._run(table, GiveClue(seat, clean_clue(text), card))
+
+    async def submit(self, cards: Sequence[str]) -> None:
+        table, seat = self._need_seat()
+        self._run(table, Submit(seat, tuple(cards)))
+
+    async def vote(self, slots: Sequence[int], red: int | None = None) -> None:
+        table, seat = self._need_seat()
+        self._run(table, Vote(seat, tuple(slots), red))
+
+    async def void(self) -> None:
+        table, seat = self._need_seat()
+        self._run(table, VoidTurn(seat))
+
+    async def remove(self, target: int) -> None:
+        table, seat = self._need_seat()
+        if table.game is None:
+            if seat != table.host and seat != target:
+                raise TableError("Only the host can remove another player.", "not_host")
+            if not 0 <= target < len(table.seats):
+                raise TableError("That seat has no player.", "no_seat")
+            gone = table.seats[target].session
+            table.leave_lobby_seat(target)
+            if gone is not None:
+                gone.table = None
+                gone.deliver(NoticeUpdate("The host removed you from the table."))
+                gone.deliver(StateUpdate(None))
+            self.coordinator.broadcast(table)
+            self.coordinator.lobby_changed()
+            return
+        self._run(table, RemovePlayer(seat, target))
+
+    async def chat(self, text: str) -> None:
+        table = self._need_table()
+        seat = table.seat_of(self)
+        updates = table.say(self, seat, self.name, clean_chat(text))
+        for session in table.sessions():
+            for update in updates:
+                session.deliver(update)
+
+    def _run(self, table: Table, command: GiveClue | Submit | Vote | VoidTurn | RemovePlayer) -> None:
+        updates = table.execute(command)
+        self.coordinator.broadcast(table, updates)
+        if table.status == "over" or isinstance(command, RemovePlayer):
+            self.coordinator.lobby_changed()

@@ -1,0 +1,296 @@
+"""One table: its seats, host, spectators, chat and (once started) its engine game. Synchronous and in memory."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from dixit_tui.coordinator.codes import new_reconnect_code
+from dixit_tui.coordinator.errors import TableError
+from dixit_tui.coordinator.models import (
+    ChatLine,
+    ChatUpdate,
+    NoticeUpdate,
+    OverUpdate,
+    RevealUpdate,
+    SeatInfo,
+    TableOptions,
+    TableView,
+    Update,
+    VoidedUpdate,
+)
+from dixit_tui.engine import (
+    Card,
+    Command,
+    ConfigError,
+    FirstStoryteller,
+    Game,
+    GameConfig,
+    Mode,
+    Phase,
+    Profile,
+    check_player_count,
+    view_for,
+)
+from dixit_tui.engine.events import (
+    CardsSubmitted,
+    ClueGiven,
+    Event,
+    GameEnded,
+    PlayerRemoved,
+    TurnScored,
+    TurnVoided,
+)
+from dixit_tui.sanitize import name_key
+
+if TYPE_CHECKING:
+    from dixit_tui.coordinator.service import PlayerSession
+
+CHAT_TAIL = 60
+LOG_TAIL = 60
+
+
+@dataclass(slots=True)
+class Seat:
+    name: str
+    key: str | None  # proven public key fingerprint that owns this seat
+    code: str  # reconnect code (works with or without a key)
+    bot: bool = False
+    removed: bool = False
+    session: PlayerSession | None = None
+
+    @property
+    def connected(self) -> bool:
+        return self.bot or self.session is not None
+
+
+@dataclass
+class ChatLimiter:
+    """At most `burst` lines per `window` seconds per seat or session."""
+
+    burst: int = 5
+    window: float = 10.0
+    clock: Callable[[], float] = time.monotonic
+    sent: dict[object, deque[float]] = field(default_factory=dict)
+
+    def allow(self, who: object) -> bool:
+        now = self.clock()
+        times = self.sent.setdefault(who, deque())
+        while times and now - times[0] > self.window:
+            times.popleft()
+        if len(times) >= self.burst:
+            return False
+        times.append(now)
+        return True
+
+
+class Table:
+    def __init__(
+        self, code: str, options: TableOptions, rng: random.Random, cards: Callable[[Sequence[str]], tuple[Card, ...]]
+    ) -> None:
+        self.code = code
+        self.options = options
+        self.rng = rng
+        self.resolve_cards = cards
+        self.seats: list[Seat] = []
+        self.lobby_host = 0
+        self.spectators: set[PlayerSession] = set()
+        self.game: Game | None = None
+        self.chat: deque[ChatLine] = deque(maxlen=CHAT_TAIL)
+        self.log: deque[str] = deque(maxlen=LOG_TAIL)
+        self.limiter = ChatLimiter()
+        self.version = 0
+        self.practice_step: int | None = None
+
+    # --- who is here -----------------------------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        if self.game is None:
+            return "lobby"
+        return "over" if self.game.state.phase is Phase.OVER else "playing"
+
+    @property
+    def host(self) -> int:
+        return self.game.state.host if self.game is not None else self.lobby_host
+
+    @property
+    def max_seats(self) -> int:
+        return min(self.options.seats or self.options.max_seats(), self.options.max_seats())
+
+    def sessions(self) -> list[PlayerSession]:
+        seated = [s.session for s in self.seats if s.session is not None]
+        return [*seated, *self.spectators]
+
+    def seat_of(self, session: PlayerSession) -> int | None:
+        return next((i for i, s in enumerate(self.seats) if s.session is session), None)
+
+    def seat_for_key(self, key: str | None) -> int | None:
+        if key is None:
+            return None
+        return next((i for i, s in enumerate(self.seats) if s.key == key and not s.removed), None)
+
+    def seat_for_code(self, code: str) -> int | None:
+        return next((i for i, s in enumerate(self.seats) if s.code.replace("-", "") == code and not s.removed), None)
+
+    def name_taken(self, name: str, *, except_seat: int | None = None) -> bool:
+        key = name_key(name)
+        return any(name_key(s.name) == key for i, s in enumerate(self.seats) if i != except_seat and not s.removed)
+
+    def is_empty(self) -> bool:
+        return not self.spectators and not any(s.session is not None for s in self.seats)
+
+    # --- seating ---------------------------------------------------------------------------------------------
+
+    def add_seat(self, name: str, key: str | None, *, bot: bool = False) -> int:
+        if self.game is not None:
+            raise TableError("The game has already started: you can watch it instead.", "started")
+        if len(self.seats) >= self.max_seats:
+            raise TableError(f"This table is full ({self.max_seats} seats).", "table_full")
+        if self.name_taken(name):
+            raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
+        self.seats.append(Seat(name=name, key=key, code=new_reconnect_code(self.rng), bot=bot))
+        self.note(f"{name} sat down.")
+        return len(self.seats) - 1
+
+    def leave_lobby_seat(self, seat: int) -> None:
+        """Before the game starts, leaving frees the seat; the host role passes on."""
+        gone = self.seats.pop(seat)
+        if self.lobby_host == seat or self.lobby_host >= len(self.seats):
+            self.lobby_host = 0
+        elif self.lobby_host > seat:
+            self.lobby_host -= 1
+        self.note(f"{gone.name} left the table.")
+
+    def rename(self, seat: int, name: str) -> None:
+        if self.game is not None:
+            raise TableError("Names are fixed once the game has started.", "started")
+        if self.name_taken(name, except_seat=seat):
+            raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
+        old = self.seats[seat].name
+        self.seats[seat].name = name
+        self.note(f"{old} is now called {name}.")
+
+    # --- the game --------------------------------------------------------------------------------------------
+
+    def start_problem(self) -> str | None:
+        if self.game is not None:
+            return "The game has started."
+        config = self.config()
+        try:
+            check_player_count(config, len(self.seats))
+        except ConfigError as err:
+            return err.message
+        return None
+
+    def config(self) -> GameConfig:
+        o = self.options
+        return GameConfig(Mode(o.mode), Profile(o.profile), o.target, o.storytells, FirstStoryteller(o.first))
+
+    def start(self) -> list[Update]:
+        problem = self.start_problem()
+        if problem is not None:
+            raise TableError(problem, "cannot_start")
+        cards = self.resolve_cards(self.options.decks)
+        seed = self.options.seed if self.options.seed is not None else self.rng.randrange(2**63)
+        names = [s.name for s in self.seats]
+        self.game = Game.new(self.config(), names, cards, seed, host=self.lobby_host)
+        self.note("The game has started. " + self._clue_prompt())
+        return []
+
+    def execute(self, command: Command) -> list[Update]:
+        if self.game is None:
+            raise TableError("The game has not started yet.", "not_started")
+        events = self.game.execute(command)
+        return self._describe(events)
+
+    def _clue_prompt(self) -> str:
+        assert self.game is not None
+        teller = self.game.state.turn.storyteller
+        if teller is None:
+            return "Anyone may give the first clue."
+        return f"{self.seats[teller].name} tells next."
+
+    def _describe(self, events: Sequence[Event]) -> list[Update]:
+        """Public log lines and updates for the events of one command. Only public facts are written."""
+        assert self.game is not None
+        updates: list[Update] = []
+        names = [s.name for s in self.seats]
+        for event in events:
+            match event:
+                case ClueGiven(seat=seat, text=text):
+                    self.note(f"{names[seat]} gave the clue: {text}")
+                case CardsSubmitted(seat=seat):
+                    self.note(f"{names[seat]} gave a card.")
+                case TurnScored(reveal=reveal):
+                    texts = {s.card: self.game.state.cards[s.card].text for s in reveal.slots}
+                    updates.append(RevealUpdate(reveal, texts))
+                    gains = ", ".join(f"{names[p.seat]} +{p.delta}" for p in reveal.points if p.delta)
+                    self.note(f"Turn {reveal.turn} revealed. {gains or 'Nobody scored.'}")
+                case TurnVoided(turn=turn):
+                    updates.append(VoidedUpdate(turn))
+                    self.note(f"Turn {turn} was voided: every card went back to its owner.")
+                case PlayerRemoved(seat=seat):
+                    self.seats[seat].removed = True
+                    self.note(f"{names[seat]} has left the game for good.")
+                case GameEnded(winners=winners):
+                    state = self.game.state
+                    scores = tuple((s, state.scores[s]) for s in state.active_seats())
+                    updates.append(OverUpdate(scores, winners))
+                    self.note("Game over. " + " and ".join(names[w] for w in winners) + " won.")
+        if self.game.state.phase is Phase.CLUE and any(isinstance(e, TurnScored | TurnVoided) for e in events):
+            self.note(self._clue_prompt())
+        return updates
+
+    # --- chat and log ----------------------------------------------------------------------------------------
+
+    def chat_paused(self) -> bool:
+        return self.options.chat_pause and self.game is not None and self.game.state.phase in (Phase.SUBMIT, Phase.VOTE)
+
+    def say(self, who: PlayerSession, seat: int | None, name: str, text: str) -> list[Update]:
+        if not text:
+            raise TableError("Type something to send.", "empty")
+        if self.chat_paused():
+            raise TableError("Chat is paused until the reveal, so nobody can hint at a card.", "chat_paused")
+        if not self.limiter.allow(who):
+            raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
+        line = ChatLine(seat, name, text)
+        self.chat.append(line)
+        return [ChatUpdate(line)]
+
+    def note(self, text: str) -> None:
+        self.log.append(text)
+        self.version += 1
+
+    def notice(self, text: str) -> list[Update]:
+        self.note(text)
+        return [NoticeUpdate(text)]
+
+    # --- views -----------------------------------------------------------------------------------------------
+
+    def view_for(self, session: PlayerSession) -> TableView:
+        seat = self.seat_of(session)
+        host = self.host
+        seats = tuple(SeatInfo(i, s.name, s.connected, s.bot, i == host, s.removed) for i, s in enumerate(self.seats))
+        game = view_for(self.game.state, seat) if self.game is not None else None
+        return TableView(
+            code=self.code,
+            options=self.options,
+            status=self.status,
+            seats=seats,
+            you=seat,
+            host=host,
+            game=game,
+            chat=tuple(self.chat),
+            log=tuple(self.log),
+            chat_paused=self.chat_paused(),
+            spectators=len(self.spectators),
+            reconnect_code=self.seats[seat].code if seat is not None else None,
+            start_problem=self.start_problem() if self.game is None else None,
+            version=self.version,
+            practice_step=self.practice_step,
+        )

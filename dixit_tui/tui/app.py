@@ -1,0 +1,154 @@
+"""The Textual app of one player: a lobby, a table, and the help. One instance per SSH session.
+
+The coordinator reaches the app only through `post_message` (see NOTES.md: code run in the caller's context would
+see the caller's app as the active one). Player text is never put into markup anywhere in the UI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Any, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.message import Message
+
+from dixit_tui.coordinator import (
+    ChatUpdate,
+    Coordinator,
+    Identity,
+    LobbyUpdate,
+    NoticeUpdate,
+    OverUpdate,
+    PlayerSession,
+    RevealUpdate,
+    StateUpdate,
+    TableSummary,
+    TableView,
+    Update,
+    VoidedUpdate,
+)
+from dixit_tui.engine import RuleError
+
+
+class CoordinatorUpdate(Message):
+    """An update from the coordinator, delivered on this app's own message queue."""
+
+    def __init__(self, update: Update) -> None:
+        super().__init__()
+        self.update = update
+
+
+class DixitApp(App[int]):
+    CSS_PATH = "dixit.tcss"
+    TITLE = "dixit-tui"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("f1", "help", "Help"),
+    ]
+
+    def __init__(self, coordinator: Coordinator, identity: Identity, *, command: str | None = None) -> None:
+        super().__init__()
+        self.coordinator = coordinator
+        self.identity = identity
+        self.command = command
+        self.session: PlayerSession | None = None
+        self.tables: tuple[TableSummary, ...] = ()
+        self.table_view: TableView | None = None
+
+    # --- lifecycle -------------------------------------------------------------------------------------------
+
+    async def on_mount(self) -> None:
+        from dixit_tui.tui.lobby import LobbyScreen
+
+        await self.push_screen(LobbyScreen())
+        self.session = await self.coordinator.connect(self.identity, self._deliver)
+        await self._run_command(self.command)
+
+    async def on_unmount(self) -> None:
+        if self.session is not None:
+            await self.session.close()
+
+    def _deliver(self, update: Update) -> None:
+        self.post_message(CoordinatorUpdate(update))
+
+    async def _run_command(self, command: str | None) -> None:
+        """`ssh -t host join K7QF`, `watch K7QF` or `reconnect ABC-DEF` go straight there."""
+        if not command:
+            return
+        verb, _, arg = command.strip().partition(" ")
+        arg = arg.strip()
+        session = self.session
+        assert session is not None
+        if verb == "join" and arg:
+            await self.act(session.join(arg))
+        elif verb == "watch" and arg:
+            await self.act(session.watch(arg))
+        elif verb == "reconnect" and arg:
+            await self.act(session.reclaim(arg))
+        else:
+            self.notify(
+                "Unknown command. Try: join CODE, watch CODE or reconnect CODE.", severity="warning", markup=False
+            )
+
+    async def act(self, call: Awaitable[Any]) -> bool:
+        """Run a session call; a refusal is shown as a short message and changes nothing. True if it worked."""
+        try:
+            await call
+        except RuleError as err:
+            self.notify(err.message, severity="error", markup=False)
+            return False
+        return True
+
+    # --- updates ---------------------------------------------------------------------------------------------
+
+    async def on_coordinator_update(self, message: CoordinatorUpdate) -> None:
+        from dixit_tui.tui.lobby import LobbyScreen
+        from dixit_tui.tui.table_screen import TableScreen
+
+        update = message.update
+        match update:
+            case LobbyUpdate(tables=tables):
+                self.tables = tables
+                for screen in self.screen_stack:
+                    if isinstance(screen, LobbyScreen):
+                        screen.show_tables(tables)
+            case StateUpdate(view=None):
+                self.table_view = None
+                while isinstance(self.screen, TableScreen) or len(self.screen_stack) > 2:
+                    self.pop_screen()
+            case StateUpdate(view=view):
+                assert view is not None
+                self.table_view = view
+                table = self._table_screen()
+                if table is None or table.code != view.code:
+                    if table is not None:
+                        self.pop_screen()
+                    await self.push_screen(TableScreen(view))
+                else:
+                    table.show_view(view)
+            case RevealUpdate():
+                if (table := self._table_screen()) is not None:
+                    table.show_reveal(update)
+            case VoidedUpdate(turn=turn):
+                self.notify(f"Turn {turn} was voided: every card went back to its owner.", markup=False)
+            case OverUpdate():
+                if (table := self._table_screen()) is not None:
+                    table.show_over(update)
+            case ChatUpdate(line=line):
+                if (table := self._table_screen()) is not None:
+                    table.add_chat(line)
+            case NoticeUpdate(text=text):
+                self.notify(text, markup=False)
+
+    def _table_screen(self) -> Any:
+        from dixit_tui.tui.table_screen import TableScreen
+
+        return next((s for s in self.screen_stack if isinstance(s, TableScreen)), None)
+
+    def action_help(self) -> None:
+        from dixit_tui.tui.help import HelpScreen
+
+        mode = self.table_view.options.label() if self.table_view is not None else None
+        self.push_screen(HelpScreen(mode))
