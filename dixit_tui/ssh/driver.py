@@ -26,6 +26,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
+from dixit_tui.ssh.guard import InputGuard, SessionLimits
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ _READ_SIZE = 4096
 _TICK_DELAY = constants.ESCAPE_DELAY + 0.01
 
 _KeyTuple = tuple[str, str | None]
+
+DEFAULT_SESSION_LIMITS = SessionLimits()
 
 
 @lru_cache(maxsize=1024)
@@ -82,16 +85,14 @@ class SSHDriver(Driver):
         size: tuple[int, int] | None = None,
         process: asyncssh.SSHServerProcess[bytes],
         terminal: TerminalInfo,
-        max_size: tuple[int, int] = (300, 100),
-        max_write_buffer: int = 1 << 20,
+        limits: SessionLimits = DEFAULT_SESSION_LIMITS,
     ) -> None:
         super().__init__(app, debug=False, mouse=mouse, size=size)
         self._process = process
         self._channel = process.channel
         self._terminal = terminal
-        self._max_size = max_size
-        self._max_write_buffer = max_write_buffer
-        self._size = size or clamp_size(terminal.width, terminal.height, max_size)
+        self._limits = limits
+        self._size = size or clamp_size(terminal.width, terminal.height, limits.max_size)
         self._pending: list[str] = []
         self._flush_handle: asyncio.Handle | None = None
         self._tick_handle: asyncio.TimerHandle | None = None
@@ -204,7 +205,7 @@ class SSHDriver(Driver):
             self._output_closed = True
             return
         buffered = self._channel.get_write_buffer_size()
-        if buffered > self._max_write_buffer:
+        if buffered > self._limits.max_write_buffer:
             # The client stopped reading: do not let its backlog grow without bound.
             logger.warning("client not reading (%d bytes buffered): disconnecting", buffered)
             self._output_closed = True
@@ -215,6 +216,7 @@ class SSHDriver(Driver):
     async def _read_input(self) -> None:
         parser = self._parser = SessionParser()
         decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        guard = InputGuard(self._limits)
         stdin = self._process.stdin
         try:
             while True:
@@ -231,6 +233,10 @@ class SSHDriver(Driver):
                 if not data:
                     break
                 text = decode(data)
+                if (problem := guard.check(len(data), text)) is not None:
+                    logger.warning("disconnecting a client: %s", problem)
+                    self._channel.get_connection().abort()
+                    break
                 if text:
                     self._dispatch(parser.feed(text))
                     self._schedule_tick()
@@ -261,7 +267,7 @@ class SSHDriver(Driver):
             self._dispatch(self._parser.tick())
 
     def _post_resize(self, width: int, height: int) -> None:
-        self._size = clamp_size(width, height, self._max_size)
+        self._size = clamp_size(width, height, self._limits.max_size)
         size = Size(*self._size)
         self._app.post_message(events.Resize(size, size))
 

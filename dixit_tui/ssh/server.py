@@ -23,6 +23,7 @@ from typing import Any
 import asyncssh
 
 from dixit_tui import __version__
+from dixit_tui.ssh.guard import SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
 from dixit_tui.ssh.session import (
     AppFactory,
@@ -56,6 +57,17 @@ ENCRYPTION_ALGS = [
     "aes256-ctr",
     "aes128-ctr",
 ]
+# Client signatures accepted (no SHA-1 ssh-rsa, no DSA).
+SIGNATURE_ALGS = [
+    "ssh-ed25519",
+    "sk-ssh-ed25519@openssh.com",
+    "ecdsa-sha2-nistp256",
+    "ecdsa-sha2-nistp384",
+    "ecdsa-sha2-nistp521",
+    "sk-ecdsa-sha2-nistp256@openssh.com",
+    "rsa-sha2-512",
+    "rsa-sha2-256",
+]
 MAC_ALGS = ["hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com", "umac-128-etm@openssh.com"]
 
 
@@ -76,10 +88,24 @@ class Limits:
     """Bytes of output queued for one client before it is considered frozen and disconnected."""
     max_size: tuple[int, int] = (300, 100)
     """Largest terminal (columns, rows) rendered; bigger PTYs are clamped."""
+    input_rate: float = 64 * 1024
+    """Sustained input per session, bytes per second; more disconnects the client."""
+    input_burst: int = 256 * 1024
+    max_paste: int = 64 * 1024
+    """Characters in one bracketed paste; more disconnects the client."""
     session_open_timeout: float = 30.0
     """Seconds an authenticated connection may stay open without opening its session."""
     linger_after_session: float = 5.0
     """Seconds the connection may stay open after its session ended (the client normally closes first)."""
+
+    def session_limits(self) -> SessionLimits:
+        return SessionLimits(
+            max_size=self.max_size,
+            max_write_buffer=self.max_write_buffer,
+            input_rate=self.input_rate,
+            input_burst=self.input_burst,
+            max_paste=self.max_paste,
+        )
 
 
 DEFAULT_LIMITS = Limits()
@@ -235,14 +261,14 @@ class DixitSSHServer(asyncssh.SSHServer):
         if self.identity is None or self._session_requested:
             logger.info("connection #%d: refused an extra session", self.connection_id)
             return False
-        self._session_requested = True
-        self._cancel_timer()
+        self._session_requested = True  # the session_open_timeout keeps running until the session starts
         return _SessionProcess(self._run_session, None, 0, False)
 
     async def _run_session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         identity = self.identity
         assert identity is not None
         limits = self._state.limits
+        self._cancel_timer()
         task = asyncio.current_task()
         if task is not None:
             self._state.sessions.add(task)
@@ -251,13 +277,8 @@ class DixitSSHServer(asyncssh.SSHServer):
             if process.term_type is None:
                 status = await run_command_session(process, identity, self._command_handler, hint=self._hint(identity))
             else:
-                status = await run_pty_session(
-                    process,
-                    identity,
-                    self._app_factory,
-                    max_size=limits.max_size,
-                    max_write_buffer=limits.max_write_buffer,
-                )
+                status = await run_pty_session(process, identity, self._app_factory, limits.session_limits())
+            logger.info("connection #%d: session ended with status %d", self.connection_id, status)
         except Exception:
             logger.exception("session of connection #%d failed", self.connection_id)
         finally:
@@ -352,6 +373,7 @@ async def start_server(
         kex_algs=KEX_ALGS,
         encryption_algs=ENCRYPTION_ALGS,
         mac_algs=MAC_ALGS,
+        signature_algs=SIGNATURE_ALGS,
         compression_algs=["none"],
         public_key_auth=True,
         kbdint_auth=True,

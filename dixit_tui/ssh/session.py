@@ -20,6 +20,7 @@ from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
 
 from dixit_tui.ssh.driver import SSHDriver, install_textual_patches
+from dixit_tui.ssh.guard import SessionLimits
 from dixit_tui.ssh.terminal import TerminalInfo, build_terminal_info
 
 if TYPE_CHECKING:
@@ -59,13 +60,11 @@ async def run_pty_session(
     process: asyncssh.SSHServerProcess[bytes],
     identity: SessionIdentity,
     app_factory: AppFactory,
-    *,
-    max_size: tuple[int, int],
-    max_write_buffer: int,
+    limits: SessionLimits,
 ) -> int:
     """Run the app for one PTY session until it exits or the client leaves; returns the exit status."""
-    width, height = process.term_size[:2]
-    terminal = build_terminal_info(process.term_type or "", (width, height), process.env, process.command, max_size)
+    size = (process.term_size[0], process.term_size[1])
+    terminal = build_terminal_info(process.term_type or "", size, process.env, process.command, limits.max_size)
     try:
         made = app_factory(identity, terminal)
         app = await made if inspect.isawaitable(made) else made
@@ -74,7 +73,7 @@ async def run_pty_session(
         _send(process, INTERNAL_ERROR)
         return 1
 
-    report = _prepare_app(app, process, terminal, max_size=max_size, max_write_buffer=max_write_buffer)
+    report = _prepare_app(app, process, terminal, limits)
     try:
         await app.run_async(mouse=True)
     except Exception:
@@ -119,18 +118,14 @@ def _prepare_app(
     app: App[Any],
     process: asyncssh.SSHServerProcess[bytes],
     terminal: TerminalInfo,
-    *,
-    max_size: tuple[int, int],
-    max_write_buffer: int,
+    limits: SessionLimits,
 ) -> io.StringIO:
     """Attach the SSH driver, take colours from this session's terminal, keep error output off the server.
 
     Returns the buffer that collects what Textual would have printed on the server's stderr at exit.
     """
     install_textual_patches()
-    driver = partial(
-        SSHDriver, process=process, terminal=terminal, max_size=max_size, max_write_buffer=max_write_buffer
-    )
+    driver = partial(SSHDriver, process=process, terminal=terminal, limits=limits)
     app.driver_class = cast(type[Driver], driver)
     # Rich picked the colour system from the SERVER's environment; this session's terminal decides.
     app.console._color_system = COLOR_SYSTEMS[terminal.color_system]

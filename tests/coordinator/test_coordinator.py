@@ -159,7 +159,7 @@ async def test_a_keyless_player_reclaims_their_seat_with_the_code(coord: Coordin
 async def test_name_clash_is_refused_with_a_clear_message(coord: Coordinator) -> None:
     host = await connect(coord, "Ana")
     view = await host.session.create(TableOptions())
-    twin = await connect(coord, "аna")  # Cyrillic a
+    twin = await connect(coord, "\u0430na")  # Cyrillic a
     with pytest.raises(TableError, match="already called") as info:
         await twin.session.join(view.code)
     assert info.value.code == "name_taken"

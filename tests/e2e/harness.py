@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -119,7 +119,7 @@ class PtyClient:
         term_type: str = "xterm-256color",
         size: tuple[int, int] = (100, 30),
         command: str | None = None,
-        env: dict[str, str] | None = None,
+        env: Mapping[str, str] | None = None,
         window: int = 2 * 1024 * 1024,
         timeout: float = 10.0,
     ) -> PtyClient:
@@ -131,7 +131,7 @@ class PtyClient:
                 command,
                 term_type=term_type,
                 term_size=size,
-                env=env or {},
+                env=list((env or {}).items()),
                 encoding=None,
                 window=window,
             ),

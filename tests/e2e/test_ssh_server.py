@@ -369,3 +369,90 @@ async def test_connect_leave_cycles_leave_no_apps_or_tasks_behind(tmp_path: Path
         assert after[:3] == (0, 0, 0)
         assert after[3] <= baseline[3]
         assert XTermParser._parse_extended_key.cache_info().currsize == 0  # Textual's leaky cache unused
+
+
+async def test_login_timeout_reclaims_idle_unauthenticated_sockets(tmp_path: Path) -> None:
+    async with running_server(tmp_path, limits=Limits(login_timeout=0.5)) as server:
+        reader, writer = await asyncio.open_connection(HOST, server.port)
+        assert (await asyncio.wait_for(reader.readline(), 5)).startswith(b"SSH-2.0-")
+        await wait_for(lambda: server.connection_count == 1)
+        await asyncio.wait_for(reader.read(), 5)  # EOF: the server gave up on us
+        await wait_for(lambda: server.connection_count == 0)
+        writer.close()
+
+
+async def test_an_authenticated_connection_without_a_session_is_closed(tmp_path: Path) -> None:
+    async with running_server(tmp_path, limits=Limits(session_open_timeout=0.3)) as server:
+        conn = await connect(server.port, "lurker")
+        await asyncio.wait_for(conn.wait_closed(), 5)
+        await wait_for(lambda: server.connection_count == 0)
+
+
+async def test_a_frozen_client_is_reaped_by_keepalive(tmp_path: Path) -> None:
+    limits = Limits(keepalive_interval=0.2, keepalive_count_max=2)
+    async with running_server(tmp_path, limits=limits) as server:
+        client = await PtyClient.connect(server.port, "frozen")
+        await client.wait_for_text("Welcome, frozen")
+        client.conn._transport.pause_reading()  # the client process hangs: nothing is read or answered
+        await wait_for(lambda: server.connection_count == 0 and server.session_count == 0, timeout=5)
+        client.drop()
+
+
+async def test_sftp_forwarding_and_unstarted_sessions_are_refused(tmp_path: Path) -> None:
+    async with running_server(tmp_path, limits=Limits(session_open_timeout=1.0)) as server:
+        conn = await connect(server.port, "sneaky")
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await asyncio.wait_for(conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", 22), 5)
+        with pytest.raises((asyncssh.Error, OSError)):
+            await asyncio.wait_for(conn.start_sftp_client(), 5)
+        # the connection used up its one session on the refused subsystem and is closed soon after
+        await asyncio.wait_for(conn.wait_closed(), 5)
+        await wait_for(lambda: server.connection_count == 0)
+
+
+class CrashingApp(App[None]):
+    def on_mount(self) -> None:
+        hidden_hand = "SECRET-CARD-42"
+        raise RuntimeError(f"boom {len(hidden_hand)}")
+
+
+def crashing_factory(identity: SessionIdentity, terminal: TerminalInfo) -> App[Any]:
+    if identity.username == "factory":
+        raise RuntimeError("factory failed")
+    return CrashingApp()
+
+
+@pytest.mark.parametrize("username", ["factory", "app"])
+async def test_a_crash_ends_the_session_with_status_1_and_no_traceback_for_the_client(
+    tmp_path: Path, username: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with running_server(tmp_path, crashing_factory) as server:
+        client = await PtyClient.connect(server.port, username)
+        assert await client.wait_closed() == 1
+        await wait_for(lambda: "internal error" in client.raw_text())
+        assert "SECRET-CARD-42" not in client.raw_text()
+        assert "Traceback" not in client.raw_text()
+    assert "failed" in caplog.text or "SECRET-CARD-42" in caplog.text  # the server log has the details
+
+
+async def test_an_endless_paste_or_an_input_flood_disconnects(tmp_path: Path) -> None:
+    limits = Limits(max_paste=1000, input_rate=4000, input_burst=8000)
+    async with running_server(tmp_path, limits=limits) as server:
+        normal = await PtyClient.connect(server.port, "normal")
+        await normal.wait_for_text("Esc pressed 0 times")
+        normal.send("\x1b[200~a short paste\x1b[201~")
+        normal.send("\x1b")
+        await normal.wait_for_text("Esc pressed 1 times")
+
+        paster = await PtyClient.connect(server.port, "paster")
+        await paster.wait_for_text("Welcome, paster")
+        paster.send("\x1b[200~" + "a" * 2000)
+        await asyncio.wait_for(paster.conn.wait_closed(), 5)
+
+        flooder = await PtyClient.connect(server.port, "flooder")
+        await flooder.wait_for_text("Welcome, flooder")
+        flooder.send("x" * 20000)
+        await asyncio.wait_for(flooder.conn.wait_closed(), 5)
+
+        normal.send("q")  # the others were not disturbed
+        assert await normal.wait_closed() == 0
