@@ -248,7 +248,7 @@ def _decide_remove(state: GameState, cmd: RemovePlayer) -> list[Event]:
         teller = after.next_active(target)
     events.append(PlayerRemoved(target, host, teller))
     after = apply(after, events[-1])
-    if _too_few(after):
+    if _too_few(after) or _game_finished(after):  # e.g. the one who had not told yet has left
         events.append(GameEnded(_leaders(after, still)))
     return events
 

@@ -215,3 +215,15 @@ def test_team_lone_member_votes_and_never_submits() -> None:
     assert 1 not in game.state.waiting_for()  # the lone member of team 1 votes instead
     submit_all(game)
     assert 1 in game.state.voters()
+
+
+def test_party_ends_at_once_when_the_last_one_yet_to_tell_leaves() -> None:
+    game = make_game(7, "party")
+    for teller in range(6):
+        give_clue(game, teller)
+        submit_all(game)
+        cast(game, {s: (s + 1) % 7 for s in range(7)}, red=0)
+    assert game.state.phase is Phase.CLUE and game.state.turn.storyteller == 6
+    game.execute(RemovePlayer(0, 6))
+    assert game.state.phase is Phase.OVER
+    assert all(game.state.told[s] == 1 for s in game.state.active_seats())
