@@ -143,6 +143,8 @@ def _decide_clue(state: GameState, cmd: GiveClue) -> list[Event]:
             raise BadCard("Choose one card from your hand to go with your clue.")
         if cmd.card not in state.hands[cmd.seat]:
             raise BadCard("That card is not in your hand.")
+        if cmd.card == state.turn.voided_card:
+            raise BadCard("This turn was voided: choose a different card for your new clue.")
     return _lay_board_if_complete(state, [ClueGiven(cmd.seat, text, cmd.card)])
 
 
@@ -458,7 +460,10 @@ def _apply(s: GameState, e: Event) -> GameState:
                 if given:
                     hands = _with_hand(hands, seat, (*hands[seat], *given))
             return replace(
-                s, hands=hands, phase=Phase.CLUE, turn=Turn(number=turn.number, storyteller=turn.storyteller)
+                s,
+                hands=hands,
+                phase=Phase.CLUE,
+                turn=Turn(number=turn.number, storyteller=turn.storyteller, voided_card=turn.clue_card),
             )
         case PlayerRemoved(seat=seat, host=host, storyteller=teller):
             active = tuple(a and i != seat for i, a in enumerate(s.active))

@@ -28,7 +28,8 @@ def command_for(state: GameState, seat: int, rng: random.Random) -> Command | No
     if state.phase is Phase.CLUE:
         if seat not in state.waiting_for():
             return None
-        card = None if state.config.mode is Mode.PARTY else rng.choice(state.hands[seat])
+        allowed = [c for c in state.hands[seat] if c != state.turn.voided_card]
+        card = None if state.config.mode is Mode.PARTY else rng.choice(allowed)
         return GiveClue(seat, rng.choice(_WORDS), card)
     if state.phase is Phase.SUBMIT:
         if not state.may_submit(seat):

@@ -31,6 +31,7 @@ class Turn:
     board: tuple[str, ...] = ()  # card ids in slot order, empty until every card is in
     votes: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: _EMPTY)
     red: int | None = None
+    voided_card: str | None = None  # after a void the storyteller must choose another card
 
 
 @dataclass(frozen=True, slots=True)

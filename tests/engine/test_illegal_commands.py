@@ -197,3 +197,13 @@ def test_nothing_is_accepted_after_the_game_ends() -> None:
         play_turn(game, turn % 4, {v: turn % 4 for v in range(4) if v != turn % 4})
     refused(game, GiveClue(0, "more", game.state.hands[0][0]), GameOver, "over")
     refused(game, VoidTurn(0), GameOver)
+
+
+def test_after_a_void_the_storyteller_chooses_another_card() -> None:
+    game = at_submit()
+    card = game.state.turn.clue_card
+    assert card is not None
+    game.execute(VoidTurn(0))
+    refused(game, GiveClue(0, "again", card), BadCard, "different card")
+    other = next(c for c in game.state.hands[0] if c != card)
+    game.execute(GiveClue(0, "again", other))
