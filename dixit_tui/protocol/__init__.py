@@ -1,0 +1,1 @@
+"""The headless JSON-lines protocol (version 1) for bots, scripts and agents: docs/protocol.md."""

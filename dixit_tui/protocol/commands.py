@@ -1,0 +1,142 @@
+"""Protocol v1 commands: each checked for shape, then passed to the player's coordinator session."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from dixit_tui.coordinator import PlayerSession, TableError, TableOptions
+
+
+class BadCommand(TableError):
+    code = "bad_command"
+
+
+def _str(msg: dict[str, Any], key: str, *, required: bool = True) -> str | None:
+    value = msg.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        raise BadCommand(f'"{key}" must be a string.')
+    return value
+
+
+def _int(msg: dict[str, Any], key: str, default: int | None = None) -> int | None:
+    value = msg.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadCommand(f'"{key}" must be a whole number.')
+    return value
+
+
+def _ints(msg: dict[str, Any], key: str) -> list[int]:
+    value = msg.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise BadCommand(f'"{key}" must be a list of whole numbers.')
+    return value
+
+
+def _strs(msg: dict[str, Any], key: str) -> list[str]:
+    value = msg.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadCommand(f'"{key}" must be a list of strings.')
+    return value
+
+
+def create_options(msg: dict[str, Any]) -> TableOptions:
+    mode = _str(msg, "mode", required=False) or "standard"
+    profile = _str(msg, "profile", required=False) or "refresh"
+    decks = tuple(_strs(msg, "decks")) if "decks" in msg else ("base",)
+    first = _str(msg, "first", required=False) or "first_clue"
+    if first not in ("first_clue", "random"):
+        raise BadCommand('"first" must be "first_clue" or "random".')
+    return TableOptions(
+        mode=mode,
+        profile=profile,
+        decks=decks,
+        seats=_int(msg, "seats"),
+        target=_int(msg, "target", 30) or 30,
+        storytells=_int(msg, "storytells", 1) or 1,
+        first=first,
+        seed=_int(msg, "seed"),
+    )
+
+
+async def dispatch(session: PlayerSession, msg: dict[str, Any]) -> None:
+    """Carry out one command; raises RuleError (answered as an `error` message) when it cannot be done."""
+    cmd = msg.get("cmd")
+    handler = HANDLERS.get(cmd) if isinstance(cmd, str) else None
+    if handler is None:
+        raise BadCommand(f"Unknown command {cmd!r}. Commands: {', '.join(HANDLERS)}.", "unknown_command")
+    await handler(session, msg)
+
+
+async def _create(s: PlayerSession, m: dict[str, Any]) -> None:
+    options = create_options(m)
+    if options.seats is not None and not 1 <= options.seats <= options.max_seats():
+        raise BadCommand(f"A {options.label()} table has at most {options.max_seats()} seats.", "bad_option")
+    await s.create(options)
+
+
+async def _join(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.join(_str(m, "table") or "", _str(m, "name", required=False))
+
+
+async def _watch(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.watch(_str(m, "table") or "")
+
+
+async def _reconnect(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.reclaim(_str(m, "code") or "")
+
+
+async def _start(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.start()
+
+
+async def _clue(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.clue(_str(m, "text") or "", _str(m, "card", required=False))
+
+
+async def _submit(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.submit(_strs(m, "cards"))
+
+
+async def _vote(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.vote(_ints(m, "slots"), _int(m, "red"))
+
+
+async def _chat(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.chat(_str(m, "text") or "")
+
+
+async def _void(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.void()
+
+
+async def _remove(s: PlayerSession, m: dict[str, Any]) -> None:
+    seat = _int(m, "seat")
+    if seat is None:
+        raise BadCommand('"seat" is required.')
+    await s.remove(seat)
+
+
+async def _leave(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.leave()
+
+
+HANDLERS: dict[str, Callable[[PlayerSession, dict[str, Any]], Awaitable[None]]] = {
+    "create": _create,
+    "join": _join,
+    "watch": _watch,
+    "reconnect": _reconnect,
+    "start": _start,
+    "clue": _clue,
+    "submit": _submit,
+    "vote": _vote,
+    "chat": _chat,
+    "void": _void,
+    "remove": _remove,
+    "leave": _leave,
+}

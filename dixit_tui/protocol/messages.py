@@ -1,0 +1,138 @@
+"""Coordinator updates as protocol v1 messages. Everything here is built from views, never from game state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dixit_tui.coordinator import (
+    ChatUpdate,
+    LobbyUpdate,
+    NoticeUpdate,
+    OverUpdate,
+    RevealUpdate,
+    StateUpdate,
+    TableSummary,
+    TableView,
+    Update,
+    VoidedUpdate,
+)
+from dixit_tui.engine import reveal_to_protocol
+
+PROTOCOL_VERSION = 1
+
+
+def hello(name: str) -> dict[str, Any]:
+    return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
+
+
+def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "ref": ref}
+
+
+def summary(t: TableSummary) -> dict[str, Any]:
+    return {
+        "table": t.code,
+        "mode": t.label,
+        "status": t.status,
+        "players": t.players,
+        "seats": t.seats,
+        "host": t.host,
+        "spectators": t.spectators,
+    }
+
+
+def lobby_state(tables: tuple[TableSummary, ...]) -> dict[str, Any]:
+    return {
+        "type": "state",
+        "table": None,
+        "mode": None,
+        "profile": None,
+        "phase": "lobby",
+        "turn": 0,
+        "you": None,
+        "host": None,
+        "players": [],
+        "storyteller": None,
+        "clue": None,
+        "hand": [],
+        "board": [],
+        "votes_allowed": 1,
+        "forbidden_slots": [],
+        "your_cards": [],
+        "your_votes": [],
+        "your_red": None,
+        "waiting_for": [],
+        "tables": [summary(t) for t in tables],
+    }
+
+
+def table_state(view: TableView) -> dict[str, Any]:
+    players = [
+        {
+            "seat": s.seat,
+            "name": s.name,
+            "score": 0,
+            "team": None,
+            "connected": s.connected,
+            "bot": s.bot,
+            "removed": s.removed,
+        }
+        for s in view.seats
+    ]
+    base: dict[str, Any]
+    if view.game is None:
+        mode = view.options.mode
+        base = {
+            "mode": mode,
+            "profile": "odyssey" if mode != "standard" else view.options.profile,
+            "phase": "lobby",
+            "turn": 0,
+            "you": view.you,
+            "host": view.host,
+            "storyteller": None,
+            "clue": None,
+            "hand": [],
+            "board": [],
+            "votes_allowed": 1,
+            "forbidden_slots": [],
+            "your_cards": [],
+            "your_votes": [],
+            "your_red": None,
+            "waiting_for": [],
+        }
+    else:
+        base = view.game.to_protocol()
+        for entry, seat in zip(base["players"], players, strict=True):
+            seat.update(score=entry["score"], team=entry["team"], removed=entry["removed"])
+    return {
+        "type": "state",
+        "table": view.code,
+        **base,
+        "players": players,
+        "chat_paused": view.chat_paused,
+        "reconnect_code": view.reconnect_code,
+        "start_problem": view.start_problem,
+    }
+
+
+def encode_update(update: Update, lobby: tuple[TableSummary, ...]) -> dict[str, Any] | None:
+    """One protocol message for one coordinator update, or None if headless clients do not get it."""
+    match update:
+        case StateUpdate(view=None):
+            return lobby_state(lobby)
+        case StateUpdate(view=view):
+            assert view is not None
+            return table_state(view)
+        case LobbyUpdate(tables=tables):
+            return lobby_state(tables)
+        case RevealUpdate(reveal=reveal, texts=texts):
+            return reveal_to_protocol(reveal, texts)
+        case VoidedUpdate(turn=turn):
+            return {"type": "voided", "turn": turn}
+        case OverUpdate(scores=scores, winners=winners):
+            return {"type": "over", "scores": [{"seat": s, "score": v} for s, v in scores], "winners": list(winners)}
+        case ChatUpdate(line=line):
+            return {"type": "chat", "seat": line.seat, "name": line.name, "text": line.text}
+        case NoticeUpdate(text=text):
+            return {"type": "notice", "text": text}
+    return None
