@@ -14,6 +14,7 @@ class Identity:
     name: str
     key: str | None = None  # SHA256 fingerprint of the proven key, or None for a keyless guest
     peer: str | None = None  # remote address, for logs and limits
+    bot: bool = False  # a built-in or headless bot (shown as such to everyone)
 
 
 @dataclass(frozen=True, slots=True)

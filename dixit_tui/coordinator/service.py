@@ -198,7 +198,7 @@ class PlayerSession:
     async def create(self, options: TableOptions) -> TableView:
         table = self.coordinator.create_table(options)
         self._enter(table)
-        table.add_seat(self.name, self.identity.key)
+        table.add_seat(self.name, self.identity.key, bot=self.identity.bot)
         table.seats[0].session = self
         self.coordinator.broadcast(table)
         self.coordinator.lobby_changed()
@@ -214,7 +214,7 @@ class PlayerSession:
             wanted = clean_name(name) if name is not None else self.name
             if not wanted:
                 raise TableError("A name needs at least one visible letter.", "bad_name")
-            seat = table.add_seat(wanted, self.identity.key)
+            seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot)
             self.name = wanted
         self._take_seat(table, seat)
         return table.view_for(self)

@@ -65,7 +65,7 @@ class Seat:
 
     @property
     def connected(self) -> bool:
-        return self.bot or self.session is not None
+        return self.session is not None
 
 
 @dataclass

@@ -7,11 +7,17 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from dixit_tui.coordinator import Coordinator, Identity
+from dixit_tui.decks import DeckError
+from dixit_tui.engine import Card
 from dixit_tui.ssh.keys import HostKeyError
 from dixit_tui.ssh.server import start_server
-from dixit_tui.ssh.session import AppFactory, CommandHandler
+from dixit_tui.ssh.session import AppFactory, CommandHandler, SessionIdentity
+from dixit_tui.ssh.terminal import TerminalInfo
 
 logger = logging.getLogger(__name__)
 
@@ -22,19 +28,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keys-dir", type=Path, default=Path("keys"), help="host key folder (default: %(default)s)")
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="saved games folder (default: %(default)s)")
     parser.add_argument("--deck", action="append", default=[], metavar="FILE", help="extra deck file (repeatable)")
+    parser.add_argument(
+        "--allow-seeded-tables",
+        action="store_true",
+        help="let `create` take a seed (tests and benchmarks only: a known seed reveals every hand)",
+    )
     parser.add_argument("--log-level", default="INFO", help="logging level (default: %(default)s)")
 
 
-def build_app_factory(args: argparse.Namespace) -> AppFactory:
-    """The one place that decides which app each PTY session gets (the lobby replaces the placeholder)."""
-    from dixit_tui.ssh.placeholder import placeholder_app_factory
+def build_coordinator(args: argparse.Namespace) -> Coordinator:
+    """The one coordinator every session of this server shares. Deck files are checked here, before listening."""
+    from dixit_tui.decks import builtin_deck_names, load_builtin, load_deck
 
-    return placeholder_app_factory
+    decks = {name: load_builtin(name) for name in builtin_deck_names()}
+    for path in args.deck:
+        deck = load_deck(path)
+        if deck.name in decks:
+            raise DeckError(f"{path}: a deck named {deck.name!r} is already loaded; rename it in its [deck] table.")
+        decks[deck.name] = deck
+
+    def cards(names: Sequence[str]) -> tuple[Card, ...]:
+        unknown = [n for n in names if n not in decks]
+        if unknown:
+            raise DeckError(f"Unknown deck {unknown[0]!r}. Decks here: {', '.join(decks)}.")
+        return tuple(card for n in dict.fromkeys(names) for card in decks[n].cards)
+
+    return Coordinator(cards=cards, allow_seeded_tables=args.allow_seeded_tables, deck_names=tuple(decks))
 
 
-def build_command_handler(args: argparse.Namespace) -> CommandHandler | None:
-    """Handler for sessions without a terminal; None answers with how to connect."""
-    return None
+def build_app_factory(args: argparse.Namespace, coordinator: Coordinator) -> AppFactory:
+    """The one place that decides which app each PTY session gets: the lobby, attached to the shared coordinator."""
+    from dixit_tui.tui.app import DixitApp
+
+    def factory(identity: SessionIdentity, terminal: TerminalInfo) -> DixitApp:
+        who = Identity(identity.username, identity.key_fingerprint, identity.peer_ip)
+        return DixitApp(coordinator, who, command=terminal.command)
+
+    return factory
+
+
+def build_command_handler(args: argparse.Namespace, coordinator: Coordinator) -> CommandHandler:
+    """Sessions without a terminal: the headless JSON protocol and the plain commands."""
+    from dixit_tui.protocol.plain import handle_plain
+
+    async def handler(identity: SessionIdentity, command: str | None, reader: Any, writer: Any) -> int:
+        who = Identity(identity.username, identity.key_fingerprint, identity.peer_ip)
+        return await handle_plain(coordinator, who, command, reader, writer)
+
+    return handler
 
 
 def run(
@@ -43,8 +84,13 @@ def run(
     command_handler: CommandHandler | None = None,
 ) -> int:
     _configure_logging(str(getattr(args, "log_level", "INFO")))
-    factory = app_factory or build_app_factory(args)
-    handler = command_handler or build_command_handler(args)
+    try:
+        coordinator = build_coordinator(args)
+    except DeckError as error:
+        logger.error("%s", error)
+        return 1
+    factory = app_factory or build_app_factory(args, coordinator)
+    handler = command_handler or build_command_handler(args, coordinator)
     try:
         return asyncio.run(_serve(args, factory, handler))
     except HostKeyError as error:
