@@ -11,6 +11,7 @@ import asyncio
 import codecs
 import contextlib
 import logging
+import threading
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -100,6 +101,7 @@ class SSHDriver(Driver):
         self._parser: SessionParser | None = None
         self._input_disabled = False
         self._output_closed = False
+        self._loop_thread = threading.get_ident()
 
     # ---- capabilities -------------------------------------------------------------------------------
 
@@ -122,8 +124,11 @@ class SSHDriver(Driver):
     # ---- messages -----------------------------------------------------------------------------------
 
     def send_message(self, message: Message) -> None:
-        """Everything runs in the app's own event loop: no thread-safe hop needed (or wanted)."""
-        self._app.post_message(message)
+        """Post to the app directly: the driver runs in the app's own loop (a thread hop only if needed)."""
+        if threading.get_ident() == self._loop_thread:
+            self._app.post_message(message)
+        else:
+            self._loop.call_soon_threadsafe(self._app.post_message, message)
 
     # ---- application mode ---------------------------------------------------------------------------
 

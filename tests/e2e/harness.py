@@ -140,6 +140,14 @@ class PtyClient:
         client._chan = chan
         return client
 
+    async def __aenter__(self) -> PtyClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        """Leave politely if still connected (tests that end a session themselves are unaffected)."""
+        with contextlib.suppress(Exception):
+            await self.close(timeout=2.0)
+
     @property
     def channel(self) -> asyncssh.SSHClientChannel[bytes]:
         assert self._chan is not None

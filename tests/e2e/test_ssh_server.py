@@ -393,7 +393,9 @@ async def test_a_frozen_client_is_reaped_by_keepalive(tmp_path: Path) -> None:
     async with running_server(tmp_path, limits=limits) as server:
         client = await PtyClient.connect(server.port, "frozen")
         await client.wait_for_text("Welcome, frozen")
-        client.conn._transport.pause_reading()  # the client process hangs: nothing is read or answered
+        transport = client.conn._transport
+        assert transport is not None
+        transport.pause_reading()  # the client process hangs: nothing is read or answered
         await wait_for(lambda: server.connection_count == 0 and server.session_count == 0, timeout=5)
         client.drop()
 

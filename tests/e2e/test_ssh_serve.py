@@ -1,0 +1,64 @@
+"""`dixit-tui serve` as a real process: startup lines, a session, SIGTERM -> exit 0; a loose key -> exit 1."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import HOST, PtyClient
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
+
+
+async def start_serve(tmp_path: Path, keys: Path) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "dixit_tui",
+        "serve",
+        "--host",
+        HOST,
+        "--port",
+        "0",
+        "--keys-dir",
+        str(keys),
+        cwd=tmp_path,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def test_serve_prints_fingerprint_and_port_and_stops_on_sigterm(tmp_path: Path) -> None:
+    process = await start_serve(tmp_path, tmp_path / "keys")
+    try:
+        assert process.stdout is not None
+        first = (await asyncio.wait_for(process.stdout.readline(), 20)).decode()
+        second = (await asyncio.wait_for(process.stdout.readline(), 5)).decode()
+        assert first.startswith("host key fingerprint: SHA256:"), first
+        assert second.startswith(f"listening on {HOST}:"), second
+        port = int(second.rsplit(":", 1)[1])
+
+        client = await PtyClient.connect(port, "dora")
+        await client.wait_for_text("Welcome, dora")
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(process.wait(), 10) == 0
+        await client.wait_closed(timeout=5)  # the live session was ended by the shutdown
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def test_serve_refuses_a_loose_key_folder(tmp_path: Path) -> None:
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    keys.chmod(0o755)
+    process = await start_serve(tmp_path, keys)
+    _, err = await asyncio.wait_for(process.communicate(), 20)
+    assert process.returncode == 1
+    assert f"chmod 700 {keys}" in err.decode()

@@ -1,0 +1,80 @@
+"""Pure helpers of the SSH layer: sizes, colours, hints, the serve command line, the placeholder's name."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from dixit_tui.ssh.placeholder import display_name
+from dixit_tui.ssh.serve import add_arguments
+from dixit_tui.ssh.session import connect_hint
+from dixit_tui.ssh.terminal import build_terminal_info, clamp_size, detect_color_system, wants_no_color
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"),
+    [((0, 0), (80, 24)), ((100, 30), (100, 30)), ((2000, 1000), (300, 100)), ((0, 50), (80, 50))],
+)
+def test_clamp_size(size: tuple[int, int], expected: tuple[int, int]) -> None:
+    assert clamp_size(*size, max_size=(300, 100)) == expected
+
+
+@pytest.mark.parametrize(
+    ("term", "env", "expected"),
+    [
+        ("xterm-256color", {}, "256"),
+        ("tmux-256color", {}, "256"),
+        ("xterm", {}, "standard"),
+        ("vt100", {}, "standard"),
+        ("", {}, "standard"),
+        ("xterm-direct", {}, "truecolor"),
+        ("xterm-kitty", {}, "truecolor"),
+        ("xterm-256color", {"COLORTERM": "truecolor"}, "truecolor"),
+        ("xterm", {"COLORTERM": "24bit"}, "truecolor"),
+    ],
+)
+def test_colour_system_from_the_client_terminal(term: str, env: dict[str, str], expected: str) -> None:
+    assert detect_color_system(term, env) == expected
+
+
+def test_no_color_must_be_present_and_not_empty() -> None:
+    assert wants_no_color({"NO_COLOR": "1"})
+    assert not wants_no_color({"NO_COLOR": ""})
+    assert not wants_no_color({})
+
+
+def test_terminal_info_carries_the_command() -> None:
+    info = build_terminal_info("xterm-256color", (0, 0), {"NO_COLOR": "x"}, "join K7QF", (300, 100))
+    assert (info.width, info.height, info.color_system, info.no_color) == (80, 24, "256", True)
+    assert info.command == "join K7QF"
+
+
+def test_connect_hint() -> None:
+    assert connect_hint("alice", "example.org", 2222) == "ssh -t -p 2222 alice@example.org"
+    assert connect_hint("bob", "example.org", 22) == "ssh -t bob@example.org"
+    assert connect_hint("\x1b[31mevil name", "h", 22) == "ssh -t [31mevilname@h"
+
+
+def test_display_name_drops_escapes_and_controls() -> None:
+    assert display_name("Zoë") == "Zoë"
+    assert "\x1b" not in display_name("\x1b]0;pwned\x07mallory")
+    assert display_name("\u202eevil\u200b") == "evil"
+    assert display_name("x" * 50) == "x" * 20
+    assert display_name("\x00\x01") == "player"
+
+
+def test_serve_arguments() -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args([])
+    assert (args.host, args.port, args.keys_dir, args.data_dir, args.deck) == (
+        "0.0.0.0",
+        2222,
+        Path("keys"),
+        Path("data"),
+        [],
+    )
+    args = parser.parse_args(["--port", "0", "--deck", "a.toml", "--deck", "b.toml"])
+    assert (args.port, args.deck) == (0, ["a.toml", "b.toml"])
