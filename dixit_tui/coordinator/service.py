@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import asdict, replace
 
 from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
@@ -38,6 +39,7 @@ from dixit_tui.engine import (
     Vote,
 )
 from dixit_tui.sanitize import clean_chat, clean_clue, clean_name
+from dixit_tui.store import NullStore, Store
 
 log = logging.getLogger(__name__)
 
@@ -58,13 +60,60 @@ class Coordinator:
         allow_seeded_tables: bool = False,
         rng: random.Random | None = None,
         deck_names: Sequence[str] = ("base",),
+        store: Store | None = None,
+        snapshot_every: int = 100,
     ) -> None:
+        self.store: Store = store or NullStore()
+        self.snapshot_every = snapshot_every
+        self.unsnapshotted: dict[str, int] = {}
         self.tables: dict[str, Table] = {}
         self.sessions: set[PlayerSession] = set()
         self.resolve_cards = cards
         self.allow_seeded_tables = allow_seeded_tables
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names)
+
+    async def restore(self) -> int:
+        """Rebuild every open table from the store (after a restart or a crash). Returns how many."""
+        for stored in await self.store.load():
+            if stored.closed:
+                continue
+            rng = random.Random(self.rng.randrange(2**63))
+            records = stored.records
+            if stored.snapshot is not None:
+                table = Table.restore(stored.snapshot, rng, self.resolve_cards)
+            else:
+                create, records = records[0], records[1:]
+                options = create["options"]
+                table = Table(
+                    create["code"],
+                    TableOptions(**{**options, "decks": tuple(options["decks"])}),
+                    rng,
+                    self.resolve_cards,
+                )
+            for record in records:
+                table.apply(record)
+            self.tables[table.code] = table
+        return len(self.tables)
+
+    async def commit(self, table: Table) -> None:
+        """Make the table's applied changes durable. Called under the table's lock, before anyone sees them."""
+        records = table.take_pending()
+        if not records:
+            return
+        await self.store.append(table.code, records)
+        count = self.unsnapshotted.get(table.code, 0) + len(records)
+        if count >= self.snapshot_every:
+            await self.store.snapshot(table.code, table.snapshot())
+            count = 0
+        self.unsnapshotted[table.code] = count
+
+    async def changed(self, table: Table, updates: Sequence[Update] = (), *, lobby: bool = False) -> None:
+        """Commit, then show: every session at the table gets the updates and its own fresh view."""
+        await self.commit(table)
+        self.broadcast(table, updates)
+        if lobby:
+            self.lobby_changed()
 
     async def connect(self, identity: Identity, sink: Sink) -> PlayerSession:
         session = PlayerSession(self, identity, sink)
@@ -131,22 +180,26 @@ class Coordinator:
         except ValueError as err:
             raise TableError(str(err), "bad_deck") from err
         if options.mode != "standard":
-            from dataclasses import replace
-
             options = replace(options, profile="odyssey")
         code = new_code(self.rng, self.tables)
         table = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
+        table.pending.append({"t": "create", "code": code, "options": asdict(options)})
         self.tables[code] = table
         return table
 
     def forget_if_empty(self, table: Table) -> None:
-        """A table nobody is connected to is forgotten unless its game is still running (players may return)."""
+        """A table nobody is connected to is forgotten unless its game is still running (players may return).
+        Its records stay in the store (finished games can be replayed)."""
         if table.is_empty() and table.status != "playing":
             self.tables.pop(table.code, None)
+            table.pending.append({"t": "closed"})
 
 
 class PlayerSession:
-    """One connected client. Every method either changes something and pushes views, or raises a RuleError."""
+    """One connected client. Every method either changes something and pushes views, or raises a RuleError.
+
+    A change is applied under its table's lock, committed to the store, and only then shown to anyone.
+    """
 
     def __init__(self, coordinator: Coordinator, identity: Identity, sink: Sink) -> None:
         self.coordinator = coordinator
@@ -185,9 +238,9 @@ class PlayerSession:
             raise TableError("Spectators watch; only seated players can do that.", "spectator")
         return table, seat
 
-    def _enter(self, table: Table) -> None:
+    async def _enter(self, table: Table) -> None:
         if self.table is not None and self.table is not table:
-            self._leave_quietly()
+            await self._leave_quietly()
         self.table = table
 
     # --- lobby -----------------------------------------------------------------------------------------------
@@ -197,116 +250,124 @@ class PlayerSession:
 
     async def create(self, options: TableOptions) -> TableView:
         table = self.coordinator.create_table(options)
-        self._enter(table)
-        table.add_seat(self.name, self.identity.key, bot=self.identity.bot)
-        table.seats[0].session = self
-        self.coordinator.broadcast(table)
-        self.coordinator.lobby_changed()
+        await self._enter(table)
+        async with table.lock:
+            table.add_seat(self.name, self.identity.key, bot=self.identity.bot)
+            table.seats[0].session = self
+            await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
 
     async def join(self, code: str, name: str | None = None) -> TableView:
         """Take a seat; with the key (or the session already) owning one at this table, return to it."""
         table = self.coordinator.table(code)
-        seat = table.seat_for_key(self.identity.key)
-        if seat is None:
-            seat = table.seat_of(self)
-        if seat is None:
-            wanted = clean_name(name) if name is not None else self.name
-            if not wanted:
-                raise TableError("A name needs at least one visible letter.", "bad_name")
-            seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot)
-            self.name = wanted
-        self._take_seat(table, seat)
+        async with table.lock:
+            seat = table.seat_for_key(self.identity.key)
+            if seat is None:
+                seat = table.seat_of(self)
+            if seat is None:
+                wanted = clean_name(name) if name is not None else self.name
+                if not wanted:
+                    raise TableError("A name needs at least one visible letter.", "bad_name")
+                seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot)
+                self.name = wanted
+            await self._take_seat(table, seat)
         return table.view_for(self)
 
     async def reclaim(self, reconnect_code: str) -> TableView:
         """Return to a seat with its reconnect code (for players without a key)."""
         wanted = normalize_code(reconnect_code)
-        for table in self.coordinator.tables.values():
-            seat = table.seat_for_code(wanted)
-            if seat is not None:
-                self._take_seat(table, seat)
-                return table.view_for(self)
+        for table in list(self.coordinator.tables.values()):
+            async with table.lock:
+                seat = table.seat_for_code(wanted)
+                if seat is not None:
+                    await self._take_seat(table, seat)
+                    return table.view_for(self)
         raise TableError("That reconnect code matches no seat. Check it and try again.", "bad_code")
 
-    def _take_seat(self, table: Table, seat: int) -> None:
+    async def _take_seat(self, table: Table, seat: int) -> None:
         record = table.seats[seat]
         previous = record.session
         if previous is not None and previous is not self:
             previous.table = None
             previous.deliver(NoticeUpdate("You joined this table from another terminal."))
             previous.deliver(StateUpdate(None))
-        self._enter(table)
+        if self.table is not None and self.table is not table:
+            await self._leave_quietly()
+        self.table = table
         table.spectators.discard(self)
         was_connected = record.connected
         record.session = self
         self.name = record.name
         if not was_connected and table.game is not None:
-            table.note(f"{record.name} is back.")
-        self.coordinator.broadcast(table)
-        self.coordinator.lobby_changed()
+            table.announce(f"{record.name} is back.")
+        await self.coordinator.changed(table, lobby=True)
 
     async def watch(self, code: str) -> TableView:
         table = self.coordinator.table(code)
-        self._enter(table)
-        table.spectators.add(self)
-        self.coordinator.broadcast(table)
-        self.coordinator.lobby_changed()
+        await self._enter(table)
+        async with table.lock:
+            table.spectators.add(self)
+            await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
 
     async def leave(self) -> None:
         """Back to the lobby. Before the start the seat is freed; during a game it is kept for your return."""
         self._need_table()
-        self._leave_quietly()
+        await self._leave_quietly()
         self.deliver(StateUpdate(None))
         self.deliver(LobbyUpdate(self.coordinator.summaries()))
 
-    def _leave_quietly(self) -> None:
+    async def _leave_quietly(self) -> None:
         table = self.table
         if table is None:
             return
         self.table = None
-        table.spectators.discard(self)
-        seat = table.seat_of(self)
-        if seat is not None:
-            if table.game is None:
-                table.leave_lobby_seat(seat)
-            else:
-                table.seats[seat].session = None
-                if table.status == "playing":
-                    table.note(f"{table.seats[seat].name} is disconnected; their seat is kept.")
-        self.coordinator.forget_if_empty(table)
-        self.coordinator.broadcast(table)
-        self.coordinator.lobby_changed()
+        async with table.lock:
+            table.spectators.discard(self)
+            seat = table.seat_of(self)
+            if seat is not None:
+                if table.game is None:
+                    table.leave_lobby_seat(seat)
+                else:
+                    table.seats[seat].session = None
+                    if table.status == "playing":
+                        table.announce(f"{table.seats[seat].name} is disconnected; their seat is kept.")
+            self.coordinator.forget_if_empty(table)
+            await self.coordinator.changed(table, lobby=True)
 
     async def close(self) -> None:
         """The connection ended (quit or drop). A seated player keeps their seat in a running game."""
         if self.closed:
             return
-        self._leave_quietly()
-        self.closed = True
-        self.coordinator.sessions.discard(self)
+        try:
+            await self._leave_quietly()
+        finally:
+            self.closed = True
+            self.coordinator.sessions.discard(self)
 
     async def rename(self, name: str) -> None:
         cleaned = clean_name(name)
         if not cleaned:
             raise TableError("A name needs at least one visible letter.", "bad_name")
-        if self.table is not None and (seat := self.table.seat_of(self)) is not None:
-            self.table.rename(seat, cleaned)
-            self.coordinator.broadcast(self.table)
-            self.coordinator.lobby_changed()
+        table = self.table
+        if table is not None:
+            async with table.lock:
+                seat = table.seat_of(self)
+                if seat is not None:
+                    table.rename(seat, cleaned)
+                    await self.coordinator.changed(table, lobby=True)
         self.name = cleaned
 
     # --- the table -------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
         table, seat = self._need_seat()
-        if seat != table.host:
-            raise TableError("Only the host can start the game.", "not_host")
-        updates = table.start()
-        table.practice_step = None
-        self.coordinator.broadcast(table, updates)
-        self.coordinator.lobby_changed()
+        async with table.lock:
+            if seat != table.host:
+                raise TableError("Only the host can start the game.", "not_host")
+            updates = table.start()
+            table.practice_step = None
+            await self.coordinator.changed(table, updates, lobby=True)
 
     async def practice(self, step: int | None) -> None:
         """Host only, before the game: show everyone at the table step `step` of the practice turn (None ends it).
@@ -323,23 +384,26 @@ class PlayerSession:
 
     async def clue(self, text: str, card: str | None = None) -> None:
         table, seat = self._need_seat()
-        self._run(table, GiveClue(seat, clean_clue(text), card))
+        await self._run(table, GiveClue(seat, clean_clue(text), card))
 
     async def submit(self, cards: Sequence[str]) -> None:
         table, seat = self._need_seat()
-        self._run(table, Submit(seat, tuple(cards)))
+        await self._run(table, Submit(seat, tuple(cards)))
 
     async def vote(self, slots: Sequence[int], red: int | None = None) -> None:
         table, seat = self._need_seat()
-        self._run(table, Vote(seat, tuple(slots), red))
+        await self._run(table, Vote(seat, tuple(slots), red))
 
     async def void(self) -> None:
         table, seat = self._need_seat()
-        self._run(table, VoidTurn(seat))
+        await self._run(table, VoidTurn(seat))
 
     async def remove(self, target: int) -> None:
         table, seat = self._need_seat()
-        if table.game is None:
+        if table.game is not None:
+            await self._run(table, RemovePlayer(seat, target))
+            return
+        async with table.lock:
             if seat != table.host and seat != target:
                 raise TableError("Only the host can remove another player.", "not_host")
             if not 0 <= target < len(table.seats):
@@ -350,21 +414,19 @@ class PlayerSession:
                 gone.table = None
                 gone.deliver(NoticeUpdate("The host removed you from the table."))
                 gone.deliver(StateUpdate(None))
-            self.coordinator.broadcast(table)
-            self.coordinator.lobby_changed()
-            return
-        self._run(table, RemovePlayer(seat, target))
+            await self.coordinator.changed(table, lobby=True)
 
     async def chat(self, text: str) -> None:
         table = self._need_table()
-        seat = table.seat_of(self)
-        updates = table.say(self, seat, self.name, clean_chat(text))
-        for session in table.sessions():
-            for update in updates:
-                session.deliver(update)
+        async with table.lock:
+            updates = table.say(self, table.seat_of(self), self.name, clean_chat(text))
+            await self.coordinator.commit(table)
+            for session in table.sessions():
+                for update in updates:
+                    session.deliver(update)
 
-    def _run(self, table: Table, command: GiveClue | Submit | Vote | VoidTurn | RemovePlayer) -> None:
-        updates = table.execute(command)
-        self.coordinator.broadcast(table, updates)
-        if table.status == "over" or isinstance(command, RemovePlayer):
-            self.coordinator.lobby_changed()
+    async def _run(self, table: Table, command: GiveClue | Submit | Vote | VoidTurn | RemovePlayer) -> None:
+        async with table.lock:
+            updates = table.execute(command)
+            lobby = table.status == "over" or isinstance(command, RemovePlayer)
+            await self.coordinator.changed(table, updates, lobby=lobby)

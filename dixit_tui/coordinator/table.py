@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from dixit_tui.coordinator.codes import new_reconnect_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.models import (
     ChatLine,
     ChatUpdate,
-    NoticeUpdate,
     OverUpdate,
     RevealUpdate,
     SeatInfo,
@@ -34,8 +34,13 @@ from dixit_tui.engine import (
     Phase,
     Profile,
     check_player_count,
+    decide,
+    event_from_dict,
+    event_to_dict,
+    fold,
     view_for,
 )
+from dixit_tui.engine import start as start_game
 from dixit_tui.engine.events import (
     CardsSubmitted,
     ClueGiven,
@@ -105,6 +110,8 @@ class Table:
         self.limiter = ChatLimiter()
         self.version = 0
         self.practice_step: int | None = None
+        self.pending: list[dict[str, Any]] = []  # records applied but not yet committed to the store
+        self.lock = asyncio.Lock()  # one change at a time: apply, commit, then show
 
     # --- who is here -----------------------------------------------------------------------------------------
 
@@ -144,6 +151,88 @@ class Table:
     def is_empty(self) -> bool:
         return not self.spectators and not any(s.session is not None for s in self.seats)
 
+    # --- records: every change to a table is one JSON-able record, applied here and kept for the store ------------
+
+    def record(self, rec: dict[str, Any]) -> list[Update]:
+        """Apply one change and queue it for the store. Returns the updates the change causes."""
+        updates = self.apply(rec)
+        self.pending.append(rec)
+        return updates
+
+    def take_pending(self) -> list[dict[str, Any]]:
+        pending, self.pending = self.pending, []
+        return pending
+
+    def apply(self, rec: dict[str, Any]) -> list[Update]:
+        """Fold one record into the table (also used to rebuild a table from the store after a restart)."""
+        kind = rec["t"]
+        if kind == "seat":
+            self.seats.append(Seat(name=rec["name"], key=rec["key"], code=rec["code"], bot=rec.get("bot", False)))
+            self.note(f"{rec['name']} sat down.")
+        elif kind == "unseat":
+            gone = self.seats.pop(rec["seat"])
+            seat = rec["seat"]
+            if self.lobby_host == seat or self.lobby_host >= len(self.seats):
+                self.lobby_host = 0
+            elif self.lobby_host > seat:
+                self.lobby_host -= 1
+            self.note(f"{gone.name} left the table.")
+        elif kind == "rename":
+            old = self.seats[rec["seat"]].name
+            self.seats[rec["seat"]].name = rec["name"]
+            self.note(f"{old} is now called {rec['name']}.")
+        elif kind == "events":
+            events = [event_from_dict(e) for e in rec["events"]]
+            if self.game is None:
+                self.game = Game(events)
+                self.note("The game has started. " + self._clue_prompt())
+                return []
+            self.game.state = fold(events, self.game.state)
+            self.game.events.extend(events)
+            return self._describe(events)
+        elif kind == "chat":
+            line = ChatLine(rec["seat"], rec["name"], rec["text"])
+            self.chat.append(line)
+            return [ChatUpdate(line)]
+        elif kind == "note":
+            self.note(rec["text"])
+        else:
+            raise ValueError(f"unknown table record {kind!r}")
+        return []
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole table as JSON-able data (restored by `Table.restore`), for fast restarts."""
+        return {
+            "code": self.code,
+            "options": asdict(self.options),
+            "seats": [
+                {"name": s.name, "key": s.key, "code": s.code, "bot": s.bot, "removed": s.removed} for s in self.seats
+            ],
+            "lobby_host": self.lobby_host,
+            "events": [event_to_dict(e) for e in self.game.events] if self.game is not None else None,
+            "chat": [asdict(line) for line in self.chat],
+            "log": list(self.log),
+            "version": self.version,
+        }
+
+    @classmethod
+    def restore(
+        cls,
+        data: dict[str, Any],
+        rng: random.Random,
+        cards: Callable[[Sequence[str]], tuple[Card, ...]],
+    ) -> Table:
+        options = data["options"]
+        table = cls(data["code"], TableOptions(**{**options, "decks": tuple(options["decks"])}), rng, cards)
+        table.seats = [Seat(s["name"], s["key"], s["code"], s["bot"], s["removed"]) for s in data["seats"]]
+        table.lobby_host = data["lobby_host"]
+        if data["events"] is not None:
+            table.game = Game(event_from_dict(e) for e in data["events"])
+        table.chat.extend(ChatLine(**line) for line in data["chat"])
+        table.log.extend(data["log"])
+        table.version = data["version"]
+        return table
+
     # --- seating ---------------------------------------------------------------------------------------------
 
     def add_seat(self, name: str, key: str | None, *, bot: bool = False) -> int:
@@ -153,27 +242,19 @@ class Table:
             raise TableError(f"This table is full ({self.max_seats} seats).", "table_full")
         if self.name_taken(name):
             raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
-        self.seats.append(Seat(name=name, key=key, code=new_reconnect_code(self.rng), bot=bot))
-        self.note(f"{name} sat down.")
+        self.record({"t": "seat", "name": name, "key": key, "code": new_reconnect_code(self.rng), "bot": bot})
         return len(self.seats) - 1
 
     def leave_lobby_seat(self, seat: int) -> None:
         """Before the game starts, leaving frees the seat; the host role passes on."""
-        gone = self.seats.pop(seat)
-        if self.lobby_host == seat or self.lobby_host >= len(self.seats):
-            self.lobby_host = 0
-        elif self.lobby_host > seat:
-            self.lobby_host -= 1
-        self.note(f"{gone.name} left the table.")
+        self.record({"t": "unseat", "seat": seat})
 
     def rename(self, seat: int, name: str) -> None:
         if self.game is not None:
             raise TableError("Names are fixed once the game has started.", "started")
         if self.name_taken(name, except_seat=seat):
             raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
-        old = self.seats[seat].name
-        self.seats[seat].name = name
-        self.note(f"{old} is now called {name}.")
+        self.record({"t": "rename", "seat": seat, "name": name})
 
     # --- the game --------------------------------------------------------------------------------------------
 
@@ -198,15 +279,14 @@ class Table:
         cards = self.resolve_cards(self.options.decks)
         seed = self.options.seed if self.options.seed is not None else self.rng.randrange(2**63)
         names = [s.name for s in self.seats]
-        self.game = Game.new(self.config(), names, cards, seed, host=self.lobby_host)
-        self.note("The game has started. " + self._clue_prompt())
-        return []
+        events = start_game(self.config(), names, cards, seed, host=self.lobby_host)
+        return self.record({"t": "events", "events": [event_to_dict(e) for e in events]})
 
     def execute(self, command: Command) -> list[Update]:
         if self.game is None:
             raise TableError("The game has not started yet.", "not_started")
-        events = self.game.execute(command)
-        return self._describe(events)
+        events = decide(self.game.state, command)
+        return self.record({"t": "events", "events": [event_to_dict(e) for e in events]})
 
     def _clue_prompt(self) -> str:
         assert self.game is not None
@@ -258,17 +338,15 @@ class Table:
             raise TableError("Chat is paused until the reveal, so nobody can hint at a card.", "chat_paused")
         if not self.limiter.allow(who):
             raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
-        line = ChatLine(seat, name, text)
-        self.chat.append(line)
-        return [ChatUpdate(line)]
+        return self.record({"t": "chat", "seat": seat, "name": name, "text": text})
 
     def note(self, text: str) -> None:
         self.log.append(text)
         self.version += 1
 
-    def notice(self, text: str) -> list[Update]:
-        self.note(text)
-        return [NoticeUpdate(text)]
+    def announce(self, text: str) -> None:
+        """A log line about people coming and going (recorded, so it survives a restart)."""
+        self.record({"t": "note", "text": text})
 
     # --- views -----------------------------------------------------------------------------------------------
 

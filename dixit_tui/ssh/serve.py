@@ -18,6 +18,7 @@ from dixit_tui.ssh.keys import HostKeyError
 from dixit_tui.ssh.server import start_server
 from dixit_tui.ssh.session import AppFactory, CommandHandler, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
+from dixit_tui.store import SqliteStore, StoreError
 
 logger = logging.getLogger(__name__)
 
@@ -92,8 +93,8 @@ def run(
     factory = app_factory or build_app_factory(args, coordinator)
     handler = command_handler or build_command_handler(args, coordinator)
     try:
-        return asyncio.run(_serve(args, factory, handler))
-    except HostKeyError as error:
+        return asyncio.run(_serve(args, factory, handler, coordinator))
+    except (HostKeyError, StoreError) as error:
         logger.error("%s", error)
         return 1
     except OSError as error:  # e.g. the port is taken
@@ -101,7 +102,21 @@ def run(
         return 1
 
 
-async def _serve(args: argparse.Namespace, app_factory: AppFactory, handler: CommandHandler | None) -> int:
+async def _serve(
+    args: argparse.Namespace, app_factory: AppFactory, handler: CommandHandler | None, coordinator: Coordinator
+) -> int:
+    store = await SqliteStore.open(Path(args.data_dir))
+    try:
+        coordinator.store = store
+        restored = await coordinator.restore()
+        if restored:
+            logger.info("restored %d table(s) from %s", restored, store.path)
+        return await _listen(args, app_factory, handler)
+    finally:
+        await store.close()
+
+
+async def _listen(args: argparse.Namespace, app_factory: AppFactory, handler: CommandHandler | None) -> int:
     acceptor = await start_server(args.host, args.port, args.keys_dir, app_factory, command_handler=handler)
     print(f"host key fingerprint: {acceptor.host_key_fingerprint} (ED25519)", flush=True)
     print(f"listening on {args.host}:{acceptor.port}", flush=True)

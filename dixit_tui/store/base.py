@@ -1,0 +1,56 @@
+"""The store interface the coordinator commits to. Small and async, so the backend can change."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+Record = dict[str, Any]
+
+
+class StoreError(Exception):
+    """The data folder cannot be used (foreign or corrupted database, unwritable folder). Message says why."""
+
+
+@dataclass
+class StoredTable:
+    code: str
+    snapshot: Record | None  # the table as of `snapshot_seq`, or None
+    records: list[Record] = field(default_factory=list)  # every record after the snapshot, in order
+    closed: bool = False
+
+
+class Store(Protocol):
+    async def append(self, code: str, records: Sequence[Record]) -> None:
+        """Append and commit; when this returns the records survive a crash."""
+
+    async def snapshot(self, code: str, data: Record) -> None:
+        """Remember the whole table as of its last appended record."""
+
+    async def load(self) -> list[StoredTable]:
+        """Every table, for a restart (closed ones included, flagged)."""
+
+    async def history(self, code: str) -> list[Record]:
+        """Every record of one table, from its creation."""
+
+    async def close(self) -> None: ...
+
+
+class NullStore:
+    """Keeps nothing: for in-memory coordinators (tests, simulations)."""
+
+    async def append(self, code: str, records: Sequence[Record]) -> None:
+        return None
+
+    async def snapshot(self, code: str, data: Record) -> None:
+        return None
+
+    async def load(self) -> list[StoredTable]:
+        return []
+
+    async def history(self, code: str) -> list[Record]:
+        return []
+
+    async def close(self) -> None:
+        return None

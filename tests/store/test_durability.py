@@ -1,0 +1,117 @@
+"""Tables survive a restart exactly: the store replays every committed change (snapshots only make it faster)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from dixit_tui.coordinator import Coordinator, Identity, StateUpdate, TableOptions, TableView, Update
+from dixit_tui.store import SqliteStore, StoreError
+
+
+class Client:
+    def __init__(self) -> None:
+        self.views: list[TableView | None] = []
+
+    def __call__(self, update: Update) -> None:
+        if isinstance(update, StateUpdate):
+            self.views.append(update.view)
+
+
+async def play_some(coord: Coordinator, moves: int, seed: int) -> tuple[str, list]:
+    """Three keyed players at a seeded table play `moves` random legal actions (and chat between turns)."""
+    clients = []
+    for name in ("ana", "ben", "cy"):
+        c = Client()
+        clients.append((c, await coord.connect(Identity(name, f"SHA256:{name}"), c)))
+    view = await clients[0][1].create(TableOptions(seed=seed, target=12))
+    for _, s in clients[1:]:
+        await s.join(view.code)
+    await clients[0][1].start()
+    rng = random.Random(seed)
+    for _ in range(moves):
+        for c, s in clients:
+            g = c.views[-1].game
+            if g.phase == "over":
+                break
+            if g.can_clue:
+                await s.clue(f"clue {rng.random():.3f}", g.hand[0].card)
+                break
+            if g.submit_count:
+                await s.submit([h.card for h in g.hand[: g.submit_count]])
+                break
+            if g.can_vote and not g.your_votes:
+                await s.vote([rng.choice([b.slot for b in g.board if b.slot not in g.forbidden_slots])])
+                break
+        if clients[0][0].views[-1].game.phase == "clue" and rng.random() < 0.3:
+            await clients[1][1].chat(f"nice {rng.randrange(100)}")
+    return view.code, clients
+
+
+def comparable(view: TableView) -> tuple:
+    seats = tuple((s.seat, s.name, s.bot, s.host, s.removed) for s in view.seats)
+    return (view.code, view.options, view.status, seats, view.you, view.host, view.game, view.chat, view.reconnect_code)
+
+
+@pytest.mark.parametrize(("moves", "snapshot_every"), [(7, 1000), (25, 1000), (25, 4), (200, 7)])
+async def test_restart_restores_every_table_exactly(tmp_path: Path, moves: int, snapshot_every: int) -> None:
+    store = await SqliteStore.open(tmp_path)
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, store=store, snapshot_every=snapshot_every)
+    code, clients = await play_some(coord, moves, seed=moves)
+    before = [comparable(c.views[-1]) for c, _ in clients]
+    await store.close()  # the process dies: nothing of `coord` is used again
+
+    store = await SqliteStore.open(tmp_path)
+    again = Coordinator(rng=random.Random(2), store=store)
+    assert await again.restore() == 1
+    after = []
+    for name in ("ana", "ben", "cy"):
+        c = Client()
+        session = await again.connect(Identity(f"{name}-again", f"SHA256:{name}"), c)
+        await session.join(code)
+        after.append(comparable(c.views[-1]))
+    assert after == before
+    await store.close()
+
+
+async def test_an_emptied_lobby_table_is_not_restored_but_stays_in_history(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path)
+    coord = Coordinator(store=store)
+    c = Client()
+    session = await coord.connect(Identity("ana"), c)
+    view = await session.create(TableOptions())
+    await session.close()
+    await store.close()
+    store = await SqliteStore.open(tmp_path)
+    assert await Coordinator(store=store).restore() == 0
+    kinds = [r["t"] for r in await store.history(view.code)]
+    assert kinds == ["create", "seat", "unseat", "closed"]
+    await store.close()
+
+
+async def test_a_foreign_database_is_refused_with_a_clear_message(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / "dixit.sqlite3")
+    db.execute("CREATE TABLE invoices (id INTEGER)")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="not a dixit-tui database"):
+        await SqliteStore.open(tmp_path)
+
+
+async def test_a_damaged_database_is_refused_with_a_clear_message(tmp_path: Path) -> None:
+    (tmp_path / "dixit.sqlite3").write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 40)
+    with pytest.raises(StoreError, match="damaged|not a database|not a dixit-tui"):
+        await SqliteStore.open(tmp_path)
+
+
+async def test_the_store_is_written_with_wal_and_full_sync(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path)
+    await store.append("ABCD", [{"t": "note", "text": "x"}])
+    await store.close()
+    db = sqlite3.connect(tmp_path / "dixit.sqlite3")
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 1
+    db.close()
