@@ -103,7 +103,7 @@ async def test_a_foreign_database_is_refused_with_a_clear_message(tmp_path: Path
 
 async def test_a_damaged_database_is_refused_with_a_clear_message(tmp_path: Path) -> None:
     (tmp_path / "dixit.sqlite3").write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 40)
-    with pytest.raises(StoreError, match="damaged|not a database|not a dixit-tui"):
+    with pytest.raises(StoreError, match=r"damaged|not a database|not a dixit-tui"):
         await SqliteStore.open(tmp_path)
 
 
