@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from pathlib import Path
@@ -115,3 +116,19 @@ async def test_the_store_is_written_with_wal_and_full_sync(tmp_path: Path) -> No
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 1
     db.close()
+
+
+async def test_replay_prints_the_transcript_of_a_saved_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dixit_tui.cli import main
+
+    store = await SqliteStore.open(tmp_path)
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, store=store)
+    code, clients = await play_some(coord, 200, seed=5)
+    assert clients[0][0].views[-1].status == "over"
+    await store.close()
+    assert await asyncio.to_thread(main, ["replay", code.lower(), "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Table {code}") and "Turn 1: " in out and "given by" in out and "Winner" in out
+    # the transcript never shows a hand: only cards that were on a board
+    assert "points: ana +" in out
+    assert await asyncio.to_thread(main, ["replay", "ZZZZ", "--data-dir", str(tmp_path)]) == 1

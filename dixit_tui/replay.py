@@ -1,0 +1,56 @@
+"""`dixit-tui replay CODE`: print the transcript of a game kept in the data folder."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from dixit_tui.coordinator.codes import normalize_code
+from dixit_tui.engine import Event, event_from_dict
+from dixit_tui.store import SqliteStore, StoreError
+from dixit_tui.store.sqlite import FILENAME
+from dixit_tui.transcript import transcript
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("code", help="the table's code, e.g. K7QF")
+    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="the server's data folder")
+
+
+async def _history(data_dir: Path, code: str) -> tuple[list[Event], list[str]]:
+    store = await SqliteStore.open(data_dir)
+    try:
+        records = await store.history(code)
+    finally:
+        await store.close()
+    events: list[Event] = []
+    names: list[str] = []
+    for record in records:
+        if record["t"] == "seat":
+            names.append(record["name"])
+        elif record["t"] == "unseat":
+            names.pop(record["seat"])
+        elif record["t"] == "rename":
+            names[record["seat"]] = record["name"]
+        elif record["t"] == "events":
+            events.extend(event_from_dict(e) for e in record["events"])
+    return events, names
+
+
+def run(args: argparse.Namespace) -> int:
+    if not (args.data_dir / FILENAME).exists():
+        print(f"dixit-tui replay: no saved games in {args.data_dir}/")
+        return 1
+    code = normalize_code(args.code)
+    try:
+        events, names = asyncio.run(_history(args.data_dir, code))
+    except StoreError as err:
+        print(f"dixit-tui replay: {err}")
+        return 1
+    if not events:
+        print(f"dixit-tui replay: no game was played at table {code}.")
+        return 1
+    print(f"Table {code}")
+    print("\n".join(transcript(events, names)))
+    return 0
