@@ -27,6 +27,7 @@ class TableOptions:
     storytells: int = 1
     first: str = "first_clue"
     chat_pause: bool = True  # chat is paused from the clue until the reveal
+    turn_seconds: int | None = None  # time limit per phase; when it passes a stand-in plays for whoever is missing
     seed: int | None = None  # only when the server allows seeded tables
 
     def max_seats(self) -> int:
@@ -88,6 +89,7 @@ class TableView:
     start_problem: str | None  # why the host cannot start yet, None when they can
     version: int = 0
     practice_step: int | None = None  # the host's unscored practice turn, shown to everyone at the table
+    deadline: float | None = None  # wall-clock time (epoch seconds) when a stand-in will play for those missing
 
     @property
     def is_host(self) -> bool:

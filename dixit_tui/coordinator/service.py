@@ -8,10 +8,13 @@ table; lobby listings go only to sessions in the lobby.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import asdict, replace
+from typing import Any
 
 from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
@@ -26,6 +29,7 @@ from dixit_tui.coordinator.models import (
     Update,
 )
 from dixit_tui.coordinator.table import Table
+from dixit_tui.coordinator.timers import StandIn, random_stand_in
 from dixit_tui.engine import (
     Card,
     ConfigError,
@@ -34,9 +38,11 @@ from dixit_tui.engine import (
     Mode,
     Profile,
     RemovePlayer,
+    RuleError,
     Submit,
     VoidTurn,
     Vote,
+    view_for,
 )
 from dixit_tui.sanitize import clean_chat, clean_clue, clean_name
 from dixit_tui.store import NullStore, Store
@@ -62,11 +68,18 @@ class Coordinator:
         deck_names: Sequence[str] = ("base",),
         store: Store | None = None,
         snapshot_every: int = 100,
+        stand_in: StandIn = random_stand_in,
+        disconnect_grace: float = 60.0,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        self.stand_in = stand_in
+        self.disconnect_grace = disconnect_grace
+        self.clock = clock
         self.store: Store = store or NullStore()
         self.snapshot_every = snapshot_every
         self.unsnapshotted: dict[str, int] = {}
         self.tables: dict[str, Table] = {}
+        self._tasks: set[asyncio.Future[None]] = set()
         self.sessions: set[PlayerSession] = set()
         self.resolve_cards = cards
         self.allow_seeded_tables = allow_seeded_tables
@@ -94,6 +107,9 @@ class Coordinator:
             for record in records:
                 table.apply(record)
             self.tables[table.code] = table
+            now = self.clock()
+            table.away_since = {seat: now for seat in range(len(table.seats))}
+            self.schedule(table)
         return len(self.tables)
 
     async def commit(self, table: Table) -> None:
@@ -111,9 +127,88 @@ class Coordinator:
     async def changed(self, table: Table, updates: Sequence[Update] = (), *, lobby: bool = False) -> None:
         """Commit, then show: every session at the table gets the updates and its own fresh view."""
         await self.commit(table)
+        self.schedule(table)
         self.broadcast(table, updates)
         if lobby:
             self.lobby_changed()
+
+    # --- turn timers -----------------------------------------------------------------------------------------
+
+    def schedule(self, table: Table) -> None:
+        """Set the table's deadline for the phase in progress and arm one timer for it."""
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        game = table.game
+        if game is None or table.status != "playing":
+            table.deadline = table.phase_key = None
+            return
+        now = self.clock()
+        key = (game.state.turn.number, game.state.phase.value)
+        if key != table.phase_key:
+            table.phase_key = key
+            table.phase_deadline = now + table.options.turn_seconds if table.options.turn_seconds else None
+        if not any(seat.session is not None and not seat.bot for seat in table.seats):
+            table.deadline = None  # nobody is here: the table waits for its players instead of playing itself
+            return
+        due = [] if table.phase_deadline is None else [table.phase_deadline]
+        due += [table.away_since.get(seat, now) + self.disconnect_grace for seat in self._blocking(table)]
+        table.deadline = min(due) if due else None
+        if table.deadline is not None:
+            loop = asyncio.get_running_loop()
+            delay = max(0.0, table.deadline - now)
+            table.timer = loop.call_later(delay, lambda: self._spawn(self.expire(table)))
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _blocking(self, table: Table) -> list[int]:
+        """Disconnected seats the phase cannot go on without (when another player can act instead, nobody blocks)."""
+        assert table.game is not None
+        state = table.game.state
+        waiting = state.waiting_for()
+        away = [s for s in waiting if table.seats[s].session is None]
+        if state.phase.value == "clue" and state.turn.storyteller is None:
+            return away[:1] if len(away) == len(waiting) else []
+        if state.config.mode.value == "team" and state.phase.value == "submit":
+            return [s for s in away if not any(m in waiting and m not in away for m in state.teammates(s) if m != s)]
+        return away
+
+    async def expire(self, table: Table) -> None:
+        """A deadline passed: a stand-in plays, from their own view, for each player the phase still waits for."""
+        async with table.lock:
+            game = table.game
+            if game is None:
+                return
+            updates: list[Update] = []
+            expired = (game.state.turn.number, game.state.phase)
+            for _ in range(4 * len(table.seats)):
+                if table.status != "playing" or (game.state.turn.number, game.state.phase) != expired:
+                    break  # only the phase whose time ran out; the next one gets its own deadline
+                now = self.clock()
+                if table.phase_deadline is not None and now >= table.phase_deadline - 0.01:
+                    seats = list(game.state.waiting_for())[:1]
+                else:
+                    seats = [
+                        s
+                        for s in self._blocking(table)
+                        if now >= table.away_since.get(s, now) + self.disconnect_grace - 0.01
+                    ]
+                if not seats:
+                    break
+                seat = seats[0]
+                command = self.stand_in(view_for(game.state, seat), table.rng)
+                if command is None:
+                    break
+                try:
+                    updates += table.execute(command)
+                except RuleError:
+                    log.exception("the stand-in's move for seat %d was refused", seat)
+                    break
+                table.announce(f"Time's up: a stand-in played for {table.seats[seat].name}.")
+            await self.changed(table, updates, lobby=table.status == "over")
 
     async def connect(self, identity: Identity, sink: Sink) -> PlayerSession:
         session = PlayerSession(self, identity, sink)
@@ -175,6 +270,8 @@ class Coordinator:
             raise TableError(err.message, "bad_option") from err
         if not options.decks:
             raise TableError("Pick at least one deck.", "bad_option")
+        if options.turn_seconds is not None and not 1 <= options.turn_seconds <= 3600:
+            raise TableError("A turn timer runs from 1 second to an hour.", "bad_option")
         try:
             self.resolve_cards(options.decks)
         except ValueError as err:
@@ -297,6 +394,7 @@ class PlayerSession:
         table.spectators.discard(self)
         was_connected = record.connected
         record.session = self
+        table.away_since.pop(seat, None)
         self.name = record.name
         if not was_connected and table.game is not None:
             table.announce(f"{record.name} is back.")
@@ -330,6 +428,7 @@ class PlayerSession:
                     table.leave_lobby_seat(seat)
                 else:
                     table.seats[seat].session = None
+                    table.away_since[seat] = self.coordinator.clock()
                     if table.status == "playing":
                         table.announce(f"{table.seats[seat].name} is disconnected; their seat is kept.")
             self.coordinator.forget_if_empty(table)

@@ -112,6 +112,11 @@ class Table:
         self.practice_step: int | None = None
         self.pending: list[dict[str, Any]] = []  # records applied but not yet committed to the store
         self.lock = asyncio.Lock()  # one change at a time: apply, commit, then show
+        self.phase_key: tuple[int, str] | None = None  # (turn, phase) the deadline below belongs to
+        self.deadline: float | None = None  # epoch seconds; a stand-in plays for everyone still missing then
+        self.phase_deadline: float | None = None  # the phase's own time limit, if the table has one
+        self.away_since: dict[int, float] = {}  # seat -> when its player disconnected (epoch seconds)
+        self.timer: asyncio.TimerHandle | None = None
 
     # --- who is here -----------------------------------------------------------------------------------------
 
@@ -371,4 +376,5 @@ class Table:
             start_problem=self.start_problem() if self.game is None else None,
             version=self.version,
             practice_step=self.practice_step,
+            deadline=self.deadline,
         )

@@ -60,6 +60,7 @@ def create_options(msg: dict[str, Any]) -> TableOptions:
         storytells=_int(msg, "storytells", 1) or 1,
         first=first,
         seed=_int(msg, "seed"),
+        turn_seconds=_int(msg, "turn_seconds"),
     )
 
 

@@ -112,6 +112,7 @@ def table_state(view: TableView) -> dict[str, Any]:
         "chat_paused": view.chat_paused,
         "reconnect_code": view.reconnect_code,
         "start_problem": view.start_problem,
+        "deadline": view.deadline,
     }
 
 
