@@ -28,7 +28,7 @@ from dixit_tui.coordinator.models import (
     TableView,
     Update,
 )
-from dixit_tui.coordinator.table import Table
+from dixit_tui.coordinator.table import ChatLimiter, Table
 from dixit_tui.coordinator.timers import StandIn, random_stand_in
 from dixit_tui.engine import (
     Card,
@@ -72,6 +72,7 @@ class Coordinator:
         disconnect_grace: float = 60.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        self.rename_limiter = ChatLimiter(burst=3, window=60.0)  # name changes per session per minute
         self.stand_in = stand_in
         self.disconnect_grace = disconnect_grace
         self.clock = clock
@@ -448,6 +449,8 @@ class PlayerSession:
         cleaned = clean_name(name)
         if not cleaned:
             raise TableError("A name needs at least one visible letter.", "bad_name")
+        if not self.coordinator.rename_limiter.allow(self):
+            raise TableError("That's a lot of new names: try again in a minute.", "rate_limited")
         table = self.table
         if table is not None:
             async with table.lock:

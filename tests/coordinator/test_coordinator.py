@@ -257,3 +257,13 @@ async def test_a_broken_sink_does_not_break_the_others(coord: Coordinator) -> No
     clients[1].session.sink = broken
     await clients[0].session.chat("still fine")
     assert any(isinstance(u, ChatUpdate) for u in clients[2].updates)
+
+
+async def test_name_changes_are_rate_limited(coord: Coordinator) -> None:
+    clients = await table_of(coord, 2)
+    for name in ("a1", "a2", "a3"):
+        await clients[1].session.rename(name)
+    with pytest.raises(TableError, match="new names") as info:
+        await clients[1].session.rename("a4")
+    assert info.value.code == "rate_limited"
+    assert clients[0].view.seats[1].name == "a3"  # type: ignore[union-attr]
