@@ -78,3 +78,15 @@ def test_serve_arguments() -> None:
     )
     args = parser.parse_args(["--port", "0", "--deck", "a.toml", "--deck", "b.toml"])
     assert (args.port, args.deck) == (0, ["a.toml", "b.toml"])
+
+
+def test_limits_are_configurable_from_the_command_line() -> None:
+    import pytest
+
+    from dixit_tui.ssh.serve import parse_limits
+
+    limits = parse_limits(["login_timeout=12.5", "max-unauthenticated-per-ip=3", "max_size=200x60"])
+    assert (limits.login_timeout, limits.max_unauthenticated_per_ip, limits.max_size) == (12.5, 3, (200, 60))
+    for bad in ("nope=1", "login_timeout=soon", "max_connections=0", "login_timeout"):
+        with pytest.raises(ValueError):
+            parse_limits([bad])

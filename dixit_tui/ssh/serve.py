@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import signal
 import sys
@@ -15,7 +16,7 @@ from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import Card
 from dixit_tui.ssh.keys import HostKeyError
-from dixit_tui.ssh.server import start_server
+from dixit_tui.ssh.server import Limits, start_server
 from dixit_tui.ssh.session import AppFactory, CommandHandler, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store import SqliteStore, StoreError
@@ -33,6 +34,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--allow-seeded-tables",
         action="store_true",
         help="let `create` take a seed (tests and benchmarks only: a known seed reveals every hand)",
+    )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one server limit, e.g. --limit login_timeout=20 (repeatable; see docs/operations.md)",
+    )
+    parser.add_argument(
+        "--disconnect-grace",
+        type=float,
+        default=60.0,
+        help="seconds before a stand-in plays for a disconnected player the table waits for (default: %(default)s)",
     )
     parser.add_argument("--log-level", default="INFO", help="logging level (default: %(default)s)")
 
@@ -54,7 +68,37 @@ def build_coordinator(args: argparse.Namespace) -> Coordinator:
             raise DeckError(f"Unknown deck {unknown[0]!r}. Decks here: {', '.join(decks)}.")
         return tuple(card for n in dict.fromkeys(names) for card in decks[n].cards)
 
-    return Coordinator(cards=cards, allow_seeded_tables=args.allow_seeded_tables, deck_names=tuple(decks))
+    return Coordinator(
+        cards=cards,
+        allow_seeded_tables=args.allow_seeded_tables,
+        deck_names=tuple(decks),
+        disconnect_grace=getattr(args, "disconnect_grace", 60.0),
+    )
+
+
+def parse_limits(items: Sequence[str]) -> Limits:
+    """`NAME=VALUE` pairs over the defaults; a bad name or value raises ValueError with the reason."""
+    limits = Limits()
+    known = {f.name: f for f in dataclasses.fields(Limits)}
+    changes: dict[str, Any] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in known:
+            raise ValueError(f"unknown limit {item!r}; limits: {', '.join(known)}")
+        current = getattr(limits, name)
+        try:
+            if isinstance(current, tuple):
+                cols, rows = raw.lower().split("x")
+                value: Any = (int(cols), int(rows))
+            else:
+                value = type(current)(raw)
+        except ValueError as err:
+            raise ValueError(f"bad value for {name}: {raw!r}") from err
+        if (value if not isinstance(value, tuple) else min(value)) <= 0:
+            raise ValueError(f"{name} must be positive")
+        changes[name] = value
+    return dataclasses.replace(limits, **changes)
 
 
 def build_app_factory(args: argparse.Namespace, coordinator: Coordinator) -> AppFactory:
@@ -87,13 +131,14 @@ def run(
     _configure_logging(str(getattr(args, "log_level", "INFO")))
     try:
         coordinator = build_coordinator(args)
-    except DeckError as error:
+        limits = parse_limits(getattr(args, "limit", []))
+    except (DeckError, ValueError) as error:
         logger.error("%s", error)
         return 1
     factory = app_factory or build_app_factory(args, coordinator)
     handler = command_handler or build_command_handler(args, coordinator)
     try:
-        return asyncio.run(_serve(args, factory, handler, coordinator))
+        return asyncio.run(_serve(args, factory, handler, coordinator, limits))
     except (HostKeyError, StoreError) as error:
         logger.error("%s", error)
         return 1
@@ -103,7 +148,11 @@ def run(
 
 
 async def _serve(
-    args: argparse.Namespace, app_factory: AppFactory, handler: CommandHandler | None, coordinator: Coordinator
+    args: argparse.Namespace,
+    app_factory: AppFactory,
+    handler: CommandHandler | None,
+    coordinator: Coordinator,
+    limits: Limits,
 ) -> int:
     store = await SqliteStore.open(Path(args.data_dir))
     try:
@@ -111,13 +160,17 @@ async def _serve(
         restored = await coordinator.restore()
         if restored:
             logger.info("restored %d table(s) from %s", restored, store.path)
-        return await _listen(args, app_factory, handler)
+        return await _listen(args, app_factory, handler, limits)
     finally:
         await store.close()
 
 
-async def _listen(args: argparse.Namespace, app_factory: AppFactory, handler: CommandHandler | None) -> int:
-    acceptor = await start_server(args.host, args.port, args.keys_dir, app_factory, command_handler=handler)
+async def _listen(
+    args: argparse.Namespace, app_factory: AppFactory, handler: CommandHandler | None, limits: Limits
+) -> int:
+    acceptor = await start_server(
+        args.host, args.port, args.keys_dir, app_factory, command_handler=handler, limits=limits
+    )
     print(f"host key fingerprint: {acceptor.host_key_fingerprint} (ED25519)", flush=True)
     print(f"listening on {args.host}:{acceptor.port}", flush=True)
 
