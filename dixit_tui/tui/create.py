@@ -1,0 +1,285 @@
+"""The "create a table" dialog: a ModalScreen that returns TableOptions, or None when cancelled.
+
+Every choice is checked here with a plain message next to the form, so the coordinator rarely has to refuse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, RadioButton, RadioSet, Static
+
+from dixit_tui.coordinator import TableOptions
+from dixit_tui.decks import builtin_deck_names
+from dixit_tui.engine import Mode, Profile, player_range
+from dixit_tui.engine.config import STORYTELLS_RANGE, TARGET_RANGE
+
+MODES = ("standard", "party", "team")
+PROFILES = ("refresh", "odyssey")
+FIRSTS = (("first_clue", "first to give a clue"), ("random", "random"))
+
+PLAYER_HINTS = {
+    "refresh": "Refresh rules: 3 to 8 players (at 3, everyone gives two cards).",
+    "odyssey": "Odyssey rules: 3 to 12 players; from 7 players on, up to two votes each.",
+    "party": "Party: 6 to 12 players, everyone gives a card and votes.",
+    "team": "Team: 6, 8, 10 or 12 players, in pairs.",
+}
+
+
+class Choice(RadioButton):
+    """A radio button that shows its state with a sign, "(•)" or "( )", not with colour alone."""
+
+    @property
+    def _button(self) -> Content:
+        return Content.assemble(("(•)", "bold") if self.value else "( )")
+
+
+class Tick(Checkbox):
+    """A checkbox that shows its state with a sign, "[X]" or "[ ]", not with colour alone."""
+
+    @property
+    def _button(self) -> Content:
+        return Content.assemble(("[X]", "bold") if self.value else "[ ]")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRange:
+    low: int
+    high: int
+    pairs: bool  # team mode: an even number only
+
+    def problem(self, seats: int) -> str | None:
+        if not self.low <= seats <= self.high:
+            return f"Seats: a number from {self.low} to {self.high}."
+        if self.pairs and seats % 2:
+            return "Seats: team games need an even number (6, 8, 10 or 12)."
+        return None
+
+
+def seat_range(mode: str, profile: str) -> SeatRange:
+    low, high = player_range(Mode(mode), Profile(profile) if mode == "standard" else Profile.ODYSSEY)
+    return SeatRange(low, high, mode == "team")
+
+
+def parse_int(text: str) -> int | None:
+    text = text.strip()
+    if not text or not text.lstrip("-").isdigit():
+        return None
+    return int(text)
+
+
+class CreateScreen(ModalScreen[TableOptions | None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("f2", "create", "Create"),
+    ]
+
+    def __init__(self, initial: TableOptions | None = None) -> None:
+        super().__init__(classes="dialog-screen", id="create")
+        self.initial = initial or TableOptions()
+        self.decks = builtin_deck_names()
+        self._seats_touched = initial is not None and initial.seats is not None
+        self._profile = self.initial.profile  # remembered while party/team force odyssey
+
+    # --- layout ----------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        o = self.initial
+        with Vertical(classes="dialog", id="create-dialog") as box:
+            box.border_title = "Create a table"
+            with VerticalScroll(id="create-form"):
+                with Horizontal(classes="row"):
+                    yield Label("Mode", classes="field-label")
+                    with RadioSet(id="mode", compact=True, classes="choices"):
+                        for mode in MODES:
+                            yield Choice(mode, o.mode == mode, id=f"mode-{mode}", compact=True)
+                with Horizontal(classes="row"):
+                    yield Label("Rules", classes="field-label")
+                    with RadioSet(id="profile", compact=True, classes="choices"):
+                        for profile in PROFILES:
+                            yield Choice(profile, o.profile == profile, id=f"profile-{profile}", compact=True)
+                yield Static(Content(""), id="profile-note", classes="note indented")
+                with Horizontal(classes="row"):
+                    yield Label("Decks", classes="field-label")
+                    with Horizontal(id="decks", classes="choices"):
+                        for name in self.decks:
+                            yield Tick(name, name in o.decks, id=f"deck-{name}", compact=True)
+                with Horizontal(classes="row"):
+                    yield Label("Seats", classes="field-label")
+                    seats = o.seats if o.seats is not None else o.max_seats()
+                    yield Input(str(seats), type="integer", max_length=3, id="seats", compact=True)
+                    yield Static(Content(""), id="seats-hint", classes="note field-hint")
+                with Horizontal(classes="row", id="target-row"):
+                    yield Label("Target score", classes="field-label")
+                    yield Input(str(o.target), type="integer", max_length=3, id="target", compact=True)
+                    yield Static(
+                        Content(f"{TARGET_RANGE[0]} to {TARGET_RANGE[1]} points"),
+                        classes="note field-hint",
+                    )
+                with Horizontal(classes="row", id="storytells-row"):
+                    yield Label("Storytells", classes="field-label")
+                    yield Input(str(o.storytells), type="integer", max_length=1, id="storytells", compact=True)
+                    yield Static(
+                        Content(f"{STORYTELLS_RANGE[0]} to {STORYTELLS_RANGE[1]}: how many times each player tells"),
+                        classes="note field-hint",
+                    )
+                with Horizontal(classes="row"):
+                    yield Label("First teller", classes="field-label")
+                    with RadioSet(id="first", compact=True, classes="choices"):
+                        for value, label in FIRSTS:
+                            yield Choice(label, o.first == value, id=f"first-{value}", compact=True)
+                with Horizontal(classes="row"):
+                    yield Label("Chat", classes="field-label")
+                    yield Tick("pause chat from the clue until the reveal", o.chat_pause, id="chat-pause", compact=True)
+                yield Static(Content(""), id="players-hint", classes="note")
+                yield Static(Content(""), id="errors", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Create", variant="primary", id="create-ok", compact=True)
+                yield Button("Cancel", id="create-cancel", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._mode_changed()
+        self.query_one("#mode", RadioSet).focus()
+
+    # --- reading the form ------------------------------------------------------------------------------------
+
+    def _pressed(self, set_id: str, prefix: str) -> str | None:
+        for button in self.query_one(f"#{set_id}", RadioSet).query(Choice):
+            if button.value and button.id is not None:
+                return button.id.removeprefix(prefix)
+        return None
+
+    def _press(self, set_id: str, value: str) -> None:
+        for button in self.query_one(f"#{set_id}", RadioSet).query(Choice):
+            button.value = button.id == f"{set_id}-{value}"
+
+    @property
+    def mode(self) -> str:
+        return self._pressed("mode", "mode-") or "standard"
+
+    @property
+    def profile(self) -> str:
+        return "odyssey" if self.mode != "standard" else (self._pressed("profile", "profile-") or "refresh")
+
+    def problems(self) -> list[str]:
+        """Everything wrong with the form, each as one short sentence; empty when it can be created."""
+        out: list[str] = []
+        if not self._chosen_decks():
+            out.append("Decks: pick at least one deck.")
+        seats = parse_int(self.query_one("#seats", Input).value)
+        limits = seat_range(self.mode, self.profile)
+        if seats is None:
+            out.append(f"Seats: type a number from {limits.low} to {limits.high}.")
+        elif (problem := limits.problem(seats)) is not None:
+            out.append(problem)
+        if self.mode == "standard":
+            target = parse_int(self.query_one("#target", Input).value)
+            if target is None or not TARGET_RANGE[0] <= target <= TARGET_RANGE[1]:
+                out.append(f"Target score: a number from {TARGET_RANGE[0]} to {TARGET_RANGE[1]}.")
+        else:
+            storytells = parse_int(self.query_one("#storytells", Input).value)
+            if storytells is None or not STORYTELLS_RANGE[0] <= storytells <= STORYTELLS_RANGE[1]:
+                out.append(f"Storytells: a number from {STORYTELLS_RANGE[0]} to {STORYTELLS_RANGE[1]}.")
+        return out
+
+    def _chosen_decks(self) -> tuple[str, ...]:
+        return tuple(name for name in self.decks if self.query_one(f"#deck-{name}", Tick).value)
+
+    def options(self) -> TableOptions:
+        """The form as TableOptions; only meaningful when `problems()` is empty."""
+        standard = self.mode == "standard"
+        return TableOptions(
+            mode=self.mode,
+            profile=self.profile,
+            decks=self._chosen_decks(),
+            seats=parse_int(self.query_one("#seats", Input).value),
+            target=(parse_int(self.query_one("#target", Input).value) or 30) if standard else self.initial.target,
+            storytells=self.initial.storytells
+            if standard
+            else (parse_int(self.query_one("#storytells", Input).value) or 1),
+            first=self._pressed("first", "first-") or "first_clue",
+            chat_pause=self.query_one("#chat-pause", Tick).value,
+        )
+
+    # --- reacting --------------------------------------------------------------------------------------------
+
+    def _show_problems(self) -> list[str]:
+        problems = self.problems()
+        errors = self.query_one("#errors", Static)
+        errors.update(Content("\n".join(f"✗ {p}" for p in problems)))
+        errors.display = bool(problems)
+        for field in ("seats", "target", "storytells"):
+            label = {"seats": "Seats", "target": "Target score", "storytells": "Storytells"}[field]
+            bad = any(p.startswith(label) for p in problems)
+            self.query_one(f"#{field}", Input).set_class(bad, "-invalid")
+        return problems
+
+    def _mode_changed(self) -> None:
+        mode = self.mode
+        profile_set = self.query_one("#profile", RadioSet)
+        if mode == "standard":
+            profile_set.disabled = False
+            self._press("profile", self._profile)
+            note = "Refresh: the 2021 rules. Odyssey: up to 12 players."
+        else:
+            self._press("profile", "odyssey")
+            profile_set.disabled = True
+            note = f"{mode.capitalize()} games always use the Odyssey rules."
+        self.query_one("#profile-note", Static).update(Content(note))
+        self.query_one("#target-row").display = mode == "standard"
+        self.query_one("#storytells-row").display = mode != "standard"
+        self._rules_changed()
+
+    def _rules_changed(self) -> None:
+        limits = seat_range(self.mode, self.profile)
+        seats = self.query_one("#seats", Input)
+        if not self._seats_touched:
+            with seats.prevent(Input.Changed):
+                seats.value = str(limits.high)
+        pairs = " (even)" if limits.pairs else ""
+        self.query_one("#seats-hint", Static).update(Content(f"{limits.low} to {limits.high}{pairs}: the most players"))
+        key = self.profile if self.mode == "standard" else self.mode
+        self.query_one("#players-hint", Static).update(Content(PLAYER_HINTS[key]))
+        self._show_problems()
+
+    @on(RadioSet.Changed, "#mode")
+    def _on_mode(self) -> None:
+        self._mode_changed()
+
+    @on(RadioSet.Changed, "#profile")
+    def _on_profile(self) -> None:
+        if self.mode == "standard":
+            self._profile = self.profile
+        self._rules_changed()
+
+    @on(Checkbox.Changed)
+    def _on_tick(self) -> None:
+        self._show_problems()
+
+    @on(Input.Changed)
+    def _on_input(self, event: Input.Changed) -> None:
+        if event.input.id == "seats" and event.input.has_focus:
+            self._seats_touched = True
+        self._show_problems()
+
+    # --- closing ---------------------------------------------------------------------------------------------
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#create-ok")
+    def action_create(self) -> None:
+        if self._show_problems():
+            self.app.bell()
+            return
+        self.dismiss(self.options())
+
+    @on(Button.Pressed, "#create-cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

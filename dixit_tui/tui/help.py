@@ -1,0 +1,207 @@
+"""The help screen: the rules of the table's mode, scoring, the keys, and clue tips. Static text only.
+
+The text follows SPEC.md exactly; no player text ever goes in here, so Markdown is safe.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Markdown, Static
+
+MODE_TITLES = {
+    "refresh": "Standard game, Refresh rules",
+    "odyssey": "Standard game, Odyssey rules",
+    "party": "Party mode",
+    "team": "Team mode",
+}
+
+TURN = """\
+## A turn
+1. The **storyteller** picks a card from their hand and gives a **clue**: a word, a phrase, a sound, anything.
+2. Every other player secretly gives a card from their hand that could match the clue. A card given is final.
+3. All the cards are shuffled onto a numbered board: nobody can tell whose card is where.
+4. Everyone but the storyteller **votes** for the number they think is the storyteller's card. You cannot vote
+   for your own card. You may change your vote until the last vote is in; then all votes are shown at once.
+5. Scoring (two passes, below), then everyone draws back up and the next seat tells.
+
+The first storyteller is the first player to give a clue (or a random player, if the table was created so).
+"""
+
+SCORING = """\
+## Scoring, in two passes
+**Pass 1: who found the storyteller's card?**
+- Some, but not all, voters found it: the storyteller **+3**, each voter who found it **+3**, the others 0.
+- Everyone found it, or nobody did: the storyteller **0**, every other player **+2**.
+
+**Pass 2: decoys.** Every player except the storyteller scores **+1 for each vote on their own card**,
+also when nobody found the storyteller's card. The storyteller never scores this bonus.
+
+*Example, 4 players:* Ana tells. Ben and Cara vote for Ana's card, Dev votes for Ben's card.
+Pass 1: Ana +3, Ben +3, Cara +3, Dev 0. Pass 2: Ben +1 (Dev's vote). Turn: Ana 3, Ben 4, Cara 3, Dev 0.
+
+The whole turn is scored before anyone checks for the end.
+"""
+
+REFRESH = """\
+## Refresh rules (3 to 8 players)
+- Hand of 6 cards. **At 3 players**: hands of 7, and each player who is not the storyteller gives **two** cards
+  (you still cannot vote for either of your own).
+- No limit on the decoy bonus.
+- The game ends after the turn in which someone reaches the **target score** (30 unless the table says
+  otherwise). The highest score wins; a tie for the highest shares the win.
+"""
+
+ODYSSEY = """\
+## Odyssey rules (3 to 12 players)
+Like Refresh, with a board of up to 12 cards and these changes:
+- Hand of 6 cards. **At 3 players**: hands of 7, and everyone but the storyteller gives **two** cards.
+- The decoy bonus of pass 2 is **capped at +3** per player per turn.
+- **From 7 players on**, every voter has **one or two votes**, on two different cards. You found the storyteller's
+  card if either vote is on it. A voter who found it **with a single vote scores +1 more** (a reward for
+  confidence), whatever happened in pass 1.
+- The game ends after the turn in which someone reaches the target score (30 unless the table says
+  otherwise). The highest score wins; ties share the win.
+"""
+
+PARTY = """\
+## Party mode (6 to 12 players, Odyssey)
+- Hand of 5. The storyteller gives the clue **before seeing their hand**: the clue is about no card.
+  In the first turn every hand stays hidden until someone's clue is accepted.
+- **Everyone**, storyteller included, gives one card. The cards are shuffled onto the board.
+- Everyone, storyteller included, votes with one **green** vote, and **may vote for their own card**.
+  The storyteller also puts a **red** mark on one card.
+- **Scoring:** you score the number of players (you included) whose green vote is on the same card as yours,
+  at most 5. Alone on a card: 0. Your green vote on the red-marked card: 0.
+- After each turn: draw back to 5, then **everyone passes their whole hand to the next seat**. The next seat tells.
+- The game ends when everyone has been storyteller as many times as the table says (once by default).
+  The highest total wins; ties share.
+"""
+
+TEAM = """\
+## Team mode (6, 8, 10 or 12 players, Odyssey)
+- Teams of two; teammates sit opposite each other and share **one score**. Hand of 4.
+- The storyteller picks a card and gives a clue. **Their teammate** gives the card from their own hand that best
+  matches the clue.
+- Every other team agrees which member gives a card; **the other member votes**. The storyteller and their
+  teammate do not vote, and nobody may vote for their own team's card.
+- **Scoring** as in the standard game, for teams: some but not all voters found it: the storyteller's team +3 and
+  each finder's team +3; everyone or nobody: the storyteller's team 0, every other team +2. Pass 2: +1 per vote on
+  a card for the team that gave it (votes on the teammate's card count for the storyteller's team),
+  **at most +3 per team per turn**.
+- The game ends when everyone has been storyteller as many times as the table says (once by default).
+  The highest team total wins; ties share.
+"""
+
+PARTY_SCORING = """\
+## Scoring example
+Six players. Ana, Ben and Cara put their green votes on card 2; Dev and Eve on card 4, which the storyteller
+marked red; Fay alone on card 5. Ana, Ben and Cara score 3 each; Dev, Eve and Fay score 0.
+"""
+
+MISTAKES = """\
+## Mistakes
+A vote can be changed until the last one is in. If something goes wrong after that, the host can **void the
+turn**: scores stay as they were, every card goes back to its owner, and the same storyteller tells again.
+Points are never taken away.
+"""
+
+CLUE_TIPS = """\
+## Clue tips
+Be **neither too precise nor too obscure**: you score only if **some but not all** players find your card.
+
+Say your card reads: *"A lighthouse keeper knits a long scarf for the moon, one stitch a night."*
+- Too obvious: **"Knitting for the moon"**: everyone finds it, you score 0.
+- Too obscure: **"Tuesday"**: nobody finds it, you score 0.
+- Good: **"Keeping someone warm, far away"**: some will think of it, others of a different card.
+
+A clue can be a feeling, a song title, a proverb, a sound. Think about what the others might hold too.
+"""
+
+KEYS = """\
+## Keys
+- **F1** this help, **Esc** closes it; arrows, PgUp/PgDn and the mouse wheel scroll.
+- **Lobby:** ↑/↓ pick a table, **Enter** join it, **w** watch it, **c** create a table, **j** join by code,
+  **r** reconnect with a code, **q** quit.
+- **At the table:** the footer at the bottom always lists the keys you can use right now; you can also click them.
+- **Practice turn** (before the game, nothing is scored): the host shows it to everyone with **p** at the table,
+  moves it on with **→** and back with **←**, starts the game with **s** on its last step, and ends it with
+  **Esc**. Everyone else follows along and can hide it with **Esc**.
+"""
+
+OVERVIEW = """\
+## The modes
+- **Standard, Refresh rules:** 3 to 8 players, the 2021 rules.
+- **Standard, Odyssey rules:** 3 to 12 players; from 7 players on, one or two votes each; decoy bonus capped at 3.
+- **Party:** 6 to 12 players, everyone gives a card and votes; score by voting with the crowd.
+- **Team:** 6, 8, 10 or 12 players in pairs, one score per team.
+
+Press **F1** at a table to read the full rules of its mode.
+"""
+
+INTRO = """\
+# How to play Dixit
+Cards are short texts describing dreamlike scenes. Each turn one player tells a clue about one of their cards;
+the others try to find that card among the decoys.
+"""
+
+
+def help_text(mode: str | None) -> str:
+    """The whole help as Markdown, for the table's mode label ("refresh", "odyssey", "party", "team") or None."""
+    parts = [INTRO]
+    if mode == "party":
+        parts += [PARTY, PARTY_SCORING]
+    elif mode == "team":
+        parts += [TURN, TEAM, SCORING]
+    elif mode in ("refresh", "odyssey"):
+        parts += [TURN, SCORING, ODYSSEY if mode == "odyssey" else REFRESH]
+    else:
+        parts += [TURN, SCORING, OVERVIEW]
+    parts += [MISTAKES, CLUE_TIPS, KEYS]
+    return "\n".join(parts)
+
+
+class HelpScreen(Screen[None]):
+    """The rules of one mode (or all of them, from the lobby). Scrollable; Esc or F1 closes it."""
+
+    AUTO_FOCUS = "#help-scroll"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("f1", "close", "Close", show=False),
+        Binding("q", "close", "Close", show=False),
+    ]
+    DEFAULT_CSS = """
+    HelpScreen {
+        #help-title {
+            height: 1;
+            padding: 0 1;
+            text-style: bold reverse;
+        }
+        #help-scroll {
+            height: 1fr;
+            padding: 0 1;
+        }
+        #help-scroll > Markdown {
+            margin: 0;
+            padding: 0;
+        }
+    }
+    """
+
+    def __init__(self, mode: str | None = None) -> None:
+        super().__init__(id="help")
+        self.mode = mode
+
+    def compose(self) -> ComposeResult:
+        title = MODE_TITLES.get(self.mode or "", "all modes")
+        yield Static(f"Help: {title}", id="help-title", markup=False)
+        with VerticalScroll(id="help-scroll"):
+            yield Markdown(help_text(self.mode), id="help-text")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

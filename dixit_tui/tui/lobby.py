@@ -1,0 +1,273 @@
+"""The lobby: the open tables (live), and every way to a table: create, join by code, join or watch the selected
+table, reconnect with a code.
+
+Player text (names, host names, codes typed by users) is shown only through `Content` built from plain strings,
+never through markup.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Input, Label, Static
+
+from dixit_tui.coordinator import TableOptions, TableSummary
+from dixit_tui.engine import RuleError
+from dixit_tui.sanitize import NAME_MAX, clean_name
+
+if TYPE_CHECKING:
+    from dixit_tui.tui.app import DixitApp
+
+EMPTY_TEXT = "No tables yet: press c to create one."
+COLUMNS = (("Code", "code"), ("Mode", "mode"), ("Seats", "seats"), ("Status", "status"), ("Host", "host"))
+_SSH_USER = re.compile(r"[A-Za-z0-9._-]{1,32}")
+
+
+def shell_hint(name: str, host: str | None, port: int | None, code: str | None) -> str:
+    """The command that joins a table straight from the shell, e.g. `ssh -t -p 2222 ana@example.org join K7QF`."""
+    user = name if _SSH_USER.fullmatch(name) else "NAME"
+    port_option = "-p PORT " if port is None else ("" if port == 22 else f"-p {port} ")
+    return f"ssh -t {port_option}{user}@{host or 'HOST'} join {code or 'CODE'}"
+
+
+class TableList(DataTable[Text]):
+    """The open tables, one row each; Enter (or a click on the selected row) joins."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Join"),
+    ]
+
+
+class NamePrompt(ModalScreen[str | None]):
+    """Asked when the wanted name is already used at the table: returns another name, or None to give up."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, message: str, current: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.message = message
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="name-dialog") as box:
+            box.border_title = "Pick another name"
+            yield Static(Content(self.message), id="name-message", classes="dialog-text")
+            yield Input(
+                placeholder="another name",
+                max_length=NAME_MAX,
+                id="new-name",
+            )
+            yield Static(Content(""), id="name-error", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Join", variant="primary", id="name-ok")
+                yield Button("Cancel", id="name-cancel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#new-name", Input).focus()
+
+    @on(Input.Submitted, "#new-name")
+    @on(Button.Pressed, "#name-ok")
+    def accept(self) -> None:
+        raw = self.query_one("#new-name", Input).value
+        name = clean_name(raw)
+        if not name:
+            self.query_one("#name-error", Static).update(Content("✗ A name needs at least one visible letter."))
+            return
+        self.dismiss(name)
+
+    @on(Button.Pressed, "#name-cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class LobbyScreen(Screen[None]):
+    CSS_PATH = "lobby.tcss"
+    AUTO_FOCUS = "#tables"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "create", "Create table"),
+        Binding("w", "watch", "Watch"),
+        Binding("j", "focus_join", "Join by code"),
+        Binding("r", "focus_reconnect", "Reconnect"),
+        Binding("q", "quit", "Quit"),
+        Binding("escape", "focus_list", "Back to the list", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="lobby")
+        self._tables: tuple[TableSummary, ...] = ()
+
+    # --- helpers ---------------------------------------------------------------------------------------------
+
+    @property
+    def dixit(self) -> DixitApp:
+        return cast("DixitApp", self.app)
+
+    def player_name(self) -> str:
+        session = self.dixit.session
+        if session is not None:
+            return session.name
+        return clean_name(self.dixit.identity.name) or "guest"
+
+    # --- layout ----------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="welcome")
+        with Vertical(id="tables-box") as box:
+            box.border_title = "Open tables"
+            table = TableList(id="tables", cursor_type="row", zebra_stripes=False)
+            for label, key in COLUMNS:
+                table.add_column(Text(label), key=key)
+            yield table
+            yield Static(Content(EMPTY_TEXT), id="empty")
+        with Horizontal(id="codes"):
+            yield Label(Content("Join by code"), classes="code-label")
+            yield Input(placeholder="K7QF", max_length=12, id="join-code", classes="code-input")
+            yield Label(Content("Reconnect code"), classes="code-label")
+            yield Input(placeholder="ABC-DEF", max_length=12, id="reconnect-code", classes="code-input")
+        yield Static(id="hint")
+        if self.dixit.identity.key is None:
+            yield Static(
+                Content("No SSH key? Keep the reconnect code you get at a table; r here uses it."),
+                id="guest",
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_tables(self.dixit.tables)
+
+    # --- live data -------------------------------------------------------------------------------------------
+
+    def show_tables(self, tables: tuple[TableSummary, ...]) -> None:
+        """Show the open tables (called on every lobby update), keeping the selected row when it is still there."""
+        self._tables = tables
+        if not self.is_mounted:
+            return
+        self.query_one("#welcome", Static).update(
+            Content.assemble(
+                "Welcome, ", (self.player_name(), "bold"), "! Join a table, watch one, or create your own."
+            )
+        )
+        table = self.query_one("#tables", TableList)
+        selected = self.selected_code()
+        table.clear()
+        for summary in tables:
+            table.add_row(
+                Text(summary.code),
+                Text(summary.label),
+                Text(f"{summary.players}/{summary.seats}"),
+                Text(summary.status),
+                Text(summary.host),
+                key=summary.code,
+            )
+        if selected is not None and selected in {t.code for t in tables}:
+            table.move_cursor(row=table.get_row_index(selected), animate=False)
+        self.query_one("#empty", Static).display = not tables
+        self._update_hint()
+
+    def selected_code(self) -> str | None:
+        table = self.query_one("#tables", TableList)
+        if table.row_count == 0:
+            return None
+        try:
+            row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+        except Exception:  # no valid cursor
+            return None
+        return row_key.value
+
+    def _update_hint(self) -> None:
+        host = getattr(self.app, "ssh_host", None)
+        port = getattr(self.app, "ssh_port", None)
+        command = shell_hint(self.player_name(), host, port, self.selected_code())
+        self.query_one("#hint", Static).update(Content.assemble("From your shell: ", (command, "bold")))
+
+    @on(DataTable.RowHighlighted, "#tables")
+    def _highlighted(self) -> None:
+        self._update_hint()
+
+    # --- actions ---------------------------------------------------------------------------------------------
+
+    @on(DataTable.RowSelected, "#tables")
+    async def _row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            await self.join(event.row_key.value)
+
+    async def join(self, code: str, name: str | None = None) -> bool:
+        """Take a seat at table `code`. A name already used there asks for another name, then tries again."""
+        session = self.dixit.session
+        if session is None:
+            return False
+        try:
+            await session.join(code, name=name)
+        except RuleError as err:
+            if err.code == "name_taken":
+                self.app.push_screen(NamePrompt(err.message, name or self.player_name()), partial(self._join_as, code))
+            else:
+                self.app.notify(err.message, severity="error", markup=False)
+            return False
+        return True
+
+    async def _join_as(self, code: str, name: str | None) -> None:
+        if name is not None:
+            await self.join(code, name)
+
+    @on(Input.Submitted, "#join-code")
+    async def _join_code(self, event: Input.Submitted) -> None:
+        code = event.value.strip()
+        if not code:
+            self.app.notify("Type the code of a table first, e.g. K7QF.", severity="warning", markup=False)
+            return
+        if await self.join(code):
+            event.input.value = ""
+
+    @on(Input.Submitted, "#reconnect-code")
+    async def _reconnect(self, event: Input.Submitted) -> None:
+        code = event.value.strip()
+        session = self.dixit.session
+        if not code:
+            self.app.notify("Type your reconnect code first, e.g. ABC-DEF.", severity="warning", markup=False)
+            return
+        if session is not None and await self.dixit.act(session.reclaim(code)):
+            event.input.value = ""
+
+    async def action_watch(self) -> None:
+        code = self.selected_code()
+        session = self.dixit.session
+        if code is None:
+            self.app.notify("There is no table to watch yet.", severity="warning", markup=False)
+            return
+        if session is not None:
+            await self.dixit.act(session.watch(code))
+
+    def action_create(self, initial: TableOptions | None = None) -> None:
+        from dixit_tui.tui.create import CreateScreen
+
+        self.app.push_screen(CreateScreen(initial), self._create)
+
+    async def _create(self, options: TableOptions | None) -> None:
+        session = self.dixit.session
+        if options is None or session is None:
+            return
+        if not await self.dixit.act(session.create(options)):
+            self.action_create(options)  # keep what was chosen, so it can be fixed
+
+    def action_focus_join(self) -> None:
+        self.query_one("#join-code", Input).focus()
+
+    def action_focus_reconnect(self) -> None:
+        self.query_one("#reconnect-code", Input).focus()
+
+    def action_focus_list(self) -> None:
+        self.query_one("#tables", TableList).focus()
+
+    def action_quit(self) -> None:
+        self.app.exit(0)

@@ -1,0 +1,440 @@
+"""The lobby with a real coordinator: live table list, create dialog, join, name clash, watch, reconnect, commands."""
+
+from __future__ import annotations
+
+import random
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, Static
+
+from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions, Update
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.create import Choice, CreateScreen, Tick
+from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, shell_hint
+
+SIZE = (80, 24)
+HOSTILE = "[@click=app.quit]x[/"
+
+
+def coordinator() -> Coordinator:
+    return Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+
+
+def ignore(_: Update) -> None:
+    pass
+
+
+async def player(coord: Coordinator, name: str, key: str | None = None) -> PlayerSession:
+    """A session that is not a TUI (as if another player were connected elsewhere)."""
+    return await coord.connect(Identity(name, key), ignore)
+
+
+async def settle(*pilots: Pilot[int]) -> None:
+    for _ in range(3):
+        for pilot in pilots:
+            await pilot.pause()
+
+
+def lobby_of(app: DixitApp) -> LobbyScreen:
+    screen = next(s for s in app.screen_stack if isinstance(s, LobbyScreen))
+    return screen
+
+
+def rows(app: DixitApp) -> list[list[str]]:
+    table = lobby_of(app).query_one("#tables", DataTable)
+    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def notes(app: DixitApp) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+def seat_names(coord: Coordinator, code: str) -> list[str]:
+    return [seat.name for seat in coord.tables[code].seats]
+
+
+async def test_lobby_shows_tables_of_others_live() -> None:
+    coord = coordinator()
+    app = DixitApp(coord, Identity("ana", "key-ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        assert lobby.query_one("#empty", Static).display
+        assert str(lobby.query_one("#empty", Static).render()) == EMPTY_TEXT
+        assert "ana" in str(lobby.query_one("#welcome", Static).render())
+
+        ben = await player(coord, "ben", "key-ben")
+        party = await ben.create(TableOptions(mode="party"))
+        await settle(pilot)
+        assert rows(app) == [[party.code, "party", "1/12", "lobby", "ben"]]
+        assert not lobby.query_one("#empty", Static).display
+
+        cara = await player(coord, "cara", "key-cara")
+        await cara.join(party.code)
+        dev = await player(coord, "dev", "key-dev")
+        odyssey = await dev.create(TableOptions(profile="odyssey", seats=5))
+        await settle(pilot)
+        assert sorted(rows(app)) == sorted(
+            [[party.code, "party", "2/12", "lobby", "ben"], [odyssey.code, "odyssey", "1/5", "lobby", "dev"]]
+        )
+
+        await dev.leave()  # an empty table before the game is forgotten
+        await settle(pilot)
+        assert rows(app) == [[party.code, "party", "2/12", "lobby", "ben"]]
+
+
+async def test_hostile_host_name_is_shown_literally() -> None:
+    coord = coordinator()
+    app = DixitApp(coord, Identity(HOSTILE))
+    async with app.run_test(size=SIZE) as pilot:
+        other = await player(coord, HOSTILE, "key-x")
+        view = await other.create(TableOptions())
+        await settle(pilot)
+        assert rows(app) == [[view.code, "refresh", "1/8", "lobby", HOSTILE]]
+        welcome = str(lobby_of(app).query_one("#welcome", Static).render())
+        assert HOSTILE in welcome
+        await pilot.click("#tables", offset=(40, 1))  # on the host cell: no action may run
+        await settle(pilot)
+        assert app.is_running
+        assert app.return_code is None
+
+
+async def test_quit_key_exits_with_status_0() -> None:
+    app = DixitApp(coordinator(), Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("q")
+        await settle(pilot)
+    assert app.return_code == 0
+
+
+async def test_typing_q_in_a_code_box_does_not_quit() -> None:
+    app = DixitApp(coordinator(), Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "q", "w", "c")
+        await settle(pilot)
+        assert app.is_running
+        assert lobby_of(app).query_one("#join-code", Input).value == "qwc"
+        assert isinstance(app.screen, LobbyScreen)
+
+
+# --- the create dialog ---------------------------------------------------------------------------------------
+
+
+async def open_create(pilot: Pilot[int]) -> CreateScreen:
+    await pilot.press("c")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, CreateScreen)
+    return screen
+
+
+def errors(screen: CreateScreen) -> str:
+    widget = screen.query_one("#errors", Static)
+    return str(widget.render()) if widget.display else ""
+
+
+async def set_input(pilot: Pilot[int], selector: str, text: str) -> None:
+    widget = pilot.app.screen.query_one(selector, Input)
+    widget.focus()
+    widget.value = ""
+    await pilot.press(*text)
+    await settle(pilot)
+
+
+async def test_create_dialog_validates_inline() -> None:
+    coord = coordinator()
+    app = DixitApp(coord, Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await open_create(pilot)
+        assert errors(screen) == ""
+        assert screen.query_one("#seats", Input).value == "8"
+        assert "3 to 8 players" in str(screen.query_one("#players-hint", Static).render())
+
+        await set_input(pilot, "#seats", "2")
+        assert "Seats: a number from 3 to 8." in errors(screen)
+        assert screen.query_one("#seats", Input).has_class("-invalid")
+        await set_input(pilot, "#target", "5")
+        assert "Target score: a number from 10 to 100." in errors(screen)
+        await pilot.click("#deck-base")
+        await settle(pilot)
+        assert not screen.query_one("#deck-base", Tick).value
+        assert "Decks: pick at least one deck." in errors(screen)
+
+        await pilot.click("#create-ok")  # refused: the dialog stays, nothing is created
+        await settle(pilot)
+        assert app.screen is screen
+        assert coord.tables == {}
+
+        await set_input(pilot, "#seats", "6")
+        await set_input(pilot, "#target", "40")
+        await pilot.click("#deck-base")
+        await settle(pilot)
+        assert errors(screen) == ""
+
+        await pilot.click("#mode-team")  # team: an even number of seats; storytells instead of a target
+        await settle(pilot)
+        assert screen.query_one("#profile-odyssey", Choice).value
+        assert not screen.query_one("#profile-refresh", Choice).value
+        assert "always use the Odyssey rules" in str(screen.query_one("#profile-note", Static).render())
+        assert not screen.query_one("#target-row").display
+        assert screen.query_one("#storytells-row").display
+        await set_input(pilot, "#seats", "7")
+        assert "even number" in errors(screen)
+        await set_input(pilot, "#storytells", "9")
+        assert "Storytells: a number from 1 to 5." in errors(screen)
+
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert coord.tables == {}
+
+
+async def create_with(pilot: Pilot[int], mode: str, profile: str | None = None) -> None:
+    await open_create(pilot)
+    await pilot.click(f"#mode-{mode}")
+    if profile is not None:
+        await pilot.click(f"#profile-{profile}")
+    await settle(pilot)
+    await pilot.press("f2")
+    await settle(pilot)
+
+
+async def test_create_a_table_of_each_mode() -> None:
+    expected = {
+        ("standard", "refresh"): ("refresh", 8),
+        ("standard", "odyssey"): ("odyssey", 12),
+        ("party", None): ("odyssey", 12),
+        ("team", None): ("odyssey", 12),
+    }
+    for (mode, profile), (want_profile, seats) in expected.items():
+        coord = coordinator()
+        app = DixitApp(coord, Identity("ana"))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await create_with(pilot, mode, profile)
+            assert len(coord.tables) == 1, mode
+            table = next(iter(coord.tables.values()))
+            assert table.options.mode == mode
+            assert table.options.profile == want_profile
+            assert table.max_seats == seats
+            assert table.options.decks == ("base",)
+            assert table.options.chat_pause is True
+            assert [s.name for s in table.seats] == ["ana"]
+            assert app.table_view is not None and app.table_view.code == table.code
+            assert app.table_view.is_host
+
+
+async def test_create_passes_every_option() -> None:
+    coord = coordinator()
+    app = DixitApp(coord, Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await open_create(pilot)
+        await pilot.click("#mode-party")
+        await settle(pilot)
+        assert screen.query_one("#seats", Input).value == "12"  # follows the mode until typed into
+        await set_input(pilot, "#seats", "8")
+        await set_input(pilot, "#storytells", "2")
+        await pilot.click("#first-random")
+        await pilot.click("#chat-pause")
+        await settle(pilot)
+        await pilot.click("#create-ok")
+        await settle(pilot)
+        table = next(iter(coord.tables.values()))
+        options = table.options
+        assert (options.mode, options.profile, options.seats, options.storytells) == ("party", "odyssey", 8, 2)
+        assert options.first == "random"
+        assert options.chat_pause is False
+
+
+# --- joining -------------------------------------------------------------------------------------------------
+
+
+async def test_join_by_code() -> None:
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    view = await ben.create(TableOptions())
+    app = DixitApp(coord, Identity("ana", "key-ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("j", *view.code.lower(), "enter")
+        await settle(pilot)
+        assert seat_names(coord, view.code) == ["ben", "ana"]
+        assert app.table_view is not None and app.table_view.you == 1
+
+
+async def test_join_by_unknown_code_explains() -> None:
+    coord = coordinator()
+    app = DixitApp(coord, Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("j", *"zzzz", "enter")
+        await settle(pilot)
+        assert any("There is no table ZZZZ" in n for n in notes(app))
+        assert isinstance(app.screen, LobbyScreen)
+        assert app.table_view is None
+
+
+async def test_join_selected_row_with_enter() -> None:
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    view = await ben.create(TableOptions())
+    app = DixitApp(coord, Identity("ana", "key-ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert seat_names(coord, view.code) == ["ben", "ana"]
+
+
+async def test_name_clash_asks_for_another_name_and_retries() -> None:
+    coord = coordinator()
+    host = await player(coord, "ana", "key-1")
+    view = await host.create(TableOptions())
+    app = DixitApp(coord, Identity("ana", "key-2"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        prompt = app.screen
+        assert isinstance(prompt, NamePrompt)
+        assert "already called ana" in str(prompt.query_one("#name-message", Static).render())
+
+        await pilot.press(*"ANA", "enter")  # the same name, other case: asked again
+        await settle(pilot)
+        assert isinstance(app.screen, NamePrompt)
+
+        await pilot.press(*"   ", "enter")  # nothing visible: said so inline
+        await settle(pilot)
+        assert isinstance(app.screen, NamePrompt)
+        await pilot.press(*"anna", "enter")
+        await settle(pilot)
+        assert seat_names(coord, view.code) == ["ana", "anna"]
+        assert app.session is not None and app.session.name == "anna"
+
+
+async def test_name_prompt_cancel_changes_nothing() -> None:
+    coord = coordinator()
+    host = await player(coord, "ana", "key-1")
+    view = await host.create(TableOptions())
+    app = DixitApp(coord, Identity("ana", "key-2"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, NamePrompt)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert seat_names(coord, view.code) == ["ana"]
+
+
+async def test_watch_the_selected_table() -> None:
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    view = await ben.create(TableOptions())
+    app = DixitApp(coord, Identity("ana", "key-ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        assert len(coord.tables[view.code].spectators) == 1
+        assert seat_names(coord, view.code) == ["ben"]
+        assert app.table_view is not None and app.table_view.you is None
+
+
+async def test_watch_without_tables_explains() -> None:
+    app = DixitApp(coordinator(), Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        assert any("no table to watch" in n for n in notes(app))
+
+
+async def test_reconnect_code_takes_the_seat_back() -> None:
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    view = await ben.create(TableOptions())
+    await (await player(coord, "dev", "key-dev")).join(view.code)
+    cara = await player(coord, "cara")  # no key: she gets a reconnect code
+    cara_view = await cara.join(view.code)
+    assert cara_view.reconnect_code is not None
+    await ben.start()
+    await cara.close()  # the connection drops; the running game keeps her seat
+
+    app = DixitApp(coord, Identity("cara"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert lobby_of(app).query_one("#guest", Static).display  # keyless: told about reconnect codes
+        await pilot.press("r", *cara_view.reconnect_code.lower(), "enter")
+        await settle(pilot)
+        assert app.table_view is not None and app.table_view.you == 2
+        assert coord.tables[view.code].seats[2].session is app.session
+
+
+async def test_wrong_reconnect_code_explains() -> None:
+    app = DixitApp(coordinator(), Identity("cara"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("r", *"abc-def", "enter")
+        await settle(pilot)
+        assert any("matches no seat" in n for n in notes(app))
+
+
+async def test_ssh_join_command_goes_straight_to_the_table() -> None:
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    view = await ben.create(TableOptions())
+    app = DixitApp(coord, Identity("ana", "key-ana"), command=f"join {view.code.lower()}")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert seat_names(coord, view.code) == ["ben", "ana"]
+        assert app.table_view is not None and app.table_view.you == 1
+
+
+async def test_ssh_join_command_with_a_bad_code_stays_in_the_lobby() -> None:
+    app = DixitApp(coordinator(), Identity("ana"), command="join QQQQ")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert any("There is no table QQQQ" in n for n in notes(app))
+
+
+def test_shell_hint() -> None:
+    assert shell_hint("ana", None, None, None) == "ssh -t -p PORT ana@HOST join CODE"
+    assert shell_hint("ana", "example.org", 2222, "K7QF") == "ssh -t -p 2222 ana@example.org join K7QF"
+    assert shell_hint("ana", "example.org", 22, "K7QF") == "ssh -t ana@example.org join K7QF"
+    assert shell_hint("a b;rm", "h", 22, None) == "ssh -t NAME@h join CODE"
+
+
+async def test_hint_follows_the_selected_table() -> None:
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    view = await ben.create(TableOptions())
+    app = DixitApp(coord, Identity("ana", "key-ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        hint = str(lobby_of(app).query_one("#hint", Static).render())
+        assert f"ssh -t -p PORT ana@HOST join {view.code}" in hint
+
+
+async def test_without_colour_the_selected_row_and_choices_still_show() -> None:
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    await ben.create(TableOptions())
+    app = DixitApp(coord, Identity("ana"))
+    app.no_color = True  # what the SSH layer sets for NO_COLOR terminals
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = lobby_of(app).query_one("#tables", DataTable)
+        style = table.get_component_styles("datatable--cursor").text_style
+        assert style.reverse and style.bold
+        screen = await open_create(pilot)
+        assert str(screen.query_one("#mode-standard", Choice).render()).startswith("(•)")
+        assert str(screen.query_one("#mode-party", Choice).render()).startswith("( )")
+        assert str(screen.query_one("#deck-base", Tick).render()).startswith("[X]")
