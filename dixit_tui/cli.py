@@ -12,6 +12,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("dixit_tui.ssh.serve", "run the SSH game server"),
     "simulate": ("dixit_tui.simulate", "play random legal games through the engine and print statistics"),
     "replay": ("dixit_tui.replay", "print the transcript of a saved game"),
+    "bot": ("dixit_tui.bots.cli", "seat bots at a table of a dixit-tui server, over SSH"),
 }
 
 

@@ -471,6 +471,20 @@ class PlayerSession:
             table.practice_step = None
             await self.coordinator.changed(table, updates, lobby=True)
 
+    async def add_bots(self, count: int) -> int:
+        """Host only, before the start: seat up to `count` built-in bots. Returns how many sat down."""
+        table, seat = self._need_seat()
+        if seat != table.host:
+            raise TableError("Only the host can add bots.", "not_host")
+        if table.game is not None:
+            raise TableError("Bots can join before the game starts.", "started")
+        if not 1 <= count <= table.max_seats:
+            raise TableError(f"Add between 1 and {table.max_seats} bots.", "bad_option")
+        from dixit_tui.bots.player import add_bots  # bots are clients of the coordinator: imported on use
+
+        bots = await add_bots(self.coordinator, table.code, count, rng=random.Random(self.coordinator.rng.random()))
+        return len(bots)
+
     async def practice(self, step: int | None) -> None:
         """Host only, before the game: show everyone at the table step `step` of the practice turn (None ends it).
         The practice uses no card of the game's deck: nothing is dealt, so nothing needs returning."""

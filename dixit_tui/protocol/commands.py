@@ -77,7 +77,12 @@ async def _create(s: PlayerSession, m: dict[str, Any]) -> None:
     options = create_options(m)
     if options.seats is not None and not 1 <= options.seats <= options.max_seats():
         raise BadCommand(f"A {options.label()} table has at most {options.max_seats()} seats.", "bad_option")
+    bots = _int(m, "bots", 0) or 0
+    if not 0 <= bots < options.max_seats():
+        raise BadCommand(f'"bots" must be between 0 and {options.max_seats() - 1}.', "bad_option")
     await s.create(options)
+    if bots:
+        await s.add_bots(bots)
 
 
 async def _join(s: PlayerSession, m: dict[str, Any]) -> None:
@@ -123,6 +128,10 @@ async def _remove(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.remove(seat)
 
 
+async def _add_bots(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.add_bots(_int(m, "count", 1) or 0)
+
+
 async def _leave(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.leave()
 
@@ -140,4 +149,5 @@ HANDLERS: dict[str, Callable[[PlayerSession, dict[str, Any]], Awaitable[None]]] 
     "void": _void,
     "remove": _remove,
     "leave": _leave,
+    "add_bots": _add_bots,
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from dixit_tui import __version__
@@ -13,7 +14,8 @@ HELP = """dixit-tui: Dixit in the terminal, over SSH.
   ssh -p PORT NAME@HOST                 play: the lobby opens in your terminal
   ssh -t -p PORT NAME@HOST join CODE    go straight to a table (watch CODE to spectate)
   ssh -t -p PORT NAME@HOST reconnect C  return to your seat with your reconnect code
-  ssh -p PORT NAME@HOST json            headless play: JSON lines (bots, scripts, agents)
+  ssh -p PORT NAME@HOST json            headless play: JSON lines (scripts, agents)
+  ssh -p PORT NAME@HOST json bot        the same, for a bot (shown as a bot at the table)
   ssh -p PORT NAME@HOST tables          list the tables
   ssh -p PORT NAME@HOST version         print the server's version
 """
@@ -32,8 +34,9 @@ async def handle_plain(
     coordinator: Coordinator, identity: Identity, command: str | None, reader: Any, writer: Any
 ) -> int:
     verb = (command or "").strip()
-    if verb == "json":
-        return await serve_json(coordinator, identity, reader, writer)
+    if verb in ("json", "json bot"):  # `json bot`: a headless bot, shown as a bot to everyone
+        who = dataclasses.replace(identity, bot=verb == "json bot")
+        return await serve_json(coordinator, who, reader, writer)
     if verb == "tables":
         text, status = tables_text(coordinator), 0
     elif verb in ("help", "--help", ""):

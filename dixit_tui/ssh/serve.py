@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import dataclasses
 import logging
+import random
 import signal
 import sys
 from collections.abc import Sequence
@@ -14,7 +15,7 @@ from typing import Any
 
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.decks import DeckError
-from dixit_tui.engine import Card
+from dixit_tui.engine import Card, Command, PlayerView
 from dixit_tui.ssh.keys import HostKeyError
 from dixit_tui.ssh.server import Limits, start_server
 from dixit_tui.ssh.session import AppFactory, CommandHandler, SessionIdentity
@@ -73,7 +74,16 @@ def build_coordinator(args: argparse.Namespace) -> Coordinator:
         allow_seeded_tables=args.allow_seeded_tables,
         deck_names=tuple(decks),
         disconnect_grace=getattr(args, "disconnect_grace", 60.0),
+        stand_in=smart_stand_in,
     )
+
+
+def smart_stand_in(view: PlayerView, rng: random.Random) -> Command | None:
+    """When time runs out, the built-in bot's strategy plays for the missing player, from their own view."""
+    from dixit_tui.bots.strategy import SmartStrategy, decide, to_command
+
+    action = decide(view, SmartStrategy(), rng)
+    return None if action is None or view.you is None else to_command(action, view.you)
 
 
 def parse_limits(items: Sequence[str]) -> Limits:

@@ -267,3 +267,18 @@ async def test_name_changes_are_rate_limited(coord: Coordinator) -> None:
         await clients[1].session.rename("a4")
     assert info.value.code == "rate_limited"
     assert clients[0].view.seats[1].name == "a3"  # type: ignore[union-attr]
+
+
+async def test_only_the_host_adds_bots_and_they_sit_as_bots() -> None:
+    coord = Coordinator(rng=random.Random(3), allow_seeded_tables=True)
+    host = await connect(coord, "ana")
+    view = await host.session.create(TableOptions(seed=8, target=10))
+    guest = await connect(coord, "ben")
+    await guest.session.join(view.code)
+    with pytest.raises(TableError, match="host"):
+        await guest.session.add_bots(1)
+    assert await host.session.add_bots(2) == 2
+    assert [s.bot for s in host.view.seats] == [False, False, True, True]  # type: ignore[union-attr]
+    await host.session.start()
+    with pytest.raises(TableError, match="before the game"):
+        await host.session.add_bots(1)

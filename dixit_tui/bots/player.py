@@ -1,0 +1,293 @@
+"""`BotPlayer`: a bot that plays through a coordinator `PlayerSession`, exactly like a human client does.
+
+    bot = await BotPlayer.join(coordinator, "K7QF", "Oneiros", SmartStrategy(), random.Random())
+    ...
+    await bot.stop()            # or let it stop by itself when the game is over
+
+    bots = await add_bots(coordinator, "K7QF", 3)     # the host's "add bots": free names, smart strategy
+
+The sink only records what arrives and wakes the bot's task; the task waits a small random "think" delay (longer in
+the open race for the first clue, so that people tell first), looks at the freshest view, and acts when its seat is
+waited for and can act. Nothing ever raises out of the sink: errors are logged. A bot leaves a table that has not
+started once no human is connected to it (so an abandoned table can be forgotten), and closes its session when the
+game is over or its seat is removed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Sequence
+
+from dixit_tui.bots.brain import Brain
+from dixit_tui.bots.strategy import (
+    Action,
+    ClueAction,
+    SmartStrategy,
+    Strategy,
+    SubmitAction,
+    VoteAction,
+    strategy_named,
+)
+from dixit_tui.bots.view import BotView
+from dixit_tui.coordinator import (
+    Coordinator,
+    Identity,
+    OverUpdate,
+    PlayerSession,
+    StateUpdate,
+    TableError,
+    TableView,
+    Update,
+    VoidedUpdate,
+)
+from dixit_tui.engine import RuleError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DELAY = (0.2, 1.0)
+
+# Names for bots added by the host (the first free one at the table is used).
+BOT_NAMES = (
+    "Oneiros",
+    "Morpheus",
+    "Hypnos",
+    "Nyx",
+    "Selene",
+    "Somnus",
+    "Reverie",
+    "Fable",
+    "Murmur",
+    "Wisp",
+    "Lullaby",
+    "Nimbus",
+    "Zephyr",
+    "Moth",
+)
+
+
+class BotPlayer:
+    """One bot seat. Create it with `await BotPlayer.join(...)` (or `add_bots`)."""
+
+    def __init__(
+        self,
+        strategy: Strategy | None = None,
+        rng: random.Random | None = None,
+        delay: tuple[float, float] = DEFAULT_DELAY,
+        *,
+        leave_when_alone: bool = True,
+    ) -> None:
+        self.strategy: Strategy = strategy or SmartStrategy()
+        self.rng = rng or random.Random()
+        self.delay = delay
+        self.leave_when_alone = leave_when_alone
+        self.session: PlayerSession | None = None
+        self.view: TableView | None = None
+        self.actions = 0  # commands the coordinator accepted
+        self.errors = 0  # commands it refused (races, mostly)
+        self.finished = asyncio.Event()  # set once the bot has stopped, for whatever reason
+        self._changed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.brain = Brain(self.strategy, self.rng)
+        self._stopping = False
+
+    # --- lifecycle -------------------------------------------------------------------------------------------
+
+    @classmethod
+    async def join(
+        cls,
+        coordinator: Coordinator,
+        table_code: str,
+        name: str,
+        strategy: Strategy | None = None,
+        rng: random.Random | None = None,
+        delay: tuple[float, float] = DEFAULT_DELAY,
+        *,
+        leave_when_alone: bool = True,
+    ) -> BotPlayer:
+        """Connect as a bot called `name` and take a seat at `table_code`. Raises TableError if it cannot sit."""
+        bot = cls(strategy, rng, delay, leave_when_alone=leave_when_alone)
+        session = await coordinator.connect(Identity(name, bot=True), bot._sink)
+        bot.session = session
+        try:
+            bot.view = await session.join(table_code, name)
+        except BaseException:
+            await session.close()
+            raise
+        bot._task = asyncio.create_task(bot._run(), name=f"bot {session.name}")
+        bot._changed.set()
+        return bot
+
+    @property
+    def name(self) -> str:
+        return self.session.name if self.session is not None else ""
+
+    @property
+    def seat(self) -> int | None:
+        return self.view.you if self.view is not None else None
+
+    async def stop(self) -> None:
+        """Stop acting and close the session (the seat is kept in a running game, freed in a lobby)."""
+        self._stopping = True
+        task, self._task = self._task, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self._close()
+
+    async def _close(self) -> None:
+        session = self.session
+        try:
+            if session is not None and not session.closed:
+                await session.close()
+        except Exception:
+            log.exception("bot %s: closing its session failed", self.name)
+        finally:
+            self.finished.set()
+
+    async def wait_finished(self, timeout: float | None = None) -> None:
+        await asyncio.wait_for(self.finished.wait(), timeout)
+
+    # --- receiving ----------------------------------------------------------------------------------------
+
+    def _sink(self, update: Update) -> None:
+        try:
+            self._receive(update)
+        except Exception:  # never raise into the coordinator
+            log.exception("bot %s: handling %s failed", self.name, type(update).__name__)
+
+    def _receive(self, update: Update) -> None:
+        match update:
+            case StateUpdate(view=None):
+                if self.view is not None:  # we were at a table and are not anymore (removed, moved)
+                    self.view = None
+                    self._stopping = True
+                self._changed.set()
+            case StateUpdate(view=view):
+                self.view = view
+                self._changed.set()
+            case VoidedUpdate(turn=turn):
+                self.brain.voided(turn)
+                self._changed.set()
+            case OverUpdate():
+                self._stopping = True
+                self._changed.set()
+
+    # --- acting -------------------------------------------------------------------------------------------
+
+    def bot_view(self) -> BotView | None:
+        view = self.view
+        if view is None or view.game is None:
+            return None
+        return self.brain.prepare(BotView.from_player_view(view.game))
+
+    def _should_stop(self) -> bool:
+        view = self.view
+        if self._stopping or view is None:
+            return True
+        if view.status == "over":
+            return True
+        if view.you is not None and view.you < len(view.seats) and view.seats[view.you].removed:
+            return True  # removed from the game for good
+        if view.status == "lobby" and self.leave_when_alone:
+            return not any(s.connected and not s.bot for s in view.seats)
+        return False
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                await self._changed.wait()
+                self._changed.clear()
+                if self._should_stop():
+                    break
+                view = self.bot_view()
+                if view is None or view.needed() is None:
+                    continue
+                pause = self.brain.think_time(view, self.delay)
+                if pause > 0:
+                    await asyncio.sleep(pause)
+                if self._should_stop():
+                    break
+                await self._act()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot %s stopped on an error", self.name)
+        await self._close()
+
+    async def _act(self) -> None:
+        """Decide on the freshest view and send the command; after a refusal look again (the brain retries)."""
+        view = self.bot_view()
+        session = self.session
+        if view is None or session is None:
+            return
+        decided = self.brain.next_action(view)
+        if decided is None:
+            return
+        key, action = decided
+        try:
+            await self._send(session, action)
+        except RuleError as err:  # a race (someone else gave the first clue) or a rule the view cannot show
+            self.errors += 1
+            log.info("bot %s: %s refused (%s): %s", self.name, key[2], err.code, err.message)
+            self.brain.refused(key, action, err.code)
+            self._changed.set()
+            return
+        self.actions += 1
+        self.brain.accepted(key)
+
+    @staticmethod
+    async def _send(session: PlayerSession, action: Action) -> None:
+        match action:
+            case ClueAction(text=text, card=card):
+                await session.clue(text, card)
+            case SubmitAction(cards=cards):
+                await session.submit(list(cards))
+            case VoteAction(slots=slots, red=red):
+                await session.vote(list(slots), red)
+
+
+async def add_bots(
+    coordinator: Coordinator,
+    code: str,
+    count: int,
+    *,
+    strategy: str | Strategy = "smart",
+    rng: random.Random | None = None,
+    delay: tuple[float, float] = DEFAULT_DELAY,
+    names: Sequence[str] = BOT_NAMES,
+    leave_when_alone: bool = True,
+) -> list[BotPlayer]:
+    """Seat `count` bots at table `code`, each under the first name of `names` nobody at the table has.
+
+    Stops at the first seat that cannot be taken for another reason than the name (table full, game started, no
+    such table): that TableError is raised if no bot could sit, otherwise the bots seated so far are returned."""
+    base = rng or random.Random()
+    bots: list[BotPlayer] = []
+    candidates = [*names, *(f"{n}{round_}" for round_ in range(2, 5) for n in names)]
+    for name in candidates:
+        if len(bots) >= count:
+            break
+        chosen = strategy_named(strategy) if isinstance(strategy, str) else strategy
+        try:
+            bot = await BotPlayer.join(
+                coordinator,
+                code,
+                name,
+                chosen,
+                random.Random(base.randrange(2**63)),
+                delay,
+                leave_when_alone=leave_when_alone,
+            )
+        except TableError as err:
+            if err.code == "name_taken":
+                continue
+            if not bots:
+                raise
+            log.info("add_bots: %d of %d seated: %s", len(bots), count, err.message)
+            break
+        bots.append(bot)
+    return bots
