@@ -44,7 +44,7 @@ from dixit_tui.engine import (
     Vote,
     view_for,
 )
-from dixit_tui.sanitize import clean_chat, clean_clue, clean_name
+from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, sanitize
 from dixit_tui.store import NullStore, Store
 
 log = logging.getLogger(__name__)
@@ -500,7 +500,8 @@ class PlayerSession:
 
     async def clue(self, text: str, card: str | None = None) -> None:
         table, seat = self._need_seat()
-        await self._run(table, GiveClue(seat, clean_clue(text), card))
+        # sanitised with room to spare, so an over-long clue gets the engine's clear error instead of a silent cut
+        await self._run(table, GiveClue(seat, sanitize(text, 4 * CLUE_MAX), card))
 
     async def submit(self, cards: Sequence[str]) -> None:
         table, seat = self._need_seat()
@@ -528,7 +529,8 @@ class PlayerSession:
             table.leave_lobby_seat(target)
             if gone is not None:
                 gone.table = None
-                gone.deliver(NoticeUpdate("The host removed you from the table."))
+                if gone is not self:
+                    gone.deliver(NoticeUpdate("The host removed you from the table."))
                 gone.deliver(StateUpdate(None))
             await self.coordinator.changed(table, lobby=True)
 

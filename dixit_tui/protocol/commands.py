@@ -44,6 +44,10 @@ def _strs(msg: dict[str, Any], key: str) -> list[str]:
     return value
 
 
+def _default(value: int | None, default: int) -> int:
+    return default if value is None else value
+
+
 def create_options(msg: dict[str, Any]) -> TableOptions:
     mode = _str(msg, "mode", required=False) or "standard"
     profile = _str(msg, "profile", required=False) or "refresh"
@@ -56,8 +60,8 @@ def create_options(msg: dict[str, Any]) -> TableOptions:
         profile=profile,
         decks=decks,
         seats=_int(msg, "seats"),
-        target=_int(msg, "target", 30) or 30,
-        storytells=_int(msg, "storytells", 1) or 1,
+        target=_default(_int(msg, "target"), 30),
+        storytells=_default(_int(msg, "storytells"), 1),
         first=first,
         seed=_int(msg, "seed"),
         turn_seconds=_int(msg, "turn_seconds"),
@@ -75,11 +79,16 @@ async def dispatch(session: PlayerSession, msg: dict[str, Any]) -> None:
 
 async def _create(s: PlayerSession, m: dict[str, Any]) -> None:
     options = create_options(m)
-    if options.seats is not None and not 1 <= options.seats <= options.max_seats():
-        raise BadCommand(f"A {options.label()} table has at most {options.max_seats()} seats.", "bad_option")
-    bots = _int(m, "bots", 0) or 0
-    if not 0 <= bots < options.max_seats():
-        raise BadCommand(f'"bots" must be between 0 and {options.max_seats() - 1}.', "bad_option")
+    try:
+        most = options.max_seats()
+    except ValueError as err:
+        raise BadCommand(f"Unknown mode or profile: {err}.", "bad_option") from err
+    if options.seats is not None and not 1 <= options.seats <= most:
+        raise BadCommand(f"A {options.label()} table has at most {most} seats.", "bad_option")
+    seats = options.seats or most
+    bots = _default(_int(m, "bots"), 0)
+    if not 0 <= bots < seats:
+        raise BadCommand(f'"bots" must be between 0 and {seats - 1} (one seat is yours).', "bad_option")
     await s.create(options)
     if bots:
         await s.add_bots(bots)

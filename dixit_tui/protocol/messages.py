@@ -102,6 +102,13 @@ def table_state(view: TableView) -> dict[str, Any]:
         }
     else:
         base = view.game.to_protocol()
+        # additions to protocol v1: what a client needs to act without knowing the rules tables
+        base.update(
+            submit_count=view.game.submit_count,
+            places_red=view.game.places_red,
+            target=view.game.target,
+            storytells=view.game.storytells,
+        )
         for entry, seat in zip(base["players"], players, strict=True):
             seat.update(score=entry["score"], team=entry["team"], removed=entry["removed"])
     return {

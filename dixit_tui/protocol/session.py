@@ -29,7 +29,18 @@ class ByteWriter(Protocol):
 
 
 def _line(message: dict[str, Any]) -> bytes:
-    return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    return (json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode()
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError("number out of range")
+    return value
 
 
 async def serve_json(coordinator: Coordinator, identity: Identity, reader: ByteReader, writer: ByteWriter) -> int:
@@ -59,9 +70,16 @@ async def serve_json(coordinator: Coordinator, identity: Identity, reader: ByteR
     session = await coordinator.connect(identity, sink)
     writer.write(_line(hello(session.name)))
     pumping = asyncio.create_task(pump())
+    stalled = asyncio.ensure_future(overflow.wait())
     try:
-        while not overflow.is_set():
-            raw = await reader.readline()
+        while True:
+            reading = asyncio.ensure_future(reader.readline())
+            await asyncio.wait({reading, stalled}, return_when=asyncio.FIRST_COMPLETED)
+            if stalled.done():  # the client stopped reading: end the session now, not at its next line
+                reading.cancel()
+                log.warning("headless client %s stopped reading; disconnecting", session.name)
+                return 1
+            raw = reading.result()
             if not raw:
                 break
             if len(raw) > MAX_LINE:
@@ -72,6 +90,7 @@ async def serve_json(coordinator: Coordinator, identity: Identity, reader: ByteR
                 continue
             await _handle(session, text, outbox)
     finally:
+        stalled.cancel()
         await session.close()
         outbox.put_nowait(None)
         try:
@@ -83,8 +102,8 @@ async def serve_json(coordinator: Coordinator, identity: Identity, reader: ByteR
 
 async def _handle(session: Any, text: str, outbox: asyncio.Queue[dict[str, Any] | None]) -> None:
     try:
-        msg = json.loads(text)
-    except ValueError:
+        msg = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError):
         outbox.put_nowait(error("bad_json", "That line is not valid JSON."))
         return
     if not isinstance(msg, dict):

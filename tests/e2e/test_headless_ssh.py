@@ -1,0 +1,475 @@
+"""The headless protocol over real SSH: `ssh -p PORT NAME@127.0.0.1 json` without a PTY, against the real server.
+
+The server is the one `dixit-tui serve` runs (the lobby app factory and the command handler on one coordinator that
+allows seeded tables), on 127.0.0.1 with a port the OS picks. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+from jsonschema import ValidationError
+
+from dixit_tui import __version__
+from dixit_tui.coordinator import Coordinator
+from dixit_tui.protocol.commands import HANDLERS
+from dixit_tui.protocol.schema import validate_message
+from dixit_tui.protocol.session import MAX_LINE
+from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
+from tests.e2e.harness import HOST, connect, running_server
+from tests.protocol.test_schema import check_order, next_move
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+
+TIMEOUT = 10.0
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+Message = dict[str, Any]
+
+
+@asynccontextmanager
+async def dixit_server(tmp_path: Path) -> AsyncIterator[tuple[int, Coordinator]]:
+    """The real server (TUI app factory and headless command handler on one coordinator): (port, coordinator)."""
+    args = argparse.Namespace(deck=[], allow_seeded_tables=True)
+    coordinator = build_coordinator(args)
+    app_factory = build_app_factory(args, coordinator)
+    handler = build_command_handler(args, coordinator)
+    async with running_server(tmp_path, app_factory, command_handler=handler) as server:
+        yield server.port, coordinator
+
+
+class JsonClient:
+    """One `json` session without a PTY. `raw` is every byte received; `messages` the lines parsed (strictly)."""
+
+    def __init__(self, name: str, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess[bytes]):
+        self.name = name
+        self.conn = conn
+        self.process = process
+        self.raw = bytearray()
+        self.messages: list[Message] = []
+        self._partial = b""
+        self.failure: Exception | None = None
+        self._new = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, port: int, name: str, command: str = "json") -> JsonClient:
+        conn = await connect(port, name)
+        process = await asyncio.wait_for(conn.create_process(command, encoding=None), TIMEOUT)
+        client = cls(name, conn, process)
+        hello = await client.wait_for(lambda m: True)
+        assert hello["type"] == "hello" and hello["protocol"] == 1
+        return client
+
+    async def _read(self) -> None:
+        try:
+            while chunk := await self.process.stdout.read(1 << 16):
+                self.raw += chunk
+                *lines, self._partial = (self._partial + chunk).split(b"\n")
+                self.messages += [strict_json(line) for line in lines]
+                self._new.set()
+        except Exception as error:  # kept for wait_for's report (never left unretrieved in a task)
+            self.failure = error
+        finally:
+            self._new.set()
+
+    def send(self, message: Message | bytes) -> None:
+        data = message if isinstance(message, bytes) else (json.dumps(message) + "\n").encode()
+        self.process.stdin.write(data)
+
+    async def wait_for(self, predicate: Callable[[Message], bool], timeout: float = TIMEOUT, start: int = 0) -> Message:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        seen = start
+        while True:
+            for message in self.messages[seen:]:
+                if predicate(message):
+                    return message
+            seen = len(self.messages)
+            remaining = deadline - loop.time()
+            if remaining <= 0 or self._reader.done():
+                why = f"session closed ({self.failure!r})" if self._reader.done() else f"timed out after {timeout}s"
+                raise AssertionError(f"{self.name}: {why}; last messages: {self.messages[-3:]}")
+            self._new.clear()
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._new.wait(), remaining)
+
+    @property
+    def state(self) -> Message:
+        return next(m for m in reversed(self.messages) if m["type"] == "state")
+
+    def of_type(self, kind: str) -> list[Message]:
+        return [m for m in self.messages if m["type"] == kind]
+
+    async def close(self) -> int | None:
+        """End of input: the session ends by itself; returns its exit status."""
+        self.process.stdin.write_eof()
+        await asyncio.wait_for(self.process.wait_closed(), TIMEOUT)
+        await asyncio.wait_for(self._reader, TIMEOUT)
+        self.conn.close()
+        await asyncio.wait_for(self.conn.wait_closed(), TIMEOUT)
+        return self.process.exit_status
+
+
+def strict_json(line: bytes) -> Message:
+    """Parse one line as the protocol promises: UTF-8 JSON (no NaN or Infinity), one object."""
+
+    def refuse(constant: str) -> Any:
+        raise ValueError(f"{constant} is not JSON")
+
+    message = json.loads(line.decode("utf-8"), parse_constant=refuse)
+    assert isinstance(message, dict), line
+    return message
+
+
+async def table_of_three(port: int, *, seed: int = 7) -> tuple[list[JsonClient], str]:
+    players = [await JsonClient.open(port, name) for name in ("ana", "ben", "cy")]
+    players[0].send({"cmd": "create", "mode": "standard", "profile": "refresh", "target": 10, "seed": seed})
+    code = (await players[0].wait_for(lambda m: m["type"] == "state" and m["table"] is not None))["table"]
+    for player in players[1:]:
+        player.send({"cmd": "join", "table": code})
+        await player.wait_for(lambda m: m["type"] == "state" and m["table"] == code)
+    await players[0].wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 3)
+    return players, code
+
+
+async def play(players: list[JsonClient], until: Callable[[], bool], rng: random.Random, timeout: float = 60) -> None:
+    """Each player answers its latest state with a legal move, once per (turn, phase, voids); in turn 1 the host
+    gives the clue. Bounded by `timeout` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    answered: dict[str, tuple[int, str, int]] = {}
+    while not until():
+        assert loop.time() < deadline, f"no end after {timeout}s: {players[0].state}"
+        for player in players:
+            state = player.state
+            key = (state["turn"], state["phase"], len(player.of_type("voided")))
+            if answered.get(player.name) == key:
+                continue
+            if state["phase"] == "clue" and state["storyteller"] is None and state["you"] != state["host"]:
+                continue
+            move = next_move(state, rng)
+            if move is not None:
+                answered[player.name] = key
+                player.send(move)
+        await asyncio.sleep(0.01)
+
+
+def everyone_over(players: list[JsonClient]) -> Callable[[], bool]:
+    return lambda: all(p.of_type("over") and p.state["phase"] == "over" for p in players)
+
+
+# --- a whole game -----------------------------------------------------------------------------------------------
+
+
+async def test_three_json_clients_play_a_whole_refresh_game(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path) as (port, _):
+        players, code = await table_of_three(port)
+        players[0].send({"cmd": "start"})
+        await play(players, everyone_over(players), random.Random(1))
+        for player in players:
+            kinds = [m["type"] for m in player.messages]
+            assert "reveal" in kinds and "error" not in kinds
+            for message in player.messages:
+                validate_message(message)
+            check_order(player.messages)
+            final = player.state
+            assert final["table"] == code and final["phase"] == "over"
+            assert max(p["score"] for p in final["players"]) >= 10
+        over = players[1].of_type("over")[0]
+        best = max(s["score"] for s in over["scores"])
+        assert over["winners"] == [s["seat"] for s in over["scores"] if s["score"] == best]
+        for player in players:
+            assert await player.close() == 0
+
+
+# --- plain commands ---------------------------------------------------------------------------------------------
+
+
+async def run_command(port: int, command: str | None) -> tuple[int | None, str]:
+    """One SSH connection running `command` (None: ask for a shell) without a PTY: (exit status, output)."""
+    conn = await connect(port, "ana")
+    try:
+        result = await asyncio.wait_for(conn.run(command, check=False), TIMEOUT)
+        return result.exit_status, str(result.stdout)
+    finally:
+        conn.close()
+        await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
+
+
+async def test_plain_commands_answer_text_and_exit_statuses(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path) as (port, _):
+        status, text = await run_command(port, "tables")
+        assert status == 0 and "No tables yet" in text
+        status, text = await run_command(port, "help")
+        assert status == 0 and "json" in text and "tables" in text and "version" in text
+        status, text = await run_command(port, "version")
+        assert status == 0 and text == f"dixit-tui {__version__} (protocol 1)\n"
+        status, text = await run_command(port, "fly away")
+        assert status == 2 and "Unknown command 'fly away'" in text
+        status, text = await run_command(port, None)  # no command and no terminal
+        assert status == 2 and "needs a terminal" in text
+
+        bot = await JsonClient.open(port, "wisp", command="json bot")  # a headless bot, shown as one
+        bot.send({"cmd": "create", "mode": "standard"})
+        seat = (await bot.wait_for(lambda m: m["type"] == "state" and m["table"] is not None))["players"][0]
+        assert seat["name"] == "wisp" and seat["bot"] is True
+        assert await bot.close() == 0
+
+        host = await JsonClient.open(port, "ana")
+        host.send({"cmd": "create", "mode": "party"})
+        code = (await host.wait_for(lambda m: m["type"] == "state" and m["table"] is not None))["table"]
+        status, text = await run_command(port, "tables")
+        assert status == 0
+        assert re.search(rf"^{code}\s+party\s+lobby\s+1/12\s+ana$", text, flags=re.MULTILINE), text
+        assert await host.close() == 0
+
+
+# --- garbage in -------------------------------------------------------------------------------------------------
+
+
+def random_json(rng: random.Random, depth: int = 0) -> Any:
+    kinds = ["null", "bool", "int", "float", "str"] + (["list", "object"] * 2 if depth < 3 else [])
+    kind = rng.choice(kinds)
+    if kind == "null":
+        return None
+    if kind == "bool":
+        return rng.random() < 0.5
+    if kind == "int":
+        return rng.choice([0, -1, 1, 2**63, rng.randint(-(10**6), 10**6)])
+    if kind == "float":
+        return rng.uniform(-1e6, 1e6)
+    if kind == "str":
+        return "".join(
+            chr(rng.choice([rng.randint(32, 126), rng.randint(0, 0x2FFF)])) for _ in range(rng.randint(0, 12))
+        )
+    if kind == "list":
+        return [random_json(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    return {random_json_key(rng): random_json(rng, depth + 1) for _ in range(rng.randint(0, 4))}
+
+
+def random_json_key(rng: random.Random) -> str:
+    return rng.choice(["cmd", "ref", "table", "slots", "cards", "text", "seat", "mode", "x", "", "\u00e9t\u00e9"])
+
+
+# A real command with its required argument broken (never None where None means "use the default").
+BROKEN_ARGUMENT = {
+    "create": "mode",
+    "join": "table",
+    "watch": "table",
+    "reconnect": "code",
+    "clue": "text",
+    "submit": "cards",
+    "vote": "slots",
+    "chat": "text",
+    "remove": "seat",
+}
+
+
+def is_command(value: Any) -> bool:
+    return isinstance(value, str) and value in HANDLERS
+
+
+def junk_command(rng: random.Random) -> Any:
+    """Random JSON that no server may accept: not an object, no known command, or a known one with a bad argument."""
+    roll = rng.random()
+    if roll < 0.3:
+        junk = random_json(rng)
+        if isinstance(junk, dict) and is_command(junk.get("cmd")):
+            junk["cmd"] = "no-" + junk["cmd"]
+        return junk
+    if roll < 0.6:
+        junk = {random_json_key(rng): random_json(rng, 1) for _ in range(rng.randint(0, 3))}
+        cmd = random_json(rng, 2)
+        junk["cmd"] = f"{cmd}!" if is_command(cmd) else cmd
+        return junk
+    cmd = rng.choice(sorted(BROKEN_ARGUMENT))
+    key = BROKEN_ARGUMENT[cmd]
+    bad = random_json(rng, 1)
+    while (
+        bad is None
+        or (key in ("table", "code", "text", "mode") and isinstance(bad, str))
+        or (key == "seat" and isinstance(bad, int) and not isinstance(bad, bool))
+        or (key == "cards" and isinstance(bad, list) and all(isinstance(c, str) for c in bad))
+        or (key == "slots" and isinstance(bad, list) and all(type(s) is int for s in bad))
+    ):
+        bad = random_json(rng, 1)
+    return {"cmd": cmd, key: bad, "ref": random_json(rng, 2)}
+
+
+def junk_bytes(rng: random.Random) -> bytes:
+    """A random line that is not blank once decoded (blank lines are skipped without an answer)."""
+    while True:
+        line = rng.randbytes(rng.randint(1, 300)).replace(b"\n", b"\x00")
+        if line.decode("utf-8", "replace").strip():
+            return line + b"\n"
+
+
+async def test_random_bytes_and_json_get_only_errors_and_leave_the_game_alone(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path) as (port, coordinator):
+        players, code = await table_of_three(port, seed=11)
+        ana, ben, cy = players
+        ana.send({"cmd": "start"})
+        rng = random.Random(2024)
+        # in the middle of turn 1: the clue is given, ben has submitted, cy (the fuzzer) has not
+        await play(players[:2], lambda: ana.state["phase"] == "submit" and 1 not in ana.state["waiting_for"], rng)
+        await cy.wait_for(lambda m: m["type"] == "state" and m["phase"] == "submit" and 1 not in m["waiting_for"])
+        await asyncio.sleep(0.2)
+        before = {p.name: (len(p.messages), p.state) for p in players}
+        game_version = coordinator.tables[code].game.state.version  # type: ignore[union-attr]
+
+        lines: list[bytes] = []
+        for i in range(200):
+            if i % 2:
+                lines.append(junk_bytes(rng))
+            else:
+                command = junk_command(rng)
+                with pytest.raises(ValidationError):
+                    validate_message(command)
+                lines.append((json.dumps(command, allow_nan=False) + "\n").encode())
+        lines += [b"{" * 3 + b"x" * MAX_LINE + b"\n", b"\xc3\x28\xa0\xa1\n", b"\x00\n", b"[]\n", b"null\n"]
+        for line in lines:
+            cy.send(line)
+        cy.send({"cmd": "no-such-command", "ref": "end"})
+        await cy.wait_for(lambda m: m.get("ref") == "end", timeout=30, start=before["cy"][0])
+        await asyncio.sleep(0.2)
+
+        answers = cy.messages[before["cy"][0] :]
+        assert [m["type"] for m in answers] == ["error"] * (len(lines) + 1)
+        assert {m["code"] for m in answers} <= {"bad_json", "unknown_command", "bad_command", "line_too_long"}
+        for message in answers:
+            validate_message(message)
+        for player in (ana, ben):
+            assert (len(player.messages), player.state) == before[player.name]
+        assert coordinator.tables[code].game.state.version == game_version  # type: ignore[union-attr]
+
+        # the game goes on, cy included
+        await play(players, everyone_over(players), rng)
+        assert not [m for p in (ana, ben) for m in p.of_type("error")]
+        for player in players:
+            assert await player.close() == 0
+
+
+# --- a spectator sees no hand -----------------------------------------------------------------------------------
+
+
+def needles(card: str, text: str) -> list[bytes]:
+    """How a card would appear on the wire: its id, and its text as JSON encodes it."""
+    return [card.encode(), json.dumps(text, ensure_ascii=False)[1:-1].encode()]
+
+
+async def test_a_spectator_never_receives_a_hand(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path) as (port, _):
+        players, code = await table_of_three(port, seed=5)
+        sam = await JsonClient.open(port, "sam")
+        sam.send({"cmd": "watch", "table": code})
+        await sam.wait_for(lambda m: m["type"] == "state" and m["table"] == code)
+        players[0].send({"cmd": "start"})
+        for player in players:
+            await player.wait_for(lambda m: m["type"] == "state" and m["phase"] == "clue")
+        dealt = {c["card"]: c["text"] for p in players for c in p.state["hand"]}
+        assert len(dealt) == 21
+
+        await play(players, everyone_over(players), random.Random(3))
+        await sam.wait_for(lambda m: m["type"] == "over")
+
+        # before the first reveal: only the first board (once every card was in) may show any dealt card
+        first_reveal = sam.raw.index(b'"type":"reveal"')
+        board_1 = next(m for m in sam.messages if m["type"] == "state" and m["phase"] == "vote")["board"]
+        shown_1 = {b["card"] for b in board_1}
+        assert len(shown_1) == 5
+        for card, text in dealt.items():
+            if card not in shown_1:
+                for needle in needles(card, text):
+                    assert needle not in sam.raw[:first_reveal], f"{card} reached the spectator"
+
+        # over the whole game: no card that was only ever in a hand
+        held = {c["card"]: c["text"] for p in players for m in p.of_type("state") for c in m["hand"]}
+        boards = {b["card"] for m in sam.of_type("state") for b in m["board"]}
+        boards |= {s["card"] for m in sam.of_type("reveal") for s in m["slots"]}
+        hidden = {card: text for card, text in held.items() if card not in boards}
+        assert hidden, "some cards stay in hands at the end"
+        for card, text in hidden.items():
+            for needle in needles(card, text):
+                assert needle not in sam.raw, f"{card} reached the spectator"
+        for state in [m for m in sam.of_type("state") if m["table"] == code]:
+            assert state["you"] is None and state["hand"] == [] and state["your_cards"] == []
+            assert state["reconnect_code"] is None
+            assert all(set(b) == {"slot", "card", "text"} for b in state["board"])
+        for player in [*players, sam]:
+            assert await player.close() == 0
+
+
+# --- the client example of docs/protocol.md ---------------------------------------------------------------------
+
+
+async def test_the_docs_example_bot_plays_a_whole_game(tmp_path: Path) -> None:
+    blocks = re.findall(r"^```python\n(.*?)^```$", DOCS.read_text(encoding="utf-8"), re.DOTALL | re.MULTILINE)
+    (code_text,) = [block for block in blocks if "async def play(" in block]
+    example: dict[str, Any] = {"__name__": "protocol_example"}
+    exec(compile(code_text, "docs/protocol.md", "exec"), example)
+    async with dixit_server(tmp_path) as (port, coordinator):
+        host = asyncio.create_task(example["play"](HOST, port, "ana"))
+        for _ in range(500):
+            if coordinator.tables or host.done():
+                break
+            await asyncio.sleep(0.01)
+        (code,) = coordinator.tables
+        guests = [asyncio.create_task(example["play"](HOST, port, name, code)) for name in ("ben", "cy")]
+        results = await asyncio.wait_for(asyncio.gather(host, *guests), 60)
+        assert all(r["type"] == "over" and r["winners"] for r in results)
+        assert results[0] == results[1] == results[2] and max(s["score"] for s in results[0]["scores"]) >= 10
+
+
+# --- bugs found while writing these tests (strict: each fails until the implementation is fixed) ----------------
+
+
+async def test_deeply_nested_json_gets_an_error_and_the_session_lives_on(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path) as (port, _):
+        client = await JsonClient.open(port, "ana")
+        client.send(b"[" * 5000 + b"\n")
+        client.send({"cmd": "fly", "ref": "after"})
+        await client.wait_for(lambda m: m.get("ref") == "after")
+        assert [m["code"] for m in client.of_type("error")] == ["bad_json", "unknown_command"]
+
+
+async def test_nan_is_refused_and_never_echoed(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path) as (port, _):
+        client = await JsonClient.open(port, "ana")
+        client.send(b'{"cmd":"fly","ref":NaN}\n')
+        client.send({"cmd": "fly", "ref": "after"})
+        await client.wait_for(lambda m: m.get("ref") == "after")  # a line with NaN fails strict_json first
+
+
+async def test_an_unknown_mode_or_profile_is_a_bad_option(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path) as (port, _):
+        client = await JsonClient.open(port, "ana")
+        client.send({"cmd": "create", "mode": "chess", "ref": 1})
+        client.send({"cmd": "create", "mode": "standard", "profile": "classic", "seats": 3, "ref": 2})
+        await client.wait_for(lambda m: m.get("ref") == 2)
+        assert [m["code"] for m in client.of_type("error")] == ["bad_option", "bad_option"]
+
+
+async def test_a_zero_target_is_refused(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path) as (port, coordinator):
+        client = await JsonClient.open(port, "ana")
+        client.send({"cmd": "create", "mode": "standard", "target": 0, "ref": 1})
+        await client.wait_for(lambda m: m.get("ref") == 1 or (m["type"] == "state" and m["table"] is not None))
+        assert coordinator.tables == {}
+
+
+async def test_create_with_more_bots_than_seats_changes_nothing(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path) as (port, coordinator):
+        client = await JsonClient.open(port, "ana")
+        client.send({"cmd": "create", "mode": "standard", "seats": 3, "bots": 5, "ref": 1})
+        assert (await client.wait_for(lambda m: m.get("ref") == 1))["code"] == "bad_option"
+        assert coordinator.tables == {} and client.state["table"] is None
