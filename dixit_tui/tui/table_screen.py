@@ -1,0 +1,865 @@
+"""The table: seats, score track, clue, your hand, the board with its vote dial, the log and chat, host controls.
+
+The app hands this screen every `TableView` (`show_view`), each reveal (`show_reveal`), the end of the game
+(`show_over`) and each chat line (`add_chat`). The screen turns keys into session calls through `app.act(...)`,
+which shows a refusal as a notification. A status line always says what YOU should do now.
+
+Player text (names, clue, chat, card text) never goes into markup: every widget here is fed `Content` or rich
+`Text` built from plain strings, and widgets that could parse markup are created with `markup=False`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, ContentSwitcher, Footer, Input, OptionList, Static
+
+from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableView
+from dixit_tui.engine import PlayerView
+from dixit_tui.sanitize import CLUE_MAX
+from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
+from dixit_tui.tui.widgets.chat import ChatPanel
+from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
+from dixit_tui.tui.widgets.dial import Dial
+from dixit_tui.tui.widgets.recap import RecapScreen
+from dixit_tui.tui.widgets.score_track import ScoreTrack
+from dixit_tui.tui.widgets.seats import SeatsPanel, seat_marker
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
+    from dixit_tui.coordinator import PlayerSession
+
+Part = str | tuple[str, str] | Content
+
+
+def name_list(names: Sequence[str], limit: int = 4) -> Content:
+    """`ana`, `ana and ben`, `ana, ben and cara`, `ana, ben, cara and 3 others`; names in bold, as plain text."""
+    names = list(names)
+    if not names:
+        return Content("nobody")
+    shown = names if len(names) <= limit else names[: limit - 1]
+    rest = len(names) - len(shown)
+    parts: list[Part] = []
+    for i, name in enumerate(shown):
+        if i:
+            last = i == len(shown) - 1 and not rest
+            parts.append(" and " if last else ", ")
+        parts.append((name, "bold"))
+    if rest:
+        parts.append(f" and {rest} other{'s' if rest > 1 else ''}")
+    return Content.assemble(*parts)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+class TableScreen(Screen[None]):
+    CSS_PATH = "table.tcss"
+    AUTO_FOCUS = None
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "start", "Start"),
+        Binding("p", "practice", "Practice"),
+        Binding("c", "chat", "Chat"),
+        Binding("r", "recap", "Recap"),
+        Binding("v", "void", "Void turn"),
+        Binding("x", "remove", "Remove player"),
+        Binding("l", "leave", "Leave"),
+        Binding("escape", "back", "Back to the table"),
+    ]
+
+    def __init__(self, view: TableView) -> None:
+        super().__init__()
+        self.view = view
+        self.code = view.code
+        self.chosen: str | None = None  # the card chosen for your clue
+        self.marked: list[str] = []  # cards marked for submission (two at three players)
+        self.last_reveal: RevealUpdate | None = None
+        self.over: OverUpdate | None = None
+        self._phase_key: tuple[object, ...] | None = None
+        self._shown: TableView | None = None  # the last view rendered
+
+    # --- layout --------------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="topbar", markup=False)
+        yield Static(id="status", markup=False)
+        with Horizontal(id="body"):
+            with VerticalScroll(id="side", can_focus=False):
+                yield SeatsPanel(id="seats")
+                yield ScoreTrack(id="track")
+            with Vertical(id="main"):
+                yield Static(id="clue", markup=False)
+                with ContentSwitcher(id="panes", initial="lobby-pane"):
+                    with VerticalScroll(id="lobby-pane", can_focus=False):
+                        yield Static(id="lobby-info", markup=False)
+                        with Horizontal(id="lobby-buttons"):
+                            yield Button(Content("Start (s)"), id="start-btn", variant="primary", compact=True)
+                            yield Button(Content("Practice (p)"), id="practice-btn", compact=True)
+                            yield Button(Content("Leave (l)"), id="leave-btn", compact=True)
+                    with Vertical(id="hand-pane"):
+                        yield Hand(id="hand")
+                        yield Static(id="hand-note", markup=False)
+                        with Horizontal(id="clue-row"):
+                            yield Static(Content("Clue:"), id="clue-label", markup=False)
+                            yield Input(
+                                placeholder="type your clue, Enter sends",
+                                id="clue-input",
+                                compact=True,
+                                max_length=CLUE_MAX,
+                            )
+                    with Vertical(id="vote-pane"):
+                        yield Board(id="board")
+                        yield Static(id="vote-note", markup=False)
+                        yield Dial(id="dial")
+                    with VerticalScroll(id="over-pane", can_focus=False):
+                        yield Static(id="over-body", markup=False)
+                yield ChatPanel(id="chat")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._render_view()
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()
+
+    def on_descendant_blur(self) -> None:
+        self.refresh_bindings()
+
+    # --- the app's entry points ---------------------------------------------------------------------------------
+
+    def show_view(self, view: TableView) -> None:
+        self.view = view
+        self.code = view.code
+        if self.is_mounted:
+            self._render_view()
+
+    def show_reveal(self, update: RevealUpdate) -> None:
+        self.last_reveal = update
+        self._open_recap(update)
+
+    def show_over(self, update: OverUpdate) -> None:
+        self.over = update
+        if self.is_mounted:
+            self._render_over()
+
+    def add_chat(self, line: ChatLine) -> None:
+        if self.is_mounted:
+            self.query_one(ChatPanel).add_chat(line)
+
+    # --- helpers ------------------------------------------------------------------------------------------------
+
+    @property
+    def game(self) -> PlayerView | None:
+        return self.view.game
+
+    def _session(self) -> PlayerSession | None:
+        return cast("PlayerSession | None", getattr(self.app, "session", None))
+
+    async def _act(self, call: Awaitable[Any]) -> bool:
+        act = getattr(self.app, "act", None)
+        if act is None:  # a host app without `act` (tests): run it bare
+            await call
+            return True
+        return bool(await act(call))
+
+    def seat_name(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.view.seats):
+            return "?"
+        return self.view.seats[seat].name
+
+    def _names(self, seats: Sequence[int], *, skip_you: bool = True) -> list[str]:
+        return [self.seat_name(s) for s in seats if not (skip_you and s == self.view.you)]
+
+    def _teammate(self, seat: int | None) -> int | None:
+        game = self.game
+        if game is None or seat is None or seat >= len(game.players):
+            return None
+        team = game.players[seat].team
+        if team is None:
+            return None
+        return next((p.seat for p in game.players if p.team == team and p.seat != seat and p.active), None)
+
+    # --- rendering ----------------------------------------------------------------------------------------------
+
+    def _render_view(self) -> None:
+        view, previous = self.view, self._shown
+        self._shown = view
+        game = view.game
+        key: tuple[object, ...] = (view.status, game.turn if game else None, game.phase if game else None)
+        phase_changed = key != self._phase_key
+        if phase_changed:
+            self._phase_key = key
+            self.chosen = None
+            self.marked = []
+            if previous is not None:
+                self.query_one("#clue-input", Input).value = ""  # a clue typed for a turn that moved on
+        if game is not None:
+            hand_ids = {c.card for c in game.hand}
+            if self.chosen not in hand_ids:
+                self.chosen = None
+            self.marked = [c for c in self.marked if c in hand_ids]
+
+        self._render_topbar()
+        self.query_one(SeatsPanel).show(view)
+        track = self.query_one(ScoreTrack)
+        track.display = game is not None
+        if game is not None:
+            track.show([(p.seat, p.score) for p in game.players if p.active], game.target)
+        self._render_feed(previous)
+        self._render_clue()
+        switcher = self.query_one(ContentSwitcher)
+        if view.status == "lobby" or game is None:
+            switcher.current = "lobby-pane"
+            self._render_lobby()
+        elif view.status == "over" or game.phase == "over":
+            switcher.current = "over-pane"
+            self._render_over()
+        elif game.phase == "vote":
+            switcher.current = "vote-pane"
+            self._render_vote()
+        else:
+            switcher.current = "hand-pane"
+            self._render_hand()
+        self._render_status()
+        if phase_changed:
+            self._focus_for_phase()
+        self.refresh_bindings()
+        # The practice turn (view.practice_step) is shown by the app itself (DixitApp.show_practice), on top.
+
+    def _render_topbar(self) -> None:
+        view, game = self.view, self.game
+        parts: list[Part] = [("Dixit", "bold"), f" · table {view.code} · {view.options.label()}"]
+        if game is None:
+            seated = sum(not s.removed for s in view.seats)
+            parts.append(f" · lobby · {seated} seated")
+        else:
+            if game.mode == "standard":
+                parts.append(f" · to {game.target} points")
+            else:
+                parts.append(f" · each tells {_plural(game.storytells, 'time')}")
+            if game.phase != "over":
+                parts.append(f" · turn {game.turn} · pile {game.draw_pile}")
+            else:
+                parts.append(" · game over")
+        if view.you is None:
+            parts.append(" · you are watching")
+        if view.spectators:
+            parts.append(f" · {view.spectators} watching")
+        self.query_one("#topbar", Static).update(Content.assemble(*parts), layout=False)
+
+    def _render_feed(self, previous: TableView | None) -> None:
+        chat = self.query_one(ChatPanel)
+        view = self.view
+        if previous is None:
+            chat.add_log(view.log)
+            for line in view.chat:
+                chat.add_chat(line)
+        elif view.version != previous.version:
+            new = max(0, min(len(view.log), view.version - previous.version))
+            if new:
+                chat.add_log(view.log[-new:])
+        chat.set_paused(view.chat_paused)
+
+    def _render_clue(self) -> None:
+        game = self.game
+        clue = self.query_one("#clue", Static)
+        if game is None or game.phase == "over":
+            clue.display = False
+            return
+        clue.display = True
+        if game.clue is not None:
+            teller = self.seat_name(game.storyteller)
+            you = " (you)" if game.storyteller == self.view.you else ""
+            content = Content.assemble(
+                ("Clue: ", "bold"), (f"“{game.clue}”", "bold italic"), f" — told by {teller}{you}"
+            )
+        elif game.storyteller is None:
+            content = Content("No clue yet: anyone may give the first clue.")
+        else:
+            content = Content.assemble(
+                "No clue yet: ", (self.seat_name(game.storyteller), "bold"), " is the storyteller."
+            )
+        clue.update(content)
+
+    def _render_lobby(self) -> None:
+        view = self.view
+        seated = sum(not s.removed for s in view.seats)
+        options = view.options
+        lines: list[Content] = [
+            Content.assemble(
+                ("Table ", "bold"),
+                (view.code, "bold"),
+                f" · {options.label()} · {seated} of {options.seats or options.max_seats()} seats taken",
+            ),
+            Content(f"Friends join with the code {view.code}."),
+        ]
+        if options.mode == "standard":
+            lines.append(Content(f"The first player to reach {options.target} points wins."))
+        else:
+            lines.append(Content(f"The game ends when everyone has told {_plural(options.storytells, 'time')}."))
+        if options.chat_pause:
+            lines.append(Content("Chat pauses from the clue until the reveal, so nobody can hint at a card."))
+        if view.reconnect_code:
+            lines.append(Content(f"Your reconnect code: {view.reconnect_code} (it gets your seat back)."))
+        lines.append(Content(""))
+        if view.is_host:
+            if view.start_problem is None:
+                lines.append(Content.styled("You are the host: press s to start the game.", "bold"))
+            else:
+                lines.append(Content.assemble(("Not ready to start: ", "bold"), view.start_problem))
+            lines.append(Content("Press p to walk everyone through a practice turn (not scored)."))
+        elif view.you is None:
+            lines.append(Content("You are watching this table."))
+        else:
+            lines.append(Content.assemble("Waiting for the host, ", (self.seat_name(view.host), "bold"), ", to start."))
+        self.query_one("#lobby-info", Static).update(Content("\n").join(lines))
+        start = self.query_one("#start-btn", Button)
+        start.display = view.is_host
+        start.disabled = view.start_problem is not None
+        self.query_one("#practice-btn", Button).display = view.is_host
+
+    def _hand_items(self, game: PlayerView) -> list[CardItem]:
+        items = []
+        for i, card in enumerate(game.hand, start=1):
+            tags: tuple[str, ...] = ()
+            if card.card == self.chosen:
+                tags = ("✓ chosen",)
+            elif card.card in self.marked:
+                tags = (f"✓ marked {self.marked.index(card.card) + 1}/{game.submit_count}",)
+            items.append(CardItem(card.card, i, card.text, tags))
+        return items
+
+    def _render_hand(self) -> None:
+        game = self.game
+        assert game is not None
+        hand = self.query_one(Hand)
+        hand.show_items(self._hand_items(game))
+        hand.display = bool(game.hand)
+        note = self.query_one("#hand-note", Static)
+        clue_row = self.query_one("#clue-row")
+        clue_row.display = game.phase == "clue" and game.can_clue
+        text: Content | None = None
+        if game.hand_hidden:
+            if game.can_clue:
+                text = Content(
+                    "Party rule: you give the clue before you see your hand. It refers to no card: type it below "
+                    "and press Enter."
+                )
+            else:
+                text = Content("Your hand is hidden until the clue is given (party rule).")
+        elif self.view.you is None:
+            text = Content("You are watching: hands stay hidden.")
+        elif game.phase == "clue" and game.can_clue and game.clue_needs_card:
+            if self.chosen is None:
+                text = Content(f"Choose the card for your clue: ↑↓ or 1-{len(game.hand)}, then Enter.")
+            else:
+                number = self._hand_number(self.chosen)
+                text = Content(f"Card {number} chosen. Type your clue below and press Enter (Esc: back to your hand).")
+        elif game.phase == "submit" and game.submit_count:
+            count = game.submit_count
+            marked = ", ".join(str(self._hand_number(c)) for c in self.marked) or "none"
+            if count == 1:
+                text = Content("Enter on a card gives it; you confirm first, then it is final.")
+            else:
+                text = Content(
+                    f"Enter marks or unmarks a card (marked: {marked}); at {count} marked you confirm, "
+                    "then they are final."
+                )
+        note.display = text is not None
+        if text is not None:
+            note.update(text)
+
+    def _hand_number(self, card: str) -> int:
+        game = self.game
+        assert game is not None
+        return next((i for i, c in enumerate(game.hand, start=1) if c.card == card), 0)
+
+    def _board_items(self, game: PlayerView, dial: Dial) -> list[CardItem]:
+        items = []
+        for slot in game.board:
+            tags: list[str] = []
+            if slot.slot in game.forbidden_slots:
+                tags.append("yours")
+            if slot.slot in game.your_votes:
+                tags.append("your vote")
+            if game.your_red == slot.slot:
+                tags.append("● red")
+            if dial.display and slot.slot in dial.marks:
+                tags.append("✓ marked")
+            if dial.display and dial.stage == "red" and slot.slot == dial.green:
+                tags.append("✓ green")
+            items.append(
+                CardItem(f"slot-{slot.slot}", slot.slot, slot.text, tuple(tags), slot.slot in game.forbidden_slots)
+            )
+        return items
+
+    def _render_vote(self) -> None:
+        game = self.game
+        assert game is not None
+        dial = self.query_one(Dial)
+        dial.display = game.can_vote
+        if game.can_vote:
+            dial.configure(
+                len(game.board),
+                forbidden=game.forbidden_slots,
+                votes_allowed=game.votes_allowed,
+                places_red=game.places_red,
+                voted=game.your_votes,
+                voted_red=game.your_red,
+                board=(game.turn, tuple(s.card for s in game.board)),
+            )
+        board = self.query_one(Board)
+        board.show_items(self._board_items(game, dial), highlight=f"slot-{dial.pointer}" if game.can_vote else None)
+        if not game.can_vote:
+            board.highlighted = None  # no pointer: you do not vote
+        note = self.query_one("#vote-note", Static)
+        text: Content | None = None
+        if not game.can_vote:
+            if self.view.you is None:
+                text = Content("You are watching the vote.")
+            elif game.storyteller == self.view.you:
+                text = Content("You are the storyteller: you do not vote. Your card is on the board.")
+            elif game.mode == "team":
+                text = Content("You do not vote this turn: your team's card is on the board.")
+            else:
+                text = Content("You do not vote this turn.")
+        note.display = text is not None
+        if text is not None:
+            note.update(text, layout=False)
+
+    def _render_over(self) -> None:
+        game = self.game
+        body = self.query_one("#over-body", Static)
+        if game is None:
+            return
+        if self.over is not None:
+            scores = list(self.over.scores)
+            winners = self.over.winners
+        else:
+            scores = [(p.seat, p.score) for p in game.players if p.active]
+            winners = game.winners
+        lines: list[Content] = []
+        names = [self.seat_name(w) + (" (you)" if w == self.view.you else "") for w in winners]
+        if game.mode == "team" and winners:
+            teams = sorted({t for w in winners if w < len(game.players) and (t := game.players[w].team) is not None})
+            label = " and ".join(f"team {t + 1}" for t in teams)
+            lines.append(Content.assemble(("★ Game over: ", "bold"), (label, "bold"), " (", name_list(names), ") won."))
+        elif len(winners) > 1:
+            lines.append(Content.assemble(("★ Game over: ", "bold"), name_list(names, 12), " share the win."))
+        elif winners:
+            lines.append(Content.assemble(("★ Game over: ", "bold"), name_list(names), " won."))
+        else:
+            lines.append(Content.styled("★ Game over.", "bold"))
+        lines.append(Content(""))
+        lines.append(Content.styled("Final scores", "bold underline"))
+        for rank, (seat, score) in enumerate(sorted(scores, key=lambda p: (-p[1], p[0])), start=1):
+            star = "★" if seat in winners else " "
+            you = " (you)" if seat == self.view.you else ""
+            team = ""
+            if game.mode == "team" and seat < len(game.players) and game.players[seat].team is not None:
+                team = f" (team {cast(int, game.players[seat].team) + 1})"
+            lines.append(
+                Content.assemble(
+                    f"{rank:>2}. {star} ",
+                    (f"{score:>3}", "bold"),
+                    "  ",
+                    (self.seat_name(seat), "bold" if seat == self.view.you else ""),
+                    f"{you}{team}",
+                )
+            )
+        lines.append(Content(""))
+        lines.append(Content("Press r to see the last turn's recap, l to leave the table."))
+        body.update(Content("\n").join(lines))
+
+    def _render_status(self) -> None:
+        content = self.status_text()
+        self.query_one("#status", Static).update(Content.assemble(("▶ ", "bold"), content))
+
+    def status_text(self) -> Content:
+        """What you should do now, in one sentence (player names as plain text)."""
+        view, game = self.view, self.game
+        if view.status == "lobby" or game is None:
+            if view.you is None:
+                return Content.assemble(
+                    "You are watching. Waiting for ", (self.seat_name(view.host), "bold"), " to start."
+                )
+            if view.is_host:
+                if view.start_problem is None:
+                    return Content("Press s to start the game (p: practice turn first).")
+                return Content.assemble("Waiting for players: ", view.start_problem)
+            return Content.assemble("Waiting for ", (self.seat_name(view.host), "bold"), " (host) to start the game.")
+        if game.phase == "over" or view.status == "over":
+            winners = self.over.winners if self.over is not None else game.winners
+            names = [self.seat_name(w) for w in winners]
+            return Content.assemble("Game over: ", name_list(names, 12), " won. r: last recap · l: leave the table.")
+        waiting = self._names(game.waiting_for)
+        you = view.you
+        watching = "You are watching. " if you is None else ""
+        if game.phase == "clue":
+            if game.can_clue and (game.hand_hidden or not game.clue_needs_card):
+                return Content("Type your clue and press Enter (your hand stays hidden until then).")
+            if game.can_clue:
+                first = "Anyone may give the first clue: " if game.storyteller is None else ""
+                if self.chosen is None:
+                    todo = "choose a card (↑↓, Enter), then type your clue."
+                else:
+                    todo = f"type your clue for card {self._hand_number(self.chosen)} and press Enter."
+                return Content(first + todo if first else todo[0].upper() + todo[1:])
+            if game.storyteller is None:
+                return Content(watching + "Waiting for the first clue.")
+            return Content.assemble(
+                watching, "Waiting for ", (self.seat_name(game.storyteller), "bold"), " to give the clue."
+            )
+        if game.phase == "submit":
+            if game.submit_count:
+                count = game.submit_count
+                cards = "a card" if count == 1 else f"{count} cards"
+                if game.mode == "team":
+                    mate = self._teammate(you)
+                    if mate is not None and mate == game.storyteller:
+                        return Content.assemble(
+                            "Your teammate ",
+                            (self.seat_name(mate), "bold"),
+                            " is telling: give the card that best fits.",
+                        )
+                    if mate is not None:
+                        return Content.assemble(
+                            "Your team gives one card: you or ",
+                            (self.seat_name(mate), "bold"),
+                            ". The first to give it submits; the other votes.",
+                        )
+                if game.mode == "party":
+                    return Content("Everyone gives a card, the storyteller too: choose one that fits the clue.")
+                return Content(f"Choose {cards} that fit the clue (Enter), then confirm.")
+            lead = watching
+            if you is not None and you == game.storyteller:
+                lead = "Your card is in. "
+            elif you is not None and game.your_cards:
+                lead = "Your card is in. " if len(game.your_cards) == 1 else "Your cards are in. "
+            elif you is not None and game.mode == "team":
+                lead = "You vote this turn. "
+            return Content.assemble(lead, "Waiting for ", name_list(waiting), " to give cards.")
+        # vote
+        if game.can_vote:
+            dial = self.query_one(Dial)
+            if game.your_votes:
+                votes = " and ".join(map(str, game.your_votes))
+                red = f", red marker on {game.your_red}" if game.your_red is not None else ""
+                return Content.assemble(
+                    f"Your vote: {votes}{red} (you can change it until everyone has voted). Waiting for ",
+                    name_list(waiting),
+                    ".",
+                )
+            if game.places_red:
+                if dial.stage == "red":
+                    return Content("Place the red marker: turn the dial, Enter sends both votes (Esc: back).")
+                return Content("Vote: turn the dial to your green vote and press Enter; then place the red marker.")
+            if game.votes_allowed > 1:
+                return Content("Vote: turn the dial, Space marks one or two cards, Enter votes.")
+            return Content("Vote: turn the dial and press Enter.")
+        if you is not None and you == game.storyteller:
+            return Content.assemble("You are the storyteller. Waiting for votes from ", name_list(waiting), ".")
+        return Content.assemble(watching, "Waiting for votes from ", name_list(waiting), ".")
+
+    def _focus_for_phase(self) -> None:
+        focused = self.focused
+        if isinstance(focused, Input) and focused.id == "chat-input" and focused.value:
+            return  # never steal the keyboard from someone typing a chat line
+        target: Widget | None = None
+        view, game = self.view, self.game
+        if view.status == "lobby" or game is None:
+            if view.is_host and view.start_problem is None:
+                target = self.query_one("#start-btn", Button)
+        elif game.phase == "clue":
+            if game.can_clue and (game.hand_hidden or not game.clue_needs_card):
+                target = self.query_one("#clue-input", Input)
+            elif game.hand:
+                target = self.query_one(Hand)
+        elif game.phase == "submit":
+            if game.hand:
+                target = self.query_one(Hand)
+        elif game.phase == "vote" and game.can_vote:
+            target = self.query_one(Dial)
+        self.set_focus(target)
+
+    def _open_recap(self, update: RevealUpdate) -> None:
+        game = self.game
+        names = [s.name for s in self.view.seats]
+        teams: dict[int, int | None] = {}
+        if game is not None:
+            teams = {p.seat: p.team for p in game.players}
+        if isinstance(self.app.screen, RecapScreen):  # an unread recap of an earlier turn: the new one replaces it
+            self.app.pop_screen()
+        self.app.push_screen(
+            RecapScreen(
+                update.reveal,
+                update.texts,
+                names,
+                mode=game.mode if game is not None else "standard",
+                teams=teams,
+                you=self.view.you,
+            )
+        )
+
+    # --- the hand, the clue, the board and the dial ------------------------------------------------------------
+
+    @on(OptionList.OptionSelected, "#hand")
+    async def hand_picked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        game = self.game
+        card = event.option.id
+        if game is None or card is None:
+            return
+        if game.phase == "clue" and game.can_clue and game.clue_needs_card:
+            self.chosen = card
+            self._render_hand()
+            self._render_status()
+            self.query_one("#clue-input", Input).focus()
+        elif game.phase == "submit" and game.submit_count:
+            if game.submit_count == 1:
+                self._confirm_submit([card])
+                return
+            if card in self.marked:
+                self.marked.remove(card)
+            else:
+                self.marked.append(card)
+            self._render_hand()
+            if len(self.marked) >= game.submit_count:
+                self._confirm_submit(list(self.marked[: game.submit_count]))
+        else:
+            self.notify(self.status_text().plain, title="Nothing to choose now", markup=False)
+
+    def _confirm_submit(self, cards: list[str]) -> None:
+        game = self.game
+        assert game is not None
+        texts = {c.card: c.text for c in game.hand}
+        parts: list[Part] = ["Clue: ", (f"“{game.clue or ''}”", "bold"), "\n\n"]
+        for card in cards:
+            parts.extend([(f"{self._hand_number(card)}. ", "bold"), texts.get(card, ""), "\n"])
+        parts.append("\nOnce given, a card cannot be taken back.")
+        many = len(cards) > 1
+
+        async def answer(ok: bool | None) -> None:
+            if not ok:
+                if many and self.marked:
+                    self.marked.pop()
+                    self._render_hand()
+                return
+            session = self._session()
+            if session is not None and await self._act(session.submit(cards)):
+                self.marked = []
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Give these cards?" if many else "Give this card?",
+                Content.assemble(*parts),
+                yes="Give them" if many else "Give it",
+                no="Not yet",
+            ),
+            answer,
+        )
+
+    @on(Input.Submitted, "#clue-input")
+    async def clue_sent(self, event: Input.Submitted) -> None:
+        event.stop()
+        game, session = self.game, self._session()
+        text = event.value.strip()
+        if game is None or session is None:
+            return
+        if not text:
+            self.notify("Type a clue first: a word, a sound, a line of a song...", markup=False)
+            return
+        card = None
+        if game.clue_needs_card and not game.hand_hidden:
+            if self.chosen is None:
+                self.notify("Choose the card for your clue first: ↑↓ then Enter.", severity="warning", markup=False)
+                self.query_one(Hand).focus()
+                return
+            card = self.chosen
+        if await self._act(session.clue(text, card)):
+            event.input.value = ""
+
+    def on_dial_changed(self, event: Dial.Changed) -> None:
+        game = self.game
+        if game is None or game.phase != "vote":
+            return
+        dial = event.dial
+        self.query_one(Board).show_items(self._board_items(game, dial), highlight=f"slot-{event.pointer}")
+        self._render_status()
+
+    async def on_dial_cast(self, event: Dial.Cast) -> None:
+        session = self._session()
+        if session is not None:
+            await self._act(session.vote(list(event.slots), red=event.red))
+
+    def on_dial_refused(self, event: Dial.Refused) -> None:
+        self.notify(event.reason, severity="warning", markup=False)
+
+    @on(OptionList.OptionSelected, "#board")
+    def board_clicked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        dial = self.query_one(Dial)
+        if dial.display and event.option.id is not None:
+            dial.focus()
+            dial.select(int(event.option.id.removeprefix("slot-")))
+
+    # --- chat ---------------------------------------------------------------------------------------------------
+
+    async def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
+        if self.view.chat_paused:
+            self.notify("Chat is paused until the reveal, so nobody can hint at a card.", markup=False)
+            return
+        session = self._session()
+        if session is not None and await self._act(session.chat(event.text)):
+            event.panel.input.value = ""
+
+    # --- buttons ------------------------------------------------------------------------------------------------
+
+    @on(Button.Pressed, "#start-btn")
+    async def start_pressed(self) -> None:
+        await self.action_start()
+
+    @on(Button.Pressed, "#practice-btn")
+    async def practice_pressed(self) -> None:
+        await self.action_practice()
+
+    @on(Button.Pressed, "#leave-btn")
+    def leave_pressed(self) -> None:
+        self.action_leave()
+
+    # --- actions ------------------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        view, game = self.view, self.game
+        lobby = view.status == "lobby" or game is None
+        if action == "start":
+            if not (lobby and view.is_host):
+                return False
+            return True if view.start_problem is None else None
+        if action == "practice":
+            return lobby and view.is_host
+        if action == "void":
+            return bool(
+                view.is_host and game is not None and view.status == "playing" and game.phase in ("submit", "vote")
+            )
+        if action == "remove":
+            return (
+                view.is_host and view.status != "over" and any(s.seat != view.you and not s.removed for s in view.seats)
+            )
+        if action == "back":  # Esc leaves a text box (clue, chat) for the hand, board or dial
+            return isinstance(self.focused, Input)
+        if action == "recap":
+            return self.last_reveal is not None or (game is not None and game.last_reveal is not None)
+        return True
+
+    async def action_start(self) -> None:
+        session = self._session()
+        if session is not None:
+            await self._act(session.start())
+
+    async def action_practice(self) -> None:
+        session = self._session()
+        if session is not None:
+            await self._act(session.practice(0))
+
+    def action_chat(self) -> None:
+        self.query_one(ChatPanel).input.focus()
+
+    def action_back(self) -> None:
+        self._focus_for_phase()
+
+    def action_recap(self) -> None:
+        if self.last_reveal is not None:
+            self._open_recap(self.last_reveal)
+        elif self.game is not None and self.game.last_reveal is not None:
+            self._open_recap(RevealUpdate(self.game.last_reveal, {}))
+
+    def action_void(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        teller = self.seat_name(game.storyteller)
+        body = Content.assemble(
+            f"Void turn {game.turn}? Every card given this turn goes back to its owner, scores stay as they are, and ",
+            (teller, "bold"),
+            " gives a new card and clue.\n\nEveryone at the table sees the void in the log and as a notice.",
+        )
+
+        async def answer(ok: bool | None) -> None:
+            session = self._session()
+            if ok and session is not None:
+                await self._act(session.void())
+
+        self.app.push_screen(
+            ConfirmScreen("Void this turn?", body, yes="Void the turn", no="Keep playing", focus_yes=False), answer
+        )
+
+    def action_remove(self) -> None:
+        view = self.view
+        seats = []
+        for info in view.seats:
+            if info.seat == view.you or info.removed:
+                continue
+            state = "" if info.connected else " (offline)"
+            seats.append((info.seat, Content.assemble((seat_marker(info.seat), "bold"), "  ", info.name, state)))
+        if not seats:
+            return
+
+        def picked(seat: int | None) -> None:
+            if seat is not None:
+                self._confirm_remove(seat)
+
+        self.app.push_screen(SeatPicker("Remove which player?", seats), picked)
+
+    def _confirm_remove(self, seat: int) -> None:
+        name = self.seat_name(seat)
+        if self.view.status == "lobby":
+            body = Content.assemble("Remove ", (name, "bold"), " from the table? Their seat is freed.")
+        else:
+            body = Content.assemble(
+                "Remove ",
+                (name, "bold"),
+                " from the game for good? They cannot come back. If a turn is under way it is voided first: "
+                "every card returns to its owner.",
+            )
+
+        async def answer(ok: bool | None) -> None:
+            session = self._session()
+            if ok and session is not None:
+                await self._act(session.remove(seat))
+
+        self.app.push_screen(
+            ConfirmScreen("Remove a player?", body, yes="Remove", no="Cancel", focus_yes=False), answer
+        )
+
+    def action_leave(self) -> None:
+        view = self.view
+        if view.status == "playing" and view.you is not None:
+            code = f" or your reconnect code {view.reconnect_code}" if view.reconnect_code else ""
+            body = Content(
+                f"Your seat is kept: come back with join {view.code}{code}. While you are away, the game may wait "
+                "for you."
+            )
+        elif view.status == "lobby" and view.you is not None:
+            body = Content("Your seat is freed.")
+        else:
+            body = Content("Back to the lobby.")
+
+        async def answer(ok: bool | None) -> None:
+            session = self._session()
+            if ok and session is not None:
+                await self._act(session.leave())
+
+        self.app.push_screen(ConfirmScreen(f"Leave table {view.code}?", body, yes="Leave", no="Stay"), answer)

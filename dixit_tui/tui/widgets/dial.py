@@ -1,0 +1,399 @@
+"""The vote dial: the board's slot numbers along a row with a pointer, turned by keys, wheel or mouse.
+
+A pure widget: it knows slot numbers, which are forbidden, how many marks a vote may carry and whether a red marker
+follows; it never talks to a session. It posts `Dial.Changed` when the pointer moves, `Dial.Cast` when the player
+confirms a vote and `Dial.Refused` when a key or click asks for a slot that cannot be chosen. Nothing is shown by
+colour alone: the pointer has a `▲` under it (and brackets where there is room), a forbidden slot reads `✗3`, a
+marked one `✓3`, the red marker `●3`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from typing import ClassVar, Literal
+
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
+
+Stage = Literal["green", "red"]
+
+DIGIT_TIMEOUT = 1.0  # seconds within which a second digit makes a two-digit slot number (10, 11, 12)
+
+
+class Dial(Widget, can_focus=True):
+    """Choose one (or two) slots of the board, and for the party storyteller a red marker after the green vote."""
+
+    DEFAULT_CSS = """
+    Dial {
+        height: 5;
+        border: round $primary;
+        padding: 0 1;
+    }
+    Dial:focus {
+        border: double $accent;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,up", "turn(-1)", "Turn", show=False),
+        Binding("right,down", "turn(1)", "Turn", show=False),
+        Binding("home", "jump_end(0)", "First", show=False),
+        Binding("end", "jump_end(1)", "Last", show=False),
+        Binding("space", "toggle_mark", "Mark/unmark"),
+        Binding("enter", "cast", "Vote"),
+        Binding("escape", "back", "Back to green"),
+    ]
+
+    class Changed(Message):
+        """The pointer moved (or the stage changed)."""
+
+        def __init__(self, dial: Dial, pointer: int, stage: Stage) -> None:
+            super().__init__()
+            self.dial = dial
+            self.pointer = pointer
+            self.stage = stage
+
+        @property
+        def control(self) -> Dial:
+            return self.dial
+
+    class Cast(Message):
+        """The player confirmed a vote: `slots` (one or two, sorted) and, for the party storyteller, `red`."""
+
+        def __init__(self, dial: Dial, slots: tuple[int, ...], red: int | None) -> None:
+            super().__init__()
+            self.dial = dial
+            self.slots = slots
+            self.red = red
+
+        @property
+        def control(self) -> Dial:
+            return self.dial
+
+    class Refused(Message):
+        """A key or click asked for a slot that cannot be chosen; `reason` says why, in plain words."""
+
+        def __init__(self, dial: Dial, slot: int, reason: str) -> None:
+            super().__init__()
+            self.dial = dial
+            self.slot = slot
+            self.reason = reason
+
+        @property
+        def control(self) -> Dial:
+            return self.dial
+
+    def __init__(
+        self,
+        slots: int = 0,
+        *,
+        forbidden: Iterable[int] = (),
+        votes_allowed: int = 1,
+        places_red: bool = False,
+        voted: Iterable[int] = (),
+        voted_red: int | None = None,
+        board: object = None,
+        clock: Callable[[], float] = time.monotonic,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self._clock = clock
+        self._digits = ""
+        self._digit_time = 0.0
+        self.board: object = None
+        self.slots = 0
+        self.forbidden: frozenset[int] = frozenset()
+        self.votes_allowed = 1
+        self.places_red = False
+        self.voted: tuple[int, ...] = ()
+        self.voted_red: int | None = None
+        self.pointer = 0
+        self.marks: tuple[int, ...] = ()
+        self.stage: Stage = "green"
+        self.green: int | None = None  # the green vote chosen before the red step
+        self.configure(
+            slots,
+            forbidden=forbidden,
+            votes_allowed=votes_allowed,
+            places_red=places_red,
+            voted=voted,
+            voted_red=voted_red,
+            board=board,
+        )
+
+    # --- configuration -----------------------------------------------------------------------------------------
+
+    def configure(
+        self,
+        slots: int,
+        *,
+        forbidden: Iterable[int] = (),
+        votes_allowed: int = 1,
+        places_red: bool = False,
+        voted: Iterable[int] = (),
+        voted_red: int | None = None,
+        board: object = None,
+    ) -> None:
+        """Set up the dial for a board. Keeps the pointer and marks if the board is the same, else starts over.
+
+        `board` identifies the board (the screen passes its card ids): a new board with the same size and the same
+        forbidden slots (a voided turn played again) still starts over."""
+        forbidden_set = frozenset(s for s in forbidden if 1 <= s <= slots)
+        same = (
+            board == self.board
+            and slots == self.slots
+            and forbidden_set == self.forbidden
+            and votes_allowed == self.votes_allowed
+            and places_red == self.places_red
+        )
+        self.voted = tuple(voted)
+        self.voted_red = voted_red
+        if not same:
+            self.board = board
+            self.slots = slots
+            self.forbidden = forbidden_set
+            self.votes_allowed = max(1, votes_allowed)
+            self.places_red = places_red
+            self.stage = "green"
+            self.green = None
+            self.marks = ()
+            start = self.voted[0] if self.voted and self.allowed(self.voted[0]) else None
+            self.pointer = start if start is not None else self._next_allowed(0, 1)
+            if self.votes_allowed > 1 and len(self.voted) > 1:
+                self.marks = tuple(sorted(s for s in self.voted if self.allowed(s)))
+        self.refresh()
+
+    # --- queries -----------------------------------------------------------------------------------------------
+
+    def allowed(self, slot: int) -> bool:
+        """May the pointer rest on `slot` in the current stage? The red marker may go anywhere."""
+        if not 1 <= slot <= self.slots:
+            return False
+        return self.stage == "red" or slot not in self.forbidden
+
+    def pending(self) -> tuple[tuple[int, ...], int | None]:
+        """What Enter would send now: (green slots, red) -- in the green step of a red vote, not sent yet."""
+        if self.stage == "red":
+            assert self.green is not None
+            return (self.green,), self.pointer
+        slots = self.marks if self.marks else ((self.pointer,) if self.pointer else ())
+        return tuple(sorted(slots)), None
+
+    def _next_allowed(self, start: int, step: int) -> int:
+        """The next allowed slot from `start` in direction `step`, wrapping around; 0 if none is allowed."""
+        n = self.slots
+        if n <= 0:
+            return 0
+        slot = start
+        for _ in range(n):
+            slot = (slot - 1 + step) % n + 1
+            if self.allowed(slot):
+                return slot
+        return 0
+
+    # --- actions -----------------------------------------------------------------------------------------------
+
+    def _moved(self) -> None:
+        self.refresh()
+        self.refresh_bindings()
+        self.post_message(self.Changed(self, self.pointer, self.stage))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show Space only where a vote may carry two marks, Esc only in the red step."""
+        if action == "toggle_mark":
+            return self.votes_allowed > 1 and self.stage == "green"
+        if action == "back":
+            return self.stage == "red"
+        return True
+
+    def action_turn(self, step: int) -> None:
+        slot = self._next_allowed(self.pointer or (0 if step > 0 else 1), step)
+        if slot and slot != self.pointer:
+            self.pointer = slot
+            self._moved()
+
+    def action_jump_end(self, last: int) -> None:
+        slot = self._next_allowed(1, -1) if last else self._next_allowed(self.slots, 1)
+        if slot and slot != self.pointer:
+            self.pointer = slot
+            self._moved()
+
+    def select(self, slot: int) -> bool:
+        """Point at `slot` (a number key or a click). Refuses a forbidden or unknown slot."""
+        if not 1 <= slot <= self.slots:
+            self.post_message(
+                self.Refused(self, slot, f"There is no card {slot}: the board has cards 1 to {self.slots}.")
+            )
+            return False
+        if not self.allowed(slot):
+            self.post_message(self.Refused(self, slot, f"Card {slot} is yours: you cannot vote for it."))
+            return False
+        if slot != self.pointer:
+            self.pointer = slot
+            self._moved()
+        return True
+
+    def action_toggle_mark(self) -> None:
+        if self.stage != "green" or not self.pointer:
+            return
+        if self.votes_allowed < 2:
+            self.post_message(
+                self.Refused(self, self.pointer, "One vote this turn: turn the dial to your card and press Enter.")
+            )
+            return
+        if self.pointer in self.marks:
+            self.marks = tuple(s for s in self.marks if s != self.pointer)
+        elif len(self.marks) >= self.votes_allowed:
+            self.post_message(
+                self.Refused(self, self.pointer, "Two marks at most: press Space on a marked card to unmark it.")
+            )
+            return
+        else:
+            self.marks = tuple(sorted((*self.marks, self.pointer)))
+        self._moved()
+
+    def action_cast(self) -> None:
+        if not self.pointer:
+            return
+        if self.places_red and self.stage == "green":
+            self.green = self.pointer
+            self.stage = "red"
+            if self.voted_red is not None and 1 <= self.voted_red <= self.slots:
+                self.pointer = self.voted_red
+            self._moved()
+            return
+        slots, red = self.pending()
+        if not slots:
+            return
+        self.post_message(self.Cast(self, slots, red))
+        if self.stage == "red":
+            self.stage = "green"
+            assert self.green is not None
+            self.pointer = self.green
+            self.green = None
+            self._moved()
+
+    def action_back(self) -> None:
+        if self.stage == "red" and self.green is not None:
+            self.stage = "green"
+            self.pointer = self.green
+            self.green = None
+            self._moved()
+
+    # --- input -------------------------------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        char = event.character
+        if char is None or not char.isdigit() or len(char) != 1:
+            return
+        event.stop()
+        event.prevent_default()
+        now = self._clock()
+        if self._digits and now - self._digit_time <= DIGIT_TIMEOUT:
+            both = int(self._digits + char)
+            if 10 <= both <= self.slots:
+                self._digits = ""
+                self.select(both)
+                return
+        self._digit_time = now
+        number = int(char)
+        if number == 0:
+            self._digits = ""
+            if self.slots >= 10:
+                self.select(10)
+            else:
+                self.select(0)
+            return
+        # a "1" on a board of 10+ may start 10, 11 or 12: remember it
+        self._digits = char if number * 10 <= self.slots else ""
+        self.select(number)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y != 0:
+            return
+        slot = self._slot_at(offset.x)
+        if slot:
+            event.stop()
+            self.focus()
+            self.select(slot)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self.action_turn(1)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self.action_turn(-1)
+
+    # --- drawing -----------------------------------------------------------------------------------------------
+
+    def _geometry(self, width: int) -> tuple[int, int]:
+        """(cell width, left padding) for the number row."""
+        n = max(1, self.slots)
+        cell = max(3, min(6, width // n))
+        return cell, max(0, (width - cell * n) // 2)
+
+    def _slot_at(self, x: int) -> int:
+        cell, pad = self._geometry(self.content_size.width)
+        if x < pad:
+            return 0
+        slot = (x - pad) // cell + 1
+        return slot if 1 <= slot <= self.slots else 0
+
+    def _label(self, slot: int) -> tuple[str, str]:
+        """The text and style of one number on the dial."""
+        if self.stage == "red" and slot == self.green:
+            return (f"✓●{slot}", "bold reverse") if slot == self.pointer else (f"✓{slot}", "bold")
+        if self.stage == "red" and slot == self.pointer:
+            return f"●{slot}", "bold reverse"
+        if self.stage == "green" and slot in self.forbidden:
+            return f"✗{slot}", "dim strike"
+        if slot in self.marks:
+            return f"✓{slot}", "bold reverse" if slot == self.pointer else "bold"
+        if slot == self.pointer:
+            return str(slot), "bold reverse"
+        return str(slot), ""
+
+    def caption(self) -> str:
+        """The dial's own one-line help: what the keys do and what Enter sends now (short: it fits 48 cells)."""
+        if not self.slots:
+            return "No cards on the board."
+        if self.stage == "red":
+            return f"Green {self.green} · red {self.pointer} · Enter: send both · Esc: back"
+        if self.places_red:
+            return f"Step 1 of 2: green vote {self.pointer} · Enter: then the red"
+        if self.votes_allowed > 1:
+            slots, _ = self.pending()
+            marked = ", ".join(map(str, self.marks)) if self.marks else "none"
+            return f"Marked: {marked} · Space: mark · Enter: vote {' and '.join(map(str, slots))}"
+        return f"←→ or 1-9 turn · Enter: vote for {self.pointer}"
+
+    def render(self) -> Content:
+        width = self.content_size.width
+        if not self.slots or width <= 0:
+            return Content("No cards on the board.")
+        cell, pad = self._geometry(width)
+        numbers: list[str | tuple[str, str]] = [" " * pad]
+        arrows: list[str] = [" " * pad]
+        for slot in range(1, self.slots + 1):
+            text, style = self._label(slot)
+            if slot == self.pointer and len(text) + 2 <= cell - 1:
+                text = f"[{text}]"
+            left = (cell - len(text)) // 2
+            numbers.append(" " * left)
+            numbers.append((text, style))
+            numbers.append(" " * (cell - left - len(text)))
+            mark = " "
+            if slot == self.pointer:
+                mark = "▲"
+            arrows.append(mark.center(cell))
+        caption = Content(self.caption()).truncate(width, ellipsis=True)
+        return Content("\n").join([Content.assemble(*numbers), Content("".join(arrows)), caption])

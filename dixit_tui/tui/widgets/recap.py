@@ -1,0 +1,246 @@
+"""The recap after each reveal: every card with who gave it and who voted for it, and everyone's points by pass.
+
+Shown as a modal over the table; Enter or Esc closes it. Names, the clue and card texts are player or deck text:
+everything here is rich `Text` assembled from plain strings (and Text cells in a rich Table), never markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Static
+
+from dixit_tui.engine import Points, Reveal
+
+
+def _name(names: Sequence[str], seat: int | None, you: int | None) -> str:
+    if seat is None or not 0 <= seat < len(names):
+        return "?"
+    return names[seat] + (" (you)" if seat == you else "")
+
+
+def outcome_sentence(reveal: Reveal, names: Sequence[str], mode: str, you: int | None) -> Text:
+    """The outcome of the turn in one friendly paragraph (plain Text)."""
+    teller = _name(names, reveal.storyteller, you)
+    team = mode == "team"
+    who = f"{teller}'s team" if team else teller
+    others = "every other team" if team else "everyone else"
+    bonus = (
+        "Every submitted card also scores 1 per vote for its team"
+        if team
+        else "Everyone but the storyteller also scores 1 per vote on their own card"
+    )
+    if reveal.outcome == "party":
+        return Text(
+            "Party scoring: each player scores the number of players (themselves included) whose green vote is on "
+            "the same card as theirs, at most 5. A vote on the card with the red marker scores 0, and so does a "
+            "vote alone on a card."
+        )
+    if reveal.outcome == "all":
+        first = Text.assemble("Everyone found ", (teller, "bold"), "'s card, so the clue was too obvious: ")
+        first.append(f"{who} scores 0 and {others} scores 2. ")
+    elif reveal.outcome == "none":
+        first = Text.assemble("Nobody found ", (teller, "bold"), "'s card, so the clue was too obscure: ")
+        first.append(f"{who} scores 0 and {others} scores 2. ")
+    else:
+        first = Text.assemble("Some players found ", (teller, "bold"), "'s card, but not everyone: ")
+        first.append(f"{who} and each voter who found it score 3, the others 0. ")
+    first.append(bonus + ".")
+    return first
+
+
+def _slot_lines(
+    reveal: Reveal, texts: Mapping[str, str], names: Sequence[str], teams: Mapping[int, int | None], you: int | None
+) -> list[RenderableType]:
+    grid = Table.grid(padding=(0, 1), expand=True)
+    grid.add_column(width=2, no_wrap=True, justify="right")
+    grid.add_column(ratio=1)
+    for slot in reveal.slots:
+        text = texts.get(slot.card) or "(card text not available)"
+        owner = _name(names, slot.owner, you)
+        details = Text(style="italic")
+        if slot.owner == reveal.storyteller:
+            details.append("★ storyteller's card", "bold")
+            details.append(" (")
+            details.append(owner)
+            details.append(")")
+        else:
+            details.append("given by ")
+            details.append(owner, "bold")
+        team = teams.get(slot.owner)
+        if team is not None:
+            details.append(f", team {team + 1}")
+        if slot.votes:
+            details.append(" · votes: ")
+            for i, seat in enumerate(slot.votes):
+                if i:
+                    details.append(", ")
+                details.append(_name(names, seat, you))
+        else:
+            details.append(" · no votes")
+        if slot.red:
+            details.append(" · ● red marker", "bold")
+        grid.add_row(Text(str(slot.slot), style="bold"), Text.assemble(text, "\n", details))
+    return [Text("Cards", style="bold underline"), grid]
+
+
+def _bonus_cell(p: Points) -> Text:
+    if p.bonus_raw != p.bonus:
+        return Text(f"{p.bonus_raw}→{p.bonus} capped")
+    return Text(str(p.bonus))
+
+
+def points_table(
+    reveal: Reveal, names: Sequence[str], mode: str, teams: Mapping[int, int | None], you: int | None
+) -> Table:
+    party = reveal.outcome == "party"
+    extra = any(p.extra for p in reveal.points)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
+    table.add_column(Text("Player" if mode != "team" else "Team"), no_wrap=False)
+    if party:
+        table.add_column(Text("Party"), justify="right")
+    else:
+        table.add_column(Text("Pass 1"), justify="right")
+        table.add_column(Text("Bonus"), justify="right")
+        if extra:
+            table.add_column(Text("Extra"), justify="right")
+    table.add_column(Text("Turn"), justify="right")
+    table.add_column(Text("Total"), justify="right")
+    seen_teams: set[int] = set()
+    for p in reveal.points:
+        if mode == "team":
+            team = teams.get(p.seat)
+            if team is None or team in seen_teams:
+                continue
+            seen_teams.add(team)
+            members = [s for s, t in teams.items() if t == team]
+            label = Text(f"Team {team + 1}: ")
+            for i, seat in enumerate(sorted(members)):
+                if i:
+                    label.append(" & ")
+                label.append(_name(names, seat, you))
+        else:
+            label = Text(_name(names, p.seat, you), style="bold" if p.seat == you else "")
+            if p.seat == reveal.storyteller:
+                label.append(" ★")
+        cells: list[Text] = [label]
+        if party:
+            cells.append(Text(str(p.party)))
+        else:
+            cells.extend([Text(str(p.pass1)), _bonus_cell(p)])
+            if extra:
+                cells.append(Text(str(p.extra)))
+        cells.extend([Text(f"+{p.delta}" if p.delta > 0 else str(p.delta)), Text(str(p.score), style="bold")])
+        table.add_row(*cells)
+    return table
+
+
+def legend(reveal: Reveal, mode: str) -> Text:
+    if reveal.outcome == "party":
+        return Text("Party: matching green votes, at most 5; 0 on the red card or alone.", style="dim")
+    parts = ["Pass 1: storyteller found or not", "Bonus: 1 per vote on your card"]
+    if any(p.bonus_raw != p.bonus for p in reveal.points) or mode == "team":
+        parts[-1] += " (at most 3)"
+    if any(p.extra for p in reveal.points):
+        parts.append("Extra: found it with a single vote")
+    parts.append("★ storyteller")
+    return Text(" · ".join(parts) + ".", style="dim")
+
+
+def recap_renderable(
+    reveal: Reveal,
+    texts: Mapping[str, str],
+    names: Sequence[str],
+    mode: str,
+    teams: Mapping[int, int | None],
+    you: int | None,
+) -> Group:
+    clue = Text.assemble("Clue: ", (f"“{reveal.clue}”", "bold"), " told by ", _name(names, reveal.storyteller, you))
+    parts: list[RenderableType] = [clue, outcome_sentence(reveal, names, mode, you), Text("")]
+    parts.extend([Text("Points", style="bold underline"), points_table(reveal, names, mode, teams, you)])
+    parts.extend([legend(reveal, mode), Text("")])
+    parts.extend(_slot_lines(reveal, texts, names, teams, you))
+    return Group(*parts)
+
+
+class RecapScreen(ModalScreen[None]):
+    """The recap of one scored turn. Enter or Esc closes it; arrows scroll."""
+
+    DEFAULT_CSS = """
+    RecapScreen {
+        align: center middle;
+        background: $background 60%;
+    }
+    RecapScreen > Vertical {
+        width: 100;
+        max-width: 100%;
+        height: auto;
+        max-height: 100%;
+        border: thick $primary;
+        background: $panel;
+        padding: 0 1;
+    }
+    RecapScreen #recap-title {
+        text-style: bold;
+        width: 100%;
+        content-align: center middle;
+    }
+    RecapScreen VerticalScroll {
+        height: auto;
+        max-height: 1fr;
+    }
+    RecapScreen Button {
+        margin: 0 1;
+        width: 100%;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape", "close", "Close")]
+
+    def __init__(
+        self,
+        reveal: Reveal,
+        texts: Mapping[str, str],
+        names: Sequence[str],
+        *,
+        mode: str = "standard",
+        teams: Mapping[int, int | None] | None = None,
+        you: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.reveal = reveal
+        self.texts = dict(texts)
+        self.names = tuple(names)
+        self.mode = mode
+        self.teams = dict(teams or {})
+        self.you = you
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Content(f"Turn {self.reveal.turn} revealed"), id="recap-title", markup=False)
+            with VerticalScroll(id="recap-scroll"):
+                yield Static(
+                    recap_renderable(self.reveal, self.texts, self.names, self.mode, self.teams, self.you),
+                    id="recap-body",
+                )
+            yield Button(Content("Close (Enter)"), id="recap-close", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#recap-scroll").focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,198 @@
+"""The seats panel: who sits where, their score, and their state in words or symbols (never colour alone).
+
+Narrow (under 32 cells) one line per seat with fixed symbol columns and a legend underneath:
+`1✎…★  ana (you)      12`. Wide, the name line plus a line of words: `host · storyteller · waiting`.
+Every name is player text: it only ever goes into Content as plain text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.cells import cell_len
+from textual.content import Content
+from textual.geometry import Size
+from textual.widget import Widget
+
+from dixit_tui.coordinator import TableView
+
+MARKERS = "123456789ABC"
+WIDE = 32
+
+LEGEND = (("✎", "storyteller"), ("…", "waiting"), ("★", "host"), ("✗", "offline"), ("⚙", "bot"), ("-", "left"))
+
+
+def seat_marker(seat: int) -> str:
+    return MARKERS[seat] if 0 <= seat < len(MARKERS) else "?"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    seat: int
+    name: str
+    score: int | None
+    you: bool = False
+    host: bool = False
+    storyteller: bool = False
+    waiting: bool = False
+    connected: bool = True
+    bot: bool = False
+    removed: bool = False
+    team: int | None = None
+
+    @property
+    def marker(self) -> str:
+        return seat_marker(self.seat)
+
+    def words(self) -> list[str]:
+        out = []
+        if self.team is not None:
+            out.append(f"team {self.team + 1}")
+        if self.host:
+            out.append("host")
+        if self.storyteller:
+            out.append("storyteller")
+        if self.waiting:
+            out.append("waiting")
+        if self.removed:
+            out.append("left the game")
+        elif self.bot:
+            out.append("bot")
+        elif not self.connected:
+            out.append("offline")
+        return out
+
+    def symbols(self) -> str:
+        conn = "-" if self.removed else "⚙" if self.bot else "✗" if not self.connected else " "
+        return ("✎" if self.storyteller else " ") + ("…" if self.waiting else " ") + ("★" if self.host else " ") + conn
+
+
+def seat_lines(view: TableView) -> tuple[SeatLine, ...]:
+    game = view.game
+    out = []
+    for info in view.seats:
+        score = team = None
+        teller = waiting = False
+        removed = info.removed
+        if game is not None and info.seat < len(game.players):
+            player = game.players[info.seat]
+            score, team = player.score, player.team
+            removed = removed or not player.active
+            teller = game.storyteller == info.seat and game.phase != "over"
+            waiting = info.seat in game.waiting_for
+        out.append(
+            SeatLine(
+                seat=info.seat,
+                name=info.name,
+                score=score,
+                you=info.seat == view.you,
+                host=info.host,
+                storyteller=teller,
+                waiting=waiting,
+                connected=info.connected,
+                bot=info.bot,
+                removed=removed,
+                team=team,
+            )
+        )
+    return tuple(out)
+
+
+def _fit(name: str, width: int) -> str:
+    """Cut `name` to `width` cells, with an ellipsis when cut."""
+    if cell_len(name) <= width:
+        return name
+    out = ""
+    for ch in name:
+        if cell_len(out + ch) > width - 1:
+            break
+        out += ch
+    return out + "…"
+
+
+def _name_part(line: SeatLine, room: int) -> Content:
+    you = " (you)" if line.you else ""
+    name = _fit(line.name, max(1, room - len(you)))
+    style = "bold" if line.you else "dim strike" if line.removed else "dim" if not line.connected else ""
+    return Content.assemble((name, style), (you, "bold"))
+
+
+def _legend(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
+    """The meaning of the symbols in use (only those), packed into lines of `width` cells."""
+    used = "".join(line.symbols() for line in lines)
+    out: list[Content] = []
+    current = ""
+    for symbol, word in LEGEND:
+        if symbol not in used:
+            continue
+        item = f"{symbol} {word}"
+        if current and cell_len(current) + 2 + cell_len(item) > width:
+            out.append(Content.styled(current, "dim"))
+            current = item
+        else:
+            current = f"{current}  {item}" if current else item
+    if current:
+        out.append(Content.styled(current, "dim"))
+    return out
+
+
+def render_seats(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
+    if width <= 0:
+        return []
+    out: list[Content] = []
+    if width >= WIDE:
+        for line in lines:
+            score = "" if line.score is None else f"{line.score:>3}"
+            room = width - 2 - len(score) - 1
+            name = _name_part(line, room)
+            pad = max(1, width - 2 - name.cell_length - len(score))
+            out.append(Content.assemble((line.marker, "bold"), " ", name, " " * pad, (score, "bold")))
+            words = line.words()
+            if words:
+                out.append(Content.styled("  " + " · ".join(words), "italic").truncate(width, ellipsis=True))
+        return out
+    for line in lines:
+        score = "" if line.score is None else f"{line.score:>3}"
+        team = f"T{line.team + 1}" if line.team is not None else ""
+        head = line.marker + line.symbols() + (team and f" {team}")
+        room = width - len(head) - 1 - len(score) - 1
+        name = _name_part(line, room)
+        pad = max(1, width - len(head) - 1 - name.cell_length - len(score))
+        out.append(Content.assemble((head, "bold"), " ", name, " " * pad, (score, "bold")))
+    if lines:
+        out.extend(_legend(lines, width))
+    return out
+
+
+class SeatsPanel(Widget):
+    """Shows `seat_lines(view)`; re-renders only when they change, re-lays out only when the height changes."""
+
+    DEFAULT_CSS = """
+    SeatsPanel {
+        height: auto;
+        border: round $border-blurred;
+        border-title-align: left;
+        padding: 0 1;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.lines: tuple[SeatLine, ...] = ()
+        self.border_title = "Seats"
+
+    def show(self, view: TableView) -> None:
+        lines = seat_lines(view)
+        if lines == self.lines:
+            return
+        width = self.content_size.width or WIDE
+        relayout = len(render_seats(lines, width)) != len(render_seats(self.lines, width))
+        self.lines = lines
+        self.refresh(layout=relayout)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return max(1, len(render_seats(self.lines, width)))
+
+    def render(self) -> Content:
+        lines = render_seats(self.lines, self.content_size.width)
+        return Content("\n").join(lines) if lines else Content("Nobody is seated.")

@@ -1,0 +1,260 @@
+"""The vote dial alone, in a tiny host app: keys, wheel, clicks, forbidden slots, two votes, the party red step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.app import App, ComposeResult
+
+from dixit_tui.tui.widgets.dial import Dial
+
+
+class DialApp(App[None]):
+    def __init__(self, dial: Dial) -> None:
+        super().__init__()
+        self.dial = dial
+        self.seen: list[tuple[Any, ...]] = []
+
+    def compose(self) -> ComposeResult:
+        yield self.dial
+
+    def on_mount(self) -> None:
+        self.dial.focus()
+
+    def on_dial_changed(self, event: Dial.Changed) -> None:
+        self.seen.append(("changed", event.pointer, event.stage))
+
+    def on_dial_cast(self, event: Dial.Cast) -> None:
+        self.seen.append(("cast", event.slots, event.red))
+
+    def on_dial_refused(self, event: Dial.Refused) -> None:
+        self.seen.append(("refused", event.slot))
+
+    def of(self, kind: str) -> list[tuple[Any, ...]]:
+        return [e for e in self.seen if e[0] == kind]
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def wheel(dial: Dial, down: bool) -> None:
+    cls = events.MouseScrollDown if down else events.MouseScrollUp
+    dial.post_message(cls(dial, 1, 1, 0, 1 if down else -1, 0, False, False, False))
+
+
+async def test_arrows_turn_and_wrap_around() -> None:
+    app = DialApp(Dial(5))
+    async with app.run_test(size=(60, 8)) as pilot:
+        dial = app.dial
+        assert dial.pointer == 1
+        await pilot.press("right", "right")
+        assert dial.pointer == 3
+        await pilot.press("down")
+        assert dial.pointer == 4
+        await pilot.press("left", "up")
+        assert dial.pointer == 2
+        await pilot.press("up", "up")  # 2 -> 1 -> wraps to 5
+        assert dial.pointer == 5
+        await pilot.press("right")  # 5 wraps to 1
+        assert dial.pointer == 1
+        await pilot.press("end")
+        assert dial.pointer == 5
+        await pilot.press("home")
+        assert dial.pointer == 1
+        await pilot.pause()
+        assert [e[1] for e in app.of("changed")] == [2, 3, 4, 3, 2, 1, 5, 1, 5, 1]
+
+
+async def test_forbidden_slots_are_skipped_and_shown() -> None:
+    app = DialApp(Dial(6, forbidden=(1, 3, 4)))
+    async with app.run_test(size=(60, 8)) as pilot:
+        dial = app.dial
+        assert dial.pointer == 2  # the first allowed slot
+        await pilot.press("right")
+        assert dial.pointer == 5
+        await pilot.press("right", "right")  # 6, then wraps past 1 to 2
+        assert dial.pointer == 2
+        await pilot.press("left")
+        assert dial.pointer == 6
+        text = dial.render().plain
+        assert "✗1" in text and "✗3" in text and "✗4" in text
+        assert "✗2" not in text
+
+
+async def test_number_keys_jump_and_refuse_forbidden() -> None:
+    app = DialApp(Dial(8, forbidden=(3,)))
+    async with app.run_test(size=(60, 8)) as pilot:
+        dial = app.dial
+        await pilot.press("6")
+        assert dial.pointer == 6
+        await pilot.press("3")
+        assert dial.pointer == 6
+        await pilot.press("9")
+        assert dial.pointer == 6
+        await pilot.press("0")
+        assert dial.pointer == 6
+        await pilot.pause()
+        assert app.of("refused") == [("refused", 3), ("refused", 9), ("refused", 0)]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.of("cast") == [("cast", (6,), None)]
+
+
+async def test_two_digit_slots_on_a_twelve_card_board() -> None:
+    clock = FakeClock()
+    app = DialApp(Dial(12, clock=clock))
+    async with app.run_test(size=(80, 8)) as pilot:
+        dial = app.dial
+        await pilot.press("1", "2")
+        assert dial.pointer == 12
+        await pilot.press("1", "0")
+        assert dial.pointer == 10
+        await pilot.press("1")
+        assert dial.pointer == 1
+        clock.now += 5  # too slow: a new number
+        await pilot.press("1")
+        assert dial.pointer == 1
+        await pilot.press("1")  # 11 within the timeout
+        assert dial.pointer == 11
+        await pilot.press("7")
+        assert dial.pointer == 7
+
+
+async def test_mouse_wheel_turns_and_click_selects() -> None:
+    app = DialApp(Dial(6, forbidden=(2,)))
+    async with app.run_test(size=(60, 8)) as pilot:
+        dial = app.dial
+        wheel(dial, down=True)
+        await pilot.pause()
+        assert dial.pointer == 3  # 2 is skipped
+        wheel(dial, down=False)
+        await pilot.pause()
+        assert dial.pointer == 1
+        cell, pad = dial._geometry(dial.content_size.width)
+        gutter = dial.gutter.left
+        # click on number 5 (row 0 of the content: the border is one row)
+        await pilot.click(Dial, offset=(gutter + pad + 4 * cell + cell // 2, dial.gutter.top))
+        assert dial.pointer == 5
+        # a click on the forbidden 2 is refused
+        await pilot.click(Dial, offset=(gutter + pad + 1 * cell + cell // 2, dial.gutter.top))
+        await pilot.pause()
+        assert dial.pointer == 5
+        assert ("refused", 2) in app.seen
+
+
+async def test_enter_casts_the_pointer() -> None:
+    app = DialApp(Dial(4, forbidden=(1,)))
+    async with app.run_test(size=(60, 8)) as pilot:
+        await pilot.press("right", "enter")
+        await pilot.pause()
+        assert app.of("cast") == [("cast", (3,), None)]
+        await pilot.press("4", "enter")  # change of mind: cast again
+        await pilot.pause()
+        assert app.of("cast")[-1] == ("cast", (4,), None)
+
+
+async def test_two_votes_mark_one_or_two_slots() -> None:
+    app = DialApp(Dial(10, forbidden=(2,), votes_allowed=2))
+    async with app.run_test(size=(80, 8)) as pilot:
+        dial = app.dial
+        await pilot.press("3", "space", "7", "space")
+        assert dial.marks == (3, 7)
+        assert "Marked: 3, 7" in dial.render().plain
+        await pilot.press("9", "space")  # a third mark is refused
+        await pilot.pause()
+        assert dial.marks == (3, 7)
+        assert ("refused", 9) in app.seen
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.of("cast")[-1] == ("cast", (3, 7), None)
+        await pilot.press("3", "space")  # unmark 3: one mark left
+        assert dial.marks == (7,)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.of("cast")[-1] == ("cast", (7,), None)
+        await pilot.press("7", "space", "5", "enter")  # no marks: the pointer is the vote
+        await pilot.pause()
+        assert dial.marks == ()
+        assert app.of("cast")[-1] == ("cast", (5,), None)
+
+
+async def test_space_does_not_mark_with_one_vote() -> None:
+    app = DialApp(Dial(5))
+    async with app.run_test(size=(60, 8)) as pilot:
+        assert app.dial.check_action("toggle_mark", ()) is False  # not offered in the footer
+        await pilot.press("space")
+        await pilot.pause()
+        assert app.dial.marks == ()
+        assert app.of("cast") == []
+
+
+async def test_party_storyteller_places_the_red_marker_second() -> None:
+    app = DialApp(Dial(7, places_red=True))
+    async with app.run_test(size=(60, 8)) as pilot:
+        dial = app.dial
+        await pilot.press("3", "enter")
+        await pilot.pause()
+        assert dial.stage == "red" and dial.green == 3
+        assert app.of("cast") == []
+        assert ("changed", 3, "red") in app.seen
+        assert "Green 3 · red 3" in dial.render().plain
+        await pilot.press("escape")  # back to the green step
+        assert dial.stage == "green" and dial.pointer == 3
+        await pilot.press("4", "enter", "left", "left")
+        assert dial.stage == "red" and dial.pointer == 2
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.of("cast") == [("cast", (4,), 2)]
+        assert dial.stage == "green"
+
+
+async def test_red_marker_may_go_on_any_slot() -> None:
+    """The red step ignores the green step's forbidden slots (own card allowed)."""
+    app = DialApp(Dial(5, forbidden=(2,), places_red=True))
+    async with app.run_test(size=(60, 8)) as pilot:
+        await pilot.press("1", "enter", "right", "enter")
+        await pilot.pause()
+        assert app.of("cast") == [("cast", (1,), 2)]
+
+
+async def test_same_board_keeps_pointer_new_board_resets() -> None:
+    app = DialApp(Dial(6))
+    async with app.run_test(size=(60, 8)) as pilot:
+        dial = app.dial
+        await pilot.press("4")
+        dial.configure(6, voted=(4,))
+        assert dial.pointer == 4
+        dial.configure(8, forbidden=(1,), voted=())
+        assert dial.pointer == 2
+        dial.configure(8, forbidden=(1,), voted=(6,))  # same board: the pointer stays where the player left it
+        assert dial.pointer == 2
+        dial.configure(5, voted=(5,))  # a new board starts on your existing vote
+        assert dial.pointer == 5
+
+
+async def test_pointer_is_visible_without_colour() -> None:
+    app = DialApp(Dial(5, forbidden=(1,)))
+    async with app.run_test(size=(60, 8)) as pilot:
+        await pilot.press("3")
+        lines = app.dial.render().plain.splitlines()
+        number_row, arrow_row = lines[0], lines[1]
+        assert "[3]" in number_row
+        assert number_row.index("3") == arrow_row.index("▲")
+
+
+async def test_a_new_board_of_the_same_shape_starts_over() -> None:
+    app = DialApp(Dial(6, votes_allowed=2, board="turn-1"))
+    async with app.run_test(size=(60, 8)) as pilot:
+        dial = app.dial
+        await pilot.press("4", "space")
+        assert dial.marks == (4,)
+        dial.configure(6, votes_allowed=2, board="turn-1")
+        assert dial.marks == (4,) and dial.pointer == 4
+        dial.configure(6, votes_allowed=2, board="turn-1-again")  # voided and played again
+        assert dial.marks == () and dial.pointer == 1

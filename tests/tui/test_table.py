@@ -1,0 +1,628 @@
+"""The table screen with a real coordinator: several DixitApp instances (one pilot each) play through keys.
+
+Extra seats are coordinator sessions with a recording sink (fast); the players under test are real apps.
+"""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.coordinator.table import Table
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.widgets.cards import Board, Hand
+from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
+from dixit_tui.tui.widgets.dial import Dial
+from dixit_tui.tui.widgets.recap import RecapScreen
+from dixit_tui.tui.widgets.seats import SeatsPanel
+from tests.tui.fixtures import (
+    coordinator,
+    default_move,
+    options,
+    phase_of,
+    play_until,
+    screen_text,
+    seat,
+    seat_many,
+    settle,
+)
+
+SIZE = (80, 24)
+
+
+def table_of(app: DixitApp) -> TableScreen:
+    screen = app._table_screen()
+    assert isinstance(screen, TableScreen), app.screen_stack
+    return screen
+
+
+def status(app: DixitApp) -> str:
+    return table_of(app).status_text().plain
+
+
+def notes(app: DixitApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def session_of(app: DixitApp) -> PlayerSession:
+    assert app.session is not None
+    return app.session
+
+
+def table(coord: Coordinator, app: DixitApp) -> Table:
+    view = session_of(app).view()
+    assert view is not None
+    return coord.tables[view.code]
+
+
+async def open_apps(
+    stack: AsyncExitStack, coord: Coordinator, names: list[str], code: str | None = None, size: tuple[int, int] = SIZE
+) -> list[tuple[DixitApp, Pilot[Any]]]:
+    out = []
+    for name in names:
+        command = f"join {code}" if code else None
+        app = DixitApp(coord, Identity(name, f"key-{name}"), command=command)
+        pilot = await stack.enter_async_context(app.run_test(size=size, notifications=True))
+        out.append((app, pilot))
+    return out
+
+
+async def test_refresh_three_player_turn_by_keys() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        (ben, pb), (cara, pc) = await open_apps(stack, coord, ["ben", "cara"], view.code)
+        pilots = (pa, pb, pc)
+        await settle(*pilots)
+
+        # the lobby: everyone at the table, the host may start
+        for app in (ana, ben, cara):
+            assert isinstance(app.screen, TableScreen)
+        assert status(ben) == "Waiting for ana (host) to start the game."
+        assert status(ana).startswith("Press s to start the game")
+        assert "3 seated" in screen_text(ana)
+
+        await pa.press("s")
+        await settle(*pilots)
+        assert phase_of(session_of(ana)) == ("playing", 1, "clue")
+        assert status(cara).startswith("Anyone may give the first clue")
+
+        # ben gives the first clue: card 2 by number key, Enter, then the clue and Enter
+        game = table(coord, ben).game
+        assert game is not None
+        ben_card = game.state.hands[1][1]
+        await pb.press("2", "enter")
+        assert table_of(ben).chosen == ben_card
+        assert isinstance(ben.focused, Input) and ben.focused.id == "clue-input"
+        await pb.press(*"moon", "enter")
+        await settle(*pilots)
+        state = game.state
+        assert (state.phase, state.turn.storyteller, state.turn.clue, state.turn.clue_card) == (
+            "submit",
+            1,
+            "moon",
+            ben_card,
+        )
+        assert status(ben).startswith("Your card is in. Waiting for ana and cara")
+        assert status(ana) == "Choose 2 cards that fit the clue (Enter), then confirm."
+        assert "Clue: “moon” — told by ben" in screen_text(ana)
+
+        # ana marks two cards with Enter, sees a confirmation, confirms with y
+        ana_cards = state.hands[0][:2]
+        await pa.press("enter", "down", "enter")
+        await settle(pa)
+        assert isinstance(ana.screen, ConfirmScreen)
+        assert "cannot be taken back" in screen_text(ana)
+        await pa.press("y")
+        await settle(*pilots)
+        assert game.state.turn.submissions[0] == ana_cards
+        assert status(ana).startswith("Your cards are in. Waiting for cara")
+
+        # cara marks cards 3 and 5 with number keys; "n" first (not yet) unmarks the last one
+        cara_cards = (game.state.hands[2][2], game.state.hands[2][4])
+        await pc.press("3", "enter", "4", "enter")
+        await settle(pc)
+        assert isinstance(cara.screen, ConfirmScreen)
+        await pc.press("n")
+        await settle(pc)
+        assert table_of(cara).marked == [cara_cards[0]]
+        await pc.press("5", "enter")
+        await settle(pc)
+        await pc.press("y")
+        await settle(*pilots)
+        state = game.state
+        assert state.phase == "vote"
+        assert set(state.turn.submissions[2]) == set(cara_cards)
+
+        # the board and the dial
+        slot_of = {card: i for i, card in enumerate(state.turn.board, start=1)}
+        ben_slot = slot_of[ben_card]
+        ana_slots = sorted(slot_of[c] for c in ana_cards)
+        assert table_of(ana).query_one(Dial).forbidden == frozenset(ana_slots)
+        assert "[yours]" in screen_text(ana)
+        assert not table_of(ben).query_one(Dial).display
+        assert status(ben).startswith("You are the storyteller. Waiting for votes from ana and cara")
+        assert status(ana) == "Vote: turn the dial and press Enter."
+        assert isinstance(ana.focused, Dial)
+
+        # ana tries her own card: refused; then votes for a decoy of cara's and changes her mind
+        await pa.press(str(ana_slots[0]))
+        await settle(pa)
+        assert any("is yours" in n for n in notes(ana))
+        decoy = next(slot_of[c] for c in cara_cards)
+        await pa.press(str(decoy), "enter")
+        await settle(*pilots)
+        assert game.state.turn.votes[0] == (decoy,)
+        assert status(ana).startswith(f"Your vote: {decoy} (you can change it until everyone has voted)")
+        await pa.press(str(ben_slot), "enter")
+        await settle(*pilots)
+        assert game.state.turn.votes[0] == (ben_slot,)
+
+        # cara votes for ana's first card: the reveal comes, with the recap on every screen
+        await pc.press(str(ana_slots[0]), "enter")
+        await settle(*pilots)
+        for app in (ana, ben, cara):
+            assert isinstance(app.screen, RecapScreen), app.screen
+        recap = screen_text(cara)
+        assert "Turn 1 revealed" in recap
+        assert "Some players found ben's card" in recap
+        assert "moon" in recap
+        reveal = game.state.last_reveal
+        assert reveal is not None and reveal.outcome == "some"
+        points = {p.seat: p for p in reveal.points}
+        assert (points[0].delta, points[1].delta, points[2].delta) == (3 + 1, 3, 0)
+
+        for pilot in pilots:
+            await pilot.press("enter")
+        await settle(*pilots)
+        for app in (ana, ben, cara):
+            assert isinstance(app.screen, TableScreen)
+        assert phase_of(session_of(cara)) == ("playing", 2, "clue")
+        assert status(cara).startswith("Choose a card")
+        assert status(ana) == "Waiting for cara to give the clue."
+        seats = table_of(ana).query_one(SeatsPanel)
+        assert [line.score for line in seats.lines] == [4, 3, 0]
+        assert seats.lines[2].storyteller
+
+        # r shows the recap again
+        await pa.press("r")
+        await settle(pa)
+        assert isinstance(ana.screen, RecapScreen)
+        await pa.press("escape")
+        await settle(pa)
+        assert isinstance(ana.screen, TableScreen)
+
+
+async def test_markup_in_names_and_chat_is_shown_literally() -> None:
+    evil = "[@click=app.quit]x[/"
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        ((bad, pb),) = await open_apps(stack, coord, [evil], view.code)
+        await seat(coord, "cara", view.code)
+        await settle(pa, pb)
+        await pb.press("c", *"[b]hi[/", "enter")
+        await settle(pa, pb)
+        for app in (ana, bad):
+            text = screen_text(app)
+            assert evil in text
+            assert "[b]hi[/" in text
+        # clicking on the name does nothing harmful
+        await pa.click("#seats", offset=(8, 2))
+        await settle(pa)
+        assert ana.is_running
+        # the game with that name everywhere: seats, status, clue, log, recap
+        await pa.press("s")
+        await settle(pa, pb)
+        await pb.press("1", "enter", *"[red]boom[/", "enter")
+        await settle(pa, pb)
+        assert "[red]boom[/" in screen_text(ana)
+        assert f"told by {evil}" in screen_text(ana)
+        sessions = [session_of(ana), session_of(bad)] + [s for s in coord.sessions if s.name == "cara"]
+        await play_until(sessions, lambda: phase_of(session_of(ana))[1] == 2)
+        await settle(pa, pb)
+        assert isinstance(ana.screen, RecapScreen)
+        assert evil in screen_text(ana)
+        assert ana.is_running and bad.is_running
+
+
+async def test_chat_sends_and_pauses() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        others = await seat_many(coord, ["ben", "cara"], view.code)
+        await settle(pa)
+        await pa.press("c", *"hello all", "enter")
+        await settle(pa)
+        assert "ana: hello all" in screen_text(ana)
+        chat_input = ana.screen.query_one("#chat-input", Input)
+        assert chat_input.value == ""
+        await others[0][0].chat("hi ana")
+        await settle(pa)
+        assert "ben: hi ana" in screen_text(ana)
+        await pa.press("escape", "s")
+        await settle(pa)
+        await default_move(others[0][0])  # ben gives the clue: chat pauses
+        await settle(pa)
+        assert "chat paused until the reveal" in screen_text(ana).lower()
+        await pa.press("c", *"psst", "enter")
+        await settle(pa)
+        assert any("paused" in n for n in notes(ana))
+        assert chat_input.value == "psst"  # kept, not sent
+        table_ = coord.tables[view.code]
+        assert [line.text for line in table_.chat] == ["hello all", "hi ana"]
+
+
+async def test_lobby_start_problem_and_non_host() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        await settle(pa)
+        screen = table_of(ana)
+        assert status(ana).startswith("Waiting for players: A refresh game needs 3 to 8 players")
+        assert screen.check_action("start", ()) is None  # shown, greyed out
+        await pa.press("s")
+        await settle(pa)
+        assert phase_of(session_of(ana)) == ("lobby", 0, None)
+        info = screen.query_one("#lobby-info", Static).render()
+        assert "Not ready to start: A refresh game needs 3 to 8 players" in str(info)
+        assert screen.query_one("#start-btn").disabled
+        ((ben, pb),) = await open_apps(stack, coord, ["ben"], view.code)
+        await settle(pa, pb)
+        assert table_of(ben).check_action("start", ()) is False
+        assert table_of(ben).check_action("practice", ()) is False
+        await pb.press("s")
+        await settle(pb)
+        assert phase_of(session_of(ben)) == ("lobby", 0, None)
+
+
+async def test_practice_key_asks_the_coordinator() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        await settle(pa)
+        await pa.press("p")
+        await settle(pa)
+        assert coord.tables[view.code].practice_step == 0
+
+
+async def test_void_turn_is_confirmed_and_everyone_is_told() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        ((ben, pb),) = await open_apps(stack, coord, ["ben"], view.code)
+        cara, _ = await seat(coord, "cara", view.code)
+        await settle(pa, pb)
+        assert table_of(ana).check_action("void", ()) is False  # nothing to void in the lobby
+        await pa.press("s")
+        await settle(pa, pb)
+        await default_move(cara)  # cara gives the clue
+        await settle(pa, pb)
+        assert table_of(ana).check_action("void", ()) is True
+        assert table_of(ben).check_action("void", ()) is False  # only the host
+        await pa.press("v")
+        await settle(pa)
+        assert isinstance(ana.screen, ConfirmScreen)
+        await pa.press("escape")  # cancelled: nothing happens
+        await settle(pa)
+        assert phase_of(cara)[2] == "submit"
+        await pa.press("v")
+        await settle(pa)
+        await pa.press("y")
+        await settle(pa, pb)
+        assert phase_of(cara) == ("playing", 1, "clue")
+        for app in (ana, ben):
+            assert any("Turn 1 was voided" in n for n in notes(app))
+            assert "Turn 1 was voided" in screen_text(app)
+
+
+async def test_remove_a_player_and_leave() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        ((ben, pb),) = await open_apps(stack, coord, ["ben"], view.code)
+        await seat_many(coord, ["cara", "dev"], view.code)
+        await settle(pa, pb)
+        await pa.press("s")
+        await settle(pa, pb)
+        await pa.press("x")
+        await settle(pa)
+        assert isinstance(ana.screen, SeatPicker)
+        assert "dev" in screen_text(ana)
+        await pa.press("down", "down", "enter")  # ben, cara, dev: dev
+        await settle(pa)
+        assert isinstance(ana.screen, ConfirmScreen)
+        assert "dev" in screen_text(ana)
+        await pa.press("y")
+        await settle(pa, pb)
+        tbl = coord.tables[view.code]
+        assert tbl.seats[3].removed
+        assert "dev has left the game for good" in screen_text(ben)
+        # ben leaves: a confirmation, then the lobby
+        await pb.press("l")
+        await settle(pb)
+        assert isinstance(ben.screen, ConfirmScreen)
+        assert f"join {view.code}" in screen_text(ben)
+        await pb.press("y")
+        await settle(pa, pb)
+        assert not isinstance(ben.screen, TableScreen)
+        assert ben._table_screen() is None
+        assert session_of(ben).table is None
+
+
+async def test_party_blind_clue_and_red_marker() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options(mode="party"))
+        others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dev", "eve", "fay"], view.code)]
+        await settle(pa)
+        await pa.press("s")
+        await settle(pa)
+        # turn 1: anyone may give the first clue, blind; every hand is hidden
+        screen = table_of(ana)
+        assert not screen.query_one(Hand).display
+        assert "hidden" in screen_text(ana)
+        assert status(ana).startswith("Type your clue and press Enter")
+        assert isinstance(ana.focused, Input) and ana.focused.id == "clue-input"
+        await pa.press(*"echo", "enter")
+        await settle(pa)
+        tbl = coord.tables[view.code]
+        assert tbl.game is not None
+        assert (tbl.game.state.turn.storyteller, tbl.game.state.turn.clue) == (0, "echo")
+        # everyone submits, the storyteller too
+        assert screen.query_one(Hand).display
+        assert status(ana).startswith("Everyone gives a card, the storyteller too")
+        await pa.press("enter")
+        await settle(pa)
+        await pa.press("y")
+        await settle(pa)
+        for s in others:
+            await default_move(s)
+        await settle(pa)
+        # vote: the storyteller's green vote, then the red marker, both sent together
+        dial = screen.query_one(Dial)
+        assert dial.display and dial.places_red and not dial.forbidden
+        assert status(ana).startswith("Vote: turn the dial to your green vote")
+        own = tbl.game.state.turn.board.index(tbl.game.state.turn.submissions[0][0]) + 1
+        await pa.press(str(own), "enter")  # own card allowed in party mode
+        await settle(pa)
+        assert dial.stage == "red"
+        assert status(ana).startswith("Place the red marker")
+        assert "[✓ green]" in screen_text(ana)
+        red = 1 if own != 1 else 2
+        await pa.press(str(red), "enter")
+        await settle(pa)
+        state = tbl.game.state
+        assert state.turn.votes[0] == (own,)
+        assert state.turn.red == red
+        assert status(ana).startswith(f"Your vote: {own}, red marker on {red}")
+        for s in others:
+            await default_move(s)
+        await settle(pa)
+        assert isinstance(ana.screen, RecapScreen)
+        text = screen_text(ana)
+        assert "Party scoring" in text
+        assert "Party" in text
+        await pa.press("end")  # the cards are under the points
+        await settle(pa)
+        assert "● red marker" in screen_text(ana)
+
+
+async def test_team_mode_first_member_to_submit_is_the_submitter() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options(mode="team"))
+        seated = await seat_many(coord, ["ben", "cara", "dev", "eve", "fay"], view.code)
+        by_name = {s.name: s for s, _ in seated}
+        await settle(pa)
+        await pa.press("s")
+        await settle(pa)
+        seats = table_of(ana).query_one(SeatsPanel)
+        assert [line.team for line in seats.lines] == [0, 1, 2, 0, 1, 2]
+        assert "T1" in screen_text(ana)
+        # ben (team 2) tells; ana's teammate is dev (seat 3)
+        await default_move(by_name["ben"])
+        await settle(pa)
+        assert status(ana) == "Your team gives one card: you or dev. The first to give it submits; the other votes."
+        await default_move(by_name["dev"])  # dev submits first: ana votes
+        await settle(pa)
+        assert status(ana).startswith("You vote this turn. Waiting for")
+        play = [s for n, s in by_name.items() if n != "dev"]
+        await play_until(play, lambda: phase_of(session_of(ana))[2] == "vote")
+        await settle(pa)
+        tbl = coord.tables[view.code]
+        assert tbl.game is not None
+        state = tbl.game.state
+        team_slot = state.turn.board.index(state.turn.submissions[3][0]) + 1
+        dial = table_of(ana).query_one(Dial)
+        assert dial.display
+        assert dial.forbidden == frozenset({team_slot})
+        board = table_of(ana).query_one(Board)
+        assert [item.number for item in board.items if "yours" in item.tags] == [team_slot]
+        await pa.press("enter")
+        await settle(pa)
+        assert state is not tbl.game.state
+        assert 0 in tbl.game.state.turn.votes or tbl.game.state.turn.number == 2
+
+
+async def test_odyssey_eight_players_two_votes() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options(profile="odyssey"))
+        seated = [s for s, _ in await seat_many(coord, ["ben", "cara", "dev", "eve", "fay", "gus", "hal"], view.code)]
+        await settle(pa)
+        await pa.press("s")
+        await settle(pa)
+        await default_move(seated[0])  # ben tells
+        await play_until([session_of(ana), *seated[1:]], lambda: phase_of(seated[0])[2] == "vote")
+        await settle(pa)
+        screen = table_of(ana)
+        dial = screen.query_one(Dial)
+        assert dial.votes_allowed == 2
+        assert status(ana) == "Vote: turn the dial, Space marks one or two cards, Enter votes."
+        assert "Marked: none · Space: mark" in screen_text(ana)
+        allowed = [s for s in range(1, dial.slots + 1) if s not in dial.forbidden]
+        await pa.press(str(allowed[0]), "space", str(allowed[2]), "space")
+        await settle(pa)
+        assert "[✓ marked]" in screen_text(ana)
+        await pa.press("enter")
+        await settle(pa)
+        tbl = coord.tables[view.code]
+        assert tbl.game is not None
+        assert tbl.game.state.turn.votes[0] == (allowed[0], allowed[2])
+        assert status(ana).startswith(f"Your vote: {allowed[0]} and {allowed[2]} (you can change it")
+        await play_until(seated[1:], lambda: phase_of(seated[0])[1] == 2)
+        await settle(pa)
+        assert isinstance(ana.screen, RecapScreen)
+
+
+async def test_game_over_shows_winners_and_scores() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options(target=10))
+        seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
+        await settle(pa)
+        await pa.press("s")
+        await settle(pa)
+        everyone = [session_of(ana), *seated]
+        await play_until(everyone, lambda: phase_of(seated[0])[0] == "over")
+        await settle(pa)
+        while isinstance(ana.screen, RecapScreen):
+            await pa.press("enter")
+            await settle(pa)
+        tbl = coord.tables[view.code]
+        assert tbl.game is not None
+        state = tbl.game.state
+        text = screen_text(ana)
+        assert "Game over" in text
+        assert "Final scores" in text
+        for seat_no in state.winners:
+            assert tbl.seats[seat_no].name in text
+        best = max(state.scores)
+        assert f"★ {best:>3}" in text
+        assert table_of(ana).check_action("void", ()) is False
+        assert table_of(ana).check_action("recap", ()) is True
+
+
+async def test_resize_relayouts() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        await seat_many(coord, ["ben", "cara"], view.code)
+        await settle(pa)
+        await pa.press("s")
+        await settle(pa)
+        screen = table_of(ana)
+        assert screen.has_class("-narrow") and screen.has_class("-short")
+        assert "… waiting" in screen_text(ana)  # legend of the symbols
+        await pa.resize_terminal(120, 40)
+        await settle(pa)
+        assert screen.has_class("-wide") and screen.has_class("-tall")
+        assert "host · waiting" in screen_text(ana)  # words instead of symbols
+        await pa.resize_terminal(80, 24)
+        await settle(pa)
+        assert screen.has_class("-narrow")
+
+
+async def test_board_click_points_the_dial() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"], size=(120, 40))
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
+        await settle(pa)
+        await pa.press("s")
+        await settle(pa)
+        await default_move(seated[0])
+        await default_move(seated[1])
+        await settle(pa)
+        await pa.press("enter", "down", "enter")
+        await settle(pa)
+        await pa.press("y")
+        await settle(pa)
+        screen = table_of(ana)
+        board, dial = screen.query_one(Board), screen.query_one(Dial)
+        target = next(s for s in range(dial.slots, 0, -1) if s not in dial.forbidden and s != dial.pointer)
+        line = board._index_to_line[target - 1]
+        await pa.click(Board, offset=(6, board.gutter.top + line - int(board.scroll_y)))
+        await settle(pa)
+        assert dial.pointer == target
+
+
+async def test_spectator_sees_the_table_but_no_hand() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
+        watcher = DixitApp(coord, Identity("zed", "key-zed"), command=f"watch {view.code}")
+        pw = await stack.enter_async_context(watcher.run_test(size=SIZE, notifications=True))
+        await settle(pa, pw)
+        assert status(watcher) == "You are watching. Waiting for ana to start."
+        assert "you are watching" in screen_text(watcher)
+        await pa.press("s")
+        await settle(pa, pw)
+        screen = table_of(watcher)
+        assert not screen.query_one(Hand).display
+        assert "hands stay hidden" in screen_text(watcher)
+        assert screen.check_action("void", ()) is False
+        await default_move(seated[0])
+        await play_until([session_of(ana), seated[1]], lambda: phase_of(seated[0])[2] == "vote")
+        await settle(pa, pw)
+        assert not screen.query_one(Dial).display
+        assert status(watcher).startswith("You are watching. Waiting for votes from")
+        await pw.press("c", *"nice one", "enter")  # chat is paused for spectators too
+        await settle(pw)
+        assert any("paused" in n for n in notes(watcher))
+
+
+async def test_a_new_recap_replaces_an_unread_one() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
+        await settle(pa)
+        await pa.press("s")
+        await settle(pa)
+        everyone = [session_of(ana), *seated]
+        await play_until(everyone, lambda: phase_of(seated[0])[1] == 3)  # two turns, ana never closes a recap
+        await settle(pa)
+        recaps = [s for s in ana.screen_stack if isinstance(s, RecapScreen)]
+        assert len(recaps) == 1
+        assert recaps[0].reveal.turn == 2
+        await pa.press("enter")
+        await settle(pa)
+        assert isinstance(ana.screen, TableScreen)

@@ -1,0 +1,150 @@
+"""Pure rendering of the table's small widgets: score track, seats, recap text, card prompts."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from dixit_tui.engine import Points, Reveal, SlotResult
+from dixit_tui.tui.table_screen import name_list
+from dixit_tui.tui.widgets.recap import outcome_sentence, recap_renderable
+from dixit_tui.tui.widgets.score_track import track_rows
+from dixit_tui.tui.widgets.seats import SeatLine, render_seats
+
+
+def plain(lines: list) -> list[str]:  # type: ignore[type-arg]
+    return [line.plain for line in lines]
+
+
+def test_track_places_markers_and_groups_ties() -> None:
+    rows = plain(track_rows([(0, 0), (1, 0), (2, 15), (3, 30)], 30, 31))
+    assert rows[0].startswith("12")
+    assert rows[0][15] == "3"
+    assert rows[0].rstrip().endswith("4")
+    assert rows[-2].startswith("├") and rows[-2].endswith("┤")
+    assert rows[-1].startswith("0")
+    assert rows[-1].rstrip().endswith("30")
+
+
+def test_track_beyond_target_reads_30_plus() -> None:
+    rows = plain(track_rows([(0, 34), (1, 31), (2, 3)], 30, 24))
+    assert rows[-1].rstrip().endswith("30+")
+    assert rows[-2].endswith("+")
+    marker_rows = rows[:-2]
+    assert any(r.rstrip().endswith("12") for r in marker_rows)  # both past 30 sit together at the end
+    assert all(len(r) <= 24 for r in rows)
+
+
+def test_track_overlapping_groups_go_on_new_rows() -> None:
+    rows = plain(track_rows([(0, 10), (1, 10), (2, 10), (3, 11)], 30, 31))
+    assert len(rows) == 4  # two marker rows, ruler, numbers
+    assert "123" in rows[1] and "4" in rows[0]
+
+
+def lines() -> tuple[SeatLine, ...]:
+    return (
+        SeatLine(0, "ana", 12, you=True, host=True, waiting=True),
+        SeatLine(1, "ben", 7, storyteller=True, connected=False),
+        SeatLine(2, "a-very-long-name-xx", 31, bot=True, team=1),
+    )
+
+
+def test_seats_narrow_symbols_and_legend() -> None:
+    out = plain(render_seats(lines(), 24))
+    assert out[0].startswith("1 …★ ") and "ana (you)" in out[0] and out[0].endswith(" 12")
+    assert out[1].startswith("2✎  ✗") and out[1].endswith("  7")
+    assert "T2" in out[2] and "…" in out[2] and out[2].endswith(" 31")
+    assert all(len(line) <= 24 for line in out)
+    legend = " ".join(out[3:])
+    for word in ("storyteller", "waiting", "host", "offline", "bot"):
+        assert word in legend
+    assert "left" not in legend  # only the symbols in use
+
+
+def test_seats_wide_words() -> None:
+    out = plain(render_seats(lines(), 40))
+    assert out[0].startswith("1 ana (you)") and out[0].endswith("12")
+    assert out[1].strip() == "host · waiting"
+    assert "storyteller · offline" in out[3]
+    assert "team 2 · bot" in out[5]
+
+
+def test_name_list() -> None:
+    assert name_list([]).plain == "nobody"
+    assert name_list(["ana"]).plain == "ana"
+    assert name_list(["ana", "ben"]).plain == "ana and ben"
+    assert name_list(["ana", "ben", "cara"]).plain == "ana, ben and cara"
+    assert name_list(["a", "b", "c", "d", "e", "f"]).plain == "a, b, c and 3 others"
+
+
+def reveal(outcome: str = "some") -> Reveal:
+    return Reveal(
+        turn=3,
+        storyteller=0,
+        clue="[b]x[/",
+        outcome=outcome,
+        slots=(
+            SlotResult(1, "c1", 1, (0,), red=outcome == "party"),
+            SlotResult(2, "c0", 0, (1, 2)),
+            SlotResult(3, "c2", 2, ()),
+        ),
+        points=(
+            Points(0, pass1=3, delta=3, score=10),
+            Points(1, pass1=3, bonus_raw=4, bonus=3, extra=1, delta=7, score=31),
+            Points(2, delta=0, score=5),
+        ),
+    )
+
+
+def render_text(renderable: object, width: int = 100) -> str:
+    console = Console(width=width, record=True, file=None, color_system=None)
+    with console.capture() as capture:
+        console.print(renderable)
+    return capture.get()
+
+
+def test_recap_text_by_pass_with_cap_and_markup_literal() -> None:
+    names = ["[@click=app.quit]x[/", "ben", "cara"]
+    text = render_text(
+        recap_renderable(reveal(), {"c0": "a [red]door[/", "c1": "one", "c2": "two"}, names, "standard", {}, 1)
+    )
+    assert "[@click=app.quit]x[/" in text
+    assert "“[b]x[/”" in text
+    assert "a [red]door[/" in text
+    assert "4→3 capped" in text
+    assert "Extra" in text
+    assert "ben (you)" in text
+    assert "votes: ben (you), cara" in text
+    assert "★ storyteller's card" in text
+
+
+def test_outcome_sentences() -> None:
+    names = ["ana", "ben", "cara"]
+    assert "Some players found ana's card" in outcome_sentence(reveal("some"), names, "standard", None).plain
+    assert "Everyone found ana's card" in outcome_sentence(reveal("all"), names, "standard", None).plain
+    assert "Nobody found ana's card" in outcome_sentence(reveal("none"), names, "standard", None).plain
+    assert "ana's team scores 0" in outcome_sentence(reveal("none"), names, "team", None).plain
+    assert "red marker" in outcome_sentence(reveal("party"), names, "party", None).plain
+
+
+def test_team_recap_groups_teammates() -> None:
+    r = Reveal(
+        turn=1,
+        storyteller=0,
+        clue="tide",
+        outcome="some",
+        slots=(SlotResult(1, "c0", 0, (1,)), SlotResult(2, "c3", 3, (2,)), SlotResult(3, "c1", 1, ())),
+        points=(
+            Points(0, pass1=3, bonus=1, bonus_raw=1, delta=4, score=4),
+            Points(1, pass1=3, delta=3, score=3),
+            Points(2, delta=0, score=0),
+            Points(3, pass1=3, bonus=1, bonus_raw=1, delta=4, score=4),
+        ),
+    )
+    names = ["ana", "ben", "cara", "dev"]
+    teams = {0: 0, 1: 1, 2: 0, 3: 1}
+    text = render_text(recap_renderable(r, {}, names, "team", teams, None))
+    assert "Team 1: ana & cara" in text
+    assert "Team 2: ben & dev" in text
+    assert text.count("Team 1:") == 1
+    assert "given by dev, team 2" in text
+    assert "(card text not available)" in text
