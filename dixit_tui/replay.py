@@ -7,10 +7,10 @@ import asyncio
 from pathlib import Path
 
 from dixit_tui.coordinator.codes import normalize_code
-from dixit_tui.engine import Event, event_from_dict
+from dixit_tui.engine import Event, event_from_dict, fold, view_for
 from dixit_tui.store import SqliteStore, StoreError
 from dixit_tui.store.sqlite import FILENAME
-from dixit_tui.transcript import transcript
+from dixit_tui.transcript import transcript_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,24 +18,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="the server's data folder")
 
 
-async def _history(data_dir: Path, code: str) -> tuple[list[Event], list[str]]:
+async def _history(data_dir: Path, code: str) -> list[Event]:
     store = await SqliteStore.open(data_dir)
     try:
         records = await store.history(code)
     finally:
         await store.close()
-    events: list[Event] = []
-    names: list[str] = []
-    for record in records:
-        if record["t"] == "seat":
-            names.append(record["name"])
-        elif record["t"] == "unseat":
-            names.pop(record["seat"])
-        elif record["t"] == "rename":
-            names[record["seat"]] = record["name"]
-        elif record["t"] == "events":
-            events.extend(event_from_dict(e) for e in record["events"])
-    return events, names
+    return [event_from_dict(e) for record in records if record["t"] == "events" for e in record["events"]]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     code = normalize_code(args.code)
     try:
-        events, names = asyncio.run(_history(args.data_dir, code))
+        events = asyncio.run(_history(args.data_dir, code))
     except StoreError as err:
         print(f"dixit-tui replay: {err}")
         return 1
@@ -52,5 +41,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"dixit-tui replay: no game was played at table {code}.")
         return 1
     print(f"Table {code}")
-    print("\n".join(transcript(events, names)))
+    print("\n".join(transcript_of(view_for(fold(events), None))))
     return 0

@@ -323,7 +323,7 @@ def _score(state: GameState) -> Reveal:
         for slot in turn.votes[voter]:
             voters_on[slot].append(voter)
     slots = tuple(
-        SlotResult(slot, card, owners[slot] or 0, tuple(voters_on[slot]), slot == turn.red)
+        SlotResult(slot, card, owners[slot] or 0, tuple(voters_on[slot]), slot == turn.red, state.cards[card].text)
         for slot, card in enumerate(turn.board, start=1)
     )
     seats = state.active_seats()
@@ -439,7 +439,15 @@ def _apply(s: GameState, e: Event) -> GameState:
             # the shown cards go to the discard pile; the turn keeps only its public facts
             done = Turn(number=turn.number, storyteller=turn.storyteller, clue=turn.clue)
             discard = (*s.discard, *turn.board)
-            return replace(s, scores=tuple(scores), told=tuple(told), discard=discard, last_reveal=reveal, turn=done)
+            return replace(
+                s,
+                scores=tuple(scores),
+                told=tuple(told),
+                discard=discard,
+                last_reveal=reveal,
+                history=(*s.history, reveal),
+                turn=done,
+            )
         case DrawPileReshuffled(order=order):
             return replace(s, draw_pile=order, discard=(), rng_draws=s.rng_draws + 1)
         case CardsDrawn(seat=seat, cards=cards):

@@ -12,6 +12,7 @@ class SlotResult:
     owner: int
     votes: tuple[int, ...]  # seats whose (green) vote is on this slot
     red: bool = False  # party: the storyteller's red marker
+    text: str = ""  # the card's text (public once revealed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,6 +52,7 @@ class GameState:
     seed: int
     rng_draws: int  # how many random draws the game has made; part of the state so replays agree
     last_reveal: Reveal | None = None
+    history: tuple[Reveal, ...] = ()  # every scored turn, in order (public once revealed)
     winners: tuple[int, ...] = ()
     version: int = 0  # number of events folded
 

@@ -68,6 +68,7 @@ class PlayerView:
     hand_size: int
     draw_pile: int  # cards left in the draw pile (a public count)
     last_reveal: Reveal | None
+    history: tuple[Reveal, ...]  # every scored turn so far (public)
     winners: tuple[int, ...]
     version: int
 
@@ -188,6 +189,7 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         hand_size=state.rules.hand_size,
         draw_pile=len(state.draw_pile),
         last_reveal=state.last_reveal,
+        history=state.history,
         winners=state.winners,
         version=state.version,
     )

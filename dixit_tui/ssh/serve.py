@@ -117,7 +117,8 @@ def build_app_factory(args: argparse.Namespace, coordinator: Coordinator) -> App
 
     def factory(identity: SessionIdentity, terminal: TerminalInfo) -> DixitApp:
         who = Identity(identity.username, identity.key_fingerprint, identity.peer_ip)
-        return DixitApp(coordinator, who, command=terminal.command)
+        host = None if args.host in ("0.0.0.0", "::", "") else args.host
+        return DixitApp(coordinator, who, command=terminal.command, ssh_host=host, ssh_port=args.port or None)
 
     return factory
 

@@ -48,8 +48,18 @@ class DixitApp(App[int]):
         Binding("f1", "help", "Help"),
     ]
 
-    def __init__(self, coordinator: Coordinator, identity: Identity, *, command: str | None = None) -> None:
+    def __init__(
+        self,
+        coordinator: Coordinator,
+        identity: Identity,
+        *,
+        command: str | None = None,
+        ssh_host: str | None = None,
+        ssh_port: int | None = None,
+    ) -> None:
         super().__init__()
+        self.ssh_host = ssh_host  # for the "join straight from your shell" hints, when known
+        self.ssh_port = ssh_port
         self.coordinator = coordinator
         self.identity = identity
         self.command = command
@@ -83,7 +93,13 @@ class DixitApp(App[int]):
         session = self.session
         assert session is not None
         if verb == "join" and arg:
-            await self.act(session.join(arg))
+            from dixit_tui.tui.lobby import LobbyScreen
+
+            lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+            if lobby is not None:
+                await lobby.join(arg)  # the lobby's path: a name clash prompts for another name
+            else:
+                await self.act(session.join(arg))
         elif verb == "watch" and arg:
             await self.act(session.watch(arg))
         elif verb == "reconnect" and arg:
@@ -124,7 +140,9 @@ class DixitApp(App[int]):
                 self.table_view = view
                 table = self._table_screen()
                 if table is None or table.code != view.code:
-                    if table is not None:
+                    if table is not None:  # another table: close it and whatever is open above it
+                        while self.screen is not table:
+                            self.pop_screen()
                         self.pop_screen()
                     await self.push_screen(TableScreen(view))
                 else:

@@ -71,6 +71,8 @@ class TableScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start"),
         Binding("p", "practice", "Practice"),
+        Binding("b", "add_bot", "Add a bot"),
+        Binding("t", "transcript", "Transcript"),
         Binding("c", "chat", "Chat"),
         Binding("r", "recap", "Recap"),
         Binding("v", "void", "Void turn"),
@@ -750,6 +752,10 @@ class TableScreen(Screen[None]):
             return True if view.start_problem is None else None
         if action == "practice":
             return lobby and view.is_host
+        if action == "add_bot":
+            return lobby and view.is_host and len(view.seats) < view.options.max_seats()
+        if action == "transcript":
+            return view.status == "over" or bool(game is not None and game.history)
         if action == "void":
             return bool(
                 view.is_host and game is not None and view.status == "playing" and game.phase in ("submit", "vote")
@@ -768,6 +774,18 @@ class TableScreen(Screen[None]):
         session = self._session()
         if session is not None:
             await self._act(session.start())
+
+    async def action_add_bot(self) -> None:
+        session = self._session()
+        if session is not None:
+            await self._act(session.add_bots(1))
+
+    def action_transcript(self) -> None:
+        from dixit_tui.transcript import transcript_of
+        from dixit_tui.tui.widgets.transcript import TranscriptScreen
+
+        if self.game is not None:
+            self.app.push_screen(TranscriptScreen(self.view.code, transcript_of(self.game)))
 
     async def action_practice(self) -> None:
         session = self._session()

@@ -626,3 +626,52 @@ async def test_a_new_recap_replaces_an_unread_one() -> None:
         await pa.press("enter")
         await settle(pa)
         assert isinstance(ana.screen, TableScreen)
+
+
+async def test_game_over_offers_the_transcript_to_copy() -> None:
+    import random as _random
+
+    from dixit_tui.coordinator import Coordinator, Identity, TableOptions
+    from dixit_tui.tui.app import DixitApp
+    from dixit_tui.tui.widgets.transcript import TranscriptScreen
+
+    coord = Coordinator(rng=_random.Random(1), allow_seeded_tables=True)
+    app = DixitApp(coord, Identity("ana"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert app.session is not None
+        view = await app.session.create(TableOptions(seed=5, target=10))
+        await app.session.add_bots(2)
+        table = coord.tables[view.code]
+        for bot_session in [s.session for s in table.seats[1:]]:
+            assert bot_session is not None
+        await app.session.start()
+        # play ana's part with the stand-in strategy until the game ends (the bots play their own)
+        from dixit_tui.coordinator.timers import random_stand_in
+        from dixit_tui.engine import view_for
+
+        rng = _random.Random(0)
+        for _ in range(400):
+            await pilot.pause(0.02)
+            game = table.game
+            assert game is not None
+            if table.status == "over":
+                break
+            command = random_stand_in(view_for(game.state, 0), rng)
+            if command is not None and 0 in game.state.waiting_for():
+                await app.session._run(table, command)
+        assert table.status == "over"
+        await pilot.pause()
+        from dixit_tui.tui.table_screen import TableScreen
+
+        for _ in range(5):  # close the recap and any other modal above the table
+            if isinstance(app.screen, TableScreen):
+                break
+            await pilot.press("escape")
+            await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, TranscriptScreen)
+        assert "Turn 1:" in app.screen.text and "Winner" in app.screen.text
+        await pilot.press("y")
