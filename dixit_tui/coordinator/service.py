@@ -71,6 +71,7 @@ class Coordinator:
         stand_in: StandIn = random_stand_in,
         disconnect_grace: float = 60.0,
         clock: Callable[[], float] = time.time,
+        abandon_after: float = 600.0,
     ) -> None:
         self.rename_limiter = ChatLimiter(burst=3, window=60.0)  # name changes per session per minute
         self.stand_in = stand_in
@@ -80,6 +81,8 @@ class Coordinator:
         self.snapshot_every = snapshot_every
         self.unsnapshotted: dict[str, int] = {}
         self.tables: dict[str, Table] = {}
+        self.used_codes: set[str] = set()
+        self.abandon_after = abandon_after
         self._tasks: set[asyncio.Future[None]] = set()
         self.sessions: set[PlayerSession] = set()
         self.resolve_cards = cards
@@ -87,43 +90,85 @@ class Coordinator:
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names)
 
+    def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> Table | None:
+        """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
+        rng = random.Random(self.rng.randrange(2**63))
+        if snapshot is not None:
+            table = Table.restore(snapshot, rng, self.resolve_cards)
+        else:
+            if not records or records[0].get("t") != "create":
+                return None
+            create, records = records[0], records[1:]
+            options = create["options"]
+            table = Table(
+                create["code"], TableOptions(**{**options, "decks": tuple(options["decks"])}), rng, self.resolve_cards
+            )
+        for record in records:
+            table.apply(record)
+        return table
+
     async def restore(self) -> int:
         """Rebuild every open table from the store (after a restart or a crash). Returns how many."""
         for stored in await self.store.load():
+            self.used_codes.add(stored.code)  # a code is never given out twice, even once its table closed
             if stored.closed:
                 continue
-            rng = random.Random(self.rng.randrange(2**63))
-            records = stored.records
-            if stored.snapshot is not None:
-                table = Table.restore(stored.snapshot, rng, self.resolve_cards)
-            else:
-                create, records = records[0], records[1:]
-                options = create["options"]
-                table = Table(
-                    create["code"],
-                    TableOptions(**{**options, "decks": tuple(options["decks"])}),
-                    rng,
-                    self.resolve_cards,
-                )
-            for record in records:
-                table.apply(record)
+            table = self._rebuild(stored.snapshot, stored.records)
+            if table is None:
+                log.error("table %s has no beginning in the store; skipped", stored.code)
+                continue
             self.tables[table.code] = table
+            self.unsnapshotted[table.code] = len(stored.records)
             now = self.clock()
             table.away_since = {seat: now for seat in range(len(table.seats))}
             self.schedule(table)
+        if self.tables:
+            asyncio.get_running_loop().call_later(self.abandon_after, lambda: self._spawn(self._close_abandoned()))
         return len(self.tables)
 
+    async def _close_abandoned(self) -> None:
+        """After a restart, tables not yet started (or already over) that nobody came back to are closed."""
+        for table in list(self.tables.values()):
+            async with table.lock:
+                if table.is_empty() and table.status != "playing":
+                    self.forget_if_empty(table)
+                    await self.commit(table)
+        self.lobby_changed()
+
     async def commit(self, table: Table) -> None:
-        """Make the table's applied changes durable. Called under the table's lock, before anyone sees them."""
+        """Make the table's applied changes durable. Called under the table's lock, before anyone sees them.
+
+        If the store fails, the table goes back to its last committed state and the change is refused: nothing
+        that was not saved is ever shown."""
         records = table.take_pending()
         if not records:
             return
-        await self.store.append(table.code, records)
+        try:
+            await self.store.append(table.code, records)
+        except Exception as err:
+            log.exception("saving table %s failed; rolling it back", table.code)
+            await self._roll_back(table)
+            raise TableError(
+                "The server could not save that, so nothing changed. Please try again.", "storage"
+            ) from err
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
             await self.store.snapshot(table.code, table.snapshot())
             count = 0
         self.unsnapshotted[table.code] = count
+
+    async def _roll_back(self, table: Table) -> None:
+        saved = self._rebuild(None, await self.store.history(table.code))
+        if saved is None:  # the table itself was never saved
+            self.tables.pop(table.code, None)
+            for session in table.sessions():
+                session.table = None
+                session.deliver(StateUpdate(None))
+            return
+        for session in table.reset_from(saved):
+            session.table = None
+            session.deliver(StateUpdate(None))
+        self.broadcast(table)
 
     async def changed(self, table: Table, updates: Sequence[Update] = (), *, lobby: bool = False) -> None:
         """Commit, then show: every session at the table gets the updates and its own fresh view."""
@@ -279,7 +324,8 @@ class Coordinator:
             raise TableError(str(err), "bad_deck") from err
         if options.mode != "standard":
             options = replace(options, profile="odyssey")
-        code = new_code(self.rng, self.tables)
+        code = new_code(self.rng, self.used_codes | self.tables.keys())
+        self.used_codes.add(code)
         table = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
         table.pending.append({"t": "create", "code": code, "options": asdict(options)})
         self.tables[code] = table

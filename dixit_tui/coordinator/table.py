@@ -238,6 +238,18 @@ class Table:
         table.version = data["version"]
         return table
 
+    def reset_from(self, saved: Table) -> list[PlayerSession]:
+        """Take the saved table's state (after a failed save), keeping who is connected to which seat.
+        Returns the sessions whose seat no longer exists."""
+        sessions = [seat.session for seat in self.seats]
+        self.seats = saved.seats
+        self.lobby_host, self.game = saved.lobby_host, saved.game
+        self.chat, self.log, self.version = saved.chat, saved.log, saved.version + 1
+        self.pending = []
+        for index, session in enumerate(sessions[: len(self.seats)]):
+            self.seats[index].session = session
+        return [s for s in sessions[len(self.seats) :] if s is not None]
+
     # --- seating ---------------------------------------------------------------------------------------------
 
     def add_seat(self, name: str, key: str | None, *, bot: bool = False) -> int:

@@ -49,6 +49,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=60.0,
         help="seconds before a stand-in plays for a disconnected player the table waits for (default: %(default)s)",
     )
+    parser.add_argument(
+        "--snapshot-every",
+        type=int,
+        default=100,
+        help="save a whole-table snapshot after this many changes, for fast restarts (default: %(default)s)",
+    )
     parser.add_argument("--log-level", default="INFO", help="logging level (default: %(default)s)")
 
 
@@ -75,6 +81,7 @@ def build_coordinator(args: argparse.Namespace) -> Coordinator:
         deck_names=tuple(decks),
         disconnect_grace=getattr(args, "disconnect_grace", 60.0),
         stand_in=smart_stand_in,
+        snapshot_every=max(1, getattr(args, "snapshot_every", 100)),
     )
 
 

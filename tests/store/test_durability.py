@@ -132,3 +132,71 @@ async def test_replay_prints_the_transcript_of_a_saved_game(tmp_path: Path, caps
     # the transcript never shows a hand: only cards that were on a board
     assert "points: ana +" in out
     assert await asyncio.to_thread(main, ["replay", "ZZZZ", "--data-dir", str(tmp_path)]) == 1
+
+
+class FirstChoice(random.Random):
+    """An rng that offers the same code twice, then the next: AAAA, AAAA, BBBB, CCCC, ..."""
+
+    calls = 0
+
+    def choice(self, seq):  # type: ignore[no-untyped-def, override]
+        self.calls += 1
+        return seq[max(0, self.calls - 1 - 4) // 4]
+
+
+async def test_a_code_is_never_given_out_twice_even_after_its_table_closed(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path)
+    coord = Coordinator(rng=FirstChoice(1), store=store)
+    ana = await coord.connect(Identity("ana"), Client())
+    first = await ana.create(TableOptions())
+    await ana.leave()  # the table closes
+    second = await ana.create(TableOptions())
+    assert second.code != first.code
+    await store.close()
+    store = await SqliteStore.open(tmp_path)
+    again = Coordinator(rng=FirstChoice(2), store=store)
+    assert await again.restore() == 1 and second.code in again.tables
+    cy = await again.connect(Identity("cy"), Client())
+    third = await cy.create(TableOptions())
+    assert third.code not in (first.code, second.code)
+    await store.close()
+
+
+class FlakyStore(SqliteStore):
+    fail_next = False
+
+    async def append(self, code, records):  # type: ignore[no-untyped-def]
+        if self.fail_next:
+            self.fail_next = False
+            raise OSError("disk full")
+        await super().append(code, records)
+
+
+async def test_a_failed_save_rolls_the_table_back_and_refuses_the_change(tmp_path: Path) -> None:
+    from dixit_tui.coordinator import TableError
+
+    store = FlakyStore(tmp_path / "dixit.sqlite3")
+    await store._run(store._open)
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, store=store)
+    clients = []
+    for name in ("ana", "ben", "cy"):
+        c = Client()
+        clients.append((c, await coord.connect(Identity(name, f"SHA256:{name}"), c)))
+    view = await clients[0][1].create(TableOptions(seed=3))
+    for _, s in clients[1:]:
+        await s.join(view.code)
+    await clients[0][1].start()
+    g = clients[0][0].views[-1].game
+    await clients[0][1].clue("tide", g.hand[0].card)
+    seen_before = len(clients[2][0].views)
+    store.fail_next = True
+    ben = clients[1][0].views[-1].game
+    with pytest.raises(TableError, match="could not save") as info:
+        await clients[1][1].submit([c.card for c in ben.hand[:2]])
+    assert info.value.code == "storage"
+    game = coord.tables[view.code].game
+    assert game is not None and 1 not in game.state.turn.submissions  # rolled back in memory
+    assert all(v.game.your_cards == () for v in clients[1][0].views[seen_before:] if v and v.game)
+    await clients[1][1].submit([c.card for c in ben.hand[:2]])  # and it works once the disk does
+    assert 1 in coord.tables[view.code].game.state.turn.submissions  # type: ignore[union-attr]
+    await store.close()

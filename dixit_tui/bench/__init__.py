@@ -1,0 +1,1 @@
+"""Benchmarks and long-running checks that drive a real server (`python -m dixit_tui.bench.killtest`)."""
