@@ -60,6 +60,7 @@ from dixit_tui.engine import (
     view_for,
 )
 from dixit_tui.engine import start as start_game
+from dixit_tui.protocol.messages import no_game
 from dixit_tui.store.sqlite import FILENAME as DB_FILENAME
 
 HOST = "127.0.0.1"
@@ -465,24 +466,7 @@ def model_message(code: str | None, model: Model, seat: int) -> dict[str, Any]:
     """The state message `seat` must have received, as far as `project` looks."""
     if model.state is None:
         players = [{"seat": i, "name": n, "score": 0, "removed": False} for i, n in enumerate(model.seated)]
-        return {
-            "table": code,
-            "phase": "lobby",
-            "turn": 0,
-            "you": seat,
-            "host": 0,
-            "players": players,
-            "storyteller": None,
-            "clue": None,
-            "hand": [],
-            "board": [],
-            "votes_allowed": 1,
-            "forbidden_slots": [],
-            "your_cards": [],
-            "your_votes": [],
-            "your_red": None,
-            "waiting_for": [],
-        }
+        return {"table": code, **no_game(seat, 0), "players": players}
     return {"table": code, **view_for(model.state, seat).to_protocol()}
 
 

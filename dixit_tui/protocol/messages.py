@@ -41,16 +41,13 @@ def summary(t: TableSummary) -> dict[str, Any]:
     }
 
 
-def lobby_state(tables: tuple[TableSummary, ...]) -> dict[str, Any]:
+def no_game(you: int | None, host: int | None) -> dict[str, Any]:
+    """The game fields of a state message while there is no game (the lobby, or a table not started yet)."""
     return {
-        "type": "state",
-        "table": None,
-        "mode": None,
-        "profile": None,
         "phase": "lobby",
         "turn": 0,
-        "you": None,
-        "host": None,
+        "you": you,
+        "host": host,
         "players": [],
         "storyteller": None,
         "clue": None,
@@ -62,6 +59,16 @@ def lobby_state(tables: tuple[TableSummary, ...]) -> dict[str, Any]:
         "your_votes": [],
         "your_red": None,
         "waiting_for": [],
+    }
+
+
+def lobby_state(tables: tuple[TableSummary, ...]) -> dict[str, Any]:
+    return {
+        "type": "state",
+        "table": None,
+        "mode": None,
+        "profile": None,
+        **no_game(None, None),
         "tables": [summary(t) for t in tables],
     }
 
@@ -82,24 +89,8 @@ def table_state(view: TableView) -> dict[str, Any]:
     base: dict[str, Any]
     if view.game is None:
         mode = view.options.mode
-        base = {
-            "mode": mode,
-            "profile": "odyssey" if mode != "standard" else view.options.profile,
-            "phase": "lobby",
-            "turn": 0,
-            "you": view.you,
-            "host": view.host,
-            "storyteller": None,
-            "clue": None,
-            "hand": [],
-            "board": [],
-            "votes_allowed": 1,
-            "forbidden_slots": [],
-            "your_cards": [],
-            "your_votes": [],
-            "your_red": None,
-            "waiting_for": [],
-        }
+        profile = "odyssey" if mode != "standard" else view.options.profile
+        base = {"mode": mode, "profile": profile, **no_game(view.you, view.host)}
     else:
         base = view.game.to_protocol()
         # additions to protocol v1: what a client needs to act without knowing the rules tables
