@@ -55,7 +55,7 @@ T = TypeVar("T")
 
 
 def _evolve(obj: T, **changes: Any) -> T:
-    """Like dataclasses.replace for our frozen, slotted states, without re-running __init__ (about 2x faster: 3.6 vs 7.4 us)."""
+    """Like dataclasses.replace for our frozen, slotted states, without re-running __init__ (3.6 vs 7.4 us)."""
     cls = type(obj)
     names = _FIELDS.get(cls)
     if names is None:
