@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("dixit_tui.simulate", "play random legal games through the engine and print statistics"),
     "replay": ("dixit_tui.replay", "print the transcript of a saved game"),
     "bot": ("dixit_tui.bots.cli", "seat bots at a table of a dixit-tui server, over SSH"),
+    "bench": ("dixit_tui.bench.load", "load-test a server over SSH (bots + terminals): latency, memory, CPU"),
     "killtest": (
         "dixit_tui.bench.killtest",
         "kill a real server at random moments during bot games; check nothing acknowledged is lost",

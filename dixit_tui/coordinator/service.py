@@ -292,7 +292,8 @@ class Coordinator:
     def table(self, code: str) -> Table:
         table = self.tables.get(normalize_code(code))
         if table is None:
-            raise TableError(f"There is no table {code.strip().upper()}. Check the code and try again.", "no_table")
+            shown = normalize_code(code)[:8] or "with that code"
+            raise TableError(f"There is no table {shown}. Check the code and try again.", "no_table")
         return table
 
     def broadcast(self, table: Table, updates: Sequence[Update] = ()) -> None:
@@ -449,6 +450,8 @@ class PlayerSession:
 
     async def watch(self, code: str) -> TableView:
         table = self.coordinator.table(code)
+        if table.seat_of(self) is not None:  # already playing here: you see it already
+            return table.view_for(self)
         await self._enter(table)
         async with table.lock:
             table.spectators.add(self)

@@ -29,7 +29,10 @@ class ByteWriter(Protocol):
 
 
 def _line(message: dict[str, Any]) -> bytes:
-    return (json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode()
+    return (json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode(
+        "utf-8",
+        "backslashreplace",  # a lone surrogate echoed back becomes a JSON \udXXX escape, never an error
+    )
 
 
 def _no_constant(name: str) -> Any:

@@ -124,8 +124,10 @@ def build_app_factory(args: argparse.Namespace, coordinator: Coordinator) -> App
 
     def factory(identity: SessionIdentity, terminal: TerminalInfo) -> DixitApp:
         who = Identity(identity.username, identity.key_fingerprint, identity.peer_ip)
-        host = None if args.host in ("0.0.0.0", "::", "") else args.host
-        return DixitApp(coordinator, who, command=terminal.command, ssh_host=host, ssh_port=args.port or None)
+        listen = getattr(args, "host", None)
+        host = None if listen in (None, "0.0.0.0", "::", "") else listen
+        port = getattr(args, "port", None) or None
+        return DixitApp(coordinator, who, command=terminal.command, ssh_host=host, ssh_port=port)
 
     return factory
 

@@ -124,6 +124,8 @@ class DixitApp(App[int]):
         from dixit_tui.tui.lobby import LobbyScreen
         from dixit_tui.tui.table_screen import TableScreen
 
+        if self._exit or not self.is_running:  # quitting: no new screens (they would query widgets being torn down)
+            return
         update = message.update
         match update:
             case LobbyUpdate(tables=tables):
@@ -140,9 +142,7 @@ class DixitApp(App[int]):
                 self.table_view = view
                 table = self._table_screen()
                 if table is None or table.code != view.code:
-                    if table is not None:  # another table: close it and whatever is open above it
-                        while self.screen is not table:
-                            self.pop_screen()
+                    while len(self.screen_stack) > 2:  # a new table: close the old one and anything above the lobby
                         self.pop_screen()
                     await self.push_screen(TableScreen(view))
                 else:

@@ -193,7 +193,7 @@ class HelpScreen(Screen[None]):
     """
 
     def __init__(self, mode: str | None = None) -> None:
-        super().__init__(id="help")
+        super().__init__()
         self.mode = mode
 
     def compose(self) -> ComposeResult:

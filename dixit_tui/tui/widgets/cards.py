@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -61,6 +61,11 @@ class CardList(OptionList):
         }
     }
     """
+
+    def _move_page(self, direction: Any) -> None:
+        if self.scrollable_content_region.height <= 0:  # not laid out yet (or a tiny terminal): nothing to page
+            return
+        super()._move_page(direction)
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes, markup=False)

@@ -1,0 +1,1350 @@
+"""`dixit-tui bench`: load-test a dixit-tui server with real SSH sessions and measure what players would feel.
+
+    dixit-tui bench --sessions 200 --tables 20 --duration 45 [--json]
+    dixit-tui bench --sessions 50 --host game.example --port 2222 [--pid SERVERPID]
+
+Without --host/--port it starts its own server (`python -m dixit_tui serve` on 127.0.0.1, a free port, keys and
+data in a temporary folder, seeded tables allowed, per-IP limits raised for the load) and reads its memory and CPU
+from /proc. With --host/--port it drives that server (memory and CPU only with --pid, on this machine); that server
+needs `--allow-seeded-tables` (else tables are unseeded) and limits that let this many connections come from one
+address (e.g. `--limit max_connections_per_ip=1000 --limit max_unauthenticated_per_ip=64`).
+
+The N sessions are split across M tables. At each table, 3 to 5 headless bots (`json bot`, protocol v1, the
+`dixit_tui.bots` strategy with no think time) play seeded standard games; every other session is a terminal
+session with a PTY (xterm-256color, 100x30 by default) watching that table (`watch CODE` as the SSH command), its
+output fed incrementally into a pyte screen. When a game ends the host bot opens a new table, the other bots join
+it and the watchers reconnect to it, so play goes on for the whole duration.
+
+What is measured (all in this process, one asyncio loop, timestamps taken when the bytes reach the client):
+- first paint: SSH TCP connect start -> the first output that leaves visible text on the pyte screen (the app's
+  first screen: the lobby, or the table); also -> the table screen (its top bar `table CODE`).
+- action -> every screen: a bot sends a command at t0; for EACH watcher at that table, the time until the first
+  output received after t0 that changes its pyte screen (any character or attribute of any cell). Actions at one
+  table are measured one at a time (the next action is sent once every watcher showed the change, or the action
+  timed out, and then no screen at the table changed for --settle seconds; open recaps are closed with Enter in
+  between), so every change is attributed to exactly one action; tables run concurrently.
+- server memory: VmRSS of the server process; per session = (RSS with every session connected - RSS before the
+  sessions, after a warm-up session) / N; peak = VmHWM.
+- server CPU: utime+stime from /proc/PID/stat over the play period, as % of one core.
+- handshake rate: SSH connections (TCP + key exchange + keyless auth) completed per second, opened --concurrency
+  at a time, each closed right after.
+
+The client and the server share the machine's cores: on a small machine the client's own work (SSH, pyte) slows
+the server and is included in every latency. The report says how busy the client was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import random
+import re
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from dixit_tui.bots.brain import Brain, Key
+from dixit_tui.bots.cli import command_message
+from dixit_tui.bots.strategy import Action, strategy_named
+from dixit_tui.bots.view import BotView
+
+HOST = "127.0.0.1"
+CLOCK = time.perf_counter
+RECAP_MARKER = "Close (Enter)"  # the recap modal after each reveal; it covers the table at 100x30
+LISTENING = re.compile(r"listening on (\S+):(\d+)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--sessions", type=int, default=50, help="SSH sessions in all: bots + watchers (default 50)")
+    parser.add_argument("--tables", type=int, default=5, help="tables to split them across (default 5)")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of play to measure (default 30)")
+    parser.add_argument("--host", help="drive this server instead of starting one (needs --port)")
+    parser.add_argument("--port", type=int, help="its port")
+    parser.add_argument("--pid", type=int, help="with --host/--port: the server's process id, for memory and CPU")
+    parser.add_argument("--json", action="store_true", help="print one JSON object with every figure")
+    parser.add_argument("--concurrency", type=int, default=20, help="connections opened at once (default 20)")
+    parser.add_argument("--handshakes", type=int, help="connections of the handshake probe (default min(N, 100))")
+    parser.add_argument("--term-size", default="100x30", help="watchers' terminal size (default 100x30)")
+    parser.add_argument("--target", type=int, default=30, help="points that end a game (default 30)")
+    parser.add_argument(
+        "--strategy", choices=["random", "smart"], default="random", help="the bots' strategy (default random)"
+    )
+    parser.add_argument("--settle", type=float, default=0.2, help="quiet seconds between two actions of a table")
+    parser.add_argument(
+        "--action-timeout", type=float, default=30.0, help="seconds to wait for every screen (default 30)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the tables and the bots (default 1)")
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="run `py-spy record --format raw` on the server during play, write FILE and list the hotspots",
+    )
+
+
+# --- small helpers -------------------------------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], p: float) -> float | None:
+    """Nearest-rank percentile (p in 0..100); None without values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100.0 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def summary_ms(values: Sequence[float], points: Sequence[int] = (50, 95, 99), censored: int = 0) -> dict[str, Any]:
+    """Percentiles in milliseconds. `censored` samples timed out (longer than any value): they count in the ranks,
+    and a percentile that falls on one is null (the report says "> timeout")."""
+    everything = [*values, *([math.inf] * censored)]
+    out: dict[str, Any] = {"n": len(values)}
+    for p in points:
+        v = percentile(everything, p)
+        out[f"p{p}"] = None if v is None or math.isinf(v) else round(v * 1000.0, 1)
+    out["max"] = round(max(values) * 1000.0, 1) if values else None
+    out["mean"] = round(sum(values) / len(values) * 1000.0, 1) if values else None
+    if censored:
+        out["timed_out"] = censored
+    return out
+
+
+class ProcStats:
+    """Memory and CPU of one process from /proc (Linux)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.ticks = os.sysconf("SC_CLK_TCK")
+
+    def _status(self, field_name: str) -> int | None:
+        try:
+            with open(f"/proc/{self.pid}/status") as f:
+                for line in f:
+                    if line.startswith(field_name + ":"):
+                        return int(line.split()[1]) * 1024
+        except OSError:
+            return None
+        return None
+
+    def rss(self) -> int | None:
+        return self._status("VmRSS")
+
+    def hwm(self) -> int | None:
+        return self._status("VmHWM")
+
+    def schedstat(self) -> tuple[float, float] | None:
+        """(seconds on a CPU, seconds runnable but waiting for a CPU) of the main thread (/proc/PID/schedstat)."""
+        try:
+            with open(f"/proc/{self.pid}/schedstat") as f:
+                on_cpu, waiting = f.read().split()[:2]
+        except (OSError, ValueError):
+            return None
+        return int(on_cpu) / 1e9, int(waiting) / 1e9
+
+    def cpu_seconds(self) -> float | None:
+        try:
+            with open(f"/proc/{self.pid}/stat") as f:
+                text = f.read()
+        except OSError:
+            return None
+        fields = text[text.rindex(")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / self.ticks  # utime, stime (fields 14 and 15 of stat)
+
+
+def machine_cpu() -> tuple[float, float] | None:
+    """(busy, total) jiffies of the whole machine, all cores, from /proc/stat."""
+    try:
+        with open("/proc/stat") as f:
+            values = [int(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = values[3] + (values[4] if len(values) > 4 else 0)
+    total = sum(values[:8])
+    return float(total - idle), float(total)
+
+
+class _KeylessClient(asyncssh.SSHClient):
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: Sequence[tuple[str, bool]]
+    ) -> list[str] | None:
+        return [] if not prompts else None
+
+
+async def ssh_connect(host: str, port: int, username: str, timeout: float = 30.0) -> asyncssh.SSHClientConnection:
+    return await asyncio.wait_for(
+        asyncssh.connect(
+            host,
+            port,
+            username=username,
+            known_hosts=None,
+            client_factory=_KeylessClient,
+            client_keys=None,
+            agent_path=None,
+            password=None,
+            gss_host=None,
+            config=None,
+            keepalive_interval=0,
+        ),
+        timeout,
+    )
+
+
+# --- the measurement of one action ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Measurement:
+    kind: str
+    t0: float
+    remaining: set[Watcher]
+    latencies: list[float] = field(default_factory=list)
+    refused: bool = False
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+# --- a watcher: a terminal session fed into pyte -------------------------------------------------------------
+
+
+class _WatcherSession(asyncssh.SSHClientSession[bytes]):
+    def __init__(self, watcher: Watcher) -> None:
+        self.watcher = watcher
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        self.watcher.on_data(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.watcher.closed = True
+
+
+class Watcher:
+    """A PTY session watching a table; every output chunk is fed to pyte and checked for a visible change."""
+
+    def __init__(self, name: str, table: TableRun, size: tuple[int, int]) -> None:
+        import pyte
+
+        self.name = name
+        self.table = table
+        self.code = table.code
+        self.cols, self.rows = size
+        self.screen = pyte.Screen(self.cols, self.rows)
+        self.stream = pyte.ByteStream(self.screen)
+        blank = self._row(0)
+        self.lines: list[tuple[Any, ...]] = [blank] * self.rows
+        self.screen.dirty.clear()
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.closed = False
+        self.t_start = 0.0
+        self.t_auth: float | None = None
+        self.t_first_byte: float | None = None
+        self.t_first_paint: float | None = None
+        self.t_table: float | None = None
+        self.last_change = 0.0
+        self.last_byte = 0.0
+        self.changes = 0
+        self.bytes = 0
+        self.changed = asyncio.Event()
+
+    def _row(self, y: int) -> tuple[Any, ...]:
+        line = self.screen.buffer[y]
+        return tuple([line[x] for x in range(self.cols)])
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def on_data(self, data: bytes) -> None:
+        now = CLOCK()
+        if self.t_first_byte is None:
+            self.t_first_byte = now
+        self.bytes += len(data)
+        self.last_byte = now
+        self.stream.feed(data)
+        dirty = self.screen.dirty
+        if not dirty:
+            return
+        changed = False
+        lines = self.lines
+        for y in dirty:
+            if 0 <= y < self.rows:
+                row = self._row(y)
+                if row != lines[y]:
+                    lines[y] = row
+                    changed = True
+        dirty.clear()
+        if not changed:
+            return
+        self.last_change = now
+        self.changes += 1
+        if self.t_first_paint is None and any(ch.data.strip() for row in lines for ch in row):
+            self.t_first_paint = now
+        if self.t_table is None and f"table {self.code}" in self.text():
+            self.t_table = now
+        self.table.screen_changed(self, now)
+        self.changed.set()
+
+    async def open(self, host: str, port: int, timeout: float) -> None:
+        self.t_start = CLOCK()
+        self.conn = await ssh_connect(host, port, self.name, timeout)
+        self.t_auth = CLOCK()
+        self.chan, _ = await asyncio.wait_for(
+            self.conn.create_session(
+                lambda: _WatcherSession(self),
+                f"watch {self.code}",
+                term_type="xterm-256color",
+                term_size=(self.cols, self.rows),
+                encoding=None,
+            ),
+            timeout,
+        )
+
+    async def wait_table(self, timeout: float) -> bool:
+        deadline = CLOCK() + timeout
+        while self.t_table is None and not self.closed:
+            left = deadline - CLOCK()
+            if left <= 0:
+                return False
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.5))
+        return self.t_table is not None
+
+    def send(self, data: bytes) -> None:
+        if self.chan is not None and not self.closed:
+            self.chan.write(data)
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.conn.wait_closed(), 5.0)
+        self.closed = True
+
+
+# --- a bot: the headless protocol ----------------------------------------------------------------------------
+
+
+class Bot(asyncssh.SSHClientSession[str]):
+    """A `json bot` session; the table's driver decides when it acts."""
+
+    def __init__(self, name: str, table: TableRun, strategy: str, rng: random.Random) -> None:
+        self.name = name
+        self.table = table
+        self.brain = Brain(strategy_named(strategy), rng)
+        self.rng = rng
+        self.buffer = ""
+        self.view: BotView | None = None
+        self.code: str | None = None
+        self.phase: str | None = None
+        self.over = False
+        self.hello = asyncio.Event()
+        self.changed = asyncio.Event()
+        self.errors: list[dict[str, Any]] = []
+        self.sent: dict[str, tuple[Key | None, Action | None, Measurement | None]] = {}
+        self.refs = 0
+        self.ack_t0: float | None = None
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.chan: asyncssh.SSHClientChannel[str] | None = None
+        self.closed = False
+
+    # asyncssh callbacks
+    def data_received(self, data: str, datatype: asyncssh.DataType) -> None:
+        self.buffer += data
+        while True:
+            line, sep, rest = self.buffer.partition("\n")
+            if not sep:
+                return
+            self.buffer = rest
+            if line.strip():
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(message, dict):
+                    self.receive(message)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self.changed.set()
+        self.table.changed.set()
+
+    async def open(self, host: str, port: int, timeout: float) -> None:
+        self.conn = await ssh_connect(host, port, self.name, timeout)
+        self.chan, _ = await asyncio.wait_for(
+            self.conn.create_session(lambda: self, "json bot", encoding="utf-8"), timeout
+        )
+        await asyncio.wait_for(self.hello.wait(), timeout)
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.conn.wait_closed(), 5.0)
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.chan is not None and not self.closed:
+            self.chan.write(json.dumps(message) + "\n")
+
+    def receive(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "hello":
+            self.hello.set()
+        elif kind == "state":
+            if self.ack_t0 is not None:
+                self.table.run.ack_latencies.append(CLOCK() - self.ack_t0)
+                self.ack_t0 = None
+            table = message.get("table")
+            self.code = str(table) if table is not None else None
+            self.phase = str(message.get("phase"))
+            self.view = BotView.from_protocol(message) if table is not None else None
+            if self.phase == "over":
+                self.over = True
+        elif kind == "over":
+            self.over = True
+        elif kind == "reveal":
+            self.table.reveal_seen = True
+        elif kind == "voided":
+            turn = message.get("turn")
+            self.brain.voided(turn if isinstance(turn, int) else 0)
+        elif kind == "error":
+            self.errors.append(message)
+            sent = self.sent.pop(str(message.get("ref")), None)
+            if sent is not None:
+                key, action, measurement = sent
+                if key is not None and action is not None:
+                    self.brain.refused(key, action, str(message.get("code")))
+                if measurement is not None:
+                    measurement.refused = True
+                    measurement.done.set()
+                self.table.run.refused[str(message.get("code"))] += 1
+        self.changed.set()
+        self.table.changed.set()
+
+    def next_ref(self) -> str:
+        self.refs += 1
+        return f"m{self.refs}"
+
+
+# --- one table: its bots, its watchers, its driver -----------------------------------------------------------
+
+
+class TableRun:
+    def __init__(self, run: LoadRun, index: int, bots: int, watchers: int) -> None:
+        self.run = run
+        self.index = index
+        self.n_bots = bots
+        self.n_watchers = watchers
+        self.code = ""
+        self.game = 0
+        self.bots: list[Bot] = []
+        self.watchers: list[Watcher] = []
+        self.pending: Measurement | None = None
+        self.changed = asyncio.Event()
+        self.reveal_seen = False
+        self.last_screen_change = 0.0
+        self.games_finished = 0
+        self.actions = 0
+
+    # called by every watcher's on_data
+    def screen_changed(self, watcher: Watcher, now: float) -> None:
+        self.last_screen_change = now
+        m = self.pending
+        if m is not None and watcher in m.remaining and now >= m.t0:
+            m.remaining.discard(watcher)
+            m.latencies.append(now - m.t0)
+            if not m.remaining:
+                m.done.set()
+
+    @property
+    def host_bot(self) -> Bot:
+        return self.bots[0]
+
+    async def open_bots(self) -> None:
+        run = self.run
+        for k in range(self.n_bots):
+            rng = random.Random(run.rng.randrange(2**63))
+            self.bots.append(Bot(f"b{self.index}x{k}", self, run.args.strategy, rng))
+        await asyncio.gather(*(run.limited(b.open(run.host, run.port, 30.0)) for b in self.bots))
+
+    async def new_table(self) -> None:
+        """The host bot creates a seeded table, the other bots join it."""
+        run = self.run
+        host = self.host_bot
+        self.game += 1
+        self.reveal_seen = False
+        for bot in self.bots:
+            bot.over = False
+            bot.view = None
+            bot.brain = Brain(strategy_named(run.args.strategy), bot.rng)
+        old = self.code
+        create: dict[str, Any] = {"cmd": "create", "mode": "standard", "target": run.args.target, "first": "random"}
+        if run.seeded:
+            create["seed"] = run.args.seed * 1_000_003 + self.index * 1009 + self.game
+        host.errors.clear()
+        host.send({**create, "ref": "create"})
+        await self._until(lambda: host.code not in (None, old) or bool(host.errors), 15.0, "create")
+        if host.errors:
+            error = host.errors[-1]
+            if error.get("code") == "seed_refused" and run.seeded:
+                run.seeded = False
+                run.warnings.append("the server refused seeded tables (no --allow-seeded-tables): tables are unseeded")
+                self.game -= 1
+                return await self.new_table()
+            raise RuntimeError(f"table {self.index}: create refused: {error}")
+        assert host.code is not None
+        self.code = host.code
+        for bot in self.bots[1:]:
+            bot.send({"cmd": "join", "table": self.code, "ref": "join"})
+        await self._until(lambda: all(b.code == self.code for b in self.bots), 15.0, "join")
+
+    async def _until(self, predicate: Callable[[], bool], timeout: float, what: str) -> None:
+        deadline = CLOCK() + timeout
+        while not predicate():
+            left = deadline - CLOCK()
+            if left <= 0:
+                raise RuntimeError(f"table {self.index}: timed out waiting for {what}")
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.5))
+
+    async def open_watchers(self) -> None:
+        run = self.run
+        self.watchers = [Watcher(f"w{self.index}x{k}g{self.game}", self, run.size) for k in range(self.n_watchers)]
+        results = await asyncio.gather(
+            *(run.limited(self._open_watcher(w)) for w in self.watchers), return_exceptions=True
+        )
+        for w, result in zip(self.watchers, results, strict=True):
+            if isinstance(result, BaseException):
+                run.failures.append(f"watcher {w.name}: {type(result).__name__}: {result}")
+        self.watchers = [w for w in self.watchers if not w.closed and w.t_table is not None]
+
+    async def _open_watcher(self, watcher: Watcher) -> None:
+        await watcher.open(self.run.host, self.run.port, 60.0)
+        ok = await watcher.wait_table(120.0)
+        run = self.run
+        if watcher.t_auth is not None:
+            run.connect_times.append(watcher.t_auth - watcher.t_start)
+        if watcher.t_first_paint is not None:
+            run.first_paint.append(watcher.t_first_paint - watcher.t_start)
+        if ok and watcher.t_table is not None:
+            run.table_paint.append(watcher.t_table - watcher.t_start)
+        else:
+            raise RuntimeError("the table screen never appeared")
+
+    async def close_watchers(self) -> None:
+        await asyncio.gather(*(w.close() for w in self.watchers))
+        self.watchers = []
+
+    # --- playing -------------------------------------------------------------------------------------------
+
+    async def measure(
+        self, bot: Bot, kind: str, message: dict[str, Any], key: Key | None, action: Action | None
+    ) -> None:
+        run = self.run
+        ref = bot.next_ref()
+        live = {w for w in self.watchers if not w.closed}
+        t0 = CLOCK()
+        m = Measurement(kind, t0, live)
+        self.pending = m
+        bot.sent[ref] = (key, action, m)
+        bot.ack_t0 = t0
+        bot.send({**message, "ref": ref})
+        self.actions += 1
+        if not live:
+            m.done.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(m.done.wait(), run.args.action_timeout)
+        self.pending = None
+        # the acting bot's own answer too: a reveal comes before it, so `reveal_seen` is known by then
+        with contextlib.suppress(RuntimeError):
+            await self._until(lambda: bot.ack_t0 is None or m.refused, run.args.action_timeout, "ack")
+        if m.refused:
+            return
+        run.measured_actions[kind] += 1
+        run.latencies.extend(m.latencies)
+        run.latencies_by_kind.setdefault(kind, []).extend(m.latencies)
+        run.missed_by_kind[kind] += 0  # every kind measured has an entry
+        if m.remaining:
+            run.missed += len(m.remaining)
+            run.missed_by_kind[kind] += len(m.remaining)
+            run.missed_actions += 1
+            run.missed_under_recap += sum(1 for w in m.remaining if RECAP_MARKER in w.text())
+        await self.settle()
+        if self.reveal_seen:
+            self.reveal_seen = False
+            await self.close_recaps()
+
+    async def settle(self) -> None:
+        """Wait until no screen at this table changed for `--settle` seconds (at most 5 s)."""
+        quiet = self.run.args.settle
+        deadline = CLOCK() + 5.0
+        while True:
+            now = CLOCK()
+            wait = self.last_screen_change + quiet - now
+            if wait <= 0:
+                return
+            if now >= deadline:
+                self.run.settle_timeouts += 1
+                return
+            await asyncio.sleep(min(wait, deadline - now))
+
+    async def close_recaps(self) -> None:
+        """After a reveal every terminal opens the recap (a modal that covers the table at 100x30): wait until each
+        shows it, press Enter there, and wait until it is gone, as a player would before the next move."""
+        todo = {w for w in self.watchers if not w.closed}
+        closing: set[Watcher] = set()
+        seen: dict[Watcher, int] = {}  # the change count when the screen was last read
+        deadline = CLOCK() + max(20.0, self.run.args.action_timeout)
+        while todo and CLOCK() < deadline:
+            for w in list(todo):
+                if seen.get(w) == w.changes and not w.closed:
+                    continue  # nothing new on this screen
+                seen[w] = w.changes
+                shown = RECAP_MARKER in w.text()
+                if w.closed or (w in closing and not shown):
+                    todo.discard(w)
+                elif shown and w not in closing:
+                    closing.add(w)
+                    w.send(b"\r")
+            if todo:
+                await asyncio.sleep(0.05)
+        if todo:
+            self.run.recap_timeouts += len(todo)
+        await self.settle()
+
+    def _next_move(self) -> tuple[Bot, Key, Action] | None:
+        for bot in self.bots:
+            view = bot.view
+            if view is None or bot.code != self.code or view.needed() is None:
+                continue
+            decided = bot.brain.next_action(view)
+            if decided is not None:
+                return bot, decided[0], decided[1]
+        return None
+
+    async def play(self) -> None:
+        """Start the game, then act one move at a time until the run stops; a new table after each game."""
+        run = self.run
+        await self.measure(self.host_bot, "start", {"cmd": "start"}, None, None)
+        idle_since = CLOCK()
+        while not run.stopping:
+            move = self._next_move()
+            if move is not None:
+                bot, key, action = move
+                await self.measure(bot, action_kind(action), command_message(action), key, action)
+                idle_since = CLOCK()
+                continue
+            if self.host_bot.over and all(b.over for b in self.bots):
+                self.games_finished += 1
+                run.games_finished += 1
+                if run.stopping:
+                    return
+                await self.close_watchers()
+                await self.new_table()
+                await self.open_watchers()
+                if run.stopping:
+                    return
+                await self.measure(self.host_bot, "start", {"cmd": "start"}, None, None)
+                idle_since = CLOCK()
+                continue
+            if any(b.closed for b in self.bots):
+                run.failures.append(f"table {self.index}: a bot's connection closed")
+                return
+            if CLOCK() - idle_since > 15.0:
+                run.failures.append(f"table {self.index}: no bot had a move for 15 s (phase {self.host_bot.phase})")
+                return
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), 0.5)
+
+    async def close(self) -> None:
+        await self.close_watchers()
+        await asyncio.gather(*(b.close() for b in self.bots))
+
+
+def action_kind(action: Action) -> str:
+    return type(action).__name__.removesuffix("Action").lower()
+
+
+# --- the whole run -------------------------------------------------------------------------------------------
+
+
+class LoadRun:
+    def __init__(self, args: argparse.Namespace, host: str, port: int, stats: ProcStats | None) -> None:
+        self.args = args
+        self.host = host
+        self.port = port
+        self.stats = stats
+        self.rng = random.Random(args.seed)
+        self.size = parse_size(args.term_size)
+        self.sem = asyncio.Semaphore(args.concurrency)
+        self.seeded = True
+        self.stopping = False
+        self.tables: list[TableRun] = []
+        self.warnings: list[str] = []
+        self.failures: list[str] = []
+        self.connect_times: list[float] = []
+        self.first_paint: list[float] = []
+        self.table_paint: list[float] = []
+        self.latencies: list[float] = []
+        self.latencies_by_kind: dict[str, list[float]] = {}
+        self.ack_latencies: list[float] = []
+        self.measured_actions: Counter[str] = Counter()
+        self.refused: Counter[str] = Counter()
+        self.missed = 0
+        self.missed_by_kind: Counter[str] = Counter()
+        self.missed_actions = 0
+        self.settle_timeouts = 0
+        self.recap_timeouts = 0
+        self.missed_under_recap = 0
+        self.games_finished = 0
+        self.rss_samples: list[int] = []
+        self.lags: list[float] = []
+
+    async def limited(self, coro: Any) -> Any:
+        async with self.sem:
+            return await coro
+
+    def rss(self) -> int | None:
+        return self.stats.rss() if self.stats is not None else None
+
+    async def sampler(self) -> None:
+        while True:
+            rss = self.rss()
+            if rss is not None:
+                self.rss_samples.append(rss)
+            await asyncio.sleep(0.25)
+
+    async def lag_monitor(self) -> None:
+        period = 0.05
+        while True:
+            start = CLOCK()
+            await asyncio.sleep(period)
+            self.lags.append(max(0.0, CLOCK() - start - period))
+
+    async def quiesce(self, quiet: float, timeout: float) -> bool:
+        """Wait until the server has drawn what it owes: with its pid, until it used under 10% of a core over
+        `quiet` seconds; else until no terminal received any output for `quiet` seconds. False after `timeout`."""
+        deadline = CLOCK() + timeout
+        stats = self.stats
+        if stats is not None and stats.cpu_seconds() is not None:
+            while CLOCK() < deadline:
+                before, start = stats.cpu_seconds(), CLOCK()
+                await asyncio.sleep(quiet)
+                after = stats.cpu_seconds()
+                if before is not None and after is not None and (after - before) / (CLOCK() - start) < 0.1:
+                    return True
+            return False
+        while True:
+            watchers = [w for t in self.tables for w in t.watchers]
+            last = max((w.last_byte for w in watchers), default=0.0)
+            now = CLOCK()
+            if now - last >= quiet:
+                return True
+            if now >= deadline:
+                return False
+            await asyncio.sleep(min(quiet - (now - last), deadline - now) + 0.01)
+
+    async def settled_rss(self) -> int | None:
+        await asyncio.sleep(1.0)
+        return self.rss()
+
+    async def handshake_probe(self, count: int) -> dict[str, Any]:
+        times: list[float] = []
+        failures = 0
+
+        async def one(i: int) -> None:
+            nonlocal failures
+            t = CLOCK()
+            try:
+                conn = await ssh_connect(self.host, self.port, f"hs{i}")
+            except (OSError, asyncssh.Error, TimeoutError):
+                failures += 1
+                return
+            times.append(CLOCK() - t)
+            conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.wait_closed(), 5.0)
+
+        start = CLOCK()
+        await asyncio.gather(*(self.limited(one(i)) for i in range(count)))
+        wall = CLOCK() - start
+        return {
+            "connections": count,
+            "concurrency": self.args.concurrency,
+            "failed": failures,
+            "wall_s": round(wall, 3),
+            "per_s": round(len(times) / wall, 1) if wall > 0 else None,
+            "latency_ms": summary_ms(times, (50, 95)),
+        }
+
+    async def warm_up(self) -> None:
+        """One bot table and one watcher, then gone: the server has imported and built everything once."""
+        table = TableRun(self, 9999, 1, 1)
+        table.bots = [Bot("warmbot", table, self.args.strategy, random.Random(0))]
+        await table.bots[0].open(self.host, self.port, 30.0)
+        await table.new_table()
+        watcher = Watcher("warmwatch", table, self.size)
+        table.watchers = [watcher]
+        await watcher.open(self.host, self.port, 30.0)
+        await watcher.wait_table(30.0)
+        table.host_bot.send({"cmd": "leave"})
+        await table.close()
+
+    async def execute(self) -> dict[str, Any]:
+        args = self.args
+        sampler = asyncio.create_task(self.sampler())
+        lagger = asyncio.create_task(self.lag_monitor())
+        try:
+            return await self._execute(args)
+        finally:
+            self.stopping = True
+            sampler.cancel()
+            lagger.cancel()
+
+    async def _execute(self, args: argparse.Namespace) -> dict[str, Any]:
+        stats = self.stats
+        rss_cold = await self.settled_rss()
+        progress("warm-up session")
+        await self.warm_up()
+        rss_base = await self.settled_rss()
+
+        probe_count = args.handshakes if args.handshakes is not None else min(args.sessions, 100)
+        progress(f"handshake probe: {probe_count} connections, {args.concurrency} at a time")
+        handshake = await self.handshake_probe(probe_count)
+
+        # the sessions
+        per_table = split(args.sessions, args.tables)
+        for i, n in enumerate(per_table):
+            bots = min(3 + i % 3, n - 1)
+            self.tables.append(TableRun(self, i, bots, n - bots))
+        n_bots = sum(t.n_bots for t in self.tables)
+        n_watchers = sum(t.n_watchers for t in self.tables)
+        progress(f"opening {n_bots} bot sessions at {len(self.tables)} tables")
+        t_open = CLOCK()
+        await asyncio.gather(*(t.open_bots() for t in self.tables))
+        await asyncio.gather(*(t.new_table() for t in self.tables))
+        rss_bots = await self.settled_rss()
+        progress(f"opening {n_watchers} terminal sessions (watch CODE, {self.size[0]}x{self.size[1]})")
+        t_watch = CLOCK()
+        await asyncio.gather(*(t.open_watchers() for t in self.tables))
+        watch_wall = CLOCK() - t_watch
+        open_wall = CLOCK() - t_open
+        connected_watchers = sum(len(t.watchers) for t in self.tables)
+        if connected_watchers < n_watchers:
+            self.warnings.append(f"only {connected_watchers} of {n_watchers} terminal sessions reached the table")
+        # the server may still be drawing the screens it owes: wait until no terminal got a byte for 1 s
+        t_quiet = CLOCK()
+        quiet_ok = await self.quiesce(1.0, 300.0)
+        backlog_s = CLOCK() - t_quiet
+        if not quiet_ok:
+            self.warnings.append("the server never went quiet for 1 s after the sessions connected (300 s)")
+        rss_connected = await self.settled_rss()
+
+        # idle check: with nobody acting, does any screen change by itself (blinking cursor, clocks)?
+        idle_before = {w: w.changes for t in self.tables for w in t.watchers}
+        idle_cpu0, idle_t0 = (stats.cpu_seconds() if stats else None), CLOCK()
+        await asyncio.sleep(2.0)
+        idle_cpu1, idle_wall = (stats.cpu_seconds() if stats else None), CLOCK() - idle_t0
+        idle_changed = sum(1 for w, c in idle_before.items() if w.changes != c)
+
+        # play
+        progress(f"playing for {args.duration:g} s")
+        profiler = self.start_profiler(args.duration) if args.profile else None
+        cpu0 = stats.cpu_seconds() if stats else None
+        sched0 = stats.schedstat() if stats else None
+        own0 = time.process_time()
+        machine0 = machine_cpu()
+        lag_index = len(self.lags)
+        t_play = CLOCK()
+        players = [asyncio.create_task(t.play()) for t in self.tables]
+        await asyncio.wait(players, timeout=args.duration)
+        self.stopping = True
+        play_wall = CLOCK() - t_play
+        cpu1 = stats.cpu_seconds() if stats else None
+        sched1 = stats.schedstat() if stats else None
+        own1 = time.process_time()
+        machine1 = machine_cpu()
+        lags = self.lags[lag_index:]
+        progress("stopping: waiting for the actions in flight")
+        await asyncio.wait(players, timeout=args.action_timeout + 10.0)
+        for task in players:
+            if not task.done():
+                task.cancel()
+            elif task.exception() is not None:
+                self.failures.append(f"table driver: {task.exception()!r}")
+        rss_end = self.rss()
+        hwm = stats.hwm() if stats else None
+        hotspots = await self.finish_profiler(profiler) if profiler is not None else None
+
+        total_actions = sum(self.measured_actions.values())
+        mb = 1024 * 1024
+        result: dict[str, Any] = {
+            "config": {
+                "sessions": args.sessions,
+                "tables": args.tables,
+                "bots": n_bots,
+                "watchers": n_watchers,
+                "watchers_connected": connected_watchers,
+                "duration_s": args.duration,
+                "term_size": f"{self.size[0]}x{self.size[1]}",
+                "concurrency": args.concurrency,
+                "strategy": args.strategy,
+                "target": args.target,
+                "settle_s": args.settle,
+                "seeded": self.seeded,
+                "cpu_count": os.cpu_count(),
+                "server_pid": stats.pid if stats else None,
+            },
+            "first_paint_ms": summary_ms(self.first_paint, (50, 95)),
+            "table_paint_ms": summary_ms(self.table_paint, (50, 95)),
+            "ssh_auth_ms": summary_ms(self.connect_times, (50, 95)),
+            "action_to_screen_ms": {
+                **summary_ms(self.latencies, censored=self.missed),
+                "timeout_ms": round(args.action_timeout * 1000.0),
+                "actions": total_actions,
+                "actions_per_s": round(total_actions / play_wall, 1) if play_wall > 0 else None,
+                "by_kind": {
+                    k: summary_ms(v, (50, 95), self.missed_by_kind[k])
+                    for k, v in sorted(self.latencies_by_kind.items())
+                },
+                "screens_missed": self.missed,
+                "actions_with_missed_screens": self.missed_actions,
+                "refused": dict(self.refused),
+                "screens_missed_under_recap": self.missed_under_recap,
+                "settle_timeouts": self.settle_timeouts,
+                "recap_timeouts": self.recap_timeouts,
+                "games_finished": self.games_finished,
+            },
+            "bot_ack_ms": summary_ms(self.ack_latencies),
+            "idle_screens_changing": idle_changed,
+            "startup_backlog_s": round(backlog_s, 2),
+            "handshake": handshake,
+            "session_open": {
+                "sessions": n_bots + connected_watchers,
+                "wall_s": round(open_wall, 2),
+                "watchers_per_s": round(connected_watchers / watch_wall, 1) if watch_wall > 0 else None,
+            },
+            "server_memory": None,
+            "server_cpu": None,
+            "client": {
+                "cpu_percent": round((own1 - own0) / play_wall * 100.0, 1) if play_wall > 0 else None,
+                "loop_lag_ms": summary_ms(lags),
+            },
+            "machine": machine_share(machine0, machine1, (own1 - own0), cpu0, cpu1, play_wall),
+            "profile": hotspots,
+            "warnings": [
+                f"the clients (this process) and the server share this machine's {os.cpu_count()} cores: "
+                "client work (SSH, pyte) competes with the server and is included in every latency",
+                *self.warnings,
+            ],
+            "failures": self.failures[:20],
+        }
+        if stats is not None and None not in (rss_cold, rss_base, rss_bots, rss_connected):
+            assert rss_cold is not None and rss_base is not None and rss_bots is not None
+            assert rss_connected is not None
+            peak = max([*(self.rss_samples or [0]), hwm or 0])
+            result["server_memory"] = {
+                "rss_cold_mb": round(rss_cold / mb, 1),
+                "rss_before_mb": round(rss_base / mb, 1),
+                "rss_bots_mb": round(rss_bots / mb, 1),
+                "rss_connected_mb": round(rss_connected / mb, 1),
+                "rss_end_mb": round((rss_end or 0) / mb, 1),
+                "peak_rss_mb": round(peak / mb, 1),
+                "per_session_mb": round((rss_connected - rss_base) / args.sessions / mb, 2),
+                "per_session_cold_mb": round((rss_connected - rss_cold) / args.sessions / mb, 2),
+                "per_bot_mb": round((rss_bots - rss_base) / max(1, n_bots) / mb, 2),
+                "per_watcher_mb": round((rss_connected - rss_bots) / max(1, connected_watchers) / mb, 2),
+                "per_session_at_peak_mb": round((peak - rss_base) / args.sessions / mb, 2),
+            }
+        if cpu0 is not None and cpu1 is not None:
+            result["server_cpu"] = {
+                "percent_of_one_core": round((cpu1 - cpu0) / play_wall * 100.0, 1),
+                "cpu_s": round(cpu1 - cpu0, 2),
+                "wall_s": round(play_wall, 2),
+                "main_thread_on_cpu_percent": (
+                    round((sched1[0] - sched0[0]) / play_wall * 100.0, 1) if sched0 and sched1 else None
+                ),
+                "main_thread_waiting_for_cpu_percent": (
+                    round((sched1[1] - sched0[1]) / play_wall * 100.0, 1) if sched0 and sched1 else None
+                ),
+                "ms_per_screen_update": (
+                    round((cpu1 - cpu0) * 1000.0 / (len(self.latencies) + self.missed), 1)
+                    if self.latencies or self.missed
+                    else None
+                ),
+                "ms_per_action": round((cpu1 - cpu0) * 1000.0 / total_actions, 1) if total_actions else None,
+                "idle_percent_of_one_core": (
+                    round((idle_cpu1 - idle_cpu0) / idle_wall * 100.0, 1)
+                    if idle_cpu0 is not None and idle_cpu1 is not None
+                    else None
+                ),
+            }
+        return result
+
+    # --- py-spy ---------------------------------------------------------------------------------------------
+
+    def start_profiler(self, duration: float) -> asyncio.Task[Any] | None:
+        if self.stats is None:
+            self.warnings.append("--profile needs the server's pid")
+            return None
+        exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+        if not Path(exe).exists():
+            self.warnings.append("--profile: py-spy is not installed (pip install py-spy)")
+            return None
+        seconds = max(1, int(duration) - 1)
+        cmd = [exe, "record", "--format", "raw", "-o", self.args.profile, "--pid", str(self.stats.pid)]
+        cmd += ["--duration", str(seconds), "--rate", "100", "--nonblocking"]
+
+        async def record() -> Any:
+            proc = await asyncio.create_subprocess_exec(
+                *cmd, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
+            )
+            _, err = await proc.communicate()
+            return proc.returncode, err.decode(errors="replace")
+
+        return asyncio.create_task(record())
+
+    async def finish_profiler(self, task: asyncio.Task[Any] | None) -> dict[str, Any] | None:
+        if task is None:
+            return None
+        code, err = await task
+        if code != 0:
+            self.warnings.append(f"py-spy failed ({code}): {err.strip()[-300:]}")
+            return None
+        return hotspots(Path(self.args.profile))
+
+
+def machine_share(
+    before: tuple[float, float] | None,
+    after: tuple[float, float] | None,
+    client_s: float,
+    server0: float | None,
+    server1: float | None,
+    wall: float,
+) -> dict[str, Any] | None:
+    """How busy the whole machine was during play, and how much of it was neither this client nor the server."""
+    if before is None or after is None or wall <= 0:
+        return None
+    cores = os.cpu_count() or 1
+    busy = (after[0] - before[0]) / max(1.0, after[1] - before[1]) * cores  # cores busy on average
+    server = (server1 - server0) / wall if server0 is not None and server1 is not None else 0.0
+    others = max(0.0, busy - server - client_s / wall)
+    return {
+        "cores": cores,
+        "busy_percent_of_one_core": round(busy * 100.0, 1),
+        "other_processes_percent_of_one_core": round(others * 100.0, 1) if server0 is not None else None,
+    }
+
+
+def hotspots(path: Path, top: int = 15) -> dict[str, Any]:
+    """Self and inclusive shares of the functions in a py-spy raw (collapsed stacks) file (idle workers left out)."""
+    own: Counter[str] = Counter()
+    inclusive: Counter[str] = Counter()
+    modules: Counter[str] = Counter()
+    total = 0
+    for line in path.read_text(errors="replace").splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        count = int(count_text)
+        frames = [f for f in stack.split(";") if f]
+        if not frames or _IDLE.search(frames[-1]):
+            continue
+        total += count
+        own[_short(frames[-1])] += count
+        modules[_module(frames[-1])] += count
+        for name in {_short(f) for f in frames}:
+            if not _WRAPPER.search(name):
+                inclusive[name] += count
+
+    def share(counter: Counter[str]) -> list[list[Any]]:
+        return [[name, round(n / total * 100.0, 1)] for name, n in counter.most_common(top)] if total else []
+
+    return {"samples": total, "self": share(own), "inclusive": share(inclusive), "self_by_package": share(modules)}
+
+
+# A thread-pool worker waiting for work (py-spy may count it as active).
+_IDLE = re.compile(r"^_worker \(concurrent/futures/thread\.py:\d+\)$")
+
+# Frames every sample goes through (the event loop, the entry point, Textual's callback plumbing): left out of the
+# inclusive list, which would otherwise start with a dozen 90-100% lines that say nothing.
+_WRAPPER = re.compile(
+    r"\((asyncio/(base_events|events|runners)\.py|<frozen runpy>|dixit_tui/(__main__|cli)\.py|"
+    r"dixit_tui/ssh/serve\.py|textual/_callback\.py|textual/message_pump\.py)\)"
+)
+
+
+def _short(frame: str) -> str:
+    """`render (textual/widget.py:123)` -> `render (textual/widget.py)`; site-packages paths are cut."""
+    frame = re.sub(r":\d+\)$", ")", frame.strip())
+    return re.sub(r"\(.*?(?:site-packages|lib/python3\.\d+)/", "(", frame)
+
+
+def _module(frame: str) -> str:
+    match = re.search(r"\((.*?)\)", _short(frame))
+    if not match:
+        return frame
+    path = match.group(1)
+    parts = path.split("/")
+    if parts[0] in ("asyncio", "selectors.py", "json", "re", "logging", "sqlite3", "threading.py"):
+        return "stdlib:" + parts[0]
+    return parts[0] if len(parts) > 1 else path
+
+
+def split(total: int, parts: int) -> list[int]:
+    base, extra = divmod(total, parts)
+    return [base + (1 if i < extra else 0) for i in range(parts)]
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    cols, _, rows = text.lower().partition("x")
+    return int(cols), int(rows)
+
+
+def progress(text: str) -> None:
+    print(f"[bench] {text}", file=sys.stderr, flush=True)
+
+
+# --- the server subprocess -----------------------------------------------------------------------------------
+
+
+class ServerProcess:
+    def __init__(self, workdir: Path, sessions: int, concurrency: int) -> None:
+        self.workdir = workdir
+        self.sessions = sessions
+        self.concurrency = concurrency
+        self.proc: asyncio.subprocess.Process | None = None
+        self.port = 0
+        self.output: list[str] = []
+        self._drain: asyncio.Task[None] | None = None
+
+    async def start(self) -> int:
+        limits = {
+            "max_connections": max(1000, self.sessions + 200),
+            "max_connections_per_ip": self.sessions + 200,
+            "max_unauthenticated_per_ip": self.concurrency + 20,
+            "max_unauthenticated": max(200, self.concurrency + 20),
+        }
+        cmd = [sys.executable, "-m", "dixit_tui", "serve", "--host", HOST, "--port", "0"]
+        cmd += ["--keys-dir", str(self.workdir / "keys"), "--data-dir", str(self.workdir / "data")]
+        cmd += ["--allow-seeded-tables", "--log-level", "WARNING"]
+        for name, value in limits.items():
+            cmd += ["--limit", f"{name}={value}"]
+        self.proc = await asyncio.create_subprocess_exec(
+            *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True
+        )
+        assert self.proc.stdout is not None
+        deadline = CLOCK() + 60.0
+        while True:
+            left = deadline - CLOCK()
+            if left <= 0:
+                raise RuntimeError("the server did not say `listening on` within 60 s:\n" + "".join(self.output))
+            line = (await asyncio.wait_for(self.proc.stdout.readline(), left)).decode(errors="replace")
+            if not line:
+                raise RuntimeError("the server exited:\n" + "".join(self.output))
+            self.output.append(line)
+            match = LISTENING.search(line)
+            if match:
+                self.port = int(match.group(2))
+                break
+        self._drain = asyncio.create_task(self._drain_output())
+        return self.port
+
+    async def _drain_output(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        while line := await self.proc.stdout.readline():
+            self.output.append(line.decode(errors="replace"))
+            del self.output[:-200]
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    async def stop(self) -> None:
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.proc.wait(), 15.0)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+        if self._drain is not None:
+            self._drain.cancel()
+
+
+# --- entry points --------------------------------------------------------------------------------------------
+
+
+async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    server: ServerProcess | None = None
+    workdir: Path | None = None
+    stats: ProcStats | None
+    try:
+        if args.host is None:
+            workdir = Path(tempfile.mkdtemp(prefix="dixit-bench-"))
+            server = ServerProcess(workdir, args.sessions, args.concurrency)
+            port = await server.start()
+            host, stats = HOST, ProcStats(server.pid)
+            progress(f"server pid {server.pid} listening on {host}:{port}")
+        else:
+            host, port = args.host, args.port
+            stats = ProcStats(args.pid) if args.pid else None
+        run = LoadRun(args, host, port, stats)
+        try:
+            result = await run.execute()
+        finally:
+            progress("closing the sessions")
+            await asyncio.gather(*(t.close() for t in run.tables), return_exceptions=True)
+        result["config"]["external_server"] = server is None
+        if server is not None and server.output:
+            errors = [line.rstrip() for line in server.output if " ERROR " in line or "Traceback" in line]
+            if errors:
+                result["failures"].extend(f"server: {e}" for e in errors[:10])
+        return result
+    finally:
+        if server is not None:
+            await server.stop()
+        if workdir is not None:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def render(result: dict[str, Any]) -> str:
+    timeout = result["action_to_screen_ms"].get("timeout_ms")
+
+    def ms(d: dict[str, Any], keys: Sequence[str] = ("p50", "p95")) -> str:
+        shown = [f"{k} {d[k]} ms" if d.get(k) is not None else f"{k} > {timeout} ms (timed out)" for k in keys]
+        timed_out = f", {d['timed_out']} timed out" if d.get("timed_out") else ""
+        return ", ".join(shown) + f" (n={d['n']}{timed_out})"
+
+    c = result["config"]
+    a = result["action_to_screen_ms"]
+    lines = [
+        f"dixit-tui bench: {c['sessions']} sessions ({c['bots']} bots, {c['watchers']} terminals) at {c['tables']} "
+        f"tables, {c['duration_s']:g} s of play, terminals {c['term_size']}",
+        "",
+        f"connect -> first paint         {ms(result['first_paint_ms'])}",
+        "  (SSH TCP connect start -> first output leaving visible text on the terminal's pyte screen)",
+        f"connect -> table screen        {ms(result['table_paint_ms'])}",
+        f"connect -> SSH authenticated   {ms(result['ssh_auth_ms'])}",
+        f"action -> every other screen   {ms(a, ('p50', 'p95', 'p99', 'max'))}",
+        "  (a bot sends a command at t0; for EACH terminal at that table: first output received after t0 that",
+        "   changes its pyte screen; one action at a time per table, tables concurrent)",
+        f"  {a['actions']} actions ({a['actions_per_s']}/s), {a['games_finished']} games finished, "
+        f"{a['screens_missed']} screen(s) unchanged after {timeout} ms, refused: {a['refused'] or 'none'}",
+    ]
+    for kind, d in a["by_kind"].items():
+        lines.append(f"    {kind:<8} {ms(d)}")
+    lines.append(f"action -> acting bot's state   {ms(result['bot_ack_ms'], ('p50', 'p95', 'p99'))}")
+    mem = result["server_memory"]
+    if mem:
+        lines += [
+            f"server RSS per session         {mem['per_session_mb']} MB "
+            f"(({mem['rss_connected_mb']} MB connected - {mem['rss_before_mb']} MB before) / {c['sessions']}); "
+            f"per terminal {mem['per_watcher_mb']} MB, per bot {mem['per_bot_mb']} MB",
+            f"server RSS                     cold {mem['rss_cold_mb']} MB, after warm-up {mem['rss_before_mb']} MB, "
+            f"end {mem['rss_end_mb']} MB, peak {mem['peak_rss_mb']} MB",
+        ]
+    else:
+        lines.append("server RSS                     not measured (external server without --pid)")
+    cpu = result["server_cpu"]
+    if cpu:
+        lines.append(
+            f"server CPU                     {cpu['percent_of_one_core']}% of one core "
+            f"({cpu['cpu_s']} s over {cpu['wall_s']} s of play); idle with everyone connected "
+            f"{cpu['idle_percent_of_one_core']}%"
+        )
+        lines.append(
+            f"server main thread             on a CPU {cpu['main_thread_on_cpu_percent']}% of the time, runnable but "
+            f"waiting for a CPU {cpu['main_thread_waiting_for_cpu_percent']}% (/proc/PID/schedstat; the rest: asleep)"
+        )
+        lines.append(
+            f"server CPU per action          {cpu['ms_per_action']} ms; per terminal updated "
+            f"{cpu['ms_per_screen_update']} ms (play-period CPU / terminal updates measured; the CPU includes "
+            "bots, recaps and reconnections after a game)"
+        )
+    else:
+        lines.append("server CPU                     not measured (external server without --pid)")
+    h = result["handshake"]
+    lines.append(
+        f"handshake rate                 {h['per_s']} connections/s ({h['connections']} connections, "
+        f"{h['concurrency']} at a time, {h['failed']} failed; each {ms(h['latency_ms'])})"
+    )
+    so = result["session_open"]
+    lines.append(
+        f"terminal sessions opened       {so['watchers_per_s']}/s (to the table screen, {c['concurrency']} at once)"
+    )
+    cl = result["client"]
+    lag = ms(cl["loop_lag_ms"], ("p50", "p99", "max"))
+    lines.append(f"bench client                   {cl['cpu_percent']}% of one core, loop lag {lag}")
+    lines.append(
+        f"startup backlog                {result['startup_backlog_s']} s after the last terminal reached its table "
+        "until the server was idle (under 10% of a core for 1 s); play starts after it"
+    )
+    machine = result.get("machine")
+    if machine:
+        lines.append(
+            f"whole machine                  {machine['busy_percent_of_one_core']}% of one core busy "
+            f"(of {machine['cores'] * 100}%); other processes: {machine['other_processes_percent_of_one_core']}%"
+        )
+    if result["idle_screens_changing"]:
+        lines.append(f"  note: {result['idle_screens_changing']} screen(s) changed while nobody acted")
+    prof = result.get("profile")
+    if prof:
+        lines.append(f"server profile ({prof['samples']} samples), self time:")
+        lines += [f"  {pct:5.1f}%  {name}" for name, pct in prof["self"][:12]]
+        lines.append("  inclusive:")
+        lines += [f"  {pct:5.1f}%  {name}" for name, pct in prof["inclusive"][:15]]
+    lines.append("")
+    lines += [f"WARNING: {w}" for w in result["warnings"]]
+    lines += [f"FAILURE: {f}" for f in result["failures"]]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.sessions < 4 * args.tables or args.tables < 1:
+        print("dixit-tui bench: every table needs at least 4 sessions (3 bots and a terminal)", file=sys.stderr)
+        return 2
+    if (args.host is None) != (args.port is None):
+        print("dixit-tui bench: give both --host and --port, or neither", file=sys.stderr)
+        return 2
+    try:
+        import pyte  # noqa: F401
+    except ImportError:
+        print("dixit-tui bench: needs the `pyte` package (pip install pyte)", file=sys.stderr)
+        return 2
+    try:
+        result = asyncio.run(bench(args))
+    except KeyboardInterrupt:
+        return 130
+    except (RuntimeError, OSError, asyncssh.Error) as error:
+        print(f"dixit-tui bench: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(result) if args.json else render(result), flush=True)
+    return 0 if not result["failures"] else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="dixit-tui bench", description=__doc__.split("\n")[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

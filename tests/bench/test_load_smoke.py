@@ -1,0 +1,122 @@
+"""`dixit-tui bench` as a real run: a small server, a table of bots and terminals; every figure is in the JSON.
+
+A behaviour test, not a timed one: it checks that each figure is there and consistent (orders of percentiles,
+counts, memory arithmetic), never how fast anything was.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dixit_tui.bench.load import hotspots, percentile, split, summary_ms
+
+pytest.importorskip("pyte")
+
+SESSIONS = 6
+
+
+@pytest.fixture(scope="module")
+def result() -> dict:
+    command = [sys.executable, "-m", "dixit_tui.bench.load", "--sessions", str(SESSIONS), "--tables", "1"]
+    done = subprocess.run(
+        [*command, "--duration", "4", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(120)
+def test_every_figure_is_reported(result: dict) -> None:
+    for key in (
+        "config",
+        "first_paint_ms",
+        "table_paint_ms",
+        "action_to_screen_ms",
+        "bot_ack_ms",
+        "server_memory",
+        "server_cpu",
+        "handshake",
+        "session_open",
+        "client",
+        "machine",
+        "warnings",
+        "failures",
+    ):
+        assert key in result, key
+    assert result["failures"] == []
+    assert any("share this machine" in w for w in result["warnings"])
+
+    config = result["config"]
+    assert config["sessions"] == SESSIONS
+    assert config["bots"] == 3 and config["watchers"] == 3 and config["watchers_connected"] == 3
+    assert config["external_server"] is False and config["server_pid"] > 0
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(120)
+def test_latency_figures_are_consistent(result: dict) -> None:
+    paint = result["first_paint_ms"]
+    assert paint["n"] == 3
+    assert 0 < paint["p50"] <= paint["p95"] <= paint["max"]
+    assert result["table_paint_ms"]["p50"] >= paint["p50"]
+
+    action = result["action_to_screen_ms"]
+    assert action["actions"] >= 1  # at least the start
+    assert action["n"] + action["screens_missed"] == 3 * action["actions"]  # every terminal, every action
+    assert 0 < action["p50"] <= action["p95"] <= action["p99"] <= action["max"]
+    assert "start" in action["by_kind"]
+    assert sum(d["n"] for d in action["by_kind"].values()) == action["n"]
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(120)
+def test_server_figures_are_consistent(result: dict) -> None:
+    mem = result["server_memory"]
+    assert 0 < mem["rss_cold_mb"] <= mem["peak_rss_mb"]
+    assert mem["rss_connected_mb"] <= mem["peak_rss_mb"]
+    expected = (mem["rss_connected_mb"] - mem["rss_before_mb"]) / SESSIONS
+    assert abs(mem["per_session_mb"] - expected) < 0.05
+
+    cpu = result["server_cpu"]
+    assert cpu["cpu_s"] > 0
+    assert 0 < cpu["percent_of_one_core"] <= 100 * (result["config"]["cpu_count"] or 1) + 5
+
+    handshake = result["handshake"]
+    assert handshake["connections"] == SESSIONS and handshake["failed"] == 0
+    assert handshake["per_s"] > 0
+
+
+def test_percentile_is_nearest_rank() -> None:
+    values = [0.001 * i for i in range(1, 101)]
+    assert percentile(values, 50) == pytest.approx(0.050)
+    assert percentile(values, 95) == pytest.approx(0.095)
+    assert percentile(values, 99) == pytest.approx(0.099)
+    assert percentile([], 50) is None
+    assert summary_ms([0.010, 0.020]) == {"n": 2, "p50": 10.0, "p95": 20.0, "p99": 20.0, "max": 20.0, "mean": 15.0}
+
+
+def test_sessions_are_split_evenly() -> None:
+    assert split(50, 5) == [10] * 5
+    assert split(7, 3) == [3, 2, 2]
+
+
+def test_hotspots_read_collapsed_stacks(tmp_path: Path) -> None:
+    raw = tmp_path / "profile.txt"
+    raw.write_text(
+        "run (asyncio/events.py:80);render (textual/widget.py:12);Strip.__init__ (textual/strip.py:4) 3\n"
+        "run (asyncio/events.py:80);write (asyncio/selector_events.py:9) 1\n"
+    )
+    found = hotspots(raw)
+    assert found["samples"] == 4
+    assert found["self"][0] == ["Strip.__init__ (textual/strip.py)", 75.0]
+    assert ["render (textual/widget.py)", 75.0] in found["inclusive"]
+    assert all("asyncio/events.py" not in name for name, _ in found["inclusive"])  # the loop itself is left out

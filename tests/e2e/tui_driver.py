@@ -1,0 +1,471 @@
+"""Drive the real dixit-tui screens over SSH: keys go to a `PtyClient`, checks read its pyte screen.
+
+Every step sends keys only once the screen shows that the app is ready for them (a status line, a footer binding
+that appears only when the right widget has the focus), and every wait is bounded. Nothing here talks to the
+coordinator on a player's behalf: the tests may read the coordinator's state to decide WHICH card or slot to pick,
+but every action goes through the keyboard.
+
+    client = await open_lobby(port, "ana", key)
+    code = await create_table(client, target=10)
+    await join_by_code(other, code)
+    await start_game(client)
+    await give_clue(client, 2, "moon")
+    await submit_cards(other, [1, 2])
+    await cast_vote(other, 3)
+    await close_recap(client, turn=1)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+
+import asyncssh
+
+from dixit_tui.coordinator.table import Table
+from dixit_tui.engine.state import GameState
+from tests.e2e.harness import PtyClient
+
+TIMEOUT = 20.0  # generous: a loaded 2-core machine runs these several times slower than an idle one
+SIZE = (100, 30)
+ESC_DELAY = 0.15  # a lone Esc is a key only after the parser's escape delay (about 100 ms)
+
+KEYS = {
+    "enter": "\r",
+    "tab": "\t",
+    "shift+tab": "\x1b[Z",
+    "escape": "\x1b",
+    "up": "\x1b[A",
+    "down": "\x1b[B",
+    "right": "\x1b[C",
+    "left": "\x1b[D",
+    "space": " ",
+    "ctrl+c": "\x03",
+    "f2": "\x1bOQ",
+}
+
+RECAP_CLOSE = "Close (Enter)"
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+
+
+# --- reading the screen ----------------------------------------------------------------------------------------
+
+
+_TEXT: weakref.WeakKeyDictionary[PtyClient, tuple[tuple[int, int, int], str]] = weakref.WeakKeyDictionary()
+
+
+def text(client: PtyClient) -> str:
+    """The screen as text; cached until more bytes arrive (pyte builds it cell by cell: the waits ask often)."""
+    key = (len(client.raw), client.screen.columns, client.screen.lines)
+    cached = _TEXT.get(client)
+    if cached is None or cached[0] != key:
+        cached = _TEXT[client] = (key, client.screen_text())
+    return cached[1]
+
+
+def row(client: PtyClient, index: int) -> str:
+    line = client.screen.buffer[index]
+    return "".join(line[x].data for x in range(client.screen.columns)).rstrip()
+
+
+def footer(client: PtyClient) -> str:
+    """The last row: Textual's footer with the key bindings that apply to the focused widget."""
+    return row(client, client.screen.lines - 1)
+
+
+def status(client: PtyClient) -> str:
+    """The table screen's "what you should do now" line (`▶ ...`), '' if not shown."""
+    for line in client.screen.display[:4]:
+        stripped = line.strip()
+        if stripped.startswith("▶ "):
+            return stripped[2:]
+    return ""
+
+
+def find(client: PtyClient, needle: str) -> tuple[int, int] | None:
+    """(x, y) of the first occurrence of `needle` on the screen."""
+    for y, line in enumerate(client.screen.display):
+        x = line.find(needle)
+        if x >= 0:
+            return x, y
+    return None
+
+
+def is_reverse(client: PtyClient, x: int, y: int) -> bool:
+    char = client.screen.buffer[y][x]
+    return bool(char.reverse)
+
+
+_SEAT = re.compile(r"│ [1-9A-C](?P<sym>[ ✎][ …][ ★][ ✗⚙-])\s+(?P<name>.+?)(?: \(you\))?\s+(?P<score>\d+)? │")
+
+
+def seat_rows(client: PtyClient) -> dict[str, tuple[str, int | None]]:
+    """The narrow seats panel: {name: (symbols, score)} (names as shown, maybe cut with `…`)."""
+    out: dict[str, tuple[str, int | None]] = {}
+    inside = False
+    for line in client.screen.display:
+        if "╭─ Seats" in line:
+            inside = True
+            continue
+        if inside and line.startswith("╰"):
+            break
+        match = _SEAT.match(line) if inside else None
+        if match:
+            score = match.group("score")
+            out[match.group("name").strip()] = (match.group("sym"), int(score) if score else None)
+    return out
+
+
+# --- waiting ---------------------------------------------------------------------------------------------------
+
+
+async def wait_text(client: PtyClient, *needles: str, timeout: float = TIMEOUT) -> None:
+    """Until every one of `needles` is on the screen at once."""
+    await client.wait_until(lambda: all(n in text(client) for n in needles), timeout, f"all of {needles!r}")
+
+
+async def wait_any(client: PtyClient, *needles: str, timeout: float = TIMEOUT) -> str:
+    """Until one of `needles` is on the screen; returns it."""
+    await client.wait_until(lambda: any(n in text(client) for n in needles), timeout, f"one of {needles!r}")
+    return next(n for n in needles if n in text(client))
+
+
+async def wait_gone(client: PtyClient, needle: str, timeout: float = TIMEOUT) -> None:
+    await client.wait_until(lambda: needle not in text(client), timeout, f"{needle!r} to go away")
+
+
+async def wait_status(client: PtyClient, start: str, timeout: float = TIMEOUT) -> None:
+    await client.wait_until(lambda: status(client).startswith(start), timeout, f"status starting {start!r}")
+
+
+async def wait_footer(client: PtyClient, binding: str, timeout: float = TIMEOUT) -> None:
+    """Until the footer shows `binding` (e.g. "⏎ Vote": the dial has the focus)."""
+    await client.wait_until(lambda: binding in footer(client), timeout, f"footer binding {binding!r}")
+
+
+async def wait_all(clients: Iterable[PtyClient], *needles: str, timeout: float = TIMEOUT) -> None:
+    await asyncio.gather(*(wait_text(c, *needles, timeout=timeout) for c in clients))
+
+
+# --- acting ----------------------------------------------------------------------------------------------------
+
+
+async def press(client: PtyClient, *keys: str) -> None:
+    """Send named keys (see KEYS) or literal text. A lone Esc waits out the escape delay."""
+    for key in keys:
+        client.send(KEYS.get(key, key))
+        if key == "escape":
+            await asyncio.sleep(ESC_DELAY)
+
+
+def paste(client: PtyClient, payload: str) -> None:
+    """A bracketed paste. (Textual's parser does not keep an escape sequence inside a paste as text: it ends the
+    paste there and types the rest out as keys, ESC shown as `^`; control keys are not inserted into a field.)"""
+    client.send(PASTE_START + payload + PASTE_END)
+
+
+async def open_lobby(
+    port: int,
+    name: str,
+    key: asyncssh.SSHKey | None = None,
+    *,
+    size: tuple[int, int] = SIZE,
+    command: str | None = None,
+    welcome: str | None = None,
+) -> PtyClient:
+    """Connect with a PTY; without a command, wait for the lobby's welcome line."""
+    client = await PtyClient.connect(port, name, client_key=key, size=size, command=command)
+    if command is None:
+        await wait_text(client, welcome or f"Welcome, {name}!")
+    return client
+
+
+def _reverse_at(client: PtyClient, needle: str) -> bool:
+    spot = find(client, needle)
+    return spot is not None and is_reverse(client, *spot)
+
+
+def field_focused(client: PtyClient, label: str, offset: int = 14, width: int = 6) -> bool:
+    """A number field of the create dialog shows the focus: its selected value or cursor differ in background."""
+    spot = find(client, label + " ")
+    if spot is None:
+        return False
+    x, y = spot
+    line = client.screen.buffer[y]
+    return len({line[x + offset + i].bg for i in range(width)}) > 1
+
+
+# The create dialog's focus order from its first field (Mode): Rules, Decks, Seats, Target score.
+# (The label of the focused row is meant to turn reverse, but it stays on Mode: see the report on create.py.)
+CREATE_TABS = {"Seats": 3, "Target score": 4}
+
+
+async def create_table(client: PtyClient, *, target: int | None = None, seats: int | None = None) -> str:
+    """Create a standard table from the lobby through the dialog; returns the table code read from the screen."""
+    await lobby_keys(client)
+    await press(client, "c")
+    await wait_text(client, "Create a table", "Target score")
+    # The dialog focuses its first field (Mode) a moment after it shows: the Mode label turns reverse then.
+    await client.wait_until(lambda: _reverse_at(client, "Mode "), TIMEOUT, "the Mode field to get the focus")
+    tabs = 0
+    for label, value in (("Seats", seats), ("Target score", target)):
+        if value is None:
+            continue
+        # Keys go to the widget focused when they arrive: Tabs may go together (the app moves the focus for each),
+        # but the digits only once the field shows its focus. It selects its value then: typing replaces it.
+        await press(client, KEYS["tab"] * (CREATE_TABS[label] - tabs))
+        tabs = CREATE_TABS[label]
+        await client.wait_until(partial(field_focused, client, label), TIMEOUT, f"the {label} field to get the focus")
+        await press(client, str(value))
+        await wait_text(client, f"{label:<14}{value} ")
+    await press(client, "f2")
+    await wait_text(client, "Friends join with the code")
+    return table_code(client)
+
+
+def table_code(client: PtyClient) -> str:
+    match = re.search(r"Dixit · table (\w+) ·", text(client))
+    assert match, text(client)
+    return match.group(1)
+
+
+async def lobby_keys(client: PtyClient) -> None:
+    """In the lobby, until its own keys work: Esc first if a code field has the focus (typing would go there)."""
+    await wait_text(client, "Open tables")
+    if "q Quit" not in footer(client):
+        await press(client, "escape")
+    await wait_footer(client, "q Quit")
+
+
+async def join_by_code(client: PtyClient, code: str) -> None:
+    """From the lobby: j, the code, Enter; waits for the table screen."""
+    await lobby_keys(client)
+    await press(client, "j")
+    await client.wait_until(lambda: "⏎ Join" not in footer(client), TIMEOUT, "the code field to get the focus")
+    await press(client, code, "enter")
+    await wait_text(client, f"Dixit · table {code}")
+
+
+async def start_game(host: PtyClient) -> None:
+    await wait_status(host, "Press s to start the game")
+    await press(host, "s")
+    await wait_text(host, "turn 1 ·")
+
+
+async def give_clue(client: PtyClient, card: int, clue: str) -> None:
+    """The storyteller: the hand's card number `card`, Enter, then the clue and Enter."""
+    await wait_footer(client, "⏎ Choose card")
+    # A number key moves the hand's highlight when the hand receives it; Enter is a binding, run once the key has
+    # bubbled back up to the app, so it picks whatever is highlighted by then. One digit + Enter may go together;
+    # "1⏎2⏎" at once would pick card 2 twice. Picking moves the focus later (call_later): wait for it.
+    await press(client, str(card), "enter")
+    await wait_text(client, f"Card {card} chosen")
+    await wait_footer(client, "esc Back to the table")  # the clue field has the focus
+    await press(client, clue, "enter")
+    await wait_text(client, f"Clue: “{clue}”")
+
+
+async def submit_cards(client: PtyClient, cards: Sequence[int]) -> None:
+    """Mark `cards` (hand numbers) with Enter; the confirmation comes at the last one; y gives them."""
+    await wait_status(client, "Choose ")
+    await wait_footer(client, "⏎ Choose card")
+    for index, card in enumerate(cards, start=1):
+        # One number key and Enter at a time: a second pair sent at once would be misapplied (see give_clue).
+        await press(client, str(card), "enter")
+        if index < len(cards):
+            await wait_text(client, f"✓ marked {index}/{len(cards)}")
+    await wait_text(client, "Give these cards?" if len(cards) > 1 else "Give this card?", "cannot be taken back")
+    await press(client, "y")
+    await wait_any(client, "are in. Waiting for", "is in. Waiting for", "Vote: turn the dial", "Waiting for votes")
+
+
+async def cast_vote(client: PtyClient, slot: int) -> None:
+    """Turn the dial to `slot` with its number key and press Enter."""
+    await wait_status(client, "Vote: turn the dial")
+    await wait_footer(client, "⏎ Vote")
+    await press(client, str(slot), "enter")  # the number turns the dial at once; Enter votes where it points
+    await wait_any(client, f"Your vote: {slot}", "revealed")
+
+
+async def close_recap(client: PtyClient, turn: int) -> None:
+    """Enter on the recap of `turn` (the title and its Close button are on screen), until it is gone."""
+    await wait_text(client, f"Turn {turn} revealed", RECAP_CLOSE)
+    await press(client, "enter")
+    await wait_gone(client, RECAP_CLOSE)
+
+
+async def quit_from_lobby(client: PtyClient) -> int | None:
+    """q in the lobby (after Esc if a code field has the focus, as after leaving a table joined by code)."""
+    await lobby_keys(client)
+    await press(client, "q")
+    return await client.wait_closed(TIMEOUT)
+
+
+async def leave_table(client: PtyClient) -> None:
+    """l, then y in the confirmation: back in the lobby."""
+    await press(client, "l")
+    await wait_text(client, "Leave table")
+    await press(client, "y")
+    await wait_text(client, "Open tables")
+
+
+# --- whole turns and games -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Player:
+    name: str
+    client: PtyClient
+    key: asyncssh.SSHKey | None = None
+
+
+@dataclass
+class Seen:
+    """Card ids seen in each seat's hand and on any board, over a game (for the hidden-information checks)."""
+
+    hands: dict[int, set[str]] = field(default_factory=dict)
+    boards: set[str] = field(default_factory=set)
+
+    def note_hands(self, state: GameState) -> None:
+        for seat, hand in enumerate(state.hands):
+            self.hands.setdefault(seat, set()).update(hand)
+
+    def hidden_from(self, seat: int) -> set[str]:
+        """Cards of other hands that were never on a board nor ever in this seat's hand."""
+        mine = self.hands.get(seat, set())
+        return {c for s, cards in self.hands.items() if s != seat for c in cards} - self.boards - mine
+
+
+def state_of(table: Table) -> GameState:
+    assert table.game is not None
+    return table.game.state
+
+
+def board_slots(state: GameState) -> dict[int, int]:
+    """slot -> owner seat, for the turn being voted on."""
+    owners = {slot: state.owner_of(card) for slot, card in enumerate(state.turn.board, start=1)}
+    return {slot: owner for slot, owner in owners.items() if owner is not None}
+
+
+async def play_turn(
+    table: Table,
+    players: Sequence[Player],
+    *,
+    star: int = 0,
+    first_teller: int = 1,
+    seen: Seen | None = None,
+    spectators: Sequence[PtyClient] = (),
+    before_reveal: Callable[[], None] | None = None,
+) -> int:
+    """One whole turn through the UI. The storyteller gives card 1; everyone else gives cards 1 (and 2). Votes make
+    `star` (or, when `star` tells, the seat after the storyteller) the one finder and the others vote for the
+    finder's card, so games end quickly. `before_reveal` runs just before the last vote is sent. Returns the turn
+    number played."""
+    state = state_of(table)
+    turn = state.turn.number
+    teller = state.turn.storyteller if state.turn.storyteller is not None else first_teller
+    clients = [p.client for p in players]
+    if seen is not None:
+        seen.note_hands(state)
+    clue = f"clue {turn}"
+    await give_clue(players[teller].client, 1, clue)
+    await wait_all([*clients, *spectators], f"Clue: “{clue}”")
+    count = state_of(table).rules.submit_count
+    givers = [seat for seat in range(len(players)) if seat != teller]
+    await asyncio.gather(*(submit_cards(players[seat].client, list(range(1, count + 1))) for seat in givers))
+    state = state_of(table)
+    assert state.phase == "vote", state.phase
+    if seen is not None:
+        seen.boards.update(state.turn.board)
+    owners = board_slots(state)
+    teller_slot = state.turn.board.index(state.turn.clue_card) + 1 if state.turn.clue_card else 0
+    finder = star if star != teller else (teller + 1) % len(players)
+    finder_slot = min(slot for slot, owner in owners.items() if owner == finder)
+    slot_for = {seat: teller_slot if seat == finder else finder_slot for seat in givers}
+    *early, last = givers
+    await asyncio.gather(*(cast_vote(players[seat].client, slot_for[seat]) for seat in early))
+    if before_reveal is not None:
+        before_reveal()
+    await cast_vote(players[last].client, slot_for[last])
+    await wait_all([*clients, *spectators], f"Turn {turn} revealed", RECAP_CLOSE)
+    await asyncio.gather(*(close_recap(client, turn) for client in clients))
+    return turn
+
+
+def scores_shown(client: PtyClient) -> dict[str, int | None]:
+    return {name: score for name, (_, score) in seat_rows(client).items()}
+
+
+def expected_scores(table: Table) -> Mapping[str, int]:
+    state = state_of(table)
+    return {name: state.scores[seat] for seat, name in enumerate(state.names)}
+
+
+# --- a headless player (JSON lines, no PTY): only to set up a table that PTY players then join ------------------
+
+
+class Headless:
+    """`ssh NAME@host json`: a minimal client of the headless protocol (docs/protocol.md)."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess[bytes]) -> None:
+        self.conn = conn
+        self.process = process
+        self.messages: list[dict[str, object]] = []
+        self._new = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, port: int, name: str) -> Headless:
+        from tests.e2e.harness import connect
+
+        conn = await connect(port, name)
+        process = await asyncio.wait_for(conn.create_process("json", encoding=None), TIMEOUT)
+        return cls(conn, process)
+
+    async def _read(self) -> None:
+        import json
+
+        partial = b""
+        while chunk := await self.process.stdout.read(1 << 16):
+            *lines, partial = (partial + chunk).split(b"\n")
+            self.messages += [json.loads(line) for line in lines if line.strip()]
+            self._new.set()
+        self._new.set()
+
+    def send(self, message: Mapping[str, object]) -> None:
+        import json
+
+        self.process.stdin.write((json.dumps(message) + "\n").encode())
+
+    async def wait_for(self, kind: str, timeout: float = TIMEOUT, **fields: object) -> dict[str, object]:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            for message in self.messages:
+                if message.get("type") == kind and all(message.get(k) == v for k, v in fields.items()):
+                    return message
+            if loop.time() > deadline or self._reader.done():
+                raise AssertionError(f"no {kind} {fields}; last messages: {self.messages[-3:]}")
+            self._new.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._new.wait(), max(0.01, deadline - loop.time()))
+
+    async def create(self, **options: object) -> str:
+        self.send({"cmd": "create", **options})
+        state = await self.wait_for("state")
+        while state.get("table") is None:
+            self.messages.remove(state)
+            state = await self.wait_for("state")
+        return str(state["table"])
+
+    async def close(self) -> None:
+        self.process.stdin.write_eof()
+        await asyncio.wait_for(self.process.wait_closed(), TIMEOUT)
+        await asyncio.wait_for(self._reader, TIMEOUT)
+        self.conn.close()
+        await asyncio.wait_for(self.conn.wait_closed(), TIMEOUT)
