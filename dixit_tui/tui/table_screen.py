@@ -88,6 +88,7 @@ class TableScreen(Screen[None]):
         self.chosen: str | None = None  # the card chosen for your clue
         self.marked: list[str] = []  # cards marked for submission (two at three players)
         self.last_reveal: RevealUpdate | None = None
+        self._bindings_state: tuple[bool | None, ...] | None = None  # the keys' states the footer shows
         self.over: OverUpdate | None = None
         self._phase_key: tuple[object, ...] | None = None
         self._shown: TableView | None = None  # the last view rendered
@@ -133,11 +134,13 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self._render_view()
 
-    def on_descendant_focus(self) -> None:
-        self.refresh_bindings()
-
-    def on_descendant_blur(self) -> None:
-        self.refresh_bindings()
+    def refresh_bindings_if_changed(self) -> None:
+        """Rebuilding the footer is the costliest part of a re-render: do it only when a key's state changed.
+        (Textual refreshes the bindings itself when the focus moves.)"""
+        state = tuple(self.check_action(action, ()) for action in _ACTIONS)
+        if state != self._bindings_state:
+            self._bindings_state = state
+            self.refresh_bindings()
 
     # --- the app's entry points ---------------------------------------------------------------------------------
 
@@ -237,7 +240,7 @@ class TableScreen(Screen[None]):
         self._render_status()
         if phase_changed:
             self._focus_for_phase()
-        self.refresh_bindings()
+        self.refresh_bindings_if_changed()
         # The practice turn (view.practice_step) is shown by the app itself (DixitApp.show_practice), on top.
 
     def _render_topbar(self) -> None:
@@ -881,3 +884,6 @@ class TableScreen(Screen[None]):
                 await self._act(session.leave())
 
         self.app.push_screen(ConfirmScreen(f"Leave table {view.code}?", body, yes="Leave", no="Stay"), answer)
+
+
+_ACTIONS = tuple(b.action if isinstance(b, Binding) else b[1] for b in TableScreen.BINDINGS)

@@ -105,6 +105,7 @@ class Dial(Widget, can_focus=True):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._clock = clock
+        self._bindings_state: tuple[bool | None, ...] | None = None
         self._digits = ""
         self._digit_time = 0.0
         self.board: object = None
@@ -202,7 +203,10 @@ class Dial(Widget, can_focus=True):
 
     def _moved(self) -> None:
         self.refresh()
-        self.refresh_bindings()
+        state = tuple(self.check_action(b.action if isinstance(b, Binding) else b[1], ()) for b in self.BINDINGS)
+        if state != self._bindings_state:  # the footer is costly to rebuild: only when a key's state changed
+            self._bindings_state = state
+            self.refresh_bindings()
         self.post_message(self.Changed(self, self.pointer, self.stage))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
