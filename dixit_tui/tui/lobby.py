@@ -142,6 +142,11 @@ class LobbyScreen(Screen[None]):
             )
         yield Footer()
 
+    def on_screen_resume(self) -> None:
+        """Back from a table (or a dialog): the keys act on the list again, not on a code box left focused."""
+        if isinstance(self.focused, Input):
+            self.query_one("#tables", TableList).focus()
+
     def on_mount(self) -> None:
         self.show_tables(self.dixit.tables)
 

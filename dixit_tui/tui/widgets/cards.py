@@ -150,6 +150,15 @@ class Hand(CardList):
         Binding("space", "select", "Choose card", show=False),
     ]
 
+    def on_key(self, event: events.Key) -> None:
+        # picking is handled with the digits, in the order the keys came (typed ahead in one packet)
+        if event.key in ("enter", "space") and self.can_focus:
+            event.stop()
+            event.prevent_default()
+            self.action_select()
+            return
+        super().on_key(event)
+
 
 class Board(CardList, can_focus=False):
     """The numbered board of the vote phase. The dial drives its highlight; a click on a card points the dial."""

@@ -294,6 +294,15 @@ class Dial(Widget, can_focus=True):
     # --- input -------------------------------------------------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
+        # Enter and Space are handled here too, in order with the digits: keys typed ahead in one packet ("1",
+        # Enter, "2", Enter) must act in the order they came, not digits first and bindings later.
+        action = {"enter": "cast", "space": "toggle_mark"}.get(event.key)
+        if action is not None:
+            event.stop()
+            event.prevent_default()
+            if self.check_action(action, ()):
+                self.action_cast() if action == "cast" else self.action_toggle_mark()
+            return
         char = event.character
         if char is None or not char.isdigit() or len(char) != 1:
             return
