@@ -24,6 +24,8 @@ from dixit_tui.engine.config import STORYTELLS_RANGE, TARGET_RANGE
 MODES = ("standard", "party", "team")
 PROFILES = ("refresh", "odyssey")
 FIRSTS = (("first_clue", "first to give a clue"), ("random", "random"))
+# a time limit per phase; when it passes a stand-in plays for whoever is missing
+TIMERS = (("off", "off"), ("60", "1 min"), ("120", "2 min"), ("300", "5 min"))
 
 PLAYER_HINTS = {
     "refresh": "Refresh rules: 3 to 8 players (at 3, everyone gives two cards).",
@@ -136,6 +138,12 @@ class CreateScreen(ModalScreen[TableOptions | None]):
                         for value, label in FIRSTS:
                             yield Choice(label, o.first == value, id=f"first-{value}", compact=True)
                 with Horizontal(classes="row"):
+                    yield Label("Turn timer", classes="field-label")
+                    with RadioSet(id="timer", compact=True, classes="choices"):
+                        chosen = str(o.turn_seconds) if o.turn_seconds else "off"
+                        for value, label in TIMERS:
+                            yield Choice(label, chosen == value, id=f"timer-{value}", compact=True)
+                with Horizontal(classes="row"):
                     yield Label("Chat", classes="field-label")
                     yield Tick("pause chat from the clue until the reveal", o.chat_pause, id="chat-pause", compact=True)
                 yield Static(Content(""), id="players-hint", classes="note")
@@ -207,6 +215,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
             else (parse_int(self.query_one("#storytells", Input).value) or 1),
             first=self._pressed("first", "first-") or "first_clue",
             chat_pause=self.query_one("#chat-pause", Tick).value,
+            turn_seconds=_seconds(self._pressed("timer", "timer-")),
         )
 
     # --- reacting --------------------------------------------------------------------------------------------
@@ -283,3 +292,8 @@ class CreateScreen(ModalScreen[TableOptions | None]):
     @on(Button.Pressed, "#create-cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _seconds(choice: str | None) -> int | None:
+    """The timer choice as seconds per phase; None when off."""
+    return int(choice) if choice is not None and choice.isdigit() else None

@@ -10,6 +10,7 @@ Player text (names, clue, chat, card text) never goes into markup: every widget 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -133,6 +134,12 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._render_view()
+        self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        """The countdown to the deadline, once a second while there is one (nothing else re-renders)."""
+        if self.view.deadline is not None:
+            self._render_topbar()
 
     def refresh_bindings_if_changed(self) -> None:
         """Rebuilding the footer is the costliest part of a re-render: do it only when a key's state changed.
@@ -258,6 +265,9 @@ class TableScreen(Screen[None]):
                 parts.append(f" · turn {game.turn} · pile {game.draw_pile}")
             else:
                 parts.append(" · game over")
+        if view.deadline is not None and game is not None and game.phase != "over":
+            left = max(0, int(view.deadline - time.time()))
+            parts.append((f" · ⏱ {left // 60}:{left % 60:02d} left", "bold"))
         if view.you is None:
             parts.append(" · you are watching")
         if view.spectators:

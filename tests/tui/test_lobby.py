@@ -242,6 +242,9 @@ async def test_create_passes_every_option() -> None:
         await pilot.click("#first-random")
         await pilot.click("#chat-pause")
         await settle(pilot)
+        assert screen.options().turn_seconds is None  # the turn timer is off by default
+        screen._press("timer", "60")
+        await settle(pilot)
         await pilot.click("#create-ok")
         await settle(pilot)
         table = next(iter(coord.tables.values()))
@@ -249,6 +252,7 @@ async def test_create_passes_every_option() -> None:
         assert (options.mode, options.profile, options.seats, options.storytells) == ("party", "odyssey", 8, 2)
         assert options.first == "random"
         assert options.chat_pause is False
+        assert options.turn_seconds == 60
 
 
 # --- joining -------------------------------------------------------------------------------------------------

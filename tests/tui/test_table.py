@@ -675,3 +675,22 @@ async def test_game_over_offers_the_transcript_to_copy() -> None:
         assert isinstance(app.screen, TranscriptScreen)
         assert "Turn 1:" in app.screen.text and "Winner" in app.screen.text
         await pilot.press("y")
+
+
+async def test_the_deadline_counts_down_for_everyone() -> None:
+    import random as _random
+
+    from dixit_tui.coordinator import Coordinator, Identity, TableOptions
+    from dixit_tui.tui.app import DixitApp
+
+    coord = Coordinator(rng=_random.Random(1), allow_seeded_tables=True)
+    app = DixitApp(coord, Identity("ana"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.session is not None
+        await app.session.create(TableOptions(seed=5, turn_seconds=120))
+        await app.session.add_bots(2)
+        await app.session.start()
+        await pilot.pause(0.3)
+        topbar = str(app.screen.query_one("#topbar").render())
+        assert "⏱ 1:5" in topbar or "⏱ 2:00" in topbar, topbar
