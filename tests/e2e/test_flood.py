@@ -1,0 +1,65 @@
+"""A flood of idle sockets from one address must not keep a real player (from another address) out."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from tests.e2e.harness import _TestClient, running_server
+
+pytestmark = pytest.mark.e2e
+log = logging.getLogger(__name__)
+
+FLOOD = 300
+ATTACKER = "127.0.0.1"
+PLAYER = "127.0.0.2"  # another loopback address: another "machine" for the server's per-address caps
+
+
+async def _open_idle(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+    try:
+        return await asyncio.wait_for(asyncio.open_connection(ATTACKER, port), 5)
+    except (OSError, TimeoutError):
+        return None
+
+
+async def test_a_flood_of_idle_sockets_does_not_keep_a_real_player_out(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server:
+        sockets = [s for s in await asyncio.gather(*(_open_idle(server.port) for _ in range(FLOOD))) if s]
+        await asyncio.sleep(0.3)
+        held = server.connection_count
+        assert held <= 10, f"one address holds {held} unauthenticated connections"
+        started = time.perf_counter()
+        conn = await asyncio.wait_for(
+            asyncssh.connect(
+                ATTACKER,  # the server's address; the player comes from another source address
+                server.port,
+                local_addr=(PLAYER, 0),
+                username="real",
+                known_hosts=None,
+                client_factory=_TestClient,
+                client_keys=None,
+                agent_path=None,
+                config=None,
+                gss_host=None,
+                password=None,
+            ),
+            10,
+        )
+        try:
+            result = await asyncio.wait_for(conn.run("version"), 10)
+        finally:
+            conn.close()
+        took = (time.perf_counter() - started) * 1000
+        for _, writer in sockets:
+            writer.close()
+        # the placeholder server has no command handler: it answers with how to connect, and exit status 2
+        assert result.exit_status == 2 and "needs a terminal" in str(result.stderr)
+        print(
+            f"flood: {FLOOD} idle sockets from {ATTACKER}, {held} held by the server; "
+            f"a player from {PLAYER} connected and got an answer in {took:.0f} ms"
+        )
