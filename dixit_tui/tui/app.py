@@ -6,12 +6,14 @@ see the caller's app as the active one). Player text is never put into markup an
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable
 from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.widget import AwaitMount
 
 from dixit_tui.coordinator import (
     ChatUpdate,
@@ -108,6 +110,19 @@ class DixitApp(App[int]):
             self.notify(
                 "Unknown command. Try: join CODE, watch CODE or reconnect CODE.", severity="warning", markup=False
             )
+
+    def push_screen(
+        self, screen: Any, callback: Any = None, wait_for_dismiss: bool = False, *, mode: str | None = None
+    ) -> Any:
+        """While quitting, open nothing new: a screen mounted now would look for widgets being torn down
+        (a `q` and another key typed at once must still quit cleanly)."""
+        if self._exit:
+            if wait_for_dismiss:
+                done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+                done.set_result(None)
+                return done
+            return AwaitMount(self.screen, [])
+        return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
 
     async def act(self, call: Awaitable[Any]) -> bool:
         """Run a session call; a refusal is shown as a short message and changes nothing. True if it worked."""
