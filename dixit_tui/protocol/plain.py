@@ -39,10 +39,10 @@ async def handle_plain(
         return await serve_json(coordinator, who, reader, writer)
     if verb == "tables":
         text, status = tables_text(coordinator), 0
-    elif verb in ("help", "--help", ""):
-        text, status = HELP, 0 if verb else 2
-        if not verb:
-            text = "dixit-tui needs a terminal to play: add -t, or use the json command for headless play.\n\n" + HELP
+    elif verb in ("help", "--help"):
+        text, status = HELP, 0
+    elif not verb:  # a plain `ssh host` without a terminal
+        text, status = "dixit-tui needs a terminal to play: add -t, or use the json command.\n\n" + HELP, 2
     elif verb == "version":
         text, status = f"dixit-tui {__version__} (protocol 1)\n", 0
     else:

@@ -7,7 +7,7 @@ import json
 import logging
 from typing import Any, Protocol
 
-from dixit_tui.coordinator import Coordinator, Identity, TableSummary, Update
+from dixit_tui.coordinator import Coordinator, Identity, LobbyUpdate, TableSummary, Update
 from dixit_tui.engine import RuleError
 from dixit_tui.protocol.commands import dispatch
 from dixit_tui.protocol.messages import encode_update, error, hello
@@ -53,8 +53,6 @@ async def serve_json(coordinator: Coordinator, identity: Identity, reader: ByteR
     overflow = asyncio.Event()
 
     def sink(update: Update) -> None:
-        from dixit_tui.coordinator import LobbyUpdate
-
         if isinstance(update, LobbyUpdate):
             lobby[0] = update.tables
         message = encode_update(update, lobby[0])

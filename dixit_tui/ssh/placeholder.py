@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -12,15 +11,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
+from dixit_tui.sanitize import clean_name
 from dixit_tui.ssh.session import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 
 
 def display_name(raw: str, limit: int = 20) -> str:
-    """Printable characters only (no escapes, controls or format characters), NFKC, capped."""
-    text = unicodedata.normalize("NFKC", raw)
-    kept = "".join(char for char in text if char.isprintable() and unicodedata.category(char)[0] != "C")
-    return " ".join(kept.split())[:limit] or "player"
+    """The project's one sanitiser (no escapes, controls or format characters), capped; "player" if nothing is left."""
+    return clean_name(raw)[:limit] or "player"
 
 
 class PlaceholderApp(App[None]):
