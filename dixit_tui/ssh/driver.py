@@ -12,7 +12,8 @@ import codecs
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO
@@ -28,6 +29,7 @@ from textual.message import Message
 from textual.strip import Strip
 
 from dixit_tui.ssh.guard import InputGuard, SessionLimits
+from dixit_tui.ssh.input import EventPacer, Pasted, PasteSplitter, PasteTooLarge, Typed
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
 
 if TYPE_CHECKING:
@@ -38,6 +40,8 @@ logger = logging.getLogger(__name__)
 _READ_SIZE = 4096
 # Tick the parser a little after the escape delay, so a lone ESC is reported (and does not eat the next key).
 _TICK_DELAY = constants.ESCAPE_DELAY + 0.01
+# Characters parsed and handed on before the reader yields the shared loop.
+_CHUNK = 32
 
 _KeyTuple = tuple[str, str | None]
 
@@ -99,6 +103,11 @@ class SSHDriver(Driver):
         self._tick_handle: asyncio.TimerHandle | None = None
         self._reader: asyncio.Task[None] | None = None
         self._parser: SessionParser | None = None
+        self._splitter = PasteSplitter(limits.max_paste)
+        self._pacer = EventPacer(limits.event_rate, limits.event_burst)
+        self._backlog: deque[Typed | Pasted] = deque()
+        self._backlog_size = 0
+        self._drainer: asyncio.Task[None] | None = None
         self._input_disabled = False
         self._output_closed = False
         self._loop_thread = threading.get_ident()
@@ -157,7 +166,7 @@ class SSHDriver(Driver):
         self._disable_mouse_support()
         if self._reader is not None and not self._reader.done():
             self._reader.cancel()
-        self._cancel_tick()
+        self._stop_input()
 
     def stop_application_mode(self) -> None:
         write = self.write
@@ -217,11 +226,17 @@ class SSHDriver(Driver):
             self._channel.get_connection().abort()
 
     # ---- input --------------------------------------------------------------------------------------
+    #
+    # The reader takes input as fast as it comes, guards it (a byte-rate flood or an endless paste disconnects
+    # the client), cuts bracketed pastes out, and queues the pieces. The drainer hands them to the app through
+    # the parser, a few events at a time and paced, yielding to the shared loop in between: one client's key
+    # flood can neither stall every session nor grow a queue without bound (`max_backlog`).
 
     async def _read_input(self) -> None:
-        parser = self._parser = SessionParser()
+        self._parser = SessionParser()
         decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         guard = InputGuard(self._limits)
+        splitter = self._splitter
         stdin = self._process.stdin
         try:
             while True:
@@ -237,27 +252,69 @@ class SSHDriver(Driver):
                     break
                 if not data:
                     break
-                text = decode(data)
-                if (problem := guard.check(len(data), text)) is not None:
+                problem = guard.check(len(data))
+                if problem is None:
+                    try:
+                        self._enqueue(splitter.feed(decode(data)))
+                    except PasteTooLarge:
+                        problem = "paste too large"
+                if problem is None and self._backlog_size > self._limits.max_backlog:
+                    problem = "input flood"
+                if problem is not None:
                     logger.warning("disconnecting a client: %s", problem)
                     self._channel.get_connection().abort()
                     break
-                if text:
-                    self._dispatch(parser.feed(text))
-                    self._schedule_tick()
+                self._after_input()
         finally:
-            self._cancel_tick()
-            self._parser = None
-            parser.close()
+            self._stop_input()
         # The client went away (EOF or connection loss): end the app; Textual then stops this driver.
         self._output_closed = True
         self._app.exit()
 
-    def _dispatch(self, messages: Iterable[Message]) -> None:
-        for message in messages:
-            self.process_message(message)
+    def _enqueue(self, pieces: list[Typed | Pasted]) -> None:
+        for piece in pieces:
+            self._backlog.append(piece)
+            if isinstance(piece, Typed):  # a whole paste is one event, its size already capped
+                self._backlog_size += len(piece.text)
+        if self._backlog and self._drainer is None:
+            self._cancel_tick()
+            self._drainer = asyncio.create_task(self._drain(), name="dixit-ssh-input-drain")
 
-    def _schedule_tick(self) -> None:
+    async def _drain(self) -> None:
+        backlog = self._backlog
+        try:
+            while backlog and self._parser is not None:
+                piece = backlog.popleft()
+                if isinstance(piece, Pasted):
+                    await self._hand_on([events.Paste(piece.text)])
+                    continue
+                text = piece.text
+                for start in range(0, len(text), _CHUNK):
+                    if self._parser is None:
+                        return
+                    chunk = text[start : start + _CHUNK]
+                    self._backlog_size -= len(chunk)
+                    await self._hand_on(list(self._parser.feed(chunk)))
+        finally:
+            self._drainer = None
+        self._after_input()
+
+    async def _hand_on(self, messages: list[Message]) -> None:
+        """Give a few events to the app, then yield the loop (for longer when this session is over its rate)."""
+        if not messages:
+            return
+        wait = self._pacer.take(len(messages))
+        for message, following in zip(messages, [*messages[1:], None], strict=True):
+            # A run of mouse moves ends where the last one points: only that one is worth handling.
+            if isinstance(message, events.MouseMove) and isinstance(following, events.MouseMove):
+                continue
+            self.process_message(message)
+        await asyncio.sleep(wait)
+
+    def _after_input(self) -> None:
+        """Once input is handed on: report a lone ESC (or held text) if nothing else comes soon."""
+        if self._drainer is not None or self._parser is None:
+            return
         self._cancel_tick()
         self._tick_handle = self._loop.call_later(_TICK_DELAY, self._tick)
 
@@ -268,8 +325,27 @@ class SSHDriver(Driver):
 
     def _tick(self) -> None:
         self._tick_handle = None
-        if self._parser is not None:
-            self._dispatch(self._parser.tick())
+        if self._parser is None or self._drainer is not None:
+            return
+        for message in self._parser.tick():
+            self.process_message(message)
+        if self._splitter.holding:  # the start of a paste marker, and nothing more came: typed input after all
+            held = self._splitter.flush()
+            if held == [Typed("\x1b")]:  # the Esc key, reported after the usual escape delay
+                self.process_message(events.Key("escape", "\x1b"))
+            else:
+                self._enqueue(held)
+
+    def _stop_input(self) -> None:
+        self._cancel_tick()
+        if self._drainer is not None:
+            self._drainer.cancel()
+            self._drainer = None
+        self._backlog.clear()
+        self._backlog_size = 0
+        parser, self._parser = self._parser, None
+        if parser is not None:
+            parser.close()
 
     def _post_resize(self, width: int, height: int) -> None:
         self._size = clamp_size(width, height, self._limits.max_size)

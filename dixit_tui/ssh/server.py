@@ -93,6 +93,11 @@ class Limits:
     input_burst: int = 256 * 1024
     max_paste: int = 64 * 1024
     """Characters in one bracketed paste; more disconnects the client."""
+    event_rate: float = 400.0
+    """Input events (keys, mouse reports, pastes) per session handed to its app per second; beyond it input waits."""
+    event_burst: int = 200
+    max_backlog: int = 16 * 1024
+    """Characters of typed input waiting to be handed on; more disconnects the client."""
     session_open_timeout: float = 30.0
     """Seconds an authenticated connection may stay open without opening its session."""
     linger_after_session: float = 5.0
@@ -105,6 +110,9 @@ class Limits:
             input_rate=self.input_rate,
             input_burst=self.input_burst,
             max_paste=self.max_paste,
+            event_rate=self.event_rate,
+            event_burst=self.event_burst,
+            max_backlog=self.max_backlog,
         )
 
 

@@ -164,8 +164,7 @@ async def press(client: PtyClient, *keys: str) -> None:
 
 
 def paste(client: PtyClient, payload: str) -> None:
-    """A bracketed paste. (Textual's parser does not keep an escape sequence inside a paste as text: it ends the
-    paste there and types the rest out as keys, ESC shown as `^`; control keys are not inserted into a field.)"""
+    """A bracketed paste: one Paste event, control characters (ESC too) removed by the server's driver."""
     client.send(PASTE_START + payload + PASTE_END)
 
 

@@ -1,0 +1,124 @@
+"""Terminal input on its way to a session's app: bracketed pastes cut out, and events paced.
+
+Textual's XTermParser ends a bracketed paste at any ESC inside it and replays the rest as key presses, so a
+pasted text could press keys. `PasteSplitter` takes pastes out of the byte stream before the parser sees it;
+the parser only ever gets typed input. `EventPacer` limits how many input events one session hands to the
+shared event loop per second: the reader waits instead, and the client's SSH window fills up (backpressure).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+PASTE_START = "\x1b[200~"
+PASTE_END = "\x1b[201~"
+
+# Control characters a paste may not carry into the app (tab, newline and carriage return stay).
+_PASTE_DROP = dict.fromkeys([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0)])
+
+
+@dataclass(frozen=True)
+class Typed:
+    """Input outside a bracketed paste: keys, mouse and terminal reports, for the parser."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Pasted:
+    """The text of one whole bracketed paste, control characters removed."""
+
+    text: str
+
+
+class PasteTooLarge(Exception):
+    """A bracketed paste grew over the limit (an unterminated paste would grow for ever)."""
+
+
+def _partial_marker(data: str, start: int, marker: str) -> int:
+    """Length of the longest end of data[start:] that is the beginning of `marker` (a marker split across reads)."""
+    for size in range(min(len(marker) - 1, len(data) - start), 0, -1):
+        if marker.startswith(data[-size:]):
+            return size
+    return 0
+
+
+class PasteSplitter:
+    """Splits a session's input into `Typed` runs and whole `Pasted` texts, across reads.
+
+    A read that ends with the beginning of a paste marker is held back until the next read decides; `flush`
+    hands held-back typed text on when no more input came (a lone ESC at the end of a read is the Esc key).
+    """
+
+    def __init__(self, max_paste: int) -> None:
+        self._max_paste = max_paste
+        self._in_paste = False
+        self._paste: list[str] = []
+        self._paste_size = 0
+        self._held = ""
+
+    @property
+    def holding(self) -> bool:
+        """Typed text is held back waiting for the rest of a possible paste marker."""
+        return bool(self._held) and not self._in_paste
+
+    def feed(self, text: str) -> list[Typed | Pasted]:
+        """The pieces complete so far, in order. Raises PasteTooLarge past the limit."""
+        data = self._held + text
+        self._held = ""
+        out: list[Typed | Pasted] = []
+        pos = 0
+        while True:
+            marker = PASTE_END if self._in_paste else PASTE_START
+            index = data.find(marker, pos)
+            if index < 0:
+                end = len(data) - _partial_marker(data, pos, marker)
+                self._take(data[pos:end], out)
+                self._held = data[end:]
+                return out
+            self._take(data[pos:index], out)
+            if self._in_paste:
+                out.append(Pasted("".join(self._paste).translate(_PASTE_DROP)))
+                self._paste.clear()
+                self._paste_size = 0
+            self._in_paste = not self._in_paste
+            pos = index + len(marker)
+
+    def flush(self) -> list[Typed | Pasted]:
+        """Held-back typed text, now that no more input came to complete a marker."""
+        if not self.holding:
+            return []
+        held, self._held = self._held, ""
+        return [Typed(held)]
+
+    def _take(self, text: str, out: list[Typed | Pasted]) -> None:
+        if not text:
+            return
+        if not self._in_paste:
+            out.append(Typed(text))
+            return
+        self._paste_size += len(text)
+        if self._paste_size > self._max_paste:
+            raise PasteTooLarge(f"paste over {self._max_paste} characters")
+        self._paste.append(text)
+
+
+class EventPacer:
+    """A token bucket on input events (a key, a mouse report, a paste): `take` says how long to wait first."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self._rate = rate
+        self._burst = float(burst)
+        self._tokens = self._burst
+        self._clock = clock
+        self._last = clock()
+
+    def take(self, count: int) -> float:
+        """Spend `count` events; returns the seconds to wait before handing on more (0 when within the rate)."""
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        self._tokens -= count
+        return 0.0 if self._tokens >= 0 else -self._tokens / self._rate
