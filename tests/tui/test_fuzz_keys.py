@@ -29,7 +29,6 @@ BURST = 25
 SIZE = (90, 28)
 
 # Never ctrl+c / ctrl+q (quit) nor q (quit from the lobby): quitting is legal, it would just end the fuzzing.
-# F1, PageUp and PageDown are left out while the crashes of the xfail tests below stand; put them back once fixed.
 KEY_NAMES = [
     *"abcdefghijklmnoprstuvwxyz0123456789",
     *"ABCXYZ",
@@ -38,7 +37,7 @@ KEY_NAMES = [
     "space", "enter", "escape", "tab", "shift+tab", "backspace", "delete", "insert",
     "up", "down", "left", "right", "home", "end",
     "ctrl+a", "ctrl+e", "ctrl+k", "ctrl+u", "ctrl+w", "ctrl+left", "ctrl+right", "shift+up", "shift+down",
-    "f2", "f3", "f5", "f10", "f12",
+    "f1", "f2", "f3", "f5", "f10", "f12", "pageup", "pagedown",
 ]  # fmt: skip
 # Weighted towards what moves the game: Enter, digits, arrows, y/n of confirmations, the table's letter keys.
 WEIGHTED = KEY_NAMES + ["enter"] * 12 + list("123456789") * 2 + ["up", "down", "left", "right"] * 3 + list("yn") * 4
