@@ -14,12 +14,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
 from dixit_tui.coordinator import TableOptions
 from dixit_tui.decks import builtin_deck_names
 from dixit_tui.engine import Mode, Profile, player_range
 from dixit_tui.engine.config import STORYTELLS_RANGE, TARGET_RANGE
+from dixit_tui.tui.widgets.keybar import KeyBar
 
 MODES = ("standard", "party", "team")
 PROFILES = ("refresh", "odyssey")
@@ -151,7 +152,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Create", variant="primary", id="create-ok", compact=True)
                 yield Button("Cancel", id="create-cancel", compact=True)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._mode_changed()

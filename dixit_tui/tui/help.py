@@ -11,7 +11,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
+
+from dixit_tui.tui.widgets.keybar import KeyBar
 
 MODE_TITLES = {
     "refresh": "Standard game, Refresh rules",
@@ -201,7 +203,7 @@ class HelpScreen(Screen[None]):
         yield Static(f"Help: {title}", id="help-title", markup=False)
         with VerticalScroll(id="help-scroll"):
             yield Markdown(help_text(self.mode), id="help-text")
-        yield Footer()
+        yield KeyBar()
 
     def action_close(self) -> None:
         self.dismiss(None)

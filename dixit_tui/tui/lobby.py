@@ -18,11 +18,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Footer, Input, Label, Static
+from textual.widgets import Button, DataTable, Input, Label, Static
 
 from dixit_tui.coordinator import TableOptions, TableSummary
 from dixit_tui.engine import RuleError
 from dixit_tui.sanitize import NAME_MAX, clean_name
+from dixit_tui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
     from dixit_tui.tui.app import DixitApp
@@ -70,7 +71,7 @@ class NamePrompt(ModalScreen[str | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Join", variant="primary", id="name-ok")
                 yield Button("Cancel", id="name-cancel")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#new-name", Input).focus()
@@ -140,7 +141,7 @@ class LobbyScreen(Screen[None]):
                 Content("No SSH key? Keep the reconnect code you get at a table; r here uses it."),
                 id="guest",
             )
-        yield Footer()
+        yield KeyBar()
 
     def on_screen_resume(self) -> None:
         """Back from a table (or a dialog): the keys act on the list again, not on a code box left focused."""

@@ -16,9 +16,10 @@ from textual.containers import Grid, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from dixit_tui.decks import load_builtin
+from dixit_tui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
     from dixit_tui.tui.app import DixitApp
@@ -224,7 +225,7 @@ class PracticeScreen(ModalScreen[None]):
             yield Static(id="practice-title")
             yield PracticeBody(self.step, self.is_host)
             yield Static(id="practice-nav")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._show_frame()

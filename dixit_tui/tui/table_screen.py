@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, ContentSwitcher, Footer, Input, OptionList, Static
+from textual.widgets import Button, ContentSwitcher, Input, OptionList, Static
 
 from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableView
 from dixit_tui.engine import PlayerView
@@ -30,6 +30,7 @@ from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
 from dixit_tui.tui.widgets.chat import ChatPanel
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.dial import Dial
+from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.score_track import ScoreTrack
 from dixit_tui.tui.widgets.seats import SeatsPanel, seat_marker
@@ -130,7 +131,7 @@ class TableScreen(Screen[None]):
                     with VerticalScroll(id="over-pane", can_focus=False):
                         yield Static(id="over-body", markup=False)
                 yield ChatPanel(id="chat")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._render_view()

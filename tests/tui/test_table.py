@@ -5,6 +5,7 @@ Extra seats are coordinator sessions with a recording sink (fast); the players u
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import AsyncExitStack
 from typing import Any
 
@@ -651,7 +652,9 @@ async def test_game_over_offers_the_transcript_to_copy() -> None:
         from dixit_tui.engine import view_for
 
         rng = _random.Random(0)
-        for _ in range(400):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60  # the bots think 0.2-1 s a move: a busy machine needs more than a few seconds
+        while loop.time() < deadline:
             await pilot.pause(0.02)
             game = table.game
             assert game is not None

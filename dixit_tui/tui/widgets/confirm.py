@@ -11,8 +11,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, OptionList, Static
+from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
+
+from dixit_tui.tui.widgets.keybar import KeyBar
 
 MODAL_CSS = """
     {cls} {
@@ -79,7 +81,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal():
                 yield Button(Content(self.yes_label), id="yes", variant="primary")
                 yield Button(Content(self.no_label), id="no")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#yes" if self.focus_yes else "#no", Button).focus()
@@ -118,7 +120,7 @@ class SeatPicker(ModalScreen[int | None]):
             yield OptionList(*(Option(label, id=f"seat-{seat}") for seat, label in self.seats), markup=False)
             with Horizontal():
                 yield Button(Content("Cancel"), id="cancel")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -18,9 +18,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from dixit_tui.engine import Points, Reveal
+from dixit_tui.tui.widgets.keybar import KeyBar
+from dixit_tui.tui.widgets.snapshot import RichSnapshot
 
 
 def _name(names: Sequence[str], seat: int | None, you: int | None) -> str:
@@ -228,12 +230,12 @@ class RecapScreen(ModalScreen[None]):
         with Vertical():
             yield Static(Content(f"Turn {self.reveal.turn} revealed"), id="recap-title", markup=False)
             with VerticalScroll(id="recap-scroll"):
-                yield Static(
+                yield RichSnapshot(
                     recap_renderable(self.reveal, self.texts, self.names, self.mode, self.teams, self.you),
                     id="recap-body",
                 )
             yield Button(Content("Close (Enter)"), id="recap-close", compact=True)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#recap-scroll").focus()

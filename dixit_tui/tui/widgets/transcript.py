@@ -8,7 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static, TextArea
+from textual.widgets import Static, TextArea
+
+from dixit_tui.tui.widgets.keybar import KeyBar
 
 
 class TranscriptScreen(ModalScreen[None]):
@@ -33,7 +35,7 @@ class TranscriptScreen(ModalScreen[None]):
                 "Transcript: y copies it all to your clipboard (your terminal must allow it); Esc closes.", markup=False
             )
             yield TextArea(self.text, read_only=True, soft_wrap=True, id="transcript")
-            yield Footer()
+            yield KeyBar()
 
     def action_copy(self) -> None:
         self.app.copy_to_clipboard(self.text)
