@@ -34,6 +34,7 @@ from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.score_track import ScoreTrack
 from dixit_tui.tui.widgets.seats import SeatsPanel, seat_marker
+from dixit_tui.tui.widgets.textbox import TextBox
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -98,24 +99,24 @@ class TableScreen(Screen[None]):
     # --- layout --------------------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(id="topbar", markup=False)
-        yield Static(id="status", markup=False)
+        yield TextBox(id="topbar")
+        yield TextBox(id="status")
         with Horizontal(id="body"):
             with VerticalScroll(id="side", can_focus=False):
                 yield SeatsPanel(id="seats")
                 yield ScoreTrack(id="track")
             with Vertical(id="main"):
-                yield Static(id="clue", markup=False)
+                yield TextBox(id="clue")
                 with ContentSwitcher(id="panes", initial="lobby-pane"):
                     with VerticalScroll(id="lobby-pane", can_focus=False):
-                        yield Static(id="lobby-info", markup=False)
+                        yield TextBox(id="lobby-info")
                         with Horizontal(id="lobby-buttons"):
                             yield Button(Content("Start (s)"), id="start-btn", variant="primary", compact=True)
                             yield Button(Content("Practice (p)"), id="practice-btn", compact=True)
                             yield Button(Content("Leave (l)"), id="leave-btn", compact=True)
                     with Vertical(id="hand-pane"):
                         yield Hand(id="hand")
-                        yield Static(id="hand-note", markup=False)
+                        yield TextBox(id="hand-note")
                         with Horizontal(id="clue-row"):
                             yield Static(Content("Clue:"), id="clue-label", markup=False)
                             yield Input(
@@ -126,10 +127,10 @@ class TableScreen(Screen[None]):
                             )
                     with Vertical(id="vote-pane"):
                         yield Board(id="board")
-                        yield Static(id="vote-note", markup=False)
+                        yield TextBox(id="vote-note")
                         yield Dial(id="dial")
                     with VerticalScroll(id="over-pane", can_focus=False):
-                        yield Static(id="over-body", markup=False)
+                        yield TextBox(id="over-body")
                 yield ChatPanel(id="chat")
         yield KeyBar()
 
@@ -273,7 +274,7 @@ class TableScreen(Screen[None]):
             parts.append(" · you are watching")
         if view.spectators:
             parts.append(f" · {view.spectators} watching")
-        self.query_one("#topbar", Static).update(Content.assemble(*parts), layout=False)
+        self.query_one("#topbar", TextBox).show(Content.assemble(*parts))
 
     def _render_feed(self, previous: TableView | None) -> None:
         chat = self.query_one(ChatPanel)
@@ -290,7 +291,7 @@ class TableScreen(Screen[None]):
 
     def _render_clue(self) -> None:
         game = self.game
-        clue = self.query_one("#clue", Static)
+        clue = self.query_one("#clue", TextBox)
         if game is None or game.phase == "over":
             clue.display = False
             return
@@ -307,7 +308,7 @@ class TableScreen(Screen[None]):
             content = Content.assemble(
                 "No clue yet: ", (self.seat_name(game.storyteller), "bold"), " is the storyteller."
             )
-        clue.update(content)
+        clue.show(content)
 
     def _render_lobby(self) -> None:
         view = self.view
@@ -340,7 +341,7 @@ class TableScreen(Screen[None]):
             lines.append(Content("You are watching this table."))
         else:
             lines.append(Content.assemble("Waiting for the host, ", (self.seat_name(view.host), "bold"), ", to start."))
-        self.query_one("#lobby-info", Static).update(Content("\n").join(lines))
+        self.query_one("#lobby-info", TextBox).show(Content("\n").join(lines))
         start = self.query_one("#start-btn", Button)
         start.display = view.is_host
         start.disabled = view.start_problem is not None
@@ -363,7 +364,7 @@ class TableScreen(Screen[None]):
         hand = self.query_one(Hand)
         hand.show_items(self._hand_items(game))
         hand.display = bool(game.hand)
-        note = self.query_one("#hand-note", Static)
+        note = self.query_one("#hand-note", TextBox)
         clue_row = self.query_one("#clue-row")
         clue_row.display = game.phase == "clue" and game.can_clue
         text: Content | None = None
@@ -395,7 +396,7 @@ class TableScreen(Screen[None]):
                 )
         note.display = text is not None
         if text is not None:
-            note.update(text)
+            note.show(text)
 
     def _hand_number(self, card: str) -> int:
         game = self.game
@@ -440,7 +441,7 @@ class TableScreen(Screen[None]):
         board.show_items(self._board_items(game, dial), highlight=f"slot-{dial.pointer}" if game.can_vote else None)
         if not game.can_vote:
             board.highlighted = None  # no pointer: you do not vote
-        note = self.query_one("#vote-note", Static)
+        note = self.query_one("#vote-note", TextBox)
         text: Content | None = None
         if not game.can_vote:
             if self.view.you is None:
@@ -453,11 +454,11 @@ class TableScreen(Screen[None]):
                 text = Content("You do not vote this turn.")
         note.display = text is not None
         if text is not None:
-            note.update(text, layout=False)
+            note.show(text)
 
     def _render_over(self) -> None:
         game = self.game
-        body = self.query_one("#over-body", Static)
+        body = self.query_one("#over-body", TextBox)
         if game is None:
             return
         if self.over is not None:
@@ -497,11 +498,11 @@ class TableScreen(Screen[None]):
             )
         lines.append(Content(""))
         lines.append(Content("Press r to see the last turn's recap, l to leave the table."))
-        body.update(Content("\n").join(lines))
+        body.show(Content("\n").join(lines))
 
     def _render_status(self) -> None:
         content = self.status_text()
-        self.query_one("#status", Static).update(Content.assemble(("▶ ", "bold"), content))
+        self.query_one("#status", TextBox).show(Content.assemble(("▶ ", "bold"), content))
 
     def status_text(self) -> Content:
         """What you should do now, in one sentence (player names as plain text)."""

@@ -1,0 +1,38 @@
+"""`TextBox`: a Static fed `Content` that does as little as it can on each update.
+
+Every view update re-renders the table screen's text lines (status, clue, notes). A plain `Static.update` repaints
+and asks for a layout of the whole screen each time, even when nothing changed. `TextBox.show` skips an update that
+changes nothing, and asks for a layout only when the text's height changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.content import Content
+from textual.widgets import Static
+
+
+def same_content(a: Content, b: Content) -> bool:
+    """Same text and same styles (Content's own `==` compares the text only)."""
+    return a.plain == b.plain and list(a.spans) == list(b.spans)
+
+
+class TextBox(Static):
+    def __init__(self, content: Content | None = None, *, id: str | None = None, classes: str | None = None) -> None:
+        self._shown = content if content is not None else Content("")
+        super().__init__(self._shown, id=id, classes=classes, markup=False)
+
+    @property
+    def shown(self) -> Content:
+        return self._shown
+
+    def show(self, content: Content) -> None:
+        old = self._shown
+        if same_content(content, old):
+            return
+        self._shown = content
+        width = self.content_region.width
+        rules: Any = self.styles  # what Textual itself passes to measure a visual
+        relayout = width <= 0 or content.get_height(rules, width) != old.get_height(rules, width)
+        self.update(content, layout=relayout)
