@@ -29,6 +29,17 @@ def chat_text(line: ChatLine) -> Text:
     return Text.assemble((who, "bold"), ": ", line.text)
 
 
+class FeedLog(RichLog):
+    """A RichLog that scrolls to a new line at once, in the same frame as the line (RichLog scrolls a frame later,
+    so every line cost two repaints of the whole log)."""
+
+    def write_line(self, text: Text) -> None:
+        at_end = self.is_vertical_scroll_end or self.max_scroll_y == 0
+        self.write(text, scroll_end=False)
+        if at_end and self._size_known:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+
 class ChatPanel(Vertical):
     DEFAULT_CSS = """
     ChatPanel {
@@ -69,12 +80,12 @@ class ChatPanel(Vertical):
         self.border_title = "Log & chat"
 
     def compose(self) -> ComposeResult:
-        yield RichLog(id="feed", wrap=True, markup=False, highlight=False, min_width=20, max_lines=FEED_MAX)
+        yield FeedLog(id="feed", wrap=True, markup=False, highlight=False, min_width=20, max_lines=FEED_MAX)
         yield Input(placeholder="Chat: press c, type, Enter", id="chat-input", max_length=CHAT_MAX)
 
     @property
-    def feed(self) -> RichLog:
-        return self.query_one("#feed", RichLog)
+    def feed(self) -> FeedLog:
+        return self.query_one("#feed", FeedLog)
 
     @property
     def input(self) -> Input:
@@ -82,10 +93,10 @@ class ChatPanel(Vertical):
 
     def add_log(self, lines: Iterable[str]) -> None:
         for line in lines:
-            self.feed.write(log_text(line))
+            self.feed.write_line(log_text(line))
 
     def add_chat(self, line: ChatLine) -> None:
-        self.feed.write(chat_text(line))
+        self.feed.write_line(chat_text(line))
 
     def set_paused(self, paused: bool) -> None:
         if paused == self.paused:
