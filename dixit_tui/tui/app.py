@@ -40,6 +40,20 @@ class CoordinatorUpdate(Message):
         super().__init__()
         self.update = update
 
+    def can_replace(self, message: Message) -> bool:
+        """True when `message`, queued right behind this one, makes it moot: a newer view of the same table.
+        (Textual then handles only the newer one: a busy session draws the latest state, not every step to it.)"""
+        if not isinstance(message, CoordinatorUpdate):
+            return False
+        mine, theirs = self.update, message.update
+        return (
+            isinstance(mine, StateUpdate)
+            and isinstance(theirs, StateUpdate)
+            and mine.view is not None
+            and theirs.view is not None
+            and mine.view.code == theirs.view.code
+        )
+
 
 class DixitApp(App[int]):
     CSS_PATH = "dixit.tcss"

@@ -697,3 +697,41 @@ async def test_the_deadline_counts_down_for_everyone() -> None:
         await pilot.pause(0.3)
         topbar = str(app.screen.query_one("#topbar").render())
         assert "⏱ 1:5" in topbar or "⏱ 2:00" in topbar, topbar
+
+
+async def test_a_busy_session_draws_only_the_newest_of_queued_views() -> None:
+    from dixit_tui.coordinator import ChatLine, ChatUpdate, StateUpdate
+    from dixit_tui.tui.app import CoordinatorUpdate
+
+    coord = coordinator()
+    app = DixitApp(coord, Identity("ana"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.session is not None
+        view = await app.session.create(options())
+        _ben, sink = await seat(coord, "ben", view.code)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        elsewhere = await (await coord.connect(Identity("cy"), sink)).create(options())
+        first, last = StateUpdate(view), StateUpdate(app.session.view())
+        chat = ChatUpdate(ChatLine(1, "ben", "hi"))
+        assert CoordinatorUpdate(first).can_replace(CoordinatorUpdate(last))
+        assert not CoordinatorUpdate(first).can_replace(CoordinatorUpdate(StateUpdate(elsewhere)))
+        assert not CoordinatorUpdate(first).can_replace(CoordinatorUpdate(chat))
+        assert not CoordinatorUpdate(chat).can_replace(CoordinatorUpdate(first))
+        assert not CoordinatorUpdate(first).can_replace(CoordinatorUpdate(StateUpdate(None)))
+
+        shown: list[Any] = []
+        real_show = screen.show_view
+
+        def counting(shown_view: Any) -> None:
+            shown.append(shown_view)
+            real_show(shown_view)
+
+        screen.show_view = counting  # type: ignore[method-assign]
+        for _ in range(5):  # queued back to back, as on a busy server
+            app.post_message(CoordinatorUpdate(first))
+        app.post_message(CoordinatorUpdate(last))
+        await pilot.pause()
+        assert shown == [last.view]
