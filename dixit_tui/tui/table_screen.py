@@ -617,18 +617,11 @@ class TableScreen(Screen[None]):
         teams: dict[int, int | None] = {}
         if game is not None:
             teams = {p.seat: p.team for p in game.players}
+        mode = game.mode if game is not None else "standard"
         if isinstance(self.app.screen, RecapScreen):  # an unread recap of an earlier turn: the new one replaces it
-            self.app.pop_screen()
-        self.app.push_screen(
-            RecapScreen(
-                update.reveal,
-                update.texts,
-                names,
-                mode=game.mode if game is not None else "standard",
-                teams=teams,
-                you=self.view.you,
-            )
-        )
+            self.app.screen.show(update.reveal, update.texts, names, mode=mode, teams=teams, you=self.view.you)
+            return
+        self.app.push_screen(RecapScreen(update.reveal, update.texts, names, mode=mode, teams=teams, you=self.view.you))
 
     # --- the hand, the clue, the board and the dial ------------------------------------------------------------
 

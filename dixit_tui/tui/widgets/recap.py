@@ -240,6 +240,26 @@ class RecapScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#recap-scroll").focus()
 
+    def show(
+        self,
+        reveal: Reveal,
+        texts: Mapping[str, str],
+        names: Sequence[str],
+        *,
+        mode: str = "standard",
+        teams: Mapping[int, int | None] | None = None,
+        you: int | None = None,
+    ) -> None:
+        """Show another turn's recap in this screen (cheaper than closing it and opening a new one)."""
+        self.reveal, self.texts, self.names = reveal, dict(texts), tuple(names)
+        self.mode, self.teams, self.you = mode, dict(teams or {}), you
+        self.query_one("#recap-title", Static).update(Content(f"Turn {reveal.turn} revealed"), layout=False)
+        body = recap_renderable(reveal, self.texts, self.names, self.mode, self.teams, self.you)
+        self.query_one("#recap-body", RichSnapshot).show(body)
+        scroll = self.query_one("#recap-scroll")
+        scroll.scroll_home(animate=False)
+        scroll.focus()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(None)

@@ -44,6 +44,12 @@ class RichSnapshot(Widget):
             self._width, self._content, self._height = width, Content.from_rich_text(text, console), len(lines)
         return self._content
 
+    def show(self, renderable: RenderableType) -> None:
+        """Draw another renderable instead."""
+        self._renderable = renderable
+        self._width = -1
+        self.refresh(layout=True)
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         self.snapshot(width)
         return self._height
