@@ -42,6 +42,12 @@ _READ_SIZE = 4096
 _TICK_DELAY = constants.ESCAPE_DELAY + 0.01
 # Characters parsed and handed on before the reader yields the shared loop.
 _CHUNK = 32
+# Characters that cost as much as one event to parse (for input that makes no event, e.g. ignored sequences).
+_CHARS_PER_EVENT = 8
+# What a queued paste counts in the backlog (a flood of small pastes is a flood).
+_PASTE_COST = 16
+# How long input typed before an EOF may take to be handed on before the session ends.
+_EOF_DRAIN = 5.0
 
 _KeyTuple = tuple[str, str | None]
 
@@ -62,6 +68,12 @@ def _parse_extended_key(sequence: str) -> tuple[_KeyTuple, ...] | None:
     return tuple((key.key, key.character) for key in keys)
 
 
+def _cost(piece: Typed | Pasted) -> int:
+    """What a queued piece counts in the backlog (`max_backlog`): typed input by its characters (each may be an
+    event), a whole paste as one event (its size is capped by `max_paste`, and the byte rate keeps big ones few)."""
+    return _PASTE_COST if isinstance(piece, Pasted) else len(piece.text)
+
+
 class SessionParser(XTermParser):
     """XTermParser without the per-instance lru_cache (see `_parse_extended_key`)."""
 
@@ -70,6 +82,11 @@ class SessionParser(XTermParser):
         if parsed is None:
             return None
         return [events.Key(key, character) for key, character in parsed]
+
+    def expire(self) -> None:
+        """Time out now whatever the parser waits for (the next `tick` reports it)."""
+        if self._timeout_time is not None:
+            self._timeout_time = 0.0
 
     def close(self) -> None:
         """End the parser's generator so it releases everything it holds."""
@@ -250,7 +267,10 @@ class SSHDriver(Driver):
                 except Exception as error:  # connection lost or channel closed
                     logger.debug("input ended: %r", error)
                     break
-                if not data:
+                if not data:  # EOF: what was typed before it still counts
+                    if self._drainer is not None:
+                        with contextlib.suppress(asyncio.TimeoutError):
+                            await asyncio.wait_for(asyncio.shield(self._drainer), _EOF_DRAIN)
                     break
                 problem = guard.check(len(data))
                 if problem is None:
@@ -274,8 +294,7 @@ class SSHDriver(Driver):
     def _enqueue(self, pieces: list[Typed | Pasted]) -> None:
         for piece in pieces:
             self._backlog.append(piece)
-            if isinstance(piece, Typed):  # a whole paste is one event, its size already capped
-                self._backlog_size += len(piece.text)
+            self._backlog_size += _cost(piece)
         if self._backlog and self._drainer is None:
             self._cancel_tick()
             self._drainer = asyncio.create_task(self._drain(), name="dixit-ssh-input-drain")
@@ -286,7 +305,8 @@ class SSHDriver(Driver):
             while backlog and self._parser is not None:
                 piece = backlog.popleft()
                 if isinstance(piece, Pasted):
-                    await self._hand_on([events.Paste(piece.text)])
+                    self._backlog_size -= _cost(piece)
+                    await self._hand_on([events.Paste(piece.text)], 1)
                     continue
                 text = piece.text
                 for start in range(0, len(text), _CHUNK):
@@ -294,22 +314,32 @@ class SSHDriver(Driver):
                         return
                     chunk = text[start : start + _CHUNK]
                     self._backlog_size -= len(chunk)
-                    await self._hand_on(list(self._parser.feed(chunk)))
+                    # Charged by events, and by characters too: input that makes no event still costs parsing.
+                    messages = list(self._parser.feed(chunk))
+                    await self._hand_on(messages, max(len(messages), len(chunk) // _CHARS_PER_EVENT))
+        except Exception:  # a bug here must not leave the session deaf, nor count input that is gone
+            logger.exception("handing input to the app failed")
+            backlog.clear()
+            self._backlog_size = 0
         finally:
             self._drainer = None
         self._after_input()
 
-    async def _hand_on(self, messages: list[Message]) -> None:
+    async def _hand_on(self, messages: list[Message], cost: int) -> None:
         """Give a few events to the app, then yield the loop (for longer when this session is over its rate)."""
-        if not messages:
-            return
-        wait = self._pacer.take(len(messages))
+        wait = self._pacer.take(cost)
         for message, following in zip(messages, [*messages[1:], None], strict=True):
             # A run of mouse moves ends where the last one points: only that one is worth handling.
             if isinstance(message, events.MouseMove) and isinstance(following, events.MouseMove):
                 continue
-            self.process_message(message)
+            self._deliver(message)
         await asyncio.sleep(wait)
+
+    def _deliver(self, message: Message) -> None:
+        if isinstance(message, events.Resize):  # an in-band resize report: clamped like the PTY's own size
+            self._post_resize(message.size.width, message.size.height)
+            return
+        self.process_message(message)
 
     def _after_input(self) -> None:
         """Once input is handed on: report a lone ESC (or held text) if nothing else comes soon."""
@@ -324,17 +354,19 @@ class SSHDriver(Driver):
             self._tick_handle = None
 
     def _tick(self) -> None:
+        """The escape delay passed with no more input: whatever waited for more is what it is (Esc, alt+...)."""
         self._tick_handle = None
-        if self._parser is None or self._drainer is not None:
+        parser = self._parser
+        if parser is None or self._drainer is not None:
             return
-        for message in self._parser.tick():
-            self.process_message(message)
-        if self._splitter.holding:  # the start of a paste marker, and nothing more came: typed input after all
-            held = self._splitter.flush()
-            if held == [Typed("\x1b")]:  # the Esc key, reported after the usual escape delay
-                self.process_message(events.Key("escape", "\x1b"))
-            else:
-                self._enqueue(held)
+        messages = list(parser.tick())
+        for held in self._splitter.flush():  # the start of a paste marker, and nothing more came: typed input
+            # It waited the escape delay already: the parser must not wait again (nor see the rest of a marker).
+            messages += parser.feed(held.text)
+            parser.expire()
+            messages += parser.tick()
+        for message in messages:
+            self._deliver(message)
 
     def _stop_input(self) -> None:
         self._cancel_tick()

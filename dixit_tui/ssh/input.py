@@ -3,7 +3,8 @@
 Textual's XTermParser ends a bracketed paste at any ESC inside it and replays the rest as key presses, so a
 pasted text could press keys. `PasteSplitter` takes pastes out of the byte stream before the parser sees it;
 the parser only ever gets typed input. `EventPacer` limits how many input events one session hands to the
-shared event loop per second: the reader waits instead, and the client's SSH window fills up (backpressure).
+shared event loop per second: input past the rate waits in the session's queue, which is capped (`max_backlog` in
+SessionLimits; past it the client is disconnected).
 """
 
 from __future__ import annotations

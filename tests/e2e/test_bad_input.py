@@ -543,6 +543,41 @@ async def test_a_bracketed_paste_never_presses_keys(tmp_path: Path) -> None:
         await client.close(timeout=3)
 
 
+async def test_a_paste_marker_cut_in_time_does_not_open_the_parsers_own_paste(tmp_path: Path) -> None:
+    """ESC[200, a pause past the escape delay, then ~: the held text is typed input, and what follows is keys again
+    (Textual's parser, had it seen the whole marker, would swallow everything after it without limit)."""
+    async with server_with(tmp_path) as (port, _, apps):
+        client = await lobby_client(port, apps, "sam")
+        client.send("\x1b[200")
+        await asyncio.sleep(0.165)  # past the escape delay (0.11 s), within a second one
+        client.send("~")
+        await asyncio.sleep(0.05)
+        client.send("c")  # the create form opens: keys are keys
+        await wait_for(lambda: type(apps["sam"].screen).__name__ != "LobbyScreen", TIMEOUT, "the create form")
+        await client.close(timeout=3)
+
+
+async def test_a_flood_of_empty_pastes_is_a_flood(tmp_path: Path) -> None:
+    async with server_with(tmp_path) as (port, _, apps):
+        client = await lobby_client(port, apps, "sam")
+        other = await lobby_client(port, apps, "ann")
+        client.send((PASTE_START + PASTE_END) * 3000)  # 36 KB, under the byte burst; 3,000 events
+        await asyncio.wait_for(client.conn.wait_closed(), TIMEOUT)
+        assert apps["ann"].is_running and not other.closed
+        await other.close(timeout=3)
+
+
+async def test_an_in_band_resize_is_clamped_like_the_ptys_own(tmp_path: Path) -> None:
+    async with server_with(tmp_path) as (port, _, apps):
+        client = await lobby_client(port, apps, "sam")
+        client.send("\x1b[48;2000;3000;1;1t")  # "the terminal is now 3000x2000" (an xterm in-band resize report)
+        await asyncio.sleep(0.3)
+        limits = SessionLimits()
+        assert apps["sam"].size.width <= limits.max_size[0] and apps["sam"].size.height <= limits.max_size[1]
+        assert apps["sam"].is_running
+        await client.close(timeout=3)
+
+
 async def test_quit_then_another_key_still_quits_cleanly(tmp_path: Path) -> None:
     async with server_with(tmp_path) as (port, _, apps):
         client = await lobby_client(port, apps, "sam")
