@@ -34,9 +34,12 @@ class FeedLog(RichLog):
     so every line cost two repaints of the whole log)."""
 
     def write_line(self, text: Text) -> None:
+        if not self._size_known:  # kept until the log has a size, then written and scrolled as RichLog does
+            self.write(text)
+            return
         at_end = self.is_vertical_scroll_end or self.max_scroll_y == 0
         self.write(text, scroll_end=False)
-        if at_end and self._size_known:
+        if at_end:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
 
 
