@@ -7,10 +7,12 @@ line is player text (names, clues, chat): it is written as rich `Text` built fro
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Self
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.geometry import Region
 from textual.message import Message
 from textual.widgets import Input, RichLog
 
@@ -30,17 +32,30 @@ def chat_text(line: ChatLine) -> Text:
 
 
 class FeedLog(RichLog):
-    """A RichLog that scrolls to a new line at once, in the same frame as the line (RichLog scrolls a frame later,
-    so every line cost two repaints of the whole log)."""
+    """A RichLog that draws a new line with as little work as it can: it scrolls to the line in the same frame (RichLog
+    scrolls a frame later, so every line cost two repaints of the whole log), and once its scrollbar is showing a new
+    line lays out nothing but the log (RichLog's growing size asks for a layout of the whole screen)."""
+
+    _quiet_layout = False
 
     def write_line(self, text: Text) -> None:
         if not self._size_known:  # kept until the log has a size, then written and scrolled as RichLog does
             self.write(text)
             return
         at_end = self.is_vertical_scroll_end or self.max_scroll_y == 0
-        self.write(text, scroll_end=False)
+        self._quiet_layout = self.show_vertical_scrollbar  # showing it already, and it stays: no layout to do
+        try:
+            self.write(text, scroll_end=False)
+        finally:
+            self._quiet_layout = False
         if at_end:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        if layout and self._quiet_layout:
+            self._scroll_update(self.virtual_size)  # the scrollbar's thumb, as a layout would set it
+            layout = False
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
 class ChatPanel(Vertical):
