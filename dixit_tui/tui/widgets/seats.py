@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.widget import Widget
 
 from dixit_tui.coordinator import TableView
+from dixit_tui.tui.widgets.textbox import same_content
 
 MARKERS = "123456789ABC"
 WIDE = 32
@@ -182,13 +183,21 @@ class SeatsPanel(Widget):
         self.border_title = "Seats"
 
     def show(self, view: TableView) -> None:
+        """Show the seats of `view`: only the rows that changed are drawn again (a vote changes one or two of them),
+        and the panel is laid out again only when its height changes."""
         lines = seat_lines(view)
         if lines == self.lines:
             return
-        width = self.content_size.width or WIDE
-        relayout = len(render_seats(lines, width)) != len(render_seats(self.lines, width))
+        width = self.content_size.width
+        old, new = render_seats(self.lines, width), render_seats(lines, width)
         self.lines = lines
-        self.refresh(layout=relayout)
+        if width <= 0 or len(old) != len(new):
+            self.refresh(layout=True)
+            return
+        pairs = enumerate(zip(old, new, strict=True))
+        changed = [Region(0, y, width, 1) for y, (a, b) in pairs if not same_content(a, b)]
+        if changed:
+            self.refresh(*changed)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return max(1, len(render_seats(self.lines, width)))
