@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -28,6 +29,7 @@ from dixit_tui.bots.strategy import (
 from dixit_tui.bots.view import BotView
 from dixit_tui.decks import resolve_decks
 from dixit_tui.engine import (
+    Card,
     GameConfig,
     GameState,
     Mode,
@@ -153,7 +155,7 @@ def test_smart_clues_relate_to_their_card_but_copy_no_word_of_it() -> None:
     assert related == len(CARDS)  # every card of the base deck gets a clue that fits it
 
 
-def _clue_view(hand: list) -> BotView:  # type: ignore[type-arg]
+def _clue_view(hand: list[Card]) -> BotView:
     from dixit_tui.bots.view import BotCard
 
     return BotView(
@@ -217,7 +219,7 @@ def test_smart_submits_and_votes_for_the_best_fit() -> None:
     assert all(p == [2] for p in picks)  # never the forbidden slot 3, though it fits best
 
 
-def _fields(view: BotView) -> dict:  # type: ignore[type-arg]
+def _fields(view: BotView) -> dict[str, Any]:
     return {name: getattr(view, name) for name in view.__dataclass_fields__}
 
 

@@ -20,7 +20,7 @@ from dixit_tui.coordinator import (
     TableView,
     Update,
 )
-from dixit_tui.engine import RuleError
+from dixit_tui.engine import PlayerView, RuleError
 
 
 class Client:
@@ -38,6 +38,13 @@ class Client:
 
     def seen(self) -> str:
         return json.dumps([asdict(u) for u in self.updates], default=str)
+
+
+def game_of(client: Client) -> PlayerView:
+    """The client's latest game view, at a table whose game has started."""
+    view = client.view
+    assert view is not None and view.game is not None
+    return view.game
 
 
 async def connect(coord: Coordinator, name: str, key: str | None = None) -> Client:
@@ -78,7 +85,7 @@ async def test_a_full_game_through_sessions(coord: Coordinator) -> None:
         if view.status == "over":
             break
         for c in clients:
-            g = c.view.game  # type: ignore[union-attr]
+            g = game_of(c)
             if g.can_clue:
                 await c.session.clue("a quiet storm", g.hand[0].card if g.clue_needs_card else None)
                 break
@@ -111,7 +118,7 @@ async def test_hidden_information_never_reaches_other_sessions(coord: Coordinato
     game = coord.tables[clients[0].view.code].game  # type: ignore[union-attr]
     assert game is not None
     hands = [set(h) for h in game.state.hands]
-    g = clients[1].view.game  # type: ignore[union-attr]
+    g = game_of(clients[1])
     await clients[1].session.clue("x", g.hand[0].card)
     for i, c in enumerate(clients):
         text = c.seen()
@@ -189,7 +196,7 @@ async def test_chat_pauses_from_clue_to_reveal(coord: Coordinator) -> None:
     await clients[0].session.chat("hello [b]all[/")
     assert any(isinstance(u, ChatUpdate) and u.line.text == "hello [b]all[/" for u in clients[1].updates)
     await clients[0].session.start()
-    g = clients[0].view.game  # type: ignore[union-attr]
+    g = game_of(clients[0])
     await clients[0].session.clue("x", g.hand[0].card)
     with pytest.raises(TableError, match="paused"):
         await clients[1].session.chat("it's the red one")
@@ -229,7 +236,7 @@ async def test_seeded_tables_need_the_server_flag() -> None:
 async def test_host_can_void_and_remove(coord: Coordinator) -> None:
     clients = await table_of(coord, 4, seed=6)
     await clients[0].session.start()
-    g = clients[2].view.game  # type: ignore[union-attr]
+    g = game_of(clients[2])
     await clients[2].session.clue("x", g.hand[0].card)
     await clients[0].session.void()
     assert clients[3].view.game.phase == "clue"  # type: ignore[union-attr]

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from dixit_tui.coordinator import Coordinator, TableError, TableOptions
-from tests.coordinator.test_coordinator import Client, connect, table_of
+from tests.coordinator.test_coordinator import Client, connect, game_of, table_of
 
 
 async def wait_until(predicate, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
@@ -34,10 +34,10 @@ async def test_a_disconnected_player_is_covered_after_the_grace_period() -> None
     coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=0.3)
     clients = await table_of(coord, 3, seed=4)
     await clients[0].session.start()
-    g = clients[0].view.game  # type: ignore[union-attr]
+    g = game_of(clients[0])
     await clients[0].session.clue("tide", g.hand[0].card)
     await clients[2].session.close()
-    g1 = clients[1].view.game  # type: ignore[union-attr]
+    g1 = game_of(clients[1])
     await clients[1].session.submit([c.card for c in g1.hand[:2]])
     await wait_until(lambda: clients[1].view.game.phase == "vote")  # type: ignore[union-attr]
     assert any("stand-in played for p2" in line for line in clients[1].view.log)  # type: ignore[union-attr]

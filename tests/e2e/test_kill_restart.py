@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -89,7 +90,9 @@ def _garbage(path: Path) -> None:
     ],
     ids=["foreign-sqlite", "other-schema-version", "not-a-database"],
 )
-async def test_serve_refuses_a_data_dir_holding_another_file(tmp_path: Path, make, message: str) -> None:
+async def test_serve_refuses_a_data_dir_holding_another_file(
+    tmp_path: Path, make: Callable[[Path], None], message: str
+) -> None:
     data = tmp_path / "data"
     data.mkdir(mode=0o700)
     path = data / FILENAME

@@ -50,17 +50,14 @@ def garbage_command(draw: st.DrawFn) -> Command:
     seat = draw(st.integers(-1, 13))
     card = draw(st.sampled_from([c.id for c in DECK] + ["nope", ""]))
     slots = tuple(draw(st.lists(st.integers(-1, 14), max_size=3)))
-    return draw(
-        st.sampled_from(
-            [
-                GiveClue(seat, draw(st.text(max_size=90)), draw(st.sampled_from([card, None]))),
-                Submit(seat, tuple(draw(st.lists(st.just(card), max_size=3)))),
-                Vote(seat, slots, draw(st.sampled_from([None, 1, 20]))),
-                VoidTurn(seat),
-                RemovePlayer(seat, draw(st.integers(-1, 13))),
-            ]
-        )
-    )
+    commands: list[Command] = [
+        GiveClue(seat, draw(st.text(max_size=90)), draw(st.sampled_from([card, None]))),
+        Submit(seat, tuple(draw(st.lists(st.just(card), max_size=3)))),
+        Vote(seat, slots, draw(st.sampled_from([None, 1, 20]))),
+        VoidTurn(seat),
+        RemovePlayer(seat, draw(st.integers(-1, 13))),
+    ]
+    return draw(st.sampled_from(commands))
 
 
 class DixitMachine(RuleBasedStateMachine):

@@ -40,6 +40,7 @@ def test_no_owner_and_no_other_vote_before_the_reveal() -> None:
     game.execute(__import__("dixit_tui.engine", fromlist=["Submit"]).Submit(1, game.state.hands[1][:1]))
     # during submissions nobody sees the storyteller's card or the submitted one, except their owners
     text = visible_text(game, 2)
+    assert game.state.turn.clue_card is not None  # given above
     assert game.state.turn.clue_card not in text and game.state.turn.submissions[1][0] not in text
     assert game.view(1).your_cards == game.state.turn.submissions[1]
     submit_all(game)

@@ -6,11 +6,26 @@ import asyncio
 import random
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
-from dixit_tui.coordinator import Coordinator, Identity, StateUpdate, TableOptions, TableView, Update
+from dixit_tui.coordinator import (
+    Coordinator,
+    Identity,
+    PlayerSession,
+    StateUpdate,
+    TableOptions,
+    TableView,
+    Update,
+)
+from dixit_tui.engine import PlayerView
 from dixit_tui.store import SqliteStore, StoreError
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
+
+T = TypeVar("T")
 
 
 class Client:
@@ -22,7 +37,21 @@ class Client:
             self.views.append(update.view)
 
 
-async def play_some(coord: Coordinator, moves: int, seed: int) -> tuple[str, list]:
+def last_view(client: Client) -> TableView:
+    """The client's latest table view (it is at a table)."""
+    view = client.views[-1]
+    assert view is not None
+    return view
+
+
+def game_of(client: Client) -> PlayerView:
+    """The client's latest game view, at a table whose game has started."""
+    game = last_view(client).game
+    assert game is not None
+    return game
+
+
+async def play_some(coord: Coordinator, moves: int, seed: int) -> tuple[str, list[tuple[Client, PlayerSession]]]:
     """Three keyed players at a seeded table play `moves` random legal actions (and chat between turns)."""
     clients = []
     for name in ("ana", "ben", "cy"):
@@ -35,7 +64,7 @@ async def play_some(coord: Coordinator, moves: int, seed: int) -> tuple[str, lis
     rng = random.Random(seed)
     for _ in range(moves):
         for c, s in clients:
-            g = c.views[-1].game
+            g = game_of(c)
             if g.phase == "over":
                 break
             if g.can_clue:
@@ -47,7 +76,7 @@ async def play_some(coord: Coordinator, moves: int, seed: int) -> tuple[str, lis
             if g.can_vote and not g.your_votes:
                 await s.vote([rng.choice([b.slot for b in g.board if b.slot not in g.forbidden_slots])])
                 break
-        if clients[0][0].views[-1].game.phase == "clue" and rng.random() < 0.3:
+        if game_of(clients[0][0]).phase == "clue" and rng.random() < 0.3:
             await clients[1][1].chat(f"nice {rng.randrange(100)}")
     return view.code, clients
 
@@ -62,7 +91,7 @@ async def test_restart_restores_every_table_exactly(tmp_path: Path, moves: int, 
     store = await SqliteStore.open(tmp_path)
     coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, store=store, snapshot_every=snapshot_every)
     code, clients = await play_some(coord, moves, seed=moves)
-    before = [comparable(c.views[-1]) for c, _ in clients]
+    before = [comparable(last_view(c)) for c, _ in clients]
     await store.close()  # the process dies: nothing of `coord` is used again
 
     store = await SqliteStore.open(tmp_path)
@@ -73,7 +102,7 @@ async def test_restart_restores_every_table_exactly(tmp_path: Path, moves: int, 
         c = Client()
         session = await again.connect(Identity(f"{name}-again", f"SHA256:{name}"), c)
         await session.join(code)
-        after.append(comparable(c.views[-1]))
+        after.append(comparable(last_view(c)))
     assert after == before
     await store.close()
 
@@ -124,7 +153,7 @@ async def test_replay_prints_the_transcript_of_a_saved_game(tmp_path: Path, caps
     store = await SqliteStore.open(tmp_path)
     coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, store=store)
     code, clients = await play_some(coord, 200, seed=5)
-    assert clients[0][0].views[-1].status == "over"
+    assert last_view(clients[0][0]).status == "over"
     await store.close()
     assert await asyncio.to_thread(main, ["replay", code.lower(), "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
@@ -139,7 +168,7 @@ class FirstChoice(random.Random):
 
     calls = 0
 
-    def choice(self, seq):  # type: ignore[no-untyped-def, override]
+    def choice(self, seq: SupportsLenAndGetItem[T]) -> T:
         self.calls += 1
         return seq[max(0, self.calls - 1 - 4) // 4]
 
@@ -186,11 +215,11 @@ async def test_a_failed_save_rolls_the_table_back_and_refuses_the_change(tmp_pat
     for _, s in clients[1:]:
         await s.join(view.code)
     await clients[0][1].start()
-    g = clients[0][0].views[-1].game
+    g = game_of(clients[0][0])
     await clients[0][1].clue("tide", g.hand[0].card)
     seen_before = len(clients[2][0].views)
     store.fail_next = True
-    ben = clients[1][0].views[-1].game
+    ben = game_of(clients[1][0])
     with pytest.raises(TableError, match="could not save") as info:
         await clients[1][1].submit([c.card for c in ben.hand[:2]])
     assert info.value.code == "storage"

@@ -54,7 +54,7 @@ def options(**kwargs: object) -> TableOptions:
     return TableOptions(**base)  # type: ignore[arg-type]
 
 
-def screen_text(app: App[object]) -> str:
+def screen_text(app: App[Any]) -> str:
     """What the top screen shows, as plain text (one line per row)."""
     strips = app.screen._compositor.render_strips()
     return "\n".join(strip.text for strip in strips)

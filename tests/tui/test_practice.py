@@ -57,7 +57,9 @@ async def test_host_moves_the_practice_on_for_everyone() -> None:
         await host.session.practice(0)  # what the table screen's practice key does
         await settle(hp, gp)
         assert step_of(host) == 0 and step_of(guest) == 0
-        assert host.screen is practice_of(host) and guest.screen is practice_of(guest)
+        host_practice, guest_practice = practice_of(host), practice_of(guest)
+        assert host_practice is not None and guest_practice is not None
+        assert host.screen is host_practice and guest.screen is guest_practice
         assert "You are the host" in str(host.screen.query_one("#practice-nav", Static).render())
         assert "The host moves the practice on" in str(guest.screen.query_one("#practice-nav", Static).render())
 

@@ -700,7 +700,7 @@ async def test_the_deadline_counts_down_for_everyone() -> None:
 
 
 async def test_a_busy_session_draws_only_the_newest_of_queued_views() -> None:
-    from dixit_tui.coordinator import ChatLine, ChatUpdate, StateUpdate
+    from dixit_tui.coordinator import ChatLine, ChatUpdate, StateUpdate, TableView
     from dixit_tui.tui.app import CoordinatorUpdate
 
     coord = coordinator()
@@ -725,9 +725,9 @@ async def test_a_busy_session_draws_only_the_newest_of_queued_views() -> None:
         shown: list[Any] = []
         real_show = screen.show_view
 
-        def counting(shown_view: Any) -> None:
-            shown.append(shown_view)
-            real_show(shown_view)
+        def counting(view: TableView) -> None:
+            shown.append(view)
+            real_show(view)
 
         screen.show_view = counting  # type: ignore[method-assign]
         for _ in range(5):  # queued back to back, as on a busy server

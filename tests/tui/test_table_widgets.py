@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import Console
+from textual.content import Content
 
 from dixit_tui.engine import Points, Reveal, SlotResult
 from dixit_tui.tui.table_screen import name_list
@@ -11,7 +12,7 @@ from dixit_tui.tui.widgets.score_track import track_rows
 from dixit_tui.tui.widgets.seats import SeatLine, render_seats
 
 
-def plain(lines: list) -> list[str]:  # type: ignore[type-arg]
+def plain(lines: list[Content]) -> list[str]:
     return [line.plain for line in lines]
 
 
