@@ -559,7 +559,8 @@ class TableScreen(Screen[None]):
                         )
                 if game.mode == "party":
                     return Content("Everyone gives a card, the storyteller too: choose one that fits the clue.")
-                return Content(f"Choose {cards} that fit the clue (Enter), then confirm.")
+                fit = "fits" if count == 1 else "fit"
+                return Content(f"Choose {cards} that {fit} the clue (Enter), then confirm.")
             lead = watching
             if you is not None and you == game.storyteller:
                 lead = "Your card is in. "

@@ -735,3 +735,17 @@ async def test_a_busy_session_draws_only_the_newest_of_queued_views() -> None:
         app.post_message(CoordinatorUpdate(last))
         await pilot.pause()
         assert shown == [last.view]
+
+
+async def test_at_four_players_the_status_asks_for_one_card() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dan"], view.code)]
+        await pa.press("s")
+        await settle(pa)
+        assert await default_move(others[0])  # ben tells (anyone may give the first clue)
+        await settle(pa)
+        assert status(ana) == "Choose a card that fits the clue (Enter), then confirm."
