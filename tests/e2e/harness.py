@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pyte
@@ -64,12 +65,17 @@ async def connect(
     *,
     client_key: asyncssh.SSHKey | None = None,
     timeout: float = 10.0,
+    host: str = HOST,
+    local_ip: str | None = None,
+    **options: Any,
 ) -> asyncssh.SSHClientConnection:
-    """An SSH connection that uses only `client_key` (or no key), no agent, no config, no known_hosts."""
+    """An SSH connection that uses only `client_key` (or no key), no agent, no config, no known_hosts; from the
+    loopback source address `local_ip` if given; `options` go to asyncssh (algorithms, forwarding requests...)."""
     return await asyncio.wait_for(
         asyncssh.connect(
-            HOST,
+            host,
             port,
+            local_addr=(local_ip, 0) if local_ip else None,
             username=username,
             known_hosts=None,
             client_factory=_TestClient,
@@ -78,6 +84,7 @@ async def connect(
             config=None,
             gss_host=None,
             password=None,
+            **options,
         ),
         timeout,
     )

@@ -2,35 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pytest
 
 from dixit_tui.ssh.server import ENCRYPTION_ALGS, KEX_ALGS, MAC_ALGS
-from tests.e2e.harness import HOST, _TestClient, running_server
+from tests.e2e.harness import connect, running_server
 
 pytestmark = pytest.mark.e2e
-
-
-async def _connect(port: int, **algs: list[str]) -> asyncssh.SSHClientConnection:
-    return await asyncio.wait_for(
-        asyncssh.connect(
-            HOST,
-            port,
-            username="ana",
-            known_hosts=None,
-            client_factory=_TestClient,
-            client_keys=None,
-            agent_path=None,
-            config=None,
-            gss_host=None,
-            password=None,
-            **algs,
-        ),
-        10,
-    )
 
 
 @pytest.mark.parametrize(
@@ -43,11 +24,11 @@ async def _connect(port: int, **algs: list[str]) -> asyncssh.SSHClientConnection
     ],
     ids=["kex", "cipher", "mac"],
 )
-async def test_legacy_algorithms_are_refused(tmp_path: Path, legacy: dict[str, list[str]]) -> None:
+async def test_legacy_algorithms_are_refused(tmp_path: Path, legacy: dict[str, Any]) -> None:
     async with running_server(tmp_path) as server:
         with pytest.raises((asyncssh.KeyExchangeFailed, asyncssh.Error)):
-            await _connect(server.port, **legacy)
-        conn = await _connect(server.port)  # the same client with modern defaults gets in
+            await connect(server.port, "ana", **legacy)
+        conn = await connect(server.port, "ana")  # the same client with modern defaults gets in
         conn.close()
 
 

@@ -7,10 +7,9 @@ import logging
 import time
 from pathlib import Path
 
-import asyncssh
 import pytest
 
-from tests.e2e.harness import _TestClient, running_server
+from tests.e2e.harness import connect, running_server
 
 pytestmark = pytest.mark.e2e
 log = logging.getLogger(__name__)
@@ -34,22 +33,8 @@ async def test_a_flood_of_idle_sockets_does_not_keep_a_real_player_out(tmp_path:
         held = server.connection_count
         assert held <= 10, f"one address holds {held} unauthenticated connections"
         started = time.perf_counter()
-        conn = await asyncio.wait_for(
-            asyncssh.connect(
-                ATTACKER,  # the server's address; the player comes from another source address
-                server.port,
-                local_addr=(PLAYER, 0),
-                username="real",
-                known_hosts=None,
-                client_factory=_TestClient,
-                client_keys=None,
-                agent_path=None,
-                config=None,
-                gss_host=None,
-                password=None,
-            ),
-            10,
-        )
+        # the server's address is the attacker's; the player comes from another source address
+        conn = await connect(server.port, "real", host=ATTACKER, local_ip=PLAYER)
         try:
             result = await asyncio.wait_for(conn.run("version"), 10)
         finally:

@@ -23,7 +23,7 @@ import pytest
 
 from dixit_tui.ssh.server import DixitAcceptor, DixitSSHServer, Limits
 from dixit_tui.ssh.session import SessionIdentity
-from tests.e2e.harness import HOST, _TestClient, running_server, wait_for
+from tests.e2e.harness import HOST, connect, running_server, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
 
@@ -33,24 +33,8 @@ AGENT_REQUEST_IDENTITIES = b"\x00\x00\x00\x01\x0b"
 
 
 async def _connect(port: int, *, local_ip: str | None = None, **options: Any) -> asyncssh.SSHClientConnection:
-    """A keyless client (no agent, no config, no known_hosts), optionally from another loopback source address."""
-    return await asyncio.wait_for(
-        asyncssh.connect(
-            HOST,
-            port,
-            local_addr=(local_ip, 0) if local_ip else None,
-            username="probe",
-            known_hosts=None,
-            client_factory=_TestClient,
-            client_keys=None,
-            agent_path=None,
-            config=None,
-            gss_host=None,
-            password=None,
-            **options,
-        ),
-        10,
-    )
+    """A keyless probe client, optionally from another loopback source address."""
+    return await connect(port, "probe", local_ip=local_ip, **options)
 
 
 @dataclass
