@@ -6,21 +6,34 @@ Extra seats are coordinator sessions with a recording sink (fast); the players u
 from __future__ import annotations
 
 import asyncio
+import random
 from contextlib import AsyncExitStack
 from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.coordinator import (
+    ChatLine,
+    ChatUpdate,
+    Coordinator,
+    Identity,
+    PlayerSession,
+    StateUpdate,
+    TableOptions,
+    TableView,
+)
 from dixit_tui.coordinator.table import Table
-from dixit_tui.tui.app import DixitApp
+from dixit_tui.coordinator.timers import random_stand_in
+from dixit_tui.engine import view_for
+from dixit_tui.tui.app import CoordinatorUpdate, DixitApp
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.cards import Board, Hand
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.seats import SeatsPanel
+from dixit_tui.tui.widgets.transcript import TranscriptScreen
 from tests.tui.fixtures import (
     coordinator,
     default_move,
@@ -630,13 +643,7 @@ async def test_a_new_recap_replaces_an_unread_one() -> None:
 
 
 async def test_game_over_offers_the_transcript_to_copy() -> None:
-    import random as _random
-
-    from dixit_tui.coordinator import Coordinator, Identity, TableOptions
-    from dixit_tui.tui.app import DixitApp
-    from dixit_tui.tui.widgets.transcript import TranscriptScreen
-
-    coord = Coordinator(rng=_random.Random(1), allow_seeded_tables=True)
+    coord = coordinator()
     app = DixitApp(coord, Identity("ana"))
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
@@ -648,10 +655,7 @@ async def test_game_over_offers_the_transcript_to_copy() -> None:
             assert bot_session is not None
         await app.session.start()
         # play ana's part with the stand-in strategy until the game ends (the bots play their own)
-        from dixit_tui.coordinator.timers import random_stand_in
-        from dixit_tui.engine import view_for
-
-        rng = _random.Random(0)
+        rng = random.Random(0)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 60  # the bots think 0.2-1 s a move: a busy machine needs more than a few seconds
         while loop.time() < deadline:
@@ -665,8 +669,6 @@ async def test_game_over_offers_the_transcript_to_copy() -> None:
                 await app.session._run(table, command)
         assert table.status == "over"
         await pilot.pause()
-        from dixit_tui.tui.table_screen import TableScreen
-
         for _ in range(5):  # close the recap and any other modal above the table
             if isinstance(app.screen, TableScreen):
                 break
@@ -681,12 +683,7 @@ async def test_game_over_offers_the_transcript_to_copy() -> None:
 
 
 async def test_the_deadline_counts_down_for_everyone() -> None:
-    import random as _random
-
-    from dixit_tui.coordinator import Coordinator, Identity, TableOptions
-    from dixit_tui.tui.app import DixitApp
-
-    coord = Coordinator(rng=_random.Random(1), allow_seeded_tables=True)
+    coord = coordinator()
     app = DixitApp(coord, Identity("ana"))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -700,9 +697,6 @@ async def test_the_deadline_counts_down_for_everyone() -> None:
 
 
 async def test_a_busy_session_draws_only_the_newest_of_queued_views() -> None:
-    from dixit_tui.coordinator import ChatLine, ChatUpdate, StateUpdate, TableView
-    from dixit_tui.tui.app import CoordinatorUpdate
-
     coord = coordinator()
     app = DixitApp(coord, Identity("ana"))
     async with app.run_test(size=(100, 30)) as pilot:

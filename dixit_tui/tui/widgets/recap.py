@@ -219,21 +219,31 @@ class RecapScreen(ModalScreen[None]):
         you: int | None = None,
     ) -> None:
         super().__init__()
-        self.reveal = reveal
-        self.texts = dict(texts)
-        self.names = tuple(names)
-        self.mode = mode
-        self.teams = dict(teams or {})
-        self.you = you
+        self._keep(reveal, texts, names, mode, teams, you)
+
+    def _keep(
+        self,
+        reveal: Reveal,
+        texts: Mapping[str, str],
+        names: Sequence[str],
+        mode: str,
+        teams: Mapping[int, int | None] | None,
+        you: int | None,
+    ) -> None:
+        self.reveal, self.texts, self.names = reveal, dict(texts), tuple(names)
+        self.mode, self.teams, self.you = mode, dict(teams or {}), you
+
+    def _title(self) -> Content:
+        return Content(f"Turn {self.reveal.turn} revealed")
+
+    def _body(self) -> RenderableType:
+        return recap_renderable(self.reveal, self.texts, self.names, self.mode, self.teams, self.you)
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Content(f"Turn {self.reveal.turn} revealed"), id="recap-title", markup=False)
+            yield Static(self._title(), id="recap-title", markup=False)
             with VerticalScroll(id="recap-scroll"):
-                yield RichSnapshot(
-                    recap_renderable(self.reveal, self.texts, self.names, self.mode, self.teams, self.you),
-                    id="recap-body",
-                )
+                yield RichSnapshot(self._body(), id="recap-body")
             yield Button(Content("Close (Enter)"), id="recap-close", compact=True)
         yield KeyBar()
 
@@ -251,11 +261,9 @@ class RecapScreen(ModalScreen[None]):
         you: int | None = None,
     ) -> None:
         """Show another turn's recap in this screen (cheaper than closing it and opening a new one)."""
-        self.reveal, self.texts, self.names = reveal, dict(texts), tuple(names)
-        self.mode, self.teams, self.you = mode, dict(teams or {}), you
-        self.query_one("#recap-title", Static).update(Content(f"Turn {reveal.turn} revealed"), layout=False)
-        body = recap_renderable(reveal, self.texts, self.names, self.mode, self.teams, self.you)
-        self.query_one("#recap-body", RichSnapshot).show(body)
+        self._keep(reveal, texts, names, mode, teams, you)
+        self.query_one("#recap-title", Static).update(self._title(), layout=False)
+        self.query_one("#recap-body", RichSnapshot).show(self._body())
         scroll = self.query_one("#recap-scroll")
         scroll.scroll_home(animate=False)
         scroll.focus()
