@@ -35,6 +35,7 @@ FILE_MAX_BYTES = 1_000_000
 DECK_KEYS = frozenset({"name", "title"})
 CARD_KEYS = frozenset({"id", "text"})
 _PACKAGE = "dixit_tui.decks"
+DEFAULT_DECK = "base"  # listed first; the deck a table uses unless told otherwise
 _NFKC_GROWTH = 18  # NFKC can turn one character into at most 18 (U+FDFA)
 _TOML_POSITION = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of document)\)$")
 
@@ -232,11 +233,14 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
 
 
 def builtin_deck_names() -> list[str]:
-    """The decks shipped with dixit-tui (the ``*.toml`` files in this package), sorted."""
+    """The decks shipped with dixit-tui (the ``*.toml`` files in this package): "base" first, then the rest sorted."""
     return sorted(
-        entry.name.removesuffix(".toml")
-        for entry in resources.files(_PACKAGE).iterdir()
-        if entry.is_file() and entry.name.endswith(".toml")
+        (
+            entry.name.removesuffix(".toml")
+            for entry in resources.files(_PACKAGE).iterdir()
+            if entry.is_file() and entry.name.endswith(".toml")
+        ),
+        key=lambda name: (name != DEFAULT_DECK, name),
     )
 
 
