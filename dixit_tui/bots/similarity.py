@@ -45,58 +45,66 @@ ASSOCIATIONS: tuple[tuple[str, ...], ...] = tuple(
     tuple(line.split())
     for line in """
     sea ocean wave tide shore beach seabed coast salt seashell shell harbour pier surf bay
+    sea lighthouse foam island drown
     night moon star dark dusk midnight evening nocturnal starlight twilight
     time clock hour late early hourglass minute watch calendar tick deadline clockmaker
-    home house door window roof cottage doorstep kitchen chimney hallway room hearth family nest
-    sleep dream bed pillow pyjamas nightstand bedtime asleep nap slumber lullaby sleepwalk
-    sky cloud air balloon kite float drift soar heaven high
+    home house door window roof cottage doorstep kitchen chimney hallway room hearth family nest hut wardrobe teapot
+    sleep dream bed pillow pyjamas nightstand bedtime asleep nap slumber lullaby sleepwalk doze sleepy hammock tuck
+    sky cloud air balloon kite float drift soar heaven high rainbow aurora
     bird owl crow heron feather nest egg flock migrate wing beak swallow
-    water river rain lake pond flood puddle well waterfall wet drop stream riverbed
-    cold snow ice frozen winter iceberg polar freeze frost snowflake chill
-    sun summer heat bright dawn sunset sunrise sunflower warm daylight tropical
-    light lamp lantern candle glow bulb flashlight shine lit lamplight beam
-    fire flame smoke burn volcano ember ash spark
+    bird sparrow starling geese goose crane rooster roost birdcage
+    water river rain lake pond flood puddle well waterfall wet drop stream riverbed canal fountain spray
+    cold snow ice frozen winter iceberg polar freeze frost snowflake chill snowman glacier igloo
+    sun summer heat bright dawn sunset sunrise sunflower warm daylight tropical sunny
+    light lamp lantern candle glow bulb flashlight shine lit lamplight beam lighthouse chandelier lighter
+    fire flame smoke burn volcano ember ash spark oven blacksmith forge
     music piano song violin accordion melody tune concert orchestra sing note instrument
-    sound echo bell listen ear noise whisper voice ring hear
+    music gramophone cello cellist flute trumpet radio
+    sound echo bell listen ear noise whisper voice ring hear radio speaker
     silence quiet hush whisper secret calm peace mute stillness
     journey travel road path crossroads train suitcase bus wander voyage map trip destination
+    journey tram railway platform passenger signpost traveller compass route
     lost wander maze stray missing astray
-    book library read story page novel chapter bedtime tale fairytale
-    letter mail postman mailbox envelope post message send parcel newspaper
-    child boy girl kid childhood toy young baby innocence
-    old grandmother grandfather age aged memory past ancient elderly nostalgia
-    love couple heart together romance kiss darling sweetheart
+    book library read story page novel chapter bedtime tale fairytale poem word written ink typewriter
+    letter mail postman mailbox envelope post message send parcel newspaper postcard reply
+    child boy girl kid childhood toy young baby innocence children kitten
+    old grandmother grandfather age aged memory past ancient elderly nostalgia dinosaur skeleton
+    love couple heart together romance kiss darling sweetheart bride wedding aisle
     dance dancer ballroom waltz ballet party step
     alone lone lonely empty solitude single hermit nobody abandoned isolation
     animal creature beast fox wolf bear cat dog deer hare rabbit elephant crocodile badger squirrel sheep lamb camel
-    fish whale crab coral submarine swim fin aquarium
-    forest tree wood woods leaf leaves branch root acorn mushroom trunk
-    garden flower plant grow seed flowerpot bloom meadow field vegetable water gardener
+    animal otter raccoon giraffe tiger leopard lion bison goat hedgehog mice mouse cow zebra
+    fish whale crab coral submarine swim fin aquarium octopus goldfish diver diving
+    forest tree wood woods leaf leaves branch root acorn mushroom trunk oak orchard hedge treetop jungle
+    garden flower plant grow seed flowerpot bloom meadow field vegetable water gardener cactus violet apple petal
     mirror reflection reflect glass image double puddle twin
     shadow silhouette shade dark darkness
     ghost spirit haunt phantom invisible spectre
     mask face carnival disguise costume hide identity
-    king queen crown throne royal castle palace kingdom
+    king queen crown throne royal castle palace kingdom corridor tapestry chandelier
     circus clown tent show applause stage performance audience acrobat juggler
-    game play chess card cards puzzle player win
+    game play chess card cards puzzle player win dominoes
     key lock door locked keyhole open unlock
     space astronaut comet planet rocket universe cosmos galaxy orbit telescope
     storm thunder lightning wind tempest weather hurricane gale
     city town village street market square traffic motorway bridge urban
+    city cafe canal laundrette rooftop underground hotel station
     work clerk office desk paper stamp job builder tailor labour bureaucracy
+    work baker blacksmith gardener guard cleaner waiter photographer
     repair mend patch tape broken crack fix glue
     food bread cake pear breakfast jar eat hungry sugar sweet feast
+    food loaf loaves baker soup cook tea teacup pancake milk dinner supper apple
     birthday party celebration cake candle confetti festival balloon present
     race run runner finish stadium victory champion sport
     mountain hill peak cliff summit slope volcano
-    climb staircase stairs ladder rise tower step ascend scaffolding height
+    climb staircase stairs ladder rise tower step ascend scaffolding height escalator cliff rope tightrope
     fall falling drop descend sink tumble plunge
     desert sand dune dry thirst drought cracked mirage
     art painting drawing museum picture frame draw paint portrait artist gallery
-    stone statue rock marble pedestal sculpture
-    boat ship sail row oar mast sailor harbour fishing fisherman anchor
+    stone statue rock marble pedestal sculpture boulder
+    boat ship sail row oar mast sailor harbour fishing fisherman anchor raft rigging
     wait patience waiting queue stop bus station
-    clothes suit hat coat boots waistcoat pyjamas armour spectacles scarf dress
+    clothes suit hat coat boots waistcoat pyjamas armour spectacles scarf dress glove sweater raincoat helmet shoe
     giant huge enormous tall big vast
     tiny small little miniature minute
     magic spell wizard witch enchanted wonder miracle impossible spell fairy
@@ -106,7 +114,7 @@ ASSOCIATIONS: tuple[tuple[str, ...], ...] = tuple(
     horizon distance far edge infinity beyond
     hope wish promise future tomorrow someday
     fear danger nightmare monster scared afraid threat wolf
-    insect moth butterfly spider silk web bee
+    insect moth butterfly spider silk web bee ant honeycomb
     morning dawn breakfast sunrise wake early
     season autumn winter spring summer
     school pencil eraser draw write lesson
@@ -114,6 +122,15 @@ ASSOCIATIONS: tuple[tuple[str, ...], ...] = tuple(
     upside impossible strange absurd surreal topsy reverse
     fragile delicate careful balance house card glass
     umbrella shelter roof rain protect cover
+    horse gallop saddle horseshoe carousel pony ride stable rider
+    thread needle knit stitch sew scarf sweater wool unravel string yarn tailor
+    film cinema screen actor movie projector photograph picture camera audience
+    farm barn cow milk tractor plough field furrow harvest wheat goat farmyard pail
+    tunnel underground escalator cave mine subway beneath burrow
+    laundry wash sheet clothesline washing iron dry laundrette
+    toy doll soldier tin rocking puppet carousel teddy robot
+    fog mist haze smoke steam vapour cloud
+    eye look see peer gaze stare glance watch spy glasses
     """.strip().splitlines()
 )
 
