@@ -49,7 +49,7 @@ ASSOCIATIONS: tuple[tuple[str, ...], ...] = tuple(
     night moon star dark dusk midnight evening nocturnal starlight twilight
     time clock hour late early hourglass minute watch calendar tick deadline clockmaker
     home house door window roof cottage doorstep kitchen chimney hallway room hearth family nest hut wardrobe teapot
-    sleep dream bed pillow pyjamas nightstand bedtime asleep nap slumber lullaby sleepwalk doze sleepy hammock tuck
+    sleep dream bed pillow pyjamas nightstand bedtime asleep nap slumber lullaby sleepwalk doze hammock tuck
     sky cloud air balloon kite float drift soar heaven high rainbow aurora
     bird owl crow heron feather nest egg flock migrate wing beak swallow
     bird sparrow starling geese goose crane rooster roost birdcage

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from dixit_tui.bots.similarity import ASSOCIATIONS, STOPWORDS, content_stems, fit, groups_of, normalise, stem, words
-from dixit_tui.decks import resolve_decks
+from dixit_tui.bots.similarity import (
+    ASSOCIATIONS,
+    STOPWORDS,
+    content_stems,
+    fit,
+    fits,
+    groups_of,
+    normalise,
+    stem,
+    words,
+)
+from dixit_tui.decks import builtin_deck_names, resolve_decks
 
 WHALE = "A whale drifts over a sleeping village, trailing a string of paper lanterns from its tail."
 DOOR = "A door stands alone on a beach, and the tide comes in on only one side of it."
@@ -73,7 +83,7 @@ def test_odd_text_never_crashes_and_stays_in_range(clue: str, text: str) -> None
 
 
 def test_the_association_table_is_a_reasonable_size_and_clean() -> None:
-    assert 40 <= len(ASSOCIATIONS) <= 80
+    assert 40 <= len(ASSOCIATIONS) <= 100  # two built-in decks' worth of ideas
     for group in ASSOCIATIONS:
         assert len(group) >= 4
         assert all(w == normalise(w) for w in group), group
@@ -83,3 +93,21 @@ def test_the_association_table_is_a_reasonable_size_and_clean() -> None:
 def test_every_base_card_relates_to_some_group() -> None:
     for card in resolve_decks(["base"]):
         assert any(groups_of(s) for s in content_stems(card.text)), card.text
+
+
+@pytest.mark.parametrize("deck", builtin_deck_names())
+def test_every_built_in_deck_speaks_the_tables_language(deck: str) -> None:
+    """Bots find related ideas on the cards of every shipped deck about as well as on base's: at least two words
+    of each card belong to the association table, and three or more on average."""
+    covered = [sum(1 for s in content_stems(c.text) if groups_of(s)) for c in resolve_decks([deck])]
+    assert min(covered) >= 2, deck
+    assert sum(covered) / len(covered) >= 3.0, deck
+
+
+def test_a_clue_about_an_atlas_card_finds_it_among_base_cards() -> None:
+    """A related (not copied) clue picks out an atlas card from a hand of base cards, as bots need to."""
+    atlas = {c.id: c.text for c in resolve_decks(["atlas"])}
+    base = [c.text for c in resolve_decks(["base"])[:5]]
+    for card_id, clue in (("atlas-019", "concert"), ("atlas-046", "cinema"), ("atlas-083", "farm")):
+        scores = fits(clue, [atlas[card_id], *base])
+        assert scores[0] > max(scores[1:]), (card_id, clue, scores)
