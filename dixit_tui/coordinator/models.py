@@ -68,6 +68,7 @@ class TableSummary:
     seats: int
     host: str
     spectators: int
+    decks: tuple[str, ...] = ("base",)  # the decks mixed at the table, as named in its options
 
 
 @dataclass(frozen=True, slots=True)

@@ -278,6 +278,7 @@ class Coordinator:
                     table.max_seats,
                     host,
                     len(table.spectators),
+                    table.options.decks,
                 )
             )
         order = {"lobby": 0, "playing": 1, "over": 2}

@@ -38,6 +38,7 @@ def summary(t: TableSummary) -> dict[str, Any]:
         "seats": t.seats,
         "host": t.host,
         "spectators": t.spectators,
+        "decks": list(t.decks),
     }
 
 
@@ -111,6 +112,7 @@ def table_state(view: TableView) -> dict[str, Any]:
         "reconnect_code": view.reconnect_code,
         "start_problem": view.start_problem,
         "deadline": view.deadline,
+        "decks": list(view.options.decks),
     }
 
 

@@ -25,8 +25,13 @@ def tables_text(coordinator: Coordinator) -> str:
     rows = coordinator.summaries()
     if not rows:
         return "No tables yet. Connect with a terminal to create one.\n"
-    lines = [f"{'code':<6}{'mode':<10}{'status':<9}{'players':<9}host"]
-    lines += [f"{t.code:<6}{t.label:<10}{t.status:<9}{f'{t.players}/{t.seats}':<9}{t.host}" for t in rows]
+    decks = {t.code: "+".join(t.decks) for t in rows}
+    width = max(len("decks"), *(len(d) for d in decks.values())) + 2
+    lines = [f"{'code':<6}{'mode':<10}{'status':<9}{'players':<9}{'decks':<{width}}host"]
+    lines += [
+        f"{t.code:<6}{t.label:<10}{t.status:<9}{f'{t.players}/{t.seats}':<9}{decks[t.code]:<{width}}{t.host}"
+        for t in rows
+    ]
     return "\n".join(lines) + "\n"
 
 
