@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -16,7 +17,10 @@ from dixit_tui.decks import (
     load_deck,
     resolve_decks,
 )
+from dixit_tui.bots.similarity import content_stems
+from dixit_tui.coordinator import Coordinator, Identity, TableOptions
 from dixit_tui.engine.cards import CARD_TEXT_MAX, Card
+from dixit_tui.sanitize import clean_card_text, sanitize
 
 HEADER = '[deck]\nname = "mine"\ntitle = "My deck"\n'
 
@@ -302,3 +306,68 @@ def test_base_deck() -> None:
     assert all(1 <= len(c.text) <= CARD_TEXT_MAX for c in deck.cards)
     assert all(c.deck == "base" for c in deck.cards)
     assert resolve_decks(["base"]) == deck.cards
+
+
+# --- the second built-in deck, atlas, and mixing it with base ---------------------------------------
+
+
+def test_builtin_names_list_base_first_then_atlas() -> None:
+    assert builtin_deck_names()[:1] == ["base"]
+    assert "atlas" in builtin_deck_names()
+
+
+def test_atlas_deck() -> None:
+    deck = load_builtin("atlas")
+    assert (deck.name, deck.title) == ("atlas", "Atlas deck")
+    assert len(deck.cards) == 84
+    assert [c.id for c in deck.cards] == [f"atlas-{i:03}" for i in range(1, 85)]
+    assert len({c.text for c in deck.cards}) == 84
+    assert all(c.deck == "atlas" for c in deck.cards)
+    base = load_builtin("base").cards
+    shortest, longest = min(len(c.text) for c in base), max(len(c.text) for c in base)
+    for card in deck.cards:
+        assert card.text == clean_card_text(sanitize(card.text, CARD_TEXT_MAX)), card.id  # nothing to clean
+        assert shortest - 10 <= len(card.text) <= longest, card.id  # the length of base's cards
+        assert card.text.isascii() and card.text[0].isupper() and card.text.endswith("."), card.id
+    assert resolve_decks(["atlas"]) == deck.cards
+
+
+def _stems(text: str) -> set[str]:
+    return set(content_stems(text))
+
+
+def test_no_two_built_in_cards_are_near_duplicates() -> None:
+    """Across every shipped deck, no two cards share most of their words (a copied or reworded scene)."""
+    cards = resolve_decks(builtin_deck_names())
+    assert len(cards) == 84 * len(builtin_deck_names())
+    stems = [(c.id, _stems(c.text)) for c in cards]
+    for i, (a, sa) in enumerate(stems):
+        for b, sb in stems[i + 1 :]:
+            overlap = len(sa & sb) / len(sa | sb)
+            assert overlap < 0.35, (a, b, sorted(sa & sb))
+
+
+def test_base_and_atlas_mix_into_168_cards() -> None:
+    cards = resolve_decks(["base", "atlas"])
+    assert len(cards) == 168
+    assert len({c.id for c in cards}) == 168
+    assert {c.deck for c in cards} == {"base", "atlas"}
+    check_enough(cards, 12, 7)  # more than enough for the biggest table
+
+
+async def test_a_twelve_player_table_with_both_decks_deals_from_168_cards() -> None:
+    coord = Coordinator(rng=random.Random(5))
+    host = await coord.connect(Identity("ana", "SHA256:ana"), lambda update: None)
+    view = await host.create(TableOptions(profile="odyssey", decks=("base", "atlas"), seats=12))
+    assert await host.add_bots(11) == 11
+    await host.start()
+    game = coord.tables[view.code].game
+    assert game is not None
+    state = game.state
+    assert len(state.cards) == 168
+    dealt = [card for hand in state.hands for card in hand]
+    assert len(state.hands) == 12
+    assert sorted(dealt + list(state.draw_pile)) == sorted(state.cards)
+    assert {state.cards[c].deck for c in dealt} == {"base", "atlas"}  # both decks reach the hands
+    assert view.options.decks == ("base", "atlas")
+    assert coord.summaries()[0].decks == ("base", "atlas")
