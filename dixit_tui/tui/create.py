@@ -6,6 +6,7 @@ Every choice is checked here with a plain message next to the form, so the coord
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from textual import on
@@ -17,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
 from dixit_tui.coordinator import TableOptions
-from dixit_tui.decks import builtin_deck_names
+from dixit_tui.decks import builtin_deck_names, load_builtin
 from dixit_tui.engine import Mode, Profile, player_range
 from dixit_tui.engine.config import STORYTELLS_RANGE, TARGET_RANGE
 from dixit_tui.tui.widgets.keybar import KeyBar
@@ -114,6 +115,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
                     with Horizontal(id="decks", classes="choices"):
                         for name in self.decks:
                             yield Tick(name, name in o.decks, id=f"deck-{name}", compact=True)
+                    yield Static(Content(""), id="decks-hint", classes="note field-hint")
                 with Horizontal(classes="row"):
                     yield Label("Seats", classes="field-label")
                     seats = o.seats if o.seats is not None else o.max_seats()
@@ -155,6 +157,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self._decks_changed()
         self._mode_changed()
         self.query_one("#mode", RadioSet).focus()
 
@@ -270,8 +273,16 @@ class CreateScreen(ModalScreen[TableOptions | None]):
             self._profile = self.profile
         self._rules_changed()
 
+    def _decks_changed(self) -> None:
+        chosen = self._chosen_decks()
+        cards = sum(deck_size(name) for name in chosen)
+        hint = f"{cards} cards, mixed" if len(chosen) > 1 else f"{cards} cards" if chosen else ""
+        self.query_one("#decks-hint", Static).update(Content(hint))
+
     @on(Checkbox.Changed)
-    def _on_tick(self) -> None:
+    def _on_tick(self, event: Checkbox.Changed) -> None:
+        if event.checkbox.id is not None and event.checkbox.id.startswith("deck-"):
+            self._decks_changed()
         self._show_problems()
 
     @on(Input.Changed)
@@ -293,6 +304,12 @@ class CreateScreen(ModalScreen[TableOptions | None]):
     @on(Button.Pressed, "#create-cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+@lru_cache(maxsize=16)
+def deck_size(name: str) -> int:
+    """How many cards a built-in deck has (read once per process)."""
+    return len(load_builtin(name).cards)
 
 
 def _seconds(choice: str | None) -> int | None:

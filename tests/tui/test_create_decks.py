@@ -1,0 +1,65 @@
+"""The create dialog's decks: every built-in deck is offered, any mix can be chosen, and the card count shows."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from dixit_tui.coordinator import Identity
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.create import CreateScreen, Tick
+from tests.tui.fixtures import coordinator, settle
+from tests.tui.test_lobby import SIZE, errors, open_create
+
+
+def deck_hint(screen: CreateScreen) -> str:
+    return str(screen.query_one("#decks-hint", Static).render())
+
+
+async def test_the_create_dialog_mixes_base_and_atlas() -> None:
+    coord = coordinator()
+    app = DixitApp(coord, Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await open_create(pilot)
+        ticks = [str(tick.label) for tick in screen.query("#decks Tick").results(Tick)]
+        assert ticks == ["base", "atlas"]  # base first, as chosen by default
+        assert screen.query_one("#deck-base", Tick).value
+        assert not screen.query_one("#deck-atlas", Tick).value
+        assert deck_hint(screen) == "84 cards"
+
+        await pilot.click("#deck-atlas")
+        await settle(pilot)
+        assert deck_hint(screen) == "168 cards, mixed"
+        await pilot.click("#deck-base")
+        await settle(pilot)
+        assert deck_hint(screen) == "84 cards"
+        assert errors(screen) == ""
+        await pilot.click("#deck-atlas")
+        await settle(pilot)
+        assert deck_hint(screen) == ""
+        assert "Decks: pick at least one deck." in errors(screen)
+        await pilot.click("#deck-atlas")
+        await pilot.click("#deck-base")
+        await settle(pilot)
+        assert deck_hint(screen) == "168 cards, mixed"
+
+        await pilot.press("f2")
+        await settle(pilot)
+        (table,) = coord.tables.values()
+        assert table.options.decks == ("base", "atlas")
+
+
+async def test_the_create_dialog_offers_atlas_alone() -> None:
+    coord = coordinator()
+    app = DixitApp(coord, Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await open_create(pilot)
+        await pilot.click("#deck-atlas")
+        await pilot.click("#deck-base")
+        await settle(pilot)
+        assert deck_hint(screen) == "84 cards"
+        await pilot.press("f2")
+        await settle(pilot)
+        (table,) = coord.tables.values()
+        assert table.options.decks == ("atlas",)
