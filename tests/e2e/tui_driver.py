@@ -28,6 +28,7 @@ from functools import partial
 import asyncssh
 
 from dixit_tui.coordinator.table import Table
+from dixit_tui.decks import builtin_deck_names
 from dixit_tui.engine.state import GameState
 from tests.e2e.harness import PtyClient
 
@@ -199,9 +200,10 @@ def field_focused(client: PtyClient, label: str, offset: int = 14, width: int = 
     return len({line[x + offset + i].bg for i in range(width)}) > 1
 
 
-# The create dialog's focus order from its first field (Mode): Rules, Decks, Seats, Target score.
+# The create dialog's focus order from its first field (Mode): Rules, one tick per deck, Seats, Target score.
 # (The label of the focused row is meant to turn reverse, but it stays on Mode: see the report on create.py.)
-CREATE_TABS = {"Seats": 3, "Target score": 4}
+CREATE_DECKS = tuple(builtin_deck_names())
+CREATE_TABS = {"Seats": 2 + len(CREATE_DECKS), "Target score": 3 + len(CREATE_DECKS)}
 
 
 async def create_table(client: PtyClient, *, target: int | None = None, seats: int | None = None) -> str:
