@@ -39,7 +39,9 @@ from tests.e2e.tui_driver import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
-ATLAS = {card.id: card.text for card in load_builtin("atlas").cards}
+def atlas_texts() -> dict[str, str]:
+    """card id -> text of every card of the atlas deck."""
+    return {card.id: card.text for card in load_builtin("atlas").cards}
 
 
 @asynccontextmanager
@@ -59,6 +61,7 @@ def mode_focused(client: PtyClient) -> bool:
 
 
 async def test_the_create_dialog_mixes_both_decks_and_atlas_cards_reach_the_hand(tmp_path: Path) -> None:
+    atlas = atlas_texts()
     async with dixit_server(tmp_path) as (port, coord):
         host = await open_lobby(port, "ana")
         await lobby_keys(host)
@@ -81,15 +84,16 @@ async def test_the_create_dialog_mixes_both_decks_and_atlas_cards_reach_the_hand
         await start_game(host)
         state = state_of(table)
         assert len(state.cards) == 168
-        mine = [card for card in state.hands[0] if card in ATLAS]
+        mine = [card for card in state.hands[0] if card in atlas]
         assert mine, "the seeded shuffle deals ana an atlas card"
         # Every atlas card of ana's hand is on her screen (its start: a card list shows at least that on one line).
         for card in mine:
-            await wait_text(host, ATLAS[card][:24])
+            await wait_text(host, atlas[card][:24])
         await host.close()
 
 
 async def test_json_create_with_both_decks_deals_atlas_cards_and_lists_the_decks(tmp_path: Path) -> None:
+    atlas_text = atlas_texts()
     async with dixit_server(tmp_path) as (port, _):
         ben = await Headless.open(port, "ben")
         watcher = await Headless.open(port, "cy")
@@ -113,9 +117,9 @@ async def test_json_create_with_both_decks_deals_atlas_cards_and_lists_the_decks
             hand = list(states[-1]["hand"]) if states else []  # type: ignore[arg-type]
             if not hand:
                 await asyncio.sleep(0.05)
-        atlas = [card for card in hand if card["card"] in ATLAS]
+        atlas = [card for card in hand if card["card"] in atlas_text]
         assert atlas, hand  # 7 of 168 cards, half of them atlas: the seeded shuffle gives ben some
-        assert all(card["text"] == ATLAS[card["card"]] for card in atlas)
+        assert all(card["text"] == atlas_text[card["card"]] for card in atlas)
         await watcher.close()
         await ben.close()
 
