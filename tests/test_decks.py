@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from dixit_tui.bots.similarity import content_stems
+from dixit_tui.coordinator import Coordinator, Identity, TableOptions
 from dixit_tui.decks import (
     Deck,
     DeckError,
@@ -17,8 +19,6 @@ from dixit_tui.decks import (
     load_deck,
     resolve_decks,
 )
-from dixit_tui.bots.similarity import content_stems
-from dixit_tui.coordinator import Coordinator, Identity, TableOptions
 from dixit_tui.engine.cards import CARD_TEXT_MAX, Card
 from dixit_tui.sanitize import clean_card_text, sanitize
 
