@@ -52,6 +52,12 @@ log = logging.getLogger(__name__)
 Sink = Callable[[Update], None]
 
 
+def _builtin_names() -> tuple[str, ...]:
+    from dixit_tui.decks import builtin_deck_names
+
+    return tuple(builtin_deck_names())
+
+
 def _default_cards(decks: Sequence[str]) -> tuple[Card, ...]:
     from dixit_tui.decks import resolve_decks
 
@@ -65,7 +71,7 @@ class Coordinator:
         cards: Callable[[Sequence[str]], tuple[Card, ...]] = _default_cards,
         allow_seeded_tables: bool = False,
         rng: random.Random | None = None,
-        deck_names: Sequence[str] = ("base",),
+        deck_names: Sequence[str] | None = None,  # the decks a host may choose; None: the built-in ones
         store: Store | None = None,
         snapshot_every: int = 100,
         stand_in: StandIn = random_stand_in,
@@ -88,7 +94,7 @@ class Coordinator:
         self.resolve_cards = cards
         self.allow_seeded_tables = allow_seeded_tables
         self.rng = rng or random.SystemRandom()
-        self.deck_names = tuple(deck_names)
+        self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> Table | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""

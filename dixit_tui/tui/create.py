@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
 from dixit_tui.coordinator import TableOptions
-from dixit_tui.decks import builtin_deck_names, load_builtin
+from dixit_tui.decks import DeckError, builtin_deck_names, load_builtin
 from dixit_tui.engine import Mode, Profile, player_range
 from dixit_tui.engine.config import STORYTELLS_RANGE, TARGET_RANGE
 from dixit_tui.tui.widgets.keybar import KeyBar
@@ -88,14 +88,34 @@ class CreateScreen(ModalScreen[TableOptions | None]):
     def __init__(self, initial: TableOptions | None = None) -> None:
         super().__init__(classes="dialog-screen", id="create")
         self.initial = initial or TableOptions()
-        self.decks = builtin_deck_names()
+        self.deck_sizes: dict[str, int] = {}  # the decks on offer and their card counts, read when composed
         self._seats_touched = initial is not None and initial.seats is not None
         self._profile = self.initial.profile  # remembered while party/team force odyssey
 
     # --- layout ----------------------------------------------------------------------------------------------
 
+    @property
+    def decks(self) -> list[str]:
+        return list(self.deck_sizes)
+
+    def _read_decks(self) -> dict[str, int]:
+        """The server's decks (the built-in ones and any given with --deck), each with its number of cards."""
+        from dixit_tui.tui.app import DixitApp
+
+        if not isinstance(self.app, DixitApp):
+            return {name: deck_size(name) for name in builtin_deck_names()}
+        coordinator = self.app.coordinator
+        sizes: dict[str, int] = {}
+        for name in coordinator.deck_names:
+            try:
+                sizes[name] = len(coordinator.resolve_cards((name,)))
+            except DeckError:
+                continue  # not playable here: not offered
+        return sizes
+
     def compose(self) -> ComposeResult:
         o = self.initial
+        self.deck_sizes = self._read_decks()
         with Vertical(classes="dialog", id="create-dialog") as box:
             box.border_title = "Create a table"
             with VerticalScroll(id="create-form"):
@@ -275,7 +295,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
 
     def _decks_changed(self) -> None:
         chosen = self._chosen_decks()
-        cards = sum(deck_size(name) for name in chosen)
+        cards = sum(self.deck_sizes[name] for name in chosen)
         hint = f"{cards} cards, mixed" if len(chosen) > 1 else f"{cards} cards" if chosen else ""
         self.query_one("#decks-hint", Static).update(Content(hint))
 

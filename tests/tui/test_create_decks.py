@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+from pathlib import Path
+
 from textual.widgets import Static
 
 from dixit_tui.coordinator import Identity
+from dixit_tui.ssh.serve import build_coordinator
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import CreateScreen, Tick
 from tests.tui.fixtures import coordinator, settle
@@ -63,3 +67,23 @@ async def test_the_create_dialog_offers_atlas_alone() -> None:
         await settle(pilot)
         (table,) = coord.tables.values()
         assert table.options.decks == ("atlas",)
+
+
+async def test_a_deck_given_to_the_server_is_offered_too(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.toml"
+    cards = "".join(f'\n[[card]]\nid = "mine-{i}"\ntext = "Scene {i} of my own deck."\n' for i in range(30))
+    mine.write_text('[deck]\nname = "mine"\ntitle = "My deck"\n' + cards, encoding="utf-8")
+    coord = build_coordinator(argparse.Namespace(deck=[str(mine)], allow_seeded_tables=False))
+    app = DixitApp(coord, Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await open_create(pilot)
+        ticks = [str(tick.label) for tick in screen.query("#decks Tick").results(Tick)]
+        assert ticks == ["base", "atlas", "mine"]
+        await pilot.click("#deck-mine")
+        await settle(pilot)
+        assert deck_hint(screen) == "114 cards, mixed"
+        await pilot.press("f2")
+        await settle(pilot)
+        (table,) = coord.tables.values()
+        assert table.options.decks == ("base", "mine")
