@@ -12,6 +12,7 @@ SessionLimits; past it the client is disconnected).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -130,6 +131,10 @@ _META = frozenset(
 )
 # Whole sequences Textual knows that are not of the standard CSI shape (rxvt's ESC[23$, the Linux console's ESC[[A).
 _KNOWN = frozenset(k for k in ANSI_SEQUENCES_KEYS if len(k) > 2 and k.startswith(ESC + _CSI))
+# A Kitty-protocol key as Textual reads it: its code and modifier fields must be plain numbers (Textual reads them
+# with int(); the sub-fields a colon adds come only with Kitty flags this server does not ask for).
+_KITTY_KEY = re.compile(r"\x1b\[((?:[\d:]*;?){2,3})([u~ABCDEFHPQRS])")
+_PLAIN_FIELD = re.compile(r"\d*")
 
 
 class _State(Enum):
@@ -287,7 +292,7 @@ class SequenceFilter:
             self._drop_broken(char)
 
     def _finish(self, sequence: str, out: list[str]) -> None:
-        if len(sequence) <= MAX_SEQUENCE and _numbers_fit(sequence):
+        if len(sequence) <= MAX_SEQUENCE and _numbers_fit(sequence) and _fields_fit(sequence):
             out.append(sequence)
         else:
             self._dropped += 1
@@ -305,6 +310,15 @@ class SequenceFilter:
     def _settle(self) -> None:
         self._state = _State.GROUND
         self._sequence = []
+
+
+def _fields_fit(sequence: str) -> bool:
+    """A Kitty key's code and modifiers are plain numbers (its third field, the text, may hold colons)."""
+    match = _KITTY_KEY.fullmatch(sequence)
+    if match is None:
+        return True
+    code, modifiers = [*match.group(1).split(";"), ""][:2]
+    return bool(_PLAIN_FIELD.fullmatch(code) and _PLAIN_FIELD.fullmatch(modifiers))
 
 
 def _numbers_fit(sequence: str) -> bool:

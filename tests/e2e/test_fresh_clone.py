@@ -48,8 +48,8 @@ async def test_a_fresh_clone_serves_with_the_readme_command_and_answers_openssh(
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         preexec_fn=umask_022,
     )  # fmt: skip
-    _, err = await asyncio.wait_for(cloning.communicate(), 60)
-    assert cloning.returncode == 0, err.decode()
+    _, clone_err = await asyncio.wait_for(cloning.communicate(), 60)
+    assert cloning.returncode == 0, clone_err.decode()
     keys = clone / "keys"
     assert (keys / "README.md").exists(), "keys/ is committed, so a clone has it"
     assert stat.S_IMODE(keys.stat().st_mode) == 0o755, "the umask 022 gives a clone's folders 0755"
