@@ -375,10 +375,17 @@ class SSHDriver(Driver):
                     await self._hand_on([events.Paste(piece.text)], 1)
                     continue
                 text = piece.text
-                if text.startswith(ESC):  # one whole escape sequence (or the Esc key)
-                    self._backlog_size -= len(text)
+                if text.startswith(ESC):
+                    # Whole escape sequences (or Esc keys), the ones queued after it too, up to a chunk's worth: a
+                    # run of mouse moves is handed on as its last one.
                     messages = self._input.parse(text)
-                    await self._hand_on(messages, max(1, len(messages)))
+                    size = len(text)
+                    while size < _CHUNK and backlog and isinstance(backlog[0], Typed) and backlog[0].text[:1] == ESC:
+                        following = backlog.popleft().text
+                        size += len(following)
+                        messages += self._input.parse(following)
+                    self._backlog_size -= size
+                    await self._hand_on(messages, max(len(messages), size // _CHARS_PER_EVENT))
                     continue
                 for start in range(0, len(text), _CHUNK):
                     if self._input is None:

@@ -183,31 +183,26 @@ class SequenceFilter:
 
     def feed(self, text: str) -> list[str]:
         out: list[str] = []
-        plain: list[str] = []
         held_escape = self._state is _State.ESCAPE  # an ESC that ended the previous read
-        for char in text:
-            state = self._state
-            if state is _State.GROUND:
-                if char == ESC:
+        pos, size = 0, len(text)
+        while pos < size:
+            if self._state is _State.GROUND:
+                end = text.find(ESC, pos)
+                end = size if end < 0 else end
+                if end > pos:
+                    out.append(text[pos:end])
+                if end < size:
                     self._state = _State.ESCAPE
                     self._sequence = [ESC]
-                else:
-                    plain.append(char)
+                pos = end + 1
                 continue
-            if plain:
-                out.append("".join(plain))
-                plain.clear()
+            char = text[pos]
+            pos += 1
             self._step(char, out, held_escape)
             held_escape = False
             if self._state is _State.GROUND and self._sequence:  # the character was not part of a sequence
                 self._sequence = []
-                if char == ESC:
-                    self._state = _State.ESCAPE
-                    self._sequence = [ESC]
-                else:
-                    plain.append(char)
-        if plain:
-            out.append("".join(plain))
+                pos -= 1  # read it again
         return out
 
     def flush(self) -> list[str]:

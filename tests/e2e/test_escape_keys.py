@@ -179,6 +179,26 @@ async def test_a_parser_failure_is_dropped_once_with_a_warning_and_a_fresh_parse
     assert errors(caplog) == []
 
 
+async def test_a_run_of_mouse_moves_is_handed_on_as_its_last_one(tmp_path: Path) -> None:
+    async with echo_server(tmp_path) as (port, apps):
+        client, app = await echo_client(port, apps, "ana")
+        driver: Any = app._driver
+        moves: list[tuple[int, int]] = []
+        process = driver.process_message
+
+        def counting(message: Any) -> None:
+            if isinstance(message, events.MouseMove):
+                moves.append((int(message.x), int(message.y)))
+            process(message)
+
+        driver.process_message = counting
+        client.send("".join(f"\x1b[<35;{x};5M" for x in range(1, 31)) + "x")
+        await wait_for(lambda: app.keys == ["x"], TIMEOUT, f"x, got {app.keys}")
+        assert moves[-1] == (29, 4)
+        assert len(moves) < 15, moves
+        await client.close(timeout=3)
+
+
 @pytest.mark.skipif(shutil.which("ssh") is None or shutil.which("tmux") is None, reason="needs ssh and tmux")
 async def test_openssh_in_tmux_esc_then_c_30ms_later(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
