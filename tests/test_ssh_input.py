@@ -89,9 +89,21 @@ def test_every_sequence_textual_knows_gives_the_keys_textual_gives(sequence: str
     assert keys_of(sequence, "q") == [*expected, "q"]
 
 
-@pytest.mark.parametrize("gap_reads", [["\x1b", "c"], ["\x1bc"]])
-def test_esc_then_c_is_two_keys(gap_reads: list[str]) -> None:
-    assert keys_of(*gap_reads) == ["escape", "c"]
+@pytest.mark.parametrize(
+    ("reads", "keys"),
+    [
+        (["\x1b", "c"], ["escape", "c"]),
+        (["\x1bc"], ["escape", "c"]),
+        # The paste splitter holds a lone ESC (it may start a paste marker); where the read ended still counts:
+        (["\x1b", "\x7f"], ["escape", "backspace"]),
+        (["\x1b", "b"], ["escape", "b"]),
+        (["\x1b", "]ab"], ["escape", "right_square_bracket", "a", "b"]),
+        (["\x1b\x7f"], ["ctrl+w"]),  # Alt+Backspace, sent in one piece
+        (["\x1b", "\x1b", "q"], ["escape", "escape", "q"]),
+    ],
+)
+def test_esc_then_a_key_is_esc_and_that_key(reads: list[str], keys: list[str]) -> None:
+    assert keys_of(*reads) == keys
 
 
 def test_kitty_keys_mouse_and_focus_still_arrive() -> None:

@@ -73,7 +73,12 @@ class PasteSplitter:
         return bool(self._held) and not self._in_paste
 
     def feed(self, text: str) -> list[Typed | Pasted]:
-        """The pieces complete so far, in order. Raises PasteTooLarge past the limit."""
+        """The pieces complete so far, in order. Raises PasteTooLarge past the limit.
+
+        Typed text held back from the previous read that does not turn out to be a marker comes as a piece of its
+        own: where a read ended matters to the SequenceFilter (ESC at the end of a read, then `b`, is Esc and b).
+        """
+        boundary = len(self._held)
         data = self._held + text
         self._held = ""
         out: list[Typed | Pasted] = []
@@ -83,10 +88,10 @@ class PasteSplitter:
             index = data.find(marker, pos)
             if index < 0:
                 end = len(data) - _partial_marker(data, pos, marker)
-                self._take(data[pos:end], out)
+                self._take_split(data, pos, end, boundary, out)
                 self._held = data[end:]
                 return out
-            self._take(data[pos:index], out)
+            self._take_split(data, pos, index, boundary, out)
             if self._in_paste:
                 out.append(Pasted("".join(self._paste).translate(_PASTE_DROP)))
                 self._paste.clear()
@@ -100,6 +105,12 @@ class PasteSplitter:
             return []
         held, self._held = self._held, ""
         return [Typed(held)]
+
+    def _take_split(self, data: str, start: int, end: int, boundary: int, out: list[Typed | Pasted]) -> None:
+        if start < boundary < end and not self._in_paste:
+            self._take(data[start:boundary], out)
+            start = boundary
+        self._take(data[start:end], out)
 
     def _take(self, text: str, out: list[Typed | Pasted]) -> None:
         if not text:
