@@ -1,4 +1,4 @@
-"""The server's SSH host key: created once with safe permissions, refused when readable by others.
+"""The server's SSH host key: created once with safe permissions; a key file others can read is refused.
 
 The key file must be 0600 (as OpenSSH insists). Its folder is made 0700 when the server owns it: a fresh `git clone`
 leaves the committed `keys/` folder 0755 under the usual umask, and that is tightened, not refused. What is refused is
@@ -33,7 +33,7 @@ def ensure_host_key(keys_dir: Path) -> asyncssh.SSHKey:
     us, when the folder stays writable by others because it cannot be tightened, or when the key cannot be read.
     """
     keys_dir = Path(keys_dir)
-    if not keys_dir.exists():
+    if not os.path.lexists(keys_dir):  # (a dangling symlink is refused below, not created through)
         keys_dir.mkdir(mode=_DIR_MODE, parents=True)
         os.chmod(keys_dir, _DIR_MODE)  # mkdir's mode is filtered by the umask
         logger.info("created host key folder %s", keys_dir)
