@@ -29,7 +29,7 @@ from textual.message import Message
 from textual.strip import Strip
 
 from dixit_tui.ssh.guard import InputGuard, SessionLimits
-from dixit_tui.ssh.input import EventPacer, Pasted, PasteSplitter, PasteTooLarge, Typed
+from dixit_tui.ssh.input import ESC, EventPacer, Pasted, PasteSplitter, PasteTooLarge, SequenceFilter, Typed
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _READ_SIZE = 4096
-# Tick the parser a little after the escape delay, so a lone ESC is reported (and does not eat the next key).
+# Settle held input a little after the escape delay, so a lone ESC is reported as the Esc key.
 _TICK_DELAY = constants.ESCAPE_DELAY + 0.01
 # Characters parsed and handed on before the reader yields the shared loop.
 _CHUNK = 32
@@ -83,16 +83,82 @@ class SessionParser(XTermParser):
             return None
         return [events.Key(key, character) for key, character in parsed]
 
-    def expire(self) -> None:
-        """Time out now whatever the parser waits for (the next `tick` reports it)."""
-        if self._timeout_time is not None:
-            self._timeout_time = 0.0
+    @property
+    def waiting(self) -> bool:
+        """The parser is inside an escape sequence it has not matched yet (it would take the next keys into it)."""
+        return self._awaiting.timeout is not None
+
+    def carry_over(self, old: XTermParser) -> None:
+        """Take over what an earlier parser of the same session knew about the terminal (mouse and size)."""
+        self.last_x, self.last_y = old.last_x, old.last_y
+        self.mouse_pixels = old.mouse_pixels
+        self.terminal_size, self.terminal_pixel_size = old.terminal_size, old.terminal_pixel_size
 
     def close(self) -> None:
         """End the parser's generator so it releases everything it holds."""
         with contextlib.suppress(Exception):
             for _ in self.feed(""):
                 pass
+
+
+class TerminalInput:
+    """A session's typed input turned into events: checked by a SequenceFilter, then read by Textual's parser.
+
+    Every piece is either events or dropped; the parser never waits inside a sequence (the filter hands on whole
+    ones, and one the parser does not know is dropped with a fresh parser), and should it ever fail, the input is
+    dropped (a WARNING once per session, no traceback) and a fresh parser reads what follows.
+    """
+
+    def __init__(self) -> None:
+        self._filter = SequenceFilter()
+        self._parser = SessionParser()
+        self._failed = False
+
+    def split(self, pieces: list[Typed | Pasted]) -> list[Typed | Pasted]:
+        """Typed input cut into plain text runs and whole, checked escape sequences; pastes stay as they are."""
+        out: list[Typed | Pasted] = []
+        for piece in pieces:
+            if isinstance(piece, Pasted):
+                out += map(Typed, self._filter.flush())  # what was held before the paste is settled first
+                out.append(piece)
+            else:
+                out += map(Typed, self._filter.feed(piece.text))
+        return out
+
+    def settle(self) -> list[Typed]:
+        """The escape delay passed with no more input: what was held (a lone ESC is the Esc key)."""
+        return list(map(Typed, self._filter.flush()))
+
+    def parse(self, text: str) -> list[Message]:
+        """The events of one piece from `split`/`settle`: plain text, or one whole escape sequence (ESC alone is the
+        Esc key)."""
+        if text == ESC:
+            return [events.Key("escape", ESC)]
+        parser = self._parser
+        try:
+            messages = list(parser.feed(text))
+        except Exception as error:
+            if not self._failed:
+                self._failed = True
+                logger.warning(
+                    "dropped input the terminal parser could not read (%s: %.80s)", type(error).__name__, error
+                )
+            else:
+                logger.debug("dropped input the terminal parser could not read: %r", error)
+            self._new_parser()
+            return []
+        if parser.waiting:  # a whole sequence the parser does not know: it must not take the next keys into it
+            logger.debug("dropped an unknown escape sequence %r", text[:40])
+            self._new_parser()
+        return messages
+
+    def close(self) -> None:
+        self._parser.close()
+
+    def _new_parser(self) -> None:
+        old, self._parser = self._parser, SessionParser()
+        self._parser.carry_over(old)
+        old.close()
 
 
 class SSHDriver(Driver):
@@ -119,7 +185,7 @@ class SSHDriver(Driver):
         self._flush_handle: asyncio.Handle | None = None
         self._tick_handle: asyncio.TimerHandle | None = None
         self._reader: asyncio.Task[None] | None = None
-        self._parser: SessionParser | None = None
+        self._input: TerminalInput | None = None
         self._splitter = PasteSplitter(limits.max_paste)
         self._pacer = EventPacer(limits.event_rate, limits.event_burst)
         self._backlog: deque[Typed | Pasted] = deque()
@@ -250,7 +316,7 @@ class SSHDriver(Driver):
     # flood can neither stall every session nor grow a queue without bound (`max_backlog`).
 
     async def _read_input(self) -> None:
-        self._parser = SessionParser()
+        self._input = terminal_input = TerminalInput()
         decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         guard = InputGuard(self._limits)
         splitter = self._splitter
@@ -275,7 +341,7 @@ class SSHDriver(Driver):
                 problem = guard.check(len(data))
                 if problem is None:
                     try:
-                        self._enqueue(splitter.feed(decode(data)))
+                        self._enqueue(terminal_input.split(splitter.feed(decode(data))))
                     except PasteTooLarge:
                         problem = "paste too large"
                 if problem is None and self._backlog_size > self._limits.max_backlog:
@@ -302,20 +368,32 @@ class SSHDriver(Driver):
     async def _drain(self) -> None:
         backlog = self._backlog
         try:
-            while backlog and self._parser is not None:
+            while backlog and self._input is not None:
                 piece = backlog.popleft()
                 if isinstance(piece, Pasted):
                     self._backlog_size -= _cost(piece)
                     await self._hand_on([events.Paste(piece.text)], 1)
                     continue
                 text = piece.text
+                if text.startswith(ESC):
+                    # Whole escape sequences (or Esc keys), the ones queued after it too, up to a chunk's worth: a
+                    # run of mouse moves is handed on as its last one.
+                    messages = self._input.parse(text)
+                    size = len(text)
+                    while size < _CHUNK and backlog and isinstance(backlog[0], Typed) and backlog[0].text[:1] == ESC:
+                        following = backlog.popleft().text
+                        size += len(following)
+                        messages += self._input.parse(following)
+                    self._backlog_size -= size
+                    await self._hand_on(messages, max(len(messages), size // _CHARS_PER_EVENT))
+                    continue
                 for start in range(0, len(text), _CHUNK):
-                    if self._parser is None:
+                    if self._input is None:
                         return
                     chunk = text[start : start + _CHUNK]
                     self._backlog_size -= len(chunk)
                     # Charged by events, and by characters too: input that makes no event still costs parsing.
-                    messages = list(self._parser.feed(chunk))
+                    messages = self._input.parse(chunk)
                     await self._hand_on(messages, max(len(messages), len(chunk) // _CHARS_PER_EVENT))
         except Exception:  # a bug here must not leave the session deaf, nor count input that is gone
             logger.exception("handing input to the app failed")
@@ -328,9 +406,14 @@ class SSHDriver(Driver):
     async def _hand_on(self, messages: list[Message], cost: int) -> None:
         """Give a few events to the app, then yield the loop (for longer when this session is over its rate)."""
         wait = self._pacer.take(cost)
-        for message, following in zip(messages, [*messages[1:], None], strict=True):
+        last = len(messages) - 1
+        for index, message in enumerate(messages):
             # A run of mouse moves ends where the last one points: only that one is worth handling.
-            if isinstance(message, events.MouseMove) and isinstance(following, events.MouseMove):
+            if (
+                index < last
+                and isinstance(message, events.MouseMove)
+                and isinstance(messages[index + 1], events.MouseMove)
+            ):
                 continue
             self._deliver(message)
         await asyncio.sleep(wait)
@@ -342,8 +425,8 @@ class SSHDriver(Driver):
         self.process_message(message)
 
     def _after_input(self) -> None:
-        """Once input is handed on: report a lone ESC (or held text) if nothing else comes soon."""
-        if self._drainer is not None or self._parser is None:
+        """Once input is handed on: settle held input (a lone ESC is the Esc key) if nothing else comes soon."""
+        if self._drainer is not None or self._input is None:
             return
         self._cancel_tick()
         self._tick_handle = self._loop.call_later(_TICK_DELAY, self._tick)
@@ -354,19 +437,18 @@ class SSHDriver(Driver):
             self._tick_handle = None
 
     def _tick(self) -> None:
-        """The escape delay passed with no more input: whatever waited for more is what it is (Esc, alt+...)."""
+        """The escape delay passed with no more input: whatever waited for more is what it is (Esc, Esc and [...)."""
         self._tick_handle = None
-        parser = self._parser
-        if parser is None or self._drainer is not None:
+        terminal_input = self._input
+        if terminal_input is None or self._drainer is not None:
             return
-        messages = list(parser.tick())
-        for held in self._splitter.flush():  # the start of a paste marker, and nothing more came: typed input
-            # It waited the escape delay already: the parser must not wait again (nor see the rest of a marker).
-            messages += parser.feed(held.text)
-            parser.expire()
-            messages += parser.tick()
-        for message in messages:
-            self._deliver(message)
+        # The start of a paste marker, and nothing more came: typed input. Then what the filter holds is settled.
+        pieces = terminal_input.split(self._splitter.flush())
+        pieces += terminal_input.settle()
+        for piece in pieces:
+            if isinstance(piece, Typed):  # (a paste is never held)
+                for message in terminal_input.parse(piece.text):
+                    self._deliver(message)
 
     def _stop_input(self) -> None:
         self._cancel_tick()
@@ -375,9 +457,9 @@ class SSHDriver(Driver):
             self._drainer = None
         self._backlog.clear()
         self._backlog_size = 0
-        parser, self._parser = self._parser, None
-        if parser is not None:
-            parser.close()
+        terminal_input, self._input = self._input, None
+        if terminal_input is not None:
+            terminal_input.close()
 
     def _post_resize(self, width: int, height: int) -> None:
         self._size = clamp_size(width, height, self._limits.max_size)

@@ -1,4 +1,9 @@
-"""The server's SSH host key: created once with safe permissions, refused when readable by others."""
+"""The server's SSH host key: created once with safe permissions; a key file others can read is refused.
+
+The key file must be 0600 (as OpenSSH insists). Its folder is made 0700 when the server owns it: a fresh `git clone`
+leaves the committed `keys/` folder 0755 under the usual umask, and that is tightened, not refused. What is refused is
+what cannot be made safe: a folder owned by someone else, or one others may write to that cannot be tightened.
+"""
 
 from __future__ import annotations
 
@@ -23,20 +28,21 @@ class HostKeyError(RuntimeError):
 def ensure_host_key(keys_dir: Path) -> asyncssh.SSHKey:
     """Load the ed25519 host key from `keys_dir`, creating the folder (0700) and key (0600) on first run.
 
-    Raises HostKeyError when the folder or key is accessible by group or others, is not owned by us,
-    or cannot be read.
+    A folder of ours that group or others can access is tightened to 0700 (an INFO line says so). Raises
+    HostKeyError when the key file is accessible by group or others, when the key or the folder is not owned by
+    us, when the folder stays writable by others because it cannot be tightened, or when the key cannot be read.
     """
     keys_dir = Path(keys_dir)
-    if not keys_dir.exists():
+    if not os.path.lexists(keys_dir):  # (a dangling symlink is refused below, not created through)
         keys_dir.mkdir(mode=_DIR_MODE, parents=True)
         os.chmod(keys_dir, _DIR_MODE)  # mkdir's mode is filtered by the umask
         logger.info("created host key folder %s", keys_dir)
-    _check_private(keys_dir, is_dir=True)
+    _secure_folder(keys_dir)
 
     key_path = keys_dir / HOST_KEY_NAME
     if not os.path.lexists(key_path):
         return _create_key(key_path)
-    _check_private(key_path, is_dir=False)
+    _check_private(key_path)
     try:
         return asyncssh.read_private_key(str(key_path))
     except (OSError, asyncssh.KeyImportError) as error:
@@ -70,18 +76,60 @@ def _create_key(key_path: Path) -> asyncssh.SSHKey:
     return key
 
 
-def _check_private(path: Path, *, is_dir: bool) -> None:
-    info = os.lstat(path)
-    kind = "folder" if is_dir else "key file"
-    if is_dir and not stat.S_ISDIR(info.st_mode):
-        raise HostKeyError(f"host key folder {path} is not a directory")
-    if not is_dir and not stat.S_ISREG(info.st_mode):
-        raise HostKeyError(f"host key {path} is not a regular file (symlinks are refused)")
+def _secure_folder(path: Path) -> None:
+    """Check the folder and make it 0700 if it is ours and looser; refuse what cannot be made safe.
+
+    Checked and changed through one descriptor opened without following symlinks, so the folder that is checked
+    is the folder that is changed.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        if os.path.islink(path) or not os.path.isdir(path):
+            raise HostKeyError(f"host key folder {path} is not a directory (symlinks are refused)") from error
+        raise HostKeyError(f"cannot open host key folder {path}: {error}") from error
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISDIR(info.st_mode):
+            raise HostKeyError(f"host key folder {path} is not a directory (symlinks are refused)")
+        _check_owner(path, info, "folder")
+        mode = stat.S_IMODE(info.st_mode)
+        if not mode & 0o077:
+            return
+        try:
+            os.fchmod(fd, mode & ~0o077)
+        except OSError as error:
+            if mode & 0o022:  # others could swap the key: not safe to use
+                raise HostKeyError(
+                    f"host key folder {path} is writable by group or others (mode {mode:04o}) and cannot be "
+                    f"tightened ({error.strerror}); fix it with: chmod {_DIR_MODE:o} {path}"
+                ) from error
+            logger.warning(
+                "host key folder %s is readable by group or others (mode %04o) and cannot be tightened (%s); "
+                "the key file itself is private",
+                path,
+                mode,
+                error.strerror,
+            )
+            return
+        logger.info("tightened host key folder %s from mode %04o to %04o", path, mode, mode & ~0o077)
+    finally:
+        os.close(fd)
+
+
+def _check_owner(path: Path, info: os.stat_result, kind: str) -> None:
     if hasattr(os, "getuid") and info.st_uid != os.getuid():
         raise HostKeyError(f"host key {kind} {path} is not owned by the user running the server")
+
+
+def _check_private(path: Path) -> None:
+    info = os.lstat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise HostKeyError(f"host key {path} is not a regular file (symlinks are refused)")
+    _check_owner(path, info, "key file")
     if info.st_mode & 0o077:
-        mode = _DIR_MODE if is_dir else _KEY_MODE
         raise HostKeyError(
-            f"host key {kind} {path} is accessible by group or others "
-            f"(mode {stat.S_IMODE(info.st_mode):04o}); fix it with: chmod {mode:o} {path}"
+            f"host key file {path} is accessible by group or others "
+            f"(mode {stat.S_IMODE(info.st_mode):04o}); fix it with: chmod {_KEY_MODE:o} {path}"
         )

@@ -191,14 +191,13 @@ async def _listen(
     acceptor = await start_server(
         args.host, args.port, args.keys_dir, app_factory, command_handler=handler, limits=limits
     )
-    print(f"host key fingerprint: {acceptor.host_key_fingerprint} (ED25519)", flush=True)
-    print(f"listening on {args.host}:{acceptor.port}", flush=True)
-
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in (signal.SIGINT, signal.SIGTERM):  # before "listening on": a stop right after it is clean too
         loop.add_signal_handler(signum, stop.set)
     try:
+        print(f"host key fingerprint: {acceptor.host_key_fingerprint} (ED25519)", flush=True)
+        print(f"listening on {args.host}:{acceptor.port}", flush=True)
         await stop.wait()
         logger.info("shutting down")
     finally:

@@ -1,4 +1,5 @@
-"""`dixit-tui serve` as a real process: startup lines, a session, SIGTERM -> exit 0; a loose key -> exit 1."""
+"""`dixit-tui serve` as a real process: startup lines, a session, SIGTERM -> exit 0; a loose folder is tightened,
+a loose key file -> exit 1."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from dixit_tui.ssh.keys import HOST_KEY_NAME
 from tests.e2e.harness import HOST, PtyClient
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
@@ -54,11 +56,28 @@ async def test_serve_prints_fingerprint_and_port_and_stops_on_sigterm(tmp_path: 
             await process.wait()
 
 
-async def test_serve_refuses_a_loose_key_folder(tmp_path: Path) -> None:
+async def test_serve_tightens_a_loose_key_folder_and_refuses_a_loose_key_file(tmp_path: Path) -> None:
     keys = tmp_path / "keys"
     keys.mkdir()
     keys.chmod(0o755)
     process = await start_serve(tmp_path, keys)
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        line = (await asyncio.wait_for(process.stdout.readline(), 20)).decode()
+        assert line.startswith("host key fingerprint: SHA256:"), line
+        line = (await asyncio.wait_for(process.stdout.readline(), 5)).decode()
+        assert line.startswith(f"listening on {HOST}:"), line
+        assert (keys.stat().st_mode & 0o777, (keys / HOST_KEY_NAME).stat().st_mode & 0o777) == (0o700, 0o600)
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(process.wait(), 10) == 0
+        assert f"tightened host key folder {keys} from mode 0755 to 0700" in (await process.stderr.read()).decode()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+    (keys / HOST_KEY_NAME).chmod(0o644)
+    process = await start_serve(tmp_path, keys)
     _, err = await asyncio.wait_for(process.communicate(), 20)
     assert process.returncode == 1
-    assert f"chmod 700 {keys}" in err.decode()
+    assert f"chmod 600 {keys / HOST_KEY_NAME}" in err.decode()
