@@ -10,6 +10,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Markdown, Static
 
@@ -187,6 +188,9 @@ class HelpScreen(Screen[None]):
             height: 1fr;
             padding: 0 1;
         }
+        #help-code {
+            margin: 1 0 0 0;
+        }
         #help-scroll > Markdown {
             margin: 0;
             padding: 0;
@@ -194,14 +198,26 @@ class HelpScreen(Screen[None]):
     }
     """
 
-    def __init__(self, mode: str | None = None) -> None:
+    def __init__(self, mode: str | None = None, reconnect_code: str | None = None) -> None:
         super().__init__()
         self.mode = mode
+        self.reconnect_code = reconnect_code  # yours, from your own view of the table: shown to you only
 
     def compose(self) -> ComposeResult:
         title = MODE_TITLES.get(self.mode or "", "all modes")
         yield Static(f"Help: {title}", id="help-title", markup=False)
         with VerticalScroll(id="help-scroll"):
+            if self.reconnect_code:
+                yield Static(
+                    Content.assemble(
+                        "Your reconnect code: ",
+                        (self.reconnect_code, "bold"),
+                        ". Keep it: after a drop, join this table again under your name and type it, "
+                        "or press r in the lobby.",
+                    ),
+                    id="help-code",
+                    markup=False,
+                )
             yield Markdown(help_text(self.mode), id="help-text")
         yield KeyBar()
 

@@ -329,7 +329,7 @@ class TableScreen(Screen[None]):
         if options.chat_pause:
             lines.append(Content("Chat pauses from the clue until the reveal, so nobody can hint at a card."))
         if view.reconnect_code:
-            lines.append(Content(f"Your reconnect code: {view.reconnect_code} (it gets your seat back)."))
+            lines.append(Content(f"Your reconnect code: {view.reconnect_code} (it gets your seat back; F1 shows it)."))
         lines.append(Content(""))
         if view.is_host:
             if view.start_problem is None:
@@ -871,14 +871,27 @@ class TableScreen(Screen[None]):
             ConfirmScreen("Remove a player?", body, yes="Remove", no="Cancel", focus_yes=False), answer
         )
 
+    def _come_back_text(self) -> str:
+        """How to get your seat back after leaving a game, as it really works: with your SSH key, join the table
+        again; without one, join it under your name and type your reconnect code (or type the code after r)."""
+        view = self.view
+        code, rc = view.code, view.reconnect_code
+        identity = getattr(self.app, "identity", None)
+        if getattr(identity, "key", None) is not None:
+            also = f", or use your reconnect code {rc}" if rc else ""
+            return f"Your seat is kept: join {code} again with the same SSH key{also}."
+        if rc is None:
+            return f"Your seat is kept: join {code} again to get it back."
+        name = self.seat_name(view.you)
+        return (
+            f"Your seat is kept. Your reconnect code is {rc}: write it down. To come back, join {code} as {name} "
+            "and type the code, or press r in the lobby and type it."
+        )
+
     def action_leave(self) -> None:
         view = self.view
         if view.status == "playing" and view.you is not None:
-            code = f" or your reconnect code {view.reconnect_code}" if view.reconnect_code else ""
-            body = Content(
-                f"Your seat is kept: come back with join {view.code}{code}. While you are away, the game may wait "
-                "for you."
-            )
+            body = Content(self._come_back_text() + " While you are away, the game may wait for you.")
         elif view.status == "lobby" and view.you is not None:
             body = Content("Your seat is freed.")
         else:

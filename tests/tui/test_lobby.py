@@ -76,7 +76,7 @@ async def test_lobby_shows_tables_of_others_live() -> None:
         odyssey = await dev.create(TableOptions(profile="odyssey", seats=5))
         await settle(pilot)
         assert sorted(rows(app)) == sorted(
-            [[party.code, "party", "2/12", "lobby", "ben"], [odyssey.code, "odyssey", "1/5", "lobby", "dev"]]
+            [[party.code, "party", "2/12", "lobby", "ben"], [odyssey.code, "standard (odyssey)", "1/5", "lobby", "dev"]]
         )
 
         await dev.leave()  # an empty table before the game is forgotten
@@ -91,7 +91,7 @@ async def test_hostile_host_name_is_shown_literally() -> None:
         other = await player(coord, HOSTILE, "key-x")
         view = await other.create(TableOptions())
         await settle(pilot)
-        assert rows(app) == [[view.code, "refresh", "1/8", "lobby", HOSTILE]]
+        assert rows(app) == [[view.code, "standard (refresh)", "1/8", "lobby", HOSTILE]]
         welcome = str(lobby_of(app).query_one("#welcome", Static).render())
         assert HOSTILE in welcome
         await pilot.click("#tables", offset=(40, 1))  # on the host cell: no action may run
