@@ -230,7 +230,8 @@ class TableScreen(Screen[None]):
         track = self.query_one(ScoreTrack)
         track.display = game is not None
         if game is not None:
-            track.show([(p.seat, p.score) for p in game.players if p.active], game.target)
+            goal = game.target if game.mode == "standard" else None  # party and team games end by storytelling
+            track.show([(p.seat, p.score) for p in game.players if p.active], goal)
         self._render_feed(previous)
         self._render_clue()
         switcher = self.query_one(ContentSwitcher)
@@ -364,6 +365,17 @@ class TableScreen(Screen[None]):
         hand = self.query_one(Hand)
         hand.show_items(self._hand_items(game))
         hand.display = bool(game.hand)
+        can_choose = (
+            self.view.you is not None
+            and not game.hand_hidden
+            and (
+                (game.phase == "clue" and game.can_clue and game.clue_needs_card)
+                or (game.phase == "submit" and game.submit_count > 0)
+            )
+        )
+        if hand.can_choose != can_choose:
+            hand.can_choose = can_choose
+            self.refresh_bindings()
         note = self.query_one("#hand-note", TextBox)
         clue_row = self.query_one("#clue-row")
         clue_row.display = game.phase == "clue" and game.can_clue
@@ -383,7 +395,7 @@ class TableScreen(Screen[None]):
                 text = Content(f"Choose the card for your clue: ↑↓ or 1-{len(game.hand)}, then Enter.")
             else:
                 number = self._hand_number(self.chosen)
-                text = Content(f"Card {number} chosen. Type your clue below and press Enter (Esc: back to your hand).")
+                text = Content(f"Card {number} chosen: type your clue below and press Enter (Esc: back to the table).")
         elif game.phase == "submit" and game.submit_count:
             count = game.submit_count
             marked = ", ".join(str(self._hand_number(c)) for c in self.marked) or "none"
@@ -496,6 +508,8 @@ class TableScreen(Screen[None]):
                     f"{you}{team}",
                 )
             )
+        if winners:
+            lines.append(Content.styled("★ winner", "dim"))
         lines.append(Content(""))
         lines.append(Content("Press r to see the last turn's recap, l to leave the table."))
         body.show(Content("\n").join(lines))
@@ -568,7 +582,10 @@ class TableScreen(Screen[None]):
                 lead = "Your card is in. " if len(game.your_cards) == 1 else "Your cards are in. "
             elif you is not None and game.mode == "team":
                 lead = "You vote this turn. "
-            return Content.assemble(lead, "Waiting for ", name_list(waiting), " to give cards.")
+            per = 2 if game.mode == "standard" and sum(p.active for p in game.players) == 3 else 1
+            cards = "a card" if per == 1 else "two cards"
+            each = " each" if len(waiting) > 1 else ""
+            return Content.assemble(lead, "Waiting for ", name_list(waiting), f" to give {cards}{each}.")
         # vote
         if game.can_vote:
             dial = self.query_one(Dial)
@@ -755,10 +772,8 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view, game = self.view, self.game
         lobby = view.status == "lobby" or game is None
-        if action == "start":
-            if not (lobby and view.is_host):
-                return False
-            return True if view.start_problem is None else None
+        if action == "start":  # offered only when the table can start; the status line says what is missing
+            return lobby and view.is_host and view.start_problem is None
         if action == "practice":
             return lobby and view.is_host
         if action == "add_bot":
