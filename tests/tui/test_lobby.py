@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Input, Static
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions, Update
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import Choice, CreateScreen, Tick
-from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, shell_hint
+from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, shell_hint
 
 SIZE = (80, 24)
 HOSTILE = "[@click=app.quit]x[/"
@@ -379,6 +379,32 @@ async def test_reconnect_code_takes_the_seat_back() -> None:
         await settle(pilot)
         assert app.table_view is not None and app.table_view.you == 2
         assert coord.tables[view.code].seats[2].session is app.session
+
+
+async def test_join_after_the_start_asks_a_returning_name_for_the_code_and_others_learn_of_r() -> None:
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    view = await ben.create(TableOptions())
+    await (await player(coord, "dev", "key-dev")).join(view.code)
+    cara = await player(coord, "cara")
+    await cara.join(view.code)
+    await ben.start()
+    await cara.close()
+
+    app = DixitApp(coord, Identity("cara"), command=f"join {view.code}")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ReconnectPrompt)
+        await pilot.press("escape")  # giving up changes nothing
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert coord.tables[view.code].seats[2].session is None and len(coord.tables[view.code].seats) == 3
+
+    app = DixitApp(coord, Identity("zoe"), command=f"join {view.code}")  # no seat under this name
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert any("watch it instead" in n and "Press r and type your reconnect code" in n for n in notes(app))
 
 
 async def test_wrong_reconnect_code_explains() -> None:
