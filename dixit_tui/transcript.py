@@ -24,11 +24,11 @@ def transcript_of(view: PlayerView) -> list[str]:
         lines.append("")
         lines.append(f"Turn {r.turn}: {who[r.storyteller]} told: {r.clue}")
         for slot in r.slots:
-            voters = ", ".join(who[v] for v in slot.votes) or "no votes"
+            votes = f"votes: {', '.join(who[v] for v in slot.votes)}" if slot.votes else "no votes"
             mark = " [red marker]" if slot.red else ""
             teller = " (storyteller)" if slot.owner == r.storyteller else ""
             lines.append(f"  {slot.slot}. {slot.text or slot.card}")
-            lines.append(f"     given by {who[slot.owner]}{teller}{mark}; votes: {voters}")
+            lines.append(f"     given by {who[slot.owner]}{teller}{mark}; {votes}")
         lines.append(f"  {OUTCOMES.get(r.outcome, r.outcome)}")
         lines.append("  points: " + ", ".join(f"{who[p.seat]} +{p.delta} = {p.score}" for p in r.points))
     if view.winners:

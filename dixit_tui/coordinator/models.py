@@ -59,6 +59,11 @@ class ChatLine:
     text: str
 
 
+def mode_text(label: str) -> str:
+    """A table's mode in words, for a standard game with its rules: "standard (refresh)", "party", "team"."""
+    return f"standard ({label})" if label in ("refresh", "odyssey") else label
+
+
 @dataclass(frozen=True, slots=True)
 class TableSummary:
     code: str

@@ -44,7 +44,7 @@ from dixit_tui.engine import (
     Vote,
     view_for,
 )
-from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, sanitize
+from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, name_key, sanitize
 from dixit_tui.store import NullStore, Store
 
 log = logging.getLogger(__name__)
@@ -347,6 +347,13 @@ class Coordinator:
             table.pending.append({"t": "closed"})
 
 
+def _returning_seat(table: Table, name: str) -> int | None:
+    """The seat of a player (not a bot, not removed) called `name` at this table: someone coming back after the
+    start with the same name, who gets it back with their reconnect code (a key-bound seat also by its key)."""
+    key = name_key(name)
+    return next((i for i, s in enumerate(table.seats) if not s.removed and not s.bot and name_key(s.name) == key), None)
+
+
 class PlayerSession:
     """One connected client. Every method either changes something and pushes views, or raises a RuleError.
 
@@ -420,6 +427,12 @@ class PlayerSession:
                 wanted = clean_name(name) if name is not None else self.name
                 if not wanted:
                     raise TableError("A name needs at least one visible letter.", "bad_name")
+                if table.game is not None and _returning_seat(table, wanted) is not None:
+                    raise TableError(
+                        f"The game at table {table.code} has started, and {wanted} has a seat there. "
+                        "Is it yours? Get it back with your reconnect code.",
+                        "reconnect_needed",
+                    )
                 seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot)
                 self.name = wanted
             await self._take_seat(table, seat)

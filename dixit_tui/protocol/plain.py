@@ -3,22 +3,50 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from dixit_tui import __version__
 from dixit_tui.coordinator import Coordinator, Identity
+from dixit_tui.coordinator.models import mode_text
 from dixit_tui.protocol.session import serve_json
 
-HELP = """dixit-tui: Dixit in the terminal, over SSH.
+HELP_LINES = (
+    ("ssh {at}", "play: the lobby opens in your terminal"),
+    ("ssh -t {at} join CODE", "go straight to a table (watch CODE to spectate)"),
+    ("ssh -t {at} reconnect ABC-DEF", "return to your seat with your reconnect code"),
+    ("ssh {at} json", "headless play: JSON lines (scripts, agents)"),
+    ("ssh {at} json bot", "the same, for a bot (shown as a bot at the table)"),
+    ("ssh {at} tables", "list the tables"),
+    ("ssh {at} version", "print the server's version"),
+)
+_SSH_USER = re.compile(r"[A-Za-z0-9._-]{1,32}")
 
-  ssh -p PORT NAME@HOST                 play: the lobby opens in your terminal
-  ssh -t -p PORT NAME@HOST join CODE    go straight to a table (watch CODE to spectate)
-  ssh -t -p PORT NAME@HOST reconnect C  return to your seat with your reconnect code
-  ssh -p PORT NAME@HOST json            headless play: JSON lines (scripts, agents)
-  ssh -p PORT NAME@HOST json bot        the same, for a bot (shown as a bot at the table)
-  ssh -p PORT NAME@HOST tables          list the tables
-  ssh -p PORT NAME@HOST version         print the server's version
-"""
+
+def help_text(name: str | None = None, host: str | None = None, port: int | None = None) -> str:
+    """The commands, with this server's address filled in where it is known (the host and port the client reached,
+    the user name it came with); PORT, NAME and HOST stand for what is not known."""
+    user = name if name is not None and _SSH_USER.fullmatch(name) else "NAME"
+    where = host or "HOST"
+    port_option = "-p PORT " if port is None else ("" if port == 22 else f"-p {port} ")
+    at = f"{port_option}{user}@{where}"
+    commands = [(command.format(at=at), what) for command, what in HELP_LINES]
+    width = max(len(command) for command, _ in commands) + 2
+    lines = [f"  {command:<{width}}{what}" for command, what in commands]
+    return "dixit-tui: Dixit in the terminal, over SSH.\n\n" + "\n".join(lines) + "\n"
+
+
+HELP = help_text()
+
+
+def _address(writer: Any) -> tuple[str | None, int | None]:
+    """The address this client connected to (the server's end of its connection), if the channel tells."""
+    get = getattr(writer, "get_extra_info", None)
+    sockname = get("sockname") if callable(get) else None
+    if not isinstance(sockname, tuple) or len(sockname) < 2:
+        return None, None
+    host, port = sockname[0], sockname[1]
+    return (str(host) if host else None), (int(port) if isinstance(port, int) and port > 0 else None)
 
 
 def tables_text(coordinator: Coordinator) -> str:
@@ -27,9 +55,9 @@ def tables_text(coordinator: Coordinator) -> str:
         return "No tables yet. Connect with a terminal to create one.\n"
     decks = {t.code: "+".join(t.decks) for t in rows}
     width = max(len("decks"), *(len(d) for d in decks.values())) + 2
-    lines = [f"{'code':<6}{'mode':<10}{'status':<9}{'players':<9}{'decks':<{width}}host"]
+    lines = [f"{'code':<6}{'mode':<20}{'status':<9}{'players':<9}{'decks':<{width}}host"]
     lines += [
-        f"{t.code:<6}{t.label:<10}{t.status:<9}{f'{t.players}/{t.seats}':<9}{decks[t.code]:<{width}}{t.host}"
+        f"{t.code:<6}{mode_text(t.label):<20}{t.status:<9}{f'{t.players}/{t.seats}':<9}{decks[t.code]:<{width}}{t.host}"
         for t in rows
     ]
     return "\n".join(lines) + "\n"
@@ -39,15 +67,17 @@ async def handle_plain(
     coordinator: Coordinator, identity: Identity, command: str | None, reader: Any, writer: Any
 ) -> int:
     verb = (command or "").strip()
+    host, port = _address(writer)
+    help_here = help_text(identity.name, host, port)
     if verb in ("json", "json bot"):  # `json bot`: a headless bot, shown as a bot to everyone
         who = dataclasses.replace(identity, bot=verb == "json bot")
         return await serve_json(coordinator, who, reader, writer)
     if verb == "tables":
         text, status = tables_text(coordinator), 0
     elif verb in ("help", "--help"):
-        text, status = HELP, 0
+        text, status = help_here, 0
     elif not verb:  # a plain `ssh host` without a terminal
-        text, status = "dixit-tui needs a terminal to play: add -t, or use the json command.\n\n" + HELP, 2
+        text, status = "dixit-tui needs a terminal to play: add -t, or use the json command.\n\n" + help_here, 2
     elif verb == "version":
         text, status = f"dixit-tui {__version__} (protocol 1)\n", 0
     else:

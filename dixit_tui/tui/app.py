@@ -216,5 +216,6 @@ class DixitApp(App[int]):
     def action_help(self) -> None:
         from dixit_tui.tui.help import HelpScreen
 
-        mode = self.table_view.options.label() if self.table_view is not None else None
-        self.push_screen(HelpScreen(mode))
+        view = self.table_view
+        mode = view.options.label() if view is not None else None
+        self.push_screen(HelpScreen(mode, view.reconnect_code if view is not None else None))

@@ -10,6 +10,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Markdown, Static
 
@@ -151,18 +152,31 @@ Cards are short texts describing dreamlike scenes. Each turn one player tells a 
 the others try to find that card among the decoys.
 """
 
+INTRO_PARTY = """\
+# How to play Dixit: party mode
+Cards are short texts describing dreamlike scenes. Each turn the storyteller gives a clue **before seeing their
+hand**, so it is about no card. Everyone, storyteller included, gives the card that fits it best, then votes for
+the card they think most players will pick.
+"""
+
+INTRO_TEAM = """\
+# How to play Dixit: team mode
+Cards are short texts describing dreamlike scenes. Each turn the storyteller tells a clue about one of their cards
+and their teammate adds the card from their own hand that fits it best; the other teams try to find the
+storyteller's card among the decoys.
+"""
+
 
 def help_text(mode: str | None) -> str:
     """The whole help as Markdown, for the table's mode label ("refresh", "odyssey", "party", "team") or None."""
-    parts = [INTRO]
     if mode == "party":
-        parts += [PARTY, PARTY_SCORING]
-    elif mode == "team":
-        parts += [TURN, TEAM, SCORING]
+        parts = [INTRO_PARTY, PARTY, PARTY_SCORING]
+    elif mode == "team":  # the standard turn and its per-player scoring do not apply: TEAM says how it goes
+        parts = [INTRO_TEAM, TEAM]
     elif mode in ("refresh", "odyssey"):
-        parts += [TURN, SCORING, ODYSSEY if mode == "odyssey" else REFRESH]
+        parts = [INTRO, TURN, SCORING, ODYSSEY if mode == "odyssey" else REFRESH]
     else:
-        parts += [TURN, SCORING, OVERVIEW]
+        parts = [INTRO, TURN, SCORING, OVERVIEW]
     parts += [MISTAKES, CLUE_TIPS, KEYS]
     return "\n".join(parts)
 
@@ -187,6 +201,9 @@ class HelpScreen(Screen[None]):
             height: 1fr;
             padding: 0 1;
         }
+        #help-code {
+            margin: 1 0 0 0;
+        }
         #help-scroll > Markdown {
             margin: 0;
             padding: 0;
@@ -194,14 +211,26 @@ class HelpScreen(Screen[None]):
     }
     """
 
-    def __init__(self, mode: str | None = None) -> None:
+    def __init__(self, mode: str | None = None, reconnect_code: str | None = None) -> None:
         super().__init__()
         self.mode = mode
+        self.reconnect_code = reconnect_code  # yours, from your own view of the table: shown to you only
 
     def compose(self) -> ComposeResult:
         title = MODE_TITLES.get(self.mode or "", "all modes")
         yield Static(f"Help: {title}", id="help-title", markup=False)
         with VerticalScroll(id="help-scroll"):
+            if self.reconnect_code:
+                yield Static(
+                    Content.assemble(
+                        "Your reconnect code: ",
+                        (self.reconnect_code, "bold"),
+                        ". Keep it: after a drop, join this table again under your name and type it, "
+                        "or press r in the lobby.",
+                    ),
+                    id="help-code",
+                    markup=False,
+                )
             yield Markdown(help_text(self.mode), id="help-text")
         yield KeyBar()
 

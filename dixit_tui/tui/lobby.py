@@ -21,6 +21,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Input, Label, Static
 
 from dixit_tui.coordinator import TableOptions, TableSummary
+from dixit_tui.coordinator.codes import normalize_code
+from dixit_tui.coordinator.models import mode_text
 from dixit_tui.engine import RuleError
 from dixit_tui.sanitize import NAME_MAX, clean_name
 from dixit_tui.tui.widgets.keybar import KeyBar
@@ -29,7 +31,16 @@ if TYPE_CHECKING:
     from dixit_tui.tui.app import DixitApp
 
 EMPTY_TEXT = "No tables yet: press c to create one."
-COLUMNS = (("Code", "code"), ("Mode", "mode"), ("Seats", "seats"), ("Status", "status"), ("Host", "host"))
+# Fixed widths: the header lines up with the rows from the first paint on (auto widths left it misaligned until the
+# next key), and the columns do not jump as tables come and go. Mode fits "standard (odyssey)", Host a whole name.
+COLUMNS = (
+    ("Code", "code", 4),
+    ("Mode", "mode", 18),
+    ("Seats", "seats", 5),
+    ("Status", "status", 7),
+    ("Host", "host", NAME_MAX),
+)
+
 _SSH_USER = re.compile(r"[A-Za-z0-9._-]{1,32}")
 
 
@@ -91,6 +102,58 @@ class NamePrompt(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class ReconnectPrompt(ModalScreen[bool]):
+    """Asked when `join CODE` finds a started game with a seat under your name: your reconnect code gets it back.
+    Returns True once you are back in your seat, False if you gave up."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.message = message
+        self.code = code
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="reconnect-dialog") as box:
+            box.border_title = f"Back to table {self.code}"
+            yield Static(Content(self.message), id="reconnect-message", classes="dialog-text")
+            yield Static(
+                Content("The code was shown at the table, in F1 help and in the Leave dialog (e.g. ABC-DEF)."),
+                classes="dialog-text",
+            )
+            yield Input(placeholder="ABC-DEF", max_length=12, id="prompt-code")
+            yield Static(Content(""), id="reconnect-error", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Reconnect", variant="primary", id="reconnect-ok")
+                yield Button("Cancel", id="reconnect-cancel")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#prompt-code", Input).focus()
+
+    @on(Input.Submitted, "#prompt-code")
+    @on(Button.Pressed, "#reconnect-ok")
+    async def accept(self) -> None:
+        code = self.query_one("#prompt-code", Input).value.strip()
+        error = self.query_one("#reconnect-error", Static)
+        if not code:
+            error.update(Content("✗ Type your reconnect code first, e.g. ABC-DEF."))
+            return
+        session = cast("DixitApp", self.app).session
+        if session is None:
+            return
+        try:
+            await session.reclaim(code)
+        except RuleError as err:
+            error.update(Content(f"✗ {err.message}"))
+            return
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#reconnect-cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
 class LobbyScreen(Screen[None]):
     CSS_PATH = "lobby.tcss"
     AUTO_FOCUS = "#tables"
@@ -126,8 +189,8 @@ class LobbyScreen(Screen[None]):
         with Vertical(id="tables-box") as box:
             box.border_title = "Open tables"
             table = TableList(id="tables", cursor_type="row", zebra_stripes=False)
-            for label, key in COLUMNS:
-                table.add_column(Text(label), key=key)
+            for label, key, width in COLUMNS:
+                table.add_column(Text(label), key=key, width=width)
             yield table
             yield Static(Content(EMPTY_TEXT), id="empty")
         with Horizontal(id="codes"):
@@ -169,7 +232,7 @@ class LobbyScreen(Screen[None]):
         for summary in tables:
             table.add_row(
                 Text(summary.code),
-                Text(summary.label),
+                Text(mode_text(summary.label)),
                 Text(f"{summary.players}/{summary.seats}"),
                 Text(summary.status),
                 Text(summary.host),
@@ -217,6 +280,11 @@ class LobbyScreen(Screen[None]):
         except RuleError as err:
             if err.code == "name_taken":
                 self.app.push_screen(NamePrompt(err.message, name or self.player_name()), partial(self._join_as, code))
+            elif err.code == "reconnect_needed":
+                self.app.push_screen(ReconnectPrompt(err.message, normalize_code(code)))
+            elif err.code == "started":
+                hint = " Had a seat there? Press r and type your reconnect code."
+                self.app.notify(err.message + hint, severity="error", markup=False)
             else:
                 self.app.notify(err.message, severity="error", markup=False)
             return False

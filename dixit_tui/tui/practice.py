@@ -151,7 +151,7 @@ class PracticeBody(VerticalScroll, can_focus=False):
     def _step_4(self) -> ComposeResult:
         with Grid(classes="practice-board"):
             for card in BOARD:
-                owner = "Ana's, the storyteller's ★" if card.owner == STORYTELLER else f"{card.owner}'s"
+                owner = "Ana's, the storyteller's ✎" if card.owner == STORYTELLER else f"{card.owner}'s"
                 votes = "votes: " + ", ".join(card.votes) if card.votes else "no votes"
                 yield CardBox(card, f"{card.slot}: {owner}", votes)
         yield _text(

@@ -230,7 +230,8 @@ class TableScreen(Screen[None]):
         track = self.query_one(ScoreTrack)
         track.display = game is not None
         if game is not None:
-            track.show([(p.seat, p.score) for p in game.players if p.active], game.target)
+            goal = game.target if game.mode == "standard" else None  # party and team games end by storytelling
+            track.show([(p.seat, p.score) for p in game.players if p.active], goal)
         self._render_feed(previous)
         self._render_clue()
         switcher = self.query_one(ContentSwitcher)
@@ -329,7 +330,7 @@ class TableScreen(Screen[None]):
         if options.chat_pause:
             lines.append(Content("Chat pauses from the clue until the reveal, so nobody can hint at a card."))
         if view.reconnect_code:
-            lines.append(Content(f"Your reconnect code: {view.reconnect_code} (it gets your seat back)."))
+            lines.append(Content(f"Your reconnect code: {view.reconnect_code} (it gets your seat back; F1 shows it)."))
         lines.append(Content(""))
         if view.is_host:
             if view.start_problem is None:
@@ -364,6 +365,17 @@ class TableScreen(Screen[None]):
         hand = self.query_one(Hand)
         hand.show_items(self._hand_items(game))
         hand.display = bool(game.hand)
+        can_choose = (
+            self.view.you is not None
+            and not game.hand_hidden
+            and (
+                (game.phase == "clue" and game.can_clue and game.clue_needs_card)
+                or (game.phase == "submit" and game.submit_count > 0)
+            )
+        )
+        if hand.can_choose != can_choose:
+            hand.can_choose = can_choose
+            self.refresh_bindings()
         note = self.query_one("#hand-note", TextBox)
         clue_row = self.query_one("#clue-row")
         clue_row.display = game.phase == "clue" and game.can_clue
@@ -383,7 +395,7 @@ class TableScreen(Screen[None]):
                 text = Content(f"Choose the card for your clue: ↑↓ or 1-{len(game.hand)}, then Enter.")
             else:
                 number = self._hand_number(self.chosen)
-                text = Content(f"Card {number} chosen. Type your clue below and press Enter (Esc: back to your hand).")
+                text = Content(f"Card {number} chosen: type your clue below and press Enter (Esc: back to the table).")
         elif game.phase == "submit" and game.submit_count:
             count = game.submit_count
             marked = ", ".join(str(self._hand_number(c)) for c in self.marked) or "none"
@@ -496,6 +508,8 @@ class TableScreen(Screen[None]):
                     f"{you}{team}",
                 )
             )
+        if winners:
+            lines.append(Content.styled("★ winner", "dim"))
         lines.append(Content(""))
         lines.append(Content("Press r to see the last turn's recap, l to leave the table."))
         body.show(Content("\n").join(lines))
@@ -568,7 +582,10 @@ class TableScreen(Screen[None]):
                 lead = "Your card is in. " if len(game.your_cards) == 1 else "Your cards are in. "
             elif you is not None and game.mode == "team":
                 lead = "You vote this turn. "
-            return Content.assemble(lead, "Waiting for ", name_list(waiting), " to give cards.")
+            per = 2 if game.mode == "standard" and sum(p.active for p in game.players) == 3 else 1
+            cards = "a card" if per == 1 else "two cards"
+            each = " each" if len(waiting) > 1 else ""
+            return Content.assemble(lead, "Waiting for ", name_list(waiting), f" to give {cards}{each}.")
         # vote
         if game.can_vote:
             dial = self.query_one(Dial)
@@ -755,10 +772,8 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view, game = self.view, self.game
         lobby = view.status == "lobby" or game is None
-        if action == "start":
-            if not (lobby and view.is_host):
-                return False
-            return True if view.start_problem is None else None
+        if action == "start":  # offered only when the table can start; the status line says what is missing
+            return lobby and view.is_host and view.start_problem is None
         if action == "practice":
             return lobby and view.is_host
         if action == "add_bot":
@@ -871,14 +886,27 @@ class TableScreen(Screen[None]):
             ConfirmScreen("Remove a player?", body, yes="Remove", no="Cancel", focus_yes=False), answer
         )
 
+    def _come_back_text(self) -> str:
+        """How to get your seat back after leaving a game, as it really works: with your SSH key, join the table
+        again; without one, join it under your name and type your reconnect code (or type the code after r)."""
+        view = self.view
+        code, rc = view.code, view.reconnect_code
+        identity = getattr(self.app, "identity", None)
+        if getattr(identity, "key", None) is not None:
+            also = f", or use your reconnect code {rc}" if rc else ""
+            return f"Your seat is kept: join {code} again with the same SSH key{also}."
+        if rc is None:
+            return f"Your seat is kept: join {code} again to get it back."
+        name = self.seat_name(view.you)
+        return (
+            f"Your seat is kept. Your reconnect code is {rc}: write it down. To come back, join {code} as {name} "
+            "and type the code, or press r in the lobby and type it."
+        )
+
     def action_leave(self) -> None:
         view = self.view
         if view.status == "playing" and view.you is not None:
-            code = f" or your reconnect code {view.reconnect_code}" if view.reconnect_code else ""
-            body = Content(
-                f"Your seat is kept: come back with join {view.code}{code}. While you are away, the game may wait "
-                "for you."
-            )
+            body = Content(self._come_back_text() + " While you are away, the game may wait for you.")
         elif view.status == "lobby" and view.you is not None:
             body = Content("Your seat is freed.")
         else:

@@ -366,11 +366,11 @@ async def test_refresh_four_players_lobby_remove_reconnect_notice_and_remove_in_
         await g.send(ana, {"cmd": "start"})
         assert ana.state["storyteller"] is not None  # first: random
 
-        # leave during the game keeps the seat; join is refused, the reconnect code returns it
+        # leave during the game keeps the seat; join under the same name asks for the code, which returns it
         code_ben = ben2.state["reconnect_code"]
         await g.send(ben2, {"cmd": "leave"})
         assert ana.state["players"][1]["connected"] is False
-        await g.error(ben2, {"cmd": "join", "table": code}, "started")
+        await g.error(ben2, {"cmd": "join", "table": code}, "reconnect_needed")
         await g.send(ben2, {"cmd": "reconnect", "code": code_ben})
         assert ana.state["players"][1]["connected"] is True
 

@@ -92,7 +92,7 @@ def test_help_texts_are_mode_specific_and_exact() -> None:
     assert "red" in party and "may vote for their own card" in party and "at most 5" in party
     assert "passes their whole hand to the next seat" in party
     assert "6, 8, 10 or 12" in team and "at most +3 per team per turn" in team and "teammate" in team
-    for text in (refresh, odyssey, team):
+    for text in (refresh, odyssey):  # team mode scores per team: its own section says how
         assert "storyteller **+3**, each voter who found it **+3**" in text
         assert "every other player **+2**" in text
         assert "Turn: Ana 3, Ben 4, Cara 3, Dev 0." in text

@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Input, Static
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions, Update
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import Choice, CreateScreen, Tick
-from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, shell_hint
+from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, shell_hint
 
 SIZE = (80, 24)
 HOSTILE = "[@click=app.quit]x[/"
@@ -76,7 +76,7 @@ async def test_lobby_shows_tables_of_others_live() -> None:
         odyssey = await dev.create(TableOptions(profile="odyssey", seats=5))
         await settle(pilot)
         assert sorted(rows(app)) == sorted(
-            [[party.code, "party", "2/12", "lobby", "ben"], [odyssey.code, "odyssey", "1/5", "lobby", "dev"]]
+            [[party.code, "party", "2/12", "lobby", "ben"], [odyssey.code, "standard (odyssey)", "1/5", "lobby", "dev"]]
         )
 
         await dev.leave()  # an empty table before the game is forgotten
@@ -91,7 +91,7 @@ async def test_hostile_host_name_is_shown_literally() -> None:
         other = await player(coord, HOSTILE, "key-x")
         view = await other.create(TableOptions())
         await settle(pilot)
-        assert rows(app) == [[view.code, "refresh", "1/8", "lobby", HOSTILE]]
+        assert rows(app) == [[view.code, "standard (refresh)", "1/8", "lobby", HOSTILE]]
         welcome = str(lobby_of(app).query_one("#welcome", Static).render())
         assert HOSTILE in welcome
         await pilot.click("#tables", offset=(40, 1))  # on the host cell: no action may run
@@ -379,6 +379,32 @@ async def test_reconnect_code_takes_the_seat_back() -> None:
         await settle(pilot)
         assert app.table_view is not None and app.table_view.you == 2
         assert coord.tables[view.code].seats[2].session is app.session
+
+
+async def test_join_after_the_start_asks_a_returning_name_for_the_code_and_others_learn_of_r() -> None:
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    view = await ben.create(TableOptions())
+    await (await player(coord, "dev", "key-dev")).join(view.code)
+    cara = await player(coord, "cara")
+    await cara.join(view.code)
+    await ben.start()
+    await cara.close()
+
+    app = DixitApp(coord, Identity("cara"), command=f"join {view.code}")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ReconnectPrompt)
+        await pilot.press("escape")  # giving up changes nothing
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert coord.tables[view.code].seats[2].session is None and len(coord.tables[view.code].seats) == 3
+
+    app = DixitApp(coord, Identity("zoe"), command=f"join {view.code}")  # no seat under this name
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert any("watch it instead" in n and "Press r and type your reconnect code" in n for n in notes(app))
 
 
 async def test_wrong_reconnect_code_explains() -> None:

@@ -287,7 +287,7 @@ async def test_lobby_start_problem_and_non_host() -> None:
         await settle(pa)
         screen = table_of(ana)
         assert status(ana).startswith("Waiting for players: A refresh game needs 3 to 8 players")
-        assert screen.check_action("start", ()) is None  # shown, greyed out
+        assert screen.check_action("start", ()) is False  # not offered: the status line says what is missing
         await pa.press("s")
         await settle(pa)
         assert phase_of(session_of(ana)) == ("lobby", 0, None)
@@ -541,6 +541,7 @@ async def test_game_over_shows_winners_and_scores() -> None:
             assert tbl.seats[seat_no].name in text
         best = max(state.scores)
         assert f"★ {best:>3}" in text
+        assert "★ winner" in text  # ★ means the winners here, and only here
         assert table_of(ana).check_action("void", ()) is False
         assert table_of(ana).check_action("recap", ()) is True
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import re
+
 from rich.console import Console
 from textual.content import Content
 
@@ -18,26 +21,46 @@ def plain(lines: list[Content]) -> list[str]:
 
 def test_track_places_markers_and_groups_ties() -> None:
     rows = plain(track_rows([(0, 0), (1, 0), (2, 15), (3, 30)], 30, 31))
+    ruler, numbers, legend = rows[-3], rows[-2], rows[-1]
     assert rows[0].startswith("12")
-    assert rows[0][15] == "3"
+    assert rows[0][ruler.index("┼", len(ruler) // 2 - 1)] == "3"  # 15 of 30: on the middle tick
     assert rows[0].rstrip().endswith("4")
-    assert rows[-2].startswith("├") and rows[-2].endswith("┤")
-    assert rows[-1].startswith("0")
-    assert rows[-1].rstrip().endswith("30")
+    assert ruler.startswith("├") and ruler.endswith("┤")
+    assert numbers.startswith("0") and numbers.rstrip().endswith("30")
+    assert legend == "seats 1-4 · goal 30"
 
 
-def test_track_beyond_target_reads_30_plus() -> None:
+def test_track_ticks_are_even_and_numbered_at_their_ticks() -> None:
+    for target, width in ((30, 23), (30, 31), (10, 23), (17, 25), (100, 23), (50, 40)):
+        rows = plain(track_rows([(0, 3), (1, 9)], target, width))
+        ruler, numbers = rows[-3], rows[-2]
+        assert len(ruler) <= width and len(numbers) <= width, (target, width, rows)
+        ticks = [i for i, ch in enumerate(ruler) if ch in "├┼┤"]
+        gaps = {b - a for a, b in itertools.pairwise(ticks)}
+        assert len(gaps) == 1 and min(gaps) >= 3, (target, width, ruler)
+        for match in re.finditer(r"\d+", numbers):  # every number stands under a tick, or the goal's ┃
+            assert ruler[match.start()] in "├┼┤┃" or match.end() == len(numbers), (target, width, rows)
+
+
+def test_track_beyond_the_goal_runs_on_and_marks_the_goal() -> None:
     rows = plain(track_rows([(0, 34), (1, 31), (2, 3)], 30, 24))
-    assert rows[-1].rstrip().endswith("30+")
-    assert rows[-2].endswith("+")
-    marker_rows = rows[:-2]
-    assert any(r.rstrip().endswith("12") for r in marker_rows)  # both past 30 sit together at the end
+    ruler, numbers, legend = rows[-3], rows[-2], rows[-1]
+    assert "+" not in "".join(rows)  # no "30+": the ruler goes on past the goal
+    assert "┃" in ruler and numbers[ruler.index("┃") : ruler.index("┃") + 2] == "30"
+    assert legend == "seats 1-3 · ┃ goal 30"
+    assert rows[0].index("1") > ruler.index("┃") and rows[1].index("2") > ruler.index("┃")  # both past the goal
     assert all(len(r) <= 24 for r in rows)
+
+
+def test_track_without_a_goal_for_party_and_team() -> None:
+    rows = plain(track_rows([(0, 3), (1, 14)], None, 23))
+    assert rows[-1] == "seats 1-2" and "goal" not in "".join(rows) and "┃" not in rows[-3]
+    assert rows[-2].rstrip().endswith("14")
 
 
 def test_track_overlapping_groups_go_on_new_rows() -> None:
     rows = plain(track_rows([(0, 10), (1, 10), (2, 10), (3, 11)], 30, 31))
-    assert len(rows) == 4  # two marker rows, ruler, numbers
+    assert len(rows) == 5  # two marker rows, ruler, numbers, legend
     assert "123" in rows[1] and "4" in rows[0]
 
 
@@ -51,7 +74,7 @@ def lines() -> tuple[SeatLine, ...]:
 
 def test_seats_narrow_symbols_and_legend() -> None:
     out = plain(render_seats(lines(), 24))
-    assert out[0].startswith("1 …★ ") and "ana (you)" in out[0] and out[0].endswith(" 12")
+    assert out[0].startswith("1 …♛ ") and "ana (you)" in out[0] and out[0].endswith(" 12")
     assert out[1].startswith("2✎  ✗") and out[1].endswith("  7")
     assert "T2" in out[2] and "…" in out[2] and out[2].endswith(" 31")
     assert all(len(line) <= 24 for line in out)
@@ -115,7 +138,8 @@ def test_recap_text_by_pass_with_cap_and_markup_literal() -> None:
     assert "Extra" in text
     assert "ben (you)" in text
     assert "votes: ben (you), cara" in text
-    assert "★ storyteller's card" in text
+    assert "✎ storyteller's card" in text
+    assert "★" not in text  # ★ marks the winners at game over only; the storyteller is ✎ everywhere
 
 
 def test_outcome_sentences() -> None:
@@ -125,6 +149,12 @@ def test_outcome_sentences() -> None:
     assert "Nobody found ana's card" in outcome_sentence(reveal("none"), names, "standard", None).plain
     assert "ana's team scores 0" in outcome_sentence(reveal("none"), names, "team", None).plain
     assert "red marker" in outcome_sentence(reveal("party"), names, "party", None).plain
+    # The storyteller reading their own recap: "your card", never "ana (you)'s card".
+    mine = outcome_sentence(reveal("none"), names, "standard", 0).plain
+    assert "Nobody found your card" in mine and "you score 0" in mine and "(you)'s" not in mine, mine
+    assert "Some players found your card" in outcome_sentence(reveal("some"), names, "standard", 0).plain
+    assert "your team scores 0" in outcome_sentence(reveal("all"), names, "team", 0).plain
+    assert "Everyone found ana's card" in outcome_sentence(reveal("all"), names, "standard", 1).plain
 
 
 def test_team_recap_groups_teammates() -> None:

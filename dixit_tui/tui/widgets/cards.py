@@ -149,6 +149,12 @@ class Hand(CardList):
         Binding("enter", "select", "Choose card", show=True),
         Binding("space", "select", "Choose card", show=False),
     ]
+    can_choose = True  # set by the screen: the key bar offers "Choose card" only when a card can be chosen now
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select" and not self.can_choose:
+            return False
+        return super().check_action(action, parameters)
 
     def on_key(self, event: events.Key) -> None:
         # picking is handled with the digits, in the order the keys came (typed ahead in one packet)

@@ -33,9 +33,15 @@ def _name(names: Sequence[str], seat: int | None, you: int | None) -> str:
 
 def outcome_sentence(reveal: Reveal, names: Sequence[str], mode: str, you: int | None) -> Text:
     """The outcome of the turn in one friendly paragraph (plain Text)."""
-    teller = _name(names, reveal.storyteller, you)
+    mine = you is not None and reveal.storyteller == you
+    teller = _name(names, reveal.storyteller, None)
     team = mode == "team"
-    who = f"{teller}'s team" if team else teller
+    if mine:  # "your card", "you score 0": never "ana (you)'s card"
+        whose = Text("your")
+        who, scores = ("your team", "scores") if team else ("you", "score")
+    else:
+        whose = Text.assemble((teller, "bold"), "'s")
+        who, scores = (f"{teller}'s team" if team else teller), "scores"
     others = "every other team" if team else "everyone else"
     bonus = (
         "Every submitted card also scores 1 per vote for its team"
@@ -49,13 +55,13 @@ def outcome_sentence(reveal: Reveal, names: Sequence[str], mode: str, you: int |
             "vote alone on a card."
         )
     if reveal.outcome == "all":
-        first = Text.assemble("Everyone found ", (teller, "bold"), "'s card, so the clue was too obvious: ")
-        first.append(f"{who} scores 0 and {others} scores 2. ")
+        first = Text.assemble("Everyone found ", whose, " card, so the clue was too obvious: ")
+        first.append(f"{who} {scores} 0 and {others} scores 2. ")
     elif reveal.outcome == "none":
-        first = Text.assemble("Nobody found ", (teller, "bold"), "'s card, so the clue was too obscure: ")
-        first.append(f"{who} scores 0 and {others} scores 2. ")
+        first = Text.assemble("Nobody found ", whose, " card, so the clue was too obscure: ")
+        first.append(f"{who} {scores} 0 and {others} scores 2. ")
     else:
-        first = Text.assemble("Some players found ", (teller, "bold"), "'s card, but not everyone: ")
+        first = Text.assemble("Some players found ", whose, " card, but not everyone: ")
         first.append(f"{who} and each voter who found it score 3, the others 0. ")
     first.append(bonus + ".")
     return first
@@ -72,7 +78,7 @@ def _slot_lines(
         owner = _name(names, slot.owner, you)
         details = Text(style="italic")
         if slot.owner == reveal.storyteller:
-            details.append("★ storyteller's card", "bold")
+            details.append("✎ storyteller's card", "bold")
             details.append(" (")
             details.append(owner)
             details.append(")")
@@ -134,7 +140,7 @@ def points_table(
         else:
             label = Text(_name(names, p.seat, you), style="bold" if p.seat == you else "")
             if p.seat == reveal.storyteller:
-                label.append(" ★")
+                label.append(" ✎")
         cells: list[Text] = [label]
         if party:
             cells.append(Text(str(p.party)))
@@ -155,7 +161,7 @@ def legend(reveal: Reveal, mode: str) -> Text:
         parts[-1] += " (at most 3)"
     if any(p.extra for p in reveal.points):
         parts.append("Extra: found it with a single vote")
-    parts.append("★ storyteller")
+    parts.append("✎ storyteller")
     return Text(" · ".join(parts) + ".", style="dim")
 
 

@@ -1,29 +1,50 @@
-"""The score track 0..target: every seat's marker (its seat number, as in the seats panel) above a ruler.
+"""The score track: every seat's marker (its seat number, as in the seats panel) above an evenly ticked ruler.
 
-Markers at the same place are grouped (`123`) and groups that would overlap go on the next row. A score past the
-target stays at the end, where the ruler reads `30+`; the exact number is next to each name in the seats panel.
+Markers at the same place are grouped (`123`) and groups that would overlap go on the next row. The ruler's ticks
+are evenly spaced (every 1, 2, 5, 10... points, whichever fits), numbered where the numbers fit, and it runs from 0
+to the goal (standard games) or past it when someone went further, so a score is always where it belongs, never
+folded into a `30+`. A dim legend underneath says what the digits are and what the goal is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from textual.content import Content
 from textual.geometry import Size
 from textual.widget import Widget
 
 from dixit_tui.tui.widgets.seats import seat_marker
 
+STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
+MIN_CELLS = 3  # cells between two ticks: closer ticks would blur into a solid line
 
-def track_rows(scores: Sequence[tuple[int, int]], target: int, width: int) -> list[Content]:
-    """The lines of the track for (seat, score) pairs: marker rows, the ruler, then the numbers under it."""
-    target = max(1, target)
-    over = any(score > target for _, score in scores)
-    end_label = f"{target}+" if over else str(target)
-    length = max(4, width - (1 if over else 0))  # cells of the ruler, 0..target (then "+" past the end)
+
+def scale(top: int, width: int) -> tuple[int, int, int]:
+    """(points per tick, cells per tick, ticks) for a ruler from 0 to at least `top` in at most `width` cells."""
+    for step in STEPS:
+        ticks = max(1, -(-top // step))
+        cells = (width - 1) // ticks
+        if cells >= MIN_CELLS:
+            return step, cells, ticks
+    step = STEPS[-1]
+    ticks = max(1, -(-top // step))
+    return step, max(1, (width - 1) // ticks), ticks
+
+
+def track_rows(scores: Sequence[tuple[int, int]], target: int | None, width: int) -> list[Content]:
+    """The lines of the track for (seat, score) pairs: marker rows, the ruler, its numbers, then the legend.
+    `target` is the goal of a standard game (None for party and team games, which end after the storytelling)."""
+    width = max(8, width)
+    best = max((score for _, score in scores), default=0)
+    top = max(target or 10, best, 1)
+    step, cells, ticks = scale(top, width - len(str(top)) + 1)  # room for the last number under the last tick
+    end = step * ticks  # the ruler's last value (>= top)
+    length = cells * ticks + 1
 
     def col(score: int) -> int:
-        return round(min(max(score, 0), target) * (length - 1) / target)
+        return round(min(max(score, 0), end) * cells / step)
 
     groups: dict[int, str] = {}
     for seat, score in sorted(scores, key=lambda p: p[0]):
@@ -49,22 +70,53 @@ def track_rows(scores: Sequence[tuple[int, int]], target: int, width: int) -> li
             parts.append((label, "bold"))
             at = start + len(label)
         lines.append(Content.assemble(*parts))
+
+    goal = col(target) if target is not None and target < end else None  # the goal inside the ruler: ┃
     ruler = []
     for i in range(length):
-        value = i * target / (length - 1)
-        prev = (i - 1) * target / (length - 1)
-        tick = i == 0 or i == length - 1 or int(value // 5) != int(prev // 5)
-        ruler.append("┼" if tick and 0 < i < length - 1 else "├" if i == 0 else "┤" if i == length - 1 else "─")
-    lines.append(Content("".join(ruler) + ("+" if over else "")))
-    numbers = [" "] * (length + len(end_label))
-    for value in (0, *range(10, target, 10)):
-        text = str(value)
+        if i == 0:
+            ruler.append("├")
+        elif i == length - 1:
+            ruler.append("┤")
+        elif i == goal:
+            ruler.append("┃")
+        else:
+            ruler.append("┼" if i % cells == 0 else "─")
+    lines.append(Content("".join(ruler)))
+
+    # Numbers: 0, the goal and the end, then every k-th tick, each only where it does not crowd another number.
+    room = len(str(end)) + 2
+    every = next(k for k in range(1, ticks + 1) if k * cells >= room or k == ticks)
+    values = [0, *([target] if goal is not None and target is not None else []), end]
+    values += [t * step for t in range(every, ticks, every)]
+    numbers = [" "] * (length + len(str(end)))
+    placed: list[int] = []
+    for value in values:
         c = col(value)
-        if c + len(text) < length - len(end_label) and all(ch == " " for ch in numbers[max(0, c - 1) : c + len(text)]):
-            numbers[c : c + len(text)] = text
-    end = length - len(str(target))
-    numbers[end : end + len(end_label)] = end_label
+        if any(abs(c - other) < room for other in placed):
+            continue
+        placed.append(c)
+        text = str(value)
+        c = min(c, width - len(text))
+        numbers[c : c + len(text)] = text
     lines.append(Content.styled("".join(numbers).rstrip()[:width], "dim"))
+
+    legend = []
+    markers = sorted(seat for seat, _ in scores)
+    if markers:
+        first, last = seat_marker(markers[0]), seat_marker(markers[-1])
+        legend.append(f"seats {first}-{last}" if first != last else f"seat {first}")
+    if target is not None:
+        legend.append(f"┃ goal {target}" if goal is not None else f"goal {target}")
+    current = ""
+    for item in legend:
+        if current and cell_len(current) + 3 + cell_len(item) > width:
+            lines.append(Content.styled(current, "dim"))
+            current = item
+        else:
+            current = f"{current} · {item}" if current else item
+    if current:
+        lines.append(Content.styled(current, "dim"))
     return lines
 
 
@@ -81,10 +133,10 @@ class ScoreTrack(Widget):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.scores: tuple[tuple[int, int], ...] = ()
-        self.target = 30
+        self.target: int | None = 30
         self.border_title = "Score track"
 
-    def show(self, scores: Sequence[tuple[int, int]], target: int) -> None:
+    def show(self, scores: Sequence[tuple[int, int]], target: int | None) -> None:
         scores = tuple(scores)
         if scores == self.scores and target == self.target:
             return

@@ -1,7 +1,7 @@
 """The seats panel: who sits where, their score, and their state in words or symbols (never colour alone).
 
 Narrow (under 32 cells) one line per seat with fixed symbol columns and a legend underneath:
-`1✎…★  ana (you)      12`. Wide, the name line plus a line of words: `host · storyteller · waiting`.
+`1✎…♛  ana (you)      12`. Wide, the name line plus a line of words: `host · storyteller · waiting`.
 Every name is player text: it only ever goes into Content as plain text.
 """
 
@@ -20,7 +20,7 @@ from dixit_tui.tui.widgets.textbox import same_content
 MARKERS = "123456789ABC"
 WIDE = 32
 
-LEGEND = (("✎", "storyteller"), ("…", "waiting"), ("★", "host"), ("✗", "offline"), ("⚙", "bot"), ("-", "left"))
+LEGEND = (("✎", "storyteller"), ("…", "waiting"), ("♛", "host"), ("✗", "offline"), ("⚙", "bot"), ("-", "left"))
 
 
 def seat_marker(seat: int) -> str:
@@ -65,7 +65,7 @@ class SeatLine:
 
     def symbols(self) -> str:
         conn = "-" if self.removed else "⚙" if self.bot else "✗" if not self.connected else " "
-        return ("✎" if self.storyteller else " ") + ("…" if self.waiting else " ") + ("★" if self.host else " ") + conn
+        return ("✎" if self.storyteller else " ") + ("…" if self.waiting else " ") + ("♛" if self.host else " ") + conn
 
 
 def seat_lines(view: TableView) -> tuple[SeatLine, ...]:
