@@ -332,12 +332,34 @@ class Coordinator:
         self.tables[code] = table
         return table
 
+    def rematch_table(self, old: Table) -> tuple[Table, dict[int, int]]:
+        """A new table with the old one's options and seats (names, keys, reconnect codes, bots; not the removed) and
+        its host. Returns it and where each old seat sits now. The old table and its records stay as they are."""
+        new = self.create_table(old.options)
+        moved: dict[int, int] = {}
+        for index, seat in enumerate(old.seats):
+            if seat.removed:
+                continue
+            moved[index] = len(new.seats)
+            new.record({"t": "seat", "name": seat.name, "key": seat.key, "code": seat.code, "bot": seat.bot})
+        host = moved.get(old.host, 0)
+        if host:
+            new.record({"t": "host", "seat": host})
+        new.announce(f"A rematch of table {old.code}: same seats, same options.")
+        return new, moved
+
     def forget_if_empty(self, table: Table) -> None:
         """A table nobody is connected to is forgotten unless its game is still running (players may return).
         Its records stay in the store (finished games can be replayed)."""
         if table.is_empty() and table.status != "playing":
             self.tables.pop(table.code, None)
             table.pending.append({"t": "closed"})
+
+
+def _builtin_bot(session: PlayerSession) -> bool:
+    from dixit_tui.bots.player import BotPlayer
+
+    return isinstance(getattr(session.sink, "__self__", None), BotPlayer)
 
 
 class PlayerSession:
@@ -409,6 +431,8 @@ class PlayerSession:
             seat = table.seat_for_key(self.identity.key)
             if seat is None:
                 seat = table.seat_of(self)
+            if seat is None and self.identity.bot:  # a rematch keeps its bots' seats
+                seat = table.empty_bot_seat(clean_name(name) if name is not None else self.name)
             if seat is None:
                 wanted = clean_name(name) if name is not None else self.name
                 if not wanted:
@@ -421,7 +445,8 @@ class PlayerSession:
     async def reclaim(self, reconnect_code: str) -> TableView:
         """Return to a seat with its reconnect code (for players without a key)."""
         wanted = normalize_code(reconnect_code)
-        for table in list(self.coordinator.tables.values()):
+        # a rematch keeps the codes: the table still to be played comes before the one that is over
+        for table in sorted(self.coordinator.tables.values(), key=lambda t: t.status == "over"):
             async with table.lock:
                 seat = table.seat_for_code(wanted)
                 if seat is not None:
@@ -533,6 +558,58 @@ class PlayerSession:
 
         bots = await add_bots(self.coordinator, table.code, count, rng=random.Random(self.coordinator.rng.random()))
         return len(bots)
+
+    async def rematch(self) -> TableView:
+        """Host only, once the game is over: a new table with the same options and seats. Everyone at this table
+        (spectators too) moves to its lobby, in the same seat; the bots sit down again. This table's game stays
+        in the store, so it can still be replayed. Returns the host's view of the new table."""
+        old, seat = self._need_seat()
+        coordinator = self.coordinator
+        async with old.lock:
+            if seat != old.host:
+                raise TableError("Only the host can start a rematch.", "not_host")
+            if old.status != "over":
+                raise TableError("A rematch can start once the game is over.", "not_over")
+            new, moved = coordinator.rematch_table(old)
+            host = old.seats[seat].name
+            bots: list[str] = []
+            arriving: list[PlayerSession] = []
+            async with new.lock:
+                for before, after in moved.items():
+                    record = old.seats[before]
+                    session = record.session
+                    if record.bot and (session is None or _builtin_bot(session)):
+                        bots.append(record.name)  # a built-in bot stops when a game ends: a fresh one sits down
+                        continue
+                    if session is None:
+                        continue  # kept for them: their key, `join` or reconnect code brings them back
+                    record.session = None
+                    new.seats[after].session = session
+                    session.table = new
+                    arriving.append(session)
+                for watcher in list(old.spectators):
+                    old.spectators.discard(watcher)
+                    new.spectators.add(watcher)
+                    watcher.table = new
+                    arriving.append(watcher)
+                old.announce(f"{host} started a rematch: table {new.code}.")
+                coordinator.forget_if_empty(old)
+                await coordinator.commit(new)
+                for session in arriving:
+                    text = "You" if session is self else host
+                    session.deliver(NoticeUpdate(f"{text} started a rematch: table {new.code}."))
+                await coordinator.changed(new)
+            await coordinator.changed(old, lobby=True)
+        if bots:
+            from dixit_tui.bots.player import add_bots  # bots are clients of the coordinator: imported on use
+
+            try:
+                await add_bots(
+                    coordinator, new.code, len(bots), names=bots, rng=random.Random(coordinator.rng.random())
+                )
+            except TableError as err:  # the table went away meanwhile: nothing to re-seat
+                log.info("rematch %s: bots not re-seated: %s", new.code, err.message)
+        return new.view_for(self)
 
     async def practice(self, step: int | None) -> None:
         """Host only, before the game: show everyone at the table step `step` of the practice turn (None ends it).

@@ -149,6 +149,15 @@ class Table:
     def seat_for_code(self, code: str) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s.code.replace("-", "") == code and not s.removed), None)
 
+    def empty_bot_seat(self, name: str) -> int | None:
+        """Before the start, a bot's seat kept free for a bot of that name (a rematch re-seats its bots)."""
+        if self.game is not None:
+            return None
+        key = name_key(name)
+        return next(
+            (i for i, s in enumerate(self.seats) if s.bot and s.session is None and name_key(s.name) == key), None
+        )
+
     def name_taken(self, name: str, *, except_seat: int | None = None) -> bool:
         key = name_key(name)
         return any(name_key(s.name) == key for i, s in enumerate(self.seats) if i != except_seat and not s.removed)
@@ -201,6 +210,8 @@ class Table:
             return [ChatUpdate(line)]
         elif kind == "note":
             self.note(rec["text"])
+        elif kind == "host":  # a rematch keeps the old table's host, wherever they sit
+            self.lobby_host = rec["seat"]
         else:
             raise ValueError(f"unknown table record {kind!r}")
         return []

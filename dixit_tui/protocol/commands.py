@@ -141,6 +141,10 @@ async def _add_bots(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.add_bots(_int(m, "count", 1) or 0)
 
 
+async def _rematch(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.rematch()
+
+
 async def _leave(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.leave()
 
@@ -159,4 +163,5 @@ HANDLERS: dict[str, Callable[[PlayerSession, dict[str, Any]], Awaitable[None]]] 
     "remove": _remove,
     "leave": _leave,
     "add_bots": _add_bots,
+    "rematch": _rematch,
 }

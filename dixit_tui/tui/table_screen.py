@@ -81,6 +81,7 @@ class TableScreen(Screen[None]):
         Binding("v", "void", "Void turn"),
         Binding("x", "remove", "Remove player"),
         Binding("l", "leave", "Leave"),
+        Binding("m", "rematch", "Rematch"),
         Binding("escape", "back", "Back to the table"),
     ]
 
@@ -497,6 +498,14 @@ class TableScreen(Screen[None]):
                 )
             )
         lines.append(Content(""))
+        if self.view.is_host:
+            lines.append(Content("Press m for a rematch: same seats and options, everyone moves to its lobby."))
+        elif self.view.status == "over":
+            lines.append(
+                Content.assemble(
+                    "The host, ", (self.seat_name(self.view.host), "bold"), ", can start a rematch: you would move there."
+                )
+            )
         lines.append(Content("Press r to see the last turn's recap, l to leave the table."))
         body.show(Content("\n").join(lines))
 
@@ -520,7 +529,8 @@ class TableScreen(Screen[None]):
         if game.phase == "over" or view.status == "over":
             winners = self.over.winners if self.over is not None else game.winners
             names = [self.seat_name(w) for w in winners]
-            return Content.assemble("Game over: ", name_list(names, 12), " won. r: last recap · l: leave the table.")
+            keys = "m: rematch · r: recap · l: leave." if view.is_host else "r: last recap · l: leave the table."
+            return Content.assemble("Game over: ", name_list(names, 12), " won. ", keys)
         waiting = self._names(game.waiting_for)
         you = view.you
         watching = "You are watching. " if you is None else ""
@@ -761,6 +771,8 @@ class TableScreen(Screen[None]):
             return True if view.start_problem is None else None
         if action == "practice":
             return lobby and view.is_host
+        if action == "rematch":
+            return view.status == "over" and view.is_host
         if action == "add_bot":
             return lobby and view.is_host and len(view.seats) < view.options.max_seats()
         if action == "transcript":
@@ -800,6 +812,11 @@ class TableScreen(Screen[None]):
         session = self._session()
         if session is not None:
             await self._act(session.practice(0))
+
+    async def action_rematch(self) -> None:
+        session = self._session()
+        if session is not None:
+            await self._act(session.rematch())
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).input.focus()

@@ -1,0 +1,93 @@
+"""Game over, then a rematch: the host opens a new table with the same seats and options, and everyone moves there.
+
+Over the headless protocol (`json`) and through the real TUI, both on the real server over real SSH, with a
+built-in bot at the table. The old game stays replayable from the store.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from dixit_tui.engine import Phase, event_from_dict, fold
+from dixit_tui.protocol.schema import validate_message
+from dixit_tui.store import SqliteStore
+from tests.e2e.harness import wait_for
+from tests.e2e.test_headless_ssh import JsonClient, Message, dixit_server, everyone_over, play
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+
+TIMEOUT = 20.0
+
+
+def table_state(code: str) -> object:
+    return lambda m: m["type"] == "state" and m["table"] == code
+
+
+async def test_a_json_host_starts_a_rematch_and_everyone_moves_to_its_lobby(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path) as (port, coord):
+        coord.store = store = await SqliteStore.open(tmp_path / "data")
+        ana, ben, sam = [await JsonClient.open(port, name) for name in ("ana", "ben", "sam")]
+        ana.send({"cmd": "create", "mode": "standard", "target": 10, "bots": 1, "seed": 3})
+        old = (await ana.wait_for(lambda m: m["type"] == "state" and len(m.get("players", [])) == 2))["table"]
+        ben.send({"cmd": "join", "table": old})
+        sam.send({"cmd": "watch", "table": old})
+        await ana.wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 3)
+        await sam.wait_for(table_state(old))
+        ana.send({"cmd": "rematch", "ref": "early"})
+        early = await ana.wait_for(lambda m: m["type"] == "error" and m["ref"] == "early")
+        assert early["code"] == "not_over"
+        ana.send({"cmd": "start"})
+        await play([ana, ben], everyone_over([ana, ben]), random.Random(5), timeout=90)
+        final = ana.state
+        names = [p["name"] for p in final["players"]]
+        assert names == ["ana", "Oneiros", "ben"] and final["players"][1]["bot"]
+        ben.send({"cmd": "rematch", "ref": "ben"})
+        refused = await ben.wait_for(lambda m: m["type"] == "error" and m["ref"] == "ben")
+        assert refused["code"] == "not_host"
+        assert old in coord.tables and coord.tables[old].status == "over"  # the refusals changed nothing
+
+        old_table = coord.tables[old]
+        old_options = old_table.options
+        old_keys, old_codes = [s.key for s in old_table.seats], [s.code for s in old_table.seats]
+        marks = {c.name: len(c.messages) for c in (ana, ben, sam)}
+        ana.send({"cmd": "rematch"})
+        notice = await ben.wait_for(lambda m: m["type"] == "notice" and "rematch" in m["text"], start=marks["ben"])
+        new = notice["text"].removesuffix(".").rsplit(" ", 1)[-1]
+        assert notice["text"] == f"ana started a rematch: table {new}." and new != old
+        mine = await ana.wait_for(lambda m: m["type"] == "notice", start=marks["ana"])
+        assert mine["text"] == f"You started a rematch: table {new}."
+        watched = await sam.wait_for(lambda m: m["type"] == "notice", start=marks["sam"])
+        assert watched["text"] == notice["text"]
+
+        def lobby_of_new(m: Message) -> bool:
+            return m["type"] == "state" and m["table"] == new and m["phase"] == "lobby"
+
+        for client, you in ((ana, 0), (ben, 2), (sam, None)):
+            state = await client.wait_for(lobby_of_new, start=marks[client.name])
+            assert state["you"] == you and state["host"] == 0
+            for message in client.messages:
+                validate_message(message)
+        # the bot sits down again in its own seat; same names, same order, same options
+        await ana.wait_for(lambda m: lobby_of_new(m) and m["players"][1]["connected"], start=marks["ana"])
+        table = coord.tables[new]
+        assert [s.name for s in table.seats] == names
+        assert table.seats[1].bot and not table.seats[0].bot and not table.seats[2].bot
+        assert table.options == old_options
+        assert [s.key for s in table.seats] == old_keys and [s.code for s in table.seats] == old_codes
+        await wait_for(lambda: old not in coord.tables, TIMEOUT, "the old table to close once empty")
+        # the old game is still in the store, whole: `dixit-tui replay OLD` folds it to its end
+        history = await store.history(old)
+        events = [event_from_dict(e) for r in history if r["t"] == "events" for e in r["events"]]
+        assert fold(events).phase is Phase.OVER
+        assert [r["t"] for r in await store.history(new)][:4] == ["create", "seat", "seat", "seat"]
+
+        # the new table plays: start it and give the first clue
+        ana.send({"cmd": "start"})
+        started = await ben.wait_for(lambda m: m["type"] == "state" and m["table"] == new and m["phase"] == "clue")
+        assert [p["score"] for p in started["players"]] == [0, 0, 0]
+        for client in (ana, ben, sam):
+            assert await client.close() == 0
+        await store.close()
