@@ -6,16 +6,37 @@ built-in bot at the table. The old game stays replayable from the store.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
 import pytest
 
+from dixit_tui.coordinator.table import Table
 from dixit_tui.engine import Phase, event_from_dict, fold
 from dixit_tui.protocol.schema import validate_message
 from dixit_tui.store import SqliteStore
-from tests.e2e.harness import wait_for
+from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.test_headless_ssh import JsonClient, Message, dixit_server, everyone_over, play
+from tests.e2e.test_tui_games import dixit_server as tui_server
+from tests.e2e.test_tui_games import seat_players
+from tests.e2e.tui_driver import (
+    cast_vote,
+    close_recap,
+    footer,
+    give_clue,
+    press,
+    start_game,
+    state_of,
+    status,
+    submit_cards,
+    text,
+    wait_all,
+    wait_any,
+    wait_footer,
+    wait_status,
+    wait_text,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -91,3 +112,79 @@ async def test_a_json_host_starts_a_rematch_and_everyone_moves_to_its_lobby(tmp_
         for client in (ana, ben, sam):
             assert await client.close() == 0
         await store.close()
+
+
+# --- through the TUI ------------------------------------------------------------------------------------------------
+
+
+async def play_by_keys(table: Table, seat: int, client: PtyClient) -> None:
+    """One person's part of a game with bots at the table, by keys only, until the game is over: close each recap,
+    then give the clue (not in the race for the first clue, which the bot takes: the race is not tested here), cards or vote the phase waits for from this seat."""
+    closed = 0
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 240
+    while True:
+        assert loop.time() < deadline, text(client)
+        state = state_of(table)
+        if len(state.history) > closed:
+            await close_recap(client, state.history[closed].turn)
+            closed += 1
+            continue
+        if state.phase is Phase.OVER:
+            return
+        turn = state.turn
+        if seat not in state.waiting_for() or turn.storyteller is None:
+            await asyncio.sleep(0.05)
+            continue
+        if state.phase is Phase.CLUE:
+            await give_clue(client, 1, f"clue {turn.number}")
+        elif state.phase is Phase.SUBMIT:
+            await submit_cards(client, list(range(1, state.rules.submit_count + 1)))
+        else:
+            forbidden = state.forbidden_slots(seat)
+            await cast_vote(client, next(s for s in range(1, len(turn.board) + 1) if s not in forbidden))
+        await client.wait_until(
+            lambda: (state_of(table).turn.number, state_of(table).phase) != (turn.number, state.phase)
+            or seat not in state_of(table).waiting_for(),
+            TIMEOUT,
+            "the move to arrive",
+        )
+
+
+@pytest.mark.timeout(300)
+async def test_the_host_presses_m_at_game_over_and_everyone_lands_in_the_new_lobby(tmp_path: Path) -> None:
+    """ana and ben (each with a key) and a bot play a game to 10 points by keys; at game over ana sees `m Rematch`,
+    ben a line saying the host can start one; ana presses m and both land in the new table's lobby, same seats,
+    the bot seated again; the new game starts."""
+    async with tui_server(tmp_path, seed=5) as (server, coord):
+        players, table = await seat_players(server.port, coord, ["ana", "ben"], target=10)
+        ana, ben = players[0].client, players[1].client
+        await press(ana, "b")
+        await wait_all([ana, ben], "3 seated")
+        names = [s.name for s in table.seats]
+        await start_game(ana)
+        await asyncio.gather(play_by_keys(table, 0, ana), play_by_keys(table, names.index("ben"), ben))
+        for client in (ana, ben):
+            await wait_text(client, "★ Game over: ", "Final scores")
+        await wait_footer(ana, "m Rematch")
+        await wait_text(ana, "Press m for a rematch")
+        await wait_text(ben, "The host, ana, can start a rematch")
+        assert "m Rematch" not in footer(ben)
+        old = table.code
+        await press(ana, "m")
+        await wait_any(ana, "You started a rematch: table")
+        await wait_for(lambda: any(code != old for code in coord.tables), TIMEOUT, "the new table")
+        new = next(code for code in coord.tables if code != old)
+        await wait_text(ben, f"ana started a rematch: table {new}")
+        for client in (ana, ben):
+            await wait_text(client, f"Dixit · table {new}", "3 seated")
+        await wait_status(ana, "Press s to start the game")
+        assert "Waiting for ana (host) to start the game." in status(ben)
+        fresh = coord.tables[new]
+        assert [s.name for s in fresh.seats] == names
+        await wait_for(lambda: all(s.connected for s in fresh.seats), TIMEOUT, "the bot to sit down again")
+        assert [s.key for s in fresh.seats] == [s.key for s in table.seats]
+        await start_game(ana)
+        assert fresh.game is not None and all(score == 0 for score in state_of(fresh).scores)
+        for client in (ana, ben):
+            await client.close()
