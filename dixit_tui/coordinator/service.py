@@ -536,13 +536,13 @@ class PlayerSession:
 
     # --- the table -------------------------------------------------------------------------------------------
 
-    async def start(self) -> None:
+    async def start(self, *, practice: bool = False) -> None:
+        """Host only: start the game; with `practice`, it opens with an unscored practice turn the host tells."""
         table, seat = self._need_seat()
         async with table.lock:
             if seat != table.host:
                 raise TableError("Only the host can start the game.", "not_host")
-            updates = table.start()
-            table.practice_step = None
+            updates = table.start(practice=practice)
             await self.coordinator.changed(table, updates, lobby=True)
 
     async def add_bots(self, count: int) -> int:
@@ -611,18 +611,10 @@ class PlayerSession:
                 log.info("rematch %s: bots not re-seated: %s", new.code, err.message)
         return new.view_for(self)
 
-    async def practice(self, step: int | None) -> None:
-        """Host only, before the game: show everyone at the table step `step` of the practice turn (None ends it).
-        The practice uses no card of the game's deck: nothing is dealt, so nothing needs returning."""
-        table, seat = self._need_seat()
-        if seat != table.host:
-            raise TableError("Only the host can run the practice turn.", "not_host")
-        if table.game is not None:
-            raise TableError("The practice turn is for before the game starts.", "started")
-        if step is not None and step < 0:
-            raise TableError("There is no such practice step.", "bad_step")
-        table.practice_step = step
-        self.coordinator.broadcast(table)
+    async def practice(self) -> None:
+        """Host only, before the game: start it with a practice turn. The table plays turn 0 like any turn (the host
+        tells); nothing it scores counts, then every card is dealt again and turn 1 begins."""
+        await self.start(practice=True)
 
     async def clue(self, text: str, card: str | None = None) -> None:
         table, seat = self._need_seat()

@@ -107,7 +107,10 @@ async def _reconnect(s: PlayerSession, m: dict[str, Any]) -> None:
 
 
 async def _start(s: PlayerSession, m: dict[str, Any]) -> None:
-    await s.start()
+    practice = m.get("practice", False)
+    if not isinstance(practice, bool):
+        raise BadCommand('"practice" must be true or false.')
+    await s.start(practice=practice)
 
 
 async def _clue(s: PlayerSession, m: dict[str, Any]) -> None:

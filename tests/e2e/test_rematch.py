@@ -7,7 +7,9 @@ built-in bot at the table. The old game stays replayable from the store.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 import random
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -43,7 +45,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 TIMEOUT = 20.0
 
 
-def table_state(code: str) -> object:
+def table_state(code: str) -> Callable[[Message], bool]:
     return lambda m: m["type"] == "state" and m["table"] == code
 
 
@@ -117,9 +119,15 @@ async def test_a_json_host_starts_a_rematch_and_everyone_moves_to_its_lobby(tmp_
 # --- through the TUI ------------------------------------------------------------------------------------------------
 
 
+def moved_on(table: Table, seat: int, where: tuple[int, Phase]) -> bool:
+    state = state_of(table)
+    return (state.turn.number, state.phase) != where or seat not in state.waiting_for()
+
+
 async def play_by_keys(table: Table, seat: int, client: PtyClient) -> None:
     """One person's part of a game with bots at the table, by keys only, until the game is over: close each recap,
-    then give the clue (not in the race for the first clue, which the bot takes: the race is not tested here), cards or vote the phase waits for from this seat."""
+    then give the clue (not in the race for the first clue, which the bot takes: the race is not tested here),
+    cards or vote the phase waits for from this seat."""
     closed = 0
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 240
@@ -143,12 +151,7 @@ async def play_by_keys(table: Table, seat: int, client: PtyClient) -> None:
         else:
             forbidden = state.forbidden_slots(seat)
             await cast_vote(client, next(s for s in range(1, len(turn.board) + 1) if s not in forbidden))
-        await client.wait_until(
-            lambda: (state_of(table).turn.number, state_of(table).phase) != (turn.number, state.phase)
-            or seat not in state_of(table).waiting_for(),
-            TIMEOUT,
-            "the move to arrive",
-        )
+        await client.wait_until(partial(moved_on, table, seat, (turn.number, state.phase)), TIMEOUT, "the move")
 
 
 @pytest.mark.timeout(300)
