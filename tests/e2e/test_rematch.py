@@ -7,8 +7,8 @@ built-in bot at the table. The old game stays replayable from the store.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 import random
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
