@@ -5,18 +5,18 @@ Real server, real SSH (asyncssh PTY clients with pyte screens; JSON clients for 
 from __future__ import annotations
 
 import random
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from dixit_tui.protocol.schema import validate_message
 from tests.e2e.harness import PtyClient, wait_for
-from tests.e2e.test_headless_ssh import JsonClient, dixit_server, everyone_over, play, table_of_three
+from tests.e2e.test_headless_ssh import dixit_server, everyone_over, play, table_of_three
 from tests.e2e.test_tui_games import check_scores, seat_players
 from tests.e2e.test_tui_games import dixit_server as tui_server
 from tests.e2e.tui_driver import (
     TIMEOUT,
-    Player,
     board_slots,
     cast_vote,
     give_clue,
@@ -43,6 +43,10 @@ def side_text(client: PtyClient) -> str:
     """The side column's words as one line (the practice help wraps in its box)."""
     lines = (line[:SIDE].strip().strip("│╭╮╰╯─").strip() for line in client.screen.display)
     return " ".join(" ".join(line for line in lines if line).split())
+
+
+def all_zero(client: PtyClient) -> bool:
+    return set(scores_shown(client).values()) == {0}
 
 
 async def wait_help(client: PtyClient, needle: str) -> None:
@@ -87,7 +91,7 @@ async def test_a_practice_turn_played_through_the_table_screens_counts_for_nothi
         assert state.scores == (0, 0, 0) and state.history == ()
         for client in clients:
             await wait_text(client, "to 10 points · turn 1 ·")
-            await client.wait_until(lambda c=client: set(scores_shown(c).values()) == {0}, TIMEOUT, "scores at 0")
+            await client.wait_until(partial(all_zero, client), TIMEOUT, "every score at 0")
             assert "Practice turn" not in side_text(client)
         assert "The practice is over" in text(ana)
 
@@ -103,7 +107,7 @@ async def test_a_practice_turn_played_through_the_table_screens_counts_for_nothi
 
 async def test_start_with_practice_over_json(tmp_path: Path) -> None:
     async with dixit_server(tmp_path) as (port, _):
-        players, code = await table_of_three(port)
+        players, _ = await table_of_three(port)
         ana = players[0]
         ana.send({"cmd": "start", "practice": "yes", "ref": 1})
         bad = await ana.wait_for(lambda m: m["type"] == "error" and m["ref"] == 1)
