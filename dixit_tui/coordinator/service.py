@@ -82,6 +82,7 @@ class Coordinator:
         self.unsnapshotted: dict[str, int] = {}
         self.tables: dict[str, Table] = {}
         self.used_codes: set[str] = set()
+        self.rematches: dict[str, str] = {}  # old table code -> its rematch's code (`join OLD` finds the new table)
         self.abandon_after = abandon_after
         self._tasks: set[asyncio.Future[None]] = set()
         self.sessions: set[PlayerSession] = set()
@@ -291,6 +292,8 @@ class Coordinator:
 
     def table(self, code: str) -> Table:
         table = self.tables.get(normalize_code(code))
+        if table is None and (moved := self.rematches.get(normalize_code(code))) is not None:
+            table = self.tables.get(moved)  # the old table closed: its players are at the rematch
         if table is None:
             shown = normalize_code(code)[:8] or "with that code"
             raise TableError(f"There is no table {shown}. Check the code and try again.", "no_table")
@@ -336,6 +339,7 @@ class Coordinator:
         """A new table with the old one's options and seats (names, keys, reconnect codes, bots; not the removed) and
         its host. Returns it and where each old seat sits now. The old table and its records stay as they are."""
         new = self.create_table(old.options)
+        self.rematches[old.code] = new.code
         moved: dict[int, int] = {}
         for index, seat in enumerate(old.seats):
             if seat.removed:

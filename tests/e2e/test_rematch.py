@@ -107,6 +107,12 @@ async def test_a_json_host_starts_a_rematch_and_everyone_moves_to_its_lobby(tmp_
         assert fold(events).phase is Phase.OVER
         assert [r["t"] for r in await store.history(new)][:4] == ["create", "seat", "seat", "seat"]
 
+        # the old code now leads to the rematch (for whoever was away and comes back with `join OLD`)
+        eve = await JsonClient.open(port, "eve")
+        eve.send({"cmd": "watch", "table": old})
+        assert (await eve.wait_for(lambda m: m["type"] == "state" and m["table"] is not None))["table"] == new
+        assert await eve.close() == 0
+
         # the new table plays: start it and give the first clue
         ana.send({"cmd": "start"})
         started = await ben.wait_for(lambda m: m["type"] == "state" and m["table"] == new and m["phase"] == "clue")
