@@ -271,7 +271,7 @@ class TableScreen(Screen[None]):
             else:
                 parts.append(f" · each tells {_plural(game.storytells, 'time')}")
             if game.practice:
-                parts.append(f" · practice turn (not counted) · pile {game.draw_pile}")
+                parts.append(f" · practice turn · pile {game.draw_pile}")
             elif game.phase != "over":
                 parts.append(f" · turn {game.turn} · pile {game.draw_pile}")
             else:

@@ -51,7 +51,7 @@ async def test_the_help_follows_the_practice_turn_and_goes_with_it() -> None:
         assert shown is not None and shown.startswith(HEADLINE) and "You are the storyteller" in shown
         shown = help_shown(guest)
         assert shown is not None and "ana is the storyteller" in shown
-        assert "practice turn (not counted)" in str(guest.screen.query_one("#topbar", TextBox).render())
+        assert "· practice turn ·" in str(guest.screen.query_one("#topbar", TextBox).render())
 
         table = coord.tables[view.code]
         assert table.game is not None
