@@ -94,7 +94,6 @@ class TableView:
     reconnect_code: str | None  # your own, to reclaim your seat without a key
     start_problem: str | None  # why the host cannot start yet, None when they can
     version: int = 0
-    practice_step: int | None = None  # the host's unscored practice turn, shown to everyone at the table
     deadline: float | None = None  # wall-clock time (epoch seconds) when a stand-in will play for those missing
 
     @property

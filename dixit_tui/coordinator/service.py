@@ -88,6 +88,7 @@ class Coordinator:
         self.unsnapshotted: dict[str, int] = {}
         self.tables: dict[str, Table] = {}
         self.used_codes: set[str] = set()
+        self.rematches: dict[str, str] = {}  # old table code -> its rematch's code (`join OLD` finds the new table)
         self.abandon_after = abandon_after
         self._tasks: set[asyncio.Future[None]] = set()
         self.sessions: set[PlayerSession] = set()
@@ -298,6 +299,8 @@ class Coordinator:
 
     def table(self, code: str) -> Table:
         table = self.tables.get(normalize_code(code))
+        if table is None and (moved := self.rematches.get(normalize_code(code))) is not None:
+            table = self.tables.get(moved)  # the old table closed: its players are at the rematch
         if table is None:
             shown = normalize_code(code)[:8] or "with that code"
             raise TableError(f"There is no table {shown}. Check the code and try again.", "no_table")
@@ -339,6 +342,23 @@ class Coordinator:
         self.tables[code] = table
         return table
 
+    def rematch_table(self, old: Table) -> tuple[Table, dict[int, int]]:
+        """A new table with the old one's options and seats (names, keys, reconnect codes, bots; not the removed) and
+        its host. Returns it and where each old seat sits now. The old table and its records stay as they are."""
+        new = self.create_table(old.options)
+        self.rematches[old.code] = new.code
+        moved: dict[int, int] = {}
+        for index, seat in enumerate(old.seats):
+            if seat.removed:
+                continue
+            moved[index] = len(new.seats)
+            new.record({"t": "seat", "name": seat.name, "key": seat.key, "code": seat.code, "bot": seat.bot})
+        host = moved.get(old.host, 0)
+        if host:
+            new.record({"t": "host", "seat": host})
+        new.announce(f"A rematch of table {old.code}: same seats, same options.")
+        return new, moved
+
     def forget_if_empty(self, table: Table) -> None:
         """A table nobody is connected to is forgotten unless its game is still running (players may return).
         Its records stay in the store (finished games can be replayed)."""
@@ -352,6 +372,12 @@ def _returning_seat(table: Table, name: str) -> int | None:
     start with the same name, who gets it back with their reconnect code (a key-bound seat also by its key)."""
     key = name_key(name)
     return next((i for i, s in enumerate(table.seats) if not s.removed and not s.bot and name_key(s.name) == key), None)
+
+
+def _builtin_bot(session: PlayerSession) -> bool:
+    from dixit_tui.bots.player import BotPlayer
+
+    return isinstance(getattr(session.sink, "__self__", None), BotPlayer)
 
 
 class PlayerSession:
@@ -423,6 +449,8 @@ class PlayerSession:
             seat = table.seat_for_key(self.identity.key)
             if seat is None:
                 seat = table.seat_of(self)
+            if seat is None and self.identity.bot:  # a rematch keeps its bots' seats
+                seat = table.empty_bot_seat(clean_name(name) if name is not None else self.name)
             if seat is None:
                 wanted = clean_name(name) if name is not None else self.name
                 if not wanted:
@@ -441,7 +469,8 @@ class PlayerSession:
     async def reclaim(self, reconnect_code: str) -> TableView:
         """Return to a seat with its reconnect code (for players without a key)."""
         wanted = normalize_code(reconnect_code)
-        for table in list(self.coordinator.tables.values()):
+        # a rematch keeps the codes: the table still to be played comes before the one that is over
+        for table in sorted(self.coordinator.tables.values(), key=lambda t: t.status == "over"):
             async with table.lock:
                 seat = table.seat_for_code(wanted)
                 if seat is not None:
@@ -531,13 +560,13 @@ class PlayerSession:
 
     # --- the table -------------------------------------------------------------------------------------------
 
-    async def start(self) -> None:
+    async def start(self, *, practice: bool = False) -> None:
+        """Host only: start the game; with `practice`, it opens with an unscored practice turn the host tells."""
         table, seat = self._need_seat()
         async with table.lock:
             if seat != table.host:
                 raise TableError("Only the host can start the game.", "not_host")
-            updates = table.start()
-            table.practice_step = None
+            updates = table.start(practice=practice)
             await self.coordinator.changed(table, updates, lobby=True)
 
     async def add_bots(self, count: int) -> int:
@@ -554,18 +583,62 @@ class PlayerSession:
         bots = await add_bots(self.coordinator, table.code, count, rng=random.Random(self.coordinator.rng.random()))
         return len(bots)
 
-    async def practice(self, step: int | None) -> None:
-        """Host only, before the game: show everyone at the table step `step` of the practice turn (None ends it).
-        The practice uses no card of the game's deck: nothing is dealt, so nothing needs returning."""
-        table, seat = self._need_seat()
-        if seat != table.host:
-            raise TableError("Only the host can run the practice turn.", "not_host")
-        if table.game is not None:
-            raise TableError("The practice turn is for before the game starts.", "started")
-        if step is not None and step < 0:
-            raise TableError("There is no such practice step.", "bad_step")
-        table.practice_step = step
-        self.coordinator.broadcast(table)
+    async def rematch(self) -> TableView:
+        """Host only, once the game is over: a new table with the same options and seats. Everyone at this table
+        (spectators too) moves to its lobby, in the same seat; the bots sit down again. This table's game stays
+        in the store, so it can still be replayed. Returns the host's view of the new table."""
+        old, seat = self._need_seat()
+        coordinator = self.coordinator
+        async with old.lock:
+            if seat != old.host:
+                raise TableError("Only the host can start a rematch.", "not_host")
+            if old.status != "over":
+                raise TableError("A rematch can start once the game is over.", "not_over")
+            new, moved = coordinator.rematch_table(old)
+            host = old.seats[seat].name
+            bots: list[str] = []
+            arriving: list[PlayerSession] = []
+            async with new.lock:
+                for before, after in moved.items():
+                    record = old.seats[before]
+                    session = record.session
+                    if record.bot and (session is None or _builtin_bot(session)):
+                        bots.append(record.name)  # a built-in bot stops when a game ends: a fresh one sits down
+                        continue
+                    if session is None:
+                        continue  # kept for them: their key, `join` or reconnect code brings them back
+                    record.session = None
+                    new.seats[after].session = session
+                    session.table = new
+                    arriving.append(session)
+                for watcher in list(old.spectators):
+                    old.spectators.discard(watcher)
+                    new.spectators.add(watcher)
+                    watcher.table = new
+                    arriving.append(watcher)
+                old.announce(f"{host} started a rematch: table {new.code}.")
+                coordinator.forget_if_empty(old)
+                await coordinator.commit(new)
+                for session in arriving:
+                    text = "You" if session is self else host
+                    session.deliver(NoticeUpdate(f"{text} started a rematch: table {new.code}."))
+                await coordinator.changed(new)
+            await coordinator.changed(old, lobby=True)
+        if bots:
+            from dixit_tui.bots.player import add_bots  # bots are clients of the coordinator: imported on use
+
+            try:
+                await add_bots(
+                    coordinator, new.code, len(bots), names=bots, rng=random.Random(coordinator.rng.random())
+                )
+            except TableError as err:  # the table went away meanwhile: nothing to re-seat
+                log.info("rematch %s: bots not re-seated: %s", new.code, err.message)
+        return new.view_for(self)
+
+    async def practice(self) -> None:
+        """Host only, before the game: start it with a practice turn. The table plays turn 0 like any turn (the host
+        tells); nothing it scores counts, then every card is dealt again and turn 1 begins."""
+        await self.start(practice=True)
 
     async def clue(self, text: str, card: str | None = None) -> None:
         table, seat = self._need_seat()

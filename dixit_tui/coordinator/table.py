@@ -47,6 +47,7 @@ from dixit_tui.engine.events import (
     Event,
     GameEnded,
     PlayerRemoved,
+    PracticeEnded,
     TurnScored,
     TurnVoided,
 )
@@ -109,7 +110,6 @@ class Table:
         self.log: deque[str] = deque(maxlen=LOG_TAIL)
         self.limiter = ChatLimiter()
         self.version = 0
-        self.practice_step: int | None = None
         self.pending: list[dict[str, Any]] = []  # records applied but not yet committed to the store
         self.lock = asyncio.Lock()  # one change at a time: apply, commit, then show
         self.phase_key: tuple[int, str] | None = None  # (turn, phase) the deadline below belongs to
@@ -148,6 +148,15 @@ class Table:
 
     def seat_for_code(self, code: str) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s.code.replace("-", "") == code and not s.removed), None)
+
+    def empty_bot_seat(self, name: str) -> int | None:
+        """Before the start, a bot's seat kept free for a bot of that name (a rematch re-seats its bots)."""
+        if self.game is not None:
+            return None
+        key = name_key(name)
+        return next(
+            (i for i, s in enumerate(self.seats) if s.bot and s.session is None and name_key(s.name) == key), None
+        )
 
     def name_taken(self, name: str, *, except_seat: int | None = None) -> bool:
         key = name_key(name)
@@ -190,7 +199,10 @@ class Table:
             events = [event_from_dict(e) for e in rec["events"]]
             if self.game is None:
                 self.game = Game(events)
-                self.note("The game has started. " + self._clue_prompt())
+                if self.game.state.practice:
+                    self.note("The practice turn has started: it does not count. " + self._clue_prompt())
+                else:
+                    self.note("The game has started. " + self._clue_prompt())
                 return []
             self.game.state = fold(events, self.game.state)
             self.game.events.extend(events)
@@ -201,6 +213,8 @@ class Table:
             return [ChatUpdate(line)]
         elif kind == "note":
             self.note(rec["text"])
+        elif kind == "host":  # a rematch keeps the old table's host, wherever they sit
+            self.lobby_host = rec["seat"]
         else:
             raise ValueError(f"unknown table record {kind!r}")
         return []
@@ -289,14 +303,15 @@ class Table:
         o = self.options
         return GameConfig(Mode(o.mode), Profile(o.profile), o.target, o.storytells, FirstStoryteller(o.first))
 
-    def start(self) -> list[Update]:
+    def start(self, *, practice: bool = False) -> list[Update]:
+        """Start the game (with `practice`, after an unscored practice turn told by the host)."""
         problem = self.start_problem()
         if problem is not None:
             raise TableError(problem, "cannot_start")
         cards = self.resolve_cards(self.options.decks)
         seed = self.options.seed if self.options.seed is not None else self.rng.randrange(2**63)
         names = [s.name for s in self.seats]
-        events = start_game(self.config(), names, cards, seed, host=self.lobby_host)
+        events = start_game(self.config(), names, cards, seed, host=self.lobby_host, practice=practice)
         return self.record({"t": "events", "events": [event_to_dict(e) for e in events]})
 
     def execute(self, command: Command) -> list[Update]:
@@ -310,6 +325,8 @@ class Table:
         teller = self.game.state.turn.storyteller
         if teller is None:
             return "Anyone may give the first clue."
+        if self.game.state.practice:
+            return f"{self.seats[teller].name} tells the practice turn."
         return f"{self.seats[teller].name} tells next."
 
     def _describe(self, events: Sequence[Event]) -> list[Update]:
@@ -327,7 +344,12 @@ class Table:
                     texts = {s.card: self.game.state.cards[s.card].text for s in reveal.slots}
                     updates.append(RevealUpdate(reveal, texts))
                     gains = ", ".join(f"{names[p.seat]} +{p.delta}" for p in reveal.points if p.delta)
-                    self.note(f"Turn {reveal.turn} revealed. {gains or 'Nobody scored.'}")
+                    if reveal.turn == 0:
+                        self.note(f"Practice turn revealed (not counted). {gains or 'Nobody would have scored.'}")
+                    else:
+                        self.note(f"Turn {reveal.turn} revealed. {gains or 'Nobody scored.'}")
+                case PracticeEnded():
+                    self.note("The practice is over: every card was shuffled and dealt again, and scores start at 0.")
                 case TurnVoided(turn=turn):
                     updates.append(VoidedUpdate(turn))
                     self.note(f"Turn {turn} was voided: every card went back to its owner.")
@@ -340,6 +362,8 @@ class Table:
                     updates.append(OverUpdate(scores, winners))
                     self.note("Game over. " + " and ".join(names[w] for w in winners) + " won.")
         if self.game.state.phase is Phase.CLUE and any(isinstance(e, TurnScored | TurnVoided) for e in events):
+            if any(isinstance(e, PracticeEnded) for e in events):
+                self.note("The game begins.")
             self.note(self._clue_prompt())
         return updates
 
@@ -387,6 +411,5 @@ class Table:
             reconnect_code=self.seats[seat].code if seat is not None else None,
             start_problem=self.start_problem() if self.game is None else None,
             version=self.version,
-            practice_step=self.practice_step,
             deadline=self.deadline,
         )

@@ -17,6 +17,14 @@ class GameStarted:
     seed: int
     order: tuple[str, ...]  # the shuffled deck; hands are dealt from its top in seat order
     host: int = 0
+    practice: bool = False  # turn 0 is an unscored practice turn, told by the host; the game proper follows
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeEnded:
+    """The practice turn is over: every card is shuffled into a fresh deck and dealt again; turn 1 begins."""
+
+    order: tuple[str, ...]  # the new deck: hands are dealt from its top in seat order, the rest is the draw pile
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +116,7 @@ Event = (
     | TurnVoided
     | PlayerRemoved
     | GameEnded
+    | PracticeEnded
 )
 
 EVENT_TYPES: tuple[type, ...] = (
@@ -125,4 +134,5 @@ EVENT_TYPES: tuple[type, ...] = (
     TurnVoided,
     PlayerRemoved,
     GameEnded,
+    PracticeEnded,
 )

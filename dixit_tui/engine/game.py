@@ -38,6 +38,7 @@ from dixit_tui.engine.events import (
     GameStarted,
     HandsPassed,
     PlayerRemoved,
+    PracticeEnded,
     StorytellerChosen,
     TurnBegan,
     TurnScored,
@@ -82,8 +83,19 @@ def _shuffled(items: Iterable[str], seed: int, draws: int) -> tuple[str, ...]:
 # --- starting a game -------------------------------------------------------------------------------------------
 
 
-def start(config: GameConfig, names: Sequence[str], cards: Sequence[Card], seed: int, host: int = 0) -> list[Event]:
-    """The events that open a game: deal, and (if the table asked) a random first storyteller."""
+def start(
+    config: GameConfig,
+    names: Sequence[str],
+    cards: Sequence[Card],
+    seed: int,
+    host: int = 0,
+    *,
+    practice: bool = False,
+) -> list[Event]:
+    """The events that open a game: deal, and (if the table asked) a random first storyteller.
+
+    With `practice`, turn 0 is a practice turn told by the host: played like any turn, but nothing it scores
+    counts; then every card is dealt again from a fresh shuffle and turn 1 begins as a game without practice would."""
     config = config.normalized()
     rules = rules_for(config, len(names))
     ids = [c.id for c in cards]
@@ -96,9 +108,10 @@ def start(config: GameConfig, names: Sequence[str], cards: Sequence[Card], seed:
         )
     if not 0 <= host < len(names):
         raise ConfigError("The host must be one of the players.")
-    events: list[Event] = [GameStarted(config, tuple(names), tuple(cards), seed, _shuffled(ids, seed, 0), host)]
+    order = _shuffled(ids, seed, 0)
+    events: list[Event] = [GameStarted(config, tuple(names), tuple(cards), seed, order, host, practice)]
     state = fold(events)
-    if config.first is FirstStoryteller.RANDOM:
+    if config.first is FirstStoryteller.RANDOM and not practice:
         events.append(StorytellerChosen(_rng(seed, state.rng_draws).randrange(len(names))))
     return events
 
@@ -292,6 +305,8 @@ def _leaders(state: GameState, seats: Sequence[int]) -> tuple[int, ...]:
 
 def _end_turn(state: GameState) -> list[Event]:
     """Score, then either end the game or discard, refill, (party) pass hands, and begin the next turn."""
+    if state.practice:
+        return _end_practice(state)
     events: list[Event] = [TurnScored(_score(state))]
     state = apply(state, events[0])
     if _game_finished(state):
@@ -305,6 +320,21 @@ def _end_turn(state: GameState) -> list[Event]:
     teller = state.turn.storyteller
     assert teller is not None
     events.append(TurnBegan(state.turn.number + 1, state.next_active(teller)))
+    return events
+
+
+def _end_practice(state: GameState) -> list[Event]:
+    """The practice turn's reveal shows what each player would have scored (their scores do not change); then a
+    fresh shuffle of every card is dealt again, and turn 1 begins (with a random storyteller if the table asked)."""
+    reveal = _score(state)
+    points = tuple(_evolve(p, score=state.scores[p.seat]) for p in reveal.points)
+    events: list[Event] = [TurnScored(_evolve(reveal, points=points))]
+    after = apply(state, events[0])
+    events.append(PracticeEnded(_shuffled(after.cards, after.seed, after.rng_draws)))
+    after = apply(after, events[-1])
+    if after.config.first is FirstStoryteller.RANDOM:
+        seats = after.active_seats()
+        events.append(StorytellerChosen(seats[_rng(after.seed, after.rng_draws).randrange(len(seats))]))
     return events
 
 
@@ -410,6 +440,8 @@ def _apply_start(e: GameStarted) -> GameState:
     rules = rules_for(config, len(e.names))
     n, h = len(e.names), rules.hand_size
     hands = tuple(tuple(e.order[i * h : (i + 1) * h]) for i in range(n))
+    if e.practice and not 0 <= e.host < n:
+        raise ValueError("GameStarted: the practice turn's storyteller (the host) is not a seat")
     return GameState(
         config=config,
         rules=rules,
@@ -423,10 +455,11 @@ def _apply_start(e: GameStarted) -> GameState:
         scores=(0,) * n,
         told=(0,) * n,
         phase=Phase.CLUE,
-        turn=Turn(number=1, storyteller=None),
+        turn=Turn(number=0, storyteller=e.host) if e.practice else Turn(number=1, storyteller=None),
         seed=e.seed,
         rng_draws=1,
         version=1,
+        practice=e.practice,
     )
 
 
@@ -452,6 +485,9 @@ def _apply(s: GameState, e: Event) -> GameState:
         case VoteCast(seat=seat, slots=slots, red=red):
             votes = _frozen({**turn.votes, seat: slots})
             return _evolve(s, turn=_evolve(turn, votes=votes, red=turn.red if red is None else red))
+        case TurnScored(reveal=reveal) if s.practice:  # nothing counts: scores, turns told and history stay
+            done = Turn(number=turn.number, storyteller=turn.storyteller, clue=turn.clue)
+            return _evolve(s, discard=(*s.discard, *turn.board), last_reveal=reveal, turn=done)
         case TurnScored(reveal=reveal):
             scores = list(s.scores)
             for p in reveal.points:
@@ -505,6 +541,29 @@ def _apply(s: GameState, e: Event) -> GameState:
                 hands=hands,
                 discard=(*s.discard, *s.hands[seat]),
                 turn=_evolve(turn, storyteller=teller),
+            )
+        case PracticeEnded(order=order):
+            h = s.rules.hand_size
+            if sorted(order) != sorted(s.cards):
+                raise ValueError("PracticeEnded must shuffle every card of the game")
+            dealt_hands: list[tuple[str, ...]] = []
+            dealt = 0
+            for seat in s.seats:
+                dealt_hands.append(tuple(order[dealt : dealt + h]) if s.active[seat] else ())
+                dealt += h if s.active[seat] else 0
+            n = len(s.names)
+            return _evolve(
+                s,
+                hands=tuple(dealt_hands),
+                draw_pile=tuple(order[dealt:]),
+                discard=(),
+                scores=(0,) * n,
+                told=(0,) * n,
+                phase=Phase.CLUE,
+                turn=Turn(number=1, storyteller=None),
+                rng_draws=s.rng_draws + 1,
+                last_reveal=None,
+                practice=False,
             )
         case GameEnded(winners=winners):
             return _evolve(s, phase=Phase.OVER, winners=winners)

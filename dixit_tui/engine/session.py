@@ -19,8 +19,17 @@ class Game:
         self.state: GameState = fold(self.events)
 
     @classmethod
-    def new(cls, config: GameConfig, names: Sequence[str], cards: Sequence[Card], seed: int, host: int = 0) -> Game:
-        return cls(start(config, names, cards, seed, host))
+    def new(
+        cls,
+        config: GameConfig,
+        names: Sequence[str],
+        cards: Sequence[Card],
+        seed: int,
+        host: int = 0,
+        *,
+        practice: bool = False,
+    ) -> Game:
+        return cls(start(config, names, cards, seed, host, practice=practice))
 
     def execute(self, command: Command) -> list[Event]:
         """Check and carry out a command; raises RuleError (and changes nothing) if the rules refuse it."""

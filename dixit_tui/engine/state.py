@@ -55,6 +55,7 @@ class GameState:
     history: tuple[Reveal, ...] = ()  # every scored turn, in order (public once revealed)
     winners: tuple[int, ...] = ()
     version: int = 0  # number of events folded
+    practice: bool = False  # the turn in progress is the practice turn (number 0): nothing it scores counts
 
     # --- seats and teams -------------------------------------------------------------------------------------
 

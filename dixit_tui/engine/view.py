@@ -71,6 +71,7 @@ class PlayerView:
     history: tuple[Reveal, ...]  # every scored turn so far (public)
     winners: tuple[int, ...]
     version: int
+    practice: bool = False  # the turn in progress is the unscored practice turn (number 0)
 
     def name_of(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.players):
@@ -192,4 +193,5 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         history=state.history,
         winners=state.winners,
         version=state.version,
+        practice=state.practice,
     )

@@ -107,7 +107,10 @@ async def _reconnect(s: PlayerSession, m: dict[str, Any]) -> None:
 
 
 async def _start(s: PlayerSession, m: dict[str, Any]) -> None:
-    await s.start()
+    practice = m.get("practice", False)
+    if not isinstance(practice, bool):
+        raise BadCommand('"practice" must be true or false.')
+    await s.start(practice=practice)
 
 
 async def _clue(s: PlayerSession, m: dict[str, Any]) -> None:
@@ -141,6 +144,10 @@ async def _add_bots(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.add_bots(_int(m, "count", 1) or 0)
 
 
+async def _rematch(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.rematch()
+
+
 async def _leave(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.leave()
 
@@ -159,4 +166,5 @@ HANDLERS: dict[str, Callable[[PlayerSession, dict[str, Any]], Awaitable[None]]] 
     "remove": _remove,
     "leave": _leave,
     "add_bots": _add_bots,
+    "rematch": _rematch,
 }

@@ -100,6 +100,7 @@ def table_state(view: TableView) -> dict[str, Any]:
             places_red=view.game.places_red,
             target=view.game.target,
             storytells=view.game.storytells,
+            practice=view.game.practice,
         )
         for entry, seat in zip(base["players"], players, strict=True):
             seat.update(score=entry["score"], team=entry["team"], removed=entry["removed"])
@@ -127,7 +128,7 @@ def encode_update(update: Update, lobby: tuple[TableSummary, ...]) -> dict[str, 
         case LobbyUpdate(tables=tables):
             return lobby_state(tables)
         case RevealUpdate(reveal=reveal, texts=texts):
-            return reveal_to_protocol(reveal, texts)
+            return {**reveal_to_protocol(reveal, texts), "practice": reveal.turn == 0}
         case VoidedUpdate(turn=turn):
             return {"type": "voided", "turn": turn}
         case OverUpdate(scores=scores, winners=winners):

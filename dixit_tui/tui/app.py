@@ -82,7 +82,6 @@ class DixitApp(App[int]):
         self.session: PlayerSession | None = None
         self.tables: tuple[TableSummary, ...] = ()
         self.table_view: TableView | None = None
-        self.practice_hidden: int | None = None  # the practice step this player hid (Esc) while not the host
 
     # --- lifecycle -------------------------------------------------------------------------------------------
 
@@ -176,7 +175,6 @@ class DixitApp(App[int]):
                     await self.push_screen(TableScreen(view))
                 else:
                     table.show_view(view)
-                self.show_practice(view)
             case RevealUpdate():
                 if (table := self._table_screen()) is not None:
                     table.show_reveal(update)
@@ -190,23 +188,6 @@ class DixitApp(App[int]):
                     table.add_chat(line)
             case NoticeUpdate(text=text):
                 self.notify(text, markup=False)
-
-    def show_practice(self, view: TableView) -> None:
-        """Show, move on or close the practice turn as the table's view says (`practice_step`, None: no practice).
-        A player who hid it (not the host) sees it again when the host moves to another step."""
-        from dixit_tui.tui.practice import PracticeScreen
-
-        screen = next((s for s in self.screen_stack if isinstance(s, PracticeScreen)), None)
-        step = view.practice_step if view.status == "lobby" else None
-        if step is None:
-            self.practice_hidden = None
-            if screen is not None:
-                screen.close()
-        elif screen is not None:
-            screen.set_step(step, view.is_host)
-        elif self.practice_hidden != step or view.is_host:
-            self.practice_hidden = None
-            self.push_screen(PracticeScreen(step, view.is_host))
 
     def _table_screen(self) -> Any:
         from dixit_tui.tui.table_screen import TableScreen

@@ -131,9 +131,11 @@ KEYS = """\
 - **Lobby:** ↑/↓ pick a table, **Enter** join it, **w** watch it, **c** create a table, **j** join by code,
   **r** reconnect with a code, **q** quit.
 - **At the table:** the footer at the bottom always lists the keys you can use right now; you can also click them.
-- **Practice turn** (before the game, nothing is scored): the host shows it to everyone with **p** at the table,
-  moves it on with **→** and back with **←**, starts the game with **s** on its last step, and ends it with
-  **Esc**. Everyone else follows along and can hide it with **Esc**.
+- **Practice turn:** the host presses **p** instead of **s** to start: the table first plays one real turn (the
+  host tells) that does not count, with a few lines of help beside it. Then every card is dealt again and the
+  game begins, scores at 0.
+- **Game over:** the host presses **m** for a rematch: a new table with the same seats and options, and everyone
+  at the table moves to its lobby.
 """
 
 OVERVIEW = """\

@@ -26,6 +26,7 @@ from textual.widgets import Button, ContentSwitcher, Input, OptionList, Static
 from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableView
 from dixit_tui.engine import PlayerView
 from dixit_tui.sanitize import CLUE_MAX
+from dixit_tui.tui.practice import practice_help
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
 from dixit_tui.tui.widgets.chat import ChatPanel
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
@@ -81,6 +82,7 @@ class TableScreen(Screen[None]):
         Binding("v", "void", "Void turn"),
         Binding("x", "remove", "Remove player"),
         Binding("l", "leave", "Leave"),
+        Binding("m", "rematch", "Rematch"),
         Binding("escape", "back", "Back to the table"),
     ]
 
@@ -105,6 +107,7 @@ class TableScreen(Screen[None]):
             with VerticalScroll(id="side", can_focus=False):
                 yield SeatsPanel(id="seats")
                 yield ScoreTrack(id="track")
+                yield TextBox(id="practice-help")
             with Vertical(id="main"):
                 yield TextBox(id="clue")
                 with ContentSwitcher(id="panes", initial="lobby-pane"):
@@ -227,8 +230,13 @@ class TableScreen(Screen[None]):
 
         self._render_topbar()
         self.query_one(SeatsPanel).show(view)
+        help_box = self.query_one("#practice-help", TextBox)
+        help_text = practice_help(view)
+        help_box.display = help_text is not None
+        if help_text is not None:
+            help_box.show(help_text)
         track = self.query_one(ScoreTrack)
-        track.display = game is not None
+        track.display = game is not None and help_text is None  # all at 0 during the practice turn
         if game is not None:
             goal = game.target if game.mode == "standard" else None  # party and team games end by storytelling
             track.show([(p.seat, p.score) for p in game.players if p.active], goal)
@@ -251,7 +259,6 @@ class TableScreen(Screen[None]):
         if phase_changed:
             self._focus_for_phase()
         self.refresh_bindings_if_changed()
-        # The practice turn (view.practice_step) is shown by the app itself (DixitApp.show_practice), on top.
 
     def _render_topbar(self) -> None:
         view, game = self.view, self.game
@@ -264,7 +271,9 @@ class TableScreen(Screen[None]):
                 parts.append(f" · to {game.target} points")
             else:
                 parts.append(f" · each tells {_plural(game.storytells, 'time')}")
-            if game.phase != "over":
+            if game.practice:
+                parts.append(f" · practice turn · pile {game.draw_pile}")
+            elif game.phase != "over":
                 parts.append(f" · turn {game.turn} · pile {game.draw_pile}")
             else:
                 parts.append(" · game over")
@@ -337,7 +346,7 @@ class TableScreen(Screen[None]):
                 lines.append(Content.styled("You are the host: press s to start the game.", "bold"))
             else:
                 lines.append(Content.assemble(("Not ready to start: ", "bold"), view.start_problem))
-            lines.append(Content("Press p to walk everyone through a practice turn (not scored)."))
+            lines.append(Content("Press p to start with a practice turn: one turn played that does not count."))
         elif view.you is None:
             lines.append(Content("You are watching this table."))
         else:
@@ -511,6 +520,16 @@ class TableScreen(Screen[None]):
         if winners:
             lines.append(Content.styled("★ winner", "dim"))
         lines.append(Content(""))
+        if self.view.is_host:
+            lines.append(Content("Press m for a rematch: same seats and options, everyone moves to its lobby."))
+        elif self.view.status == "over":
+            lines.append(
+                Content.assemble(
+                    "The host, ",
+                    (self.seat_name(self.view.host), "bold"),
+                    ", can start a rematch: you would move there.",
+                )
+            )
         lines.append(Content("Press r to see the last turn's recap, l to leave the table."))
         body.show(Content("\n").join(lines))
 
@@ -534,7 +553,8 @@ class TableScreen(Screen[None]):
         if game.phase == "over" or view.status == "over":
             winners = self.over.winners if self.over is not None else game.winners
             names = [self.seat_name(w) for w in winners]
-            return Content.assemble("Game over: ", name_list(names, 12), " won. r: last recap · l: leave the table.")
+            keys = "m: rematch · r: recap · l: leave." if view.is_host else "r: last recap · l: leave the table."
+            return Content.assemble("Game over: ", name_list(names, 12), " won. ", keys)
         waiting = self._names(game.waiting_for)
         you = view.you
         watching = "You are watching. " if you is None else ""
@@ -775,7 +795,11 @@ class TableScreen(Screen[None]):
         if action == "start":  # offered only when the table can start; the status line says what is missing
             return lobby and view.is_host and view.start_problem is None
         if action == "practice":
-            return lobby and view.is_host
+            if not (lobby and view.is_host):
+                return False
+            return True if view.start_problem is None else None
+        if action == "rematch":
+            return view.status == "over" and view.is_host
         if action == "add_bot":
             return lobby and view.is_host and len(view.seats) < view.options.max_seats()
         if action == "transcript":
@@ -814,7 +838,12 @@ class TableScreen(Screen[None]):
     async def action_practice(self) -> None:
         session = self._session()
         if session is not None:
-            await self._act(session.practice(0))
+            await self._act(session.practice())
+
+    async def action_rematch(self) -> None:
+        session = self._session()
+        if session is not None:
+            await self._act(session.rematch())
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).input.focus()

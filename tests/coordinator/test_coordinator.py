@@ -245,14 +245,28 @@ async def test_host_can_void_and_remove(coord: Coordinator) -> None:
     assert clients[1].view.seats[3].removed  # type: ignore[union-attr]
 
 
-async def test_practice_steps_reach_everyone_and_only_the_host_drives(coord: Coordinator) -> None:
-    clients = await table_of(coord, 3)
-    await clients[0].session.practice(0)
-    assert clients[2].view.practice_step == 0  # type: ignore[union-attr]
+async def test_the_practice_turn_is_played_at_the_table_and_counts_for_nothing(coord: Coordinator) -> None:
+    clients = await table_of(coord, 3, seed=3)
     with pytest.raises(TableError, match="host"):
-        await clients[1].session.practice(1)
-    await clients[0].session.practice(None)
-    assert clients[2].view.practice_step is None  # type: ignore[union-attr]
+        await clients[1].session.practice()
+    await clients[0].session.practice()
+    g = game_of(clients[2])
+    assert g.practice and g.turn == 0 and g.storyteller == 0 and clients[2].view.status == "playing"  # type: ignore[union-attr]
+    assert "practice turn has started" in clients[1].view.log[-1]  # type: ignore[union-attr]
+    await clients[0].session.clue("a quiet storm", game_of(clients[0]).hand[0].card)
+    for c in clients[1:]:
+        await c.session.submit([h.card for h in game_of(c).hand[: game_of(c).submit_count]])
+    for c in clients[1:]:
+        g = game_of(c)
+        await c.session.vote([next(s.slot for s in g.board if s.slot not in g.forbidden_slots)])
+    reveal = next(u for u in clients[1].updates if isinstance(u, RevealUpdate))
+    assert reveal.reveal.turn == 0 and all(p.score == 0 for p in reveal.reveal.points)
+    g = game_of(clients[1])
+    assert not g.practice and g.turn == 1 and g.storyteller is None and g.phase == "clue"
+    assert [p.score for p in g.players] == [0, 0, 0] and g.history == () and len(g.hand) == 7
+    log = clients[1].view.log  # type: ignore[union-attr]
+    assert any("Practice turn revealed (not counted)" in line for line in log)
+    assert log[-1] == "Anyone may give the first clue."
 
 
 async def test_a_broken_sink_does_not_break_the_others(coord: Coordinator) -> None:

@@ -653,7 +653,7 @@ async def test_real_messages_fail_once_mutated() -> None:
             (first["reveal"], lambda m: m["points"][0].update(delta="4")),
             (first["over"], lambda m: m.update(winners=None)),
             (first["chat"], lambda m: m.update(text="")),
-            ({"type": "voided", "turn": 1}, lambda m: m.update(turn=0)),
+            ({"type": "voided", "turn": 1}, lambda m: m.update(turn=-1)),
             ({"type": "notice", "text": "hi"}, lambda m: m.pop("text")),
             ({"type": "error", "code": "bad_vote", "message": "No.", "ref": None}, lambda m: m.pop("ref")),
             ({"type": "error", "code": "bad_vote", "message": "No.", "ref": None}, lambda m: m.update(code="Bad Vote")),

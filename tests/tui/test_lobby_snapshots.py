@@ -1,4 +1,4 @@
-"""SVG snapshots of the lobby, the create dialog, the help and a practice step, at 80x24 and 120x40.
+"""SVG snapshots of the lobby, the create dialog, and the help, at 80x24 and 120x40.
 
 Deterministic: a seeded coordinator gives the same table codes every run. Regenerate with
 `.venv/bin/python -m pytest tests/tui --snapshot-update` and look at the SVGs before committing them.
@@ -17,7 +17,6 @@ from textual.widgets import Input
 from dixit_tui.coordinator import Coordinator, Identity, TableOptions, Update
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.help import HelpScreen
-from dixit_tui.tui.practice import PracticeScreen
 
 SIZES = [(80, 24), (120, 40)]
 Compare = Callable[..., bool]
@@ -86,17 +85,6 @@ def test_help_odyssey(snap_compare: Compare, size: tuple[int, int]) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
         await pilot.app.push_screen(HelpScreen("odyssey"))
-        await settle(pilot)
-
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
-
-
-@pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize(("step", "is_host"), [(3, False), (4, True)])
-def test_practice_step(snap_compare: Compare, size: tuple[int, int], step: int, is_host: bool) -> None:
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        await pilot.app.push_screen(PracticeScreen(step, is_host))
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)

@@ -310,9 +310,17 @@ async def test_practice_key_asks_the_coordinator() -> None:
         await settle(pa)
         view = await session_of(ana).create(options())
         await settle(pa)
+        await pa.press("p")  # one player: nothing starts
+        await settle(pa)
+        assert coord.tables[view.code].game is None
+        for name in ("ben", "cara"):
+            other = await coord.connect(Identity(name, f"key-{name}"), lambda _: None)
+            await other.join(view.code)
+        await settle(pa)
         await pa.press("p")
         await settle(pa)
-        assert coord.tables[view.code].practice_step == 0
+        game = coord.tables[view.code].game
+        assert game is not None and game.state.practice and game.state.turn.number == 0
 
 
 async def test_void_turn_is_confirmed_and_everyone_is_told() -> None:

@@ -240,6 +240,8 @@ class RecapScreen(ModalScreen[None]):
         self.mode, self.teams, self.you = mode, dict(teams or {}), you
 
     def _title(self) -> Content:
+        if self.reveal.turn == 0:
+            return Content("Practice turn revealed: these points do not count")
         return Content(f"Turn {self.reveal.turn} revealed")
 
     def _body(self) -> RenderableType:
