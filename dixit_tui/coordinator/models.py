@@ -90,6 +90,8 @@ class TableView:
     version: int = 0
     practice_step: int | None = None  # the host's unscored practice turn, shown to everyone at the table
     deadline: float | None = None  # wall-clock time (epoch seconds) when a stand-in will play for those missing
+    typing: tuple[int, ...] = ()  # seats writing a clue right now (only seats that may give the clue)
+    stand_ins: tuple[tuple[int, float], ...] = ()  # (seat, epoch seconds): offline seats a stand-in will play for
 
     @property
     def is_host(self) -> bool:
