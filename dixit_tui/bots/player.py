@@ -250,9 +250,9 @@ class BotPlayer:
         need = view.needed()
         if table is None or need is None:
             return None
-        if self.leave_when_alone and table.status == "playing" and not table.spectators:
-            if not any(s.connected and not s.bot for s in table.seats):
-                return "alone", math.inf  # nobody to play for: wait until a person is back
+        alone = not table.spectators and not any(s.connected and not s.bot for s in table.seats)
+        if alone and self.leave_when_alone and table.status == "playing":
+            return "alone", math.inf  # nobody to play for: wait until a person is back
         people = [s for s in table.seats if s.connected and not s.bot and not s.removed and s.seat != view.you]
         if not people:
             return None

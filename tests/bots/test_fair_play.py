@@ -23,6 +23,10 @@ async def wait_until(predicate: Callable[[], bool], timeout: float = 10.0) -> No
     await asyncio.wait_for(loop(), timeout)
 
 
+def told(human: Human) -> bool:
+    return human.view is not None and human.view.game is not None and human.view.game.storyteller is not None
+
+
 def held(bots: list[BotPlayer], reason: str) -> bool:
     return all(bot.holds.get(reason, 0) > 0 for bot in bots)
 
@@ -63,8 +67,8 @@ async def test_bots_never_take_the_first_clue_while_a_person_is_writing_one() ->
     game = ana.view.game if ana.view is not None else None
     assert game is not None and game.storyteller is None and game.phase == "clue"
     await ana.session.typing(False)  # she gave up: a bot takes the clue now
-    await wait_until(lambda: ana.view is not None and ana.view.game is not None and ana.view.game.storyteller is not None)
-    assert ana.view.game is not None and ana.view.game.storyteller != 0
+    await wait_until(lambda: told(ana))
+    assert ana.view is not None and ana.view.game is not None and ana.view.game.storyteller != 0
     for bot in bots:
         await bot.stop()
 
@@ -75,7 +79,7 @@ async def test_a_stuck_writing_mark_cannot_hold_the_bots_forever() -> None:
     assert ana.session is not None
     await ana.session.start()
     await ana.session.typing(True)  # and never again: her connection froze, say
-    await wait_until(lambda: ana.view is not None and ana.view.game is not None and ana.view.game.storyteller is not None)
+    await wait_until(lambda: told(ana))
     assert ana.view is not None and ana.view.typing == ()
     for bot in bots:
         await bot.stop()
