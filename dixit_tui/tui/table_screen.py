@@ -514,7 +514,12 @@ class TableScreen(Screen[None]):
         content = self.status_text()
         away = self.away_text()
         if away is not None:
-            content = Content.assemble(content, " ", away)
+            game, you = self.game, self.view.you
+            others = [] if game is None else [s for s in game.waiting_for if s != you]
+            only_away = all(seat in dict(self.view.stand_ins) for seat in others)
+            idle = game is not None and you not in game.waiting_for
+            # Nothing for you to do and only offline players awaited: say who and when, in a line that fits.
+            content = away if idle and only_away else Content.assemble(content, " ", away)
         self.query_one("#status", TextBox).show(Content.assemble(("▶ ", "bold"), content))
 
     def away_text(self) -> Content | None:
