@@ -21,7 +21,7 @@ from dixit_tui.coordinator import Coordinator
 from dixit_tui.coordinator.table import Table
 from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
 from dixit_tui.ssh.server import DixitAcceptor
-from tests.e2e.harness import running_server
+from tests.e2e.harness import PtyClient, running_server
 from tests.e2e.test_tui_games import offline, seat_players
 from tests.e2e.tui_driver import (
     TIMEOUT,
@@ -106,6 +106,10 @@ async def test_bots_wait_while_a_person_writes_the_first_clue_and_everyone_sees_
 # --- 7: an offline player, the stand-in's countdown, and what the log says -------------------------------------
 
 
+def counts_down(client: PtyClient) -> bool:
+    return re.search(r"cara is offline; a stand-in plays for them in 0:[01]\d\.", status(client)) is not None
+
+
 async def test_an_offline_players_stand_in_is_announced_with_its_countdown_and_logged_once(tmp_path: Path) -> None:
     async with server_with(tmp_path, disconnect_grace=15.0) as (server, coord):
         players, table = await seat_players(server.port, coord, ["ana", "ben", "cara"])
@@ -117,11 +121,7 @@ async def test_an_offline_players_stand_in_is_announced_with_its_countdown_and_l
         for client in (ana, ben):
             await client.wait_until(partial(offline, client, "cara"), TIMEOUT, "cara shown offline")
             await client.wait_until(
-                lambda c=client: (
-                    re.search(r"cara is offline; a stand-in plays for them in 0:[01]\d\.", status(c)) is not None
-                ),
-                TIMEOUT,
-                "the stand-in's countdown in the status line",
+                partial(counts_down, client), TIMEOUT, "the stand-in's countdown in the status line"
             )
         assert table.options.turn_seconds is None  # a table without a timer
         await wait_status(ana, "Vote: turn the dial")  # the stand-in gave cara's cards, then votes for her
