@@ -121,3 +121,24 @@ async def test_bots_hold_while_no_person_is_connected() -> None:
     assert coord.tables[code].deadline is None
     for bot in bots:
         await bot.stop()
+
+
+async def test_a_bot_over_ssh_never_takes_the_first_clue_while_a_person_writes_one() -> None:
+    from dixit_tui.bots.cli import ProtocolBot
+    from dixit_tui.bots.strategy import SmartStrategy
+    from dixit_tui.protocol.messages import table_state
+    from tests.coordinator.test_coordinator import table_of
+
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    ana, ben, _ = await table_of(coord, 3, seed=4)
+    await ana.session.start()
+    bot = ProtocolBot("ben", ben.view.code if ben.view else "", SmartStrategy(), random.Random(1), (0.0, 0.0))
+    assert ben.view is not None
+    bot._state(table_state(ben.view))
+    assert bot.view is not None and not bot._held(bot.view)
+    await ana.session.typing(True)
+    bot._state(table_state(ben.view))
+    assert bot.view is not None and bot.view.needed() == "clue" and bot._held(bot.view)
+    await ana.session.typing(False)
+    bot._state(table_state(ben.view))
+    assert not bot._held(bot.view)
