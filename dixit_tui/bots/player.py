@@ -223,8 +223,10 @@ class BotPlayer:
                 if hold is not None:
                     reason, seconds = hold
                     self.holds[reason] = self.holds.get(reason, 0) + 1
-                    with contextlib.suppress(TimeoutError):  # until the view changes or the hold is over
-                        await asyncio.wait_for(self._changed.wait(), min(seconds, MAX_HOLD))
+                    # until the view changes or the hold is over; alone, only a person coming back wakes it (no CPU)
+                    timeout = None if reason == "alone" else min(seconds, MAX_HOLD)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), timeout)
                     self._changed.set()  # look again
                     continue
                 pause = self.brain.think_time(view, self.delay)

@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import random
 import re
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -21,6 +22,7 @@ from dixit_tui.coordinator import Coordinator
 from dixit_tui.coordinator.table import Table
 from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
 from dixit_tui.ssh.server import DixitAcceptor
+from dixit_tui.store import SqliteStore
 from tests.e2e.harness import PtyClient, running_server
 from tests.e2e.test_tui_games import offline, seat_players
 from tests.e2e.tui_driver import (
@@ -43,13 +45,18 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
 @asynccontextmanager
 async def server_with(tmp_path: Path, **settings: Any) -> AsyncIterator[tuple[DixitAcceptor, Coordinator]]:
-    """The real server on 127.0.0.1 with the coordinator settings given (as `dixit-tui serve` flags would)."""
+    """The real server on 127.0.0.1 with the coordinator settings given (as `dixit-tui serve` flags would), saving
+    its games in tmp_path/data."""
     ns = argparse.Namespace(deck=[], allow_seeded_tables=True, host="127.0.0.1", port=0, **settings)
     coord = build_coordinator(ns)
     coord.rng = random.Random(7)
+    coord.store = store = await SqliteStore.open(tmp_path / "data")
     factory, handler = build_app_factory(ns, coord), build_command_handler(ns, coord)
-    async with running_server(tmp_path, factory, command_handler=handler) as server:
-        yield server, coord
+    try:
+        async with running_server(tmp_path, factory, command_handler=handler) as server:
+            yield server, coord
+    finally:
+        await store.close()
 
 
 def bots_at(table: Table) -> list[BotPlayer]:
@@ -162,3 +169,42 @@ async def test_a_bot_teammate_waits_for_its_person_to_give_the_teams_card(tmp_pa
         assert not any(m.get("type") == "error" for m in ana.messages), ana.messages[-3:]
         assert f"{mate.name} gave a card." not in table.log
         await ana.close()
+
+
+# --- 7: a table everyone has left closes, and stays replayable ---------------------------------------------------
+
+
+async def test_a_game_everyone_left_pauses_then_closes_and_can_be_replayed(tmp_path: Path) -> None:
+    async with server_with(tmp_path, disconnect_grace=0.5, close_idle_after=2.0) as (server, coord):
+        ana = await Headless.open(server.port, "ana")
+        code = await ana.create(mode="standard", seed=3, bots=2, turn_seconds=1)
+        ana.send({"cmd": "start"})
+        await ana.wait_for("state", phase="clue")
+        table = coord.tables[code]
+        bots = bots_at(table)
+        await ana.close()  # the only person leaves: timers and bots wait, nothing plays by itself
+        await wait_for(
+            lambda: all(getattr(b, "holds", {}).get("alone") for b in bots), "the bots to hold at an empty table"
+        )
+        assert table.deadline is None and table.timer is None
+        events = len(state_of(table).turn.board) + len(table.log)
+
+        lee = await Headless.open(server.port, "lee")
+        lobby = await lee.wait_for("state", table=None)
+        assert [t["status"] for t in lobby["tables"] if t["table"] == code] == ["playing"]  # type: ignore[union-attr]
+        await wait_for(lambda: code not in coord.tables, "the table to close")
+        assert len(table.log) == events + 1 and "closed" in table.log[-1]  # nothing was played meanwhile
+        lee.messages.clear()
+        lee.send({"cmd": "join", "table": code})
+        error = await lee.wait_for("error")
+        assert error["code"] == "no_table"
+        await wait_for(lambda: all(b.finished.is_set() for b in bots), "the bots to stop")
+        await lee.close()
+
+        replay = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "dixit_tui", "replay", code, "--data-dir", str(tmp_path / "data"),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        )  # fmt: skip
+        out, _ = await asyncio.wait_for(replay.communicate(), TIMEOUT)
+        assert replay.returncode == 0, out.decode()
+        assert "ana" in out.decode()
