@@ -191,7 +191,8 @@ async def test_a_game_everyone_left_pauses_then_closes_and_can_be_replayed(tmp_p
 
         lee = await Headless.open(server.port, "lee")
         lobby = await lee.wait_for("state", table=None)
-        assert [t["status"] for t in lobby["tables"] if t["table"] == code] == ["playing"]  # type: ignore[union-attr]
+        tables = lobby["tables"]
+        assert isinstance(tables, list) and [t["status"] for t in tables if t["table"] == code] == ["playing"]
         await wait_for(lambda: code not in coord.tables, "the table to close")
         assert len(table.log) == events + 1 and "closed" in table.log[-1]  # nothing was played meanwhile
         lee.messages.clear()
