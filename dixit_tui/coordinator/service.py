@@ -62,6 +62,13 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _duration(seconds: float) -> str:
+    """`seconds` in words: "10 minutes", "90 seconds"."""
+    if seconds >= 60 and seconds % 60 == 0:
+        return _plural(int(seconds // 60), "minute")
+    return _plural(max(1, round(seconds)), "second")
+
+
 def _clue_writers(table: Table) -> tuple[int, ...]:
     """The seats that may give the clue now (anyone in the first-clue race, else the storyteller)."""
     game = table.game
@@ -222,8 +229,8 @@ class Coordinator:
             table.idle_timer = None
             if table.status != "playing" or table.humans_connected() or self.tables.get(table.code) is not table:
                 return
-            minutes = max(1, round(self.close_idle_after / 60))
-            table.announce(f"The table closed: nobody played at it for {_plural(minutes, 'minute')}.")
+            idle = _duration(self.close_idle_after)
+            table.announce(f"The table closed: nobody played at it for {idle}.")
             table.pending.append({"t": "closed"})
             try:
                 await self.commit(table)
@@ -236,7 +243,7 @@ class Coordinator:
             table.timer = table.typing_timer = None
             table.deadline = None
             notice = NoticeUpdate(
-                f"Table {table.code} closed: nobody played at it for {_plural(minutes, 'minute')}. "
+                f"Table {table.code} closed: nobody played at it for {idle}. "
                 f"Its game can be replayed with: dixit-tui replay {table.code}"
             )
             for session in table.sessions():  # spectators and bots
