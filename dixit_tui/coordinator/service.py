@@ -99,7 +99,6 @@ class Coordinator:
         # people for `first_clue_grace` seconds, and never take the first clue while a person is writing one.
         self.first_clue_grace = first_clue_grace
         self.typing_timeout = typing_timeout  # a "writing a clue" mark lasts this long after the last report
-        self.typing_limiter = ChatLimiter(burst=8, window=10.0)  # typing marks shown/hidden per session
         # A running game nobody human is connected to is closed after this long (its record stays for replay).
         self.close_idle_after = close_idle_after
         self.rename_limiter = ChatLimiter(burst=3, window=60.0)  # name changes per session per minute
@@ -258,7 +257,7 @@ class Coordinator:
 
     # --- who is writing a clue ---------------------------------------------------------------------------------
 
-    def set_typing(self, table: Table, seat: int, active: bool, who: object) -> None:
+    def set_typing(self, table: Table, seat: int, active: bool) -> None:
         """Seat `seat` started (or stopped) writing a clue. Everyone at the table is told only when the set of
         writers changes; a mark not renewed within `typing_timeout` seconds goes by itself."""
         before = table.typing_seats()
@@ -270,7 +269,7 @@ class Coordinator:
             return  # only a seat that may give the clue now can be writing one
         if not active and seat not in table.typing:
             return
-        if not self.typing_limiter.allow(who):
+        if not table.typing_limiter.allow(seat):
             return  # a flood of start/stop: ignored (a stale mark goes by itself)
         if active:
             table.typing[seat] = self.clock()
@@ -719,7 +718,7 @@ class PlayerSession:
         seat = table.seat_of(self) if table is not None else None
         if table is None or seat is None:
             return
-        self.coordinator.set_typing(table, seat, active, self)
+        self.coordinator.set_typing(table, seat, active)
 
     async def chat(self, text: str) -> None:
         table = self._need_table()

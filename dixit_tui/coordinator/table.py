@@ -121,6 +121,7 @@ class Table:
         self.stand_ins: dict[int, float] = {}  # offline seat -> when a stand-in plays for it (epoch seconds)
         self.typing: dict[int, float] = {}  # seat -> when it last reported typing a clue (not recorded: live only)
         self.typing_timer: asyncio.TimerHandle | None = None
+        self.typing_limiter = ChatLimiter(burst=8, window=10.0)  # writing marks shown or hidden, per seat
         self.idle_timer: asyncio.TimerHandle | None = None  # closes a running game nobody human is connected to
 
     # --- who is here -----------------------------------------------------------------------------------------
