@@ -315,9 +315,9 @@ class TableScreen(Screen[None]):
                 "No clue yet: ", (self.seat_name(game.storyteller), "bold"), " is the storyteller."
             )
         writers = self._names(self.view.typing) if game.clue is None else []
-        if writers:
+        if writers:  # in one line, also at 80 columns
             verb = " is" if len(writers) == 1 else " are"
-            content = Content.assemble(content, " ", name_list(writers), (f"{verb} writing a clue…", "italic"))
+            content = Content.assemble("No clue yet: ", name_list(writers), (f"{verb} writing a clue…", "italic"))
         clue.show(content)
 
     def _render_lobby(self) -> None:
