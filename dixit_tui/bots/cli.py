@@ -96,6 +96,7 @@ class ProtocolBot:
         self.rng = rng
         self.delay = delay
         self.view: BotView | None = None
+        self.person_writing = False  # a person is writing a clue (the state's `typing`): the open clue is theirs
         self.seat: int | None = None
         self.joined = False
         self.done = asyncio.Event()
@@ -212,6 +213,14 @@ class ProtocolBot:
             self.seat = message.get("you") if isinstance(message.get("you"), int) else None
             print(f"{self.name} sat down at table {self.table} (seat {self.seat})", flush=True)
         self.view = BotView.from_protocol(message)
+        players = message.get("players")
+        people = {
+            p.get("seat")
+            for p in (players if isinstance(players, list) else [])
+            if isinstance(p, dict) and not p.get("bot") and p.get("connected") and not p.get("removed")
+        }
+        typing = message.get("typing")
+        self.person_writing = bool(people & set(typing if isinstance(typing, list) else []))
         if self.view.phase == "over":
             self.done.set()
         self._changed.set()
@@ -238,6 +247,10 @@ class ProtocolBot:
 
     # --- acting --------------------------------------------------------------------------------------------
 
+    def _held(self, view: BotView) -> bool:
+        """Never take the open first clue while a person is writing one."""
+        return view.needed() == "clue" and view.storyteller is None and self.person_writing
+
     async def _act_loop(self) -> None:
         while not self.done.is_set():
             await self._changed.wait()
@@ -245,11 +258,13 @@ class ProtocolBot:
             view = self.view
             if view is None or view.needed() is None:
                 continue
+            if self._held(view):
+                continue  # the next state (the mark gone, or the clue given) wakes us
             pause = self.brain.think_time(view, self.delay)
             if pause > 0:
                 await asyncio.sleep(pause)
             view = self.view  # the freshest one, after thinking
-            if view is None or self.done.is_set():
+            if view is None or self.done.is_set() or self._held(view):
                 continue
             decided = self.brain.next_action(view)
             if decided is None:

@@ -8,9 +8,12 @@
 
 The sink only records what arrives and wakes the bot's task; the task waits a small random "think" delay (longer in
 the open race for the first clue, so that people tell first), looks at the freshest view, and acts when its seat is
-waited for and can act. Nothing ever raises out of the sink: errors are logged. A bot leaves a table that has not
-started once no human is connected to it (so an abandoned table can be forgotten), and closes its session when the
-game is over or its seat is removed.
+waited for and can act. People come first: with a person connected, a bot leaves the open first clue to the people
+for the coordinator's `first_clue_grace` seconds and never takes it while a person is writing one (the view says who
+is); in team mode it leaves its team's card to its human teammate for as long. A bot added by the host holds while no
+person is connected to its table (nothing runs at a table everyone has left). Nothing ever raises out of the sink:
+errors are logged. A bot leaves a table that has not started once no human is connected to it (so an abandoned table
+can be forgotten), and closes its session when the game is over or its seat is removed.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 from collections.abc import Sequence
 
@@ -48,6 +52,7 @@ from dixit_tui.engine import RuleError
 log = logging.getLogger(__name__)
 
 DEFAULT_DELAY = (0.2, 1.0)
+MAX_HOLD = 30.0  # a hold is looked at again at least this often, whatever it waits for
 
 # Names for bots added by the host (the first free one at the table is used).
 BOT_NAMES = (
@@ -78,8 +83,12 @@ class BotPlayer:
         delay: tuple[float, float] = DEFAULT_DELAY,
         *,
         leave_when_alone: bool = True,
+        first_clue_grace: float = 0.0,
     ) -> None:
         self.strategy: Strategy = strategy or SmartStrategy()
+        self.first_clue_grace = first_clue_grace  # seconds people have for the first clue (and a team's card)
+        self.holds: dict[str, int] = {}  # why the bot held back, and how often: "grace", "typing", "team", "alone"
+        self._seen_at: dict[tuple[int, int, str], float] = {}  # decision -> when the bot first saw it was owed
         self.rng = rng or random.Random()
         self.delay = delay
         self.leave_when_alone = leave_when_alone
@@ -106,9 +115,13 @@ class BotPlayer:
         delay: tuple[float, float] = DEFAULT_DELAY,
         *,
         leave_when_alone: bool = True,
+        first_clue_grace: float | None = None,
     ) -> BotPlayer:
-        """Connect as a bot called `name` and take a seat at `table_code`. Raises TableError if it cannot sit."""
-        bot = cls(strategy, rng, delay, leave_when_alone=leave_when_alone)
+        """Connect as a bot called `name` and take a seat at `table_code`. Raises TableError if it cannot sit.
+        `first_clue_grace` defaults to the coordinator's (for bots that sit with people, `leave_when_alone`)."""
+        if first_clue_grace is None:
+            first_clue_grace = coordinator.first_clue_grace if leave_when_alone else 0.0
+        bot = cls(strategy, rng, delay, leave_when_alone=leave_when_alone, first_clue_grace=first_clue_grace)
         session = await coordinator.connect(Identity(name, bot=True), bot._sink)
         bot.session = session
         try:
@@ -206,6 +219,16 @@ class BotPlayer:
                 view = self.bot_view()
                 if view is None or view.needed() is None:
                     continue
+                hold = self.hold(view, asyncio.get_running_loop().time())
+                if hold is not None:
+                    reason, seconds = hold
+                    self.holds[reason] = self.holds.get(reason, 0) + 1
+                    # until the view changes or the hold is over; alone, only a person coming back wakes it (no CPU)
+                    timeout = None if reason == "alone" else min(seconds, MAX_HOLD)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), timeout)
+                    self._changed.set()  # look again
+                    continue
                 pause = self.brain.think_time(view, self.delay)
                 if pause > 0:
                     await asyncio.sleep(pause)
@@ -217,6 +240,38 @@ class BotPlayer:
         except Exception:
             log.exception("bot %s stopped on an error", self.name)
         await self._close()
+
+    def hold(self, view: BotView, now: float) -> tuple[str, float] | None:
+        """Why and how long (seconds) to hold back from what `view` owes, or None to go ahead. People first:
+
+        - "alone": a bot the host added holds while no person is connected to the running game;
+        - "grace": the open first clue is the people's for `first_clue_grace` seconds after the bot saw it open;
+        - "typing": and never while a person is writing a clue (the mark goes by itself when they stop);
+        - "team": a team's card is left to the bot's connected human teammate for the grace period."""
+        table = self.view
+        need = view.needed()
+        if table is None or need is None:
+            return None
+        alone = not table.spectators and not any(s.connected and not s.bot for s in table.seats)
+        if alone and self.leave_when_alone and table.status == "playing":
+            return "alone", math.inf  # nobody to play for: wait until a person is back
+        people = [s for s in table.seats if s.connected and not s.bot and not s.removed and s.seat != view.you]
+        if not people:
+            return None
+        key = (view.turn, self.brain.voids, need)
+        seen = self._seen_at.setdefault(key, now)
+        left = seen + self.first_clue_grace - now
+        if need == "clue" and view.storyteller is None:
+            if any(seat in table.typing for seat in (s.seat for s in people)):
+                return "typing", math.inf
+            return ("grace", left) if left > 0 else None
+        if need == "submit" and view.mode == "team" and table.game is not None and left > 0:
+            players = table.game.players
+            mine = players[view.you].team if view.you is not None and view.you < len(players) else None
+            mates = {p.seat for p in players if mine is not None and p.team == mine and p.seat != view.you}
+            if any(s.seat in mates and s.seat in view.waiting_for for s in people):
+                return "team", left
+        return None
 
     async def _act(self) -> None:
         """Decide on the freshest view and send the command; after a refusal look again (the brain retries)."""
@@ -260,6 +315,7 @@ async def add_bots(
     delay: tuple[float, float] = DEFAULT_DELAY,
     names: Sequence[str] = BOT_NAMES,
     leave_when_alone: bool = True,
+    first_clue_grace: float | None = None,
 ) -> list[BotPlayer]:
     """Seat `count` bots at table `code`, each under the first name of `names` nobody at the table has.
 
@@ -281,6 +337,7 @@ async def add_bots(
                 random.Random(base.randrange(2**63)),
                 delay,
                 leave_when_alone=leave_when_alone,
+                first_clue_grace=first_clue_grace,
             )
         except TableError as err:
             if err.code == "name_taken":

@@ -95,6 +95,8 @@ class TableView:
     start_problem: str | None  # why the host cannot start yet, None when they can
     version: int = 0
     deadline: float | None = None  # wall-clock time (epoch seconds) when a stand-in will play for those missing
+    typing: tuple[int, ...] = ()  # seats writing a clue right now (only seats that may give the clue)
+    stand_ins: tuple[tuple[int, float], ...] = ()  # (seat, epoch seconds): offline seats a stand-in will play for
 
     @property
     def is_host(self) -> bool:

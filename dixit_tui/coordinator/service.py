@@ -64,6 +64,25 @@ def _default_cards(decks: Sequence[str]) -> tuple[Card, ...]:
     return resolve_decks(list(decks))
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _duration(seconds: float) -> str:
+    """`seconds` in words: "10 minutes", "90 seconds"."""
+    if seconds >= 60 and seconds % 60 == 0:
+        return _plural(int(seconds // 60), "minute")
+    return _plural(max(1, round(seconds)), "second")
+
+
+def _clue_writers(table: Table) -> tuple[int, ...]:
+    """The seats that may give the clue now (anyone in the first-clue race, else the storyteller)."""
+    game = table.game
+    if game is None or game.state.phase.value != "clue" or table.status != "playing":
+        return ()
+    return game.state.waiting_for()
+
+
 class Coordinator:
     def __init__(
         self,
@@ -78,7 +97,16 @@ class Coordinator:
         disconnect_grace: float = 60.0,
         clock: Callable[[], float] = time.time,
         abandon_after: float = 600.0,
+        first_clue_grace: float = 25.0,
+        typing_timeout: float = 10.0,
+        close_idle_after: float = 600.0,
     ) -> None:
+        # People first: with a person seated, built-in bots leave the first clue (and a team's card) to the
+        # people for `first_clue_grace` seconds, and never take the first clue while a person is writing one.
+        self.first_clue_grace = first_clue_grace
+        self.typing_timeout = typing_timeout  # a "writing a clue" mark lasts this long after the last report
+        # A running game nobody human is connected to is closed after this long (its record stays for replay).
+        self.close_idle_after = close_idle_after
         self.rename_limiter = ChatLimiter(burst=3, window=60.0)  # name changes per session per minute
         self.stand_in = stand_in
         self.disconnect_grace = disconnect_grace
@@ -129,6 +157,7 @@ class Coordinator:
             now = self.clock()
             table.away_since = {seat: now for seat in range(len(table.seats))}
             self.schedule(table)
+            self._watch_idle(table)
         if self.tables:
             asyncio.get_running_loop().call_later(self.abandon_after, lambda: self._spawn(self._close_abandoned()))
         return len(self.tables)
@@ -181,9 +210,100 @@ class Coordinator:
         """Commit, then show: every session at the table gets the updates and its own fresh view."""
         await self.commit(table)
         self.schedule(table)
+        self._watch_idle(table)
         self.broadcast(table, updates)
         if lobby:
             self.lobby_changed()
+
+    # --- idle tables -----------------------------------------------------------------------------------------
+
+    def _watch_idle(self, table: Table) -> None:
+        """A running game with no person connected closes after `close_idle_after` seconds, unless one returns.
+        Meanwhile its timers wait (see `schedule`) and its bots hold (they act only with a person connected)."""
+        idle = table.status == "playing" and not table.humans_connected() and table.code in self.tables
+        if not idle:
+            if table.idle_timer is not None:
+                table.idle_timer.cancel()
+                table.idle_timer = None
+            return
+        if table.idle_timer is None:
+            loop = asyncio.get_running_loop()
+            table.idle_timer = loop.call_later(self.close_idle_after, lambda: self._spawn(self._close_idle(table)))
+
+    async def _close_idle(self, table: Table) -> None:
+        async with table.lock:
+            table.idle_timer = None
+            if table.status != "playing" or table.humans_connected() or self.tables.get(table.code) is not table:
+                return
+            idle = _duration(self.close_idle_after)
+            table.announce(f"The table closed: nobody played at it for {idle}.")
+            table.pending.append({"t": "closed"})
+            try:
+                await self.commit(table)
+            except TableError:
+                return  # could not be saved: it stays open, and is tried again when next left alone
+            self.tables.pop(table.code, None)
+            for handle in (table.timer, table.typing_timer):
+                if handle is not None:
+                    handle.cancel()
+            table.timer = table.typing_timer = None
+            table.deadline = None
+            notice = NoticeUpdate(
+                f"Table {table.code} closed: nobody played at it for {idle}. "
+                f"Its game can be replayed with: dixit-tui replay {table.code}"
+            )
+            for session in table.sessions():  # spectators and bots
+                session.table = None
+                session.deliver(notice)
+                session.deliver(StateUpdate(None))
+            table.spectators.clear()
+            for seat in table.seats:
+                seat.session = None
+            log.info("table %s closed: no player connected for %.0f s", table.code, self.close_idle_after)
+        self.lobby_changed()
+
+    # --- who is writing a clue ---------------------------------------------------------------------------------
+
+    def set_typing(self, table: Table, seat: int, active: bool) -> None:
+        """Seat `seat` started (or stopped) writing a clue. Everyone at the table is told only when the set of
+        writers changes; a mark not renewed within `typing_timeout` seconds goes by itself."""
+        before = table.typing_seats()
+        if active and table.game is not None and seat in before:
+            table.typing[seat] = self.clock()  # still writing: renew quietly
+            self._arm_typing(table)
+            return
+        if active and (table.game is None or seat not in _clue_writers(table)):
+            return  # only a seat that may give the clue now can be writing one
+        if not active and seat not in table.typing:
+            return
+        if not table.typing_limiter.allow(seat):
+            return  # a flood of start/stop: ignored (a stale mark goes by itself)
+        if active:
+            table.typing[seat] = self.clock()
+        else:
+            table.typing.pop(seat, None)
+        self._arm_typing(table)
+        if table.typing_seats() != before:
+            self.broadcast(table)
+
+    def _arm_typing(self, table: Table) -> None:
+        if table.typing_timer is not None:
+            table.typing_timer.cancel()
+            table.typing_timer = None
+        if table.typing:
+            delay = max(0.0, min(table.typing.values()) + self.typing_timeout - self.clock())
+            table.typing_timer = asyncio.get_running_loop().call_later(delay, lambda: self._expire_typing(table))
+
+    def _expire_typing(self, table: Table) -> None:
+        table.typing_timer = None
+        before = table.typing_seats()
+        now = self.clock()
+        for seat, since in list(table.typing.items()):
+            if now >= since + self.typing_timeout - 0.01:
+                del table.typing[seat]
+        self._arm_typing(table)
+        if table.typing_seats() != before and self.tables.get(table.code) is table:
+            self.broadcast(table)
 
     # --- turn timers -----------------------------------------------------------------------------------------
 
@@ -201,11 +321,16 @@ class Coordinator:
         if key != table.phase_key:
             table.phase_key = key
             table.phase_deadline = now + table.options.turn_seconds if table.options.turn_seconds else None
-        if not any(seat.session is not None and not seat.bot for seat in table.seats):
+            table.typing.clear()  # a clue was given (or the turn moved on): nobody is writing one anymore
+        table.stand_ins = {}
+        if not table.humans_connected():
             table.deadline = None  # nobody is here: the table waits for its players instead of playing itself
             return
+        for seat in self._blocking(table):
+            due_at = table.away_since.get(seat, now) + self.disconnect_grace
+            table.stand_ins[seat] = due_at if table.phase_deadline is None else min(due_at, table.phase_deadline)
         due = [] if table.phase_deadline is None else [table.phase_deadline]
-        due += [table.away_since.get(seat, now) + self.disconnect_grace for seat in self._blocking(table)]
+        due += table.stand_ins.values()
         table.deadline = min(due) if due else None
         if table.deadline is not None:
             loop = asyncio.get_running_loop()
@@ -241,9 +366,11 @@ class Coordinator:
                 if table.status != "playing" or (game.state.turn.number, game.state.phase) != expired:
                     break  # only the phase whose time ran out; the next one gets its own deadline
                 now = self.clock()
+                kind = "time"
                 if table.phase_deadline is not None and now >= table.phase_deadline - 0.01:
                     seats = list(game.state.waiting_for())[:1]
                 else:
+                    kind = "away"
                     seats = [
                         s
                         for s in self._blocking(table)
@@ -256,11 +383,10 @@ class Coordinator:
                 if command is None:
                     break
                 try:
-                    updates += table.execute(command)
+                    updates += table.execute(command, stand_in=kind)
                 except RuleError:
                     log.exception("the stand-in's move for seat %d was refused", seat)
                     break
-                table.announce(f"Time's up: a stand-in played for {table.seats[seat].name}.")
             await self.changed(table, updates, lobby=table.status == "over")
 
     async def connect(self, identity: Identity, sink: Sink) -> PlayerSession:
@@ -523,6 +649,7 @@ class PlayerSession:
             table.spectators.discard(self)
             seat = table.seat_of(self)
             if seat is not None:
+                table.typing.pop(seat, None)
                 if table.game is None:
                     table.leave_lobby_seat(seat)
                 else:
@@ -675,6 +802,16 @@ class PlayerSession:
                     gone.deliver(NoticeUpdate("The host removed you from the table."))
                 gone.deliver(StateUpdate(None))
             await self.coordinator.changed(table, lobby=True)
+
+    async def typing(self, active: bool) -> None:
+        """You started (True) or stopped (False) writing a clue: the table shows who is writing one. Renew it every
+        few seconds while you type; it goes by itself after a short while. Only seats that may give the clue now
+        count; anything else is ignored (it is only a hint, never an error)."""
+        table = self.table
+        seat = table.seat_of(self) if table is not None else None
+        if table is None or seat is None:
+            return
+        self.coordinator.set_typing(table, seat, active)
 
     async def chat(self, text: str) -> None:
         table = self._need_table()

@@ -50,6 +50,7 @@ from dixit_tui.engine.events import (
     PracticeEnded,
     TurnScored,
     TurnVoided,
+    VoteCast,
 )
 from dixit_tui.sanitize import name_key
 
@@ -117,6 +118,11 @@ class Table:
         self.phase_deadline: float | None = None  # the phase's own time limit, if the table has one
         self.away_since: dict[int, float] = {}  # seat -> when its player disconnected (epoch seconds)
         self.timer: asyncio.TimerHandle | None = None
+        self.stand_ins: dict[int, float] = {}  # offline seat -> when a stand-in plays for it (epoch seconds)
+        self.typing: dict[int, float] = {}  # seat -> when it last reported typing a clue (not recorded: live only)
+        self.typing_timer: asyncio.TimerHandle | None = None
+        self.typing_limiter = ChatLimiter(burst=8, window=10.0)  # writing marks shown or hidden, per seat
+        self.idle_timer: asyncio.TimerHandle | None = None  # closes a running game nobody human is connected to
 
     # --- who is here -----------------------------------------------------------------------------------------
 
@@ -162,6 +168,10 @@ class Table:
         key = name_key(name)
         return any(name_key(s.name) == key for i, s in enumerate(self.seats) if i != except_seat and not s.removed)
 
+    def humans_connected(self) -> bool:
+        """Whether a person (not a bot) is connected to a seat."""
+        return any(s.session is not None and not s.bot for s in self.seats)
+
     def is_empty(self) -> bool:
         return not self.spectators and not any(s.session is not None for s in self.seats)
 
@@ -206,7 +216,7 @@ class Table:
                 return []
             self.game.state = fold(events, self.game.state)
             self.game.events.extend(events)
-            return self._describe(events)
+            return self._describe(events, rec.get("stand_in"))
         elif kind == "chat":
             line = ChatLine(rec["seat"], rec["name"], rec["text"])
             self.chat.append(line)
@@ -314,11 +324,15 @@ class Table:
         events = start_game(self.config(), names, cards, seed, host=self.lobby_host, practice=practice)
         return self.record({"t": "events", "events": [event_to_dict(e) for e in events]})
 
-    def execute(self, command: Command) -> list[Update]:
+    def execute(self, command: Command, *, stand_in: str | None = None) -> list[Update]:
+        """Run one command. `stand_in` ("away" or "time") says a stand-in made it, and why: the log says so."""
         if self.game is None:
             raise TableError("The game has not started yet.", "not_started")
         events = decide(self.game.state, command)
-        return self.record({"t": "events", "events": [event_to_dict(e) for e in events]})
+        rec: dict[str, Any] = {"t": "events", "events": [event_to_dict(e) for e in events]}
+        if stand_in is not None:
+            rec["stand_in"] = stand_in
+        return self.record(rec)
 
     def _clue_prompt(self) -> str:
         assert self.game is not None
@@ -329,17 +343,32 @@ class Table:
             return f"{self.seats[teller].name} tells the practice turn."
         return f"{self.seats[teller].name} tells next."
 
-    def _describe(self, events: Sequence[Event]) -> list[Update]:
-        """Public log lines and updates for the events of one command. Only public facts are written."""
+    def _describe(self, events: Sequence[Event], stand_in: str | None = None) -> list[Update]:
+        """Public log lines and updates for the events of one command. Only public facts are written.
+        `stand_in` ("away", "time"): a stand-in made the command, and the log says why, once."""
         assert self.game is not None
         updates: list[Update] = []
         names = [s.name for s in self.seats]
+
+        def by_stand_in(seat: int, did: str) -> str:
+            if stand_in == "time":
+                return f"Time's up: a stand-in {did} for {names[seat]}."
+            return f"{names[seat]} is away: a stand-in {did} for them."
+
         for event in events:
             match event:
                 case ClueGiven(seat=seat, text=text):
-                    self.note(f"{names[seat]} gave the clue: {text}")
-                case CardsSubmitted(seat=seat):
-                    self.note(f"{names[seat]} gave a card.")
+                    if stand_in is not None:
+                        self.note(by_stand_in(seat, f"gave the clue “{text}”"))
+                    else:
+                        self.note(f"{names[seat]} gave the clue: {text}")
+                case CardsSubmitted(seat=seat, cards=cards):
+                    if stand_in is not None:
+                        self.note(by_stand_in(seat, "gave a card" if len(cards) == 1 else f"gave {len(cards)} cards"))
+                    else:
+                        self.note(f"{names[seat]} gave a card.")
+                case VoteCast(seat=seat) if stand_in is not None:
+                    self.note(by_stand_in(seat, "voted"))
                 case TurnScored(reveal=reveal):
                     texts = {s.card: self.game.state.cards[s.card].text for s in reveal.slots}
                     updates.append(RevealUpdate(reveal, texts))
@@ -412,4 +441,13 @@ class Table:
             start_problem=self.start_problem() if self.game is None else None,
             version=self.version,
             deadline=self.deadline,
+            typing=self.typing_seats(),
+            stand_ins=tuple(sorted(self.stand_ins.items())),
         )
+
+    def typing_seats(self) -> tuple[int, ...]:
+        """The seats writing a clue they may still give (a report from another phase shows nothing)."""
+        if not self.typing or self.game is None or self.game.state.phase is not Phase.CLUE:
+            return ()
+        waiting = self.game.state.waiting_for()
+        return tuple(sorted(seat for seat in self.typing if seat in waiting))

@@ -129,6 +129,13 @@ async def _chat(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.chat(_str(m, "text") or "")
 
 
+async def _typing(s: PlayerSession, m: dict[str, Any]) -> None:
+    active = m.get("active")
+    if not isinstance(active, bool):
+        raise BadCommand('"active" must be true or false.')
+    await s.typing(active)
+
+
 async def _void(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.void()
 
@@ -162,6 +169,7 @@ HANDLERS: dict[str, Callable[[PlayerSession, dict[str, Any]], Awaitable[None]]] 
     "submit": _submit,
     "vote": _vote,
     "chat": _chat,
+    "typing": _typing,
     "void": _void,
     "remove": _remove,
     "leave": _leave,

@@ -114,6 +114,8 @@ def table_state(view: TableView) -> dict[str, Any]:
         "start_problem": view.start_problem,
         "deadline": view.deadline,
         "decks": list(view.options.decks),
+        "typing": list(view.typing),
+        "stand_ins": [{"seat": seat, "at": at} for seat, at in view.stand_ins],
     }
 
 

@@ -50,6 +50,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds before a stand-in plays for a disconnected player the table waits for (default: %(default)s)",
     )
     parser.add_argument(
+        "--first-clue-grace",
+        type=float,
+        default=25.0,
+        help="seconds built-in bots leave the first clue (and a team's card) to the people (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--close-idle-after",
+        type=float,
+        default=600.0,
+        help="seconds before a running game no person is connected to closes; it stays replayable "
+        "(default: %(default)s)",
+    )
+    parser.add_argument(
         "--snapshot-every",
         type=int,
         default=100,
@@ -82,6 +95,8 @@ def build_coordinator(args: argparse.Namespace) -> Coordinator:
         disconnect_grace=getattr(args, "disconnect_grace", 60.0),
         stand_in=smart_stand_in,
         snapshot_every=max(1, getattr(args, "snapshot_every", 100)),
+        first_clue_grace=max(0.0, getattr(args, "first_clue_grace", 25.0)),
+        close_idle_after=max(1.0, getattr(args, "close_idle_after", 600.0)),
     )
 
 

@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 Part = str | tuple[str, str] | Content
 
 
+TYPING_RENEW = 3.0  # seconds between "still writing a clue" reports (the coordinator's mark lasts about 10)
+
+
 def name_list(names: Sequence[str], limit: int = 4) -> Content:
     """`ana`, `ana and ben`, `ana, ben and cara`, `ana, ben, cara and 3 others`; names in bold, as plain text."""
     names = list(names)
@@ -97,6 +100,7 @@ class TableScreen(Screen[None]):
         self.over: OverUpdate | None = None
         self._phase_key: tuple[object, ...] | None = None
         self._shown: TableView | None = None  # the last view rendered
+        self._typing_told: float | None = None  # when the table was last told you are writing a clue
 
     # --- layout --------------------------------------------------------------------------------------------------
 
@@ -145,6 +149,8 @@ class TableScreen(Screen[None]):
         """The countdown to the deadline, once a second while there is one (nothing else re-renders)."""
         if self.view.deadline is not None:
             self._render_topbar()
+        if self.view.stand_ins:
+            self._render_status()
 
     def refresh_bindings_if_changed(self) -> None:
         """Rebuilding the footer is the costliest part of a re-render: do it only when a key's state changed.
@@ -318,6 +324,10 @@ class TableScreen(Screen[None]):
             content = Content.assemble(
                 "No clue yet: ", (self.seat_name(game.storyteller), "bold"), " is the storyteller."
             )
+        writers = self._names(self.view.typing) if game.clue is None else []
+        if writers:  # in one line, also at 80 columns
+            verb = " is" if len(writers) == 1 else " are"
+            content = Content.assemble("No clue yet: ", name_list(writers), (f"{verb} writing a clue…", "italic"))
         clue.show(content)
 
     def _render_lobby(self) -> None:
@@ -535,7 +545,28 @@ class TableScreen(Screen[None]):
 
     def _render_status(self) -> None:
         content = self.status_text()
+        away = self.away_text()
+        if away is not None:
+            game, you = self.game, self.view.you
+            others = [] if game is None else [s for s in game.waiting_for if s != you]
+            only_away = all(seat in dict(self.view.stand_ins) for seat in others)
+            idle = game is not None and you not in game.waiting_for
+            # Nothing for you to do and only offline players awaited: say who and when, in a line that fits.
+            content = away if idle and only_away else Content.assemble(content, " ", away)
         self.query_one("#status", TextBox).show(Content.assemble(("▶ ", "bold"), content))
+
+    def away_text(self) -> Content | None:
+        """Who the table waits for although they are offline, and when a stand-in plays for them."""
+        view = self.view
+        if not view.stand_ins or view.status != "playing":
+            return None
+        parts: list[Content] = []
+        for seat, at in view.stand_ins:
+            left = max(0, int(at - time.time()))
+            when = f"{left // 60}:{left % 60:02d}"
+            name = (self.seat_name(seat), "bold")
+            parts.append(Content.assemble(name, f" is offline; a stand-in plays for them in {when}."))
+        return Content(" ").join(parts)
 
     def status_text(self) -> Content:
         """What you should do now, in one sentence (player names as plain text)."""
@@ -718,6 +749,21 @@ class TableScreen(Screen[None]):
             ),
             answer,
         )
+
+    @on(Input.Changed, "#clue-input")
+    async def clue_typed(self, event: Input.Changed) -> None:
+        """Tell the table you are writing a clue (at most every few seconds), or that you stopped."""
+        game, session = self.game, self._session()
+        if session is None:
+            return
+        now = time.monotonic()
+        if event.value.strip() and game is not None and game.can_clue:
+            if self._typing_told is None or now - self._typing_told >= TYPING_RENEW:
+                self._typing_told = now
+                await session.typing(True)
+        elif self._typing_told is not None:
+            self._typing_told = None
+            await session.typing(False)
 
     @on(Input.Submitted, "#clue-input")
     async def clue_sent(self, event: Input.Submitted) -> None:

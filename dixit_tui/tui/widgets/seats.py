@@ -20,7 +20,15 @@ from dixit_tui.tui.widgets.textbox import same_content
 MARKERS = "123456789ABC"
 WIDE = 32
 
-LEGEND = (("✎", "storyteller"), ("…", "waiting"), ("♛", "host"), ("✗", "offline"), ("⚙", "bot"), ("-", "left"))
+LEGEND = (
+    ("✎", "storyteller"),
+    ("…", "waiting"),
+    ("✍", "writing a clue"),
+    ("♛", "host"),
+    ("✗", "offline"),
+    ("⚙", "bot"),
+    ("-", "left"),
+)
 
 
 def seat_marker(seat: int) -> str:
@@ -40,6 +48,7 @@ class SeatLine:
     bot: bool = False
     removed: bool = False
     team: int | None = None
+    typing: bool = False  # writing a clue right now
 
     @property
     def marker(self) -> str:
@@ -53,7 +62,9 @@ class SeatLine:
             out.append("host")
         if self.storyteller:
             out.append("storyteller")
-        if self.waiting:
+        if self.typing:
+            out.append("writing a clue…")
+        elif self.waiting:
             out.append("waiting")
         if self.removed:
             out.append("left the game")
@@ -65,7 +76,8 @@ class SeatLine:
 
     def symbols(self) -> str:
         conn = "-" if self.removed else "⚙" if self.bot else "✗" if not self.connected else " "
-        return ("✎" if self.storyteller else " ") + ("…" if self.waiting else " ") + ("♛" if self.host else " ") + conn
+        wait = "✍" if self.typing else "…" if self.waiting else " "
+        return ("✎" if self.storyteller else " ") + wait + ("♛" if self.host else " ") + conn
 
 
 def seat_lines(view: TableView) -> tuple[SeatLine, ...]:
@@ -94,6 +106,7 @@ def seat_lines(view: TableView) -> tuple[SeatLine, ...]:
                 bot=info.bot,
                 removed=removed,
                 team=team,
+                typing=info.seat in view.typing,
             )
         )
     return tuple(out)
