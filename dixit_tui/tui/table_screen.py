@@ -35,6 +35,7 @@ from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.score_track import ScoreTrack
 from dixit_tui.tui.widgets.seats import SeatsPanel, seat_marker
 from dixit_tui.tui.widgets.textbox import TextBox
+from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -69,8 +70,8 @@ def _plural(n: int, word: str) -> str:
 class TableScreen(Screen[None]):
     CSS_PATH = "table.tcss"
     AUTO_FOCUS = None
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-too-short"), (MIN_HEIGHT, "-short"), (34, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start"),
         Binding("p", "practice", "Practice"),
@@ -137,6 +138,9 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self._render_view()
         self.set_interval(1.0, self._tick)
+
+    def on_resize(self) -> None:
+        self._render_topbar()  # the top bar picks its words by width
 
     def _tick(self) -> None:
         """The countdown to the deadline, once a second while there is one (nothing else re-renders)."""
@@ -253,28 +257,47 @@ class TableScreen(Screen[None]):
         # The practice turn (view.practice_step) is shown by the app itself (DixitApp.show_practice), on top.
 
     def _render_topbar(self) -> None:
+        """One line; when it does not fit, the less useful parts get shorter or go first (never the code, the
+        timer or who is watching)."""
         view, game = self.view, self.game
-        parts: list[Part] = [("Dixit", "bold"), f" · table {view.code} · {view.options.label()}"]
+        # (full text, short text or None to drop it), in the order they are given up
+        brand: tuple[Part, Part | None] = (("Dixit", "bold"), None)
+        code: tuple[Part, Part | None] = (f"table {view.code}", (view.code, "bold"))
+        parts: list[tuple[Part, Part | None]] = [brand, code, (view.options.label(), view.options.label())]
+        pile = -1
         if game is None:
             seated = sum(not s.removed for s in view.seats)
-            parts.append(f" · lobby · {seated} seated")
+            parts.append(("lobby", "lobby"))
+            parts.append((f"{seated} seated", f"{seated} seated"))
         else:
             if game.mode == "standard":
-                parts.append(f" · to {game.target} points")
+                parts.append((f"to {game.target} points", f"to {game.target}"))
             else:
-                parts.append(f" · each tells {_plural(game.storytells, 'time')}")
+                parts.append((f"each tells {_plural(game.storytells, 'time')}", f"{game.storytells}× each"))
             if game.phase != "over":
-                parts.append(f" · turn {game.turn} · pile {game.draw_pile}")
+                parts.append((f"turn {game.turn}", f"turn {game.turn}"))
+                pile = len(parts)
+                parts.append((f"pile {game.draw_pile}", None))
             else:
-                parts.append(" · game over")
+                parts.append(("game over", "game over"))
         if view.deadline is not None and game is not None and game.phase != "over":
             left = max(0, int(view.deadline - time.time()))
-            parts.append((f" · ⏱ {left // 60}:{left % 60:02d} left", "bold"))
+            clock = f"⏱ {left // 60}:{left % 60:02d}"
+            parts.append(((f"{clock} left", "bold"), (clock, "bold")))
         if view.you is None:
-            parts.append(" · you are watching")
+            parts.append(("you are watching", "you watch"))
         if view.spectators:
-            parts.append(f" · {view.spectators} watching")
-        self.query_one("#topbar", TextBox).show(Content.assemble(*parts))
+            parts.append((f"{view.spectators} watching", f"{view.spectators} watching"))
+        width = self.size.width - 2
+        short: set[int] = set()
+        line = Content("")
+        for step in [-1, 0, pile, *range(len(parts))]:
+            short.add(step)
+            shown = [(p[1] if i in short else p[0]) for i, p in enumerate(parts)]
+            line = Content(" · ").join(Content.assemble(part) for part in shown if part is not None)
+            if width <= 0 or line.cell_length <= width:
+                break
+        self.query_one("#topbar", TextBox).show(line)
 
     def _render_feed(self, previous: TableView | None) -> None:
         chat = self.query_one(ChatPanel)
