@@ -64,8 +64,8 @@ class DixitApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     # Below MIN_WIDTH x MIN_HEIGHT every screen shows the "terminal too small" notice (screens with breakpoints
     # of their own start theirs with the same two classes).
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-too-narrow"), (MIN_WIDTH, "-fits-width")]
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-too-short"), (MIN_HEIGHT, "-fits-height")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-fits-width")]
+    VERTICAL_BREAKPOINTS = [(0, "-too-short"), (MIN_HEIGHT, "-fits-height")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
         Binding("f1", "help", "Help"),

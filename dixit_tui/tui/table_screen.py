@@ -273,7 +273,8 @@ class TableScreen(Screen[None]):
             if game.mode == "standard":
                 parts.append((f"to {game.target} points", f"to {game.target}"))
             else:
-                parts.append((f"each tells {_plural(game.storytells, 'time')}", f"{game.storytells}× each"))
+                tells = game.storytells
+                parts.append((f"each tells {_plural(tells, 'time')}", f"{_plural(tells, 'tell')} each"))
             if game.phase != "over":
                 parts.append((f"turn {game.turn}", f"turn {game.turn}"))
                 pile = len(parts)

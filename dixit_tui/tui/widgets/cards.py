@@ -144,7 +144,8 @@ class CardList(OptionList):
             if index < self.option_count:
                 option = self.get_option_at_index(index)
                 option._set_prompt(prompt)
-                for key in [k for k in self._option_render_cache.keys() if k[0] is option]:
+                cache = self._option_render_cache  # an LRUCache (not a dict): iterate its keys
+                for key in [k for k in cache.keys() if k[0] is option]:  # noqa: SIM118
                     self._option_render_cache.discard(key)
                 changed = True
         if changed:
