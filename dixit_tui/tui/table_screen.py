@@ -292,7 +292,8 @@ class TableScreen(Screen[None]):
         width = self.size.width - 2
         short: set[int] = set()
         line = Content("")
-        for step in [-1, 0, pile, *range(len(parts))]:
+        # first the pile, then shorter words, then the name of the game, last "table" before the code
+        for step in [-1, pile, *range(2, len(parts)), 0, 1]:
             short.add(step)
             shown = [(p[1] if i in short else p[0]) for i, p in enumerate(parts)]
             line = Content(" · ").join(Content.assemble(part) for part in shown if part is not None)

@@ -214,6 +214,7 @@ class RecapScreen(ModalScreen[None]):
         max-height: 1fr;
     }
     RecapScreen Button {
+        dock: bottom;
         margin: 0 1;
         width: 100%;
     }
