@@ -33,7 +33,7 @@ from dixit_tui.coordinator import (
     VoidedUpdate,
 )
 from dixit_tui.engine import RuleError
-from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall, too_small
+from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 
 class CoordinatorUpdate(Message):
@@ -111,11 +111,18 @@ class DixitApp(App[int]):
             screen.mount(TooSmall())
 
     async def on_event(self, event: events.Event) -> None:
-        """Below the minimum size nothing is played blind: keys are dropped (Ctrl+C still quits)."""
-        if isinstance(event, events.Key) and event.key != "ctrl+c" and too_small(*self.size):
+        """While the "terminal too small" notice shows, nothing is played blind: keys are dropped (Ctrl+C still
+        quits). What counts is what the screen shows (its breakpoint classes), not the size the driver just
+        reported: a key typed before a resize belongs to the screen it was typed at."""
+        if isinstance(event, events.Key) and event.key != "ctrl+c" and self._too_small_shown():
             event.stop()
             return
         await super().on_event(event)
+
+    def _too_small_shown(self) -> bool:
+        if not self.screen_stack:
+            return False
+        return self.screen.has_class("-too-narrow") or self.screen.has_class("-too-short")
 
     def _deliver(self, update: Update) -> None:
         self.post_message(CoordinatorUpdate(update))

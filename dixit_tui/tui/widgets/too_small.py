@@ -38,7 +38,3 @@ class TooSmall(Widget, can_focus=False):
             f"\n\nneed {MIN_WIDTH}x{MIN_HEIGHT}, this one is {size.width}x{size.height}.",
             "\nMake the window larger to go on (Ctrl+C quits).",
         )
-
-
-def too_small(width: int, height: int) -> bool:
-    return width < MIN_WIDTH or height < MIN_HEIGHT
