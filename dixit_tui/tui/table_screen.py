@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -72,6 +72,7 @@ class TableScreen(Screen[None]):
     AUTO_FOCUS = None
     HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-too-short"), (MIN_HEIGHT, "-short"), (34, "-tall")]
+    CRAMPED = 28  # under this many rows (and -short) the screen is also -cramped: see table.tcss
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start"),
         Binding("p", "practice", "Practice"),
@@ -139,7 +140,8 @@ class TableScreen(Screen[None]):
         self._render_view()
         self.set_interval(1.0, self._tick)
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < self.CRAMPED, "-cramped")
         self._render_topbar()  # the top bar picks its words by width
 
     def _tick(self) -> None:
@@ -286,7 +288,7 @@ class TableScreen(Screen[None]):
             clock = f"⏱ {left // 60}:{left % 60:02d}"
             parts.append(((f"{clock} left", "bold"), (clock, "bold")))
         if view.you is None:
-            parts.append(("you are watching", "you watch"))
+            parts.append(("you are watching", "you are watching"))
         if view.spectators:
             parts.append((f"{view.spectators} watching", f"{view.spectators} watching"))
         width = self.size.width - 2
