@@ -18,6 +18,8 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from dixit_tui.tui.widgets.textbox import same_content
+
 GUTTER = 5  # "▶ 12 " before the text
 _WIDTH = 60  # the text width assumed before the list has a size
 
@@ -84,6 +86,7 @@ class CardList(OptionList):
         self.items: tuple[CardItem, ...] = ()
         self._prompts: list[Content] = []  # the prompt shown for each item (compared to redraw only what changed)
         self._wrapped: dict[tuple[CardItem, int], int] = {}  # (item, width) -> lines of its full text
+        self._made: dict[tuple[CardItem, bool, int, int | None], Content] = {}  # prompts already built
 
     def show_items(self, items: Sequence[CardItem], *, highlight: str | None = None) -> None:
         """Show `items`; keep the highlighted card (by key) where possible, or move it to `highlight`."""
@@ -134,12 +137,17 @@ class CardList(OptionList):
                 lines = max(1, height - (len(items) - 1))
             else:
                 lines = 1
-            prompts.append(card_prompt(item, lit, width, lines))
+            made = (item, lit, width, lines)
+            if (prompt := self._made.get(made)) is None:
+                if len(self._made) > 256:
+                    self._made.clear()
+                prompt = self._made[made] = card_prompt(item, lit, width, lines)
+            prompts.append(prompt)
         old = self._prompts
         self._prompts = prompts
         changed = False
         for index, prompt in enumerate(prompts):
-            if index < len(old) and old[index].plain == prompt.plain and old[index].spans == prompt.spans:
+            if index < len(old) and (old[index] is prompt or same_content(old[index], prompt)):
                 continue
             if index < self.option_count:
                 option = self.get_option_at_index(index)
