@@ -23,7 +23,7 @@ from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 from tests.tui import test_snapshots_80x24 as scenes
-from tests.tui.fixtures import screen_text, settle
+from tests.tui.fixtures import default_move, screen_text, settle
 
 SIZE = (80, 24)
 
@@ -176,3 +176,19 @@ async def test_after_a_resize_the_board_still_shows_the_dials_card() -> None:
             assert dial.pointer == slot
             assert f"▶ {slot} " in words_in(app, board), (size, screen_text(app))
             assert board.highlighted == slot - 1
+
+
+async def test_a_hand_dealt_while_hidden_fits_the_size_it_is_drawn_at() -> None:
+    """Party: the hand is hidden until the clue, then dealt; with room for every card in full, every card is in full
+    (its items arrived while the list had no size of its own, and no resize follows)."""
+    app = scenes.make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        seated = await scenes.sit(pilot, "party")
+        await default_move(seated[0])  # ben's blind clue: ana's hand shows
+        await settle(pilot)
+        _, session = me(pilot)
+        view = session.view()
+        assert view is not None and view.game is not None
+        shown = words_in(app, app.screen.query_one(Hand))
+        for number, card in enumerate(view.game.hand, start=1):
+            assert f"{number} {card.text}" in shown, (card.text, shown)

@@ -15,6 +15,8 @@ from typing import Any, ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -87,6 +89,7 @@ class CardList(OptionList):
         self._prompts: list[Content] = []  # the prompt shown for each item (compared to redraw only what changed)
         self._wrapped: dict[tuple[CardItem, int], int] = {}  # (item, width) -> lines of its full text
         self._made: dict[tuple[CardItem, bool, int, int | None], Content] = {}  # prompts already built
+        self._fitted: tuple[int, int] | None = None  # the (text width, height) the prompts were made for
 
     def show_items(self, items: Sequence[CardItem], *, highlight: str | None = None) -> None:
         """Show `items`; keep the highlighted card (by key) where possible, or move it to `highlight`."""
@@ -126,6 +129,7 @@ class CardList(OptionList):
         room). Only the prompts that changed are replaced."""
         items, width = self.items, self._text_width()
         height = self.scrollable_content_region.height
+        self._fitted = (width, height)
         highlighted = self.highlighted
         full = height <= 0 or sum(self._full_height(item, width) for item in items) <= height
         prompts = []
@@ -165,6 +169,13 @@ class CardList(OptionList):
         self._prompts = []  # new width or height: every prompt again
         self._update_prompts()
         self.call_after_refresh(self.scroll_to_highlight)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Items shown while the list was hidden or not laid out yet (a hand dealt with the clue) were fitted to a
+        # size it no longer has, and no resize may follow: fit them to the size they are drawn at.
+        if self.items and self._fitted != (self._text_width(), self.scrollable_content_region.height):
+            self._update_prompts()
+        return super().render_lines(crop)
 
     def highlighted_key(self) -> str | None:
         index = self.highlighted
