@@ -63,6 +63,9 @@ def name_list(names: Sequence[str], limit: int = 4) -> Content:
     return Content.assemble(*parts)
 
 
+CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
@@ -252,6 +255,8 @@ class TableScreen(Screen[None]):
         else:
             switcher.current = "hand-pane"
             self._render_hand()
+        # a board of 9 to 12 cards: on a cramped screen the feed and the board's frame give it their rows
+        self.set_class(game is not None and game.phase == "vote" and len(game.board) > CROWDED, "-crowded")
         self._render_status()
         if phase_changed:
             self._focus_for_phase()

@@ -48,21 +48,22 @@ def card_start(text: str) -> str:
     return text[:24]
 
 
-async def test_every_card_of_a_seven_card_board_is_on_screen() -> None:
-    app = scenes.make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await scenes.SCENARIOS["party-vote"](pilot)
-        _, session = me(pilot)
-        view = session.view()
-        assert view is not None and view.game is not None
-        board = view.game.board
-        assert len(board) == 7
-        screen = screen_text(app)
-        for slot in board:
-            assert card_start(slot.text) in screen, (slot.slot, screen)
-        # the highlighted card (the dial's) is there in full
-        pointed = board[app.screen.query_one(Dial).pointer - 1]
-        assert f"▶ {pointed.slot} {pointed.text}" in words_in(app, app.screen.query_one(Board))
+async def test_every_card_of_a_seven_or_twelve_card_board_is_on_screen() -> None:
+    for name, cards in (("party-vote", 7), ("odyssey12-vote", 12)):
+        app = scenes.make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await scenes.SCENARIOS[name](pilot)
+            _, session = me(pilot)
+            view = session.view()
+            assert view is not None and view.game is not None
+            board = view.game.board
+            assert len(board) == cards
+            screen = screen_text(app)
+            for slot in board:
+                assert card_start(slot.text) in screen, (name, slot.slot, screen)
+            # the highlighted card (the dial's) is there in full
+            pointed = board[app.screen.query_one(Dial).pointer - 1]
+            assert f"▶ {pointed.slot} {pointed.text}" in words_in(app, app.screen.query_one(Board)), screen
 
 
 async def test_every_card_of_a_seven_card_hand_is_on_screen() -> None:

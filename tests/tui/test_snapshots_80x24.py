@@ -27,12 +27,13 @@ SIZE = (80, 24)
 Compare = Callable[..., bool]
 Scenario = Callable[[Pilot[Any]], Awaitable[None]]
 
-NAMES = ["ben", "cara", "dev", "eve", "fay", "gus"]
+NAMES = ["ben", "cara", "dev", "eve", "fay", "gus", "hal", "ivy", "jo", "kim", "lee"]
 MODES: dict[str, dict[str, Any]] = {
     "standard": {"others": 2},
     "party": {"others": 6, "mode": "party"},  # 7 players: the board has 7 cards
     "team": {"others": 5, "mode": "team"},
 }
+CROWDED: dict[str, dict[str, Any]] = {"odyssey12": {"others": 11, "profile": "odyssey"}}  # a board of 12 cards
 
 
 def make_app() -> DixitApp:
@@ -57,7 +58,7 @@ async def sit(pilot: Pilot[Any], mode: str, *, start: bool = True) -> list[Playe
     """ana creates a table of `mode`, the others sit down, zed watches; ana starts it (s)."""
     app, session = me(pilot)
     await settle(pilot)
-    kwargs = dict(MODES[mode])
+    kwargs = dict(MODES.get(mode) or CROWDED[mode])
     others = kwargs.pop("others")
     view = await session.create(options(**kwargs))
     seated = [s for s, _ in await seat_many(app.coordinator, NAMES[:others], view.code)]
@@ -170,6 +171,20 @@ PHASES: dict[str, Callable[[str], Scenario]] = {
 }
 SCENARIOS: dict[str, Scenario] = {f"{mode}-{phase}": make(mode) for mode in MODES for phase, make in PHASES.items()}
 SCENARIOS["party-red_marker"] = party_red
+
+
+async def odyssey12_vote(pilot: Pilot[Any]) -> None:
+    """12 players: every one of the 12 cards still has a line of its own at 80x24."""
+    seated = await sit(pilot, "odyssey12")
+    _, session = me(pilot)
+    await default_move(seated[0])  # ben tells
+    await play_until([session, *seated[1:]], lambda: phase_of(session)[2] == "vote")
+    await settle(pilot)
+    await pilot.press("9")
+    await steady(pilot)
+
+
+SCENARIOS["odyssey12-vote"] = odyssey12_vote
 
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
