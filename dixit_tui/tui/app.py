@@ -10,9 +10,11 @@ import asyncio
 from collections.abc import Awaitable
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.screen import Screen
 from textual.widget import AwaitMount
 
 from dixit_tui.coordinator import (
@@ -31,6 +33,7 @@ from dixit_tui.coordinator import (
     VoidedUpdate,
 )
 from dixit_tui.engine import RuleError
+from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 
 class CoordinatorUpdate(Message):
@@ -59,6 +62,10 @@ class DixitApp(App[int]):
     CSS_PATH = "dixit.tcss"
     TITLE = "dixit-tui"
     ENABLE_COMMAND_PALETTE = False
+    # Below MIN_WIDTH x MIN_HEIGHT every screen shows the "terminal too small" notice (screens with breakpoints
+    # of their own start theirs with the same two classes).
+    HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-fits-width")]
+    VERTICAL_BREAKPOINTS = [(0, "-too-short"), (MIN_HEIGHT, "-fits-height")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
         Binding("f1", "help", "Help"),
@@ -88,6 +95,7 @@ class DixitApp(App[int]):
     async def on_mount(self) -> None:
         from dixit_tui.tui.lobby import LobbyScreen
 
+        self.screen_change_signal.subscribe(self, self._screen_changed)
         await self.push_screen(LobbyScreen())
         self.session = await self.coordinator.connect(self.identity, self._deliver)
         await self._run_command(self.command)
@@ -95,6 +103,25 @@ class DixitApp(App[int]):
     async def on_unmount(self) -> None:
         if self.session is not None:
             await self.session.close()
+
+    def _screen_changed(self, screen: Screen[Any]) -> None:
+        """Every screen carries the "terminal too small" notice (its CSS shows it only below the minimum size)."""
+        if not screen.query_children(TooSmall):
+            screen.mount(TooSmall())
+
+    async def on_event(self, event: events.Event) -> None:
+        """While the "terminal too small" notice shows, nothing is played blind: keys are dropped (Ctrl+C still
+        quits). What counts is what the screen shows (its breakpoint classes), not the size the driver just
+        reported: a key typed before a resize belongs to the screen it was typed at."""
+        if isinstance(event, events.Key) and event.key != "ctrl+c" and self._too_small_shown():
+            event.stop()
+            return
+        await super().on_event(event)
+
+    def _too_small_shown(self) -> bool:
+        if not self.screen_stack:
+            return False
+        return self.screen.has_class("-too-narrow") or self.screen.has_class("-too-short")
 
     def _deliver(self, update: Update) -> None:
         self.post_message(CoordinatorUpdate(update))

@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -36,6 +36,7 @@ from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.score_track import ScoreTrack
 from dixit_tui.tui.widgets.seats import SeatsPanel, seat_marker
 from dixit_tui.tui.widgets.textbox import TextBox
+from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -66,6 +67,9 @@ def name_list(names: Sequence[str], limit: int = 4) -> Content:
     return Content.assemble(*parts)
 
 
+CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
@@ -73,8 +77,9 @@ def _plural(n: int, word: str) -> str:
 class TableScreen(Screen[None]):
     CSS_PATH = "table.tcss"
     AUTO_FOCUS = None
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-too-short"), (MIN_HEIGHT, "-short"), (34, "-tall")]
+    CRAMPED = 28  # under this many rows (and -short) the screen is also -cramped: see table.tcss
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start"),
         Binding("p", "practice", "Practice"),
@@ -144,6 +149,10 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self._render_view()
         self.set_interval(1.0, self._tick)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < self.CRAMPED, "-cramped")
+        self._render_topbar()  # the top bar picks its words by width
 
     def _tick(self) -> None:
         """The countdown to the deadline, once a second while there is one (nothing else re-renders)."""
@@ -261,36 +270,61 @@ class TableScreen(Screen[None]):
         else:
             switcher.current = "hand-pane"
             self._render_hand()
+        # a board of 9 to 12 cards: on a cramped screen the feed and the board's frame give it their rows
+        self.set_class(game is not None and game.phase == "vote" and len(game.board) > CROWDED, "-crowded")
         self._render_status()
         if phase_changed:
             self._focus_for_phase()
         self.refresh_bindings_if_changed()
 
     def _render_topbar(self) -> None:
+        """One line; when it does not fit, the less useful parts get shorter or go first (never the code, the
+        timer or who is watching)."""
         view, game = self.view, self.game
-        parts: list[Part] = [("Dixit", "bold"), f" · table {view.code} · {view.options.label()}"]
+        # (full text, short text or None to drop it), in the order they are given up
+        brand: tuple[Part, Part | None] = (("Dixit", "bold"), None)
+        code: tuple[Part, Part | None] = (f"table {view.code}", (view.code, "bold"))
+        parts: list[tuple[Part, Part | None]] = [brand, code, (view.options.label(), view.options.label())]
+        pile = -1
         if game is None:
             seated = sum(not s.removed for s in view.seats)
-            parts.append(f" · lobby · {seated} seated")
+            parts.append(("lobby", "lobby"))
+            parts.append((f"{seated} seated", f"{seated} seated"))
         else:
             if game.mode == "standard":
-                parts.append(f" · to {game.target} points")
+                parts.append((f"to {game.target} points", f"to {game.target}"))
             else:
-                parts.append(f" · each tells {_plural(game.storytells, 'time')}")
+                tells = game.storytells
+                parts.append((f"each tells {_plural(tells, 'time')}", f"{_plural(tells, 'tell')} each"))
             if game.practice:
-                parts.append(f" · practice turn · pile {game.draw_pile}")
+                parts.append(("practice turn", "practice"))
+                pile = len(parts)
+                parts.append((f"pile {game.draw_pile}", None))
             elif game.phase != "over":
-                parts.append(f" · turn {game.turn} · pile {game.draw_pile}")
+                parts.append((f"turn {game.turn}", f"turn {game.turn}"))
+                pile = len(parts)
+                parts.append((f"pile {game.draw_pile}", None))
             else:
-                parts.append(" · game over")
+                parts.append(("game over", "game over"))
         if view.deadline is not None and game is not None and game.phase != "over":
             left = max(0, int(view.deadline - time.time()))
-            parts.append((f" · ⏱ {left // 60}:{left % 60:02d} left", "bold"))
+            clock = f"⏱ {left // 60}:{left % 60:02d}"
+            parts.append(((f"{clock} left", "bold"), (clock, "bold")))
         if view.you is None:
-            parts.append(" · you are watching")
+            parts.append(("you are watching", "you are watching"))
         if view.spectators:
-            parts.append(f" · {view.spectators} watching")
-        self.query_one("#topbar", TextBox).show(Content.assemble(*parts))
+            parts.append((f"{view.spectators} watching", f"{view.spectators} watching"))
+        width = self.size.width - 2
+        short: set[int] = set()
+        line = Content("")
+        # first the pile, then shorter words, then the name of the game, last "table" before the code
+        for step in [-1, pile, *range(2, len(parts)), 0, 1]:
+            short.add(step)
+            shown = [(p[1] if i in short else p[0]) for i, p in enumerate(parts)]
+            line = Content(" · ").join(Content.assemble(part) for part in shown if part is not None)
+            if width <= 0 or line.cell_length <= width:
+                break
+        self.query_one("#topbar", TextBox).show(line)
 
     def _render_feed(self, previous: TableView | None) -> None:
         chat = self.query_one(ChatPanel)

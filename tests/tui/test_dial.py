@@ -136,13 +136,14 @@ async def test_mouse_wheel_turns_and_click_selects() -> None:
         wheel(dial, down=False)
         await pilot.pause()
         assert dial.pointer == 1
-        cell, pad = dial._geometry(dial.content_size.width)
+        cells = dial._cells(dial.content_size.width)  # (x, width, text, style) of each number
         gutter = dial.gutter.left
         # click on number 5 (row 0 of the content: the border is one row)
-        await pilot.click(Dial, offset=(gutter + pad + 4 * cell + cell // 2, dial.gutter.top))
+        await pilot.click(Dial, offset=(gutter + cells[4][0] + cells[4][1] // 2, dial.gutter.top))
         assert dial.pointer == 5
         # a click on the forbidden 2 is refused
-        await pilot.click(Dial, offset=(gutter + pad + 1 * cell + cell // 2, dial.gutter.top))
+        cells = dial._cells(dial.content_size.width)
+        await pilot.click(Dial, offset=(gutter + cells[1][0] + cells[1][1] // 2, dial.gutter.top))
         await pilot.pause()
         assert dial.pointer == 5
         assert ("refused", 2) in app.seen

@@ -98,3 +98,23 @@ async def test_a_click_on_a_key_presses_it_and_a_disabled_key_does_nothing() -> 
         await pilot.click(KeyBar, offset=(60, 0))  # past the keys
         await pilot.pause()
         assert app.started == 1
+
+
+async def test_a_narrow_bar_shortens_words_then_takes_a_second_row_and_keeps_every_key() -> None:
+    app = KeysApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        app.set_focus(None)
+        bar = app.query_one(KeyBar)
+        await pilot.resize_terminal(18, 10)  # " s Start  v Void " is 17 cells: shorter words, one row
+        await pilot.pause()
+        assert line(app) == " s Start  v Void " and bar.size.height == 1
+        await pilot.resize_terminal(12, 10)  # even " s Start v Void" does not fit: two rows, every key
+        await pilot.pause()
+        assert line(app).splitlines() == [" s Start", " v Void"]
+        assert bar.size.height == 2
+        await pilot.click(KeyBar, offset=(2, 0))  # s, on the first row
+        await pilot.pause()
+        assert app.started == 1
+        await pilot.resize_terminal(80, 10)
+        await pilot.pause()
+        assert line(app) == " s Start  v Void turn " and bar.size.height == 1

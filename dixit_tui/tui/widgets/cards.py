@@ -1,7 +1,9 @@
 """Numbered lists of text cards: your hand and the board. Card text is player-provided: only plain Content here.
 
-Each row reads `▶ 3  ✓ chosen · A fox in a waistcoat...`: the `▶` follows the highlight (so it is visible without
-colour), the tags say what is special about the card in words.
+Each row reads `▶ 3  [✓ chosen] A fox in a waistcoat...`: the `▶` follows the highlight (so it is visible without
+colour), the tags say what is special about the card in words. When every card's full text fits, every card is
+shown in full; when it does not (80x24 is the common size), every card takes one line, cut with `…`, and only the
+highlighted card shows its full text, so every card of the list stays in sight at once.
 """
 
 from __future__ import annotations
@@ -10,12 +12,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rich.table import Table
-from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+
+from dixit_tui.tui.widgets.textbox import same_content
+
+GUTTER = 5  # "▶ 12 " before the text
+_WIDTH = 60  # the text width assumed before the list has a size
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,18 +35,26 @@ class CardItem:
     disabled: bool = False
 
 
-def card_prompt(item: CardItem, highlighted: bool) -> Table:
-    """One card as a two-column grid (`▶ 3` | tags and text), so wrapped text keeps a hanging indent."""
-    grid = Table.grid(padding=(0, 1), expand=True)
-    grid.add_column(width=4, no_wrap=True)
-    grid.add_column(ratio=1)
-    text = Text()
+def card_lines(item: CardItem, width: int) -> list[Content]:
+    """The card's tags and text wrapped at `width` cells (without the gutter)."""
+    parts: list[str | tuple[str, str]] = []
     for tag in item.tags:
-        text.append(f"[{tag}]", "bold" if not item.disabled else "")
-        text.append(" ")
-    text.append(item.text)
-    grid.add_row(Text.assemble(("▶" if highlighted else " ", "bold"), (f"{item.number:>2}", "bold")), text)
-    return grid
+        parts.append((f"[{tag}]", "bold" if not item.disabled else ""))
+        parts.append(" ")
+    parts.append(item.text)
+    return Content.assemble(*parts).wrap(max(1, width)) or [Content("")]
+
+
+def card_prompt(item: CardItem, highlighted: bool, width: int = _WIDTH, lines: int | None = None) -> Content:
+    """One card: `▶ 3  text` with a hanging indent, at most `lines` lines (the last one cut with `…`)."""
+    wrapped = card_lines(item, width)
+    if lines is not None and len(wrapped) > lines:
+        keep = max(1, lines)
+        last = Content.assemble(wrapped[keep - 1], " ", *wrapped[keep:])
+        wrapped = [*wrapped[: keep - 1], last.truncate(width, ellipsis=True)]
+    gutter = Content.assemble(("▶" if highlighted else " ", "bold"), (f"{item.number:>2}", "bold"), "  ")
+    indent = Content(" " * GUTTER)
+    return Content("\n").join(Content.assemble(gutter if i == 0 else indent, line) for i, line in enumerate(wrapped))
 
 
 class CardList(OptionList):
@@ -70,7 +86,10 @@ class CardList(OptionList):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes, markup=False)
         self.items: tuple[CardItem, ...] = ()
-        self._pointed: int | None = None  # the option showing the ▶ marker
+        self._prompts: list[Content] = []  # the prompt shown for each item (compared to redraw only what changed)
+        self._wrapped: dict[tuple[CardItem, int], int] = {}  # (item, width) -> lines of its full text
+        self._made: dict[tuple[CardItem, bool, int, int | None], Content] = {}  # prompts already built
+        self._fitted: tuple[int, int] | None = None  # the (text width, height) the prompts were made for
 
     def show_items(self, items: Sequence[CardItem], *, highlight: str | None = None) -> None:
         """Show `items`; keep the highlighted card (by key) where possible, or move it to `highlight`."""
@@ -82,21 +101,81 @@ class CardList(OptionList):
                 self.highlight_key(highlight)
             return
         same_keys = [i.key for i in items] == [i.key for i in self.items]
+        self.items = items
         if same_keys:
-            self.items = items
             for index, item in enumerate(items):
-                option = self.get_option_at_index(index)
-                option.disabled = item.disabled
-                self.replace_option_prompt_at_index(index, card_prompt(item, index == self.highlighted))
-            self.refresh()
+                self.get_option_at_index(index).disabled = item.disabled
         else:
-            self.items = ()
-            self.set_options(Option(card_prompt(item, False), id=item.key, disabled=item.disabled) for item in items)
-            self.items = items
+            self._prompts = []
+            self.set_options(Option(Content(""), id=item.key, disabled=item.disabled) for item in items)
         if not self.highlight_key(wanted) and self.highlighted is None and items:
             self.action_first()
-        self._mark_highlight(None, self.highlighted)
-        self._pointed = self.highlighted
+        self._update_prompts()
+
+    def _text_width(self) -> int:
+        width = self.scrollable_content_region.width - GUTTER - 1  # the option's right padding
+        return width if width > 0 else _WIDTH
+
+    def _full_height(self, item: CardItem, width: int) -> int:
+        key = (item, width)
+        if (height := self._wrapped.get(key)) is None:
+            if len(self._wrapped) > 256:
+                self._wrapped.clear()
+            height = self._wrapped[key] = len(card_lines(item, width))
+        return height
+
+    def _update_prompts(self) -> None:
+        """Every card in full if all fit, else one line each and the highlighted card in full (as far as there is
+        room). Only the prompts that changed are replaced."""
+        items, width = self.items, self._text_width()
+        height = self.scrollable_content_region.height
+        self._fitted = (width, height)
+        highlighted = self.highlighted
+        full = height <= 0 or sum(self._full_height(item, width) for item in items) <= height
+        prompts = []
+        for index, item in enumerate(items):
+            lit = index == highlighted
+            if full:
+                lines = None
+            elif lit:
+                lines = max(1, height - (len(items) - 1))
+            else:
+                lines = 1
+            made = (item, lit, width, lines)
+            if (prompt := self._made.get(made)) is None:
+                if len(self._made) > 256:
+                    self._made.clear()
+                prompt = self._made[made] = card_prompt(item, lit, width, lines)
+            prompts.append(prompt)
+        old = self._prompts
+        self._prompts = prompts
+        changed = False
+        for index, prompt in enumerate(prompts):
+            if index < len(old) and (old[index] is prompt or same_content(old[index], prompt)):
+                continue
+            if index < self.option_count:
+                option = self.get_option_at_index(index)
+                option._set_prompt(prompt)
+                cache = self._option_render_cache  # an LRUCache (not a dict): iterate its keys
+                for key in [k for k in cache.keys() if k[0] is option]:  # noqa: SIM118
+                    self._option_render_cache.discard(key)
+                changed = True
+        if changed:
+            self._line_cache.clear()
+            self.refresh()
+            self.scroll_to_highlight()
+
+    def on_resize(self) -> None:
+        self._prompts = []  # new width or height: every prompt again
+        self._update_prompts()
+        self.call_after_refresh(self.scroll_to_highlight)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Items shown while the list was hidden or not laid out yet (a hand dealt with the clue) were fitted to a
+        # size it no longer has, and no resize may follow: fit them to the size they are drawn at.
+        if self.items and self._fitted != (self._text_width(), self.scrollable_content_region.height):
+            self._update_prompts()
+        return super().render_lines(crop)
 
     def highlighted_key(self) -> str | None:
         index = self.highlighted
@@ -119,15 +198,9 @@ class CardList(OptionList):
                 return True
         return False
 
-    def _mark_highlight(self, old: int | None, new: int | None) -> None:
-        for index in {old, new}:
-            if index is not None and 0 <= index < min(len(self.items), self.option_count):
-                self.replace_option_prompt_at_index(index, card_prompt(self.items[index], index == new))
-
     def watch_highlighted(self, highlighted: int | None) -> None:
+        self._update_prompts()
         super().watch_highlighted(highlighted)
-        self._mark_highlight(self._pointed, highlighted)
-        self._pointed = highlighted
 
     def on_key(self, event: events.Key) -> None:
         char = event.character

@@ -348,18 +348,28 @@ class Dial(Widget, can_focus=True):
 
     # --- drawing -----------------------------------------------------------------------------------------------
 
-    def _geometry(self, width: int) -> tuple[int, int]:
-        """(cell width, left padding) for the number row."""
+    def _cells(self, width: int) -> list[tuple[int, int, str, str]]:
+        """(x, cell width, text, style) of each slot on the number row. The pointer's number is always in brackets:
+        evenly spaced cells where they fit (3 to 6 cells a number), else each number as narrow as it can be."""
         n = max(1, self.slots)
+        labels = [self._label(slot) for slot in range(1, self.slots + 1)]
+        labels = [(f"[{t}]", st) if slot == self.pointer else (f" {t} ", st) for slot, (t, st) in enumerate(labels, 1)]
         cell = max(3, min(6, width // n))
-        return cell, max(0, (width - cell * n) // 2)
+        if all(len(t) <= cell for t, _ in labels) and cell * n <= width:
+            pad = max(0, (width - cell * n) // 2)
+            return [(pad + i * cell, cell, t, st) for i, (t, st) in enumerate(labels)]
+        out = []
+        x = max(0, (width - sum(len(t) for t, _ in labels)) // 2)
+        for text, style in labels:
+            out.append((x, len(text), text, style))
+            x += len(text)
+        return out
 
     def _slot_at(self, x: int) -> int:
-        cell, pad = self._geometry(self.content_size.width)
-        if x < pad:
-            return 0
-        slot = (x - pad) // cell + 1
-        return slot if 1 <= slot <= self.slots else 0
+        for slot, (start, cell, _text, _style) in enumerate(self._cells(self.content_size.width), start=1):
+            if start <= x < start + cell:
+                return slot
+        return 0
 
     def _label(self, slot: int) -> tuple[str, str]:
         """The text and style of one number on the dial."""
@@ -375,38 +385,57 @@ class Dial(Widget, can_focus=True):
             return str(slot), "bold reverse"
         return str(slot), ""
 
-    def caption(self) -> str:
-        """The dial's own one-line help: what the keys do and what Enter sends now (short: it fits 48 cells)."""
+    def captions(self) -> list[str]:
+        """The dial's own one-line help, longest first: what the keys do and what Enter sends now."""
         if not self.slots:
-            return "No cards on the board."
+            return ["No cards on the board."]
         if self.stage == "red":
-            return f"Green {self.green} · red {self.pointer} · Enter: send both · Esc: back"
+            return [
+                f"Green {self.green} · red {self.pointer} · Enter: send both · Esc: back",
+                f"Green {self.green} · red {self.pointer} · Enter: send · Esc: back",
+                f"Green {self.green}, red {self.pointer} · Enter · Esc",
+            ]
         if self.places_red:
-            return f"Step 1 of 2: green vote {self.pointer} · Enter: then the red"
+            return [
+                f"Step 1 of 2: green vote {self.pointer} · Enter: then the red",
+                f"Step 1/2: green {self.pointer} · Enter: then red",
+                f"Green {self.pointer} · Enter: then red",
+            ]
         if self.votes_allowed > 1:
             slots, _ = self.pending()
             marked = ", ".join(map(str, self.marks)) if self.marks else "none"
-            return f"Marked: {marked} · Space: mark · Enter: vote {' and '.join(map(str, slots))}"
-        return f"←→ or 1-9 turn · Enter: vote for {self.pointer}"
+            vote = " and ".join(map(str, slots))
+            return [
+                f"Marked: {marked} · Space: mark · Enter: vote {vote}",
+                f"Marked: {marked} · Space · Enter: vote {vote}",
+                f"Marked: {marked} · Enter: vote {vote}",
+            ]
+        return [f"←→ or 1-9 turn · Enter: vote for {self.pointer}", f"←→ turn · Enter: vote {self.pointer}"]
+
+    def caption(self, width: int | None = None) -> str:
+        """The longest caption that fits `width` (all of it when no width is given)."""
+        captions = self.captions()
+        if width is None:
+            return captions[0]
+        return next((c for c in captions if len(c) <= width), captions[-1])
 
     def render(self) -> Content:
         width = self.content_size.width
         if not self.slots or width <= 0:
             return Content("No cards on the board.")
-        cell, pad = self._geometry(width)
-        numbers: list[str | tuple[str, str]] = [" " * pad]
-        arrows: list[str] = [" " * pad]
-        for slot in range(1, self.slots + 1):
-            text, style = self._label(slot)
-            if slot == self.pointer and len(text) + 2 <= cell - 1:
-                text = f"[{text}]"
+        numbers: list[str | tuple[str, str]] = []
+        arrows = [" "] * width
+        at = 0
+        for slot, (x, cell, text, style) in enumerate(self._cells(width), start=1):
             left = (cell - len(text)) // 2
-            numbers.append(" " * left)
+            numbers.append(" " * (x + left - at))
             numbers.append((text, style))
-            numbers.append(" " * (cell - left - len(text)))
-            mark = " "
-            if slot == self.pointer:
-                mark = "▲"
-            arrows.append(mark.center(cell))
-        caption = Content(self.caption()).truncate(width, ellipsis=True)
-        return Content("\n").join([Content.assemble(*numbers), Content("".join(arrows)), caption])
+            at = x + left + len(text)
+            middle = x + left + len(text) // 2
+            if slot == self.pointer and middle < width:
+                arrows[middle] = "▲"
+        rows = [Content.assemble(*numbers).truncate(width)]
+        if self.content_size.height >= 3:  # room for the pointer's arrow under the numbers
+            rows.append(Content("".join(arrows)))
+        rows.append(Content(self.caption(width)).truncate(width, ellipsis=True))
+        return Content("\n").join(rows)

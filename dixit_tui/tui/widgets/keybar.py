@@ -4,6 +4,9 @@ Textual's Footer is a container with a widget per key, rebuilt (composed, mounte
 changes: profiling the server under load put it at 15-25% of all CPU. The key bar is one widget drawing one line of
 `Content`, redrawn only when the keys it shows change. It looks like the Footer (same theme colours and padding), and
 a click on a key presses it.
+
+It always shows every key: when the line does not fit the width, the descriptions get shorter (`Void turn` -> `Void`)
+and the spacing tighter; only if that is still too wide does the bar take a second row.
 """
 
 from __future__ import annotations
@@ -22,6 +25,21 @@ if TYPE_CHECKING:
 
 _NORMAL = Style()
 _DIM = Style(dim=True)
+
+# Shorter descriptions for a narrow terminal (80 columns must show every key of every role and phase).
+SHORT: dict[str, str] = {
+    "Add a bot": "Bot",
+    "Back to the table": "Back",
+    "Back to green": "Back",
+    "Choose card": "Choose",
+    "Create table": "Create",
+    "Join by code": "Join",
+    "Mark/unmark": "Mark",
+    "Remove player": "Remove",
+    "Start the game": "Start",
+    "End practice": "End",
+    "Void turn": "Void",
+}
 
 
 class ShownKey(NamedTuple):
@@ -58,7 +76,11 @@ class KeyBar(Widget, can_focus=False):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.keys: tuple[ShownKey, ...] = ()
-        self._spans: list[tuple[int, int, ShownKey]] = []  # x range of each key on the line
+        self._spans: list[tuple[int, int, int, ShownKey]] = []  # (row, x from, x to) of each key
+        self._rows = 1
+
+    def on_resize(self) -> None:
+        self._fit()
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -82,31 +104,66 @@ class KeyBar(Widget, can_focus=False):
             keys.append(ShownKey(binding.key, self.app.get_key_display(binding), binding.description, enabled))
         if tuple(keys) != self.keys:
             self.keys = tuple(keys)
+            self._fit()
             self.refresh()
+
+    def _cells(self, tier: int) -> list[tuple[str, str, ShownKey]]:
+        """(key text, description text, key) of every key in a tier: 0 full, 1 short words, 2 short and tight."""
+        out = []
+        for shown in self.keys:
+            description = SHORT.get(shown.description, shown.description) if tier else shown.description
+            if tier < 2:
+                out.append((f" {shown.display} ", f"{description} " if description else "", shown))
+            else:
+                out.append((f" {shown.display}", f" {description}" if description else "", shown))
+        return out
+
+    def _layout(self, width: int) -> list[list[tuple[str, str, ShownKey]]]:
+        """The rows to draw at `width`: the widest tier that fits on one line, else the tight tier on two rows."""
+        tier: list[tuple[str, str, ShownKey]] = []
+        for level in range(3):
+            tier = self._cells(level)
+            if width <= 0 or sum(cell_len(k) + cell_len(d) for k, d, _ in tier) + (level == 2) <= width:
+                return [tier]
+        rows: list[list[tuple[str, str, ShownKey]]] = [[], []]
+        half = (sum(cell_len(k) + cell_len(d) for k, d, _ in tier) + 1) // 2
+        x = 0
+        for cell in tier:
+            rows[0 if x < half and rows[1] == [] else 1].append(cell)
+            x += cell_len(cell[0]) + cell_len(cell[1])
+        return rows
+
+    def _fit(self) -> None:
+        """One row, or two when even the tight tier does not fit (only then does the bar ask for a layout)."""
+        rows = len(self._layout(self.content_size.width)) if self.is_mounted else 1
+        if rows != self._rows:
+            self._rows = rows
+            self.styles.height = rows
 
     def render(self) -> Content:
         key_style = self.get_visual_style("keybar--key")
         description_style = self.get_visual_style("keybar--description")
-        parts: list[tuple[str, Style]] = []
-        spans: list[tuple[int, int, ShownKey]] = []
-        x = 0
-        for shown in self.keys:
-            key_text = f" {shown.display} "
-            description = f"{shown.description} " if shown.description else ""
-            dim = _NORMAL if shown.enabled else _DIM
-            parts.append((key_text, key_style + dim))
-            if description:
-                parts.append((description, description_style + dim))
-            width = cell_len(key_text) + cell_len(description)
-            spans.append((x, x + width, shown))
-            x += width
+        lines: list[Content] = []
+        spans: list[tuple[int, int, int, ShownKey]] = []
+        for y, row in enumerate(self._layout(self.content_size.width)):
+            parts: list[tuple[str, Style]] = []
+            x = 0
+            for key_text, description, shown in row:
+                dim = _NORMAL if shown.enabled else _DIM
+                parts.append((key_text, key_style + dim))
+                if description:
+                    parts.append((description, description_style + dim))
+                width = cell_len(key_text) + cell_len(description)
+                spans.append((y, x, x + width, shown))
+                x += width
+            lines.append(Content.assemble(*parts))
         self._spans = spans
-        return Content.assemble(*parts)
+        return Content("\n").join(lines)
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
-        for start, end, shown in self._spans:
-            if start <= event.x < end:
+        for y, start, end, shown in self._spans:
+            if y == event.y and start <= event.x < end:
                 if shown.enabled:
                     self.app.simulate_key(shown.key)
                 else:

@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button
 
 from dixit_tui.engine import Points, Reveal
 from dixit_tui.tui.widgets.keybar import KeyBar
@@ -165,6 +165,17 @@ def legend(reveal: Reveal, mode: str) -> Text:
     return Text(" · ".join(parts) + ".", style="dim")
 
 
+def red_line(reveal: Reveal, names: Sequence[str], you: int | None) -> Text | None:
+    """Party: where the storyteller put the red marker (votes on that card score 0). None without a red marker."""
+    red = next((slot for slot in reveal.slots if slot.red), None)
+    if red is None:
+        return None
+    line = Text.assemble(("● Red marker", "bold"), f" on card {red.slot}, placed by ")
+    line.append(_name(names, reveal.storyteller, you), "bold")
+    line.append(": a green vote on it scores 0.")
+    return line
+
+
 def recap_renderable(
     reveal: Reveal,
     texts: Mapping[str, str],
@@ -173,10 +184,14 @@ def recap_renderable(
     teams: Mapping[int, int | None],
     you: int | None,
 ) -> Group:
+    """Points first (table, legend, red marker), then the cards: at 80x24 everything but the cards fits unscrolled."""
     clue = Text.assemble("Clue: ", (f"“{reveal.clue}”", "bold"), " told by ", _name(names, reveal.storyteller, you))
     parts: list[RenderableType] = [clue, outcome_sentence(reveal, names, mode, you), Text("")]
-    parts.extend([Text("Points", style="bold underline"), points_table(reveal, names, mode, teams, you)])
-    parts.extend([legend(reveal, mode), Text("")])
+    parts.extend([points_table(reveal, names, mode, teams, you), legend(reveal, mode)])
+    red = red_line(reveal, names, you)
+    if red is not None:
+        parts.append(red)
+    parts.append(Text(""))
     parts.extend(_slot_lines(reveal, texts, names, teams, you))
     return Group(*parts)
 
@@ -195,19 +210,17 @@ class RecapScreen(ModalScreen[None]):
         height: auto;
         max-height: 100%;
         border: thick $primary;
+        border-title-align: center;
+        border-title-style: bold;
         background: $panel;
         padding: 0 1;
-    }
-    RecapScreen #recap-title {
-        text-style: bold;
-        width: 100%;
-        content-align: center middle;
     }
     RecapScreen VerticalScroll {
         height: auto;
         max-height: 1fr;
     }
     RecapScreen Button {
+        dock: bottom;
         margin: 0 1;
         width: 100%;
     }
@@ -248,8 +261,8 @@ class RecapScreen(ModalScreen[None]):
         return recap_renderable(self.reveal, self.texts, self.names, self.mode, self.teams, self.you)
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(self._title(), id="recap-title", markup=False)
+        with Vertical(id="recap-box") as box:
+            box.border_title = self._title()
             with VerticalScroll(id="recap-scroll"):
                 yield RichSnapshot(self._body(), id="recap-body")
             yield Button(Content("Close (Enter)"), id="recap-close", compact=True)
@@ -270,7 +283,7 @@ class RecapScreen(ModalScreen[None]):
     ) -> None:
         """Show another turn's recap in this screen (cheaper than closing it and opening a new one)."""
         self._keep(reveal, texts, names, mode, teams, you)
-        self.query_one("#recap-title", Static).update(self._title(), layout=False)
+        self.query_one("#recap-box").border_title = self._title()
         self.query_one("#recap-body", RichSnapshot).show(self._body())
         scroll = self.query_one("#recap-scroll")
         scroll.scroll_home(animate=False)
