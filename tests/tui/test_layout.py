@@ -118,7 +118,7 @@ async def test_the_recap_shows_points_totals_and_the_red_marker_without_scrollin
         screen = screen_text(app)
         assert "● red marker on card" in screen.lower(), screen
         assert "Total" in screen
-        for name in ("ana (you) ★", "ben", "cara", "dev", "eve", "fay", "gus"):
+        for name in ("ana (you) ✎", "ben", "cara", "dev", "eve", "fay", "gus"):
             row = re.compile(rf"^█ {re.escape(name)} +\d+ +\+?\d+ +\d+ ")  # party, turn, total
             assert any(row.search(line) for line in rows(app)), (name, screen)
         assert "Close (Enter)" in screen
