@@ -153,7 +153,7 @@ async def test_quick_keys_at_the_hand_open_one_question_and_never_answer_it(tmp_
 async def test_a_confirmation_waits_until_the_typing_stops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With the typing guard on: the dialog opens on its safe button; `y` typed while keys keep coming is ignored;
     once the dialog says it is ready (after a quiet moment), `y` gives the card."""
-    monkeypatch.setattr(ConfirmScreen, "GUARD", 60.0)  # never ready during the first part
+    monkeypatch.setattr(ConfirmScreen, "GUARD", 60.0, raising=False)  # never ready during the first part
     async with table_with(tmp_path, ["ana", "cara", "dev"], "ben") as (client, table, (ana, cara, _dev)):
         await ana.start()
         assert await default_move(cara, clue="first")
@@ -171,7 +171,7 @@ async def test_a_confirmation_waits_until_the_typing_stops(tmp_path: Path, monke
         await press(client, "enter")
         await wait_gone(client, "Give this card?")
         assert given(table, ben) == ()
-        monkeypatch.setattr(ConfirmScreen, "GUARD", 0.3)
+        monkeypatch.setattr(ConfirmScreen, "GUARD", 0.3, raising=False)
         await press(client, "enter")
         await wait_text(client, "Give this card?")
         await wait_text(client, "y: Give it")  # ready: the hint says so
@@ -199,7 +199,7 @@ async def test_party_storyteller_is_not_put_into_the_clue_box_after_the_recap(
         await wait_text(client, "Give this card?")
         await press(client, "y")
         await wait_status(client, "Vote")
-        monkeypatch.setattr(ConfirmScreen, "GUARD", 60.0)
+        monkeypatch.setattr(ConfirmScreen, "GUARD", 60.0, raising=False)
         for session in sessions:
             await default_move(session)
         await wait_footer(client, "⏎ Vote")
