@@ -130,6 +130,12 @@ KEYS = """\
 - **Lobby:** ↑/↓ pick a table, **Enter** join it, **w** watch it, **c** create a table, **j** join by code,
   **r** reconnect with a code, **q** quit.
 - **At the table:** the footer at the bottom always lists the keys you can use right now; you can also click them.
+  Your hand: ↑/↓ or a number highlight a card, **Enter** chooses it (Space and letters choose nothing). A text
+  box opens only when you ask: **Enter** on your card (or, for a clue without a card, Enter), **c** for the chat;
+  **Esc** leaves it. A clue you were typing when someone else gave theirs stays in its box, not sent.
+- **Questions** ("Give this card?", "Leave?") open on the safe answer: **n**, **Esc** or Enter cancel; **y**
+  confirms once the question has been on screen a moment with no typing. A move of the table that makes the
+  question moot closes it, with a notice.
 - **Practice turn** (before the game, nothing is scored): the host shows it to everyone with **p** at the table,
   moves it on with **→** and back with **←**, starts the game with **s** on its last step, and ends it with
   **Esc**. Everyone else follows along and can hide it with **Esc**.
