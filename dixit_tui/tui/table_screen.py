@@ -220,7 +220,7 @@ class TableScreen(Screen[None]):
             self.chosen = None
             self.marked = []
             if previous is not None:
-                self._keep_typed_clue()  # a clue being typed when the turn moved on stays, and is not sent
+                self._keep_typed_clue(previous)  # a clue being typed when the turn moved on stays, not sent
         if game is not None:
             hand_ids = {c.card for c in game.hand}
             if self.chosen not in hand_ids:
@@ -533,6 +533,9 @@ class TableScreen(Screen[None]):
         waiting = self._names(game.waiting_for)
         you = view.you
         watching = "You are watching. " if you is None else ""
+        box = self._typing_in()
+        if box is not None and box.id == "clue-input" and not self._can_clue_now():
+            return Content(f"{self._why_no_clue()}: your text is kept, not sent. Esc: back to your hand.")
         if game.phase == "clue":
             if game.can_clue and (game.hand_hidden or not game.clue_needs_card):
                 if isinstance(self.focused, Input) and self.focused.id == "clue-input":
@@ -658,10 +661,13 @@ class TableScreen(Screen[None]):
             return f"{teller} gave the first clue"
         return f"{teller} gave the clue" if game.storyteller is not None else "The clue is given"
 
-    def _keep_typed_clue(self) -> None:
-        """The turn moved on while you were typing a clue: the text stays in the box (not sent), with a notice."""
+    def _keep_typed_clue(self, previous: TableView) -> None:
+        """The turn moved on while you were typing a clue: the text stays in the box (not sent), with a notice
+        (once: when the clue could be given before and cannot now)."""
         box = self.query_one("#clue-input", Input)
-        if box.value and not self._can_clue_now() and self.view.you is not None:
+        before = previous.game
+        could = previous.status == "playing" and before is not None and before.phase == "clue" and before.can_clue
+        if could and box.value and not self._can_clue_now() and self.view.you is not None:
             self.notify(f"{self._why_no_clue()}; your text is kept, not sent.", markup=False)
 
     def _close_stale_dialogs(self) -> None:
@@ -912,11 +918,11 @@ class TableScreen(Screen[None]):
         self.refresh_bindings()  # the keys may have changed while a recap or a question was on top
 
     def on_descendant_focus(self) -> None:
-        if self._can_clue_now():
-            self._render_status()  # "press Enter to type it" or "type your clue"
+        if self.game is not None:
+            self._render_status()  # "press Enter to type it", "type your clue", "your text is kept"
 
     def on_descendant_blur(self) -> None:
-        if self._can_clue_now():
+        if self.game is not None:
             self._render_status()
 
     def action_type_clue(self) -> None:
