@@ -10,6 +10,7 @@ import random
 
 import pytest
 from textual.app import App
+from textual.screen import Screen
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.engine import RuleError
@@ -113,3 +114,23 @@ async def test_typing_words_while_the_table_moves_on(monkeypatch: pytest.MonkeyP
             if state.turn.storyteller != 3:
                 assert 3 not in state.turn.submissions, "ben's typing gave a card"
             assert 3 not in state.turn.votes, "ben's typing voted"
+
+
+async def test_a_question_withdrawn_under_another_screen_closes_when_back_on_top() -> None:
+    """The table moved past a question while the help was open over it: the help stays; the question closes when
+    the help does (and says why), without popping anything else."""
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        answers: list[bool | None] = []
+        question = ConfirmScreen("Give this card?", "x")
+        await app.push_screen(question, answers.append)
+        cover: Screen[None] = Screen()  # the help, say
+        await app.push_screen(cover)
+        question.withdraw("the vote has begun")
+        await pilot.pause()
+        assert app.screen_stack[-2:] == [question, cover] and answers == []
+        await app.pop_screen()
+        await pilot.pause()
+        assert answers == [None]
+        assert len(app.screen_stack) == 1 and app._exception is None
+        assert any("was closed: the vote has begun" in n.message for n in app._notifications)
