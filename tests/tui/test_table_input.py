@@ -10,13 +10,17 @@ import random
 
 import pytest
 from textual.app import App
+from textual.content import Content
 from textual.screen import Screen
+from textual.widgets import OptionList
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.engine import RuleError
+from dixit_tui.engine.reveal import Reveal
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.table_screen import TableScreen
-from dixit_tui.tui.widgets.confirm import ConfirmScreen
+from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
+from dixit_tui.tui.widgets.recap import RecapScreen
 from tests.tui.fixtures import coordinator, default_move, options, seat_many
 from tests.tui.test_fuzz_keys import alive, type_keys
 
@@ -134,3 +138,32 @@ async def test_a_question_withdrawn_under_another_screen_closes_when_back_on_top
         assert answers == [None]
         assert len(app.screen_stack) == 1 and app._exception is None
         assert any("was closed: the vote has begun" in n.message for n in app._notifications)
+
+
+async def test_picking_a_seat_twice_at_once_closes_only_the_picker() -> None:
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        picks: list[int | None] = []
+        picker = SeatPicker("Remove which player?", [(1, Content("ben")), (2, Content("cara"))])
+        await app.push_screen(picker, picks.append)
+        await pilot.pause()
+        option_list = picker.query_one(OptionList)
+        option_list.action_select()
+        option_list.action_select()
+        await pilot.pause()
+        assert picks == [1]
+        assert len(app.screen_stack) == 1 and app._exception is None
+
+
+async def test_closing_the_recap_twice_at_once_keeps_the_table() -> None:
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        table: Screen[None] = Screen()  # the table, say
+        await app.push_screen(table)
+        recap = RecapScreen(Reveal(1, 0, "moon", "all", (), ()), {}, ["ana"])
+        await app.push_screen(recap)
+        await pilot.pause()
+        recap.action_close()
+        recap.action_close()
+        await pilot.pause()
+        assert app.screen is table and app._exception is None

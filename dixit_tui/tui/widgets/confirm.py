@@ -227,6 +227,7 @@ class SeatPicker(ModalScreen[int | None]):
         super().__init__()
         self.title_text = title
         self.seats = tuple(seats)
+        self.answered = False
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -242,11 +243,18 @@ class SeatPicker(ModalScreen[int | None]):
     @on(OptionList.OptionSelected)
     def picked(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(self.seats[event.option_index][0])
+        self._close(self.seats[event.option_index][0])
 
     @on(Button.Pressed, "#cancel")
     def cancelled(self) -> None:
-        self.dismiss(None)
+        self._close(None)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self._close(None)
+
+    def _close(self, seat: int | None) -> None:
+        """Answer once (Enter twice at once must not close the screen below too)."""
+        if self.answered or self.app.screen is not self:
+            return
+        self.answered = True
+        self.dismiss(seat)
