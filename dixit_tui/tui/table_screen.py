@@ -535,14 +535,14 @@ class TableScreen(Screen[None]):
         watching = "You are watching. " if you is None else ""
         box = self._typing_in()
         if box is not None and box.id == "clue-input" and not self._can_clue_now():
-            return Content(f"{self._why_no_clue()}: your text is kept, not sent. Esc: back to your hand.")
+            return Content(f"{self._why_no_clue()}: your text is kept, not sent. Esc: your hand.")
         if game.phase == "clue":
             if game.can_clue and (game.hand_hidden or not game.clue_needs_card):
                 if isinstance(self.focused, Input) and self.focused.id == "clue-input":
                     return Content("Type your clue and press Enter (your hand stays hidden until then).")
                 if game.storyteller is None:
-                    return Content("Anyone may give the first clue: press Enter to type yours (hands stay hidden).")
-                return Content("You are the storyteller: press Enter to type your clue (your hand stays hidden).")
+                    return Content("Anyone may give the first clue: press Enter to type it (hands stay hidden).")
+                return Content("You are the storyteller: press Enter to type your clue (your hand is hidden).")
             if game.can_clue:
                 first = "Anyone may give the first clue: " if game.storyteller is None else ""
                 if self.chosen is None:

@@ -105,7 +105,7 @@ async def test_typing_a_clue_when_another_gives_the_first_one(tmp_path: Path) ->
         await press(client, " sky y", "enter", " by ella", "enter")  # arrives after her clue
         await wait_text(client, "Clue: “first”")
         await wait_text(client, "cara gave the first clue;", "text is kept")  # a notice (it may wrap)
-        await wait_status(client, "cara gave the first clue: your text is kept, not sent. Esc: back to your hand.")
+        await wait_status(client, "cara gave the first clue: your text is kept, not sent. Esc: your hand.")
         await settle_screen(client)
         alive(client)
         screen = text(client)
