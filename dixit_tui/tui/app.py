@@ -34,6 +34,9 @@ from dixit_tui.coordinator import (
 )
 from dixit_tui.engine import RuleError
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
+from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
+
+_TYPED_AT = "_dixit_typed_at"  # the screen on top when a key arrived (an attribute set on the Key event)
 
 
 class CoordinatorUpdate(Message):
@@ -151,12 +154,27 @@ class DixitApp(App[int]):
                 "Unknown command. Try: join CODE, watch CODE or reconnect CODE.", severity="warning", markup=False
             )
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            setattr(event, _TYPED_AT, self.screen)
+        await super().on_event(event)
+
+    async def _on_key(self, event: events.Key) -> None:
+        """A key's bindings are looked up when it has bubbled back up to the app, by then perhaps on a screen that
+        opened since (keys typed in one burst at the hand: Enter opens "Give this card?", and the `y` or `n` typed
+        after it would answer it, even before it has drawn). A key acts only on the screen it was typed at."""
+        typed_at = getattr(event, _TYPED_AT, None)
+        if typed_at is not None and typed_at is not self.screen:
+            event.prevent_default()  # App._on_key (the bindings) is not run
+
     def push_screen(
         self, screen: Any, callback: Any = None, wait_for_dismiss: bool = False, *, mode: str | None = None
     ) -> Any:
         """While quitting, open nothing new: a screen mounted now would look for widgets being torn down
-        (a `q` and another key typed at once must still quit cleanly)."""
-        if self._exit:
+        (a `q` and another key typed at once must still quit cleanly). A question never stacks on another: while
+        a confirmation or a picker is open, a second one is not opened."""
+        dialogs = (ConfirmScreen, SeatPicker)
+        if self._exit or (isinstance(screen, dialogs) and any(isinstance(s, dialogs) for s in self.screen_stack)):
             if wait_for_dismiss:
                 done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
                 done.set_result(None)

@@ -131,6 +131,12 @@ KEYS = """\
 - **Lobby:** ↑/↓ pick a table, **Enter** join it, **w** watch it, **c** create a table, **j** join by code,
   **r** reconnect with a code, **q** quit.
 - **At the table:** the footer at the bottom always lists the keys you can use right now; you can also click them.
+  Your hand: ↑/↓ or a number highlight a card, **Enter** chooses it (Space and letters choose nothing). A text
+  box opens only when you ask: **Enter** on your card (or, for a clue without a card, Enter), **c** for the chat;
+  **Esc** leaves it. A clue you were typing when someone else gave theirs stays in its box, not sent.
+- **Questions** ("Give this card?", "Leave?") open on the safe answer: **n**, **Esc** or Enter cancel; **y**
+  confirms once the question has been on screen a moment with no typing. A move of the table that makes the
+  question moot closes it, with a notice.
 - **Practice turn:** the host presses **p** instead of **s** to start: the table first plays one real turn (the
   host tells) that does not count, with a few lines of help beside it. Then every card is dealt again and the
   game begins, scores at 0.

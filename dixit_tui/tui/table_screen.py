@@ -76,7 +76,7 @@ def _plural(n: int, word: str) -> str:
 
 class TableScreen(Screen[None]):
     CSS_PATH = "table.tcss"
-    AUTO_FOCUS = None
+    AUTO_FOCUS = ""  # no automatic focus (None would fall back to the app's "*": the first widget, even hidden)
     HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-too-short"), (MIN_HEIGHT, "-short"), (34, "-tall")]
     CRAMPED = 28  # under this many rows (and -short) the screen is also -cramped: see table.tcss
@@ -91,6 +91,7 @@ class TableScreen(Screen[None]):
         Binding("x", "remove", "Remove player"),
         Binding("l", "leave", "Leave"),
         Binding("m", "rematch", "Rematch"),
+        Binding("enter", "type_clue", "Type your clue"),
         Binding("escape", "back", "Back to the table"),
     ]
 
@@ -106,6 +107,7 @@ class TableScreen(Screen[None]):
         self._phase_key: tuple[object, ...] | None = None
         self._shown: TableView | None = None  # the last view rendered
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
+        self._clue_label = "Clue:"
 
     # --- layout --------------------------------------------------------------------------------------------------
 
@@ -236,7 +238,7 @@ class TableScreen(Screen[None]):
             self.chosen = None
             self.marked = []
             if previous is not None:
-                self.query_one("#clue-input", Input).value = ""  # a clue typed for a turn that moved on
+                self._keep_typed_clue(previous)  # a clue being typed when the turn moved on stays, not sent
         if game is not None:
             hand_ids = {c.card for c in game.hand}
             if self.chosen not in hand_ids:
@@ -275,6 +277,7 @@ class TableScreen(Screen[None]):
         self._render_status()
         if phase_changed:
             self._focus_for_phase()
+        self._close_stale_dialogs()
         self.refresh_bindings_if_changed()
 
     def _render_topbar(self) -> None:
@@ -431,13 +434,19 @@ class TableScreen(Screen[None]):
             self.refresh_bindings()
         note = self.query_one("#hand-note", TextBox)
         clue_row = self.query_one("#clue-row")
-        clue_row.display = game.phase == "clue" and game.can_clue
+        # a clue typed when the turn moved on stays on screen, as typed, until you send or clear it
+        kept = bool(self.query_one("#clue-input", Input).value) and self.view.you is not None
+        clue_row.display = self._can_clue_now() or kept
+        label = "Clue:" if self._can_clue_now() else "Kept:"
+        if label != self._clue_label:
+            self._clue_label = label
+            self.query_one("#clue-label", Static).update(Content(label))
         text: Content | None = None
         if game.hand_hidden:
             if game.can_clue:
                 text = Content(
-                    "Party rule: you give the clue before you see your hand. It refers to no card: type it below "
-                    "and press Enter."
+                    "Party rule: you give the clue before you see your hand. It refers to no card: press Enter, "
+                    "type it, press Enter."
                 )
             else:
                 text = Content("Your hand is hidden until the clue is given (party rule).")
@@ -623,9 +632,16 @@ class TableScreen(Screen[None]):
         waiting = self._names(game.waiting_for)
         you = view.you
         watching = "You are watching. " if you is None else ""
+        box = self._typing_in()
+        if box is not None and box.id == "clue-input" and not self._can_clue_now():
+            return Content(f"{self._why_no_clue()}: your text is kept, not sent. Esc: your hand.")
         if game.phase == "clue":
             if game.can_clue and (game.hand_hidden or not game.clue_needs_card):
-                return Content("Type your clue and press Enter (your hand stays hidden until then).")
+                if isinstance(self.focused, Input) and self.focused.id == "clue-input":
+                    return Content("Type your clue and press Enter (your hand stays hidden until then).")
+                if game.storyteller is None:
+                    return Content("Anyone may give the first clue: press Enter to type it (hands stay hidden).")
+                return Content("You are the storyteller: press Enter to type your clue (your hand is hidden).")
             if game.can_clue:
                 first = "Anyone may give the first clue: " if game.storyteller is None else ""
                 if self.chosen is None:
@@ -693,10 +709,27 @@ class TableScreen(Screen[None]):
             return Content.assemble("You are the storyteller. Waiting for votes from ", name_list(waiting), ".")
         return Content.assemble(watching, "Waiting for votes from ", name_list(waiting), ".")
 
-    def _focus_for_phase(self) -> None:
+    def _can_clue_now(self) -> bool:
+        game = self.game
+        return bool(self.view.status == "playing" and game is not None and game.phase == "clue" and game.can_clue)
+
+    def _typing_in(self) -> Input | None:
+        """The text box you are typing in (focused, not empty, on screen), if any."""
         focused = self.focused
-        if isinstance(focused, Input) and focused.id == "chat-input" and focused.value:
-            return  # never steal the keyboard from someone typing a chat line
+        if not isinstance(focused, Input) or not focused.value:
+            return None
+        if focused.id == "clue-input" and not (
+            self.query_one("#clue-row").display and self.query_one(ContentSwitcher).current == "hand-pane"
+        ):
+            return None
+        return focused
+
+    def _focus_for_phase(self, *, force: bool = False) -> None:
+        """Put the keyboard where this phase is played: the hand, the dial, the Start button. Never into a text
+        box (you open one yourself: Enter on a card, Enter for a blind clue, c for the chat), and never away from
+        one you are typing in (unless `force`: Esc)."""
+        if not force and self._typing_in() is not None:
+            return  # never steal the keyboard from someone typing
         target: Widget | None = None
         view, game = self.view, self.game
         if view.status == "lobby" or game is None:
@@ -704,7 +737,7 @@ class TableScreen(Screen[None]):
                 target = self.query_one("#start-btn", Button)
         elif game.phase == "clue":
             if game.can_clue and (game.hand_hidden or not game.clue_needs_card):
-                target = self.query_one("#clue-input", Input)
+                target = None  # the blind clue: Enter opens the clue box (the status line says so)
             elif game.hand:
                 target = self.query_one(Hand)
         elif game.phase == "submit":
@@ -713,6 +746,54 @@ class TableScreen(Screen[None]):
         elif game.phase == "vote" and game.can_vote:
             target = self.query_one(Dial)
         self.set_focus(target)
+
+    def _why_no_clue(self) -> str:
+        """Why the clue box cannot send now, in a few words (the notice adds "your text is kept")."""
+        view, game = self.view, self.game
+        if view.status == "over" or (game is not None and game.phase == "over"):
+            return "The game is over"
+        if game is None or view.status != "playing":
+            return "The game has not started"
+        if game.phase == "clue":
+            return "" if game.can_clue else "It is not your turn to tell"
+        teller = self.seat_name(game.storyteller)
+        if game.storyteller == view.you:
+            return "Your clue is already given"
+        if game.turn == 1 and game.storyteller is not None:
+            return f"{teller} gave the first clue"
+        return f"{teller} gave the clue" if game.storyteller is not None else "The clue is given"
+
+    def _keep_typed_clue(self, previous: TableView) -> None:
+        """The turn moved on while you were typing a clue: the text stays in the box (not sent), with a notice
+        (once: when the clue could be given before and cannot now)."""
+        box = self.query_one("#clue-input", Input)
+        before = previous.game
+        could = previous.status == "playing" and before is not None and before.phase == "clue" and before.can_clue
+        if could and box.value and not self._can_clue_now() and self.view.you is not None:
+            self.notify(f"{self._why_no_clue()}; your text is kept, not sent.", markup=False)
+
+    def _close_stale_dialogs(self) -> None:
+        """Close each open question the table has moved past (Give this card? in the vote...), saying why."""
+        for screen in list(self.app.screen_stack):
+            if isinstance(screen, ConfirmScreen) and screen.stale is not None:
+                reason = screen.stale()
+                if reason is not None:
+                    screen.withdraw(reason)
+
+    def _moved_on(self, turn: int, phases: tuple[str, ...]) -> str | None:
+        """None while the table is still in `turn`, in one of `phases`; else what happened, in a few words."""
+        view, game = self.view, self.game
+        if view.status == "over" or (game is not None and game.phase == "over"):
+            return "the game is over"
+        if view.status != "playing" or game is None:
+            return "the game has ended"
+        if game.turn == turn and game.phase in phases:
+            return None
+        if game.turn == turn and game.phase == "clue":
+            return "the turn was voided"
+        if game.turn != turn:
+            return "the turn is over"
+        return "the vote has begun" if game.phase == "vote" else "the turn moved on"
 
     def _open_recap(self, update: RevealUpdate) -> None:
         game = self.game
@@ -735,6 +816,8 @@ class TableScreen(Screen[None]):
         card = event.option.id
         if game is None or card is None:
             return
+        if self._question_open():
+            return  # a question is open: Enter typed ahead at the hand opens no second one
         if game.phase == "clue" and game.can_clue and game.clue_needs_card:
             self.chosen = card
             self._render_hand()
@@ -754,15 +837,27 @@ class TableScreen(Screen[None]):
         else:
             self.notify(self.status_text().plain, title="Nothing to choose now", markup=False)
 
+    def _question_open(self) -> bool:
+        return any(isinstance(s, (ConfirmScreen, SeatPicker)) for s in self.app.screen_stack)
+
     def _confirm_submit(self, cards: list[str]) -> None:
         game = self.game
         assert game is not None
+        turn = game.turn
         texts = {c.card: c.text for c in game.hand}
         parts: list[Part] = ["Clue: ", (f"“{game.clue or ''}”", "bold"), "\n\n"]
         for card in cards:
             parts.extend([(f"{self._hand_number(card)}. ", "bold"), texts.get(card, ""), "\n"])
         parts.append("\nOnce given, a card cannot be taken back.")
         many = len(cards) > 1
+
+        def stale() -> str | None:
+            moved = self._moved_on(turn, ("submit",))
+            if moved is None and self.game is not None and not self.game.submit_count:
+                if self.game.mode == "team":
+                    return "your team's card is in"
+                return "your cards are already in" if many else "your card is already in"
+            return moved
 
         async def answer(ok: bool | None) -> None:
             if not ok:
@@ -780,6 +875,7 @@ class TableScreen(Screen[None]):
                 Content.assemble(*parts),
                 yes="Give them" if many else "Give it",
                 no="Not yet",
+                stale=stale,
             ),
             answer,
         )
@@ -805,6 +901,9 @@ class TableScreen(Screen[None]):
         game, session = self.game, self._session()
         text = event.value.strip()
         if game is None or session is None:
+            return
+        if not self._can_clue_now():
+            self.notify(f"{self._why_no_clue()}; your text is kept, not sent.", markup=False)
             return
         if not text:
             self.notify("Type a clue first: a word, a sound, a line of a song...", markup=False)
@@ -894,6 +993,13 @@ class TableScreen(Screen[None]):
             )
         if action == "back":  # Esc leaves a text box (clue, chat) for the hand, board or dial
             return isinstance(self.focused, Input)
+        if action == "type_clue":  # the blind clue (no card to choose first): Enter opens the clue box
+            return bool(
+                self._can_clue_now()
+                and game is not None
+                and (game.hand_hidden or not game.clue_needs_card)
+                and not isinstance(self.focused, Input)
+            )
         if action == "recap":
             return self.last_reveal is not None or (game is not None and game.last_reveal is not None)
         return True
@@ -929,7 +1035,24 @@ class TableScreen(Screen[None]):
         self.query_one(ChatPanel).input.focus()
 
     def action_back(self) -> None:
-        self._focus_for_phase()
+        self._focus_for_phase(force=True)
+        self._render_status()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_bindings()  # the keys may have changed while a recap or a question was on top
+
+    def on_descendant_focus(self) -> None:
+        if self.game is not None:
+            self._render_status()  # "press Enter to type it", "type your clue", "your text is kept"
+
+    def on_descendant_blur(self) -> None:
+        if self.game is not None:
+            self._render_status()
+
+    def action_type_clue(self) -> None:
+        if self._can_clue_now():
+            self.query_one("#clue-input", Input).focus()
+            self._render_status()
 
     def action_recap(self) -> None:
         if self.last_reveal is not None:
@@ -941,6 +1064,7 @@ class TableScreen(Screen[None]):
         game = self.game
         if game is None:
             return
+        turn = game.turn
         teller = self.seat_name(game.storyteller)
         body = Content.assemble(
             f"Void turn {game.turn}? Every card given this turn goes back to its owner, scores stay as they are, and ",
@@ -954,7 +1078,14 @@ class TableScreen(Screen[None]):
                 await self._act(session.void())
 
         self.app.push_screen(
-            ConfirmScreen("Void this turn?", body, yes="Void the turn", no="Keep playing", focus_yes=False), answer
+            ConfirmScreen(
+                "Void this turn?",
+                body,
+                yes="Void the turn",
+                no="Keep playing",
+                stale=lambda: self._moved_on(turn, ("submit", "vote")),
+            ),
+            answer,
         )
 
     def action_remove(self) -> None:
@@ -991,9 +1122,15 @@ class TableScreen(Screen[None]):
             if ok and session is not None:
                 await self._act(session.remove(seat))
 
-        self.app.push_screen(
-            ConfirmScreen("Remove a player?", body, yes="Remove", no="Cancel", focus_yes=False), answer
-        )
+        def stale() -> str | None:
+            view = self.view
+            if view.status == "over":
+                return "the game is over"
+            if seat >= len(view.seats) or view.seats[seat].removed:
+                return f"{name} has already left"
+            return None
+
+        self.app.push_screen(ConfirmScreen("Remove a player?", body, yes="Remove", no="Cancel", stale=stale), answer)
 
     def _come_back_text(self) -> str:
         """How to get your seat back after leaving a game, as it really works: with your SSH key, join the table

@@ -259,3 +259,22 @@ async def test_a_new_board_of_the_same_shape_starts_over() -> None:
         assert dial.marks == (4,) and dial.pointer == 4
         dial.configure(6, votes_allowed=2, board="turn-1-again")  # voided and played again
         assert dial.marks == () and dial.pointer == 1
+
+
+async def test_enter_right_after_typed_letters_does_not_vote() -> None:
+    """Words typed at the dial (meant for a text box) end with Enter: that Enter is not a vote; a later one is."""
+    clock = FakeClock()
+    app = DialApp(Dial(4, clock=clock))
+    async with app.run_test(size=(60, 8)) as pilot:
+        await pilot.pause()
+        assert app.focused is app.dial
+        await pilot.press(*"so long", "enter")
+        await pilot.pause()
+        assert app.of("cast") == [] and app.of("refused")
+        await pilot.press("enter")  # still no pause since the refused Enter
+        await pilot.pause()
+        assert app.of("cast") == []
+        clock.now += 1.0  # the typing stopped
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.of("cast") == [("cast", (1,), None)]

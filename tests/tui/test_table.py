@@ -405,8 +405,12 @@ async def test_party_blind_clue_and_red_marker() -> None:
         screen = table_of(ana)
         assert not screen.query_one(Hand).display
         assert "hidden" in screen_text(ana)
-        assert status(ana).startswith("Type your clue and press Enter")
+        # the clue box opens when asked (Enter), not by itself: typed hotkeys never become a clue
+        assert status(ana).startswith("Anyone may give the first clue: press Enter to type it")
+        assert not isinstance(ana.focused, Input)
+        await pa.press("enter")
         assert isinstance(ana.focused, Input) and ana.focused.id == "clue-input"
+        assert status(ana).startswith("Type your clue and press Enter")
         await pa.press(*"echo", "enter")
         await settle(pa)
         tbl = coord.tables[view.code]

@@ -119,7 +119,7 @@ async def odyssey_two_votes(pilot: Pilot[Any]) -> None:
 
 async def party_clue(pilot: Pilot[Any]) -> None:
     await sit(pilot, 5, mode="party")
-    await pilot.press(*"echo")
+    await pilot.press("enter", *"echo")  # Enter opens the clue box
     await steady(pilot)
 
 

@@ -216,11 +216,11 @@ class CardList(OptionList):
 
 
 class Hand(CardList):
-    """Your hand. Enter (or Space) picks the highlighted card; what picking means is up to the screen."""
+    """Your hand. Enter picks the highlighted card; what picking means is up to the screen. Only arrows, digits
+    and Enter act on the hand: Space and letters (words typed for a clue box that closed) choose nothing."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select", "Choose card", show=True),
-        Binding("space", "select", "Choose card", show=False),
     ]
     can_choose = True  # set by the screen: the key bar offers "Choose card" only when a card can be chosen now
 
@@ -231,7 +231,7 @@ class Hand(CardList):
 
     def on_key(self, event: events.Key) -> None:
         # picking is handled with the digits, in the order the keys came (typed ahead in one packet)
-        if event.key in ("enter", "space") and self.can_focus:
+        if event.key == "enter" and self.can_focus:
             event.stop()
             event.prevent_default()
             self.action_select()

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -52,10 +53,33 @@ MODAL_CSS = """
 """
 
 
-class ConfirmScreen(ModalScreen[bool]):
-    """Ask before something final. `y`/Enter on the confirm button confirms, `n`/Esc cancels."""
+class ConfirmScreen(ModalScreen[bool | None]):
+    """Ask before something final, in a way a burst of typing meant for somewhere else cannot answer "yes".
 
-    DEFAULT_CSS = MODAL_CSS.replace("{cls}", "ConfirmScreen")
+    - It opens on the safe button ("Not yet", "Stay"): Enter there cancels.
+    - `y` (or the confirm button) confirms only once the dialog is *ready*: it has been open for `GUARD` seconds
+      and no typing key (a letter, a digit, Space, Enter...) came in the last `GUARD` seconds. Before that, a
+      confirming key is ignored and the hint line says so. `n` and Esc cancel at any time.
+    - It answers once: keys that follow an answer do nothing (a second dismiss would close the screen below).
+    - `stale` (optional) says why the question no longer applies (the phase moved on), or None while it does;
+      `withdraw(reason)` closes it without an answer (the callback gets None) and tells the player why.
+
+    The guard runs on the app's clock (a Textual timer), so tests can drive it through `ready`.
+    """
+
+    GUARD: ClassVar[float] = 0.6  # seconds; tests may set it to 0
+
+    DEFAULT_CSS = (
+        MODAL_CSS.replace("{cls}", "ConfirmScreen")
+        + """
+    ConfirmScreen #confirm-hint {
+        width: 100%;
+        content-align: center middle;
+        color: $text-muted;
+        padding-top: 1;
+    }
+    """
+    )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
@@ -64,14 +88,25 @@ class ConfirmScreen(ModalScreen[bool]):
     ]
 
     def __init__(
-        self, title: str, body: Content | str, *, yes: str = "Yes", no: str = "Cancel", focus_yes: bool = True
+        self,
+        title: str,
+        body: Content | str,
+        *,
+        yes: str = "Yes",
+        no: str = "Cancel",
+        stale: Callable[[], str | None] | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
         self.body = body if isinstance(body, Content) else Content(body)
         self.yes_label = yes
         self.no_label = no
-        self.focus_yes = focus_yes
+        self.stale = stale
+        self.ready = False  # may `y` or the confirm button answer yet?
+        self.answered = False
+        self.refused = 0  # confirming keys ignored because they came too soon (a count tests can read)
+        self._guard: Timer | None = None
+        self._withdrawn: str | None = None  # withdrawn while another screen was on top: close when back on top
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -81,17 +116,96 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal():
                 yield Button(Content(self.yes_label), id="yes", variant="primary")
                 yield Button(Content(self.no_label), id="no")
+            yield Static(self._hint(), id="confirm-hint", markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#yes" if self.focus_yes else "#no", Button).focus()
+        # The safe button has the focus. Queried, not assumed: an answer that came before the mount (a key typed
+        # at once) has already closed this screen and its buttons are gone.
+        for button in self.query("#no").results(Button):
+            button.focus()
+        self._hold()
+
+    def _hint(self) -> Content:
+        if self.ready:
+            return Content(f"y: {self.yes_label} · n or Esc: {self.no_label}")
+        return Content("Read it first: y works in a moment. · n or Esc: " + self.no_label)
+
+    def _show_hint(self) -> None:
+        for hint in self.query("#confirm-hint").results(Static):
+            hint.update(self._hint())
+        self.refresh_bindings()
+
+    def _hold(self) -> None:
+        """(Re)start the guard: not ready until GUARD seconds pass without a typing key."""
+        if self.answered:
+            return
+        was_ready = self.ready
+        self.ready = False
+        if self._guard is not None:
+            self._guard.stop()
+        self._guard = self.set_timer(self.GUARD, self._arm) if self.GUARD > 0 else None
+        if self.GUARD <= 0:
+            self.ready = True
+        if was_ready != self.ready:
+            self._show_hint()
+
+    def _arm(self) -> None:
+        self._guard = None
+        if not self.answered:
+            self.ready = True
+            self._show_hint()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "answer" and parameters == (True,) and not self.ready:
+            return None  # shown dimmed until ready
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        # Runs before the bindings (they are checked when the key has bubbled up to the app).
+        if self.ready or self.answered:
+            return
+        on_yes = self.focused is not None and self.focused.id == "yes"
+        if event.key == "y" or (on_yes and event.key in ("enter", "space")):
+            event.stop()  # a confirming key too soon: ignored (it never reaches the bindings)
+            self.refused += 1
+            self.app.bell()
+        if event.is_printable or event.key in ("enter", "space", "backspace", "delete"):
+            self._hold()  # still typing: wait until the keys stop
+
+    def on_screen_resume(self) -> None:
+        if self._withdrawn is not None:
+            self._close(None)
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(event.button.id == "yes")
+        self.action_answer(event.button.id == "yes")
 
     def action_answer(self, answer: bool) -> None:
+        if self.answered:
+            return
+        if answer and not self.ready:
+            self.refused += 1
+            self.app.bell()
+            return
+        self._close(answer)
+
+    def withdraw(self, reason: str) -> None:
+        """Close without an answer, because the question no longer applies; a notice says why."""
+        if self.answered or self._withdrawn is not None:
+            return
+        self._withdrawn = reason
+        self.app.notify(f"“{self.title_text}” was closed: {reason}.", markup=False)
+        if self.app.screen is self:
+            self._close(None)
+
+    def _close(self, answer: bool | None) -> None:
+        if self.answered or self.app.screen is not self:  # never dismiss from below: that would pop another screen
+            return
+        self.answered = True
+        if self._guard is not None:
+            self._guard.stop()
         self.dismiss(answer)
 
 
@@ -113,6 +227,7 @@ class SeatPicker(ModalScreen[int | None]):
         super().__init__()
         self.title_text = title
         self.seats = tuple(seats)
+        self.answered = False
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -128,11 +243,18 @@ class SeatPicker(ModalScreen[int | None]):
     @on(OptionList.OptionSelected)
     def picked(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(self.seats[event.option_index][0])
+        self._close(self.seats[event.option_index][0])
 
     @on(Button.Pressed, "#cancel")
     def cancelled(self) -> None:
-        self.dismiss(None)
+        self._close(None)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self._close(None)
+
+    def _close(self, seat: int | None) -> None:
+        """Answer once (Enter twice at once must not close the screen below too)."""
+        if self.answered or self.app.screen is not self:
+            return
+        self.answered = True
+        self.dismiss(seat)

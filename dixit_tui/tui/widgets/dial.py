@@ -22,6 +22,7 @@ from textual.widget import Widget
 Stage = Literal["green", "red"]
 
 DIGIT_TIMEOUT = 1.0  # seconds within which a second digit makes a two-digit slot number (10, 11, 12)
+TYPING_PAUSE = 0.6  # Enter votes only this long after the last letter typed at the dial (words meant for a text box)
 
 
 class Dial(Widget, can_focus=True):
@@ -108,6 +109,7 @@ class Dial(Widget, can_focus=True):
         self._bindings_state: tuple[bool | None, ...] | None = None
         self._digits = ""
         self._digit_time = 0.0
+        self._typed_at: float | None = None  # when a letter (not a dial key) last reached the dial
         self.board: object = None
         self.slots = 0
         self.forbidden: frozenset[int] = frozenset()
@@ -266,6 +268,11 @@ class Dial(Widget, can_focus=True):
     def action_cast(self) -> None:
         if not self.pointer:
             return
+        if self._typed_at is not None and self._clock() - self._typed_at < TYPING_PAUSE:
+            # Enter at the end of words typed here (meant for a text box) is not a vote
+            self._typed_at = self._clock()
+            self.post_message(self.Refused(self, self.pointer, "You were typing: Enter did not vote. Press it again."))
+            return
         if self.places_red and self.stage == "green":
             self.green = self.pointer
             self.stage = "red"
@@ -305,6 +312,8 @@ class Dial(Widget, can_focus=True):
             return
         char = event.character
         if char is None or not char.isdigit() or len(char) != 1:
+            if event.is_printable:
+                self._typed_at = self._clock()  # a letter: someone typing words, not turning the dial
             return
         event.stop()
         event.prevent_default()

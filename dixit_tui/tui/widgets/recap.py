@@ -291,7 +291,8 @@ class RecapScreen(ModalScreen[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(None)
+        self.action_close()
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        if self.app.screen is self:  # once: a second Enter or click must not close the table under it
+            self.dismiss(None)
