@@ -119,6 +119,8 @@ class DixitApp(App[int]):
         if isinstance(event, events.Key) and event.key != "ctrl+c" and self._too_small_shown():
             event.stop()
             return
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            setattr(event, _TYPED_AT, self.screen)  # see _on_key
         await super().on_event(event)
 
     def _too_small_shown(self) -> bool:
@@ -153,11 +155,6 @@ class DixitApp(App[int]):
             self.notify(
                 "Unknown command. Try: join CODE, watch CODE or reconnect CODE.", severity="warning", markup=False
             )
-
-    async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded:
-            setattr(event, _TYPED_AT, self.screen)
-        await super().on_event(event)
 
     async def _on_key(self, event: events.Key) -> None:
         """A key's bindings are looked up when it has bubbled back up to the app, by then perhaps on a screen that
