@@ -48,8 +48,10 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-# Modern algorithms only (OpenSSH >= 7.x clients all have them).
-KEX_ALGS = ["mlkem768x25519-sha256", "curve25519-sha256", "curve25519-sha256@libssh.org"]
+# Modern algorithms only (OpenSSH >= 7.x clients all have them). The client's order decides which key exchange is
+# used (OpenSSH still gets mlkem768x25519); curve25519 comes first because a client that sends a guessed first
+# key-exchange packet (Dropbear's dbclient) guesses the server's first one, and asyncssh drops a wrong guess.
+KEX_ALGS = ["curve25519-sha256", "curve25519-sha256@libssh.org", "mlkem768x25519-sha256"]
 ENCRYPTION_ALGS = [
     "chacha20-poly1305@openssh.com",
     "aes256-gcm@openssh.com",
