@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import itertools
 import logging
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,16 @@ class Limits:
     """Seconds between keepalive requests; a client that misses `keepalive_count_max` in a row is dropped."""
     keepalive_count_max: int = 4
     max_unauthenticated_per_ip: int = 10
+    """Connections from one address still logging in; more wait up to `handshake_wait` for a slot."""
+    max_unauthenticated_per_prefix: int = 40
+    """Connections still logging in from one network (IPv4 /24, IPv6 /64); more are refused."""
     max_unauthenticated: int = 200
+    """Connections still logging in, in all; when full, the oldest one that has not sent its SSH version line is
+    dropped to make room (or, with none such, the new one is refused)."""
+    banner_timeout: float = 5.0
+    """Seconds a new connection has to send its SSH version line."""
+    handshake_wait: float = 5.0
+    """Seconds a connection over `max_unauthenticated_per_ip` waits (not read) for a slot before it is refused."""
     max_connections_per_ip: int = 50
     max_connections: int = 1000
     max_write_buffer: int = 1 << 20
@@ -121,6 +131,80 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+REFUSAL_LOG_INTERVAL = 10.0
+"""Seconds between the summaries of refused and dropped connections (the first of a quiet period is logged at once)."""
+
+# Readable reasons, sent to a refused client in its SSH disconnect message (OpenSSH prints them).
+FULL = "The server is full right now; please try again in a few minutes."
+BUSY_ADDRESS = "Too many connections from your address; close some and try again."
+BUSY_LOGINS = "Too many logins from your address at once; please try again in a moment."
+BUSY_NETWORK = "Too many logins from your network at once; please try again in a moment."
+BUSY_SERVER = "Too many logins at once; please try again in a moment."
+_LOG_LABELS = {
+    FULL: "the server is full",
+    BUSY_ADDRESS: "too many connections from the address",
+    BUSY_LOGINS: "too many logins from the address",
+    BUSY_NETWORK: "too many logins from the network",
+    BUSY_SERVER: "too many logins in all",
+}
+
+
+def network_of(ip: str) -> str:
+    """The network an address is counted in: its IPv4 /24 or IPv6 /64 (an IPv4-mapped IPv6 address as IPv4)."""
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return ip
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    bits = 24 if address.version == 4 else 64
+    return str(ipaddress.ip_network(f"{address}/{bits}", strict=False))
+
+
+class _RefusalLog:
+    """Refused and dropped connections, summarised: the first of a quiet period is logged at once, the others as one
+    line per `REFUSAL_LOG_INTERVAL` (counts per reason, the busiest addresses), so a flood cannot flood the log."""
+
+    def __init__(self) -> None:
+        self.reasons: Counter[str] = Counter()
+        self.addresses: Counter[str] = Counter()
+        self.total = 0
+        self._timer: asyncio.TimerHandle | None = None
+
+    def add(self, ip: str, what: str) -> None:
+        self.total += 1
+        if self._timer is None:
+            logger.warning("%s: %s (more are summarised every %gs)", what, ip, REFUSAL_LOG_INTERVAL)
+            self._timer = asyncio.get_running_loop().call_later(REFUSAL_LOG_INTERVAL, self._summarise)
+            return
+        self.reasons[what] += 1
+        self.addresses[ip] += 1
+
+    def _summarise(self) -> None:
+        self._timer = None
+        count = self.reasons.total()
+        if not count:
+            return
+        reasons = "; ".join(f"{what}: {n}" for what, n in self.reasons.most_common())
+        busiest = ", ".join(f"{ip} ({n})" for ip, n in self.addresses.most_common(3))
+        more = len(self.addresses) - 3
+        logger.warning(
+            "in the last %gs, %s; from %s%s",
+            REFUSAL_LOG_INTERVAL,
+            reasons,
+            busiest,
+            f" and {more} more addresses" if more > 0 else "",
+        )
+        self.reasons.clear()
+        self.addresses.clear()
+        self._timer = asyncio.get_running_loop().call_later(REFUSAL_LOG_INTERVAL, self._summarise)
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+
 class _ServerState:
     """Bookkeeping shared by every connection of one server."""
 
@@ -128,39 +212,112 @@ class _ServerState:
         self.limits = limits
         self.host_key_fingerprint = host_key_fingerprint
         self.unauthenticated: Counter[str] = Counter()
+        self.unauthenticated_networks: Counter[str] = Counter()
         self.connections: Counter[str] = Counter()
+        self.logging_in: dict[DixitSSHServer, None] = {}  # admitted, not yet authenticated: oldest first
+        self.waiting: dict[str, deque[DixitSSHServer]] = {}  # per address, waiting for a login slot
         self.live: set[asyncssh.SSHServerConnection] = set()
         self.sessions: set[asyncio.Task[Any]] = set()
         self.ids = itertools.count(1)
+        self.refusals = _RefusalLog()
+        self.evicted = 0
 
-    def admit(self, ip: str) -> str | None:
-        """Count a new connection from `ip`, or return why it is refused (and count nothing)."""
+    def admit(self, server: DixitSSHServer) -> str | None:
+        """Count a new connection, or return why it is refused (and count nothing). A connection over the
+        per-address login cap is counted as a connection and queued to wait for a login slot (`server.waiting`)."""
         limits = self.limits
+        ip = server.peer_ip
         if self.connections.total() >= limits.max_connections:
-            return "too many connections"
+            return FULL
         if self.connections[ip] >= limits.max_connections_per_ip:
-            return "too many connections from this address"
-        if self.unauthenticated.total() >= limits.max_unauthenticated:
-            return "too many unauthenticated connections"
+            return BUSY_ADDRESS
         if self.unauthenticated[ip] >= limits.max_unauthenticated_per_ip:
-            return "too many unauthenticated connections from this address"
+            queue = self.waiting.setdefault(ip, deque())
+            if limits.handshake_wait <= 0 or len(queue) >= limits.max_unauthenticated_per_ip:
+                if not queue:
+                    del self.waiting[ip]
+                return BUSY_LOGINS
+            self.connections[ip] += 1
+            queue.append(server)
+            server.waiting = True
+            return None
+        problem = self._login_slot(server)
+        if problem is not None:
+            return problem
         self.connections[ip] += 1
-        self.unauthenticated[ip] += 1
         return None
 
-    def authenticated(self, ip: str) -> None:
-        _decrement(self.unauthenticated, ip)
+    def _login_slot(self, server: DixitSSHServer) -> str | None:
+        """Count `server` as logging in (the per-address cap is checked by the caller), or say why not."""
+        limits = self.limits
+        if self.unauthenticated_networks[server.network] >= limits.max_unauthenticated_per_prefix:
+            return BUSY_NETWORK
+        if self.unauthenticated.total() >= limits.max_unauthenticated and not self._evict_one():
+            return BUSY_SERVER
+        self.unauthenticated[server.peer_ip] += 1
+        self.unauthenticated_networks[server.network] += 1
+        self.logging_in[server] = None
+        return None
 
-    def release(self, ip: str, *, authenticated: bool) -> None:
-        _decrement(self.connections, ip)
-        if not authenticated:
-            _decrement(self.unauthenticated, ip)
+    def _evict_one(self) -> bool:
+        """Drop the oldest connection still logging in that has not sent its SSH version line."""
+        for candidate in self.logging_in:
+            if not candidate.sent_version():
+                self.evicted += 1
+                self.refusals.add(candidate.peer_ip, "dropped to make room (no SSH version line yet)")
+                candidate.drop()
+                return True
+        return False
+
+    def waited(self, server: DixitSSHServer) -> str | None:
+        """A waiting connection's turn came (or its wait ended): count it as logging in, or say why not."""
+        queue = self.waiting.get(server.peer_ip)
+        if queue is not None and server in queue:
+            queue.remove(server)
+            if not queue:
+                del self.waiting[server.peer_ip]
+        server.waiting = False
+        if self.unauthenticated[server.peer_ip] >= self.limits.max_unauthenticated_per_ip:
+            return BUSY_LOGINS
+        return self._login_slot(server)
+
+    def authenticated(self, server: DixitSSHServer) -> None:
+        self._leave_login(server)
+
+    def release(self, server: DixitSSHServer) -> None:
+        _decrement(self.connections, server.peer_ip)
+        if server.waiting:
+            server.waiting = False
+            queue = self.waiting.get(server.peer_ip)
+            if queue is not None and server in queue:
+                queue.remove(server)
+                if not queue:
+                    del self.waiting[server.peer_ip]
+        elif server in self.logging_in:
+            self._leave_login(server)
+
+    def _leave_login(self, server: DixitSSHServer) -> None:
+        if server not in self.logging_in:
+            return
+        del self.logging_in[server]
+        _decrement(self.unauthenticated, server.peer_ip)
+        _decrement(self.unauthenticated_networks, server.network)
+        queue = self.waiting.get(server.peer_ip)
+        if queue:  # a slot for this address: the first connection waiting for one takes it (once this call is over)
+            asyncio.get_running_loop().call_soon(queue[0].wake)
 
 
 def _decrement(counter: Counter[str], key: str) -> None:
     counter[key] -= 1
     if counter[key] <= 0:
         del counter[key]
+
+
+def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
+    try:
+        conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
+    except Exception:
+        conn.abort()
 
 
 class _SessionProcess(asyncssh.SSHServerProcess[bytes]):
@@ -179,7 +336,9 @@ class DixitSSHServer(asyncssh.SSHServer):
         self._app_factory = app_factory
         self._command_handler = command_handler
         self._conn: asyncssh.SSHServerConnection | None = None
-        self._peer_ip = "?"
+        self.peer_ip = "?"
+        self.network = "?"
+        self.waiting = False
         self._admitted = False
         self._authenticated = False
         self._candidate_key: asyncssh.SSHKey | None = None
@@ -193,26 +352,95 @@ class DixitSSHServer(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         peer = conn.get_extra_info("peername")
-        self._peer_ip = str(peer[0]) if peer else "?"
-        refusal = self._state.admit(self._peer_ip)
+        self.peer_ip = str(peer[0]) if peer else "?"
+        self.network = network_of(self.peer_ip)
+        refusal = self._state.admit(self)
         if refusal is not None:
-            logger.warning("refusing connection from %s: %s", self._peer_ip, refusal)
-            # After connection_made returns (asyncssh still sends its version string).
-            asyncio.get_running_loop().call_soon(conn.abort)
+            self._refuse(refusal)
             return
         self._admitted = True
         self._state.live.add(conn)
-        logger.debug("connection #%d from %s", self.connection_id, self._peer_ip)
+        if self.waiting:  # over the per-address login cap: not read until a slot frees or the wait ends
+            self._pause(True)
+            self._set_timer(self._state.limits.handshake_wait, self._wait_ended)
+        else:
+            self._set_timer(self._state.limits.banner_timeout, self._check_version)
+        logger.debug("connection #%d from %s%s", self.connection_id, self.peer_ip, " (waiting)" if self.waiting else "")
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_timer()
         if self._admitted:
             self._admitted = False
-            self._state.release(self._peer_ip, authenticated=self._authenticated)
+            self._state.release(self)
             if self._conn is not None:
                 self._state.live.discard(self._conn)
         logger.debug("connection #%d closed: %s", self.connection_id, exc or "normally")
         self._candidate_key = None
+
+    def _refuse(self, reason: str) -> None:
+        """Refuse with a reason the client can show (in the SSH disconnect message), logged in the summary."""
+        self._state.refusals.add(self.peer_ip, f"refused ({_LOG_LABELS.get(reason, reason)})")
+        conn = self._conn
+        assert conn is not None
+        # After connection_made returns (asyncssh then sends its version line, and the disconnect message after it).
+        asyncio.get_running_loop().call_soon(_disconnect, conn, reason)
+
+    def sent_version(self) -> bool:
+        """The client has sent its SSH version line."""
+        return self._conn is not None and self._conn.get_extra_info("client_version") is not None
+
+    def drop(self) -> None:
+        """Drop this connection now, its counts at once (the server needs the slot)."""
+        self._cancel_timer()
+        if self._admitted:
+            self._admitted = False
+            self._state.release(self)
+            if self._conn is not None:
+                self._state.live.discard(self._conn)
+        if self._conn is not None:
+            self._conn.abort()
+
+    def wake(self) -> None:
+        """A login slot for this address freed while this connection waited (or its wait ended): it takes a slot now,
+        or is refused."""
+        if not self.waiting or not self._admitted:
+            return
+        self._cancel_timer()
+        refusal = self._state.waited(self)
+        if refusal is not None:
+            self._leave(refusal)
+            return
+        self._pause(False)
+        self._set_timer(self._state.limits.banner_timeout, self._check_version)
+
+    def _wait_ended(self) -> None:
+        self._timer = None
+        self.wake()
+
+    def _check_version(self) -> None:
+        self._timer = None
+        if not self._authenticated and not self.sent_version():
+            self._state.refusals.add(self.peer_ip, "dropped (no SSH version line in time)")
+            self.drop()
+
+    def _leave(self, reason: str) -> None:
+        """Refuse an admitted connection (its wait for a login slot ended without one)."""
+        if self._admitted:
+            self._admitted = False
+            self._state.release(self)
+            if self._conn is not None:
+                self._state.live.discard(self._conn)
+        self._pause(False)
+        self._refuse(reason)
+
+    def _pause(self, paused: bool) -> None:
+        transport = getattr(self._conn, "_transport", None)
+        if isinstance(transport, asyncio.Transport):
+            with contextlib.suppress(Exception):
+                if paused:
+                    transport.pause_reading()
+                else:
+                    transport.resume_reading()
 
     # ---- authentication: any name; a key if the client proves one, else keyless --------------------
 
@@ -249,11 +477,12 @@ class DixitSSHServer(asyncssh.SSHServer):
         key = self._candidate_key
         self._candidate_key = None
         self._authenticated = True
-        self._state.authenticated(self._peer_ip)
+        self._cancel_timer()
+        self._state.authenticated(self)
         self.identity = SessionIdentity(
             username=str(conn.get_extra_info("username") or ""),
             key_fingerprint=fingerprint(key) if key is not None else None,
-            peer_ip=self._peer_ip,
+            peer_ip=self.peer_ip,
             connection_id=self.connection_id,
         )
         logger.info(
@@ -261,7 +490,7 @@ class DixitSSHServer(asyncssh.SSHServer):
             self.connection_id,
             self.identity.username[:64],
             self.identity.key_fingerprint or "none",
-            self._peer_ip,
+            self.peer_ip,
         )
         self._set_timer(self._state.limits.session_open_timeout)
 
@@ -289,6 +518,8 @@ class DixitSSHServer(asyncssh.SSHServer):
             else:
                 status = await run_pty_session(process, identity, self._app_factory, limits.session_limits())
             logger.info("connection #%d: session ended with status %d", self.connection_id, status)
+        except (asyncssh.DisconnectError, ConnectionError) as gone:  # the client left: not a failure of ours
+            logger.info("connection #%d: session ended, client gone (%s)", self.connection_id, type(gone).__name__)
         except Exception:
             logger.exception("session of connection #%d failed", self.connection_id)
         finally:
@@ -305,10 +536,11 @@ class DixitSSHServer(asyncssh.SSHServer):
 
     # ---- timers -------------------------------------------------------------------------------------
 
-    def _set_timer(self, delay: float) -> None:
+    def _set_timer(self, delay: float, action: Callable[[], None] | None = None) -> None:
+        """Run `action` (by default: close the connection) after `delay` seconds, replacing any earlier timer."""
         self._cancel_timer()
         if self._conn is not None:
-            self._timer = asyncio.get_running_loop().call_later(delay, self._conn.close)
+            self._timer = asyncio.get_running_loop().call_later(delay, action or self._conn.close)
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:
@@ -342,6 +574,7 @@ class DixitAcceptor(asyncssh.SSHAcceptor):
     async def shutdown(self, timeout: float = 5.0) -> None:
         """Stop listening, disconnect every client and wait (at most `timeout`) for the sessions to end."""
         self.close()
+        self._state.refusals.close()
         for conn in list(self._state.live):
             conn.close()
         sessions = list(self._state.sessions)
