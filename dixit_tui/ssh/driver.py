@@ -194,6 +194,15 @@ class SSHDriver(Driver):
         self._input_disabled = False
         self._output_closed = False
         self._loop_thread = threading.get_ident()
+        self._resize_handle: asyncio.TimerHandle | None = None
+        self._resize_wanted: tuple[int, int] | None = None
+        self._resized_at = -limits.resize_interval
+        self.resizes_asked = 0
+        """Window sizes the client asked for (window-change requests and in-band reports)."""
+        self.resizes_posted = 0
+        """Sizes handed to the app (each a relayout)."""
+        self.output_charged = 0
+        """Input events' worth of output charged against the input rate."""
 
     # ---- capabilities -------------------------------------------------------------------------------
 
@@ -301,6 +310,10 @@ class SSHDriver(Driver):
         except OSError:  # channel closed (BrokenPipeError) or connection gone
             self._output_closed = True
             return
+        cost = len(data) // self._limits.output_per_event
+        if cost:  # screen updates are the work this session's input causes: later input waits for them
+            self._pacer.charge(cost)
+            self.output_charged += cost
         buffered = self._channel.get_write_buffer_size()
         if buffered > self._limits.max_write_buffer:
             # The client stopped reading: do not let its backlog grow without bound.
@@ -452,6 +465,9 @@ class SSHDriver(Driver):
 
     def _stop_input(self) -> None:
         self._cancel_tick()
+        if self._resize_handle is not None:
+            self._resize_handle.cancel()
+            self._resize_handle = None
         if self._drainer is not None:
             self._drainer.cancel()
             self._drainer = None
@@ -462,8 +478,27 @@ class SSHDriver(Driver):
             terminal_input.close()
 
     def _post_resize(self, width: int, height: int) -> None:
-        self._size = clamp_size(width, height, self._limits.max_size)
-        size = Size(*self._size)
+        """A new window size: handed to the app at most once per `resize_interval` (each is a relayout of the whole
+        screen); sizes asked for in between are coalesced, the last one wins."""
+        self.resizes_asked += 1
+        self._resize_wanted = clamp_size(width, height, self._limits.max_size)
+        if self._resize_handle is not None:
+            return
+        wait = self._resized_at + self._limits.resize_interval - self._loop.time()
+        if wait > 0:
+            self._resize_handle = self._loop.call_later(wait, self._apply_resize)
+        else:
+            self._apply_resize()
+
+    def _apply_resize(self) -> None:
+        self._resize_handle = None
+        wanted, self._resize_wanted = self._resize_wanted, None
+        if wanted is None or self._input_disabled:
+            return
+        self._resized_at = self._loop.time()
+        self.resizes_posted += 1
+        self._size = wanted
+        size = Size(*wanted)
         self._app.post_message(events.Resize(size, size))
 
     # ---- things a server must not do for a remote user ---------------------------------------------

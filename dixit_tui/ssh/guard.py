@@ -27,6 +27,11 @@ class SessionLimits:
     """Events handed on at once on top of the rate."""
     max_backlog: int = 16 * 1024
     """Characters of input read but not yet handed on; more disconnects the client (a key flood)."""
+    resize_interval: float = 0.25
+    """Seconds between two window sizes handed to the app (each is a relayout); the last size asked for wins."""
+    output_per_event: int = 512
+    """Bytes of output (screen updates are the work input causes) that count as one input event against
+    `event_rate`: a key that repaints much of the screen costs more than one that changes nothing."""
 
 
 class InputGuard:

@@ -110,6 +110,11 @@ class Limits:
     event_burst: int = 200
     max_backlog: int = 16 * 1024
     """Characters of typed input waiting to be handed on; more disconnects the client."""
+    resize_interval: float = 0.25
+    """Seconds between two window sizes handed to a session's app (a relayout each); the last size asked for wins."""
+    output_per_event: int = 512
+    """Bytes of a session's output that count as one input event against `event_rate` (input waits while the
+    session's screen updates are heavy)."""
     session_open_timeout: float = 30.0
     """Seconds an authenticated connection may stay open without opening its session."""
     linger_after_session: float = 5.0
@@ -125,6 +130,8 @@ class Limits:
             event_rate=self.event_rate,
             event_burst=self.event_burst,
             max_backlog=self.max_backlog,
+            resize_interval=self.resize_interval,
+            output_per_event=self.output_per_event,
         )
 
 
