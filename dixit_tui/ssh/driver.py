@@ -28,7 +28,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
-from dixit_tui.ssh.guard import InputGuard, SessionLimits
+from dixit_tui.ssh.guard import DRAIN_LOW, InputGuard, SessionLimits, output_backlog
 from dixit_tui.ssh.input import ESC, EventPacer, Pasted, PasteSplitter, PasteTooLarge, SequenceFilter, Typed
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
 
@@ -195,6 +195,8 @@ class SSHDriver(Driver):
         self._output_closed = False
         self._loop_thread = threading.get_ident()
         self._resize_handle: asyncio.TimerHandle | None = None
+        self._drain_handle: asyncio.TimerHandle | None = None
+        self._stalled_since: float | None = None
         self._resize_wanted: tuple[int, int] | None = None
         self._resized_at = -limits.resize_interval
         self.resizes_asked = 0
@@ -274,6 +276,9 @@ class SSHDriver(Driver):
     def close(self) -> None:
         self.flush()
         self._cancel_tick()
+        if self._drain_handle is not None:
+            self._drain_handle.cancel()
+            self._drain_handle = None
         self._output_closed = True
         self._pending.clear()
 
@@ -314,11 +319,31 @@ class SSHDriver(Driver):
         if cost:  # screen updates are the work this session's input causes: later input waits for them
             self._pacer.charge(cost)
             self.output_charged += cost
-        buffered = self._channel.get_write_buffer_size()
+        self._check_drain()
+
+    def _check_drain(self) -> None:
+        """A client that stops reading (its channel or its socket) holds at most `max_write_buffer` bytes, and is
+        dropped once its output has not drained for `drain_timeout` seconds."""
+        self._drain_handle = None
+        if self._output_closed:
+            return
+        buffered = output_backlog(self._channel)
+        now = self._loop.time()
+        problem = None
         if buffered > self._limits.max_write_buffer:
-            # The client stopped reading: do not let its backlog grow without bound.
-            logger.warning("client not reading (%d bytes buffered): disconnecting", buffered)
+            problem = f"client not reading ({buffered} bytes waiting)"
+        elif buffered <= DRAIN_LOW:
+            self._stalled_since = None
+        elif self._stalled_since is None:
+            self._stalled_since = now
+            self._drain_handle = self._loop.call_later(self._limits.drain_timeout, self._check_drain)
+        elif now - self._stalled_since >= self._limits.drain_timeout:
+            problem = f"client output not drained for {now - self._stalled_since:.0f}s"
+        if problem is not None:
+            # Do not let a frozen client's backlog grow, nor keep it for the keepalive to find.
+            logger.info("disconnecting a client: %s", problem)
             self._output_closed = True
+            self._pending.clear()
             self._channel.get_connection().abort()
 
     # ---- input --------------------------------------------------------------------------------------

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -29,9 +31,28 @@ class SessionLimits:
     """Characters of input read but not yet handed on; more disconnects the client (a key flood)."""
     resize_interval: float = 0.25
     """Seconds between two window sizes handed to the app (each is a relayout); the last size asked for wins."""
+    drain_timeout: float = 10.0
+    """Seconds a client's output may stay undrained (more than `DRAIN_LOW` bytes waiting) before it is dropped."""
     output_per_event: int = 512
     """Bytes of output (screen updates are the work input causes) that count as one input event against
     `event_rate`: a key that repaints much of the screen costs more than one that changes nothing."""
+
+
+DRAIN_LOW = 64 * 1024
+"""Output waiting for a client below this is draining normally."""
+
+
+def output_backlog(channel: Any) -> int:
+    """Bytes of output waiting for a client: in its channel (beyond the SSH window) and in the connection's socket
+    transport (a client that opened a big window and stopped reading its socket fills only the latter)."""
+    size = 0
+    with contextlib.suppress(Exception):
+        size += int(channel.get_write_buffer_size())
+    with contextlib.suppress(Exception):
+        transport = getattr(channel.get_connection(), "_transport", None)
+        if transport is not None:
+            size += int(transport.get_write_buffer_size())
+    return size
 
 
 class InputGuard:

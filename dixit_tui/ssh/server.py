@@ -24,7 +24,7 @@ from typing import Any
 import asyncssh
 
 from dixit_tui import __version__
-from dixit_tui.ssh.guard import SessionLimits
+from dixit_tui.ssh.guard import DRAIN_LOW, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
 from dixit_tui.ssh.session import (
     AppFactory,
@@ -97,7 +97,10 @@ class Limits:
     max_connections_per_ip: int = 50
     max_connections: int = 1000
     max_write_buffer: int = 1 << 20
-    """Bytes of output queued for one client before it is considered frozen and disconnected."""
+    """Bytes of output queued for one client (in its channel and its socket) before it is considered frozen and
+    disconnected."""
+    drain_timeout: float = 10.0
+    """Seconds a client's output may stay undrained (over 64 KB waiting) before it is disconnected."""
     max_size: tuple[int, int] = (300, 100)
     """Largest terminal (columns, rows) rendered; bigger PTYs are clamped."""
     input_rate: float = 64 * 1024
@@ -130,6 +133,7 @@ class Limits:
             event_rate=self.event_rate,
             event_burst=self.event_burst,
             max_backlog=self.max_backlog,
+            drain_timeout=self.drain_timeout,
             resize_interval=self.resize_interval,
             output_per_event=self.output_per_event,
         )
@@ -351,6 +355,8 @@ class DixitSSHServer(asyncssh.SSHServer):
         self._candidate_key: asyncssh.SSHKey | None = None
         self._session_requested = False
         self._timer: asyncio.TimerHandle | None = None
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._stalled_since: float | None = None
         self.identity: SessionIdentity | None = None
         self.connection_id = next(state.ids)
 
@@ -376,6 +382,9 @@ class DixitSSHServer(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_timer()
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
         if self._admitted:
             self._admitted = False
             self._state.release(self)
@@ -500,6 +509,37 @@ class DixitSSHServer(asyncssh.SSHServer):
             self.peer_ip,
         )
         self._set_timer(self._state.limits.session_open_timeout)
+        self._watch_output()
+
+    # ---- a client that stops reading its socket (any session: terminal or json) ------------------------
+
+    def _watch_output(self) -> None:
+        """Every second: drop the connection once its socket holds more than `max_write_buffer` bytes of output, or
+        has held more than DRAIN_LOW for `drain_timeout` seconds (the terminal driver also checks at each frame)."""
+        self._watchdog = None
+        conn = self._conn
+        if conn is None or not self._admitted:
+            return
+        limits = self._state.limits
+        transport = getattr(conn, "_transport", None)
+        if transport is None:
+            return
+        buffered = transport.get_write_buffer_size()
+        now = asyncio.get_running_loop().time()
+        problem = None
+        if buffered > limits.max_write_buffer:
+            problem = f"client not reading ({buffered} bytes waiting)"
+        elif buffered <= DRAIN_LOW:
+            self._stalled_since = None
+        elif self._stalled_since is None:
+            self._stalled_since = now
+        elif now - self._stalled_since >= limits.drain_timeout:
+            problem = f"client output not drained for {now - self._stalled_since:.0f}s"
+        if problem is not None:
+            logger.info("connection #%d: disconnecting: %s", self.connection_id, problem)
+            conn.abort()
+            return
+        self._watchdog = asyncio.get_running_loop().call_later(min(1.0, limits.drain_timeout / 2), self._watch_output)
 
     # ---- sessions -----------------------------------------------------------------------------------
 
