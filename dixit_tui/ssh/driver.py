@@ -12,6 +12,7 @@ import codecs
 import contextlib
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from functools import lru_cache
@@ -28,7 +29,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
-from dixit_tui.ssh.guard import DRAIN_LOW, InputGuard, SessionLimits, output_backlog
+from dixit_tui.ssh.guard import DRAIN_LOW, InputGuard, SessionLimits, WorkBudget, output_backlog
 from dixit_tui.ssh.input import ESC, EventPacer, Pasted, PasteSplitter, PasteTooLarge, SequenceFilter, Typed
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
 
@@ -205,6 +206,11 @@ class SSHDriver(Driver):
         """Sizes handed to the app (each a relayout)."""
         self.output_charged = 0
         """Input events' worth of output charged against the input rate."""
+        self.work = 0.0
+        """Seconds of the event loop's time spent in this session's app (its callbacks and tasks), see `_measured`."""
+        self.input_waited = 0.0
+        """Seconds of waits imposed on this session's input because its app was over its `cpu_share`."""
+        self._budget = WorkBudget(limits.cpu_share, limits.cpu_burst)
 
     # ---- capabilities -------------------------------------------------------------------------------
 
@@ -442,8 +448,13 @@ class SSHDriver(Driver):
         self._after_input()
 
     async def _hand_on(self, messages: list[Message], cost: int) -> None:
-        """Give a few events to the app, then yield the loop (for longer when this session is over its rate)."""
+        """Give a few events to the app, then yield the loop (for longer when this session is over its rate, or its
+        app over its share of the loop's time)."""
         wait = self._pacer.take(cost)
+        over = self._budget.wait(self.work)
+        if over > wait:
+            self.input_waited += over - wait
+            wait = over
         last = len(messages) - 1
         for index, message in enumerate(messages):
             # A run of mouse moves ends where the last one points: only that one is worth handling.
@@ -575,7 +586,32 @@ def install_textual_patches() -> None:
     namespace["redirect_stdout"] = _skip_for_ssh_apps(namespace["redirect_stdout"])
     namespace["redirect_stderr"] = _skip_for_ssh_apps(namespace["redirect_stderr"])
     Strip.render_style = classmethod(_render_style)  # type: ignore[method-assign, assignment]
+    _measure_session_work()
     _patched = True
+
+
+def _measure_session_work() -> None:
+    """Count the event loop's time in each SSH session's app: every callback and task step runs in a context, and
+    Textual's tasks carry their app in it (`active_app`). The time goes to that app's SSHDriver (`work`), which makes
+    the session's input wait when its app uses more than its share (`cpu_share`)."""
+    from textual._context import active_app
+
+    run = asyncio.events.Handle._run
+    clock = time.perf_counter
+
+    def measured_run(handle: asyncio.Handle) -> None:
+        app = handle._context.get(active_app)  # type: ignore[attr-defined]
+        driver = getattr(app, "_driver", None) if app is not None else None
+        if not isinstance(driver, SSHDriver):
+            run(handle)
+            return
+        started = clock()
+        try:
+            run(handle)
+        finally:
+            driver.work += clock() - started
+
+    asyncio.events.Handle._run = measured_run  # type: ignore[method-assign, assignment]
 
 
 def _skip_for_ssh_apps(

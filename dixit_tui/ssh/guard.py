@@ -31,6 +31,11 @@ class SessionLimits:
     """Characters of input read but not yet handed on; more disconnects the client (a key flood)."""
     resize_interval: float = 0.25
     """Seconds between two window sizes handed to the app (each is a relayout); the last size asked for wins."""
+    cpu_share: float = 0.1
+    """Share of one core a session's app may use on average (measured: the loop's time in that app's callbacks);
+    beyond it the session's input waits, so one client cannot take the loop from everyone else."""
+    cpu_burst: float = 1.0
+    """Seconds of loop time a session may use at once on top of `cpu_share`."""
     drain_timeout: float = 10.0
     """Seconds a client's output may stay undrained (more than `DRAIN_LOW` bytes waiting) before it is dropped."""
     output_per_event: int = 512
@@ -74,3 +79,24 @@ class InputGuard:
         if self._tokens < 0:
             return "input flood"
         return None
+
+
+class WorkBudget:
+    """A token bucket on the loop time a session's app used (`used` only grows): `wait` says how long its input
+    should wait so that it uses at most `share` of a core on average, with `burst` seconds at once."""
+
+    def __init__(self, share: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._share = share
+        self._burst = burst
+        self._tokens = burst
+        self._clock = clock
+        self._last = clock()
+        self._used = 0.0
+
+    def wait(self, used: float) -> float:
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._share)
+        self._last = now
+        self._tokens -= max(0.0, used - self._used)
+        self._used = used
+        return 0.0 if self._tokens >= 0 or self._share <= 0 else -self._tokens / self._share

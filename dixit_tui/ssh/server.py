@@ -101,6 +101,10 @@ class Limits:
     disconnected."""
     drain_timeout: float = 10.0
     """Seconds a client's output may stay undrained (over 64 KB waiting) before it is disconnected."""
+    cpu_share: float = 0.1
+    """Share of one core a session's app may use on average; beyond it the session's input waits."""
+    cpu_burst: float = 1.0
+    """Seconds of loop time a session may use at once on top of `cpu_share`."""
     max_size: tuple[int, int] = (300, 100)
     """Largest terminal (columns, rows) rendered; bigger PTYs are clamped."""
     input_rate: float = 64 * 1024
@@ -134,6 +138,8 @@ class Limits:
             event_burst=self.event_burst,
             max_backlog=self.max_backlog,
             drain_timeout=self.drain_timeout,
+            cpu_share=self.cpu_share,
+            cpu_burst=self.cpu_burst,
             resize_interval=self.resize_interval,
             output_per_event=self.output_per_event,
         )

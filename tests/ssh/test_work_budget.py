@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from dixit_tui.ssh.driver import SSHDriver
+from dixit_tui.ssh.guard import WorkBudget
 from dixit_tui.ssh.input import EventPacer
 from dixit_tui.ssh.session import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
@@ -84,3 +86,67 @@ async def test_keys_that_repaint_are_charged_and_keys_that_do_nothing_are_not(tm
     assert after_noop <= 2
     # Textual draws a frame at most 60 times a second, so 100 quick repaints are a few frames: charged by their size
     assert after_repaints >= 5
+
+
+def test_the_work_budget_lets_a_session_use_its_share_then_makes_its_input_wait() -> None:
+    clock = Clock()
+    budget = WorkBudget(share=0.1, burst=1.0, clock=clock)
+    assert budget.wait(0.5) == 0  # within the burst
+    assert budget.wait(1.5) == pytest.approx(5.0)  # 0.5 s over: 5 s at a tenth of a core
+    clock.now += 5.0
+    assert budget.wait(1.5) == 0
+    clock.now += 100
+    assert budget.wait(2.5) == 0  # refilled, but never past the burst
+    assert budget.wait(2.6) > 0
+
+
+class Heavy(App[None]):
+    """Each key costs 20 ms of the event loop (a heavy screen); the count of keys handled is kept."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("ready"))
+
+    def on_key(self, event: Any) -> None:
+        self.keys += 1
+        until = time.perf_counter() + 0.02
+        while time.perf_counter() < until:
+            pass
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(60)
+async def test_a_session_whose_keys_cost_much_has_its_input_wait_and_the_loop_is_measured_per_session(
+    tmp_path: Path,
+) -> None:
+    apps: dict[str, Heavy] = {}
+
+    def factory(identity: SessionIdentity, terminal: TerminalInfo) -> App[Any]:
+        apps[identity.username] = Heavy()
+        return apps[identity.username]
+
+    async with running_server(tmp_path, factory) as server:
+        hostile = await PtyClient.connect(server.port, "hostile")
+        calm = await PtyClient.connect(server.port, "calm")
+        await hostile.wait_for_text("ready")
+        await calm.wait_for_text("ready")
+        hostile.send("k" * 150)  # 3 s of work at 20 ms a key: far over a tenth of a core
+        await wait_for(lambda: apps["hostile"].keys >= 80, timeout=30, what="80 keys handled")
+        calm.send("k")
+        await wait_for(lambda: apps["calm"].keys == 1, timeout=30, what="the calm key")
+        heavy, quiet = apps["hostile"]._driver, apps["calm"]._driver
+        assert isinstance(heavy, SSHDriver) and isinstance(quiet, SSHDriver)
+        handled_when_calm_was = apps["hostile"].keys
+        await hostile.close()
+        await calm.close()
+    print(
+        f"\nhostile session: {heavy.work:.2f} s of loop time, its input waited {heavy.input_waited:.2f} s; "
+        f"calm session: {quiet.work:.2f} s; the calm key was handled after {handled_when_calm_was} hostile keys"
+    )
+    assert heavy.work >= 80 * 0.02  # the loop time of the hostile session's keys is counted for that session
+    assert quiet.work < heavy.work / 4
+    assert heavy.input_waited > 0  # ... and its input waited once over its share
+    assert handled_when_calm_was < 150
