@@ -29,7 +29,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
-from dixit_tui.ssh.guard import DRAIN_LOW, InputGuard, SessionLimits, WorkBudget, output_backlog
+from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits, WorkBudget, output_backlog
 from dixit_tui.ssh.input import ESC, EventPacer, Pasted, PasteSplitter, PasteTooLarge, SequenceFilter, Typed
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
 
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
 logger = logging.getLogger(__name__)
+logger.addFilter(LOG_RATE)
 
 _READ_SIZE = 4096
 # Settle held input a little after the escape delay, so a lone ESC is reported as the Esc key.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -100,3 +101,38 @@ class WorkBudget:
         self._tokens -= max(0.0, used - self._used)
         self._used = used
         return 0.0 if self._tokens >= 0 or self._share <= 0 else -self._tokens / self._share
+
+
+class LogRate(logging.Filter):
+    """Caps the lines a logger writes (a token bucket: `rate` a second, `burst` at once), so no client can make the
+    log grow faster than that by connecting, failing or leaving over and over. The first line let through after some
+    were dropped says how many."""
+
+    def __init__(self, rate: float = 20.0, burst: int = 200, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self._rate = rate
+        self._burst = float(burst)
+        self._tokens = self._burst
+        self._clock = clock
+        self._last = clock()
+        self.dropped = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.INFO:  # DEBUG is off on a public server; whoever turns it on wants it all
+            return True
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        if self._tokens < 1:
+            self.dropped += 1
+            return False
+        self._tokens -= 1
+        if self.dropped:
+            record.msg = f"{record.getMessage()} ({self.dropped} log lines dropped before this one)"
+            record.args = ()
+            self.dropped = 0
+        return True
+
+
+LOG_RATE = LogRate()
+"""One budget shared by the SSH layer's loggers and the headless sessions' logger."""

@@ -24,7 +24,7 @@ from typing import Any
 import asyncssh
 
 from dixit_tui import __version__
-from dixit_tui.ssh.guard import DRAIN_LOW, SessionLimits
+from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
 from dixit_tui.ssh.session import (
     AppFactory,
@@ -48,6 +48,7 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+logger.addFilter(LOG_RATE)
 
 # Modern algorithms only (OpenSSH >= 7.x clients all have them). The client's order decides which key exchange is
 # used (OpenSSH still gets mlkem768x25519); curve25519 comes first because a client that sends a guessed first

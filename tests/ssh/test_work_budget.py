@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from dixit_tui.ssh.driver import SSHDriver
-from dixit_tui.ssh.guard import WorkBudget
+from dixit_tui.ssh.guard import LogRate, WorkBudget
 from dixit_tui.ssh.input import EventPacer
 from dixit_tui.ssh.session import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
@@ -150,3 +151,19 @@ async def test_a_session_whose_keys_cost_much_has_its_input_wait_and_the_loop_is
     assert quiet.work < heavy.work / 4
     assert heavy.input_waited > 0  # ... and its input waited once over its share
     assert handled_when_calm_was < 150
+
+
+def test_the_ssh_log_is_capped_and_says_how_many_lines_it_dropped() -> None:
+    clock = Clock()
+    rate = LogRate(rate=2, burst=5, clock=clock)
+
+    def record(level: int = logging.WARNING) -> logging.LogRecord:
+        return logging.LogRecord("dixit_tui.ssh.server", level, __file__, 1, "refused %s", ("x",), None)
+
+    passed = [rate.filter(record()) for _ in range(100)]
+    assert passed.count(True) == 5  # the burst, then nothing while no time passes
+    assert rate.filter(record(logging.DEBUG))  # debug lines are not counted
+    clock.now += 1.0
+    first = record()
+    assert rate.filter(first) and rate.filter(record()) and not rate.filter(record())
+    assert first.getMessage() == "refused x (95 log lines dropped before this one)"
