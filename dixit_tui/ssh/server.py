@@ -90,7 +90,8 @@ class Limits:
     """Connections still logging in from one network (IPv4 /24, IPv6 /64); more are refused."""
     max_unauthenticated: int = 200
     """Connections still logging in, in all; when full, the oldest one that has not sent its SSH version line is
-    dropped to make room (or, with none such, the new one is refused)."""
+    dropped to make room, or else the oldest from the address holding the most (if it holds more than one); with
+    neither, the new one is refused."""
     banner_timeout: float = 5.0
     """Seconds a new connection has to send its SSH version line."""
     handshake_wait: float = 5.0
@@ -278,11 +279,21 @@ class _ServerState:
         return None
 
     def _evict_one(self) -> bool:
-        """Drop the oldest connection still logging in that has not sent its SSH version line."""
+        """Make room in the full login slots: drop the oldest connection that has not sent its SSH version line, or
+        else the oldest from the address holding the most slots (if it holds more than one)."""
         for candidate in self.logging_in:
             if not candidate.sent_version():
                 self.evicted += 1
                 self.refusals.add(candidate.peer_ip, "dropped to make room (no SSH version line yet)")
+                candidate.drop()
+                return True
+        busiest, held = max(self.unauthenticated.items(), key=lambda item: item[1], default=("", 0))
+        if held < 2:
+            return False
+        for candidate in self.logging_in:
+            if candidate.peer_ip == busiest:
+                self.evicted += 1
+                self.refusals.add(candidate.peer_ip, "dropped to make room (the address with most logins)")
                 candidate.drop()
                 return True
         return False

@@ -75,6 +75,27 @@ async def test_idle_sockets_from_20_addresses_do_not_lock_out_a_new_player(tmp_p
         )
 
 
+async def test_idle_logins_that_sent_their_version_line_do_not_lock_out_a_new_player(tmp_path: Path) -> None:
+    """The same with sockets that send an SSH version line and then nothing: the address holding the most login
+    slots gives one up for the newcomer."""
+    async with running_server(tmp_path) as server:
+        attackers = [f"127.{10 + n}.0.1" for n in range(20)]
+        opened = await asyncio.gather(*(_open(server.port, ip) for ip in attackers for _ in range(10)))
+        sockets = [s for s in opened if s is not None]
+        for _, writer in sockets:
+            writer.write(b"SSH-2.0-idle\r\n")
+        try:
+            await wait_for(lambda: server.connection_count >= 200, timeout=10, what="the 200 idle logins admitted")
+            await asyncio.sleep(0.3)  # the version lines are read
+            took = await _version(server.port, "127.200.0.1")
+        finally:
+            _close(sockets)
+        print(
+            f"\nlockout: 200 idle logins (version line sent) from 20 addresses; a new player got in "
+            f"in {took * 1000:.0f} ms"
+        )
+
+
 async def test_a_socket_that_sends_no_version_line_is_dropped_soon(tmp_path: Path) -> None:
     limits = Limits(banner_timeout=0.5, login_timeout=30)
     async with running_server(tmp_path, limits=limits) as server:
