@@ -342,11 +342,37 @@ def _decrement(counter: Counter[str], key: str) -> None:
         del counter[key]
 
 
+REFUSAL_LINGER = 1.0
+"""Seconds a refused connection stays open, not read, after its disconnect message: closing at once would reset the
+connection before the client read the reason (OpenSSH then says only "Broken pipe")."""
+MAX_LINGERING = 100
+"""Refused connections lingering at once; beyond it they are closed at once, without a reason."""
+_lingering = 0
+
+
 def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
+    """Send an SSH disconnect message with `reason` (before key exchange it goes in clear, which SSH allows), stop
+    reading, and close the connection shortly after."""
+    global _lingering
+    transport = getattr(conn, "_transport", None)
+    send = getattr(conn, "_send_disconnect", None)
+    if _lingering >= MAX_LINGERING or not isinstance(transport, asyncio.Transport) or send is None:
+        conn.abort()
+        return
     try:
-        conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
+        send(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason, "en-US")
+        transport.pause_reading()
     except Exception:
         conn.abort()
+        return
+    _lingering += 1
+
+    def close() -> None:
+        global _lingering
+        _lingering -= 1
+        conn.abort()
+
+    asyncio.get_running_loop().call_later(REFUSAL_LINGER, close)
 
 
 class _SessionProcess(asyncssh.SSHServerProcess[bytes]):

@@ -22,7 +22,7 @@ from typing import Any
 import asyncssh.connection
 import pytest
 
-from dixit_tui.ssh.server import KEX_ALGS
+from dixit_tui.ssh.server import FULL, KEX_ALGS, Limits
 from tests.e2e.harness import HOST, running_server, wait_for
 from tests.e2e.test_openssh_tmux import run, ssh_options
 
@@ -184,3 +184,13 @@ async def test_plink_plays_in_a_terminal(tmp_path: Path) -> None:
             assert status.read_text().strip() == "0"
         finally:
             await close()
+
+
+@pytest.mark.skipif(SSH is None, reason="the OpenSSH client (ssh) is not installed")
+async def test_a_refused_openssh_client_is_told_why(tmp_path: Path) -> None:
+    assert SSH is not None
+    async with running_server(tmp_path, limits=Limits(max_connections=0)) as server:
+        for _ in range(5):  # (closing too soon resets the connection before OpenSSH reads the reason: not always)
+            code, _, err = await run(SSH, *ssh_options(server.port), f"kim@{HOST}", "version")
+            assert code == 255
+            assert FULL in err, err
