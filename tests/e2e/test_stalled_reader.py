@@ -93,3 +93,37 @@ async def test_clients_that_stop_reading_their_socket_are_dropped_and_hold_littl
         f"{dropped_after:.1f} s later; test process RSS {baseline:.0f} -> peak {peak:.0f} MB "
         f"({(peak - baseline) / STALLED:.1f} MB per stalled session, client side included)"
     )
+
+
+async def test_a_session_without_a_terminal_that_stops_reading_is_dropped_too(tmp_path: Path) -> None:
+    """Like a `json` session: the server writes and awaits drain(), which an SSH window this big never holds back."""
+    written = 0
+
+    async def chatty(
+        identity: SessionIdentity,
+        command: str | None,
+        stdin: asyncssh.SSHReader[bytes],
+        stdout: asyncssh.SSHWriter[bytes],
+    ) -> int:
+        nonlocal written
+        chunk = b"x" * 65_536
+        while True:
+            stdout.write(chunk)
+            await stdout.drain()
+            written += len(chunk)
+            await asyncio.sleep(0.02)
+
+    limits = Limits(drain_timeout=2.0, keepalive_interval=600)
+    async with running_server(tmp_path, command_handler=chatty, limits=limits) as server:
+        conn = await connect(server.port, "frozen")
+        await conn.create_session(asyncssh.SSHClientSession, "json", encoding=None, window=WINDOW)
+        await wait_for(lambda: written > 1_000_000, timeout=10, what="output flowing")
+        transport: Any = conn._transport
+        transport.pause_reading()
+        started = time.perf_counter()
+        await wait_for(lambda: server.connection_count == 0, timeout=30, what="the stalled client dropped")
+        took = time.perf_counter() - started
+        conn.abort()
+    print(
+        f"\na session without a terminal that stopped reading was dropped after {took:.1f} s, {written >> 20} MB sent"
+    )
