@@ -80,7 +80,11 @@ async def serve_json(coordinator: Coordinator, identity: Identity, reader: ByteR
                 reading.cancel()
                 log.warning("headless client %s stopped reading; disconnecting", session.name)
                 return 1
-            raw = reading.result()
+            try:
+                raw = reading.result()
+            except Exception as lost:  # the stream failed: the client is gone (an ordinary disconnect)
+                log.info("headless client %s disconnected: %s", session.name, type(lost).__name__)
+                break
             if not raw:
                 break
             if len(raw) > MAX_LINE:

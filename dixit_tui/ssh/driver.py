@@ -12,6 +12,7 @@ import codecs
 import contextlib
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from functools import lru_cache
@@ -28,7 +29,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
-from dixit_tui.ssh.guard import InputGuard, SessionLimits
+from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits, WorkBudget, output_backlog
 from dixit_tui.ssh.input import ESC, EventPacer, Pasted, PasteSplitter, PasteTooLarge, SequenceFilter, Typed
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
 logger = logging.getLogger(__name__)
+logger.addFilter(LOG_RATE)
 
 _READ_SIZE = 4096
 # Settle held input a little after the escape delay, so a lone ESC is reported as the Esc key.
@@ -194,6 +196,22 @@ class SSHDriver(Driver):
         self._input_disabled = False
         self._output_closed = False
         self._loop_thread = threading.get_ident()
+        self._resize_handle: asyncio.TimerHandle | None = None
+        self._drain_handle: asyncio.TimerHandle | None = None
+        self._stalled_since: float | None = None
+        self._resize_wanted: tuple[int, int] | None = None
+        self._resized_at = -limits.resize_interval
+        self.resizes_asked = 0
+        """Window sizes the client asked for (window-change requests and in-band reports)."""
+        self.resizes_posted = 0
+        """Sizes handed to the app (each a relayout)."""
+        self.output_charged = 0
+        """Input events' worth of output charged against the input rate."""
+        self.work = 0.0
+        """Seconds of the event loop's time spent in this session's app (its callbacks and tasks), see `_measured`."""
+        self.input_waited = 0.0
+        """Seconds of waits imposed on this session's input because its app was over its `cpu_share`."""
+        self._budget = WorkBudget(limits.cpu_share, limits.cpu_burst)
 
     # ---- capabilities -------------------------------------------------------------------------------
 
@@ -265,6 +283,9 @@ class SSHDriver(Driver):
     def close(self) -> None:
         self.flush()
         self._cancel_tick()
+        if self._drain_handle is not None:
+            self._drain_handle.cancel()
+            self._drain_handle = None
         self._output_closed = True
         self._pending.clear()
 
@@ -301,11 +322,35 @@ class SSHDriver(Driver):
         except OSError:  # channel closed (BrokenPipeError) or connection gone
             self._output_closed = True
             return
-        buffered = self._channel.get_write_buffer_size()
+        cost = len(data) // self._limits.output_per_event
+        if cost:  # screen updates are the work this session's input causes: later input waits for them
+            self._pacer.charge(cost)
+            self.output_charged += cost
+        self._check_drain()
+
+    def _check_drain(self) -> None:
+        """A client that stops reading (its channel or its socket) holds at most `max_write_buffer` bytes, and is
+        dropped once its output has not drained for `drain_timeout` seconds."""
+        self._drain_handle = None
+        if self._output_closed:
+            return
+        buffered = output_backlog(self._channel)
+        now = self._loop.time()
+        problem = None
         if buffered > self._limits.max_write_buffer:
-            # The client stopped reading: do not let its backlog grow without bound.
-            logger.warning("client not reading (%d bytes buffered): disconnecting", buffered)
+            problem = f"client not reading ({buffered} bytes waiting)"
+        elif buffered <= DRAIN_LOW:
+            self._stalled_since = None
+        elif self._stalled_since is None:
+            self._stalled_since = now
+            self._drain_handle = self._loop.call_later(self._limits.drain_timeout, self._check_drain)
+        elif now - self._stalled_since >= self._limits.drain_timeout:
+            problem = f"client output not drained for {now - self._stalled_since:.0f}s"
+        if problem is not None:
+            # Do not let a frozen client's backlog grow, nor keep it for the keepalive to find.
+            logger.info("disconnecting a client: %s", problem)
             self._output_closed = True
+            self._pending.clear()
             self._channel.get_connection().abort()
 
     # ---- input --------------------------------------------------------------------------------------
@@ -404,8 +449,13 @@ class SSHDriver(Driver):
         self._after_input()
 
     async def _hand_on(self, messages: list[Message], cost: int) -> None:
-        """Give a few events to the app, then yield the loop (for longer when this session is over its rate)."""
+        """Give a few events to the app, then yield the loop (for longer when this session is over its rate, or its
+        app over its share of the loop's time)."""
         wait = self._pacer.take(cost)
+        over = self._budget.wait(self.work)
+        if over > wait:
+            self.input_waited += over - wait
+            wait = over
         last = len(messages) - 1
         for index, message in enumerate(messages):
             # A run of mouse moves ends where the last one points: only that one is worth handling.
@@ -452,6 +502,9 @@ class SSHDriver(Driver):
 
     def _stop_input(self) -> None:
         self._cancel_tick()
+        if self._resize_handle is not None:
+            self._resize_handle.cancel()
+            self._resize_handle = None
         if self._drainer is not None:
             self._drainer.cancel()
             self._drainer = None
@@ -462,8 +515,27 @@ class SSHDriver(Driver):
             terminal_input.close()
 
     def _post_resize(self, width: int, height: int) -> None:
-        self._size = clamp_size(width, height, self._limits.max_size)
-        size = Size(*self._size)
+        """A new window size: handed to the app at most once per `resize_interval` (each is a relayout of the whole
+        screen); sizes asked for in between are coalesced, the last one wins."""
+        self.resizes_asked += 1
+        self._resize_wanted = clamp_size(width, height, self._limits.max_size)
+        if self._resize_handle is not None:
+            return
+        wait = self._resized_at + self._limits.resize_interval - self._loop.time()
+        if wait > 0:
+            self._resize_handle = self._loop.call_later(wait, self._apply_resize)
+        else:
+            self._apply_resize()
+
+    def _apply_resize(self) -> None:
+        self._resize_handle = None
+        wanted, self._resize_wanted = self._resize_wanted, None
+        if wanted is None or self._input_disabled:
+            return
+        self._resized_at = self._loop.time()
+        self.resizes_posted += 1
+        self._size = wanted
+        size = Size(*wanted)
         self._app.post_message(events.Resize(size, size))
 
     # ---- things a server must not do for a remote user ---------------------------------------------
@@ -515,7 +587,32 @@ def install_textual_patches() -> None:
     namespace["redirect_stdout"] = _skip_for_ssh_apps(namespace["redirect_stdout"])
     namespace["redirect_stderr"] = _skip_for_ssh_apps(namespace["redirect_stderr"])
     Strip.render_style = classmethod(_render_style)  # type: ignore[method-assign, assignment]
+    _measure_session_work()
     _patched = True
+
+
+def _measure_session_work() -> None:
+    """Count the event loop's time in each SSH session's app: every callback and task step runs in a context, and
+    Textual's tasks carry their app in it (`active_app`). The time goes to that app's SSHDriver (`work`), which makes
+    the session's input wait when its app uses more than its share (`cpu_share`)."""
+    from textual._context import active_app
+
+    run = asyncio.events.Handle._run
+    clock = time.perf_counter
+
+    def measured_run(handle: asyncio.Handle) -> None:
+        app = handle._context.get(active_app)  # type: ignore[attr-defined]
+        driver = getattr(app, "_driver", None) if app is not None else None
+        if not isinstance(driver, SSHDriver):
+            run(handle)
+            return
+        started = clock()
+        try:
+            run(handle)
+        finally:
+            driver.work += clock() - started
+
+    asyncio.events.Handle._run = measured_run  # type: ignore[method-assign, assignment]
 
 
 def _skip_for_ssh_apps(

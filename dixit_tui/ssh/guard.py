@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,35 @@ class SessionLimits:
     """Events handed on at once on top of the rate."""
     max_backlog: int = 16 * 1024
     """Characters of input read but not yet handed on; more disconnects the client (a key flood)."""
+    resize_interval: float = 0.25
+    """Seconds between two window sizes handed to the app (each is a relayout); the last size asked for wins."""
+    cpu_share: float = 0.1
+    """Share of one core a session's app may use on average (measured: the loop's time in that app's callbacks);
+    beyond it the session's input waits, so one client cannot take the loop from everyone else."""
+    cpu_burst: float = 1.0
+    """Seconds of loop time a session may use at once on top of `cpu_share`."""
+    drain_timeout: float = 10.0
+    """Seconds a client's output may stay undrained (more than `DRAIN_LOW` bytes waiting) before it is dropped."""
+    output_per_event: int = 512
+    """Bytes of output (screen updates are the work input causes) that count as one input event against
+    `event_rate`: a key that repaints much of the screen costs more than one that changes nothing."""
+
+
+DRAIN_LOW = 64 * 1024
+"""Output waiting for a client below this is draining normally."""
+
+
+def output_backlog(channel: Any) -> int:
+    """Bytes of output waiting for a client: in its channel (beyond the SSH window) and in the connection's socket
+    transport (a client that opened a big window and stopped reading its socket fills only the latter)."""
+    size = 0
+    with contextlib.suppress(Exception):
+        size += int(channel.get_write_buffer_size())
+    with contextlib.suppress(Exception):
+        transport = getattr(channel.get_connection(), "_transport", None)
+        if transport is not None:
+            size += int(transport.get_write_buffer_size())
+    return size
 
 
 class InputGuard:
@@ -48,3 +80,59 @@ class InputGuard:
         if self._tokens < 0:
             return "input flood"
         return None
+
+
+class WorkBudget:
+    """A token bucket on the loop time a session's app used (`used` only grows): `wait` says how long its input
+    should wait so that it uses at most `share` of a core on average, with `burst` seconds at once."""
+
+    def __init__(self, share: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._share = share
+        self._burst = burst
+        self._tokens = burst
+        self._clock = clock
+        self._last = clock()
+        self._used = 0.0
+
+    def wait(self, used: float) -> float:
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._share)
+        self._last = now
+        self._tokens -= max(0.0, used - self._used)
+        self._used = used
+        return 0.0 if self._tokens >= 0 or self._share <= 0 else -self._tokens / self._share
+
+
+class LogRate(logging.Filter):
+    """Caps the lines a logger writes (a token bucket: `rate` a second, `burst` at once), so no client can make the
+    log grow faster than that by connecting, failing or leaving over and over. The first line let through after some
+    were dropped says how many."""
+
+    def __init__(self, rate: float = 20.0, burst: int = 200, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self._rate = rate
+        self._burst = float(burst)
+        self._tokens = self._burst
+        self._clock = clock
+        self._last = clock()
+        self.dropped = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.INFO:  # DEBUG is off on a public server; whoever turns it on wants it all
+            return True
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        if self._tokens < 1:
+            self.dropped += 1
+            return False
+        self._tokens -= 1
+        if self.dropped:
+            record.msg = f"{record.getMessage()} ({self.dropped} log lines dropped before this one)"
+            record.args = ()
+            self.dropped = 0
+        return True
+
+
+LOG_RATE = LogRate()
+"""One budget shared by the SSH layer's loggers and the headless sessions' logger."""

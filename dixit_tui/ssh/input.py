@@ -356,3 +356,9 @@ class EventPacer:
         self._last = now
         self._tokens -= count
         return 0.0 if self._tokens >= 0 else -self._tokens / self._rate
+
+    def charge(self, count: int) -> None:
+        """Spend `count` events' worth of work the session caused (its screen updates): later input waits for it,
+        at most one burst's worth (`burst / rate` seconds)."""
+        self.take(count)
+        self._tokens = max(self._tokens, -self._burst)

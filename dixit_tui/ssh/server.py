@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import itertools
 import logging
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from typing import Any
 import asyncssh
 
 from dixit_tui import __version__
-from dixit_tui.ssh.guard import SessionLimits
+from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
 from dixit_tui.ssh.session import (
     AppFactory,
@@ -47,9 +48,12 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+logger.addFilter(LOG_RATE)
 
-# Modern algorithms only (OpenSSH >= 7.x clients all have them).
-KEX_ALGS = ["mlkem768x25519-sha256", "curve25519-sha256", "curve25519-sha256@libssh.org"]
+# Modern algorithms only (OpenSSH >= 7.x clients all have them). The client's order decides which key exchange is
+# used (OpenSSH still gets mlkem768x25519); curve25519 comes first because a client that sends a guessed first
+# key-exchange packet (Dropbear's dbclient) guesses the server's first one, and asyncssh drops a wrong guess.
+KEX_ALGS = ["curve25519-sha256", "curve25519-sha256@libssh.org", "mlkem768x25519-sha256"]
 ENCRYPTION_ALGS = [
     "chacha20-poly1305@openssh.com",
     "aes256-gcm@openssh.com",
@@ -81,11 +85,28 @@ class Limits:
     """Seconds between keepalive requests; a client that misses `keepalive_count_max` in a row is dropped."""
     keepalive_count_max: int = 4
     max_unauthenticated_per_ip: int = 10
+    """Connections from one address still logging in; more wait up to `handshake_wait` for a slot."""
+    max_unauthenticated_per_prefix: int = 40
+    """Connections still logging in from one network (IPv4 /24, IPv6 /64); more are refused."""
     max_unauthenticated: int = 200
+    """Connections still logging in, in all; when full, the oldest one that has not sent its SSH version line is
+    dropped to make room, or else the oldest from the address holding the most (if it holds more than one); with
+    neither, the new one is refused."""
+    banner_timeout: float = 5.0
+    """Seconds a new connection has to send its SSH version line."""
+    handshake_wait: float = 5.0
+    """Seconds a connection over `max_unauthenticated_per_ip` waits (not read) for a slot before it is refused."""
     max_connections_per_ip: int = 50
     max_connections: int = 1000
     max_write_buffer: int = 1 << 20
-    """Bytes of output queued for one client before it is considered frozen and disconnected."""
+    """Bytes of output queued for one client (in its channel and its socket) before it is considered frozen and
+    disconnected."""
+    drain_timeout: float = 10.0
+    """Seconds a client's output may stay undrained (over 64 KB waiting) before it is disconnected."""
+    cpu_share: float = 0.1
+    """Share of one core a session's app may use on average; beyond it the session's input waits."""
+    cpu_burst: float = 1.0
+    """Seconds of loop time a session may use at once on top of `cpu_share`."""
     max_size: tuple[int, int] = (300, 100)
     """Largest terminal (columns, rows) rendered; bigger PTYs are clamped."""
     input_rate: float = 64 * 1024
@@ -98,6 +119,11 @@ class Limits:
     event_burst: int = 200
     max_backlog: int = 16 * 1024
     """Characters of typed input waiting to be handed on; more disconnects the client."""
+    resize_interval: float = 0.25
+    """Seconds between two window sizes handed to a session's app (a relayout each); the last size asked for wins."""
+    output_per_event: int = 512
+    """Bytes of a session's output that count as one input event against `event_rate` (input waits while the
+    session's screen updates are heavy)."""
     session_open_timeout: float = 30.0
     """Seconds an authenticated connection may stay open without opening its session."""
     linger_after_session: float = 5.0
@@ -113,10 +139,89 @@ class Limits:
             event_rate=self.event_rate,
             event_burst=self.event_burst,
             max_backlog=self.max_backlog,
+            drain_timeout=self.drain_timeout,
+            cpu_share=self.cpu_share,
+            cpu_burst=self.cpu_burst,
+            resize_interval=self.resize_interval,
+            output_per_event=self.output_per_event,
         )
 
 
 DEFAULT_LIMITS = Limits()
+
+
+REFUSAL_LOG_INTERVAL = 10.0
+"""Seconds between the summaries of refused and dropped connections (the first of a quiet period is logged at once)."""
+
+# Readable reasons, sent to a refused client in its SSH disconnect message (OpenSSH prints them).
+FULL = "The server is full right now; please try again in a few minutes."
+BUSY_ADDRESS = "Too many connections from your address; close some and try again."
+BUSY_LOGINS = "Too many logins from your address at once; please try again in a moment."
+BUSY_NETWORK = "Too many logins from your network at once; please try again in a moment."
+BUSY_SERVER = "Too many logins at once; please try again in a moment."
+_LOG_LABELS = {
+    FULL: "the server is full",
+    BUSY_ADDRESS: "too many connections from the address",
+    BUSY_LOGINS: "too many logins from the address",
+    BUSY_NETWORK: "too many logins from the network",
+    BUSY_SERVER: "too many logins in all",
+}
+
+
+def network_of(ip: str) -> str:
+    """The network an address is counted in: its IPv4 /24 or IPv6 /64 (an IPv4-mapped IPv6 address as IPv4)."""
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return ip
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    bits = 24 if address.version == 4 else 64
+    return str(ipaddress.ip_network(f"{address}/{bits}", strict=False))
+
+
+class _RefusalLog:
+    """Refused and dropped connections, summarised: the first of a quiet period is logged at once, the others as one
+    line per `REFUSAL_LOG_INTERVAL` (counts per reason, the busiest addresses), so a flood cannot flood the log."""
+
+    def __init__(self) -> None:
+        self.reasons: Counter[str] = Counter()
+        self.addresses: Counter[str] = Counter()
+        self.total = 0
+        self._timer: asyncio.TimerHandle | None = None
+
+    def add(self, ip: str, what: str) -> None:
+        self.total += 1
+        if self._timer is None:
+            logger.warning("%s: %s (more are summarised every %gs)", what, ip, REFUSAL_LOG_INTERVAL)
+            self._timer = asyncio.get_running_loop().call_later(REFUSAL_LOG_INTERVAL, self._summarise)
+            return
+        self.reasons[what] += 1
+        self.addresses[ip] += 1
+
+    def _summarise(self) -> None:
+        self._timer = None
+        count = self.reasons.total()
+        if not count:
+            return
+        reasons = "; ".join(f"{what}: {n}" for what, n in self.reasons.most_common())
+        busiest = ", ".join(f"{ip} ({n})" for ip, n in self.addresses.most_common(3))
+        more = len(self.addresses) - 3
+        logger.warning(
+            "in the last %gs, %s; from %s%s",
+            REFUSAL_LOG_INTERVAL,
+            reasons,
+            busiest,
+            f" and {more} more addresses" if more > 0 else "",
+        )
+        self.reasons.clear()
+        self.addresses.clear()
+        self._timer = asyncio.get_running_loop().call_later(REFUSAL_LOG_INTERVAL, self._summarise)
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 class _ServerState:
@@ -126,39 +231,148 @@ class _ServerState:
         self.limits = limits
         self.host_key_fingerprint = host_key_fingerprint
         self.unauthenticated: Counter[str] = Counter()
+        self.unauthenticated_networks: Counter[str] = Counter()
         self.connections: Counter[str] = Counter()
+        self.logging_in: dict[DixitSSHServer, None] = {}  # admitted, not yet authenticated: oldest first
+        self.waiting: dict[str, deque[DixitSSHServer]] = {}  # per address, waiting for a login slot
         self.live: set[asyncssh.SSHServerConnection] = set()
         self.sessions: set[asyncio.Task[Any]] = set()
         self.ids = itertools.count(1)
+        self.refusals = _RefusalLog()
+        self.evicted = 0
 
-    def admit(self, ip: str) -> str | None:
-        """Count a new connection from `ip`, or return why it is refused (and count nothing)."""
+    def admit(self, server: DixitSSHServer) -> str | None:
+        """Count a new connection, or return why it is refused (and count nothing). A connection over the
+        per-address login cap is counted as a connection and queued to wait for a login slot (`server.waiting`)."""
         limits = self.limits
+        ip = server.peer_ip
         if self.connections.total() >= limits.max_connections:
-            return "too many connections"
+            return FULL
         if self.connections[ip] >= limits.max_connections_per_ip:
-            return "too many connections from this address"
-        if self.unauthenticated.total() >= limits.max_unauthenticated:
-            return "too many unauthenticated connections"
+            return BUSY_ADDRESS
         if self.unauthenticated[ip] >= limits.max_unauthenticated_per_ip:
-            return "too many unauthenticated connections from this address"
+            queue = self.waiting.setdefault(ip, deque())
+            if limits.handshake_wait <= 0 or len(queue) >= limits.max_unauthenticated_per_ip:
+                if not queue:
+                    del self.waiting[ip]
+                return BUSY_LOGINS
+            self.connections[ip] += 1
+            queue.append(server)
+            server.waiting = True
+            return None
+        problem = self._login_slot(server)
+        if problem is not None:
+            return problem
         self.connections[ip] += 1
-        self.unauthenticated[ip] += 1
         return None
 
-    def authenticated(self, ip: str) -> None:
-        _decrement(self.unauthenticated, ip)
+    def _login_slot(self, server: DixitSSHServer) -> str | None:
+        """Count `server` as logging in (the per-address cap is checked by the caller), or say why not."""
+        limits = self.limits
+        if self.unauthenticated_networks[server.network] >= limits.max_unauthenticated_per_prefix:
+            return BUSY_NETWORK
+        if self.unauthenticated.total() >= limits.max_unauthenticated and not self._evict_one():
+            return BUSY_SERVER
+        self.unauthenticated[server.peer_ip] += 1
+        self.unauthenticated_networks[server.network] += 1
+        self.logging_in[server] = None
+        return None
 
-    def release(self, ip: str, *, authenticated: bool) -> None:
-        _decrement(self.connections, ip)
-        if not authenticated:
-            _decrement(self.unauthenticated, ip)
+    def _evict_one(self) -> bool:
+        """Make room in the full login slots: drop the oldest connection that has not sent its SSH version line, or
+        else the oldest from the address holding the most slots (if it holds more than one)."""
+        for candidate in self.logging_in:
+            if not candidate.sent_version():
+                self.evicted += 1
+                self.refusals.add(candidate.peer_ip, "dropped to make room (no SSH version line yet)")
+                candidate.drop()
+                return True
+        busiest, held = max(self.unauthenticated.items(), key=lambda item: item[1], default=("", 0))
+        if held < 2:
+            return False
+        for candidate in self.logging_in:
+            if candidate.peer_ip == busiest:
+                self.evicted += 1
+                self.refusals.add(candidate.peer_ip, "dropped to make room (the address with most logins)")
+                candidate.drop()
+                return True
+        return False
+
+    def waited(self, server: DixitSSHServer) -> str | None:
+        """A waiting connection's turn came (or its wait ended): count it as logging in, or say why not."""
+        queue = self.waiting.get(server.peer_ip)
+        if queue is not None and server in queue:
+            queue.remove(server)
+            if not queue:
+                del self.waiting[server.peer_ip]
+        server.waiting = False
+        if self.unauthenticated[server.peer_ip] >= self.limits.max_unauthenticated_per_ip:
+            return BUSY_LOGINS
+        return self._login_slot(server)
+
+    def authenticated(self, server: DixitSSHServer) -> None:
+        self._leave_login(server)
+
+    def release(self, server: DixitSSHServer) -> None:
+        _decrement(self.connections, server.peer_ip)
+        if server.waiting:
+            server.waiting = False
+            queue = self.waiting.get(server.peer_ip)
+            if queue is not None and server in queue:
+                queue.remove(server)
+                if not queue:
+                    del self.waiting[server.peer_ip]
+        elif server in self.logging_in:
+            self._leave_login(server)
+
+    def _leave_login(self, server: DixitSSHServer) -> None:
+        if server not in self.logging_in:
+            return
+        del self.logging_in[server]
+        _decrement(self.unauthenticated, server.peer_ip)
+        _decrement(self.unauthenticated_networks, server.network)
+        queue = self.waiting.get(server.peer_ip)
+        if queue:  # a slot for this address: the first connection waiting for one takes it (once this call is over)
+            asyncio.get_running_loop().call_soon(queue[0].wake)
 
 
 def _decrement(counter: Counter[str], key: str) -> None:
     counter[key] -= 1
     if counter[key] <= 0:
         del counter[key]
+
+
+REFUSAL_LINGER = 1.0
+"""Seconds a refused connection stays open, not read, after its disconnect message: closing at once would reset the
+connection before the client read the reason (OpenSSH then says only "Broken pipe")."""
+MAX_LINGERING = 100
+"""Refused connections lingering at once; beyond it they are closed at once, without a reason."""
+_lingering = 0
+
+
+def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
+    """Send an SSH disconnect message with `reason` (before key exchange it goes in clear, which SSH allows), stop
+    reading, and close the connection shortly after."""
+    global _lingering
+    transport = getattr(conn, "_transport", None)
+    send = getattr(conn, "_send_disconnect", None)
+    if _lingering >= MAX_LINGERING or not isinstance(transport, asyncio.Transport) or send is None:
+        conn.abort()
+        return
+    try:
+        send(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason, "en-US")
+        transport.pause_reading()
+    except Exception:
+        conn.abort()
+        return
+    _lingering += 1
+
+    def close() -> None:
+        global _lingering
+        _lingering -= 1
+        conn.abort()
+
+    asyncio.get_running_loop().call_later(REFUSAL_LINGER, close)
 
 
 class _SessionProcess(asyncssh.SSHServerProcess[bytes]):
@@ -177,12 +391,16 @@ class DixitSSHServer(asyncssh.SSHServer):
         self._app_factory = app_factory
         self._command_handler = command_handler
         self._conn: asyncssh.SSHServerConnection | None = None
-        self._peer_ip = "?"
+        self.peer_ip = "?"
+        self.network = "?"
+        self.waiting = False
         self._admitted = False
         self._authenticated = False
         self._candidate_key: asyncssh.SSHKey | None = None
         self._session_requested = False
         self._timer: asyncio.TimerHandle | None = None
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._stalled_since: float | None = None
         self.identity: SessionIdentity | None = None
         self.connection_id = next(state.ids)
 
@@ -191,26 +409,98 @@ class DixitSSHServer(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         peer = conn.get_extra_info("peername")
-        self._peer_ip = str(peer[0]) if peer else "?"
-        refusal = self._state.admit(self._peer_ip)
+        self.peer_ip = str(peer[0]) if peer else "?"
+        self.network = network_of(self.peer_ip)
+        refusal = self._state.admit(self)
         if refusal is not None:
-            logger.warning("refusing connection from %s: %s", self._peer_ip, refusal)
-            # After connection_made returns (asyncssh still sends its version string).
-            asyncio.get_running_loop().call_soon(conn.abort)
+            self._refuse(refusal)
             return
         self._admitted = True
         self._state.live.add(conn)
-        logger.debug("connection #%d from %s", self.connection_id, self._peer_ip)
+        if self.waiting:  # over the per-address login cap: not read until a slot frees or the wait ends
+            self._pause(True)
+            self._set_timer(self._state.limits.handshake_wait, self._wait_ended)
+        else:
+            self._set_timer(self._state.limits.banner_timeout, self._check_version)
+        logger.debug("connection #%d from %s%s", self.connection_id, self.peer_ip, " (waiting)" if self.waiting else "")
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_timer()
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
         if self._admitted:
             self._admitted = False
-            self._state.release(self._peer_ip, authenticated=self._authenticated)
+            self._state.release(self)
             if self._conn is not None:
                 self._state.live.discard(self._conn)
         logger.debug("connection #%d closed: %s", self.connection_id, exc or "normally")
         self._candidate_key = None
+
+    def _refuse(self, reason: str) -> None:
+        """Refuse with a reason the client can show (in the SSH disconnect message), logged in the summary."""
+        self._state.refusals.add(self.peer_ip, f"refused ({_LOG_LABELS.get(reason, reason)})")
+        conn = self._conn
+        assert conn is not None
+        # After connection_made returns (asyncssh then sends its version line, and the disconnect message after it).
+        asyncio.get_running_loop().call_soon(_disconnect, conn, reason)
+
+    def sent_version(self) -> bool:
+        """The client has sent its SSH version line."""
+        return self._conn is not None and self._conn.get_extra_info("client_version") is not None
+
+    def drop(self) -> None:
+        """Drop this connection now, its counts at once (the server needs the slot)."""
+        self._cancel_timer()
+        if self._admitted:
+            self._admitted = False
+            self._state.release(self)
+            if self._conn is not None:
+                self._state.live.discard(self._conn)
+        if self._conn is not None:
+            self._conn.abort()
+
+    def wake(self) -> None:
+        """A login slot for this address freed while this connection waited (or its wait ended): it takes a slot now,
+        or is refused."""
+        if not self.waiting or not self._admitted:
+            return
+        self._cancel_timer()
+        refusal = self._state.waited(self)
+        if refusal is not None:
+            self._leave(refusal)
+            return
+        self._pause(False)
+        self._set_timer(self._state.limits.banner_timeout, self._check_version)
+
+    def _wait_ended(self) -> None:
+        self._timer = None
+        self.wake()
+
+    def _check_version(self) -> None:
+        self._timer = None
+        if not self._authenticated and not self.sent_version():
+            self._state.refusals.add(self.peer_ip, "dropped (no SSH version line in time)")
+            self.drop()
+
+    def _leave(self, reason: str) -> None:
+        """Refuse an admitted connection (its wait for a login slot ended without one)."""
+        if self._admitted:
+            self._admitted = False
+            self._state.release(self)
+            if self._conn is not None:
+                self._state.live.discard(self._conn)
+        self._pause(False)
+        self._refuse(reason)
+
+    def _pause(self, paused: bool) -> None:
+        transport = getattr(self._conn, "_transport", None)
+        if isinstance(transport, asyncio.Transport):
+            with contextlib.suppress(Exception):
+                if paused:
+                    transport.pause_reading()
+                else:
+                    transport.resume_reading()
 
     # ---- authentication: any name; a key if the client proves one, else keyless --------------------
 
@@ -247,11 +537,12 @@ class DixitSSHServer(asyncssh.SSHServer):
         key = self._candidate_key
         self._candidate_key = None
         self._authenticated = True
-        self._state.authenticated(self._peer_ip)
+        self._cancel_timer()
+        self._state.authenticated(self)
         self.identity = SessionIdentity(
             username=str(conn.get_extra_info("username") or ""),
             key_fingerprint=fingerprint(key) if key is not None else None,
-            peer_ip=self._peer_ip,
+            peer_ip=self.peer_ip,
             connection_id=self.connection_id,
         )
         logger.info(
@@ -259,9 +550,40 @@ class DixitSSHServer(asyncssh.SSHServer):
             self.connection_id,
             self.identity.username[:64],
             self.identity.key_fingerprint or "none",
-            self._peer_ip,
+            self.peer_ip,
         )
         self._set_timer(self._state.limits.session_open_timeout)
+        self._watch_output()
+
+    # ---- a client that stops reading its socket (any session: terminal or json) ------------------------
+
+    def _watch_output(self) -> None:
+        """Every second: drop the connection once its socket holds more than `max_write_buffer` bytes of output, or
+        has held more than DRAIN_LOW for `drain_timeout` seconds (the terminal driver also checks at each frame)."""
+        self._watchdog = None
+        conn = self._conn
+        if conn is None or not self._admitted:
+            return
+        limits = self._state.limits
+        transport = getattr(conn, "_transport", None)
+        if transport is None:
+            return
+        buffered = transport.get_write_buffer_size()
+        now = asyncio.get_running_loop().time()
+        problem = None
+        if buffered > limits.max_write_buffer:
+            problem = f"client not reading ({buffered} bytes waiting)"
+        elif buffered <= DRAIN_LOW:
+            self._stalled_since = None
+        elif self._stalled_since is None:
+            self._stalled_since = now
+        elif now - self._stalled_since >= limits.drain_timeout:
+            problem = f"client output not drained for {now - self._stalled_since:.0f}s"
+        if problem is not None:
+            logger.info("connection #%d: disconnecting: %s", self.connection_id, problem)
+            conn.abort()
+            return
+        self._watchdog = asyncio.get_running_loop().call_later(min(1.0, limits.drain_timeout / 2), self._watch_output)
 
     # ---- sessions -----------------------------------------------------------------------------------
 
@@ -287,6 +609,8 @@ class DixitSSHServer(asyncssh.SSHServer):
             else:
                 status = await run_pty_session(process, identity, self._app_factory, limits.session_limits())
             logger.info("connection #%d: session ended with status %d", self.connection_id, status)
+        except (asyncssh.DisconnectError, ConnectionError) as gone:  # the client left: not a failure of ours
+            logger.info("connection #%d: session ended, client gone (%s)", self.connection_id, type(gone).__name__)
         except Exception:
             logger.exception("session of connection #%d failed", self.connection_id)
         finally:
@@ -303,10 +627,11 @@ class DixitSSHServer(asyncssh.SSHServer):
 
     # ---- timers -------------------------------------------------------------------------------------
 
-    def _set_timer(self, delay: float) -> None:
+    def _set_timer(self, delay: float, action: Callable[[], None] | None = None) -> None:
+        """Run `action` (by default: close the connection) after `delay` seconds, replacing any earlier timer."""
         self._cancel_timer()
         if self._conn is not None:
-            self._timer = asyncio.get_running_loop().call_later(delay, self._conn.close)
+            self._timer = asyncio.get_running_loop().call_later(delay, action or self._conn.close)
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:
@@ -340,6 +665,7 @@ class DixitAcceptor(asyncssh.SSHAcceptor):
     async def shutdown(self, timeout: float = 5.0) -> None:
         """Stop listening, disconnect every client and wait (at most `timeout`) for the sessions to end."""
         self.close()
+        self._state.refusals.close()
         for conn in list(self._state.live):
             conn.close()
         sessions = list(self._state.sessions)

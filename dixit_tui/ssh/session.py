@@ -20,13 +20,14 @@ from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
 
 from dixit_tui.ssh.driver import SSHDriver, install_textual_patches
-from dixit_tui.ssh.guard import SessionLimits
+from dixit_tui.ssh.guard import LOG_RATE, SessionLimits
 from dixit_tui.ssh.terminal import TerminalInfo, build_terminal_info
 
 if TYPE_CHECKING:
     from textual.app import App
 
 logger = logging.getLogger(__name__)
+logger.addFilter(LOG_RATE)
 
 
 @dataclass(frozen=True)

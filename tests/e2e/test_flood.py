@@ -31,7 +31,8 @@ async def test_a_flood_of_idle_sockets_does_not_keep_a_real_player_out(tmp_path:
         sockets = [s for s in await asyncio.gather(*(_open_idle(server.port) for _ in range(FLOOD))) if s]
         await asyncio.sleep(0.3)
         held = server.connection_count
-        assert held <= 10, f"one address holds {held} unauthenticated connections"
+        # 10 logging in, and 10 more waiting (not read) for a login slot; the others are refused
+        assert held <= 20, f"one address holds {held} unauthenticated connections"
         started = time.perf_counter()
         # the server's address is the attacker's; the player comes from another source address
         conn = await connect(server.port, "real", host=ATTACKER, local_ip=PLAYER)

@@ -1,0 +1,58 @@
+"""What an attacker can make the server log: ordinary disconnects are INFO, refusals are summarised per interval."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from pathlib import Path
+
+import pytest
+
+from dixit_tui.ssh import server as ssh_server
+from dixit_tui.ssh.server import Limits
+from tests.e2e.harness import HOST, connect, running_server
+from tests.e2e.test_headless_ssh import dixit_server
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
+
+FLOOD = 200
+
+
+async def test_an_abrupt_json_disconnect_logs_no_error(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="dixit_tui")
+    async with dixit_server(tmp_path) as (port, _):
+        for _ in range(3):
+            conn = await connect(port, "ana")
+            process = await conn.create_process("json", encoding=None)
+            await asyncio.wait_for(process.stdout.readline(), 10)  # the hello
+            process.stdin.write(b'{"cmd": "tables"}\n')
+            conn.abort()  # the TCP connection drops with the session open
+        await asyncio.sleep(1.0)
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
+
+
+async def test_a_flood_of_refused_sockets_logs_a_bounded_number_of_lines(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ssh_server, "REFUSAL_LOG_INTERVAL", 0.5)
+    caplog.set_level(logging.INFO, logger="dixit_tui")
+    limits = Limits(max_unauthenticated_per_ip=2, handshake_wait=0.3)
+    async with running_server(tmp_path, limits=limits) as server:
+        sockets = []
+        for _ in range(FLOOD):
+            with contextlib.suppress(OSError, TimeoutError):
+                sockets.append(await asyncio.wait_for(asyncio.open_connection(HOST, server.port), 5))
+        await asyncio.sleep(1.2)  # more than two intervals: the summary of the flood is written
+        for _, writer in sockets:
+            writer.close()
+        conn = await connect(server.port, "real", local_ip="127.0.0.2")
+        conn.close()
+    lines = [r.getMessage() for r in caplog.records if r.name == "dixit_tui.ssh.server" and "refus" in r.getMessage()]
+    print(f"{FLOOD} sockets, {FLOOD - 2} refused: {len(lines)} log lines about refusals:", *lines, sep="\n")
+    assert 1 <= len(lines) <= 4, lines
+    # every refusal is counted: the first on its own line, the others in the summaries ("...: N; from ...")
+    counted = 1 + sum(int(m) for line in lines[1:] for m in re.findall(r": (\d+)[;,]", line.split("; from")[0] + ";"))
+    assert counted == FLOOD - 2, lines

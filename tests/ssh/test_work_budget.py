@@ -1,0 +1,169 @@
+"""A session's input is weighed by the work it causes: its screen updates are charged against its input rate."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+from dixit_tui.ssh.driver import SSHDriver
+from dixit_tui.ssh.guard import LogRate, WorkBudget
+from dixit_tui.ssh.input import EventPacer
+from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.terminal import TerminalInfo
+from tests.e2e.harness import PtyClient, running_server, wait_for
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_work_charged_makes_later_input_wait_at_most_one_burst() -> None:
+    clock = Clock()
+    pacer = EventPacer(rate=100, burst=50, clock=clock)
+    pacer.charge(10)
+    assert pacer.take(40) == 0  # within the burst: no wait
+    pacer.charge(1000)  # a huge repaint: charged, but the debt is at most one burst
+    assert pacer.take(0) == pytest.approx(0.5)
+    clock.now += 0.5
+    assert pacer.take(0) == 0
+
+
+class Repaint(App[None]):
+    """`x` repaints the whole screen with new text; any other key changes nothing."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counter = itertools.count()
+        self.xs = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("ready"), id="board")
+
+    def on_key(self, event: Any) -> None:
+        if event.key == "x":
+            self.xs += 1
+            n = next(self.counter)
+            line = "".join(chr(0x41 + (n + i) % 26) for i in range(95))
+            self.query_one("#board", Static).update(Text("\n".join(f"{n:04d} {line}" for _ in range(28))))
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(60)
+async def test_keys_that_repaint_are_charged_and_keys_that_do_nothing_are_not(tmp_path: Path) -> None:
+    apps: list[Repaint] = []
+
+    def factory(identity: SessionIdentity, terminal: TerminalInfo) -> App[Any]:
+        apps.append(Repaint())
+        return apps[-1]
+
+    async with running_server(tmp_path, factory) as server:
+        client = await PtyClient.connect(server.port, "ana")
+        await client.wait_for_text("ready")
+        await asyncio.sleep(0.3)
+        driver = apps[0]._driver
+        assert isinstance(driver, SSHDriver)
+        start = driver.output_charged
+        client.send("z" * 100)
+        await asyncio.sleep(1.0)
+        after_noop = driver.output_charged - start
+        client.send("x" * 100)
+        await wait_for(lambda: apps[0].xs == 100, timeout=30, what="100 repaints")
+        after_repaints = driver.output_charged - start - after_noop
+        await client.close()
+    print(f"\n100 no-op keys charged {after_noop} events of output; 100 repainting keys charged {after_repaints}")
+    assert after_noop <= 2
+    # Textual draws a frame at most 60 times a second, so 100 quick repaints are a few frames: charged by their size
+    assert after_repaints >= 5
+
+
+def test_the_work_budget_lets_a_session_use_its_share_then_makes_its_input_wait() -> None:
+    clock = Clock()
+    budget = WorkBudget(share=0.1, burst=1.0, clock=clock)
+    assert budget.wait(0.5) == 0  # within the burst
+    assert budget.wait(1.5) == pytest.approx(5.0)  # 0.5 s over: 5 s at a tenth of a core
+    clock.now += 5.0
+    assert budget.wait(1.5) == 0
+    clock.now += 100
+    assert budget.wait(2.5) == 0  # refilled, but never past the burst
+    assert budget.wait(2.6) > 0
+
+
+class Heavy(App[None]):
+    """Each key costs 20 ms of the event loop (a heavy screen); the count of keys handled is kept."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("ready"))
+
+    def on_key(self, event: Any) -> None:
+        self.keys += 1
+        until = time.perf_counter() + 0.02
+        while time.perf_counter() < until:
+            pass
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(60)
+async def test_a_session_whose_keys_cost_much_has_its_input_wait_and_the_loop_is_measured_per_session(
+    tmp_path: Path,
+) -> None:
+    apps: dict[str, Heavy] = {}
+
+    def factory(identity: SessionIdentity, terminal: TerminalInfo) -> App[Any]:
+        apps[identity.username] = Heavy()
+        return apps[identity.username]
+
+    async with running_server(tmp_path, factory) as server:
+        hostile = await PtyClient.connect(server.port, "hostile")
+        calm = await PtyClient.connect(server.port, "calm")
+        await hostile.wait_for_text("ready")
+        await calm.wait_for_text("ready")
+        hostile.send("k" * 150)  # 3 s of work at 20 ms a key: far over a tenth of a core
+        await wait_for(lambda: apps["hostile"].keys >= 80, timeout=30, what="80 keys handled")
+        calm.send("k")
+        await wait_for(lambda: apps["calm"].keys == 1, timeout=30, what="the calm key")
+        heavy, quiet = apps["hostile"]._driver, apps["calm"]._driver
+        assert isinstance(heavy, SSHDriver) and isinstance(quiet, SSHDriver)
+        handled_when_calm_was = apps["hostile"].keys
+        await hostile.close()
+        await calm.close()
+    print(
+        f"\nhostile session: {heavy.work:.2f} s of loop time, its input waited {heavy.input_waited:.2f} s; "
+        f"calm session: {quiet.work:.2f} s; the calm key was handled after {handled_when_calm_was} hostile keys"
+    )
+    assert heavy.work >= 80 * 0.02  # the loop time of the hostile session's keys is counted for that session
+    assert quiet.work < heavy.work / 4
+    assert heavy.input_waited > 0  # ... and its input waited once over its share
+    assert handled_when_calm_was < 150
+
+
+def test_the_ssh_log_is_capped_and_says_how_many_lines_it_dropped() -> None:
+    clock = Clock()
+    rate = LogRate(rate=2, burst=5, clock=clock)
+
+    def record(level: int = logging.WARNING) -> logging.LogRecord:
+        return logging.LogRecord("dixit_tui.ssh.server", level, __file__, 1, "refused %s", ("x",), None)
+
+    passed = [rate.filter(record()) for _ in range(100)]
+    assert passed.count(True) == 5  # the burst, then nothing while no time passes
+    assert rate.filter(record(logging.DEBUG))  # debug lines are not counted
+    clock.now += 1.0
+    first = record()
+    assert rate.filter(first) and rate.filter(record()) and not rate.filter(record())
+    assert first.getMessage() == "refused x (95 log lines dropped before this one)"
