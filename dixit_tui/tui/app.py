@@ -33,8 +33,8 @@ from dixit_tui.coordinator import (
     VoidedUpdate,
 )
 from dixit_tui.engine import RuleError
-from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
+from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 _TYPED_AT = "_dixit_typed_at"  # the screen on top when a key arrived (an attribute set on the Key event)
 
