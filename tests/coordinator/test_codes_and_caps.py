@@ -49,7 +49,7 @@ def test_codes_are_four_groups_from_the_secure_source_not_the_tables_seed() -> N
 
 async def test_a_key_bound_seat_is_not_taken_by_its_code_and_its_owner_is_untouched() -> None:
     coord = coordinator()
-    ana, ben, cy = await started(coord, "ana", "ben", "cy", keys={"ana": "SHA256:ana"})
+    ana, ben, _cy = await started(coord, "ana", "ben", "cy", keys={"ana": "SHA256:ana"})
     assert ana.view is not None and ana.view.reconnect_code is None  # her key brings her back: no code shown
     assert ben.view is not None and ben.view.reconnect_code is not None
     table = coord.tables[ana.view.code]
