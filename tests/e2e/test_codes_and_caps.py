@@ -154,6 +154,10 @@ async def test_headless_hosts_that_fill_the_server_with_bot_tables_and_leave_are
         assert table.game is not None and len(table.game.events) == moves, "the bots played on with nobody there"
         # its place is free again
         fresh = await headless(server.port, "h6")
-        await fresh.create()
-        for client in (other, third, elsewhere, late, fresh):
+        lobby = await fresh.create(bots=3)
+        await wait_for(lambda: len(coord.tables[lobby].seats) == 4, "the bots to sit down")
+        # a host who leaves a table's lobby to its bots: the bots leave too and the table goes
+        await fresh.close()
+        await wait_for(lambda: lobby not in coord.tables, "the lobby left to bots to close")
+        for client in (other, third, elsewhere, late):
             await client.close()
