@@ -21,8 +21,8 @@ class TableLimits:
     """Open tables one player hosts: counted by SSH key, or by name for players without one."""
     max_tables_per_ip: int = 10
     """Open tables created from one address."""
-    max_bots_per_table: int = 7
-    """Built-in bots at one table (a person and 7 bots fill an 8-seat game)."""
+    max_bots_per_table: int = 11
+    """Built-in bots at one table (a person and 11 bots fill the largest table); lower it on a busy server."""
     reconnect_tries_per_connection: int = 10
     """Wrong reconnect codes one connection may send; after that it is refused until it reconnects."""
     reconnect_tries_per_ip: int = 30
