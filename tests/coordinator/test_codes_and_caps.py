@@ -219,3 +219,16 @@ async def test_bots_per_table_are_capped() -> None:
     for seat in coord.tables[next(iter(coord.tables))].seats:
         if seat.session is not None and seat.bot:
             await seat.session.close()
+
+
+def test_the_new_limits_are_serve_limits_beside_the_ssh_ones() -> None:
+    from dixit_tui.ssh.serve import parse_limits, parse_table_limits
+
+    items = ["max_tables=5", "login_timeout=20", "max-bots-per-table=2", "reconnect_delay=0.25"]
+    tables = parse_table_limits(items)
+    assert (tables.max_tables, tables.max_bots_per_table, tables.reconnect_delay) == (5, 2, 0.25)
+    assert parse_limits(items).login_timeout == 20
+    with pytest.raises(ValueError, match="max_tables_per_ip"):  # the list of names has both kinds
+        parse_limits(["max_table=5"])
+    with pytest.raises(ValueError, match="must be positive"):
+        parse_table_limits(["max_tables=0"])

@@ -622,6 +622,22 @@ def test_invalid_commands_are_rejected(command: Any) -> None:
         validate_message(command)
 
 
+async def test_reconnect_codes_old_and_new_both_pass_the_schema() -> None:
+    """Codes grew from `ABC-DEF` to `ABC-DEF-GHJ-KMN`: the schema takes both (old saved tables keep their codes)."""
+    async with Game(seed=3) as g:
+        ana = await g.connect("ana", keyless=True)
+        ben, cy = [await g.connect(n) for n in ("ben", "cy")]
+        await g.create(ana, [ben, cy], mode="standard", target=10, seed=3)
+        state = ana.state
+        assert re.fullmatch(r"[A-Z2-9]{3}(-[A-Z2-9]{3}){3}", state["reconnect_code"])
+        validate_message(state)
+        for code in ("ABC-DEF", "ABC-DEF-GHJ", "ABC-DEF-GHJ-KMN-PQR-STU"):
+            validate_message({**state, "reconnect_code": code})
+        for code in ("ABC", "ABCDEF", "abc-def", "ABC-DEF-", "AB0-DEF-GHJ-KMN", "ABC-DEF-GHJ-KMN-PQR-STU-VWX"):
+            with pytest.raises(ValidationError):
+                validate_message({**state, "reconnect_code": code})
+
+
 async def test_real_messages_fail_once_mutated() -> None:
     """The schema can fail: a real message of each kind, validated, then broken in one field."""
     async with Game(seed=2) as g:
