@@ -33,7 +33,7 @@ class TableLimits:
     """Seconds a wrong reconnect code counts against its connection's address, network and the server."""
     reconnect_delay: float = 0.5
     """Seconds a wrong code waits before its answer after the first 3 of a connection; doubles with each one, up
-    to 16 times this."""
+    to 16 times this, which is also what every refused try waits."""
 
 
 DEFAULT_TABLE_LIMITS = TableLimits()
@@ -119,7 +119,11 @@ class ReconnectGuard:
         wrong = self.per_connection.get(connection, 0)
         if wrong <= FREE_TRIES:
             return 0.0
-        return self.limits.reconnect_delay * 2 ** min(4, wrong - FREE_TRIES - 1)
+        return min(self.longest_delay(), self.limits.reconnect_delay * 2 ** (wrong - FREE_TRIES - 1))
+
+    def longest_delay(self) -> float:
+        """What a refused try waits before its answer: the longest delay of a wrong code."""
+        return self.limits.reconnect_delay * 2**4
 
     def forget(self, connection: object) -> None:
         """The connection ended (its address's count stays)."""

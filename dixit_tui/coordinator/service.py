@@ -641,7 +641,8 @@ class PlayerSession:
         address = self.identity.peer
         refusal = guard.attempt(self, address)
         if refusal is not None:
-            log.info("reconnect try refused for %s from %s: too many wrong codes", self.name, address)
+            log.debug("reconnect try refused for %s from %s: too many wrong codes", self.name, address)
+            await asyncio.sleep(guard.longest_delay())  # and no quicker answers for a client that keeps on trying
             raise TableError(refusal, "too_many_tries")
         wanted = normalize_code(reconnect_code)
         problem = TableError("That reconnect code matches no seat. Check it and try again.", "bad_code")
