@@ -1139,6 +1139,8 @@ class ServerProcess:
             "max_connections_per_ip": self.sessions + 200,
             "max_unauthenticated_per_ip": self.concurrency + 20,
             "max_unauthenticated": max(200, self.concurrency + 20),
+            "max_tables_per_ip": self.sessions + 10,  # every table's host bot connects from this machine
+            "max_tables": max(200, self.sessions + 10),
         }
         cmd = [sys.executable, "-m", "dixit_tui", "serve", "--host", HOST, "--port", "0"]
         cmd += ["--keys-dir", str(self.workdir / "keys"), "--data-dir", str(self.workdir / "data")]

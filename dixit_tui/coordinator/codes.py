@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Container
 
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+RECONNECT_GROUPS = 4  # of 3 characters: 31**12, about 7.9e17 codes (docs/operations.md has the figures)
 
 
 def new_code(rng: random.Random, taken: Container[str], length: int = 4) -> str:
@@ -16,9 +18,11 @@ def new_code(rng: random.Random, taken: Container[str], length: int = 4) -> str:
     raise RuntimeError("no free code")  # pragma: no cover - 31^4 codes
 
 
-def new_reconnect_code(rng: random.Random) -> str:
-    raw = "".join(rng.choice(ALPHABET) for _ in range(6))
-    return f"{raw[:3]}-{raw[3:]}"
+def new_reconnect_code() -> str:
+    """A seat's reconnect code, `ABC-DEF-GHJ-KMN`, from the operating system's secure random source (never from a
+    table's seeded random: a known seed must not reveal anyone's code). Older tables keep their `ABC-DEF` codes."""
+    raw = "".join(secrets.choice(ALPHABET) for _ in range(3 * RECONNECT_GROUPS))
+    return "-".join(raw[i : i + 3] for i in range(0, len(raw), 3))
 
 
 def normalize_code(text: str) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
+from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS, ReconnectGuard, TableLimits
 from dixit_tui.coordinator.models import (
     Identity,
     LobbyUpdate,
@@ -100,7 +101,10 @@ class Coordinator:
         first_clue_grace: float = 25.0,
         typing_timeout: float = 10.0,
         close_idle_after: float = 600.0,
+        limits: TableLimits = DEFAULT_TABLE_LIMITS,
     ) -> None:
+        self.limits = limits
+        self.reconnect_guard = ReconnectGuard(limits)  # wrong reconnect codes, per connection, address and in all
         # People first: with a person seated, built-in bots leave the first clue (and a team's card) to the
         # people for `first_clue_grace` seconds, and never take the first clue while a person is writing one.
         self.first_clue_grace = first_clue_grace
@@ -440,6 +444,11 @@ class Coordinator:
             session.deliver(StateUpdate(table.view_for(session)))
 
     def create_table(self, options: TableOptions) -> Table:
+        if len(self.tables) >= self.limits.max_tables:
+            raise TableError(
+                f"This server has {len(self.tables)} open tables, its most: join one, or try again later.",
+                "too_many_tables",
+            )
         if options.seed is not None and not self.allow_seeded_tables:
             raise TableError(
                 "Seeded tables are off on this server: a known seed would reveal every hand.", "seed_refused"
@@ -472,6 +481,7 @@ class Coordinator:
         """A new table with the old one's options and seats (names, keys, reconnect codes, bots; not the removed) and
         its host. Returns it and where each old seat sits now. The old table and its records stay as they are."""
         new = self.create_table(old.options)
+        new.creator, new.creator_ip = old.creator, old.creator_ip
         self.rematches[old.code] = new.code
         moved: dict[int, int] = {}
         for index, seat in enumerate(old.seats):
@@ -559,8 +569,32 @@ class PlayerSession:
     async def tables(self) -> tuple[TableSummary, ...]:
         return self.coordinator.summaries()
 
+    def owner(self) -> str:
+        """Who counts as the creator of a table for the per-player cap: the SSH key, or the name without one."""
+        return f"key:{self.identity.key}" if self.identity.key is not None else f"name:{name_key(self.name)}"
+
+    def _check_table_caps(self) -> None:
+        coordinator = self.coordinator
+        limits = coordinator.limits
+        tables = list(coordinator.tables.values())
+        owner, address = self.owner(), self.identity.peer
+        if sum(t.creator == owner for t in tables) >= limits.max_tables_per_player:
+            raise TableError(
+                f"You already have {_plural(limits.max_tables_per_player, 'open table')}, your most: "
+                "play or leave one of them first.",
+                "too_many_tables",
+            )
+        if address is not None and sum(t.creator_ip == address for t in tables) >= limits.max_tables_per_ip:
+            raise TableError(
+                f"{_plural(limits.max_tables_per_ip, 'open table')} were already created from your address, its most: "
+                "join one of them, or try again later.",
+                "too_many_tables",
+            )
+
     async def create(self, options: TableOptions) -> TableView:
+        self._check_table_caps()  # bots too: anyone can say they are one
         table = self.coordinator.create_table(options)
+        table.creator, table.creator_ip = self.owner(), self.identity.peer
         await self._enter(table)
         async with table.lock:
             table.add_seat(self.name, self.identity.key, bot=self.identity.bot)
@@ -581,7 +615,14 @@ class PlayerSession:
                 wanted = clean_name(name) if name is not None else self.name
                 if not wanted:
                     raise TableError("A name needs at least one visible letter.", "bad_name")
-                if table.game is not None and _returning_seat(table, wanted) is not None:
+                returning = _returning_seat(table, wanted) if table.game is not None else None
+                if returning is not None and table.seats[returning].key is not None:
+                    raise TableError(
+                        f"The game at table {table.code} has started, and {wanted} has a seat there, taken with an "
+                        "SSH key: connect with that key to get it back.",
+                        "key_required",
+                    )
+                if returning is not None:
                     raise TableError(
                         f"The game at table {table.code} has started, and {wanted} has a seat there. "
                         "Is it yours? Get it back with your reconnect code.",
@@ -593,16 +634,39 @@ class PlayerSession:
         return table.view_for(self)
 
     async def reclaim(self, reconnect_code: str) -> TableView:
-        """Return to a seat with its reconnect code (for players without a key)."""
+        """Return to a seat with its reconnect code (for players without a key: a seat taken with an SSH key goes
+        back only to that key). Tries are counted per connection, address, network and in all; a wrong code is
+        answered after a growing delay, and past the limits tries are refused without looking (too_many_tries)."""
+        guard = self.coordinator.reconnect_guard
+        address = self.identity.peer
+        refusal = guard.attempt(self, address)
+        if refusal is not None:
+            log.debug("reconnect try refused for %s from %s: too many wrong codes", self.name, address)
+            await asyncio.sleep(guard.longest_delay())  # and no quicker answers for a client that keeps on trying
+            raise TableError(refusal, "too_many_tries")
         wanted = normalize_code(reconnect_code)
+        problem = TableError("That reconnect code matches no seat. Check it and try again.", "bad_code")
         # a rematch keeps the codes: the table still to be played comes before the one that is over
         for table in sorted(self.coordinator.tables.values(), key=lambda t: t.status == "over"):
             async with table.lock:
                 seat = table.seat_for_code(wanted)
-                if seat is not None:
-                    await self._take_seat(table, seat)
-                    return table.view_for(self)
-        raise TableError("That reconnect code matches no seat. Check it and try again.", "bad_code")
+                if seat is None:
+                    continue
+                owner = table.seats[seat].key
+                if owner is not None and owner != self.identity.key:
+                    problem = TableError(
+                        "That seat was taken with an SSH key: only that key gets it back. "
+                        "Connect with it and join the table again.",
+                        "key_required",
+                    )
+                    break
+                guard.forgive(self, address)
+                await self._take_seat(table, seat)
+                return table.view_for(self)
+        wait = guard.delay(self)
+        if wait > 0:
+            await asyncio.sleep(wait)
+        raise problem
 
     async def _take_seat(self, table: Table, seat: int) -> None:
         record = table.seats[seat]
@@ -669,6 +733,7 @@ class PlayerSession:
         finally:
             self.closed = True
             self.coordinator.sessions.discard(self)
+            self.coordinator.reconnect_guard.forget(self)
 
     async def rename(self, name: str) -> None:
         cleaned = clean_name(name)
@@ -705,6 +770,12 @@ class PlayerSession:
             raise TableError("Bots can join before the game starts.", "started")
         if not 1 <= count <= table.max_seats:
             raise TableError(f"Add between 1 and {table.max_seats} bots.", "bad_option")
+        most = self.coordinator.limits.max_bots_per_table
+        seated = sum(seat.bot and not seat.removed for seat in table.seats)
+        if seated + count > most:
+            left = most - seated
+            room = f"you can add {_plural(left, 'more bot')}" if left > 0 else "it has all it may have"
+            raise TableError(f"A table here takes at most {_plural(most, 'bot')}: {room}.", "too_many_bots")
         from dixit_tui.bots.player import add_bots  # bots are clients of the coordinator: imported on use
 
         bots = await add_bots(self.coordinator, table.code, count, rng=random.Random(self.coordinator.rng.random()))

@@ -65,7 +65,7 @@ LOG_TAIL = 60
 class Seat:
     name: str
     key: str | None  # proven public key fingerprint that owns this seat
-    code: str  # reconnect code (works with or without a key)
+    code: str  # reconnect code (returns a keyless player to the seat; a seat taken with a key needs that key)
     bot: bool = False
     removed: bool = False
     session: PlayerSession | None = None
@@ -123,6 +123,8 @@ class Table:
         self.typing_timer: asyncio.TimerHandle | None = None
         self.typing_limiter = ChatLimiter(burst=8, window=10.0)  # writing marks shown or hidden, per seat
         self.idle_timer: asyncio.TimerHandle | None = None  # closes a running game nobody human is connected to
+        self.creator: str | None = None  # who created it ("key:..." or "name:..."), for the per-player table cap
+        self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
 
     # --- who is here -----------------------------------------------------------------------------------------
 
@@ -283,7 +285,7 @@ class Table:
             raise TableError(f"This table is full ({self.max_seats} seats).", "table_full")
         if self.name_taken(name):
             raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
-        self.record({"t": "seat", "name": name, "key": key, "code": new_reconnect_code(self.rng), "bot": bot})
+        self.record({"t": "seat", "name": name, "key": key, "code": new_reconnect_code(), "bot": bot})
         return len(self.seats) - 1
 
     def leave_lobby_seat(self, seat: int) -> None:
@@ -437,7 +439,7 @@ class Table:
             log=tuple(self.log),
             chat_paused=self.chat_paused(),
             spectators=len(self.spectators),
-            reconnect_code=self.seats[seat].code if seat is not None else None,
+            reconnect_code=self.seats[seat].code if seat is not None and self.seats[seat].key is None else None,
             start_problem=self.start_problem() if self.game is None else None,
             version=self.version,
             deadline=self.deadline,

@@ -89,6 +89,9 @@ async def _create(s: PlayerSession, m: dict[str, Any]) -> None:
     bots = _default(_int(m, "bots"), 0)
     if not 0 <= bots < seats:
         raise BadCommand(f'"bots" must be between 0 and {seats - 1} (one seat is yours).', "bad_option")
+    most = s.coordinator.limits.max_bots_per_table
+    if bots > most:
+        raise TableError(f"A table here takes at most {most} bots.", "too_many_bots")
     await s.create(options)
     if bots:
         await s.add_bots(bots)

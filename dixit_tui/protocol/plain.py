@@ -14,7 +14,7 @@ from dixit_tui.protocol.session import serve_json
 HELP_LINES = (
     ("ssh {at}", "play: the lobby opens in your terminal"),
     ("ssh -t {at} join CODE", "go straight to a table (watch CODE to spectate)"),
-    ("ssh -t {at} reconnect ABC-DEF", "return to your seat with your reconnect code"),
+    ("ssh -t {at} reconnect ABC-DEF-GHJ-KMN", "return to your seat with your reconnect code"),
     ("ssh {at} json", "headless play: JSON lines (scripts, agents)"),
     ("ssh {at} json bot", "the same, for a bot (shown as a bot at the table)"),
     ("ssh {at} tables", "list the tables"),

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dixit_tui.coordinator import Coordinator, Identity
+from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import Card, Command, PlayerView
 from dixit_tui.ssh.keys import HostKeyError
@@ -97,6 +98,7 @@ def build_coordinator(args: argparse.Namespace) -> Coordinator:
         snapshot_every=max(1, getattr(args, "snapshot_every", 100)),
         first_clue_grace=max(0.0, getattr(args, "first_clue_grace", 25.0)),
         close_idle_after=max(1.0, getattr(args, "close_idle_after", 600.0)),
+        limits=parse_table_limits(getattr(args, "limit", [])),
     )
 
 
@@ -109,15 +111,27 @@ def smart_stand_in(view: PlayerView, rng: random.Random) -> Command | None:
 
 
 def parse_limits(items: Sequence[str]) -> Limits:
-    """`NAME=VALUE` pairs over the defaults; a bad name or value raises ValueError with the reason."""
-    limits = Limits()
-    known = {f.name: f for f in dataclasses.fields(Limits)}
+    """`NAME=VALUE` pairs over the defaults; a bad name or value raises ValueError with the reason. The
+    coordinator's limits (`TableLimits`) are read by `parse_table_limits` and skipped here."""
+    return _parse_limits(Limits(), items, TableLimits)
+
+
+def parse_table_limits(items: Sequence[str]) -> TableLimits:
+    """The coordinator's limits (tables, bots, reconnect tries) among the same `NAME=VALUE` pairs."""
+    return _parse_limits(TableLimits(), items, Limits)
+
+
+def _parse_limits(limits: Any, items: Sequence[str], other: type) -> Any:
+    known = {f.name: f for f in dataclasses.fields(limits)}
+    others = {f.name for f in dataclasses.fields(other)}
     changes: dict[str, Any] = {}
     for item in items:
         name, sep, raw = item.partition("=")
         name = name.strip().replace("-", "_")
+        if sep and name in others:
+            continue
         if not sep or name not in known:
-            raise ValueError(f"unknown limit {item!r}; limits: {', '.join(known)}")
+            raise ValueError(f"unknown limit {item!r}; limits: {', '.join([*known, *others])}")
         current = getattr(limits, name)
         try:
             if isinstance(current, tuple):

@@ -132,7 +132,7 @@ class DixitApp(App[int]):
         self.post_message(CoordinatorUpdate(update))
 
     async def _run_command(self, command: str | None) -> None:
-        """`ssh -t host join K7QF`, `watch K7QF` or `reconnect ABC-DEF` go straight there."""
+        """`ssh -t host join K7QF`, `watch K7QF` or `reconnect ABC-DEF-GHJ-KMN` go straight there."""
         if not command:
             return
         verb, _, arg = command.strip().partition(" ")

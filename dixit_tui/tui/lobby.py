@@ -118,10 +118,10 @@ class ReconnectPrompt(ModalScreen[bool]):
             box.border_title = f"Back to table {self.code}"
             yield Static(Content(self.message), id="reconnect-message", classes="dialog-text")
             yield Static(
-                Content("The code was shown at the table, in F1 help and in the Leave dialog (e.g. ABC-DEF)."),
+                Content("The code was shown at the table, in F1 help and in the Leave dialog (e.g. ABC-DEF-GHJ-KMN)."),
                 classes="dialog-text",
             )
-            yield Input(placeholder="ABC-DEF", max_length=12, id="prompt-code")
+            yield Input(placeholder="ABC-DEF-GHJ-KMN", max_length=24, id="prompt-code")
             yield Static(Content(""), id="reconnect-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Reconnect", variant="primary", id="reconnect-ok")
@@ -137,7 +137,7 @@ class ReconnectPrompt(ModalScreen[bool]):
         code = self.query_one("#prompt-code", Input).value.strip()
         error = self.query_one("#reconnect-error", Static)
         if not code:
-            error.update(Content("✗ Type your reconnect code first, e.g. ABC-DEF."))
+            error.update(Content("✗ Type your reconnect code first, e.g. ABC-DEF-GHJ-KMN."))
             return
         session = cast("DixitApp", self.app).session
         if session is None:
@@ -197,7 +197,7 @@ class LobbyScreen(Screen[None]):
             yield Label(Content("Join by code"), classes="code-label")
             yield Input(placeholder="K7QF", max_length=12, id="join-code", classes="code-input")
             yield Label(Content("Reconnect code"), classes="code-label")
-            yield Input(placeholder="ABC-DEF", max_length=12, id="reconnect-code", classes="code-input")
+            yield Input(placeholder="ABC-DEF-GHJ-KMN", max_length=24, id="reconnect-code", classes="code-input")
         yield Static(id="hint")
         if self.dixit.identity.key is None:
             yield Static(
@@ -308,7 +308,7 @@ class LobbyScreen(Screen[None]):
         code = event.value.strip()
         session = self.dixit.session
         if not code:
-            self.app.notify("Type your reconnect code first, e.g. ABC-DEF.", severity="warning", markup=False)
+            self.app.notify("Type your reconnect code first, e.g. ABC-DEF-GHJ-KMN.", severity="warning", markup=False)
             return
         if session is not None and await self.dixit.act(session.reclaim(code)):
             event.input.value = ""

@@ -387,6 +387,8 @@ class TableScreen(Screen[None]):
             lines.append(Content("Chat pauses from the clue until the reveal, so nobody can hint at a card."))
         if view.reconnect_code:
             lines.append(Content(f"Your reconnect code: {view.reconnect_code} (it gets your seat back; F1 shows it)."))
+        elif view.you is not None:  # a seat taken with an SSH key has no code: the key is what brings you back
+            lines.append(Content("Your SSH key gets your seat back if you drop out: connect with it again."))
         lines.append(Content(""))
         if view.is_host:
             if view.start_problem is None:

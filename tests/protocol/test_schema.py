@@ -99,9 +99,9 @@ class Game:
         if exc[0] is None:
             assert not pending and all(t.result() == 0 for t in done)
 
-    async def connect(self, name: str, key: str | None = None) -> Client:
+    async def connect(self, name: str, key: str | None = None, *, keyless: bool = False) -> Client:
         client = Client(name)
-        identity = Identity(name, key or f"SHA256:{name}")
+        identity = Identity(name, None if keyless else key or f"SHA256:{name}")
         client.task = asyncio.create_task(serve_json(self.coord, identity, client, client))
         self.clients.append(client)
         await self.settle()
@@ -347,8 +347,10 @@ async def test_refresh_three_players_with_errors_chat_spectator_and_a_void() -> 
 
 async def test_refresh_four_players_lobby_remove_reconnect_notice_and_remove_in_game() -> None:
     async with Game(seed=4) as g:
-        ana, ben, cy, dan = [await g.connect(n) for n in ("ana", "ben", "cy", "dan")]
+        ana, cy, dan = [await g.connect(n) for n in ("ana", "cy", "dan")]
+        ben = await g.connect("ben", keyless=True)  # the reconnect code is for players without a key
         code = await g.create(ana, [ben, cy, dan], mode="standard", target=10, seed=5, first="random")
+        assert ana.state["reconnect_code"] is None  # ana's seat is bound to her key: no code to show
         await g.error(ben, {"cmd": "remove", "seat": 3}, "not_host")
         await g.error(ana, {"cmd": "remove", "seat": 9}, "no_seat")
         await g.send(ana, {"cmd": "remove", "seat": 3})
@@ -359,7 +361,7 @@ async def test_refresh_four_players_lobby_remove_reconnect_notice_and_remove_in_
         assert dan.state["you"] == 3
 
         # the same seat from another terminal: with the reconnect code; the old session is told and sent away
-        ben2 = await g.connect("ben-laptop", key="SHA256:other")
+        ben2 = await g.connect("ben-laptop", keyless=True)
         await g.error(ben2, {"cmd": "reconnect", "code": "ZZZ-ZZZ"}, "bad_code")
         await g.send(ben2, {"cmd": "reconnect", "code": ben.state["reconnect_code"].lower()})
         assert ben2.state["you"] == 1 and ben.state["table"] is None and ben.of_type("notice")
@@ -618,6 +620,22 @@ def test_valid_commands_pass(command: Message) -> None:
 def test_invalid_commands_are_rejected(command: Any) -> None:
     with pytest.raises(ValidationError):
         validate_message(command)
+
+
+async def test_reconnect_codes_old_and_new_both_pass_the_schema() -> None:
+    """Codes grew from `ABC-DEF` to `ABC-DEF-GHJ-KMN`: the schema takes both (old saved tables keep their codes)."""
+    async with Game(seed=3) as g:
+        ana = await g.connect("ana", keyless=True)
+        ben, cy = [await g.connect(n) for n in ("ben", "cy")]
+        await g.create(ana, [ben, cy], mode="standard", target=10, seed=3)
+        state = ana.state
+        assert re.fullmatch(r"[A-Z2-9]{3}(-[A-Z2-9]{3}){3}", state["reconnect_code"])
+        validate_message(state)
+        for code in ("ABC-DEF", "ABC-DEF-GHJ", "ABC-DEF-GHJ-KMN-PQR-STU"):
+            validate_message({**state, "reconnect_code": code})
+        for code in ("ABC", "ABCDEF", "abc-def", "ABC-DEF-", "AB0-DEF-GHJ-KMN", "ABC-DEF-GHJ-KMN-PQR-STU-VWX"):
+            with pytest.raises(ValidationError):
+                validate_message({**state, "reconnect_code": code})
 
 
 async def test_real_messages_fail_once_mutated() -> None:

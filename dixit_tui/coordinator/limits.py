@@ -1,0 +1,130 @@
+"""The coordinator's own limits (tables, bots, reconnect tries), and the guard that meters reconnect-code tries.
+
+Each limit is a `dixit-tui serve --limit NAME=VALUE` beside the SSH server's (docs/operations.md)."""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    """Caps on what the sessions of one server may open, and on guessing reconnect codes."""
+
+    max_tables: int = 200
+    """Open tables in all (lobby, playing or over); `create` is refused beyond it."""
+    max_tables_per_player: int = 3
+    """Open tables one player hosts: counted by SSH key, or by name for players without one."""
+    max_tables_per_ip: int = 10
+    """Open tables created from one address."""
+    max_bots_per_table: int = 11
+    """Built-in bots at one table (a person and 11 bots fill the largest table); lower it on a busy server."""
+    reconnect_tries_per_connection: int = 10
+    """Wrong reconnect codes one connection may send; after that it is refused until it reconnects."""
+    reconnect_tries_per_ip: int = 30
+    """Wrong reconnect codes per address (and 4 times as many per /24 or /64 network) in `reconnect_window`."""
+    reconnect_tries_total: int = 36_000
+    """Wrong reconnect codes from everyone together in `reconnect_window` (10 a second on average)."""
+    reconnect_window: float = 3600.0
+    """Seconds a wrong reconnect code counts against its connection's address, network and the server."""
+    reconnect_delay: float = 0.5
+    """Seconds a wrong code waits before its answer after the first 3 of a connection; doubles with each one, up
+    to 16 times this, which is also what every refused try waits."""
+
+
+DEFAULT_TABLE_LIMITS = TableLimits()
+FREE_TRIES = 3  # wrong codes a connection may send before its answers are delayed (typos happen)
+
+
+def network_of(address: str | None) -> str | None:
+    """The address's network for the per-network count: IPv4 /24, IPv6 /64; None if it is not an address."""
+    if not address:
+        return None
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = 24 if ip.version == 4 else 64
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
+@dataclass
+class ReconnectGuard:
+    """Counts reconnect tries per connection, per address, per network and in all. A try is counted when it is made
+    (so tries sent at once cannot slip past the count) and forgiven when the code was right."""
+
+    limits: TableLimits = DEFAULT_TABLE_LIMITS
+    clock: Callable[[], float] = time.monotonic
+    per_connection: dict[object, int] = field(default_factory=dict)
+    recent: dict[str, deque[float]] = field(default_factory=dict)  # "ip:..", "net:..", "all" -> try times
+    refused: int = 0  # tries refused without looking (a counter for tests and logs)
+
+    def _keys(self, address: str | None) -> list[tuple[str, int]]:
+        limits = self.limits
+        keys = [("all", limits.reconnect_tries_total)]
+        if address:
+            keys.append((f"ip:{address}", limits.reconnect_tries_per_ip))
+            network = network_of(address)
+            if network is not None:
+                keys.append((f"net:{network}", 4 * limits.reconnect_tries_per_ip))
+        return keys
+
+    def _window(self, key: str) -> deque[float]:
+        times = self.recent.setdefault(key, deque())
+        now = self.clock()
+        while times and now - times[0] > self.limits.reconnect_window:
+            times.popleft()
+        return times
+
+    def attempt(self, connection: object, address: str | None) -> str | None:
+        """Count one try. Returns why it is refused without looking at the code, or None to go on."""
+        if self.per_connection.get(connection, 0) >= self.limits.reconnect_tries_per_connection:
+            self.refused += 1
+            return (
+                "Too many wrong reconnect codes from this connection. "
+                "Check the code where you wrote it down, then connect again."
+            )
+        keys = self._keys(address)
+        for key, cap in keys:
+            if len(self._window(key)) >= cap:
+                self.refused += 1
+                minutes = max(1, round(self.limits.reconnect_window / 60))
+                return f"Too many wrong reconnect codes from here: try again within {minutes} minutes."
+        now = self.clock()
+        self.per_connection[connection] = self.per_connection.get(connection, 0) + 1
+        for key, _cap in keys:
+            self.recent[key].append(now)
+        return None
+
+    def forgive(self, connection: object, address: str | None) -> None:
+        """The code was right: this try does not count."""
+        count = self.per_connection.get(connection, 0)
+        if count <= 1:
+            self.per_connection.pop(connection, None)
+        else:
+            self.per_connection[connection] = count - 1
+        for key, _cap in self._keys(address):
+            times = self.recent.get(key)
+            if times:
+                times.pop()
+
+    def delay(self, connection: object) -> float:
+        """Seconds to wait before answering a wrong code: none for the first few, then doubling, capped."""
+        wrong = self.per_connection.get(connection, 0)
+        if wrong <= FREE_TRIES:
+            return 0.0
+        return min(self.longest_delay(), self.limits.reconnect_delay * 2 ** (wrong - FREE_TRIES - 1))
+
+    def longest_delay(self) -> float:
+        """What a refused try waits before its answer: the longest delay of a wrong code."""
+        return self.limits.reconnect_delay * 2**4
+
+    def forget(self, connection: object) -> None:
+        """The connection ended (its address's count stays)."""
+        self.per_connection.pop(connection, None)
