@@ -109,8 +109,12 @@ class DixitApp(App[int]):
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         """Every screen carries the "terminal too small" notice (its CSS shows it only below the minimum size)."""
-        if not screen.query_children(TooSmall):
-            screen.mount(TooSmall())
+        if screen not in self.screen_stack or screen.query_children(TooSmall):
+            return
+        if not (screen.is_mounted and screen.is_attached):  # pushed this instant (Esc then a key at once): add it once the screen is mounted
+            self.call_after_refresh(self._screen_changed, screen)
+            return
+        screen.mount(TooSmall())
 
     async def on_event(self, event: events.Event) -> None:
         """While the "terminal too small" notice shows, nothing is played blind: keys are dropped (Ctrl+C still
