@@ -719,7 +719,8 @@ class PlayerSession:
                 grace = _duration(self.coordinator.disconnect_grace)
                 names = " and ".join([", ".join(away[:-1]), away[-1]] if len(away) > 1 else away)
                 verb = "is" if len(away) == 1 else "are"
-                table.announce(f"{names} {verb} not here: when the game waits for them, a stand-in plays after {grace}.")
+                waits = f"when the game waits for them, a stand-in plays after {grace}"
+                table.announce(f"{names} {verb} not here: {waits}.")
             await self.coordinator.changed(table, updates, lobby=True)
 
     async def add_bots(self, count: int) -> int:
