@@ -11,7 +11,8 @@ the open race for the first clue, so that people tell first), looks at the fresh
 waited for and can act. People come first: with a person connected, a bot leaves the open first clue to the people
 for the coordinator's `first_clue_grace` seconds and never takes it while a person is writing one (the view says who
 is); in team mode it leaves its team's card to its human teammate for as long. A bot added by the host holds while no
-person is connected to its table (nothing runs at a table everyone has left). Nothing ever raises out of the sink:
+person is connected to a seat at its table, even with spectators watching (nothing runs at a table every player has
+left). Nothing ever raises out of the sink:
 errors are logged. A bot leaves a table that has not started once no human is connected to it (so an abandoned table
 can be forgotten), and closes its session when the game is over or its seat is removed.
 """
@@ -244,7 +245,8 @@ class BotPlayer:
     def hold(self, view: BotView, now: float) -> tuple[str, float] | None:
         """Why and how long (seconds) to hold back from what `view` owes, or None to go ahead. People first:
 
-        - "alone": a bot the host added holds while no person is connected to the running game;
+        - "alone": a bot the host added holds while no person is connected to a seat of the running game (as the
+          coordinator's timers do: spectators alone do not keep a game going);
         - "grace": the open first clue is the people's for `first_clue_grace` seconds after the bot saw it open;
         - "typing": and never while a person is writing a clue (the mark goes by itself when they stop);
         - "team": a team's card is left to the bot's connected human teammate for the grace period."""
@@ -252,7 +254,7 @@ class BotPlayer:
         need = view.needed()
         if table is None or need is None:
             return None
-        alone = not table.spectators and not any(s.connected and not s.bot for s in table.seats)
+        alone = not any(s.connected and not s.bot for s in table.seats)  # spectators do not count (nor for timers)
         if alone and self.leave_when_alone and table.status == "playing":
             return "alone", math.inf  # nobody to play for: wait until a person is back
         people = [s for s in table.seats if s.connected and not s.bot and not s.removed and s.seat != view.you]

@@ -252,6 +252,7 @@ class Coordinator:
                     handle.cancel()
             table.timer = table.typing_timer = None
             table.deadline = None
+            table.stand_ins = {}
             notice = NoticeUpdate(
                 f"Table {table.code} closed: nobody played at it for {idle}. "
                 f"Its game can be replayed with: dixit-tui replay {table.code}"
@@ -316,22 +317,30 @@ class Coordinator:
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
+        table.stand_ins = {}
         game = table.game
         if game is None or table.status != "playing":
-            table.deadline = table.phase_key = None
+            table.deadline = table.phase_key = table.idle_since = None
             return
         now = self.clock()
+        if not table.humans_connected():
+            # nobody is here: the table waits for its players instead of playing itself, and its clocks stop
+            if table.idle_since is None:
+                table.idle_since = now
+            table.deadline = None
+            return
+        if table.idle_since is not None:
+            self._resume(table, now)
+        for seat, record in enumerate(table.seats):
+            if record.session is None and not record.removed:
+                table.away_since.setdefault(seat, now)  # a seat nobody came to (a rematch's): away from now on
         key = (game.state.turn.number, game.state.phase.value)
         if key != table.phase_key:
             table.phase_key = key
             table.phase_deadline = now + table.options.turn_seconds if table.options.turn_seconds else None
             table.typing.clear()  # a clue was given (or the turn moved on): nobody is writing one anymore
-        table.stand_ins = {}
-        if not table.humans_connected():
-            table.deadline = None  # nobody is here: the table waits for its players instead of playing itself
-            return
         for seat in self._blocking(table):
-            due_at = table.away_since.get(seat, now) + self.disconnect_grace
+            due_at = table.away_since[seat] + self.disconnect_grace
             table.stand_ins[seat] = due_at if table.phase_deadline is None else min(due_at, table.phase_deadline)
         due = [] if table.phase_deadline is None else [table.phase_deadline]
         due += table.stand_ins.values()
@@ -340,6 +349,17 @@ class Coordinator:
             loop = asyncio.get_running_loop()
             delay = max(0.0, table.deadline - now)
             table.timer = loop.call_later(delay, lambda: self._spawn(self.expire(table)))
+
+    @staticmethod
+    def _resume(table: Table, now: float) -> None:
+        """A person is back at a table that was paused since `table.idle_since`: its clocks go on where they stopped.
+        The phase's time limit and each absent player's grace are pushed on by the time nobody was there."""
+        assert table.idle_since is not None
+        idle_since, table.idle_since = table.idle_since, None
+        if table.phase_deadline is not None:
+            table.phase_deadline += max(0.0, now - idle_since)
+        for seat, since in table.away_since.items():
+            table.away_since[seat] = since + max(0.0, now - max(since, idle_since))
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coro)
@@ -378,7 +398,7 @@ class Coordinator:
                     seats = [
                         s
                         for s in self._blocking(table)
-                        if now >= table.away_since.get(s, now) + self.disconnect_grace - 0.01
+                        if now >= table.away_since.setdefault(s, now) + self.disconnect_grace - 0.01
                     ]
                 if not seats:
                     break
@@ -759,6 +779,13 @@ class PlayerSession:
             if seat != table.host:
                 raise TableError("Only the host can start the game.", "not_host")
             updates = table.start(practice=practice)
+            away = [s.name for s in table.seats if s.session is None and not s.removed]
+            if away:  # a rematch's seat nobody came back to: the table does not wait for it forever
+                grace = _duration(self.coordinator.disconnect_grace)
+                names = " and ".join([", ".join(away[:-1]), away[-1]] if len(away) > 1 else away)
+                verb = "is" if len(away) == 1 else "are"
+                waits = f"when the game waits for them, a stand-in plays after {grace}"
+                table.announce(f"{names} {verb} not here: {waits}.")
             await self.coordinator.changed(table, updates, lobby=True)
 
     async def add_bots(self, count: int) -> int:

@@ -117,6 +117,7 @@ class Table:
         self.deadline: float | None = None  # epoch seconds; a stand-in plays for everyone still missing then
         self.phase_deadline: float | None = None  # the phase's own time limit, if the table has one
         self.away_since: dict[int, float] = {}  # seat -> when its player disconnected (epoch seconds)
+        self.idle_since: float | None = None  # when the running game's last person left (its timers are paused)
         self.timer: asyncio.TimerHandle | None = None
         self.stand_ins: dict[int, float] = {}  # offline seat -> when a stand-in plays for it (epoch seconds)
         self.typing: dict[int, float] = {}  # seat -> when it last reported typing a clue (not recorded: live only)
@@ -171,7 +172,8 @@ class Table:
         return any(name_key(s.name) == key for i, s in enumerate(self.seats) if i != except_seat and not s.removed)
 
     def humans_connected(self) -> bool:
-        """Whether a person (not a bot) is connected to a seat."""
+        """Whether a person (not a bot) is connected to a seat. Spectators do not count: a game only they watch
+        waits (its timers and bots pause) and closes after a while."""
         return any(s.session is not None and not s.bot for s in self.seats)
 
     def is_empty(self) -> bool:

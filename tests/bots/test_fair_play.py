@@ -123,6 +123,26 @@ async def test_bots_hold_while_no_person_is_connected() -> None:
         await bot.stop()
 
 
+async def test_bots_hold_while_only_spectators_remain() -> None:
+    """One rule for bots, stand-ins and the idle close: only seated people keep a game going. A spectator alone
+    does not make the bots play (before, they played on while the coordinator's timers waited)."""
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, first_clue_grace=0)
+    ana, bots, code = await seated(coord, mode="standard", seed=3)
+    sam = Human("sam", plays=False)
+    await (await sam.connect(coord)).watch(code)
+    assert ana.session is not None
+    await ana.session.start()
+    await ana.session.close()  # the only person seated leaves; sam still watches
+    await wait_until(lambda: held(bots, "alone"))
+    before = [bot.actions for bot in bots]
+    await asyncio.sleep(0.3)
+    assert [bot.actions for bot in bots] == before
+    assert sam.view is not None and sam.view.game is not None and sam.view.game.storyteller is None
+    assert coord.tables[code].deadline is None and coord.tables[code].idle_timer is not None
+    for bot in bots:
+        await bot.stop()
+
+
 async def test_a_bot_over_ssh_never_takes_the_first_clue_while_a_person_writes_one() -> None:
     from dixit_tui.bots.cli import ProtocolBot
     from dixit_tui.bots.strategy import SmartStrategy

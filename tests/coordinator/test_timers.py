@@ -71,3 +71,83 @@ async def test_timer_bounds_are_checked() -> None:
     with pytest.raises(TableError, match="timer"):
         await c.session.create(TableOptions(turn_seconds=0))
     assert isinstance(c, Client)
+
+
+# --- seats nobody came to, paused tables, stale stand-ins ---------------------------------------------------------
+
+
+async def test_a_rematch_seat_nobody_came_back_to_is_covered_after_the_grace() -> None:
+    """cara never connects to the rematch: her seat has no `away since`, yet the game must not wait for it forever
+    (before, the stand-in's time was pushed a full grace away at every look)."""
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=0.3)
+    old = coord.create_table(TableOptions(seed=4))
+    for name in ("ana", "ben", "cara"):
+        old.add_seat(name, f"key-{name}")
+    await coord.commit(old)
+    new, _ = coord.rematch_table(old)
+    await coord.commit(new)
+    ana = await connect(coord, "ana", key="key-ana")
+    ben = await connect(coord, "ben", key="key-ben")
+    await ana.session.join(new.code)
+    await ben.session.join(new.code)
+    await ana.session.start()
+    assert "cara is not here: when the game waits for them, a stand-in plays after 1 second." in game_log(ana)
+    await ana.session.clue("tide", game_of(ana).hand[0].card)
+    await ben.session.submit([c.card for c in game_of(ben).hand[:2]])
+    await wait_until(lambda: game_of(ben).phase == "vote")
+    assert "cara is away: a stand-in gave 2 cards for them." in game_log(ben)
+
+
+def game_log(client: Client) -> tuple[str, ...]:
+    view = client.view
+    assert view is not None
+    return view.log
+
+
+async def test_a_table_everyone_left_pauses_its_clocks_and_resumes_them_where_they_stopped() -> None:
+    """Nobody plays for anyone while the table is empty; when ana is back, the phase's time limit and p2's grace go
+    on from where they stopped (before, they had run out meanwhile and a stand-in played the moment she was back)."""
+    now = [1000.0]
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=50, clock=lambda: now[0])
+    ana, p1, p2 = await table_of(coord, 3, seed=4, turn_seconds=120)
+    code = game_code(ana)
+    await ana.session.start()
+    await ana.session.clue("tide", game_of(ana).hand[0].card)  # submit phase: until 1120
+    now[0] += 20
+    await p2.session.close()  # p2's stand-in is due at 1070
+    view = ana.view
+    assert view is not None and view.deadline == 1070 and dict(view.stand_ins) == {2: 1070}
+    now[0] += 10  # 1030: the last two leave, 40 s of p2's grace and 90 s of the phase left
+    await ana.session.close()
+    await p1.session.close()
+    table = coord.tables[code]
+    assert table.deadline is None and table.timer is None and not table.stand_ins
+    now[0] += 3600  # an hour with nobody there
+    back = await connect(coord, "ana", key="SHA256:ana")
+    await back.session.join(code)
+    view = back.view
+    assert view is not None and view.game is not None and view.game.phase == "submit"
+    assert not any("stand-in" in line for line in view.log), view.log[-3:]
+    # p1 left as the table paused (its whole grace left), p2 had 40 s of it left; the phase 90 s
+    assert dict(view.stand_ins) == {1: now[0] + 50, 2: now[0] + 40}
+    assert view.deadline == now[0] + 40 and table.phase_deadline == now[0] + 90
+
+
+async def test_stand_ins_are_dropped_when_the_game_ends() -> None:
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=3600)
+    ana, _, p2 = await table_of(coord, 3, seed=4)
+    await ana.session.start()
+    await ana.session.clue("tide", game_of(ana).hand[0].card)
+    await p2.session.close()
+    view = ana.view
+    assert view is not None and [seat for seat, _ in view.stand_ins] == [2]
+    await ana.session.remove(1)  # two players left: the game is over
+    view = ana.view
+    assert view is not None and view.status == "over"
+    assert view.stand_ins == () and view.deadline is None
+
+
+def game_code(client: Client) -> str:
+    view = client.view
+    assert view is not None
+    return view.code

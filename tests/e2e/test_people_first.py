@@ -9,6 +9,7 @@ import asyncio
 import random
 import re
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -219,3 +220,34 @@ async def test_a_game_everyone_left_pauses_then_closes_and_can_be_replayed(tmp_p
         out, _ = await asyncio.wait_for(replay.communicate(), TIMEOUT)
         assert replay.returncode == 0, out.decode()
         assert "ana" in out.decode()
+
+
+async def test_a_game_everyone_left_resumes_its_time_limit_where_it_stopped(tmp_path: Path) -> None:
+    """Over JSON: while nobody is seated and connected, the phase's time limit stops; back with her reconnect code,
+    ana finds it pushed on by (at least) the time the table stood empty, and nobody was played for."""
+    async with server_with(tmp_path, disconnect_grace=3600.0, close_idle_after=3600.0) as (server, coord):
+        ana = await Headless.open(server.port, "ana")
+        code = await ana.create(mode="standard", seed=3, turn_seconds=600)
+        others = [await Headless.open(server.port, name) for name in ("ben", "cy")]
+        for other in others:
+            other.send({"cmd": "join", "table": code})
+            await other.wait_for("state", table=code)
+        ana.send({"cmd": "start"})
+        state = await ana.wait_for("state", phase="clue")
+        before, reconnect = state["deadline"], state["reconnect_code"]
+        assert isinstance(before, float) and isinstance(reconnect, str)
+        table = coord.tables[code]
+        for client in (ana, *others):
+            await client.close()
+        await wait_for(lambda: table.deadline is None and not table.humans_connected(), "the table to pause")
+        left = time.time()
+        await asyncio.sleep(1.0)
+        back_at = time.time()
+        back = await Headless.open(server.port, "ana")
+        back.send({"cmd": "reconnect", "code": reconnect})
+        state = await back.wait_for("state", table=code)
+        after = state["deadline"]
+        assert state["phase"] == "clue" and isinstance(after, float)
+        assert after - before >= back_at - left, "the time limit ran on while nobody was there"
+        assert not any("stand-in" in line for line in table.log)
+        await back.close()
