@@ -92,7 +92,9 @@ class TableScreen(Screen[None]):
         Binding("l", "leave", "Leave"),
         Binding("m", "rematch", "Rematch"),
         Binding("enter", "type_clue", "Type your clue"),
-        Binding("escape", "back", "Back to the table"),
+        # Priority: checked when the key arrives, before the next key is handed on (keys typed at once, Esc then 3,
+        # would otherwise put the 3 in the text box: a bubbling binding runs after the box took the next key).
+        Binding("escape", "back", "Back to the table", priority=True),
     ]
 
     def __init__(self, view: TableView) -> None:

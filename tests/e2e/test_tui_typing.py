@@ -234,3 +234,26 @@ def _app_of(table: Table, name: str) -> DixitApp:
     app = getattr(session.sink, "__self__", None)
     assert isinstance(app, DixitApp), session.sink
     return app
+
+
+@pytest.mark.parametrize("gap", [0.0, 0.03])
+async def test_esc_then_a_digit_at_once_leaves_the_clue_box_first(tmp_path: Path, gap: float) -> None:
+    """Esc then `3` typed at once (or 30 ms apart, as a person does) from the clue box: the Esc leaves the box
+    before the `3` is handled, so the `3` highlights card 3 of the hand instead of landing in the text."""
+    async with table_with(tmp_path, ["ana", "cara", "dev"], "ben") as (client, table, (ana, _cara, _dev)):
+        await ana.start()
+        await wait_footer(client, "⏎ Choose card")
+        await press(client, "2", "enter")
+        await wait_footer(client, "esc Back to the table")  # the clue box has the focus
+        await press(client, "moon")
+        await wait_text(client, "moon")
+        client.send("\x1b")
+        await asyncio.sleep(gap)
+        client.send("3")
+        await settle_screen(client)
+        alive(client)
+        app = _app_of(table, "ben")
+        box = app.screen.query_one("#clue-input", Input)
+        assert box.value == "moon", box.value
+        hand = app.screen.query_one("#hand")
+        assert app.focused is hand and getattr(hand, "highlighted", None) == 2, (app.focused, text(client))
