@@ -221,7 +221,8 @@ class DixitApp(App[int]):
                 if (table := self._table_screen()) is not None:
                     table.show_reveal(update)
             case VoidedUpdate(turn=turn):
-                self.notify(f"Turn {turn} was voided: every card went back to its owner.", markup=False)
+                what = "The practice turn" if turn == 0 else f"Turn {turn}"
+                self.notify(f"{what} was voided: every card went back to its owner.", markup=False)
             case OverUpdate():
                 if (table := self._table_screen()) is not None:
                     table.show_over(update)
