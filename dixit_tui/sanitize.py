@@ -195,3 +195,12 @@ def name_key(name: str) -> str:
             break
         key = folded
     return key
+
+
+# A name that can stand unquoted as the user of an `ssh NAME@host` command line (the hints in the lobby and `help`).
+_SSH_USER = re.compile(r"[A-Za-z0-9._-]{1,32}")
+
+
+def ssh_user(name: str | None) -> str:
+    """`name` as the user of a shown `ssh` command when it is safe to paste as it is, else the placeholder NAME."""
+    return name if name is not None and _SSH_USER.fullmatch(name) else "NAME"

@@ -211,3 +211,16 @@ def test_name_key_confusables_and_case(name: str, data: st.DataObject) -> None:
 @given(TEXT)
 def test_name_key_works_on_raw_or_clean_names(text: str) -> None:
     assert name_key(clean_name(text)) == name_key(text)
+
+
+def test_ssh_user_is_one_rule_for_the_lobby_hint_and_plain_help() -> None:
+    from dixit_tui.protocol.plain import help_text
+    from dixit_tui.sanitize import ssh_user
+    from dixit_tui.tui.lobby import shell_hint
+
+    assert ssh_user("ana.b-2") == "ana.b-2"
+    for bad in (None, "", "ana b", "an@a", "a" * 33, "ana;rm"):
+        assert ssh_user(bad) == "NAME"
+    assert "ana@" in shell_hint("ana", "example.org", 2222, "K7QF")
+    assert "NAME@" in shell_hint("ana b", "example.org", 2222, "K7QF")
+    assert "NAME@" in help_text("ana b", "example.org", 2222) and "ana@" in help_text("ana", "example.org", 2222)

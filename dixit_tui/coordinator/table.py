@@ -385,7 +385,8 @@ class Table:
                     self.note("The practice is over: every card was shuffled and dealt again, and scores start at 0.")
                 case TurnVoided(turn=turn):
                     updates.append(VoidedUpdate(turn))
-                    self.note(f"Turn {turn} was voided: every card went back to its owner.")
+                    what = "The practice turn" if turn == 0 else f"Turn {turn}"
+                    self.note(f"{what} was voided: every card went back to its owner.")
                 case PlayerRemoved(seat=seat):
                     self.seats[seat].removed = True
                     self.note(f"{names[seat]} has left the game for good.")
@@ -393,7 +394,12 @@ class Table:
                     state = self.game.state
                     scores = tuple((s, state.scores[s]) for s in state.active_seats())
                     updates.append(OverUpdate(scores, winners))
-                    self.note("Game over. " + " and ".join(names[w] for w in winners) + " won.")
+                    if not winners and self.game.state.turn.number == 0:
+                        self.note("The practice ended: too few players are left to play, so nobody won.")
+                    elif not winners:
+                        self.note("Game over: too few players are left to play, so nobody won.")
+                    else:
+                        self.note("Game over. " + " and ".join(names[w] for w in winners) + " won.")
         if self.game.state.phase is Phase.CLUE and any(isinstance(e, TurnScored | TurnVoided) for e in events):
             if any(isinstance(e, PracticeEnded) for e in events):
                 self.note("The game begins.")

@@ -282,7 +282,8 @@ def _decide_remove(state: GameState, cmd: RemovePlayer) -> list[Event]:
     events.append(PlayerRemoved(target, host, teller))
     after = apply(after, events[-1])
     if _too_few(after) or _game_finished(after):  # e.g. the one who had not told yet has left
-        events.append(GameEnded(_leaders(after, still)))
+        # Nothing the practice turn scores counts: a game that ends during it has no winner.
+        events.append(GameEnded(() if after.practice else _leaders(after, still)))
     return events
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any
 
 from dixit_tui import __version__
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.models import mode_text
 from dixit_tui.protocol.session import serve_json
+from dixit_tui.sanitize import ssh_user
 
 HELP_LINES = (
     ("ssh {at}", "play: the lobby opens in your terminal"),
@@ -20,13 +20,12 @@ HELP_LINES = (
     ("ssh {at} tables", "list the tables"),
     ("ssh {at} version", "print the server's version"),
 )
-_SSH_USER = re.compile(r"[A-Za-z0-9._-]{1,32}")
 
 
 def help_text(name: str | None = None, host: str | None = None, port: int | None = None) -> str:
     """The commands, with this server's address filled in where it is known (the host and port the client reached,
     the user name it came with); PORT, NAME and HOST stand for what is not known."""
-    user = name if name is not None and _SSH_USER.fullmatch(name) else "NAME"
+    user = ssh_user(name)
     where = host or "HOST"
     port_option = "-p PORT " if port is None else ("" if port == 22 else f"-p {port} ")
     at = f"{port_option}{user}@{where}"

@@ -111,7 +111,7 @@ class DixitApp(App[int]):
         """Every screen carries the "terminal too small" notice (its CSS shows it only below the minimum size)."""
         if screen not in self.screen_stack or screen.query_children(TooSmall):
             return
-        if not (screen.is_mounted and screen.is_attached):  # pushed this instant (Esc then a key at once): add it once the screen is mounted
+        if not (screen.is_mounted and screen.is_attached):  # pushed this instant (Esc then a key): add it later
             self.call_after_refresh(self._screen_changed, screen)
             return
         screen.mount(TooSmall())
@@ -225,7 +225,8 @@ class DixitApp(App[int]):
                 if (table := self._table_screen()) is not None:
                     table.show_reveal(update)
             case VoidedUpdate(turn=turn):
-                self.notify(f"Turn {turn} was voided: every card went back to its owner.", markup=False)
+                what = "The practice turn" if turn == 0 else f"Turn {turn}"
+                self.notify(f"{what} was voided: every card went back to its owner.", markup=False)
             case OverUpdate():
                 if (table := self._table_screen()) is not None:
                     table.show_over(update)

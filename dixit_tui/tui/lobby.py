@@ -7,7 +7,6 @@ never through markup.
 
 from __future__ import annotations
 
-import re
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -24,7 +23,7 @@ from dixit_tui.coordinator import TableOptions, TableSummary
 from dixit_tui.coordinator.codes import normalize_code
 from dixit_tui.coordinator.models import mode_text
 from dixit_tui.engine import RuleError
-from dixit_tui.sanitize import NAME_MAX, clean_name
+from dixit_tui.sanitize import NAME_MAX, clean_name, ssh_user
 from dixit_tui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
@@ -41,12 +40,10 @@ COLUMNS = (
     ("Host", "host", NAME_MAX),
 )
 
-_SSH_USER = re.compile(r"[A-Za-z0-9._-]{1,32}")
-
 
 def shell_hint(name: str, host: str | None, port: int | None, code: str | None) -> str:
     """The command that joins a table straight from the shell, e.g. `ssh -t -p 2222 ana@example.org join K7QF`."""
-    user = name if _SSH_USER.fullmatch(name) else "NAME"
+    user = ssh_user(name)
     port_option = "-p PORT " if port is None else ("" if port == 22 else f"-p {port} ")
     return f"ssh -t {port_option}{user}@{host or 'HOST'} join {code or 'CODE'}"
 

@@ -555,8 +555,10 @@ class TableScreen(Screen[None]):
             lines.append(Content.assemble(("★ Game over: ", "bold"), name_list(names, 12), " share the win."))
         elif winners:
             lines.append(Content.assemble(("★ Game over: ", "bold"), name_list(names), " won."))
+        elif game.turn == 0:
+            lines.append(Content.styled("The practice ended: too few players are left to play, so nobody won.", "bold"))
         else:
-            lines.append(Content.styled("★ Game over.", "bold"))
+            lines.append(Content.styled("Game over: too few players are left to play, so nobody won.", "bold"))
         lines.append(Content(""))
         lines.append(Content.styled("Final scores", "bold underline"))
         for rank, (seat, score) in enumerate(sorted(scores, key=lambda p: (-p[1], p[0])), start=1):
@@ -632,6 +634,9 @@ class TableScreen(Screen[None]):
             winners = self.over.winners if self.over is not None else game.winners
             names = [self.seat_name(w) for w in winners]
             keys = "m: rematch · r: recap · l: leave." if view.is_host else "r: last recap · l: leave the table."
+            if not names:
+                over = "The practice ended, nobody won. " if game.turn == 0 else "Game over, nobody won. "
+                return Content.assemble(over, keys)
             return Content.assemble("Game over: ", name_list(names, 12), " won. ", keys)
         waiting = self._names(game.waiting_for)
         you = view.you
@@ -729,7 +734,7 @@ class TableScreen(Screen[None]):
         return focused
 
     def _focus_for_phase(self, *, force: bool = False) -> None:
-        """Put the keyboard where this phase is played: the hand, the dial, the Start button. Never into a text
+        """Put the keyboard where this phase is played: the hand, the dial (nothing in the lobby). Never into a text
         box (you open one yourself: Enter on a card, Enter for a blind clue, c for the chat), and never away from
         one you are typing in (unless `force`: Esc)."""
         if not force and self._typing_in() is not None:
@@ -737,8 +742,7 @@ class TableScreen(Screen[None]):
         target: Widget | None = None
         view, game = self.view, self.game
         if view.status == "lobby" or game is None:
-            if view.is_host and view.start_problem is None:
-                target = self.query_one("#start-btn", Button)
+            target = None  # not the Start button: typing there would start the game (s, p, Enter all act on it)
         elif game.phase == "clue":
             if game.can_clue and (game.hand_hidden or not game.clue_needs_card):
                 target = None  # the blind clue: Enter opens the clue box (the status line says so)
@@ -1009,9 +1013,43 @@ class TableScreen(Screen[None]):
         return True
 
     async def action_start(self) -> None:
+        await self._confirm_start(practice=False)
+
+    async def _confirm_start(self, *, practice: bool) -> None:
+        """Starting cannot be undone: ask first, in the guarded dialog (a burst of chat typed without `c` first
+        must not start the game). A table that cannot start says why at once."""
         session = self._session()
-        if session is not None:
-            await self._act(session.start())
+        if session is None or self._question_open():
+            return
+        view = self.view
+        if view.start_problem is not None:
+            await self._act(session.practice() if practice else session.start())
+            return
+        n = len([s for s in view.seats if not s.removed])
+        if practice:
+            title = f"Start with a practice turn, {n} players?"
+            body = Content(
+                "You tell the practice turn's clue. It is played like any turn but counts for nothing; then every "
+                "card is dealt again and the game begins.\n\nNobody can join as a player once it has started."
+            )
+        else:
+            title = f"Start the game with {n} players?"
+            body = Content("Nobody can join as a player once it has started.")
+
+        def stale() -> str | None:
+            if self.view.status != "lobby":
+                return "the game has started"
+            return None if self.view.is_host and self.view.start_problem is None else "the table cannot start now"
+
+        async def answer(ok: bool | None) -> None:
+            session = self._session()
+            if ok and session is not None:
+                await self._act(session.practice() if practice else session.start())
+
+        self.app.push_screen(
+            ConfirmScreen(title, body, yes="Start", no="Not yet", stale=stale),
+            answer,
+        )
 
     async def action_add_bot(self) -> None:
         session = self._session()
@@ -1026,9 +1064,7 @@ class TableScreen(Screen[None]):
             self.app.push_screen(TranscriptScreen(self.view.code, transcript_of(self.game)))
 
     async def action_practice(self) -> None:
-        session = self._session()
-        if session is not None:
-            await self._act(session.practice())
+        await self._confirm_start(practice=True)
 
     async def action_rematch(self) -> None:
         session = self._session()
@@ -1071,7 +1107,8 @@ class TableScreen(Screen[None]):
         turn = game.turn
         teller = self.seat_name(game.storyteller)
         body = Content.assemble(
-            f"Void turn {game.turn}? Every card given this turn goes back to its owner, scores stay as they are, and ",
+            f"Void {'the practice turn' if game.turn == 0 else f'turn {game.turn}'}? Every card given this turn goes "
+            "back to its owner, scores stay as they are, and ",
             (teller, "bold"),
             " gives a new card and clue.\n\nEveryone at the table sees the void in the log and as a notice.",
         )

@@ -269,6 +269,21 @@ async def test_the_practice_turn_is_played_at_the_table_and_counts_for_nothing(c
     assert log[-1] == "Anyone may give the first clue."
 
 
+async def test_voiding_or_ending_the_practice_turn_says_so(coord: Coordinator) -> None:
+    clients = await table_of(coord, 3, seed=3)
+    await clients[0].session.practice()
+    await clients[0].session.clue("a quiet storm", game_of(clients[0]).hand[0].card)
+    await clients[0].session.void()
+    log = clients[1].view.log  # type: ignore[union-attr]
+    assert any(line.startswith("The practice turn was voided") for line in log)
+    assert not any("Turn 0" in line for line in log)
+    await clients[2].session.remove(2)
+    assert clients[1].view.status == "over" and game_of(clients[1]).winners == ()  # type: ignore[union-attr]
+    log = clients[1].view.log  # type: ignore[union-attr]
+    assert "The practice ended: too few players are left to play, so nobody won." in log
+    assert not any("won." in line and "nobody" not in line for line in log)
+
+
 async def test_a_broken_sink_does_not_break_the_others(coord: Coordinator) -> None:
     clients = await table_of(coord, 3)
 

@@ -60,6 +60,8 @@ async def test_a_practice_turn_played_through_the_table_screens_counts_for_nothi
         ana, ben, cara = clients
         await wait_status(ana, "Press s to start the game (p: practice turn first)")
         await press(ana, "p")
+        await wait_text(ana, "Start with a practice turn, 3 players?")
+        await press(ana, "y")
         await wait_all(clients, "to 10 points · practice turn · pile")
         for client in clients:
             await wait_help(client, "Practice turn: this does not count.")

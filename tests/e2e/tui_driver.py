@@ -255,6 +255,8 @@ async def join_by_code(client: PtyClient, code: str) -> None:
 async def start_game(host: PtyClient) -> None:
     await wait_status(host, "Press s to start the game")
     await press(host, "s")
+    await wait_text(host, "Start the game with")  # starting asks first (the guarded dialog)
+    await press(host, "y")
     await wait_text(host, "turn 1 ·")
 
 

@@ -128,6 +128,14 @@ def test_void_and_removal_during_practice() -> None:
     assert sorted([c for h in state.hands for c in h] + list(state.draw_pile)) == sorted(state.cards)
 
 
+def test_a_removal_that_ends_the_game_during_practice_has_no_winner() -> None:
+    game = practice_game(3)
+    give_clue(game, 0)
+    game.execute(RemovePlayer(2, 2))  # too few players for a game: it ends, but nothing counted yet
+    state = game.state
+    assert state.phase is Phase.OVER and state.turn.number == 0 and state.winners == ()
+
+
 def test_practice_clue_rules_are_the_real_ones() -> None:
     game = practice_game(4)
     with pytest.raises(Exception, match="storyteller"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -193,3 +194,45 @@ async def test_a_hand_dealt_while_hidden_fits_the_size_it_is_drawn_at() -> None:
         shown = words_in(app, app.screen.query_one(Hand))
         for number, card in enumerate(view.game.hand, start=1):
             assert f"{number} {card.text}" in shown, (card.text, shown)
+
+
+def test_every_short_label_belongs_to_a_key_of_the_app() -> None:
+    """The key bar's short forms name descriptions that some binding of the app really has (no dead entries)."""
+    import importlib
+    import pkgutil
+
+    import dixit_tui.tui
+    from dixit_tui.tui.widgets.keybar import SHORT
+
+    descriptions: set[str] = set()
+    for module in pkgutil.walk_packages(dixit_tui.tui.__path__, "dixit_tui.tui."):
+        for item in vars(importlib.import_module(module.name)).values():
+            for binding in getattr(item, "BINDINGS", None) or ():
+                if isinstance(binding, Binding):
+                    descriptions.add(binding.description)
+    assert set(SHORT) <= descriptions, set(SHORT) - descriptions
+
+
+async def test_the_key_bar_keeps_one_row_with_every_key_for_the_host_at_a_blind_clue_and_at_game_over() -> None:
+    async def blind_clue(pilot: Pilot[Any]) -> None:
+        await scenes.sit(pilot, "party")  # ana, the host, tells first: a blind clue (Enter types it)
+        await scenes.steady(pilot)
+
+    for name, scenario in (
+        ("party-blind-clue", blind_clue),
+        ("standard-over", scenes.SCENARIOS["standard-over"]),
+        ("party-over", scenes.SCENARIOS["party-over"]),
+    ):
+        app = scenes.make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await scenario(pilot)
+            bar = app.screen.query_one(KeyBar)
+            assert bar.size.height == 1, (name, bar.keys)
+            shown = rows(app)[-1]
+            for key in bar.keys:
+                assert f" {key.display} " in shown + " ", (name, key, shown)
+            assert "l Leave" in shown and "f1 Help" in shown, (name, shown)
+            if name == "party-blind-clue":
+                assert "⏎ Clue" in shown or "⏎ Type your clue" in shown, shown
+            else:
+                assert "m Rematch" in shown, (name, shown)

@@ -17,7 +17,7 @@ async def test_typing_a_clue_tells_the_table_and_others_writing_are_shown() -> N
         view = await app.session.create(options())
         (ben, _), _cara = await seat_many(coord, ["ben", "cara"], view.code)
         await settle(pilot)
-        await pilot.press("s")
+        await pilot.press("s", "y")
         await settle(pilot)
         table = coord.tables[view.code]
 

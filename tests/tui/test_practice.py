@@ -45,7 +45,7 @@ async def test_the_help_follows_the_practice_turn_and_goes_with_it() -> None:
         await cara.join(view.code)
         await settle(hp, gp)
         assert help_shown(host) is None
-        await hp.press("p")
+        await hp.press("p", "y")
         await settle(hp, gp)
         shown = help_shown(host)
         assert shown is not None and shown.startswith(HEADLINE) and "You are the storyteller" in shown
@@ -82,3 +82,50 @@ def test_no_help_outside_the_practice() -> None:
     import asyncio
 
     asyncio.run(run())
+
+
+async def test_voiding_the_practice_turn_and_a_game_ended_in_it_say_practice_not_turn_0() -> None:
+    from dixit_tui.tui.widgets.confirm import ConfirmScreen
+
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    host = DixitApp(coord, Identity("ana", "key-ana"))
+    async with host.run_test(size=SIZE) as hp:
+        await settle(hp)
+        assert host.session is not None
+        view = await host.session.create(TableOptions(seed=4))
+        ben = await coord.connect(Identity("ben", "key-ben"), ignore)
+        cara = await coord.connect(Identity("cara", "key-cara"), ignore)
+        await ben.join(view.code)
+        await cara.join(view.code)
+        await settle(hp)
+        await hp.press("p")
+        await settle(hp)
+        assert (
+            isinstance(host.screen, ConfirmScreen)
+            and host.screen.title_text == "Start with a practice turn, 3 players?"
+        )
+        await hp.press("y")
+        await settle(hp)
+        table = coord.tables[view.code]
+        assert table.game is not None and table.game.state.practice
+        await host.session.clue("a quiet storm", table.game.state.hands[0][0])
+        await settle(hp)
+        await hp.press("v")
+        await settle(hp)
+        dialog = host.screen
+        assert isinstance(dialog, ConfirmScreen)
+        body = str(dialog.body)
+        assert body.startswith("Void the practice turn?") and "turn 0" not in body, body
+        await hp.press("y")
+        await settle(hp)
+        messages = [str(n.message) for n in host._notifications]
+        assert "The practice turn was voided: every card went back to its owner." in messages, messages
+        assert not any("Turn 0" in m for m in messages)
+        await cara.remove(2)  # cara leaves for good: two are too few, and nothing counted yet
+        await settle(hp)
+        assert table.game.state.winners == ()
+        screen = next(s for s in host.screen_stack if isinstance(s, TableScreen))
+        shown = str(screen.query_one("#status", TextBox).render())
+        assert "The practice ended, nobody won." in shown, shown
+        over = str(screen.query_one("#over-body", TextBox).render())
+        assert over.startswith("The practice ended: too few players are left to play, so nobody won."), over

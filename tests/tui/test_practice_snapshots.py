@@ -30,7 +30,7 @@ def test_practice_snapshot(snap_compare: Compare, size: tuple[int, int], host: b
             view = await app.session.create(options())
             await seat_many(coord, ["ben", "cara"], view.code)
             await settle(pilot)
-            await pilot.press("p")
+            await pilot.press("p", "y")
         else:
             first = await coord.connect(Identity("ana", "key-ana"), lambda _: None)
             view = await first.create(options())

@@ -66,7 +66,7 @@ async def sit(pilot: Pilot[Any], mode: str, *, start: bool = True) -> list[Playe
     await watcher.watch(view.code)
     await settle(pilot)
     if start:
-        await pilot.press("s")
+        await pilot.press("s", "y")
         await settle(pilot)
     return seated
 

@@ -103,7 +103,7 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         assert status(ana).startswith("Press s to start the game")
         assert "3 seated" in screen_text(ana)
 
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(*pilots)
         assert phase_of(session_of(ana)) == ("playing", 1, "clue")
         assert status(cara).startswith("Anyone may give the first clue")
@@ -235,7 +235,7 @@ async def test_markup_in_names_and_chat_is_shown_literally() -> None:
         await settle(pa)
         assert ana.is_running
         # the game with that name everywhere: seats, status, clue, log, recap
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa, pb)
         await pb.press("1", "enter", *"[red]boom[/", "enter")
         await settle(pa, pb)
@@ -265,7 +265,7 @@ async def test_chat_sends_and_pauses() -> None:
         await others[0][0].chat("hi ana")
         await settle(pa)
         assert "ben: hi ana" in screen_text(ana)
-        await pa.press("escape", "s")
+        await pa.press("escape", "s", "y")
         await settle(pa)
         await default_move(others[0][0])  # ben gives the clue: chat pauses
         await settle(pa)
@@ -317,7 +317,7 @@ async def test_practice_key_asks_the_coordinator() -> None:
             other = await coord.connect(Identity(name, f"key-{name}"), lambda _: None)
             await other.join(view.code)
         await settle(pa)
-        await pa.press("p")
+        await pa.press("p", "y")
         await settle(pa)
         game = coord.tables[view.code].game
         assert game is not None and game.state.practice and game.state.turn.number == 0
@@ -333,7 +333,7 @@ async def test_void_turn_is_confirmed_and_everyone_is_told() -> None:
         cara, _ = await seat(coord, "cara", view.code)
         await settle(pa, pb)
         assert table_of(ana).check_action("void", ()) is False  # nothing to void in the lobby
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa, pb)
         await default_move(cara)  # cara gives the clue
         await settle(pa, pb)
@@ -364,7 +364,7 @@ async def test_remove_a_player_and_leave() -> None:
         ((ben, pb),) = await open_apps(stack, coord, ["ben"], view.code)
         await seat_many(coord, ["cara", "dev"], view.code)
         await settle(pa, pb)
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa, pb)
         await pa.press("x")
         await settle(pa)
@@ -399,7 +399,7 @@ async def test_party_blind_clue_and_red_marker() -> None:
         view = await session_of(ana).create(options(mode="party"))
         others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dev", "eve", "fay"], view.code)]
         await settle(pa)
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa)
         # turn 1: anyone may give the first clue, blind; every hand is hidden
         screen = table_of(ana)
@@ -464,7 +464,7 @@ async def test_team_mode_first_member_to_submit_is_the_submitter() -> None:
         seated = await seat_many(coord, ["ben", "cara", "dev", "eve", "fay"], view.code)
         by_name = {s.name: s for s, _ in seated}
         await settle(pa)
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa)
         seats = table_of(ana).query_one(SeatsPanel)
         assert [line.team for line in seats.lines] == [0, 1, 2, 0, 1, 2]
@@ -502,7 +502,7 @@ async def test_odyssey_eight_players_two_votes() -> None:
         view = await session_of(ana).create(options(profile="odyssey"))
         seated = [s for s, _ in await seat_many(coord, ["ben", "cara", "dev", "eve", "fay", "gus", "hal"], view.code)]
         await settle(pa)
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa)
         await default_move(seated[0])  # ben tells
         await play_until([session_of(ana), *seated[1:]], lambda: phase_of(seated[0])[2] == "vote")
@@ -535,7 +535,7 @@ async def test_game_over_shows_winners_and_scores() -> None:
         view = await session_of(ana).create(options(target=10))
         seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
         await settle(pa)
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa)
         everyone = [session_of(ana), *seated]
         await play_until(everyone, lambda: phase_of(seated[0])[0] == "over")
@@ -566,7 +566,7 @@ async def test_resize_relayouts() -> None:
         view = await session_of(ana).create(options())
         await seat_many(coord, ["ben", "cara"], view.code)
         await settle(pa)
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa)
         screen = table_of(ana)
         assert screen.has_class("-narrow") and screen.has_class("-short")
@@ -588,7 +588,7 @@ async def test_board_click_points_the_dial() -> None:
         view = await session_of(ana).create(options())
         seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
         await settle(pa)
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa)
         await default_move(seated[0])
         await default_move(seated[1])
@@ -618,7 +618,7 @@ async def test_spectator_sees_the_table_but_no_hand() -> None:
         await settle(pa, pw)
         assert status(watcher) == "You are watching. Waiting for ana to start."
         assert "you are watching" in screen_text(watcher)
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa, pw)
         screen = table_of(watcher)
         assert not screen.query_one(Hand).display
@@ -642,7 +642,7 @@ async def test_a_new_recap_replaces_an_unread_one() -> None:
         view = await session_of(ana).create(options())
         seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
         await settle(pa)
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa)
         everyone = [session_of(ana), *seated]
         await play_until(everyone, lambda: phase_of(seated[0])[1] == 3)  # two turns, ana never closes a recap
@@ -751,7 +751,7 @@ async def test_at_four_players_the_status_asks_for_one_card() -> None:
         await settle(pa)
         view = await session_of(ana).create(options())
         others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dan"], view.code)]
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa)
         assert await default_move(others[0])  # ben tells (anyone may give the first clue)
         await settle(pa)

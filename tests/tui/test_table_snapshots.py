@@ -52,7 +52,7 @@ async def sit(pilot: Pilot[Any], others: int, start: bool = True, **kwargs: Any)
     seated = [s for s, _ in await seat_many(app.coordinator, NAMES[:others], view.code)]
     await settle(pilot)
     if start:
-        await pilot.press("s")
+        await pilot.press("s", "y")
         await settle(pilot)
     return seated
 

@@ -75,7 +75,7 @@ async def test_the_hand_offers_choose_card_only_when_a_card_can_be_chosen_and_wo
         await settle(pa)
         view = await session_of(ana).create(options())
         others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dan"], view.code)]
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa)
         screen = table_of(ana)
         hand = screen.query_one(Hand)
@@ -113,7 +113,7 @@ async def test_at_three_players_the_status_says_two_cards() -> None:
         await settle(pa)
         view = await session_of(ana).create(options())
         others = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
-        await pa.press("s")
+        await pa.press("s", "y")
         await settle(pa)
         assert await default_move(others[0])
         assert await default_move(session_of(ana))

@@ -58,8 +58,9 @@ class ConfirmScreen(ModalScreen[bool | None]):
 
     - It opens on the safe button ("Not yet", "Stay"): Enter there cancels.
     - `y` (or the confirm button) confirms only once the dialog is *ready*: it has been open for `GUARD` seconds
-      and no typing key (a letter, a digit, Space, Enter...) came in the last `GUARD` seconds. Before that, a
-      confirming key is ignored and the hint line says so. `n` and Esc cancel at any time.
+      and no typing key (a letter, a digit, Space, Enter...) came in the last `GUARD` seconds, even after it was
+      ready once. Before that, a confirming key is ignored and the hint line says so. `n` and Esc cancel at any
+      time.
     - It answers once: keys that follow an answer do nothing (a second dismiss would close the screen below).
     - `stale` (optional) says why the question no longer applies (the phase moved on), or None while it does;
       `withdraw(reason)` closes it without an answer (the callback gets None) and tells the player why.
@@ -163,10 +164,17 @@ class ConfirmScreen(ModalScreen[bool | None]):
 
     def on_key(self, event: events.Key) -> None:
         # Runs before the bindings (they are checked when the key has bubbled up to the app).
-        if self.ready or self.answered:
+        if self.answered:
             return
         on_yes = self.focused is not None and self.focused.id == "yes"
-        if event.key == "y" or (on_yes and event.key in ("enter", "space")):
+        confirming = event.key == "y" or (on_yes and event.key in ("enter", "space"))
+        if self.ready:
+            # A burst of typing into a dialog left open (the `y` of "ready?") is not an answer: any other typing key
+            # puts the guard back on, so `y` counts only after a quiet moment again.
+            if not confirming and (event.is_printable or event.key in ("enter", "space", "backspace", "delete")):
+                self._hold()
+            return
+        if confirming:
             event.stop()  # a confirming key too soon: ignored (it never reaches the bindings)
             self.refused += 1
             self.app.bell()

@@ -36,8 +36,7 @@ SHORT: dict[str, str] = {
     "Join by code": "Join",
     "Mark/unmark": "Mark",
     "Remove player": "Remove",
-    "Start the game": "Start",
-    "End practice": "End",
+    "Type your clue": "Clue",
     "Void turn": "Void",
 }
 

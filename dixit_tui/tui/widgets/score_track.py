@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.cells import cell_len
 from textual.content import Content
 from textual.geometry import Size
 from textual.widget import Widget
 
+from dixit_tui.tui.widgets.legend import pack_legend
 from dixit_tui.tui.widgets.seats import seat_marker
 
 STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
@@ -108,15 +108,7 @@ def track_rows(scores: Sequence[tuple[int, int]], target: int | None, width: int
         legend.append(f"seats {first}-{last}" if first != last else f"seat {first}")
     if target is not None:
         legend.append(f"┃ goal {target}" if goal is not None else f"goal {target}")
-    current = ""
-    for item in legend:
-        if current and cell_len(current) + 3 + cell_len(item) > width:
-            lines.append(Content.styled(current, "dim"))
-            current = item
-        else:
-            current = f"{current} · {item}" if current else item
-    if current:
-        lines.append(Content.styled(current, "dim"))
+    lines.extend(pack_legend(legend, width, " · "))
     return lines
 
 

@@ -15,6 +15,7 @@ from textual.geometry import Region, Size
 from textual.widget import Widget
 
 from dixit_tui.coordinator import TableView
+from dixit_tui.tui.widgets.legend import pack_legend
 from dixit_tui.tui.widgets.textbox import same_content
 
 MARKERS = "123456789ABC"
@@ -134,20 +135,7 @@ def _name_part(line: SeatLine, room: int) -> Content:
 def _legend(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
     """The meaning of the symbols in use (only those), packed into lines of `width` cells."""
     used = "".join(line.symbols() for line in lines)
-    out: list[Content] = []
-    current = ""
-    for symbol, word in LEGEND:
-        if symbol not in used:
-            continue
-        item = f"{symbol} {word}"
-        if current and cell_len(current) + 2 + cell_len(item) > width:
-            out.append(Content.styled(current, "dim"))
-            current = item
-        else:
-            current = f"{current}  {item}" if current else item
-    if current:
-        out.append(Content.styled(current, "dim"))
-    return out
+    return pack_legend((f"{symbol} {word}" for symbol, word in LEGEND if symbol in used), width, "  ")
 
 
 def render_seats(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
