@@ -46,7 +46,15 @@ async def test_a_team_line_reaches_only_the_sender_and_the_teammate_while_chat_i
     # a fresh view keeps it for the team only (a returning teammate sees it), never in the public log
     table = coord.tables[clients[0].view.code]  # type: ignore[union-attr]
     views = [table.view_for(c.session) for c in (*clients, spectator)]
-    assert [any(line.text == clean for line in v.chat) for v in views] == [False, True, False, False, True, False, False]
+    assert [any(line.text == clean for line in v.chat) for v in views] == [
+        False,
+        True,
+        False,
+        False,
+        True,
+        False,
+        False,
+    ]
     assert not any("lighthouse" in entry for v in views for entry in v.log)
     # the table's chat is still paused
     with pytest.raises(TableError, match="paused"):
