@@ -916,10 +916,10 @@ class PlayerSession:
         table = self._need_table()
         if team:
             async with table.lock:
-                update = table.say_to_team(self, table.seat_of(self), self.name, clean_chat(text))
-                assert update.line.team is not None
-                for session in table.team_sessions(update.line.team):
-                    session.deliver(update)
+                line = table.say_to_team(self, table.seat_of(self), self.name, clean_chat(text))
+                assert line.line.team is not None
+                for session in table.team_sessions(line.line.team):
+                    session.deliver(line)
             return
         async with table.lock:
             updates = table.say(self, table.seat_of(self), self.name, clean_chat(text))

@@ -18,8 +18,8 @@ from tests.e2e.tui_driver import (
     open_lobby,
     press,
     state_of,
-    wait_footer,
     text,
+    wait_footer,
     wait_text,
 )
 
@@ -117,7 +117,7 @@ async def test_teammates_agree_in_team_chat_while_the_table_chat_is_paused(tmp_p
         assert "lighthouse" not in str(records) and "scarf" not in str(records)
         assert "good luck all" in str(records)  # the table's chat is stored: the check above can fail
 
-        for client in (ana, cy, dan):
-            await client.close()
+        for terminal_ in (ana, cy, dan):
+            await terminal_.close()
         for headless in (hal, eve, sam):
             await headless.close()
