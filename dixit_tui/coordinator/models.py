@@ -57,6 +57,7 @@ class ChatLine:
     seat: int | None  # None for a spectator
     name: str
     text: str
+    team: int | None = None  # team mode: the team whose two players alone see this line; None: the whole table
 
 
 def mode_text(label: str) -> str:

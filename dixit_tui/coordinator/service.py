@@ -911,8 +911,16 @@ class PlayerSession:
             return
         self.coordinator.set_typing(table, seat, active)
 
-    async def chat(self, text: str) -> None:
+    async def chat(self, text: str, *, team: bool = False) -> None:
+        """A chat line to the whole table, or with `team` (team mode) to your teammate only."""
         table = self._need_table()
+        if team:
+            async with table.lock:
+                line = table.say_to_team(self, table.seat_of(self), self.name, clean_chat(text))
+                assert line.line.team is not None
+                for session in table.team_sessions(line.line.team):
+                    session.deliver(line)
+            return
         async with table.lock:
             updates = table.say(self, table.seat_of(self), self.name, clean_chat(text))
             await self.coordinator.commit(table)

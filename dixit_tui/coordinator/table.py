@@ -243,7 +243,7 @@ class Table:
             ],
             "lobby_host": self.lobby_host,
             "events": [event_to_dict(e) for e in self.game.events] if self.game is not None else None,
-            "chat": [asdict(line) for line in self.chat],
+            "chat": [asdict(line) for line in self.chat if line.team is None],  # team lines are never stored
             "log": list(self.log),
             "version": self.version,
         }
@@ -420,6 +420,34 @@ class Table:
             raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
         return self.record({"t": "chat", "seat": seat, "name": name, "text": text})
 
+    def team_of(self, seat: int | None) -> int | None:
+        """The team a seat plays in, in a running team game (None: no team, or not a player)."""
+        if seat is None or self.game is None or self.game.state.config.mode is not Mode.TEAM:
+            return None
+        if self.seats[seat].removed:
+            return None
+        return self.game.state.team_of(seat)
+
+    def team_sessions(self, team: int) -> list[PlayerSession]:
+        """The connected players of one team (never spectators)."""
+        return [s.session for i, s in enumerate(self.seats) if s.session is not None and self.team_of(i) == team]
+
+    def say_to_team(self, who: PlayerSession, seat: int | None, name: str, text: str) -> ChatUpdate:
+        """A line for your teammate only. Allowed while the table's chat is paused: it reaches nobody else. Kept in
+        memory for the team's own view, never recorded (the store, replays and transcripts never see it)."""
+        if not text:
+            raise TableError("Type something to send.", "empty")
+        team = self.team_of(seat)
+        if team is None:
+            if self.options.mode != "team":
+                raise TableError("Team chat is only for team games.", "not_team")
+            raise TableError("Team chat opens when the game starts, for the players of a team.", "no_team")
+        if not self.limiter.allow(who):
+            raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
+        line = ChatLine(seat, name, text, team)
+        self.chat.append(line)
+        return ChatUpdate(line)
+
     def note(self, text: str) -> None:
         self.log.append(text)
         self.version += 1
@@ -435,6 +463,7 @@ class Table:
         host = self.host
         seats = tuple(SeatInfo(i, s.name, s.connected, s.bot, i == host, s.removed) for i, s in enumerate(self.seats))
         game = view_for(self.game.state, seat) if self.game is not None else None
+        team = self.team_of(seat)
         return TableView(
             code=self.code,
             options=self.options,
@@ -443,7 +472,7 @@ class Table:
             you=seat,
             host=host,
             game=game,
-            chat=tuple(self.chat),
+            chat=tuple(line for line in self.chat if line.team is None or line.team == team),
             log=tuple(self.log),
             chat_paused=self.chat_paused(),
             spectators=len(self.spectators),

@@ -129,7 +129,10 @@ async def _vote(s: PlayerSession, m: dict[str, Any]) -> None:
 
 
 async def _chat(s: PlayerSession, m: dict[str, Any]) -> None:
-    await s.chat(_str(m, "text") or "")
+    to = _str(m, "to", required=False) or "table"
+    if to not in ("table", "team"):
+        raise BadCommand('"to" must be "table" or "team".')
+    await s.chat(_str(m, "text") or "", team=to == "team")
 
 
 async def _typing(s: PlayerSession, m: dict[str, Any]) -> None:

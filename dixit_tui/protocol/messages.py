@@ -136,7 +136,10 @@ def encode_update(update: Update, lobby: tuple[TableSummary, ...]) -> dict[str, 
         case OverUpdate(scores=scores, winners=winners):
             return {"type": "over", "scores": [{"seat": s, "score": v} for s, v in scores], "winners": list(winners)}
         case ChatUpdate(line=line):
-            return {"type": "chat", "seat": line.seat, "name": line.name, "text": line.text}
+            chat: dict[str, Any] = {"type": "chat", "seat": line.seat, "name": line.name, "text": line.text}
+            if line.team is not None:
+                chat["team"] = True  # added to v1: a line only the sender's team sees
+            return chat
         case NoticeUpdate(text=text):
             return {"type": "notice", "text": text}
     return None

@@ -92,6 +92,9 @@ TEAM = """\
   matches the clue.
 - Every other team agrees which member gives a card; **the other member votes**. The storyteller and their
   teammate do not vote, and nobody may vote for their own team's card.
+- **Team chat:** press **T** to talk to your teammate alone: other teams and spectators never see it, and it stays
+  open while the table's chat is paused, so you can agree on your card. Team lines show as "name (team)"; in the
+  chat box **ctrl+t** switches between Team and Table.
 - **Scoring** as in the standard game, for teams: some but not all voters found it: the storyteller's team +3 and
   each finder's team +3; everyone or nobody: the storyteller's team 0, every other team +2. Pass 2: +1 per vote on
   a card for the team that gave it (votes on the teammate's card count for the storyteller's team),

@@ -49,7 +49,7 @@ def practice_help(view: TableView) -> Content | None:
                 "is whose: each vote on your card scores you a point."
             )
             if team:
-                text += " In team mode one of you gives your team's card: agree in chat first."
+                text += " In team mode one of you gives your team's card: agree in team chat (T) first."
         elif telling:
             text = "Your card is in. The others now add cards that fit your clue."
         else:

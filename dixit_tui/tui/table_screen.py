@@ -86,6 +86,7 @@ class TableScreen(Screen[None]):
         Binding("b", "add_bot", "Add a bot"),
         Binding("t", "transcript", "Transcript"),
         Binding("c", "chat", "Chat"),
+        Binding("T", "team_chat", "Team chat"),
         Binding("r", "recap", "Recap"),
         Binding("v", "void", "Void turn"),
         Binding("x", "remove", "Remove player"),
@@ -342,7 +343,7 @@ class TableScreen(Screen[None]):
             new = max(0, min(len(view.log), view.version - previous.version))
             if new:
                 chat.add_log(view.log[-new:])
-        chat.set_paused(view.chat_paused)
+        chat.set_paused(view.chat_paused, self._team_chat_mate())
 
     def _render_clue(self) -> None:
         game = self.game
@@ -952,7 +953,22 @@ class TableScreen(Screen[None]):
 
     # --- chat ---------------------------------------------------------------------------------------------------
 
+    def _team_chat_mate(self) -> str | None:
+        """Team mode, once the game runs: your teammate's name (team chat is open with them), else None."""
+        game, you = self.game, self.view.you
+        if game is None or you is None or not 0 <= you < len(game.players) or not game.players[you].active:
+            return None
+        if game.players[you].team is None:
+            return None
+        mate = self._teammate(you)
+        return self.seat_name(mate) if mate is not None else "your team"
+
     async def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
+        if event.team:
+            team_session = self._session()
+            if team_session is not None and await self._act(team_session.chat(event.text, team=True)):
+                event.panel.input.value = ""
+            return
         if self.view.chat_paused:
             self.notify("Chat is paused until the reveal, so nobody can hint at a card.", markup=False)
             return
@@ -989,6 +1005,8 @@ class TableScreen(Screen[None]):
             return view.status == "over" and view.is_host
         if action == "add_bot":
             return lobby and view.is_host and len(view.seats) < view.options.max_seats()
+        if action == "team_chat":
+            return self._team_chat_mate() is not None
         if action == "transcript":
             return view.status == "over" or bool(game is not None and game.history)
         if action == "void":
@@ -1073,6 +1091,11 @@ class TableScreen(Screen[None]):
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).input.focus()
+
+    def action_team_chat(self) -> None:
+        chat = self.query_one(ChatPanel)
+        chat.set_to_team(True)
+        chat.input.focus()
 
     def action_back(self) -> None:
         self._focus_for_phase(force=True)

@@ -448,9 +448,16 @@ async def test_team_six_players() -> None:
         clients = [await g.connect(n) for n in ("ana", "ben", "cy", "dan", "eve", "fay")]
         await g.create(clients[0], clients[1:], mode="team", storytells=1, seed=9)
         assert all(p["team"] is None for p in clients[0].state["players"])
+        await g.error(clients[1], {"cmd": "chat", "text": "hi team", "to": "team"}, "no_team")
         await g.send(clients[0], {"cmd": "start"})
         assert [p["team"] for p in clients[0].state["players"]] == [0, 1, 2, 0, 1, 2]
         await g.send(clients[0], {"cmd": "clue", "text": "two of us", "card": clients[0].state["hand"][0]["card"]})
+        # team chat (addition): while the table's chat is paused, a line only the sender's team gets
+        await g.error(clients[1], {"cmd": "chat", "text": "mine?"}, "chat_paused")
+        await g.send(clients[1], {"cmd": "chat", "text": "mine?", "to": "team"})
+        team_line = {"type": "chat", "seat": 1, "name": "ben", "text": "mine?", "team": True}
+        assert [c.of_type("chat") for c in clients] == [[], [team_line], [], [], [team_line], []]
+        await g.error(clients[1], {"cmd": "chat", "text": "mine?", "to": "all"}, "bad_command", valid=False)
         waiting = clients[0].state["waiting_for"]
         assert 3 in waiting and 0 not in waiting  # the teller's teammate submits; both members of other teams
         await g.send(clients[1], {"cmd": "submit", "cards": [clients[1].state["hand"][0]["card"]]})

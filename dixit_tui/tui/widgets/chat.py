@@ -1,20 +1,23 @@
-"""The table's log and chat in one feed, with a chat input. Log lines read `· text`, chat lines `name: text`.
+"""The table's log and chat in one feed, with a chat input. Log lines read `· text`, chat lines `name: text`, team
+lines (team mode: only your teammate sees them) `name (team): text`.
 
-Pure widget: it posts `ChatPanel.Send(text)` when the player presses Enter and never talks to a session. Every
+Pure widget: it posts `ChatPanel.Send(text, team)` when the player presses Enter and never talks to a session. In
+team mode the box sends to the team or the table (`to_team`, shown before the box; ctrl+t switches). Every
 line is player text (names, clues, chat): it is written as rich `Text` built from plain strings, never markup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Self
+from typing import ClassVar, Self
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
 from textual.geometry import Region
 from textual.message import Message
-from textual.widgets import Input, RichLog
+from textual.widgets import Input, Label, RichLog
 
 from dixit_tui.coordinator import ChatLine
 
@@ -27,8 +30,14 @@ def log_text(line: str) -> Text:
 
 
 def chat_text(line: ChatLine) -> Text:
+    if line.team is not None:
+        return Text.assemble((line.name, "bold"), (" (team)", "bold green"), ": ", (line.text, "green"))
     who = line.name if line.seat is not None else f"{line.name} (watching)"
     return Text.assemble((who, "bold"), ": ", line.text)
+
+
+TABLE_HINT = "Chat: press c, type, Enter"
+PAUSED_HINT = "Chat paused until the reveal"
 
 
 class FeedLog(RichLog):
@@ -71,22 +80,42 @@ class ChatPanel(Vertical):
         scrollbar-size-vertical: 1;
         padding: 0 1;
     }
-    ChatPanel > Input {
+    ChatPanel > #chat-line {
+        height: 1;
+    }
+    ChatPanel #chat-to {
+        display: none;
+        width: auto;
+        padding: 0 0 0 1;
+        text-style: bold;
+    }
+    ChatPanel.-team-chat #chat-to {
+        display: block;
+    }
+    ChatPanel.-to-team #chat-to {
+        color: $success;
+    }
+    ChatPanel Input {
+        width: 1fr;
         height: 1;
         border: none;
         padding: 0 1;
     }
-    ChatPanel > Input:focus {
+    ChatPanel Input:focus {
         border: none;
         text-style: bold;
     }
     """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+t", "switch_to", "Team/Table", show=False),
+    ]
 
     class Send(Message):
-        def __init__(self, panel: ChatPanel, text: str) -> None:
+        def __init__(self, panel: ChatPanel, text: str, team: bool = False) -> None:
             super().__init__()
             self.panel = panel
             self.text = text
+            self.team = team  # to your teammate only (team mode)
 
         @property
         def control(self) -> ChatPanel:
@@ -95,11 +124,15 @@ class ChatPanel(Vertical):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.paused = False
+        self.mate: str | None = None  # team mode, once the game runs: your teammate's name (team chat is open)
+        self.to_team = False  # the box sends to your teammate only
         self.border_title = "Log & chat"
 
     def compose(self) -> ComposeResult:
         yield FeedLog(id="feed", wrap=True, markup=False, highlight=False, min_width=20, max_lines=FEED_MAX)
-        yield Input(placeholder="Chat: press c, type, Enter", id="chat-input", max_length=CHAT_MAX)
+        with Horizontal(id="chat-line"):
+            yield Label("Table:", id="chat-to", markup=False)
+            yield Input(placeholder=TABLE_HINT, id="chat-input", max_length=CHAT_MAX)
 
     @property
     def feed(self) -> FeedLog:
@@ -116,13 +149,43 @@ class ChatPanel(Vertical):
     def add_chat(self, line: ChatLine) -> None:
         self.feed.write_line(chat_text(line))
 
-    def set_paused(self, paused: bool) -> None:
-        if paused == self.paused:
+    def set_paused(self, paused: bool, mate: str | None = None) -> None:
+        """The table's chat is paused (from the clue until the reveal); `mate`: team chat is open with that teammate.
+        A pause turns the box to the team, its end back to the table."""
+        if paused == self.paused and mate == self.mate:
             return
-        self.paused = paused
+        if paused != self.paused:
+            self.to_team = paused and mate is not None
+        self.paused, self.mate = paused, mate
+        if mate is None:
+            self.to_team = False
+        self._show_target()
+
+    def set_to_team(self, team: bool) -> None:
+        """Send to the team (when team chat is open) or to the table."""
+        self.to_team = team and self.mate is not None
+        self._show_target()
+
+    def action_switch_to(self) -> None:
+        self.set_to_team(not self.to_team)
+
+    def _show_target(self) -> None:
+        team_chat = self.mate is not None
+        self.set_class(team_chat, "-team-chat")
+        self.set_class(self.to_team, "-to-team")
+        self.query_one("#chat-to", Label).update("Team:" if self.to_team else "Table:")
         box = self.input
-        box.placeholder = "Chat paused until the reveal" if paused else "Chat: press c, type, Enter"
-        self.border_title = "Log & chat (chat paused until the reveal)" if paused else "Log & chat"
+        if self.to_team:
+            box.placeholder = f"only {self.mate} sees this · ctrl+t: table"
+        elif self.paused:
+            box.placeholder = PAUSED_HINT + (" · ctrl+t: team" if team_chat else "")
+        else:
+            box.placeholder = TABLE_HINT + (" · T: team" if team_chat else "")
+        if self.paused:
+            title = "Log & chat (table chat paused; team chat open)" if team_chat else ""
+            self.border_title = title or "Log & chat (chat paused until the reveal)"
+        else:
+            self.border_title = "Log & chat"
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "chat-input":
@@ -131,4 +194,4 @@ class ChatPanel(Vertical):
         text = event.value.strip()
         if not text:
             return
-        self.post_message(self.Send(self, text))
+        self.post_message(self.Send(self, text, self.to_team))

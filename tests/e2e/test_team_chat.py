@@ -1,0 +1,123 @@
+"""Team chat over real SSH: two teammates on terminals agree on their card while the table's chat is paused, and
+the line never reaches the other teams (terminal bytes or JSON), a spectator, the table's log or the store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import PtyClient
+from tests.e2e.test_people_first import server_with, wait_for
+from tests.e2e.test_tui_games import key_of, printed
+from tests.e2e.tui_driver import (
+    TIMEOUT,
+    Headless,
+    footer,
+    join_by_code,
+    open_lobby,
+    press,
+    state_of,
+    text,
+    wait_footer,
+    wait_text,
+)
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+
+SIZE = (120, 40)
+SECRET = "the lighthouse one?"
+REPLY = "yes, the scarf"
+
+
+async def terminal(port: int, name: str, code: str) -> PtyClient:
+    client = await open_lobby(port, name, key_of(name), size=SIZE)
+    await join_by_code(client, code)
+    return client
+
+
+async def open_chat(client: PtyClient, key: str = "c") -> None:
+    await press(client, key)
+    await client.wait_until(lambda: "esc Back" in footer(client), TIMEOUT, "the chat box to get the focus")
+
+
+async def test_teammates_agree_in_team_chat_while_the_table_chat_is_paused(tmp_path: Path) -> None:
+    async with server_with(tmp_path, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
+        hal = await Headless.open(server.port, "hal")
+        code = await hal.create(mode="team", seed=4)
+        ana = await terminal(server.port, "ana", code)  # seat 1
+        cy = await terminal(server.port, "cy", code)  # seat 2: another team
+        eve = await Headless.open(server.port, "eve")
+        eve.send({"cmd": "join", "table": code})  # seat 3: hal's teammate
+        await eve.wait_for("state", table=code)
+        dan = await terminal(server.port, "dan", code)  # seat 4: ana's teammate, opposite her
+        hal.send({"cmd": "add_bots", "count": 1})  # seat 5: cy's teammate
+        sam = await Headless.open(server.port, "sam")
+        sam.send({"cmd": "watch", "table": code})
+        table = coord.tables[code]
+        await wait_for(lambda: len(table.seats) == 6 and len(table.spectators) == 1, "six seats and a spectator")
+        assert [s.name for s in table.seats][:5] == ["hal", "ana", "cy", "eve", "dan"]
+
+        await open_chat(ana)
+        await press(ana, "good luck all", "enter")  # the table's chat, before the start: everyone gets it
+        await wait_text(cy, "ana: good luck all")
+        assert "good luck all" in printed(cy)  # the detector below sees chat on these bytes
+        await press(ana, "escape")
+
+        hal.send({"cmd": "start"})
+        start = await hal.wait_for("state", phase="clue")
+        await wait_text(ana, "T Team chat")
+        assert "T Team chat" in footer(ana)
+        hand = start["hand"]
+        assert isinstance(hand, list)
+        hal.send({"cmd": "clue", "text": "far from home", "card": hand[0]["card"]})
+        await hal.wait_for("state", phase="submit")
+        await wait_text(ana, "table chat paused; team chat open")
+
+        # ana: c opens the chat box, which goes to her team while the table's chat is paused
+        await open_chat(ana)
+        await wait_text(ana, "Team: only dan sees this")
+        await press(ana, SECRET, "enter")
+        await wait_text(dan, f"ana (team): {SECRET}")
+        await wait_text(ana, f"ana (team): {SECRET}")
+        await press(ana, "escape")
+        # dan answers with T, the team chat key
+        await open_chat(dan, "T")
+        await wait_text(dan, "Team: only ana sees this")
+        await press(dan, REPLY, "enter")
+        await wait_text(ana, f"dan (team): {REPLY}")
+        await press(dan, "escape")
+
+        # they agreed: ana gives the team's card, dan votes later
+        await wait_footer(ana, "⏎ Choose card")
+        await press(ana, "1", "enter")
+        await wait_text(ana, "Give this card?", "cannot be taken back")
+        await press(ana, "y")
+        await wait_for(lambda: "ana gave a card." in table.log, "ana's card")
+        assert 4 not in state_of(table).waiting_for()
+
+        # cy's terminal shows a change made after the team lines: any team line sent to it would have come first
+        await wait_text(cy, "ana gave a card.")
+        # hal (JSON) talks to eve, his teammate: nobody else gets it
+        hal.send({"cmd": "chat", "text": "hal was here", "to": "team"})
+        await eve.wait_for("chat", text="hal was here", team=True)
+        await open_chat(ana)
+        await press(ana, "\x14")  # ctrl+t: back to the table, whose chat is paused
+        await wait_text(ana, "Table:")
+        await press(ana, "escape")
+        for word in (SECRET, REPLY, "lighthouse", "scarf"):
+            assert word not in printed(cy), f"{word!r} reached another team's terminal"
+            assert word not in text(cy)
+        for client in (hal, eve, sam):
+            assert not any(word in str(m) for m in client.messages for word in ("lighthouse", "scarf"))
+        assert [m for m in sam.messages if m.get("type") == "chat" and m.get("team")] == []
+        assert "hal was here" not in printed(cy) and "hal was here" not in printed(ana)
+        assert not any("lighthouse" in line or "scarf" in line for line in table.log)
+        records = await coord.store.history(code)
+        assert "lighthouse" not in str(records) and "scarf" not in str(records)
+        assert "good luck all" in str(records)  # the table's chat is stored: the check above can fail
+
+        for terminal_ in (ana, cy, dan):
+            await terminal_.close()
+        for headless in (hal, eve, sam):
+            await headless.close()

@@ -1,0 +1,68 @@
+"""Team chat on the table screen: in team mode teammates agree on their card in a line nobody else gets."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+
+from textual.widgets import Input
+
+from dixit_tui.coordinator import ChatUpdate
+from dixit_tui.tui.widgets.chat import ChatPanel
+from tests.tui.fixtures import coordinator, default_move, options, screen_text, seat_many, settle
+from tests.tui.test_table import open_apps, session_of, table_of
+
+
+async def test_teammates_agree_in_team_chat_while_the_table_chat_is_paused() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options(mode="team"))
+        ben_cara = await seat_many(coord, ["ben", "cara"], view.code)
+        ((dan, pd),) = await open_apps(stack, coord, ["dan"], view.code)  # seat 3: ana's teammate
+        eve_fay = await seat_many(coord, ["eve", "fay"], view.code)
+        await settle(pa, pd)
+        panel = ana.screen.query_one(ChatPanel)
+        assert table_of(ana).check_action("team_chat", ()) is False  # no team chat before the start
+        await pa.press("s", "y")
+        await settle(pa, pd)
+        assert table_of(ana).check_action("team_chat", ()) is True
+        assert "T Team chat" in screen_text(ana)
+        assert not panel.to_team  # the table's chat is open: the box goes to the table
+        await default_move(ben_cara[0][0])  # ben gives the first clue: the table's chat pauses
+        await settle(pa, pd)
+        assert panel.paused and panel.to_team  # ...and the box goes to the team, saying so
+        assert "Team: only dan sees this" in screen_text(ana)
+        assert "table chat paused; team chat open" in screen_text(ana)
+        await pa.press("c", *"the lighthouse?", "enter")
+        await settle(pa, pd)
+        assert ana.screen.query_one("#chat-input", Input).value == ""
+        assert "ana (team): the lighthouse?" in screen_text(dan)
+        assert "ana (team): the lighthouse?" in screen_text(ana)
+        await pd.press("c", *"yes, give it", "enter")
+        await settle(pa, pd)
+        assert "dan (team): yes, give it" in screen_text(ana)
+        for _, sink in (*ben_cara, *eve_fay):  # the other teams never get a word of it
+            assert "lighthouse" not in repr(sink.updates) and "give it" not in repr(sink.updates)
+        # ctrl+t switches to the table, whose chat is paused: kept, not sent
+        await pa.press("ctrl+t", *"hint", "enter")
+        await settle(pa)
+        assert not panel.to_team and "Table:" in screen_text(ana)
+        assert ana.screen.query_one("#chat-input", Input).value == "hint"
+        assert not any(isinstance(u, ChatUpdate) for _, s in (*ben_cara, *eve_fay) for u in s.updates)
+
+
+async def test_no_team_chat_outside_team_mode() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        await seat_many(coord, ["ben", "cara"], view.code)
+        await pa.press("s", "y")
+        await settle(pa)
+        panel = ana.screen.query_one(ChatPanel)
+        assert table_of(ana).check_action("team_chat", ()) is False
+        await pa.press("T")
+        await settle(pa)
+        assert not panel.to_team and "Table:" not in screen_text(ana)
