@@ -213,6 +213,11 @@ class SSHDriver(Driver):
         """Seconds of waits imposed on this session's input because its app was over its `cpu_share`."""
         self._budget = WorkBudget(limits.cpu_share, limits.cpu_burst)
 
+    @property
+    def username(self) -> str:
+        """The SSH user name the session logged in with (for logs and tests)."""
+        return str(self._process.get_extra_info("username") or "")
+
     # ---- capabilities -------------------------------------------------------------------------------
 
     @property

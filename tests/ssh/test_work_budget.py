@@ -15,7 +15,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from dixit_tui.ssh.driver import SSHDriver
-from dixit_tui.ssh.guard import LogRate, WorkBudget
+from dixit_tui.ssh.guard import LogRate, SessionLimits, WorkBudget
 from dixit_tui.ssh.input import EventPacer
 from dixit_tui.ssh.session import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
@@ -92,13 +92,35 @@ async def test_keys_that_repaint_are_charged_and_keys_that_do_nothing_are_not(tm
 def test_the_work_budget_lets_a_session_use_its_share_then_makes_its_input_wait() -> None:
     clock = Clock()
     budget = WorkBudget(share=0.1, burst=1.0, clock=clock)
-    assert budget.wait(0.5) == 0  # within the burst
-    assert budget.wait(1.5) == pytest.approx(5.0)  # 0.5 s over: 5 s at a tenth of a core
+    assert budget.wait(3.0) == 0  # the first screen, drawn before any input, is not counted
+    assert budget.wait(3.5) == 0  # within the burst
+    assert budget.wait(4.5) == pytest.approx(5.0)  # 0.5 s over: 5 s at a tenth of a core
     clock.now += 5.0
-    assert budget.wait(1.5) == 0
+    assert budget.wait(4.5) == 0
     clock.now += 100
-    assert budget.wait(2.5) == 0  # refilled, but never past the burst
-    assert budget.wait(2.6) > 0
+    assert budget.wait(5.5) == 0  # refilled, but never past the burst
+    assert budget.wait(5.6) > 0
+
+
+def test_a_session_that_keeps_using_twice_its_share_is_held_to_it_within_seconds_and_typing_never_waits() -> None:
+    limits = SessionLimits()
+    clock = Clock()
+    flooding = WorkBudget(limits.cpu_share, limits.cpu_burst, clock=clock)
+    typing = WorkBudget(limits.cpu_share, limits.cpu_burst, clock=clock)
+    flooded = typed = 0.5  # each one's first screen (a slow one)
+    assert flooding.wait(flooded) == typing.wait(typed) == 0
+    held_after = None
+    typist_waited = 0.0
+    for step in range(1, 601):  # 60 s, looked at every 0.1 s
+        clock.now += 0.1
+        flooded += 2 * limits.cpu_share * 0.1  # twice its share, all the time
+        if held_after is None and flooding.wait(flooded) > 0:
+            held_after = clock.now
+        # a fast typist: 10 keys a second at 5 ms each, and a new screen (0.25 s of work) every 10 s
+        typed += 0.005 + (0.25 if step % 100 == 0 else 0.0)
+        typist_waited += typing.wait(typed)
+    assert held_after is not None and held_after <= 4.0  # held to its share after cpu_burst / (0.2 - 0.1) = 3 s
+    assert typist_waited == 0
 
 
 class Heavy(App[None]):
