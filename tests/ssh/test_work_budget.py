@@ -189,3 +189,52 @@ def test_the_ssh_log_is_capped_and_says_how_many_lines_it_dropped() -> None:
     first = record()
     assert rate.filter(first) and rate.filter(record()) and not rate.filter(record())
     assert first.getMessage() == "refused x (95 log lines dropped before this one)"
+
+
+class Busy(App[None]):
+    """Redraws for 30 ms every 100 ms on its own (like a table whose other players move fast); counts keys."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys = 0
+        self.ticks = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("ready"))
+
+    def on_mount(self) -> None:
+        self.set_interval(0.1, self.tick)
+
+    def tick(self) -> None:
+        self.ticks += 1
+        until = time.perf_counter() + 0.03
+        while time.perf_counter() < until:
+            pass
+
+    def on_key(self, event: Any) -> None:
+        self.keys += 1
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(60)
+async def test_work_the_session_did_not_ask_for_does_not_make_its_keys_wait(tmp_path: Path) -> None:
+    apps: list[Busy] = []
+
+    def factory(identity: SessionIdentity, terminal: TerminalInfo) -> App[Any]:
+        apps.append(Busy())
+        return apps[-1]
+
+    async with running_server(tmp_path, factory) as server:
+        client = await PtyClient.connect(server.port, "ana")
+        await client.wait_for_text("ready")
+        # 30% of a core all the time; a key every 2 s, so the work within 0.5 s of each is about 7.5%
+        for n in range(1, 8):
+            client.send("k")
+            await wait_for(lambda n=n: apps[0].keys == n, timeout=30, what=f"key {n}")
+            await asyncio.sleep(2.0)
+        driver = apps[0]._driver
+        assert isinstance(driver, SSHDriver)
+        await client.close()
+    print(f"\nloop time {driver.work:.2f} s, of it within 0.5 s of input {driver.input_work:.2f} s")
+    assert driver.work >= 2.0 and driver.input_work < driver.work / 2
+    assert driver.input_waited == 0 and driver.work_deferred == 0
