@@ -615,8 +615,10 @@ def install_textual_patches() -> None:
 
 def _measure_session_work() -> None:
     """Count the event loop's time in each SSH session's app: every callback and task step runs in a context, and
-    Textual's tasks carry their app in it (`active_app`). The time goes to that app's SSHDriver (`work`), which makes
-    the session's input wait when its app uses more than its share (`cpu_share`)."""
+    Textual's tasks carry their app in it (`active_app`). The time goes to that app's SSHDriver (`work`; within half a
+    second of its input also `input_work`, which makes the session's input wait when it is more than `cpu_share`).
+    While a session is over its share, a step of its app's work that finds other work waiting to run goes to the end
+    of the loop's ready queue (up to `_MAX_DEFERRALS` times), so a flooding session's frames do not delay everyone."""
     from textual._context import active_app
 
     run = asyncio.events.Handle._run
