@@ -13,6 +13,7 @@ import contextlib
 import logging
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable
 from functools import lru_cache
@@ -48,6 +49,10 @@ _CHUNK = 32
 _CHARS_PER_EVENT = 8
 # What a queued paste counts in the backlog (a flood of small pastes is a flood).
 _PASTE_COST = 16
+# How long after a session's input is handed on its app's work counts as caused by that input (`cpu_share`).
+_INPUT_WORK_WINDOW = 0.5
+# How many times one step of an over-budget session's work may be put behind other work.
+_MAX_DEFERRALS = 20
 # How long input typed before an EOF may take to be handed on before the session ends.
 _EOF_DRAIN = 5.0
 
@@ -209,9 +214,23 @@ class SSHDriver(Driver):
         """Input events' worth of output charged against the input rate."""
         self.work = 0.0
         """Seconds of the event loop's time spent in this session's app (its callbacks and tasks), see `_measured`."""
+        self.input_work = 0.0
+        """The part of `work` done within `_INPUT_WORK_WINDOW` of this session's own input being handed on: what its
+        input costs (the rest is the app following its table, e.g. other players' moves). It counts for `cpu_share`."""
+        self.input_until = 0.0
+        """Until when (perf_counter) this app's work counts as caused by its input."""
+        self.held_until = 0.0
+        """Until when (monotonic) this session is over its `cpu_share`: its app's work then runs after other work."""
+        self.work_deferred = 0
+        """Times a step of this app's work was put behind other sessions' work because it was over its share."""
         self.input_waited = 0.0
         """Seconds of waits imposed on this session's input because its app was over its `cpu_share`."""
         self._budget = WorkBudget(limits.cpu_share, limits.cpu_burst)
+
+    @property
+    def username(self) -> str:
+        """The SSH user name the session logged in with (for logs and tests)."""
+        return str(self._process.get_extra_info("username") or "")
 
     # ---- capabilities -------------------------------------------------------------------------------
 
@@ -452,7 +471,9 @@ class SSHDriver(Driver):
         """Give a few events to the app, then yield the loop (for longer when this session is over its rate, or its
         app over its share of the loop's time)."""
         wait = self._pacer.take(cost)
-        over = self._budget.wait(self.work)
+        over = self._budget.wait(self.input_work)
+        if over > 0:
+            self.held_until = time.monotonic() + over
         if over > wait:
             self.input_waited += over - wait
             wait = over
@@ -466,6 +487,7 @@ class SSHDriver(Driver):
             ):
                 continue
             self._deliver(message)
+        self.input_until = time.perf_counter() + _INPUT_WORK_WINDOW
         await asyncio.sleep(wait)
 
     def _deliver(self, message: Message) -> None:
@@ -593,24 +615,52 @@ def install_textual_patches() -> None:
 
 def _measure_session_work() -> None:
     """Count the event loop's time in each SSH session's app: every callback and task step runs in a context, and
-    Textual's tasks carry their app in it (`active_app`). The time goes to that app's SSHDriver (`work`), which makes
-    the session's input wait when its app uses more than its share (`cpu_share`)."""
+    Textual's tasks carry their app in it (`active_app`). The time goes to that app's SSHDriver (`work`; within half a
+    second of its input also `input_work`, which makes the session's input wait when it is more than `cpu_share`).
+    While a session is over its share, a step of its app's work that finds other work waiting to run goes to the end
+    of the loop's ready queue (up to `_MAX_DEFERRALS` times), so a flooding session's frames do not delay everyone."""
     from textual._context import active_app
 
     run = asyncio.events.Handle._run
     clock = time.perf_counter
+    deferrals: weakref.WeakKeyDictionary[asyncio.Handle, int] = weakref.WeakKeyDictionary()
 
-    def measured_run(handle: asyncio.Handle) -> None:
+    def driver_of(handle: asyncio.Handle) -> SSHDriver | None:
         app = handle._context.get(active_app)  # type: ignore[attr-defined]
         driver = getattr(app, "_driver", None) if app is not None else None
-        if not isinstance(driver, SSHDriver):
+        return driver if isinstance(driver, SSHDriver) else None
+
+    def others_ready(ready: deque[asyncio.Handle], now: float) -> bool:
+        """Work of the server or of a session within its share is waiting to run."""
+        for other in ready:
+            driver = driver_of(other)
+            if driver is None or driver.held_until <= now:
+                return True
+        return False
+
+    def measured_run(handle: asyncio.Handle) -> None:
+        driver = driver_of(handle)
+        if driver is None:
             run(handle)
             return
+        if driver.held_until > time.monotonic():
+            # Over its share: this step runs after the work waiting now (a few times at most), so the other
+            # sessions' small steps (a login, a key) do not queue behind the flooding session's frames.
+            ready: deque[asyncio.Handle] | None = getattr(handle._loop, "_ready", None)  # type: ignore[attr-defined]
+            times = deferrals.get(handle, 0)
+            if ready is not None and times < _MAX_DEFERRALS and others_ready(ready, time.monotonic()):
+                deferrals[handle] = times + 1
+                driver.work_deferred += 1
+                ready.append(handle)
+                return
         started = clock()
         try:
             run(handle)
         finally:
-            driver.work += clock() - started
+            ended = clock()
+            driver.work += ended - started
+            if started < driver.input_until:
+                driver.input_work += ended - started
 
     asyncio.events.Handle._run = measured_run  # type: ignore[method-assign, assignment]
 

@@ -35,8 +35,10 @@ class SessionLimits:
     cpu_share: float = 0.1
     """Share of one core a session's app may use on average (measured: the loop's time in that app's callbacks);
     beyond it the session's input waits, so one client cannot take the loop from everyone else."""
-    cpu_burst: float = 1.0
-    """Seconds of loop time a session may use at once on top of `cpu_share`."""
+    cpu_burst: float = 0.3
+    """Seconds of loop time a session may use at once on top of `cpu_share` (one screen change costs a few ms to
+    0.2 s; the first screen, drawn before any input, is not counted). A session that keeps using more than its share
+    is held to it after `cpu_burst / (use - cpu_share)` seconds."""
     drain_timeout: float = 10.0
     """Seconds a client's output may stay undrained (more than `DRAIN_LOW` bytes waiting) before it is dropped."""
     output_per_event: int = 512
@@ -84,7 +86,8 @@ class InputGuard:
 
 class WorkBudget:
     """A token bucket on the loop time a session's app used (`used` only grows): `wait` says how long its input
-    should wait so that it uses at most `share` of a core on average, with `burst` seconds at once."""
+    should wait so that it uses at most `share` of a core on average, with `burst` seconds at once. What was used
+    before the first `wait` (the app's start and first screen, before any input) is not counted."""
 
     def __init__(self, share: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
         self._share = share
@@ -92,9 +95,11 @@ class WorkBudget:
         self._tokens = burst
         self._clock = clock
         self._last = clock()
-        self._used = 0.0
+        self._used: float | None = None
 
     def wait(self, used: float) -> float:
+        if self._used is None:
+            self._used = used
         now = self._clock()
         self._tokens = min(self._burst, self._tokens + (now - self._last) * self._share)
         self._last = now

@@ -105,8 +105,8 @@ class Limits:
     """Seconds a client's output may stay undrained (over 64 KB waiting) before it is disconnected."""
     cpu_share: float = 0.1
     """Share of one core a session's app may use on average; beyond it the session's input waits."""
-    cpu_burst: float = 1.0
-    """Seconds of loop time a session may use at once on top of `cpu_share`."""
+    cpu_burst: float = 0.3
+    """Seconds of loop time a session may use at once on top of `cpu_share` (its first screen is not counted)."""
     max_size: tuple[int, int] = (300, 100)
     """Largest terminal (columns, rows) rendered; bigger PTYs are clamped."""
     input_rate: float = 64 * 1024

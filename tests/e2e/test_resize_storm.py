@@ -4,6 +4,8 @@ weighed by the screen updates it causes, so hostile sessions cannot slow everyon
 from __future__ import annotations
 
 import asyncio
+import gc
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ import pytest
 from textual import events
 from textual.app import App
 
+from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.ssh.placeholder import placeholder_app_factory
 from dixit_tui.ssh.session import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
@@ -106,3 +109,111 @@ async def test_hostile_resizing_sessions_leave_the_server_responsive(tmp_path: P
     # at most one per resize_interval (0.25 s) per session while the storm lasted, plus the first size (a slower
     # machine only raises the bound; without coalescing it is every window change)
     assert relayouts <= 4 * (2 + duration / 0.25) < sent / 2
+
+
+# --- arrow keys at the allowed rate, in the real lobby ------------------------------------------------------------
+
+HOSTILE = 4
+FLOOD_SCRIPT = """
+import asyncio, sys
+from tests.e2e.harness import PtyClient
+
+async def main(port, count, seconds):
+    clients = [await PtyClient.connect(port, f"flood{n}", timeout=30) for n in range(count)]
+    for client in clients:
+        await client.wait_for_text("Welcome, flood", timeout=60)
+    print("flooding", flush=True)
+    keys = ["\\x1b[B", "\\x1b[A", "\\t", "\\x1b[C"]
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while loop.time() < end:
+        for client in clients:
+            client.send("".join(keys))  # 4 events every 10 ms: 400 a second per session
+        await asyncio.sleep(0.01)
+    print("done", flush=True)
+
+asyncio.run(main(int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])))
+"""
+
+
+async def _echo(client: PtyClient, key: str) -> float:
+    """Seconds from sending a key until the screen changes."""
+    before = len(client.raw)
+    started = time.perf_counter()
+    client.send(key)
+    await client.wait_until(lambda: len(client.raw) > before, 30, f"an answer to {key!r}")
+    took = time.perf_counter() - started
+    await asyncio.sleep(0.1)  # the rest of that frame
+    return took
+
+
+def _drivers() -> list[SSHDriver]:
+    return [o for o in gc.get_objects() if isinstance(o, SSHDriver)]
+
+
+async def _player_figures(port: int, name: str) -> tuple[float, list[float], list[float], SSHDriver]:
+    """A newcomer's first paint, then Tab presses and typing (a fast typist: 10 keys a second) in the code field."""
+    started = time.perf_counter()
+    client = await PtyClient.connect(port, name, timeout=30)
+    await client.wait_for_text(f"Welcome, {name}!", timeout=30)
+    first_paint = time.perf_counter() - started
+    driver = next(driver for driver in _drivers() if driver.username == name)
+    await asyncio.sleep(0.5)
+    tabs = [await _echo(client, "\t") for _ in range(5)]
+    client.send("j")
+    await asyncio.sleep(0.5)
+    typed = [await _echo(client, letter) for letter in "abcdefgh"]
+    await client.close()
+    return first_paint, tabs, typed, driver
+
+
+def _ms(values: list[float]) -> str:
+    return "/".join(f"{v * 1000:.0f}" for v in sorted(values))
+
+
+async def test_sessions_sending_keys_at_the_allowed_rate_leave_the_lobby_responsive(tmp_path: Path) -> None:
+    """4 sessions (clients in another process) send arrow keys and Tab at 400 a second each to the real lobby; a
+    newcomer logs in and presses keys meanwhile. Figures with -s; the budget's counters are asserted."""
+    from tests.e2e.test_tui_games import dixit_server
+
+    async with dixit_server(tmp_path) as (server, _coord):
+        quiet = await _player_figures(server.port, "calm")
+        flood = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            FLOOD_SCRIPT,
+            str(server.port),
+            str(HOSTILE),
+            "12",
+            stdout=asyncio.subprocess.PIPE,
+            cwd=str(Path(__file__).parents[2]),
+        )
+        try:
+            assert flood.stdout is not None
+            line = await asyncio.wait_for(flood.stdout.readline(), 90)
+            assert line.strip() == b"flooding", line
+            await asyncio.sleep(3.0)  # each session's cpu_burst (0.3 s) is spent by then, at about twice its share
+            loaded = await _player_figures(server.port, "newcomer")
+            drivers = {driver.username: driver for driver in _drivers() if driver.username.startswith("flood")}
+            await asyncio.wait_for(flood.wait(), 60)
+        finally:
+            if flood.returncode is None:
+                flood.kill()
+                await flood.wait()
+    print(
+        f"\nno load: first paint {quiet[0] * 1000:.0f} ms, Tab {_ms(quiet[1])} ms, typing {_ms(quiet[2])} ms"
+        f"\n{HOSTILE} sessions at 400 keys/s: first paint {loaded[0] * 1000:.0f} ms, Tab {_ms(loaded[1])} ms, "
+        f"typing {_ms(loaded[2])} ms"
+        f"\nloop time of the flooding sessions: "
+        + ", ".join(
+            f"{drivers[f'flood{n}'].work:.2f} s (input waited {drivers[f'flood{n}'].input_waited:.1f} s, "
+            f"deferred {drivers[f'flood{n}'].work_deferred})"
+            for n in range(HOSTILE)
+        )
+    )
+    # A person typing is never made to wait nor put behind others, under load or not; every flooding session is held
+    # to its share: its input waits, and its app's work runs after the others'.
+    for player in (quiet[3], loaded[3]):
+        assert player.input_waited == 0 and player.work_deferred == 0
+    for n in range(HOSTILE):
+        assert drivers[f"flood{n}"].input_waited > 0 and drivers[f"flood{n}"].work_deferred > 0

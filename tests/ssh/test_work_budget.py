@@ -6,6 +6,7 @@ import asyncio
 import itertools
 import logging
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from dixit_tui.ssh.driver import SSHDriver
-from dixit_tui.ssh.guard import LogRate, WorkBudget
+from dixit_tui.ssh.guard import LogRate, SessionLimits, WorkBudget
 from dixit_tui.ssh.input import EventPacer
 from dixit_tui.ssh.session import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
@@ -92,13 +93,35 @@ async def test_keys_that_repaint_are_charged_and_keys_that_do_nothing_are_not(tm
 def test_the_work_budget_lets_a_session_use_its_share_then_makes_its_input_wait() -> None:
     clock = Clock()
     budget = WorkBudget(share=0.1, burst=1.0, clock=clock)
-    assert budget.wait(0.5) == 0  # within the burst
-    assert budget.wait(1.5) == pytest.approx(5.0)  # 0.5 s over: 5 s at a tenth of a core
+    assert budget.wait(3.0) == 0  # the first screen, drawn before any input, is not counted
+    assert budget.wait(3.5) == 0  # within the burst
+    assert budget.wait(4.5) == pytest.approx(5.0)  # 0.5 s over: 5 s at a tenth of a core
     clock.now += 5.0
-    assert budget.wait(1.5) == 0
+    assert budget.wait(4.5) == 0
     clock.now += 100
-    assert budget.wait(2.5) == 0  # refilled, but never past the burst
-    assert budget.wait(2.6) > 0
+    assert budget.wait(5.5) == 0  # refilled, but never past the burst
+    assert budget.wait(5.6) > 0
+
+
+def test_a_session_that_keeps_using_twice_its_share_is_held_to_it_within_seconds_and_typing_never_waits() -> None:
+    limits = SessionLimits()
+    clock = Clock()
+    flooding = WorkBudget(limits.cpu_share, limits.cpu_burst, clock=clock)
+    typing = WorkBudget(limits.cpu_share, limits.cpu_burst, clock=clock)
+    flooded = typed = 0.5  # each one's first screen (a slow one)
+    assert flooding.wait(flooded) == typing.wait(typed) == 0
+    held_after = None
+    typist_waited = 0.0
+    for step in range(1, 601):  # 60 s, looked at every 0.1 s
+        clock.now += 0.1
+        flooded += 2 * limits.cpu_share * 0.1  # twice its share, all the time
+        if held_after is None and flooding.wait(flooded) > 0:
+            held_after = clock.now
+        # a fast typist: 10 keys a second at 5 ms each, and a new screen (0.25 s of work) every 10 s
+        typed += 0.005 + (0.25 if step % 100 == 0 else 0.0)
+        typist_waited += typing.wait(typed)
+    assert held_after is not None and held_after <= 4.0  # held to its share after cpu_burst / (0.2 - 0.1) = 3 s
+    assert typist_waited == 0
 
 
 class Heavy(App[None]):
@@ -167,3 +190,56 @@ def test_the_ssh_log_is_capped_and_says_how_many_lines_it_dropped() -> None:
     first = record()
     assert rate.filter(first) and rate.filter(record()) and not rate.filter(record())
     assert first.getMessage() == "refused x (95 log lines dropped before this one)"
+
+
+class Busy(App[None]):
+    """Redraws for 30 ms every 100 ms on its own (like a table whose other players move fast); counts keys."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys = 0
+        self.ticks = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("ready"))
+
+    def on_mount(self) -> None:
+        self.set_interval(0.1, self.tick)
+
+    def tick(self) -> None:
+        self.ticks += 1
+        until = time.perf_counter() + 0.03
+        while time.perf_counter() < until:
+            pass
+
+    def on_key(self, event: Any) -> None:
+        self.keys += 1
+
+
+def handled(app: Busy, keys: int) -> bool:
+    return app.keys == keys
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(60)
+async def test_work_the_session_did_not_ask_for_does_not_make_its_keys_wait(tmp_path: Path) -> None:
+    apps: list[Busy] = []
+
+    def factory(identity: SessionIdentity, terminal: TerminalInfo) -> App[Any]:
+        apps.append(Busy())
+        return apps[-1]
+
+    async with running_server(tmp_path, factory) as server:
+        client = await PtyClient.connect(server.port, "ana")
+        await client.wait_for_text("ready")
+        # 30% of a core all the time; a key every 2 s, so the work within 0.5 s of each is about 7.5%
+        for n in range(1, 8):
+            client.send("k")
+            await wait_for(partial(handled, apps[0], n), timeout=30, what=f"key {n}")
+            await asyncio.sleep(2.0)
+        driver = apps[0]._driver
+        assert isinstance(driver, SSHDriver)
+        await client.close()
+    print(f"\nloop time {driver.work:.2f} s, of it within 0.5 s of input {driver.input_work:.2f} s")
+    assert driver.work >= 2.0 and driver.input_work < driver.work / 2
+    assert driver.input_waited == 0 and driver.work_deferred == 0
