@@ -47,6 +47,7 @@ from dixit_tui.coordinator import (
     TableView,
     Update,
     VoidedUpdate,
+    detached,
 )
 from dixit_tui.engine import RuleError
 
@@ -130,7 +131,7 @@ class BotPlayer:
         except BaseException:
             await session.close()
             raise
-        bot._task = asyncio.create_task(bot._run(), name=f"bot {session.name}")
+        bot._task = detached.spawn(bot._run(), name=f"bot {session.name}")
         bot._changed.set()
         return bot
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
+from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS, ReconnectGuard, TableLimits
@@ -163,7 +164,7 @@ class Coordinator:
             self.schedule(table)
             self._watch_idle(table)
         if self.tables:
-            asyncio.get_running_loop().call_later(self.abandon_after, lambda: self._spawn(self._close_abandoned()))
+            detached.call_later(self.abandon_after, lambda: self._spawn(self._close_abandoned()))
         return len(self.tables)
 
     async def _close_abandoned(self) -> None:
@@ -231,8 +232,7 @@ class Coordinator:
                 table.idle_timer = None
             return
         if table.idle_timer is None:
-            loop = asyncio.get_running_loop()
-            table.idle_timer = loop.call_later(self.close_idle_after, lambda: self._spawn(self._close_idle(table)))
+            table.idle_timer = detached.call_later(self.close_idle_after, lambda: self._spawn(self._close_idle(table)))
 
     async def _close_idle(self, table: Table) -> None:
         async with table.lock:
@@ -297,7 +297,7 @@ class Coordinator:
             table.typing_timer = None
         if table.typing:
             delay = max(0.0, min(table.typing.values()) + self.typing_timeout - self.clock())
-            table.typing_timer = asyncio.get_running_loop().call_later(delay, lambda: self._expire_typing(table))
+            table.typing_timer = detached.call_later(delay, lambda: self._expire_typing(table))
 
     def _expire_typing(self, table: Table) -> None:
         table.typing_timer = None
@@ -346,9 +346,8 @@ class Coordinator:
         due += table.stand_ins.values()
         table.deadline = min(due) if due else None
         if table.deadline is not None:
-            loop = asyncio.get_running_loop()
             delay = max(0.0, table.deadline - now)
-            table.timer = loop.call_later(delay, lambda: self._spawn(self.expire(table)))
+            table.timer = detached.call_later(delay, lambda: self._spawn(self.expire(table)))
 
     @staticmethod
     def _resume(table: Table, now: float) -> None:
@@ -362,7 +361,7 @@ class Coordinator:
             table.away_since[seat] = since + max(0.0, now - max(since, idle_since))
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.ensure_future(coro)
+        task = detached.spawn(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -1,0 +1,26 @@
+"""Work the server does on behalf of a table, started outside the context of whoever triggered it.
+
+asyncio tasks and callbacks copy the current `contextvars` context. Started from a player's session, they would
+carry that session's app (Textual's `active_app`): the SSH layer would charge the table's timers and bots to that
+player's share of the loop (see `dixit_tui.ssh.driver`), and the task would keep the player's app alive after
+they left. These helpers start them in a fresh, empty context instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def spawn(coro: Coroutine[Any, Any, T], *, name: str | None = None) -> asyncio.Task[T]:
+    """`asyncio.create_task`, run in a fresh context (not the one of the session that started it)."""
+    return asyncio.get_running_loop().create_task(coro, name=name, context=contextvars.Context())
+
+
+def call_later(delay: float, callback: Callable[[], object]) -> asyncio.TimerHandle:
+    """`loop.call_later`, run in a fresh context (not the one of the session that set it)."""
+    return asyncio.get_running_loop().call_later(delay, callback, context=contextvars.Context())
