@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import heapq
+import itertools
 import logging
 import threading
 import time
@@ -53,6 +55,8 @@ _PASTE_COST = 16
 _INPUT_WORK_WINDOW = 0.5
 # How many times one step of an over-budget session's work may be put behind other work.
 _MAX_DEFERRALS = 20
+# How many of the next callbacks in the ready queue a held session's step looks at for other work waiting
+_SCAN_LIMIT = 32
 # How long input typed before an EOF may take to be handed on before the session ends.
 _EOF_DRAIN = 5.0
 
@@ -226,6 +230,9 @@ class SSHDriver(Driver):
         self.input_waited = 0.0
         """Seconds of waits imposed on this session's input because its app was over its `cpu_share`."""
         self._budget = WorkBudget(limits.cpu_share, limits.cpu_burst)
+        self._deferred_steps: list[tuple[int, asyncio.Handle]] = []
+        """Steps of this app's work put back in the loop's ready queue and not yet run, as (ticket, handle): a heap,
+        the earliest scheduled first (see `_measure_session_work`)."""
 
     @property
     def username(self) -> str:
@@ -471,9 +478,7 @@ class SSHDriver(Driver):
         """Give a few events to the app, then yield the loop (for longer when this session is over its rate, or its
         app over its share of the loop's time)."""
         wait = self._pacer.take(cost)
-        over = self._budget.wait(self.input_work)
-        if over > 0:
-            self.held_until = time.monotonic() + over
+        over = self._over_share()
         if over > wait:
             self.input_waited += over - wait
             wait = over
@@ -489,6 +494,14 @@ class SSHDriver(Driver):
             self._deliver(message)
         self.input_until = time.perf_counter() + _INPUT_WORK_WINDOW
         await asyncio.sleep(wait)
+
+    def _over_share(self) -> float:
+        """How long this session's input should wait because its app used more than its `cpu_share` (0 when within
+        it); while it is over, its app's work runs after other work (`held_until`)."""
+        over = self._budget.wait(self.input_work)
+        if over > 0:
+            self.held_until = time.monotonic() + over
+        return over
 
     def _deliver(self, message: Message) -> None:
         if isinstance(message, events.Resize):  # an in-band resize report: clamped like the PTY's own size
@@ -554,10 +567,19 @@ class SSHDriver(Driver):
         wanted, self._resize_wanted = self._resize_wanted, None
         if wanted is None or self._input_disabled:
             return
+        asked = self.resizes_posted > 0  # (the first size is the app's start, not something the client asked for)
+        over = self._over_share() if asked else 0.0
+        if over > 0:  # over its share of the loop: the relayout waits too (the last size asked for wins)
+            self.input_waited += over
+            self._resize_wanted = wanted
+            self._resize_handle = self._loop.call_later(over, self._apply_resize)
+            return
         self._resized_at = self._loop.time()
         self.resizes_posted += 1
         self._size = wanted
         size = Size(*wanted)
+        if asked:  # the relayout is work this session asked for
+            self.input_until = time.perf_counter() + _INPUT_WORK_WINDOW
         self._app.post_message(events.Resize(size, size))
 
     # ---- things a server must not do for a remote user ---------------------------------------------
@@ -613,56 +635,136 @@ def install_textual_patches() -> None:
     _patched = True
 
 
+_measuring = False
+"""Whether `Handle._run` is patched (see `_measure_session_work`)."""
+_unmeasured_run: Callable[[asyncio.Handle], None] | None = None
+"""asyncio's own `Handle._run`, once patched."""
+_measured_runs = 0
+"""Callbacks and task steps that went through the patched `Handle._run` (how `check_work_measured` sees it works)."""
+
+
 def _measure_session_work() -> None:
     """Count the event loop's time in each SSH session's app: every callback and task step runs in a context, and
     Textual's tasks carry their app in it (`active_app`). The time goes to that app's SSHDriver (`work`; within half a
-    second of its input also `input_work`, which makes the session's input wait when it is more than `cpu_share`).
-    While a session is over its share, a step of its app's work that finds other work waiting to run goes to the end
-    of the loop's ready queue (up to `_MAX_DEFERRALS` times), so a flooding session's frames do not delay everyone."""
+    second of its input or of a window resize also `input_work`, which makes the session's input wait when it is more
+    than `cpu_share`). While a session is over its share, a step of its app's work that finds other work waiting to
+    run goes to the end of the loop's ready queue (up to `_MAX_DEFERRALS` times), so a flooding session's frames do
+    not delay everyone. A session's steps still run in the order they were scheduled: once one is put back, its later
+    ones are put back behind it. The table's own work (timers, bots) runs in a fresh context and is nobody's.
+
+    Only for asyncio's own event loop (its `Handle` and `_ready` queue); elsewhere nothing is patched or measured and
+    `check_work_measured` says so in the log."""
+    global _measuring, _unmeasured_run
     from textual._context import active_app
 
-    run = asyncio.events.Handle._run
+    handle_class = asyncio.events.Handle
+    run = getattr(handle_class, "_run", None)
+    if run is None or not callable(run):  # (`check_work_measured` says so at the server's start)
+        return
     clock = time.perf_counter
     deferrals: weakref.WeakKeyDictionary[asyncio.Handle, int] = weakref.WeakKeyDictionary()
+    tickets: weakref.WeakKeyDictionary[asyncio.Handle, int] = weakref.WeakKeyDictionary()
+    next_ticket = itertools.count()
 
     def driver_of(handle: asyncio.Handle) -> SSHDriver | None:
-        app = handle._context.get(active_app)  # type: ignore[attr-defined]
+        context = getattr(handle, "_context", None)
+        app = context.get(active_app) if context is not None else None
         driver = getattr(app, "_driver", None) if app is not None else None
         return driver if isinstance(driver, SSHDriver) else None
 
     def others_ready(ready: deque[asyncio.Handle], now: float) -> bool:
-        """Work of the server or of a session within its share is waiting to run."""
-        for other in ready:
+        """Work of the server or of a session within its share is waiting to run (among the next few in the queue;
+        cancelled callbacks are not work)."""
+        for other in itertools.islice(ready, _SCAN_LIMIT):
+            if other._cancelled:
+                continue
             driver = driver_of(other)
             if driver is None or driver.held_until <= now:
                 return True
         return False
 
+    def defer(
+        driver: SSHDriver, handle: asyncio.Handle, ticket: int, ready: deque[asyncio.Handle], *, push: bool
+    ) -> None:
+        if push:  # (a step put back and not yet run again is in `_deferred_steps` once)
+            heapq.heappush(driver._deferred_steps, (ticket, handle))
+        deferrals[handle] = deferrals.get(handle, 0) + 1
+        driver.work_deferred += 1
+        ready.append(handle)
+
+    def charge(driver: SSHDriver, started: float, ended: float) -> None:
+        driver.work += ended - started
+        if started < driver.input_until:
+            driver.input_work += ended - started
+
     def measured_run(handle: asyncio.Handle) -> None:
+        global _measured_runs
+        _measured_runs += 1
         driver = driver_of(handle)
         if driver is None:
             run(handle)
             return
-        if driver.held_until > time.monotonic():
-            # Over its share: this step runs after the work waiting now (a few times at most), so the other
-            # sessions' small steps (a login, a key) do not queue behind the flooding session's frames.
-            ready: deque[asyncio.Handle] | None = getattr(handle._loop, "_ready", None)  # type: ignore[attr-defined]
-            times = deferrals.get(handle, 0)
-            if ready is not None and times < _MAX_DEFERRALS and others_ready(ready, time.monotonic()):
-                deferrals[handle] = times + 1
-                driver.work_deferred += 1
-                ready.append(handle)
-                return
         started = clock()
+        waiting = driver._deferred_steps
+        if waiting or driver.held_until > time.monotonic():
+            ready: deque[asyncio.Handle] | None = getattr(handle._loop, "_ready", None)  # type: ignore[attr-defined]
+            if ready is not None and isinstance(ready, deque):
+                while waiting and waiting[0][1]._cancelled:
+                    heapq.heappop(waiting)  # a step put back, then cancelled: asyncio drops it, so must we
+                ticket = tickets.get(handle)
+                if ticket is None:
+                    ticket = tickets[handle] = next(next_ticket)
+                if waiting and waiting[0][0] < ticket:
+                    # An earlier step of this session was put back: this one runs after it.
+                    defer(driver, handle, ticket, ready, push=handle not in deferrals)
+                    charge(driver, started, clock())
+                    return
+                if waiting and waiting[0][0] == ticket:
+                    heapq.heappop(waiting)
+                # Over its share: this step runs after the work waiting now (a few times at most), so the other
+                # sessions' small steps (a login, a key) do not queue behind the flooding session's frames.
+                if (
+                    driver.held_until > time.monotonic()
+                    and deferrals.get(handle, 0) < _MAX_DEFERRALS
+                    and others_ready(ready, time.monotonic())
+                ):
+                    defer(driver, handle, ticket, ready, push=True)
+                    charge(driver, started, clock())
+                    return
+            else:
+                waiting.clear()
         try:
             run(handle)
         finally:
-            ended = clock()
-            driver.work += ended - started
-            if started < driver.input_until:
-                driver.input_work += ended - started
+            charge(driver, started, clock())
 
     asyncio.events.Handle._run = measured_run  # type: ignore[method-assign, assignment]
+    _unmeasured_run = run
+    _measuring = True
+
+
+async def check_work_measured() -> bool:
+    """At server start: whether the running loop's work is measured per session (asyncio's own loop, with its
+    ready queue, running the patched `Handle._run`). If not, one WARNING says `cpu_share` is inactive. Never raises."""
+    try:
+        install_textual_patches()
+        loop = asyncio.get_running_loop()
+        reason = None
+        if not _measuring:
+            reason = "asyncio.Handle could not be patched"
+        elif not isinstance(loop, asyncio.BaseEventLoop) or not isinstance(getattr(loop, "_ready", None), deque):
+            reason = f"the event loop ({type(loop).__module__}.{type(loop).__name__}) is not asyncio's own"
+        else:
+            before = _measured_runs
+            await asyncio.sleep(0)  # one task step through the loop's ready queue
+            if _measured_runs == before:
+                reason = "the event loop does not run callbacks through asyncio.Handle._run"
+    except Exception as error:  # a check must never stop the server
+        reason = f"checking failed ({error!r})"
+    if reason is None:
+        return True
+    logger.warning("cpu_share is inactive: %s; sessions' work is not measured nor put back", reason)
+    return False
 
 
 def _skip_for_ssh_apps(

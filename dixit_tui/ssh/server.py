@@ -24,6 +24,7 @@ from typing import Any
 import asyncssh
 
 from dixit_tui import __version__
+from dixit_tui.ssh.driver import check_work_measured
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
 from dixit_tui.ssh.session import (
@@ -692,6 +693,7 @@ async def start_server(
     PTY go to `command_handler(identity, command, stdin, stdout) -> exit status`, or get a short answer
     and exit status 2 when there is none.
     """
+    await check_work_measured()  # (only a warning in the log if the loop's work cannot be measured per session)
     host_key = ensure_host_key(Path(keys_dir))
     state = _ServerState(limits, fingerprint(host_key))
 
