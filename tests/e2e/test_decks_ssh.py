@@ -23,6 +23,7 @@ from dixit_tui.decks import load_builtin
 from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
 from tests.e2e.harness import PtyClient, running_server
 from tests.e2e.tui_driver import (
+    add_bot,
     CREATE_DECKS,
     KEYS,
     TIMEOUT,
@@ -79,9 +80,9 @@ async def test_the_create_dialog_mixes_both_decks_and_atlas_cards_reach_the_hand
         table = coord.tables[code]
         assert table.options.decks == ("base", "atlas")
 
-        await press(host, "b")
+        await add_bot(host)
         await wait_text(host, "2 seated")
-        await press(host, "b")
+        await add_bot(host)
         await wait_text(host, "3 seated")
         await start_game(host)
         state = state_of(table)
