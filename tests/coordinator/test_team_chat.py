@@ -120,7 +120,7 @@ async def test_the_json_chat_command_and_message_carry_the_team(coord: Coordinat
 
 
 async def test_team_lines_do_not_push_the_table_lines_out_of_a_returning_players_view(coord: Coordinator) -> None:
-    clients, spectator = await paused_team_table(coord)
+    clients, _ = await paused_team_table(coord)
     table = coord.tables[clients[0].view.code]  # type: ignore[union-attr]
     table.limiter = ChatLimiter(burst=1000)
     table.add_table_line(ChatLine(0, "p0", "before"))

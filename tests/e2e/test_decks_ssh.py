@@ -23,11 +23,11 @@ from dixit_tui.decks import load_builtin
 from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
 from tests.e2e.harness import PtyClient, running_server
 from tests.e2e.tui_driver import (
-    add_bot,
     CREATE_DECKS,
     KEYS,
     TIMEOUT,
     Headless,
+    add_bot,
     find,
     is_reverse,
     lobby_keys,

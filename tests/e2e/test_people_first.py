@@ -27,9 +27,9 @@ from dixit_tui.store import SqliteStore
 from tests.e2e.harness import PtyClient, running_server
 from tests.e2e.test_tui_games import offline, seat_players
 from tests.e2e.tui_driver import (
-    add_bot,
     TIMEOUT,
     Headless,
+    add_bot,
     give_clue,
     press,
     start_game,

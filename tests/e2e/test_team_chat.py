@@ -14,7 +14,6 @@ from dixit_tui.coordinator import TableError
 from dixit_tui.coordinator.table import Table
 from dixit_tui.engine import RuleError
 from dixit_tui.engine.state import Phase
-
 from tests.e2e.harness import PtyClient
 from tests.e2e.test_people_first import server_with, wait_for
 from tests.e2e.test_tui_games import key_of, printed

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
+from typing import Any
 
+from textual.pilot import Pilot
 from textual.widgets import Input
 
-from dixit_tui.coordinator import ChatUpdate
+from dixit_tui.coordinator import ChatUpdate, Coordinator, PlayerSession
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.chat import ChatPanel
-from tests.tui.fixtures import coordinator, default_move, options, screen_text, seat_many, settle
+from tests.tui.fixtures import Recorder, coordinator, default_move, options, screen_text, seat_many, settle
 from tests.tui.test_table import open_apps, session_of, table_of
 
 
@@ -68,7 +72,10 @@ async def test_no_team_chat_outside_team_mode() -> None:
         assert not panel.to_team and "Table:" not in screen_text(ana)
 
 
-async def team_game_in_vote_setup(stack: AsyncExitStack) -> tuple[object, ...]:
+async def team_game_started(
+    stack: AsyncExitStack,
+) -> tuple[Coordinator, DixitApp, Pilot[Any], list[PlayerSession], list[Recorder]]:
+    """ana on a Pilot app and five others (seats 1-5; ana's teammate is dev, seat 3), the game started."""
     coord = coordinator()
     ((ana, pa),) = await open_apps(stack, coord, ["ana"])
     await settle(pa)
@@ -83,8 +90,8 @@ async def team_game_in_vote_setup(stack: AsyncExitStack) -> tuple[object, ...]:
 
 async def test_c_after_t_then_esc_aims_the_box_at_the_table_while_table_chat_is_open() -> None:
     async with AsyncExitStack() as stack:
-        _, ana, pa, _, _ = await team_game_in_vote_setup(stack)
-        panel = ana.screen.query_one(ChatPanel)  # type: ignore[attr-defined]
+        _, ana, pa, _, _ = await team_game_started(stack)
+        panel = ana.screen.query_one(ChatPanel)
         assert not panel.paused
         await pa.press("T")
         await settle(pa)
@@ -97,21 +104,24 @@ async def test_c_after_t_then_esc_aims_the_box_at_the_table_while_table_chat_is_
 
 async def test_a_team_line_typed_at_the_reveal_stays_a_team_line() -> None:
     async with AsyncExitStack() as stack:
-        coord, ana, pa, others, sinks = await team_game_in_vote_setup(stack)
-        table = coord.tables[ana.screen.code]  # type: ignore[attr-defined]
-        panel = ana.screen.query_one(ChatPanel)  # type: ignore[attr-defined]
+        coord, ana, pa, others, sinks = await team_game_started(stack)
+        assert isinstance(ana.screen, TableScreen) and ana.session is not None
+        table = coord.tables[ana.screen.code]
+        assert table.game is not None
+        panel = ana.screen.query_one(ChatPanel)
+        everyone = [ana.session, *others]
         # The clue and the cards, made for everyone (not by keys), up to the vote.
         for _ in range(40):
             if table.game.state.phase.value == "vote":
                 break
-            for session in [ana.session, *others]:  # type: ignore[attr-defined]
+            for session in everyone:
                 if table.game.state.phase.value != "vote":
                     await default_move(session)
         assert table.game.state.phase.value == "vote" and table.game.state.turn.number == 1
         await settle(pa)
         assert panel.paused and panel.to_team
         await pa.press("c", *"the owl")  # typing a team line...
-        for session in [*others, ana.session]:  # type: ignore[attr-defined]  # ...when the votes come in: the reveal
+        for session in [*others, ana.session]:  # ...when the votes come in: the reveal
             await default_move(session)
         await settle(pa)
         assert not panel.paused
