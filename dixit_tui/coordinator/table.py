@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from dixit_tui.coordinator.service import PlayerSession
 
 CHAT_TAIL = 60
+TEAM_CHAT_TAIL = 30  # team lines are kept apart, per team, so they never push the table's lines out
 LOG_TAIL = 60
 
 
@@ -107,7 +108,9 @@ class Table:
         self.lobby_host = 0
         self.spectators: set[PlayerSession] = set()
         self.game: Game | None = None
-        self.chat: deque[ChatLine] = deque(maxlen=CHAT_TAIL)
+        self.chat: deque[ChatLine] = deque(maxlen=CHAT_TAIL)  # the table's lines only
+        self.chat_total = 0  # table lines ever appended to `chat` (places the team lines among them)
+        self.team_chat: dict[int, deque[tuple[int, ChatLine]]] = {}  # per team: (table lines before it, line)
         self.log: deque[str] = deque(maxlen=LOG_TAIL)
         self.limiter = ChatLimiter()
         self.version = 0
@@ -223,7 +226,7 @@ class Table:
             return self._describe(events, rec.get("stand_in"))
         elif kind == "chat":
             line = ChatLine(rec["seat"], rec["name"], rec["text"])
-            self.chat.append(line)
+            self.add_table_line(line)
             return [ChatUpdate(line)]
         elif kind == "note":
             self.note(rec["text"])
@@ -243,7 +246,7 @@ class Table:
             ],
             "lobby_host": self.lobby_host,
             "events": [event_to_dict(e) for e in self.game.events] if self.game is not None else None,
-            "chat": [asdict(line) for line in self.chat if line.team is None],  # team lines are never stored
+            "chat": [asdict(line) for line in self.chat],  # team lines are never stored
             "log": list(self.log),
             "version": self.version,
         }
@@ -261,7 +264,8 @@ class Table:
         table.lobby_host = data["lobby_host"]
         if data["events"] is not None:
             table.game = Game(event_from_dict(e) for e in data["events"])
-        table.chat.extend(ChatLine(**line) for line in data["chat"])
+        for line in data["chat"]:
+            table.add_table_line(ChatLine(**line))
         table.log.extend(data["log"])
         table.version = data["version"]
         return table
@@ -272,7 +276,7 @@ class Table:
         sessions = [seat.session for seat in self.seats]
         self.seats = saved.seats
         self.lobby_host, self.game = saved.lobby_host, saved.game
-        self.chat, self.log, self.version = saved.chat, saved.log, saved.version + 1
+        self.chat, self.chat_total, self.log, self.version = saved.chat, saved.chat_total, saved.log, saved.version + 1
         self.pending = []
         for index, session in enumerate(sessions[: len(self.seats)]):
             self.seats[index].session = session
@@ -445,8 +449,30 @@ class Table:
         if not self.limiter.allow(who):
             raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
         line = ChatLine(seat, name, text, team)
-        self.chat.append(line)
+        self.team_chat.setdefault(team, deque(maxlen=TEAM_CHAT_TAIL)).append((self.chat_total, line))
         return ChatUpdate(line)
+
+    def add_table_line(self, line: ChatLine) -> None:
+        self.chat.append(line)
+        self.chat_total += 1
+
+    def chat_for(self, team: int | None) -> tuple[ChatLine, ...]:
+        """The table's last lines with (team mode) the last lines of one team, in the order they were said."""
+        if team is None or team not in self.team_chat:
+            return tuple(self.chat)
+        first = self.chat_total - len(self.chat)  # the number of the oldest table line kept
+        out: list[ChatLine] = []
+        mine = iter(self.team_chat[team])
+        pending = next(mine, None)
+        for number, line in enumerate(self.chat, start=first):
+            while pending is not None and pending[0] <= number:
+                out.append(pending[1])
+                pending = next(mine, None)
+            out.append(line)
+        while pending is not None:
+            out.append(pending[1])
+            pending = next(mine, None)
+        return tuple(out)
 
     def note(self, text: str) -> None:
         self.log.append(text)
@@ -472,7 +498,7 @@ class Table:
             you=seat,
             host=host,
             game=game,
-            chat=tuple(line for line in self.chat if line.team is None or line.team == team),
+            chat=self.chat_for(team),
             log=tuple(self.log),
             chat_paused=self.chat_paused(),
             spectators=len(self.spectators),

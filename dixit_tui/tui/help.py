@@ -143,8 +143,8 @@ KEYS = """\
 - **Practice turn:** the host presses **p** instead of **s** to start: the table first plays one real turn (the
   host tells) that does not count, with a few lines of help beside it. Then every card is dealt again and the
   game begins, scores at 0.
-- **Game over:** the host presses **m** for a rematch: a new table with the same seats and options, and everyone
-  at the table moves to its lobby.
+- **Game over:** the host presses **m**, then **y**, for a rematch: a new table with the same seats and options,
+  and everyone at the table moves to its lobby.
 """
 
 OVERVIEW = """\

@@ -1057,7 +1057,10 @@ class TableScreen(Screen[None]):
         def stale() -> str | None:
             if self.view.status != "lobby":
                 return "the game has started"
-            return None if self.view.is_host and self.view.start_problem is None else "the table cannot start now"
+            if not (self.view.is_host and self.view.start_problem is None):
+                return "the table cannot start now"
+            now = len([s for s in self.view.seats if not s.removed])
+            return None if now == n else f"the table now has {now} players"
 
         async def answer(ok: bool | None) -> None:
             session = self._session()
@@ -1070,9 +1073,26 @@ class TableScreen(Screen[None]):
         )
 
     async def action_add_bot(self) -> None:
-        session = self._session()
-        if session is not None:
-            await self._act(session.add_bots(1))
+        """Adding a bot asks first, in the guarded dialog: plain typing ("brb") must not fill the seats."""
+        if self._session() is None or self._question_open():
+            return
+        seats = len(self.view.seats)
+
+        def stale() -> str | None:
+            view = self.view
+            if view.status != "lobby" or self.game is not None:
+                return "the game has started"
+            if not view.is_host or len(view.seats) >= view.options.max_seats():
+                return "no seat is free now"
+            return None if len(view.seats) == seats else "the seats changed"
+
+        async def answer(ok: bool | None) -> None:
+            session = self._session()
+            if ok and session is not None:
+                await self._act(session.add_bots(1))
+
+        body = Content("A bot takes a free seat and plays its own cards. You can remove it with x before the start.")
+        self.app.push_screen(ConfirmScreen("Add a bot?", body, yes="Add", no="Cancel", stale=stale), answer)
 
     def action_transcript(self) -> None:
         from dixit_tui.transcript import transcript_of
@@ -1085,12 +1105,27 @@ class TableScreen(Screen[None]):
         await self._confirm_start(practice=True)
 
     async def action_rematch(self) -> None:
-        session = self._session()
-        if session is not None:
-            await self._act(session.rematch())
+        """A rematch moves everyone: ask first, in the guarded dialog (typing "more?" without `c` must not)."""
+        if self._session() is None or self._question_open():
+            return
+
+        def stale() -> str | None:
+            return None if self.view.status == "over" and self.view.is_host else "the table has moved on"
+
+        async def answer(ok: bool | None) -> None:
+            session = self._session()
+            if ok and session is not None:
+                await self._act(session.rematch())
+
+        body = Content("Everyone here moves to a new table with the same seats.")
+        self.app.push_screen(ConfirmScreen("Start a rematch?", body, yes="Rematch", no="Not now", stale=stale), answer)
 
     def action_chat(self) -> None:
-        self.query_one(ChatPanel).input.focus()
+        """`c`: the chat box, aimed at the table whenever the table's chat is open (T aims it at the team)."""
+        chat = self.query_one(ChatPanel)
+        if not chat.paused and chat.to_team and not chat.input.value:
+            chat.set_to_team(False)
+        chat.input.focus()
 
     def action_team_chat(self) -> None:
         chat = self.query_one(ChatPanel)

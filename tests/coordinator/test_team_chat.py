@@ -7,6 +7,8 @@ import random
 import pytest
 
 from dixit_tui.coordinator import ChatUpdate, Coordinator, TableError
+from dixit_tui.coordinator.models import ChatLine
+from dixit_tui.coordinator.table import CHAT_TAIL, ChatLimiter
 from dixit_tui.protocol.commands import BadCommand, dispatch
 from dixit_tui.protocol.messages import encode_update
 from tests.coordinator.test_coordinator import Client, connect, game_of, table_of
@@ -67,7 +69,7 @@ async def test_a_team_line_is_never_stored(coord: Coordinator) -> None:
     table = coord.tables[clients[0].view.code]  # type: ignore[union-attr]
     assert "keep this between us" not in str(table.take_pending())
     assert "keep this between us" not in str(table.snapshot())
-    assert any(line.text == "keep this between us" for line in table.chat)  # in memory, for the team's views
+    assert any(line.text == "keep this between us" for line in table.view_for(clients[5].session).chat)  # in memory
 
 
 async def test_team_chat_is_refused_outside_a_running_team_game(coord: Coordinator) -> None:
@@ -115,3 +117,21 @@ async def test_the_json_chat_command_and_message_carry_the_team(coord: Coordinat
         await dispatch(clients[2].session, {"cmd": "chat", "text": "x", "to": "everyone"})
     with pytest.raises(TableError, match="paused"):
         await dispatch(clients[2].session, {"cmd": "chat", "text": "mine?", "to": "table"})
+
+
+async def test_team_lines_do_not_push_the_table_lines_out_of_a_returning_players_view(coord: Coordinator) -> None:
+    clients, _ = await paused_team_table(coord)
+    table = coord.tables[clients[0].view.code]  # type: ignore[union-attr]
+    table.limiter = ChatLimiter(burst=1000)
+    table.add_table_line(ChatLine(0, "p0", "before"))
+    for n in range(CHAT_TAIL):
+        table.add_table_line(ChatLine(0, "p0", f"table {n}"))
+        if n % 6 == 0:
+            table.say_to_team(clients[1].session, 1, "p1", f"team {n}")
+    team_view = [line.text for line in table.view_for(clients[4].session).chat]
+    table_view = [line.text for line in table.view_for(clients[0].session).chat]
+    assert table_view == [f"table {n}" for n in range(CHAT_TAIL)]  # the whole tail, no team line
+    assert [t for t in team_view if t.startswith("table")] == table_view  # the team sees all of them too
+    assert team_view[:3] == ["table 0", "team 0", "table 1"]  # in the order they were said
+    assert team_view.index("team 54") == team_view.index("table 54") + 1
+    assert len(team_view) == CHAT_TAIL + 10

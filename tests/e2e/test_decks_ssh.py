@@ -27,6 +27,7 @@ from tests.e2e.tui_driver import (
     KEYS,
     TIMEOUT,
     Headless,
+    add_bot,
     find,
     is_reverse,
     lobby_keys,
@@ -79,9 +80,9 @@ async def test_the_create_dialog_mixes_both_decks_and_atlas_cards_reach_the_hand
         table = coord.tables[code]
         assert table.options.decks == ("base", "atlas")
 
-        await press(host, "b")
+        await add_bot(host)
         await wait_text(host, "2 seated")
-        await press(host, "b")
+        await add_bot(host)
         await wait_text(host, "3 seated")
         await start_game(host)
         state = state_of(table)

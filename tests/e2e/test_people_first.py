@@ -29,6 +29,7 @@ from tests.e2e.test_tui_games import offline, seat_players
 from tests.e2e.tui_driver import (
     TIMEOUT,
     Headless,
+    add_bot,
     give_clue,
     press,
     start_game,
@@ -82,7 +83,7 @@ async def test_bots_wait_while_a_person_writes_the_first_clue_and_everyone_sees_
         players, table = await seat_players(server.port, coord, ["ana", "ben"])
         ana, ben = (p.client for p in players)
         await wait_footer(ana, "b Add a bot")
-        await press(ana, "b")
+        await add_bot(ana)
         await wait_text(ana, "3 seated")
         bots = bots_at(table)
         await start_game(ana)

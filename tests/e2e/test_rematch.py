@@ -23,11 +23,13 @@ from tests.e2e.test_headless_ssh import JsonClient, Message, dixit_server, every
 from tests.e2e.test_tui_games import dixit_server as tui_server
 from tests.e2e.test_tui_games import seat_players
 from tests.e2e.tui_driver import (
+    add_bot,
     cast_vote,
     close_recap,
     footer,
     give_clue,
     press,
+    rematch,
     start_game,
     state_of,
     status,
@@ -36,6 +38,7 @@ from tests.e2e.tui_driver import (
     wait_all,
     wait_any,
     wait_footer,
+    wait_gone,
     wait_status,
     wait_text,
 )
@@ -168,7 +171,7 @@ async def test_the_host_presses_m_at_game_over_and_everyone_lands_in_the_new_lob
     async with tui_server(tmp_path, seed=5) as (server, coord):
         players, table = await seat_players(server.port, coord, ["ana", "ben"], target=10)
         ana, ben = players[0].client, players[1].client
-        await press(ana, "b")
+        await add_bot(ana)
         await wait_all([ana, ben], "3 seated")
         names = [s.name for s in table.seats]
         await start_game(ana)
@@ -180,7 +183,12 @@ async def test_the_host_presses_m_at_game_over_and_everyone_lands_in_the_new_lob
         await wait_text(ben, "The host, ana, can start a rematch")
         assert "m Rematch" not in footer(ben)
         old = table.code
-        await press(ana, "m")
+        await press(ana, "more?")  # plain typing without `c` first only asks (the guarded dialog), never answers
+        await wait_text(ana, "Start a rematch?", "Everyone here moves to a new table with the same seats.")
+        await press(ana, "n")
+        await wait_gone(ana, "Start a rematch?")
+        assert list(coord.tables) == [old] and ana.screen_text().count("started a rematch") == 0
+        await rematch(ana)
         await wait_any(ana, "You started a rematch: table")
         await wait_for(lambda: any(code != old for code in coord.tables), TIMEOUT, "the new table")
         new = next(code for code in coord.tables if code != old)

@@ -3,10 +3,17 @@ the line never reaches the other teams (terminal bytes or JSON), a spectator, th
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from dixit_tui.coordinator import TableError
+from dixit_tui.coordinator.table import Table
+from dixit_tui.engine import RuleError
+from dixit_tui.engine.state import Phase
 from tests.e2e.harness import PtyClient
 from tests.e2e.test_people_first import server_with, wait_for
 from tests.e2e.test_tui_games import key_of, printed
@@ -22,6 +29,7 @@ from tests.e2e.tui_driver import (
     wait_footer,
     wait_text,
 )
+from tests.tui.fixtures import default_move
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -76,14 +84,14 @@ async def test_teammates_agree_in_team_chat_while_the_table_chat_is_paused(tmp_p
 
         # ana: c opens the chat box, which goes to her team while the table's chat is paused
         await open_chat(ana)
-        await wait_text(ana, "Team: only dan sees this")
+        await wait_text(ana, "Team:  only dan sees this")
         await press(ana, SECRET, "enter")
         await wait_text(dan, f"ana (team): {SECRET}")
         await wait_text(ana, f"ana (team): {SECRET}")
         await press(ana, "escape")
         # dan answers with T, the team chat key
         await open_chat(dan, "T")
-        await wait_text(dan, "Team: only ana sees this")
+        await wait_text(dan, "Team:  only ana sees this")
         await press(dan, REPLY, "enter")
         await wait_text(ana, f"dan (team): {REPLY}")
         await press(dan, "escape")
@@ -117,6 +125,69 @@ async def test_teammates_agree_in_team_chat_while_the_table_chat_is_paused(tmp_p
         assert "lighthouse" not in str(records) and "scarf" not in str(records)
         assert "good luck all" in str(records)  # the table's chat is stored: the check above can fail
 
+        for terminal_ in (ana, cy, dan):
+            await terminal_.close()
+        for headless in (hal, eve, sam):
+            await headless.close()
+
+
+async def moves_until(table: Table, done: Callable[[], bool]) -> None:
+    """The people's moves, made directly through the coordinator (the bot plays its own), until `done`."""
+    for _ in range(400):
+        if done():
+            return
+        for seat in table.seats:
+            if not done() and not seat.bot and seat.session is not None:
+                with contextlib.suppress(RuleError, TableError):
+                    await default_move(seat.session)
+        await asyncio.sleep(0.05)
+    raise AssertionError("the table never got there")
+
+
+async def test_a_team_line_being_typed_at_the_reveal_still_goes_to_the_team_only(tmp_path: Path) -> None:
+    """dan types a team line during the vote; everyone's votes come in (through the coordinator) and the reveal
+    reopens the table's chat; dan closes the recap and presses Enter: only ana, his teammate, gets the line."""
+    async with server_with(tmp_path, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
+        hal = await Headless.open(server.port, "hal")
+        code = await hal.create(mode="team", seed=4)
+        ana = await terminal(server.port, "ana", code)  # seat 1
+        cy = await terminal(server.port, "cy", code)  # seat 2: another team
+        eve = await Headless.open(server.port, "eve")
+        eve.send({"cmd": "join", "table": code})  # seat 3: hal's teammate
+        await eve.wait_for("state", table=code)
+        dan = await terminal(server.port, "dan", code)  # seat 4: ana's teammate
+        hal.send({"cmd": "add_bots", "count": 1})  # seat 5: cy's teammate
+        sam = await Headless.open(server.port, "sam")
+        sam.send({"cmd": "watch", "table": code})
+        table = coord.tables[code]
+        await wait_for(lambda: len(table.seats) == 6 and len(table.spectators) == 1, "six seats and a spectator")
+        hal.send({"cmd": "start"})
+        await wait_for(lambda: table.game is not None, "the start")
+        await moves_until(table, lambda: state_of(table).phase is Phase.VOTE)
+        await wait_text(dan, "table chat paused; team chat open")
+        await open_chat(dan)
+        await wait_text(dan, "Team:", "only ana sees this")
+        await press(dan, "zebra plan")  # typed, not yet sent...
+        await wait_text(dan, "zebra plan")
+        await moves_until(table, lambda: state_of(table).turn.number == 2)  # ...when the reveal comes
+        await dan.wait_until(lambda: "⏎ Close" in footer(dan), TIMEOUT, "the recap of the reveal")
+        await press(dan, "enter")  # closes the recap
+        await dan.wait_until(lambda: "esc Back" in footer(dan), TIMEOUT, "the chat box to have the focus again")
+        await wait_text(dan, "zebra plan")
+        assert "Team:" in text(dan) and "your box still sends to the team" in text(dan)
+        await press(dan, "enter")
+        await wait_text(dan, "dan (team): zebra plan")
+        await ana.wait_until(lambda: "⏎ Close" in footer(ana), TIMEOUT, "the recap of the reveal")
+        await press(ana, "escape")  # ana closes her recap: the log shows her teammate's line
+        await wait_text(ana, "dan (team): zebra plan")
+        await cy.wait_until(lambda: "⏎ Close" in footer(cy), TIMEOUT, "the recap of the reveal")
+        await press(cy, "escape")
+        hal.send({"cmd": "chat", "text": "after"})  # a table line after dan's: had his reached cy, it came first
+        await wait_text(cy, "hal: after")
+        assert "zebra" not in printed(cy) and "zebra" not in text(cy)
+        for client in (hal, eve, sam):
+            await client.wait_for("chat", text="after")
+            assert not any("zebra" in str(m) for m in client.messages)
         for terminal_ in (ana, cy, dan):
             await terminal_.close()
         for headless in (hal, eve, sam):

@@ -260,6 +260,21 @@ async def start_game(host: PtyClient) -> None:
     await wait_text(host, "turn 1 ·")
 
 
+async def add_bot(host: PtyClient) -> None:
+    """In the table's lobby: b asks "Add a bot?" (the guarded dialog), y adds it."""
+    await press(host, "b")
+    await wait_text(host, "Add a bot?")
+    await press(host, "y")
+    await wait_gone(host, "Add a bot?")
+
+
+async def rematch(host: PtyClient) -> None:
+    """At game over: m asks "Start a rematch?" (the guarded dialog), y starts it."""
+    await press(host, "m")
+    await wait_text(host, "Start a rematch?")
+    await press(host, "y")
+
+
 async def give_clue(client: PtyClient, card: int, clue: str) -> None:
     """The storyteller: the hand's card number `card`, Enter, then the clue and Enter."""
     await wait_footer(client, "⏎ Choose card")

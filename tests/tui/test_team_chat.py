@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
+from typing import Any
 
+from textual.pilot import Pilot
 from textual.widgets import Input
 
-from dixit_tui.coordinator import ChatUpdate
+from dixit_tui.coordinator import ChatUpdate, Coordinator, PlayerSession
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.chat import ChatPanel
-from tests.tui.fixtures import coordinator, default_move, options, screen_text, seat_many, settle
+from tests.tui.fixtures import Recorder, coordinator, default_move, options, screen_text, seat_many, settle
 from tests.tui.test_table import open_apps, session_of, table_of
 
 
@@ -32,7 +36,7 @@ async def test_teammates_agree_in_team_chat_while_the_table_chat_is_paused() -> 
         await default_move(ben_cara[0][0])  # ben gives the first clue: the table's chat pauses
         await settle(pa, pd)
         assert panel.paused and panel.to_team  # ...and the box goes to the team, saying so
-        assert "Team: only dan sees this" in screen_text(ana)
+        assert "Team:  only dan sees this" in screen_text(ana)  # the label in reverse colours, a space apart
         assert "table chat paused; team chat open" in screen_text(ana)
         await pa.press("c", *"the lighthouse?", "enter")
         await settle(pa, pd)
@@ -66,3 +70,67 @@ async def test_no_team_chat_outside_team_mode() -> None:
         await pa.press("T")
         await settle(pa)
         assert not panel.to_team and "Table:" not in screen_text(ana)
+
+
+async def team_game_started(
+    stack: AsyncExitStack,
+) -> tuple[Coordinator, DixitApp, Pilot[Any], list[PlayerSession], list[Recorder]]:
+    """ana on a Pilot app and five others (seats 1-5; ana's teammate is dev, seat 3), the game started."""
+    coord = coordinator()
+    ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+    await settle(pa)
+    view = await session_of(ana).create(options(mode="team"))
+    ben_cara = await seat_many(coord, ["ben", "cara"], view.code)
+    dev_eve_fay = await seat_many(coord, ["dev", "eve", "fay"], view.code)
+    await settle(pa)
+    await pa.press("s", "y")
+    await settle(pa)
+    return coord, ana, pa, [s for s, _ in (*ben_cara, *dev_eve_fay)], [r for _, r in (*ben_cara, *dev_eve_fay)]
+
+
+async def test_c_after_t_then_esc_aims_the_box_at_the_table_while_table_chat_is_open() -> None:
+    async with AsyncExitStack() as stack:
+        _, ana, pa, _, _ = await team_game_started(stack)
+        panel = ana.screen.query_one(ChatPanel)
+        assert not panel.paused
+        await pa.press("T")
+        await settle(pa)
+        assert panel.to_team
+        await pa.press("escape", "c")
+        await settle(pa)
+        assert not panel.to_team and panel.input.has_focus
+        assert "Table:" in screen_text(ana)
+
+
+async def test_a_team_line_typed_at_the_reveal_stays_a_team_line() -> None:
+    async with AsyncExitStack() as stack:
+        coord, ana, pa, others, sinks = await team_game_started(stack)
+        assert isinstance(ana.screen, TableScreen) and ana.session is not None
+        table = coord.tables[ana.screen.code]
+        assert table.game is not None
+        panel = ana.screen.query_one(ChatPanel)
+        everyone = [ana.session, *others]
+        # The clue and the cards, made for everyone (not by keys), up to the vote.
+        for _ in range(40):
+            if table.game.state.phase.value == "vote":
+                break
+            for session in everyone:
+                if table.game.state.phase.value != "vote":
+                    await default_move(session)
+        assert table.game.state.phase.value == "vote" and table.game.state.turn.number == 1
+        await settle(pa)
+        assert panel.paused and panel.to_team
+        await pa.press("c", *"the owl")  # typing a team line...
+        for session in [*others, ana.session]:  # ...when the votes come in: the reveal
+            await default_move(session)
+        await settle(pa)
+        assert not panel.paused
+        assert table.game.state.turn.number == 2
+        assert panel.to_team  # not switched back to the table by itself
+        await pa.press("enter")  # closes the recap of the reveal
+        await settle(pa)
+        assert "Team:" in screen_text(ana)
+        await pa.press("enter")
+        await settle(pa)
+        heard = [[u.line.text for u in sink.updates if isinstance(u, ChatUpdate)] for sink in sinks]
+        assert heard == [[], [], ["the owl"], [], []]  # dev alone, ana's teammate (seats 0+3)

@@ -93,7 +93,9 @@ class ChatPanel(Vertical):
         display: block;
     }
     ChatPanel.-to-team #chat-to {
-        color: $success;
+        background: $success;
+        color: $background;
+        padding: 0 1;
     }
     ChatPanel Input {
         width: 1fr;
@@ -151,11 +153,16 @@ class ChatPanel(Vertical):
 
     def set_paused(self, paused: bool, mate: str | None = None) -> None:
         """The table's chat is paused (from the clue until the reveal); `mate`: team chat is open with that teammate.
-        A pause turns the box to the team, its end back to the table."""
+        A pause turns the box to the team. Its end turns it back to the table only while the box is empty and
+        unfocused: a team line being typed at the reveal must never go to the whole table (`c` aims it at the
+        table again, ctrl+t switches)."""
         if paused == self.paused and mate == self.mate:
             return
-        if paused != self.paused:
-            self.to_team = paused and mate is not None
+        if paused and not self.paused:
+            self.to_team = mate is not None
+        elif self.paused and not paused and self.to_team:
+            box = self.input
+            self.to_team = bool(box.value) or box.has_focus
         self.paused, self.mate = paused, mate
         if mate is None:
             self.to_team = False
@@ -184,6 +191,8 @@ class ChatPanel(Vertical):
         if self.paused:
             title = "Log & chat (table chat paused; team chat open)" if team_chat else ""
             self.border_title = title or "Log & chat (chat paused until the reveal)"
+        elif self.to_team:
+            self.border_title = "Log & chat (table chat open again; your box still sends to the team)"
         else:
             self.border_title = "Log & chat"
 
