@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
@@ -87,6 +88,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
 
     def __init__(self, initial: TableOptions | None = None) -> None:
         super().__init__(classes="dialog-screen", id="create")
+        self._dismissed = False
         self.initial = initial or TableOptions()
         self.deck_sizes: dict[str, int] = {}  # the decks on offer and their card counts, read when composed
         self._seats_touched = initial is not None and initial.seats is not None
@@ -176,7 +178,18 @@ class CreateScreen(ModalScreen[TableOptions | None]):
                 yield Button("Cancel", id="create-cancel", compact=True)
         yield KeyBar()
 
+    def dismiss(self, result: TableOptions | None = None) -> AwaitComplete:
+        self._dismissed = True
+        return super().dismiss(result)
+
+    def _gone(self) -> bool:
+        """Closed already (Esc typed with the key that opened it): its fields may be gone; events still queued for
+        it (its mount, changes of its fields) find nothing to do."""
+        return self._dismissed
+
     def on_mount(self) -> None:
+        if self._gone():
+            return
         self._decks_changed()
         self._mode_changed()
         self.query_one("#mode", RadioSet).focus()
@@ -285,10 +298,14 @@ class CreateScreen(ModalScreen[TableOptions | None]):
 
     @on(RadioSet.Changed, "#mode")
     def _on_mode(self) -> None:
+        if self._gone():
+            return
         self._mode_changed()
 
     @on(RadioSet.Changed, "#profile")
     def _on_profile(self) -> None:
+        if self._gone():
+            return
         if self.mode == "standard":
             self._profile = self.profile
         self._rules_changed()
@@ -301,12 +318,16 @@ class CreateScreen(ModalScreen[TableOptions | None]):
 
     @on(Checkbox.Changed)
     def _on_tick(self, event: Checkbox.Changed) -> None:
+        if self._gone():
+            return
         if event.checkbox.id is not None and event.checkbox.id.startswith("deck-"):
             self._decks_changed()
         self._show_problems()
 
     @on(Input.Changed)
     def _on_input(self, event: Input.Changed) -> None:
+        if self._gone():
+            return
         if event.input.id == "seats" and event.input.has_focus:
             self._seats_touched = True
         self._show_problems()
@@ -316,6 +337,8 @@ class CreateScreen(ModalScreen[TableOptions | None]):
     @on(Input.Submitted)
     @on(Button.Pressed, "#create-ok")
     def action_create(self) -> None:
+        if self._gone():
+            return
         if self._show_problems():
             self.app.bell()
             return

@@ -82,7 +82,8 @@ class NamePrompt(ModalScreen[str | None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#new-name", Input).focus()
+        for box in self.query("#new-name").results(Input):  # closed already (Esc typed at once): nothing to focus
+            box.focus()
 
     @on(Input.Submitted, "#new-name")
     @on(Button.Pressed, "#name-ok")
@@ -126,7 +127,8 @@ class ReconnectPrompt(ModalScreen[bool]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#prompt-code", Input).focus()
+        for box in self.query("#prompt-code").results(Input):  # closed already (Esc typed at once): nothing to focus
+            box.focus()
 
     @on(Input.Submitted, "#prompt-code")
     @on(Button.Pressed, "#reconnect-ok")

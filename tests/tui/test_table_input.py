@@ -178,3 +178,51 @@ async def test_closing_the_recap_twice_at_once_keeps_the_table() -> None:
         recap.action_close()
         await pilot.pause()
         assert app.screen is table and app._exception is None
+
+
+async def test_a_recap_or_picker_closed_before_it_has_drawn_does_not_crash() -> None:
+    """Enter typed with the key that opened the recap (or a seat picker) closes it before its widgets are mounted;
+    its on_mount, and a newer turn's recap shown in its place, must then find nothing to do, not crash."""
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        table: Screen[None] = Screen()  # the table, say
+        await app.push_screen(table)
+        for ticks in range(4):
+            recap = RecapScreen(Reveal(1, 0, "moon", "all", (), ()), {}, ["ana"])
+            app.push_screen(recap)
+            for _ in range(ticks):
+                await asyncio.sleep(0)
+            recap.show(Reveal(2, 0, "sun", "all", (), ()), {}, ["ana"])  # a newer turn, before it drew
+            recap.action_close()
+            await pilot.pause()
+            assert app._exception is None, app._exception
+            assert app.screen is table
+            picker = SeatPicker("Remove which player?", [(1, Content("ben"))])
+            app.push_screen(picker)
+            for _ in range(ticks):
+                await asyncio.sleep(0)
+            picker.action_cancel()
+            await pilot.pause()
+            assert app._exception is None, app._exception
+            assert app.screen is table
+
+
+async def test_a_lobby_dialog_closed_before_it_has_drawn_does_not_crash() -> None:
+    """`c` then Esc at once (or `r` then Esc): the dialog is closed before its fields are mounted."""
+    from dixit_tui.tui.create import CreateScreen
+    from dixit_tui.tui.lobby import NamePrompt, ReconnectPrompt
+
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        base: Screen[None] = Screen()  # the lobby, say
+        await app.push_screen(base)
+        for make in (CreateScreen, lambda: NamePrompt("Name taken", "ana"), lambda: ReconnectPrompt("Back?", "K7QF")):
+            for ticks in range(4):
+                dialog = make()
+                app.push_screen(dialog)
+                for _ in range(ticks):
+                    await asyncio.sleep(0)
+                dialog.dismiss(None)
+                await pilot.pause()
+                assert app._exception is None, (make, ticks, app._exception)
+                assert app.screen is base

@@ -246,7 +246,8 @@ class SeatPicker(ModalScreen[int | None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        for options in self.query(OptionList):  # closed already (Esc typed at once): nothing to focus
+            options.focus()
 
     @on(OptionList.OptionSelected)
     def picked(self, event: OptionList.OptionSelected) -> None:

@@ -269,7 +269,9 @@ class RecapScreen(ModalScreen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#recap-scroll").focus()
+        # Queried, not assumed: an Enter typed with the key that opened the recap may have closed it already.
+        for scroll in self.query("#recap-scroll"):
+            scroll.focus()
 
     def show(
         self,
@@ -283,6 +285,8 @@ class RecapScreen(ModalScreen[None]):
     ) -> None:
         """Show another turn's recap in this screen (cheaper than closing it and opening a new one)."""
         self._keep(reveal, texts, names, mode, teams, you)
+        if not self.query("#recap-body"):  # not composed yet (compose draws what was kept) or already closed
+            return
         self.query_one("#recap-box").border_title = self._title()
         self.query_one("#recap-body", RichSnapshot).show(self._body())
         scroll = self.query_one("#recap-scroll")
