@@ -53,6 +53,10 @@ _CHARS_PER_EVENT = 8
 _PASTE_COST = 16
 # How long after a session's input is handed on its app's work counts as caused by that input (`cpu_share`).
 _INPUT_WORK_WINDOW = 0.5
+_HUMAN_EVENTS = 30
+"""Input events (keys, mouse reports, window changes asked for) in the last second below which a session counts as a
+person at the keyboard: its input never waits for `cpu_share` (a fast typist at a table that moves under them, whose
+app redraws much, must not be slowed). Floods (hundreds a second) are far above it."""
 # How many times one step of an over-budget session's work may be put behind other work.
 _MAX_DEFERRALS = 20
 # How many of the next callbacks in the ready queue a held session's step looks at for other work waiting
@@ -230,6 +234,8 @@ class SSHDriver(Driver):
         self.input_waited = 0.0
         """Seconds of waits imposed on this session's input because its app was over its `cpu_share`."""
         self._budget = WorkBudget(limits.cpu_share, limits.cpu_burst)
+        self._recent_input: deque[float] = deque(maxlen=4 * _HUMAN_EVENTS)
+        """When (monotonic) the latest input events were handed on or window changes asked for."""
         self._deferred_steps: list[tuple[int, asyncio.Handle]] = []
         """Steps of this app's work put back in the loop's ready queue and not yet run, as (ticket, handle): a heap,
         the earliest scheduled first (see `_measure_session_work`)."""
@@ -492,12 +498,20 @@ class SSHDriver(Driver):
             ):
                 continue
             self._deliver(message)
+        self._recent_input.extend(itertools.repeat(time.monotonic(), len(messages)))
         self.input_until = time.perf_counter() + _INPUT_WORK_WINDOW
         await asyncio.sleep(wait)
 
     def _over_share(self) -> float:
         """How long this session's input should wait because its app used more than its `cpu_share` (0 when within
-        it); while it is over, its app's work runs after other work (`held_until`)."""
+        it, and always 0 at a person's pace: see `_HUMAN_EVENTS`); while it is over, its app's work runs after other
+        work (`held_until`)."""
+        now = time.monotonic()
+        recent = self._recent_input
+        while recent and recent[0] < now - 1.0:
+            recent.popleft()
+        if len(recent) < _HUMAN_EVENTS:
+            return 0.0
         over = self._budget.wait(self.input_work)
         if over > 0:
             self.held_until = time.monotonic() + over
@@ -553,6 +567,7 @@ class SSHDriver(Driver):
         """A new window size: handed to the app at most once per `resize_interval` (each is a relayout of the whole
         screen); sizes asked for in between are coalesced, the last one wins."""
         self.resizes_asked += 1
+        self._recent_input.append(time.monotonic())
         self._resize_wanted = clamp_size(width, height, self._limits.max_size)
         if self._resize_handle is not None:
             return

@@ -348,16 +348,19 @@ REFUSAL_LINGER = 1.0
 connection before the client read the reason (OpenSSH then says only "Broken pipe")."""
 MAX_LINGERING = 100
 """Refused connections lingering at once; beyond it they are closed at once, without a reason."""
-_lingering = 0
+_lingering: set[asyncio.Transport] = set()
+"""The refused connections' transports lingering now. A transport that closed otherwise (its loop ended, the client
+left) no longer counts, so the cap cannot be used up by connections that are gone."""
 
 
 def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
     """Send an SSH disconnect message with `reason` (before key exchange it goes in clear, which SSH allows), stop
     reading, and close the connection shortly after."""
-    global _lingering
     transport = getattr(conn, "_transport", None)
     send = getattr(conn, "_send_disconnect", None)
-    if _lingering >= MAX_LINGERING or not isinstance(transport, asyncio.Transport) or send is None:
+    for gone in [t for t in _lingering if t.is_closing()]:
+        _lingering.discard(gone)
+    if len(_lingering) >= MAX_LINGERING or not isinstance(transport, asyncio.Transport) or send is None:
         conn.abort()
         return
     try:
@@ -366,11 +369,10 @@ def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
     except Exception:
         conn.abort()
         return
-    _lingering += 1
+    _lingering.add(transport)
 
     def close() -> None:
-        global _lingering
-        _lingering -= 1
+        _lingering.discard(transport)
         conn.abort()
 
     asyncio.get_running_loop().call_later(REFUSAL_LINGER, close)

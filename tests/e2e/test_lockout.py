@@ -135,3 +135,20 @@ async def test_a_network_over_its_cap_is_refused_with_a_reason(tmp_path: Path) -
             assert await _version(server.port, "127.51.0.1") > 0  # another network gets in
         finally:
             _close(sockets)
+
+
+async def test_refusals_whose_connections_are_gone_do_not_use_up_the_lingering_cap(tmp_path: Path) -> None:
+    """A refused connection lingers a moment so its client can read why. One whose loop ended first (a server
+    stopped, a test over) must not count for ever: with the cap filled by closed ones, a refusal still says why."""
+    from dixit_tui.ssh import server as server_module
+
+    class Closed(asyncio.Transport):
+        def is_closing(self) -> bool:
+            return True
+
+    stale = [Closed() for _ in range(server_module.MAX_LINGERING)]
+    server_module._lingering.update(stale)
+    try:
+        await test_a_network_over_its_cap_is_refused_with_a_reason(tmp_path)
+    finally:
+        server_module._lingering.difference_update(stale)

@@ -306,11 +306,13 @@ async def test_window_changes_count_as_the_sessions_input_and_wait_when_it_is_ov
         await wait_for(lambda: len(apps[0].sizes) >= 1, timeout=30, what="the first size")
         driver = apps[0]._driver
         assert isinstance(driver, SSHDriver)
-        for n in range(12):  # no key at all: only window changes, each a 20 ms relayout
+        # no key at all: only window changes, faster than a person resizes (a person's few never wait: see
+        # test_a_person_s_pace_never_waits), each a 20 ms relayout
+        for n in range(40):
             client.resize(70 + n, 24)
             await wait_for(partial(asked, driver, n + 1), timeout=30, what=f"resize {n + 1} asked")
-            await asyncio.sleep(0.05)
-        await wait_for(lambda: apps[0].sizes[-1] == (81, 24), timeout=30, what="the last size")
+            await asyncio.sleep(0.005)
+        await wait_for(lambda: apps[0].sizes[-1] == (109, 24), timeout=30, what="the last size")
         await client.close()
     print(f"\n{len(apps[0].sizes)} relayouts, {driver.input_work:.2f} s counted as input, waited {driver.input_waited}")
     assert driver.input_work >= 0.02 * 2  # the relayouts the client asked for count for its share ...
@@ -326,3 +328,29 @@ def test_a_handle_without_run_leaves_the_loop_unmeasured_and_does_not_raise(monk
     monkeypatch.delattr(asyncio.events.Handle, "_run")  # e.g. a Python whose asyncio renamed it
     driver_module._measure_session_work()
     assert not driver_module._measuring and not hasattr(asyncio.events.Handle, "_run")
+
+
+async def test_a_person_s_pace_never_waits(tmp_path: Path) -> None:
+    """Window changes (or keys) at a person's pace never wait for `cpu_share`, however much the app redraws: a fast
+    typist at a table that moves under them is not slowed. The same budget as above, which a storm exceeds."""
+    apps: list[HeavyLayout] = []
+
+    def factory(identity: SessionIdentity, terminal: TerminalInfo) -> App[Any]:
+        apps.append(HeavyLayout())
+        return apps[-1]
+
+    limits = replace(DEFAULT_LIMITS, cpu_share=0.05, cpu_burst=0.05, resize_interval=0.01)
+    async with running_server(tmp_path, factory, limits=limits) as server:
+        client = await PtyClient.connect(server.port, "ana")
+        await client.wait_for_text("ready")
+        await wait_for(lambda: len(apps[0].sizes) >= 1, timeout=30, what="the first size")
+        driver = apps[0]._driver
+        assert isinstance(driver, SSHDriver)
+        for n in range(12):  # a dozen, about ten a second: far over the 0.05 s budget in work
+            client.resize(70 + n, 24)
+            await wait_for(partial(asked, driver, n + 1), timeout=30, what=f"resize {n + 1} asked")
+            await asyncio.sleep(0.1)
+        await wait_for(lambda: apps[0].sizes[-1] == (81, 24), timeout=30, what="the last size")
+        await client.close()
+    assert driver.input_work >= 0.02 * 2  # it did cost more than its share ...
+    assert driver.input_waited == 0  # ... and still nothing waited
