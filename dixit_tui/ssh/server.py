@@ -348,9 +348,10 @@ REFUSAL_LINGER = 1.0
 connection before the client read the reason (OpenSSH then says only "Broken pipe")."""
 MAX_LINGERING = 100
 """Refused connections lingering at once; beyond it they are closed at once, without a reason."""
-_lingering: set[asyncio.Transport] = set()
-"""The refused connections' transports lingering now. A transport that closed otherwise (its loop ended, the client
-left) no longer counts, so the cap cannot be used up by connections that are gone."""
+_lingering: dict[asyncio.Transport, asyncio.AbstractEventLoop] = {}
+"""The refused connections' transports lingering now, with their loop. One that closed otherwise (the client left,
+or its loop ended before the close came) no longer counts, so the cap cannot be used up by connections that are
+gone."""
 
 
 def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
@@ -358,8 +359,8 @@ def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
     reading, and close the connection shortly after."""
     transport = getattr(conn, "_transport", None)
     send = getattr(conn, "_send_disconnect", None)
-    for gone in [t for t in _lingering if t.is_closing()]:
-        _lingering.discard(gone)
+    for gone in [t for t, loop in _lingering.items() if loop.is_closed() or t.is_closing()]:
+        del _lingering[gone]
     if len(_lingering) >= MAX_LINGERING or not isinstance(transport, asyncio.Transport) or send is None:
         conn.abort()
         return
@@ -369,13 +370,14 @@ def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
     except Exception:
         conn.abort()
         return
-    _lingering.add(transport)
+    loop = asyncio.get_running_loop()
+    _lingering[transport] = loop
 
     def close() -> None:
-        _lingering.discard(transport)
+        _lingering.pop(transport, None)
         conn.abort()
 
-    asyncio.get_running_loop().call_later(REFUSAL_LINGER, close)
+    loop.call_later(REFUSAL_LINGER, close)
 
 
 class _SessionProcess(asyncssh.SSHServerProcess[bytes]):

@@ -142,13 +142,12 @@ async def test_refusals_whose_connections_are_gone_do_not_use_up_the_lingering_c
     stopped, a test over) must not count for ever: with the cap filled by closed ones, a refusal still says why."""
     from dixit_tui.ssh import server as server_module
 
-    class Closed(asyncio.Transport):
-        def is_closing(self) -> bool:
-            return True
-
-    stale = [Closed() for _ in range(server_module.MAX_LINGERING)]
+    ended = asyncio.new_event_loop()
+    ended.close()  # a test's loop, say, closed before its refusals' own close came
+    stale = {asyncio.Transport(): ended for _ in range(server_module.MAX_LINGERING)}
     server_module._lingering.update(stale)
     try:
         await test_a_network_over_its_cap_is_refused_with_a_reason(tmp_path)
     finally:
-        server_module._lingering.difference_update(stale)
+        for transport in stale:
+            server_module._lingering.pop(transport, None)
