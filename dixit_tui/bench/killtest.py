@@ -91,6 +91,7 @@ class KillConfig:
     start_timeout: float = 30.0  # the server printing `listening on`
     max_seconds: float | None = None  # fail if the whole run takes longer
     snapshot_every: int | None = None  # None: the server's default (100 records)
+    redis: str | None = None  # keep the tables in this Redis (`serve --redis URL`) instead of SQLite
     python: str = sys.executable
     env: Mapping[str, str] | None = None  # the server's environment (None: inherited)
     log: Callable[[str], None] | None = None  # progress lines (e.g. print)
@@ -192,11 +193,14 @@ def serve_argv(
     python: str = sys.executable,
     seeded: bool = True,
     snapshot_every: int | None = None,
+    redis: str | None = None,
 ) -> list[str]:
     """The real server's command line. With `snapshot_every`, the same server through a launcher that only changes
     how often the coordinator writes snapshots (`dixit-tui serve` has no option for it; the default is 100)."""
     args = ["serve", "--host", HOST, "--port", str(port), "--keys-dir", str(keys_dir), "--data-dir", str(data_dir)]
     args += ["--log-level", "WARNING"]
+    if redis:
+        args += ["--redis", redis]
     if seeded:
         args.append("--allow-seeded-tables")
     if snapshot_every is None:
@@ -228,7 +232,9 @@ class ServerProcess:
         cwd: Path | None = None,
         snapshot_every: int | None = None,
         env: Mapping[str, str] | None = None,
+        redis: str | None = None,
     ) -> None:
+        self.redis = redis
         self.keys_dir = keys_dir
         self.data_dir = data_dir
         self.python = python
@@ -252,7 +258,9 @@ class ServerProcess:
         run = self.starts
         began = time.perf_counter()
         proc = self.proc = await asyncio.create_subprocess_exec(
-            *serve_argv(self.keys_dir, self.data_dir, python=self.python, snapshot_every=self.snapshot_every),
+            *serve_argv(
+                self.keys_dir, self.data_dir, python=self.python, snapshot_every=self.snapshot_every, redis=self.redis
+            ),
             cwd=self.cwd,
             env=self.env,
             stdin=asyncio.subprocess.DEVNULL,
@@ -544,6 +552,7 @@ class KillTest:
             cwd=workdir,
             snapshot_every=cfg.snapshot_every,
             env=cfg.env,
+            redis=cfg.redis,
         )
         self.report = KillReport(seed=cfg.seed, data_dir=str(workdir / "data"))
         self.tick = asyncio.Event()
@@ -1002,6 +1011,15 @@ class KillTest:
         return "before"
 
     def _count_store(self) -> None:
+        if self.cfg.redis:
+            import redis
+
+            from dixit_tui.store.redis_store import DEFAULT_PREFIX
+
+            with contextlib.suppress(redis.RedisError), redis.Redis.from_url(self.cfg.redis) as client:
+                self.report.records = sum(int(n) for n in client.hvals(f"{DEFAULT_PREFIX}seq"))
+                self.report.snapshots = sum(1 for _ in client.scan_iter(f"{DEFAULT_PREFIX}snap:*"))
+            return
         path = self.workdir / "data" / DB_FILENAME
         if not path.exists():
             return
@@ -1051,6 +1069,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workdir", type=Path, default=None, help="folder for keys/ and data/ (default: a temp dir)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder even when the run passes")
     parser.add_argument("--verbose", action="store_true", help="print every step")
+    parser.add_argument("--redis", metavar="URL", default=None, help="run the server with its tables in this Redis")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -1064,6 +1083,7 @@ def run(args: argparse.Namespace) -> int:
         during_recovery=args.during_recovery,
         timeout=args.timeout,
         snapshot_every=args.snapshot_every,
+        redis=args.redis,
         log=print if args.verbose else None,
     )
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="dixit-killtest-"))

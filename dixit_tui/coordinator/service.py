@@ -188,15 +188,75 @@ class Coordinator:
             await self.store.append(table.code, records)
         except Exception as err:
             log.exception("saving table %s failed; rolling it back", table.code)
-            await self._roll_back(table)
+            try:
+                await self._roll_back(table)
+            except Exception:
+                log.exception(
+                    "table %s cannot be read back from the store either; out of play until it can", table.code
+                )
+                self._take_out(table)
             raise TableError(
                 "The server could not save that, so nothing changed. Please try again.", "storage"
             ) from err
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
-            await self.store.snapshot(table.code, table.snapshot())
-            count = 0
+            try:
+                await self.store.snapshot(table.code, table.snapshot())
+                count = 0
+            except Exception:  # the change itself is saved; a snapshot only makes restarts faster
+                log.warning("a snapshot of table %s could not be saved; the next change tries again", table.code)
         self.unsnapshotted[table.code] = count
+
+    def _take_out(self, table: Table) -> None:
+        """The store can neither save the table's change nor give back its saved state: the table leaves this
+        process's memory (its unsaved change with it) and its players go to the lobby. `join CODE` loads it
+        again from the store once the store answers (`find_table`)."""
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        notice = NoticeUpdate(
+            f"The server cannot reach its storage, so table {table.code} is paused as it was last saved. "
+            f"Join it again with its code ({table.code}) in a moment."
+        )
+        for session in table.sessions():
+            session.table = None
+            session.deliver(notice)
+            session.deliver(StateUpdate(None))
+        self.lobby_changed()
+
+    async def find_table(self, code: str) -> Table:
+        """The table with this code: in memory, or else loaded from the store (a table taken out of play while the
+        store was unreachable). TableError if there is none, or if the store cannot be read now."""
+        try:
+            return self.table(code)
+        except TableError:
+            wanted = normalize_code(code)
+            if wanted not in self.used_codes or wanted in self.tables:
+                raise
+            try:
+                records = await self.store.history(wanted)
+            except Exception as err:
+                raise TableError(
+                    "The server cannot reach its storage just now, so that table cannot open. Try again in a moment.",
+                    "storage",
+                ) from err
+            if wanted in self.tables:  # loaded by someone else meanwhile
+                return self.tables[wanted]
+            if not records or any(r.get("t") == "closed" for r in records):
+                raise
+            table = self._rebuild(None, records)
+            if table is None:
+                raise
+            self.tables[table.code] = table
+            self.unsnapshotted[table.code] = 0
+            now = self.clock()
+            table.away_since = {seat: now for seat in range(len(table.seats))}
+            self.schedule(table)
+            self._watch_idle(table)
+            log.info("table %s loaded again from the store", table.code)
+            return table
 
     async def _roll_back(self, table: Table) -> None:
         saved = self._rebuild(None, await self.store.history(table.code))
@@ -623,7 +683,7 @@ class PlayerSession:
 
     async def join(self, code: str, name: str | None = None) -> TableView:
         """Take a seat; with the key (or the session already) owning one at this table, return to it."""
-        table = self.coordinator.table(code)
+        table = await self.coordinator.find_table(code)
         async with table.lock:
             seat = table.seat_for_key(self.identity.key)
             if seat is None:
@@ -707,7 +767,7 @@ class PlayerSession:
         await self.coordinator.changed(table, lobby=True)
 
     async def watch(self, code: str) -> TableView:
-        table = self.coordinator.table(code)
+        table = await self.coordinator.find_table(code)
         if table.seat_of(self) is not None:  # already playing here: you see it already
             return table.view_for(self)
         await self._enter(table)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import random
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=2222, help="port to listen on, 0 for any (default: %(default)s)")
     parser.add_argument("--keys-dir", type=Path, default=Path("keys"), help="host key folder (default: %(default)s)")
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="saved games folder (default: %(default)s)")
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="keep the tables in Redis or Valkey (redis://HOST:PORT/DB) instead of SQLite in --data-dir; "
+        "see docs/operations.md for the settings it needs",
+    )
     parser.add_argument("--deck", action="append", default=[], metavar="FILE", help="extra deck file (repeatable)")
     parser.add_argument(
         "--allow-seeded-tables",
@@ -203,6 +211,9 @@ async def _serve(
     coordinator: Coordinator,
     limits: Limits,
 ) -> int:
+    redis_url = getattr(args, "redis", None)
+    if redis_url:
+        return await _serve_redis(args, redis_url, app_factory, handler, coordinator, limits)
     store = await SqliteStore.open(Path(args.data_dir))
     try:
         coordinator.store = store
@@ -210,6 +221,63 @@ async def _serve(
         if restored:
             logger.info("restored %d table(s) from %s", restored, store.path)
         return await _listen(args, app_factory, handler, limits)
+    finally:
+        await store.close()
+
+
+SERVER_LEASE = "server"
+LEASE_TTL = 15.0
+
+
+async def _serve_redis(
+    args: argparse.Namespace,
+    url: str,
+    app_factory: AppFactory,
+    handler: CommandHandler | None,
+    coordinator: Coordinator,
+    limits: Limits,
+) -> int:
+    """The tables in Redis. One server per Redis for now: it holds a lease that expires 15 s after it stops
+    renewing it, and another server on the same Redis is refused while it is held (the same installation,
+    restarted after a crash, takes it back at once)."""
+    from dixit_tui.store.redis_store import RedisStore, StoreUnavailable
+
+    store = await RedisStore.open(url)
+    # who holds the tables: this installation on this host (its keys folder), so a server restarted after a crash
+    # takes them back at once
+    me = f"{socket.gethostname()}:{Path(args.keys_dir).resolve()}"
+    try:
+        holder = await store.take_lease(SERVER_LEASE, me, LEASE_TTL)
+        if holder != me:
+            raise StoreError(
+                f"another server ({holder}) uses the tables in {url}. One server per Redis for now; "
+                f"if it crashed, its hold ends within {LEASE_TTL:.0f} s."
+            )
+
+        async def renew() -> None:
+            while True:
+                await asyncio.sleep(LEASE_TTL / 3)
+                try:
+                    holder = await store.take_lease(SERVER_LEASE, me, LEASE_TTL)
+                except StoreUnavailable as err:
+                    logger.warning("%s; the tables stay as they are until Redis answers again", err)
+                    continue
+                if holder != me:
+                    logger.error("another server (%s) took the tables in %s; stopping", holder, url)
+                    signal.raise_signal(signal.SIGTERM)
+                    return
+
+        renewing = asyncio.create_task(renew())
+        coordinator.store = store
+        try:
+            restored = await coordinator.restore()
+            if restored:
+                logger.info("restored %d table(s) from %s", restored, url)
+            return await _listen(args, app_factory, handler, limits)
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(StoreError):
+                await store.release_lease(SERVER_LEASE, me)
     finally:
         await store.close()
 

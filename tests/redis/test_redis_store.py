@@ -1,0 +1,187 @@
+"""The shared store on a real redis-server: compare-and-append, durability across a Redis crash, clear errors when
+Redis is gone, change notices, and a coordinator that restores its tables from Redis exactly as from SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from dixit_tui.coordinator import Coordinator, Identity, TableError
+from dixit_tui.store.base import StoreError
+from dixit_tui.store.redis_store import RedisStore, StoreConflict, StoreUnavailable
+from tests.redis_server import RedisServer, free_port
+from tests.store.test_durability import Client, comparable, last_view, play_some
+
+
+async def test_records_come_back_in_order_with_snapshot_and_closed_flag(redis_server: RedisServer) -> None:
+    store = await RedisStore.open(redis_server.url)
+    await store.append("ABCD", [{"t": "create", "n": 1}, {"t": "seat", "n": 2}])
+    await store.snapshot("ABCD", {"whole": "table"})
+    await store.append("ABCD", [{"t": "move", "n": 3}])
+    await store.append("WXYZ", [{"t": "create"}, {"t": "closed"}])
+    await store.close()
+
+    store = await RedisStore.open(redis_server.url)
+    tables = {t.code: t for t in await store.load()}
+    assert tables["ABCD"].snapshot == {"whole": "table"}
+    assert tables["ABCD"].records == [{"t": "move", "n": 3}]
+    assert not tables["ABCD"].closed and tables["WXYZ"].closed
+    assert [r["n"] for r in await store.history("ABCD")] == [1, 2, 3]
+    await store.append("ABCD", [{"t": "move", "n": 4}])  # a restarted process appends after what it loaded
+    assert [r["n"] for r in await store.history("ABCD")] == [1, 2, 3, 4]
+    await store.close()
+
+
+async def test_only_one_of_two_writers_of_the_same_version_wins(redis_server: RedisServer) -> None:
+    a = await RedisStore.open(redis_server.url)
+    b = await RedisStore.open(redis_server.url)
+    assert await a.append_at("ABCD", 0, [{"t": "create"}]) == 1
+    results = await asyncio.gather(
+        a.append_at("ABCD", 1, [{"t": "by", "who": "a"}, {"t": "by", "who": "a"}]),
+        b.append_at("ABCD", 1, [{"t": "by", "who": "b"}]),
+        return_exceptions=True,
+    )
+    wins = [r for r in results if isinstance(r, int)]
+    losses = [r for r in results if isinstance(r, StoreConflict)]
+    assert len(wins) == 1 and len(losses) == 1
+    winner = "a" if isinstance(results[0], int) else "b"
+    history = await b.history("ABCD")
+    assert {r.get("who") for r in history[1:]} == {winner}  # nothing of the loser, not even part of it
+    assert losses[0].current == len(history)
+    # the loser re-reads what is new and appends after it
+    new = await b.read_after("ABCD", 1)
+    assert [seq for seq, _ in new] == list(range(2, len(history) + 1))
+    assert await b.append_at("ABCD", losses[0].current, [{"t": "by", "who": "again"}]) == len(history) + 1
+    await a.close()
+    await b.close()
+
+
+async def test_what_was_acknowledged_survives_a_redis_crash(redis_server: RedisServer) -> None:
+    store = await RedisStore.open(redis_server.url)
+    for i in range(50):
+        await store.append("ABCD", [{"t": "move", "n": i}])
+    redis_server.kill()  # SIGKILL: the append-only file, fsynced on every write, is all that is left
+    with pytest.raises(StoreUnavailable):
+        await store.append("ABCD", [{"t": "move", "n": 50}])
+    redis_server.start()
+    assert [r["n"] for r in await store.history("ABCD")] == list(range(50))  # and nothing of the failed one
+    await store.append("ABCD", [{"t": "move", "n": 50}])  # the same client carries on once Redis is back
+    assert len(await store.history("ABCD")) == 51
+    await store.close()
+
+
+async def test_an_unreachable_redis_is_a_clear_error() -> None:
+    with pytest.raises(StoreUnavailable, match=r"cannot reach Redis at redis://127\.0\.0\.1"):
+        await RedisStore.open(f"redis://127.0.0.1:{free_port()}/0", timeout=2.0)
+    with pytest.raises(StoreError, match="not a Redis address"):
+        await RedisStore.open("http://example.invalid/")
+
+
+async def test_other_processes_hear_of_every_append(redis_server: RedisServer) -> None:
+    writer = await RedisStore.open(redis_server.url)
+    reader = await RedisStore.open(redis_server.url)
+    heard: list[tuple[str, int]] = []
+    subscribed = asyncio.Event()
+
+    async def listen() -> None:
+        changes = reader.changes()
+        first = asyncio.ensure_future(anext(changes))
+        await asyncio.sleep(0.2)  # the subscription is made when the first item is asked for
+        subscribed.set()
+        heard.append(await first)
+        async for change in changes:
+            heard.append(change)
+            if len(heard) == 3:
+                return
+
+    task = asyncio.create_task(listen())
+    await subscribed.wait()
+    await writer.append("ABCD", [{"t": "a"}])
+    await writer.append("ABCD", [{"t": "b"}, {"t": "c"}])
+    await writer.append("WXYZ", [{"t": "a"}])
+    await asyncio.wait_for(task, 10)
+    assert heard == [("ABCD", 1), ("ABCD", 3), ("WXYZ", 1)]
+    await writer.close()
+    await reader.close()
+
+
+@pytest.mark.parametrize(("moves", "snapshot_every"), [(25, 1000), (200, 7)])
+async def test_a_coordinator_restores_its_tables_from_redis_exactly(
+    redis_server: RedisServer, moves: int, snapshot_every: int
+) -> None:
+    store = await RedisStore.open(redis_server.url)
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, store=store, snapshot_every=snapshot_every)
+    code, clients = await play_some(coord, moves, seed=moves)
+    before = [comparable(last_view(c)) for c, _ in clients]
+    await store.close()
+    redis_server.kill()  # the server and Redis both die
+    redis_server.start()
+
+    store = await RedisStore.open(redis_server.url)
+    again = Coordinator(rng=random.Random(2), store=store)
+    assert await again.restore() == 1
+    after = []
+    for name in ("ana", "ben", "cy"):
+        c = Client()
+        session = await again.connect(Identity(f"{name}-again", f"SHA256:{name}"), c)
+        await session.join(code)
+        after.append(comparable(last_view(c)))
+    assert after == before
+    await store.close()
+
+
+async def test_a_lease_has_one_holder_until_it_expires(redis_server: RedisServer) -> None:
+    a = await RedisStore.open(redis_server.url)
+    b = await RedisStore.open(redis_server.url)
+    assert await a.take_lease("server", "a", 0.5) == "a"
+    assert await b.take_lease("server", "b", 0.5) == "a"  # taken
+    assert await a.take_lease("server", "a", 0.5) == "a"  # renewed by its holder
+    for _ in range(100):  # a holder that stops renewing loses it
+        await asyncio.sleep(0.1)
+        if await b.take_lease("server", "b", 5.0) == "b":
+            break
+    assert await a.take_lease("server", "a", 5.0) == "b"
+    await a.release_lease("server", "a")  # not a's to give up: nothing happens
+    assert await a.take_lease("server", "a", 5.0) == "b"
+    await b.release_lease("server", "b")
+    assert await a.take_lease("server", "a", 5.0) == "a"
+    await a.close()
+    await b.close()
+
+
+async def test_redis_down_refuses_the_change_and_the_table_comes_back_as_saved(redis_server: RedisServer) -> None:
+    store = await RedisStore.open(redis_server.url, timeout=2.0)
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, store=store)
+    code, clients = await play_some(coord, 9, seed=3)
+    before = [comparable(last_view(c)) for c, _ in clients]
+    redis_server.kill()
+
+    # whoever acts next is refused with the reason; every player is sent to the lobby, the change is not shown
+    def can_act(c: Client) -> bool:
+        g = last_view(c).game
+        return g is not None and bool(g.can_clue or g.submit_count or (g.can_vote and not g.your_votes))
+
+    client, session = next((c, s) for c, s in clients if can_act(c))
+    game = last_view(client).game
+    assert game is not None
+    with pytest.raises(TableError, match="could not save that, so nothing changed"):
+        if game.can_clue:
+            await session.clue("lost", game.hand[0].card)
+        elif game.submit_count:
+            await session.submit([h.card for h in game.hand[: game.submit_count]])
+        else:
+            await session.vote([b.slot for b in game.board if b.slot not in game.forbidden_slots][:1])
+    assert code not in coord.tables
+    assert all(c.views[-1] is None for c, _ in clients)
+    with pytest.raises(TableError, match="cannot reach its storage"):
+        await clients[0][1].join(code)
+
+    redis_server.start()
+    after = []
+    for c, s in clients:  # each comes back with its key, to the table as it was last saved
+        await s.join(code)
+        after.append(comparable(last_view(c)))
+    assert after == before
+    await store.close()

@@ -1,0 +1,48 @@
+"""`dixit-tui serve --redis URL`: the real server keeps its tables in a real redis-server. SIGKILLs of the server
+lose nothing acknowledged (the kill harness, unchanged, against Redis), and a second server on the same Redis is
+refused with a clear message."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.killtest import KillConfig, ServerProcess, run_killtest, serve_argv
+from tests.redis_server import RedisServer
+
+pytestmark = [pytest.mark.e2e]
+
+SEED = int(os.environ.get("KILLTEST_SEED", "20240611"))
+
+
+@pytest.mark.timeout(300)
+async def test_server_kills_lose_nothing_with_the_tables_in_redis(redis_server: RedisServer, tmp_path: Path) -> None:
+    cfg = KillConfig(kills=20, tables=(3, 4), seed=SEED, max_seconds=240, redis=redis_server.url, snapshot_every=5)
+    report = await run_killtest(cfg, tmp_path)
+    print("\n" + report.summary())
+    assert report.ok, report.figures()
+    assert report.kills == 20 and report.losses == 0 and report.mismatches == 0
+    assert report.acknowledged > 20 and report.records > 0 and report.snapshots >= 1
+    assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())  # nothing went to SQLite
+
+
+@pytest.mark.timeout(120)
+async def test_a_second_server_on_the_same_redis_is_refused(redis_server: RedisServer, tmp_path: Path) -> None:
+    first = ServerProcess(tmp_path / "a" / "keys", tmp_path / "a" / "data", redis=redis_server.url)
+    await first.start()
+    try:
+        second = await asyncio.create_subprocess_exec(
+            *serve_argv(tmp_path / "b" / "keys", tmp_path / "b" / "data", redis=redis_server.url),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(second.communicate(), 60)
+        assert second.returncode == 1
+        assert "another server" in err.decode() and "One server per Redis for now" in err.decode()
+        assert b"listening on" not in out
+    finally:
+        await first.kill()
