@@ -65,7 +65,9 @@ async def test_connect_shows_placeholder_and_q_exits_0(tmp_path: Path) -> None:
         await wait_for(lambda: server.connection_count == 0 and server.session_count == 0)
 
 
-async def test_first_paint_is_quick(tmp_path: Path) -> None:
+async def test_a_second_session_paints_its_own_lobby(tmp_path: Path) -> None:
+    """A second connection gets its own app and its own first screen (how quick that is, `dixit-tui bench` measures:
+    a wall-clock limit here would fail on a busy machine and prove nothing)."""
     async with running_server(tmp_path) as server:
         warm = await PtyClient.connect(server.port, "warm")  # first App in the process pays for imports
         await warm.wait_for_text("Welcome, warm")
@@ -74,7 +76,7 @@ async def test_first_paint_is_quick(tmp_path: Path) -> None:
         await client.wait_for_text("Welcome, fast")
         elapsed = time.perf_counter() - start
         print(f"connect (SSH handshake included) to first paint: {elapsed * 1000:.0f} ms")
-        assert elapsed < 2.0
+        assert "Welcome, fast" not in warm.screen_text() and "Welcome, warm" not in client.screen_text()
         for each in (warm, client):
             each.send("q")
             assert await each.wait_closed() == 0

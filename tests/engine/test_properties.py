@@ -10,6 +10,7 @@ import contextlib
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -129,7 +130,7 @@ class DixitMachine(RuleBasedStateMachine):
 DixitMachine.TestCase.settings = settings(
     max_examples=120, stateful_step_count=80, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-TestDixitMachine = DixitMachine.TestCase
+TestDixitMachine = pytest.mark.slow(DixitMachine.TestCase)  # minutes: `-m "not slow"` skips it; CI runs it
 
 
 @settings(max_examples=len(SETUPS) * 2, deadline=None)

@@ -12,7 +12,7 @@ from dixit_tui.coordinator import Coordinator, Identity, TableError
 from dixit_tui.store.base import StoreError
 from dixit_tui.store.redis_store import RedisStore, StoreConflict, StoreUnavailable
 from tests.redis_server import RedisServer, free_port
-from tests.store.test_durability import Client, comparable, last_view, play_some
+from tests.store.tables import Client, comparable, last_view, play_some
 
 
 async def test_records_come_back_in_order_with_snapshot_and_closed_flag(redis_server: RedisServer) -> None:
