@@ -195,29 +195,16 @@ def serve_argv(
     snapshot_every: int | None = None,
     redis: str | None = None,
 ) -> list[str]:
-    """The real server's command line. With `snapshot_every`, the same server through a launcher that only changes
-    how often the coordinator writes snapshots (`dixit-tui serve` has no option for it; the default is 100)."""
+    """The real server's command line (`--snapshot-every` when given; the server's default is 100 records)."""
     args = ["serve", "--host", HOST, "--port", str(port), "--keys-dir", str(keys_dir), "--data-dir", str(data_dir)]
     args += ["--log-level", "WARNING"]
     if redis:
         args += ["--redis", redis]
     if seeded:
         args.append("--allow-seeded-tables")
-    if snapshot_every is None:
-        return [python, "-m", "dixit_tui", *args]
-    return [python, "-c", _SNAPSHOT_LAUNCHER, str(snapshot_every), *args]
-
-
-_SNAPSHOT_LAUNCHER = """\
-import sys
-from dixit_tui.coordinator import service
-every, init = int(sys.argv[1]), service.Coordinator.__init__
-def __init__(self, *args, **kwargs):
-    init(self, *args, **{**kwargs, "snapshot_every": every})
-service.Coordinator.__init__ = __init__
-from dixit_tui.cli import main
-sys.exit(main(sys.argv[2:]))
-"""
+    if snapshot_every is not None:
+        args += ["--snapshot-every", str(snapshot_every)]
+    return [python, "-m", "dixit_tui", *args]
 
 
 class ServerProcess:
