@@ -28,6 +28,7 @@ from dixit_tui.bots.brain import Brain, Key
 from dixit_tui.bots.player import BOT_NAMES
 from dixit_tui.bots.strategy import Action, ClueAction, Strategy, SubmitAction, VoteAction, strategy_named
 from dixit_tui.bots.view import BotView
+from dixit_tui.ssh import client as ssh_client
 
 log = logging.getLogger(__name__)
 
@@ -71,18 +72,6 @@ class SetupError(Exception):
     """A bot could not reach its seat (connection, host key, table refused it)."""
 
 
-class _KeylessClient(asyncssh.SSHClient):
-    """Answers the server's keyboard-interactive step, which has no prompts (dixit-tui lets keyless players in)."""
-
-    def kbdint_auth_requested(self) -> str:
-        return ""
-
-    def kbdint_challenge_received(
-        self, name: str, instructions: str, lang: str, prompts: Sequence[tuple[str, bool]]
-    ) -> list[str] | None:
-        return [] if not prompts else None
-
-
 class ProtocolBot:
     """One bot over one SSH connection: JSON lines in, JSON lines out."""
 
@@ -114,21 +103,7 @@ class ProtocolBot:
     async def play(self, host: str, port: int, known_hosts: Any, timeout: float) -> None:
         """Connect, join, play until the game is over. Raises SetupError if the bot never sat down."""
         try:
-            conn = await asyncio.wait_for(
-                asyncssh.connect(
-                    host,
-                    port,
-                    username=self.wanted,
-                    known_hosts=known_hosts,
-                    client_factory=_KeylessClient,
-                    client_keys=None,
-                    agent_path=None,
-                    password=None,
-                    gss_host=None,
-                    config=None,
-                ),
-                timeout,
-            )
+            conn = await ssh_client.connect(host, port, self.wanted, known_hosts=known_hosts, timeout=timeout)
         except asyncssh.HostKeyNotVerifiable as err:
             where = f"[{host}]:{port}" if port != 22 else host
             raise SetupError(

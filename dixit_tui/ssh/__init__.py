@@ -4,4 +4,5 @@
 - `session.SessionIdentity`, `terminal.TerminalInfo`: what an app factory is given
 - `driver.SSHDriver`: the Textual driver; `keys`: the host key; `serve`: the `dixit-tui serve` command
 - `placeholder`: a stand-in app until the lobby plugs in
+- `client`: the client side of the project's own connections (bots, benchmark, tests)
 """

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from typing import Any
 import asyncssh
 import pyte
 
+from dixit_tui.ssh import client as ssh_client
 from dixit_tui.ssh.placeholder import placeholder_app_factory
 from dixit_tui.ssh.server import DEFAULT_LIMITS, DixitAcceptor, Limits, start_server
 from dixit_tui.ssh.session import AppFactory, CommandHandler
@@ -47,18 +48,6 @@ async def running_server(
         await server.shutdown(timeout=5.0)
 
 
-class _TestClient(asyncssh.SSHClient):
-    """Accepts keyboard-interactive challenges without prompts (the keyless path)."""
-
-    def kbdint_auth_requested(self) -> str:
-        return ""
-
-    def kbdint_challenge_received(
-        self, name: str, instructions: str, lang: str, prompts: Sequence[tuple[str, bool]]
-    ) -> list[str] | None:
-        return [] if not prompts else None
-
-
 async def connect(
     port: int,
     username: str,
@@ -71,22 +60,14 @@ async def connect(
 ) -> asyncssh.SSHClientConnection:
     """An SSH connection that uses only `client_key` (or no key), no agent, no config, no known_hosts; from the
     loopback source address `local_ip` if given; `options` go to asyncssh (algorithms, forwarding requests...)."""
-    return await asyncio.wait_for(
-        asyncssh.connect(
-            host,
-            port,
-            local_addr=(local_ip, 0) if local_ip else None,
-            username=username,
-            known_hosts=None,
-            client_factory=_TestClient,
-            client_keys=[client_key] if client_key is not None else None,
-            agent_path=None,
-            config=None,
-            gss_host=None,
-            password=None,
-            **options,
-        ),
-        timeout,
+    return await ssh_client.connect(
+        host,
+        port,
+        username,
+        client_key=client_key,
+        timeout=timeout,
+        local_addr=(local_ip, 0) if local_ip else None,
+        **options,
     )
 
 
