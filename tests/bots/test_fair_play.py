@@ -10,7 +10,7 @@ import pytest
 
 from dixit_tui.bots.player import BotPlayer, add_bots
 from dixit_tui.coordinator import Coordinator, TableOptions
-from tests.bots.test_player import Human
+from tests.bots.humans import Human
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -147,7 +147,7 @@ async def test_a_bot_over_ssh_never_takes_the_first_clue_while_a_person_writes_o
     from dixit_tui.bots.cli import ProtocolBot
     from dixit_tui.bots.strategy import SmartStrategy
     from dixit_tui.protocol.messages import table_state
-    from tests.coordinator.test_coordinator import table_of
+    from tests.coordinator.clients import table_of
 
     coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True)
     ana, ben, _ = await table_of(coord, 3, seed=4)

@@ -12,7 +12,7 @@ from dixit_tui.coordinator.codes import new_reconnect_code, normalize_code
 from dixit_tui.coordinator.limits import FREE_TRIES, TableLimits, network_of
 from dixit_tui.coordinator.table import Table
 from dixit_tui.store import SqliteStore
-from tests.coordinator.test_coordinator import Client, connect
+from tests.coordinator.clients import Client, connect
 
 FAST = TableLimits(reconnect_delay=0.001)
 

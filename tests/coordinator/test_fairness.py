@@ -11,7 +11,7 @@ from dixit_tui.coordinator import Coordinator, NoticeUpdate, StateUpdate, TableV
 from dixit_tui.protocol.messages import table_state
 from dixit_tui.protocol.schema import validate_message
 from dixit_tui.store import SqliteStore
-from tests.coordinator.test_coordinator import Client, connect, game_of, table_of
+from tests.coordinator.clients import Client, connect, game_of, table_of
 
 
 async def wait_until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:

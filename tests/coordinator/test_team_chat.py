@@ -11,7 +11,7 @@ from dixit_tui.coordinator.models import ChatLine
 from dixit_tui.coordinator.table import CHAT_TAIL, ChatLimiter
 from dixit_tui.protocol.commands import BadCommand, dispatch
 from dixit_tui.protocol.messages import encode_update
-from tests.coordinator.test_coordinator import Client, connect, game_of, table_of
+from tests.coordinator.clients import Client, connect, game_of, table_of
 
 
 @pytest.fixture

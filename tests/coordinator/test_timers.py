@@ -8,7 +8,7 @@ import random
 import pytest
 
 from dixit_tui.coordinator import Coordinator, TableError, TableOptions
-from tests.coordinator.test_coordinator import Client, connect, game_of, table_of
+from tests.coordinator.clients import Client, connect, game_of, table_of
 
 
 async def wait_until(predicate, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]

@@ -27,7 +27,7 @@ from dixit_tui.protocol.schema import validate_message
 from dixit_tui.protocol.session import MAX_LINE
 from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
 from tests.e2e.harness import HOST, connect, running_server
-from tests.protocol.test_schema import check_order, next_move
+from tests.protocol.moves import check_order, next_move
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
