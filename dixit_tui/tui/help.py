@@ -1,6 +1,6 @@
 """The help screen: the rules of the table's mode, scoring, the keys, and clue tips. Static text only.
 
-The text follows SPEC.md exactly; no player text ever goes in here, so Markdown is safe.
+The text follows the rules in docs/rules.md exactly; no player text ever goes in here, so Markdown is safe.
 """
 
 from __future__ import annotations

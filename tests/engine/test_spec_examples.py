@@ -1,4 +1,5 @@
-"""Every worked example of SPEC.md, each as its own test (seats: 0 = the storyteller of the example)."""
+"""Every worked example of the rules specification (docs/rules.md restates it), each as its own test (seats: 0 =
+the storyteller of the example)."""
 
 from __future__ import annotations
 
