@@ -29,6 +29,13 @@ What is measured (all in this process, one asyncio loop, timestamps taken when t
 - handshake rate: SSH connections (TCP + key exchange + keyless auth) completed per second, opened --concurrency
   at a time, each closed right after.
 
+Options that change the load: --think S (a pause of 0.5-1.5 x S, seeded, before each action of a table, as a
+person's); --terminals-share F (that share of each table's sessions are terminals, the rest bots). --floor measures
+the floor instead (dixit_tui/bench/floor.py: the same server and SSH driver, a one-line app that each action
+changes); --with-floor runs both and prints the ratio of their server CPU per terminal update. After play, the
+joining section: sessions started one at a time (server CPU per join, net of idle), then --join-burst players
+joining tables and --lobby-burst players opening the lobby at once (connect -> first screen).
+
 The client and the server share the machine's cores: on a small machine the client's own work (SSH, pyte) slows
 the server and is included in every latency. The report says how busy the client was.
 """
