@@ -1009,9 +1009,13 @@ class LoadRun:
             f"up to {JOINERS_PER_TABLE} joining one table at once)",
             "idle_percent_of_one_core": round(idle * 100.0, 2) if idle is not None else None,
         }
+        # each group closes before the next starts (an open lobby would redraw at every later join)
         result["sequential_join"] = await self._sequential(seq_join, False, idle)
+        await asyncio.gather(*(w.close() for w in seq_join))
         result["sequential_lobby"] = await self._sequential(seq_lobby, True, idle)
+        await asyncio.gather(*(w.close() for w in seq_lobby))
         result["burst_join"] = await self._burst(burst_join, False, idle)
+        await asyncio.gather(*(w.close() for w in burst_join))
         result["burst_lobby"] = await self._burst(burst_lobby, True, idle)
         return result
 
@@ -1037,6 +1041,9 @@ class LoadRun:
 
     async def _sequential(self, joiners: list[Watcher], lobby: bool, idle: float | None) -> dict[str, Any]:
         """One session at a time: start it, wait for its first screen, then for the server to go quiet."""
+        if not joiners:
+            return {"sessions": 0}
+        await self.quiesce(1.0, 60.0)
         stats = self.stats
         cpu0, t0 = (stats.cpu_seconds_precise() if stats else None), CLOCK()
         times: list[float] = []
