@@ -982,7 +982,7 @@ class LoadRun:
         n_seq, n_burst, n_lobby = max(0, args.joins), max(0, args.join_burst), max(0, args.lobby_burst)
         # fresh tables (not started), each with its host bot: one per sequential joiner (so that a join's CPU is its
         # own, no other screen at the table redraws), and up to JOINERS_PER_TABLE seats each for the burst
-        count = n_seq + math.ceil(n_burst / JOINERS_PER_TABLE)
+        count = n_seq + 2 * math.ceil(n_burst / JOINERS_PER_TABLE)
         tables = [self.table_class(self, 5000 + k, 1, 0) for k in range(count)]
         lobby = self.table_class(self, 7000, 0, 0)
         lobby.code = "\0lobby"  # never on a screen: a plain connection's first screen is the lobby
@@ -999,6 +999,8 @@ class LoadRun:
         seq_join = [joiner(f"js{k}", seats[k], "join") for k in range(n_seq)]
         seq_lobby = [joiner(f"ls{k}", lobby, None) for k in range(n_seq)]
         burst_join = [joiner(f"jb{k}", seats[n_seq + k], "join") for k in range(n_burst)]
+        burst_seats = seats[n_seq + math.ceil(n_burst / JOINERS_PER_TABLE) * JOINERS_PER_TABLE :]
+        burst_sessions = [joiner(f"jc{k}", burst_seats[k], "join") for k in range(n_burst)]
         burst_lobby = [joiner(f"lb{k}", lobby, None) for k in range(n_lobby)]
         # the sequential joiners' SSH connections first: their sessions alone are measured
         await asyncio.gather(*(self.limited(w.connect(self.host, self.port, 60.0)) for w in [*seq_join, *seq_lobby]))
@@ -1016,6 +1018,8 @@ class LoadRun:
         await asyncio.gather(*(w.close() for w in seq_lobby))
         result["burst_join"] = await self._burst(burst_join, False, idle)
         await asyncio.gather(*(w.close() for w in burst_join))
+        result["burst_join_sessions"] = await self._burst(burst_sessions, False, idle, preconnected=True)
+        await asyncio.gather(*(w.close() for w in burst_sessions))
         result["burst_lobby"] = await self._burst(burst_lobby, True, idle)
         return result
 
@@ -1069,31 +1073,39 @@ class LoadRun:
             "session_to_screen_ms": summary_ms(times, (50, 95)),
         }
 
-    async def _burst(self, joiners: list[Watcher], lobby: bool, idle: float | None) -> dict[str, Any]:
-        """Every session at once, from its TCP connect (SSH handshake included) to its first screen."""
+    async def _burst(
+        self, joiners: list[Watcher], lobby: bool, idle: float | None, preconnected: bool = False
+    ) -> dict[str, Any]:
+        """Every session at once, from its TCP connect (SSH handshake included) to its first screen; or, when
+        `preconnected`, with the SSH connections made beforehand, from the session's start to its first screen."""
         if not joiners:
             return {"sessions": 0}
+        if preconnected:
+            await asyncio.gather(*(self.limited(w.connect(self.host, self.port, 60.0)) for w in joiners))
         await self.quiesce(1.0, 60.0)
         stats = self.stats
         cpu0, t0 = (stats.cpu_seconds_precise() if stats else None), CLOCK()
 
         async def one(w: Watcher) -> bool:
-            await w.open(self.host, self.port, 60.0)
+            if preconnected:
+                await w.start_session(60.0)
+            else:
+                await w.open(self.host, self.port, 60.0)
             return await w.wait_table(120.0, lobby=lobby)
 
         results = await asyncio.gather(*(one(w) for w in joiners), return_exceptions=True)
         all_shown = CLOCK() - t0
         await self.quiesce(0.5, 60.0)
         cpu, idle_ms = self._cpu_per_session(cpu0, CLOCK() - t0, idle, len(joiners))
-        times = [
-            (w.t_first_paint if lobby else w.t_table) - w.t_start  # type: ignore[operator]
-            for w, ok in zip(joiners, results, strict=True)
-            if ok is True
-        ]
+        times = []
+        for w, ok in zip(joiners, results, strict=True):
+            shown = w.t_first_paint if lobby else w.t_table
+            if ok is True and shown is not None:
+                times.append(shown - (w.t_session if preconnected else w.t_start))
         return {
             "sessions": len(joiners),
             "failed": len(joiners) - len(times),
-            "connect_to_screen_ms": summary_ms(times, (50, 95)),
+            ("session_to_screen_ms" if preconnected else "connect_to_screen_ms"): summary_ms(times, (50, 95)),
             "all_shown_s": round(all_shown, 3),
             "server_cpu_ms_per_session": cpu,
             "idle_cpu_subtracted_ms_per_session": idle_ms,
@@ -1555,7 +1567,7 @@ async def bench_one(args: argparse.Namespace) -> dict[str, Any]:
     try:
         if args.host is None:
             workdir = Path(tempfile.mkdtemp(prefix="dixit-bench-"))
-            extra = 3 * max(0, args.joins) + 2 * max(0, args.join_burst) + max(0, args.lobby_burst)
+            extra = 3 * max(0, args.joins) + 3 * max(0, args.join_burst) + max(0, args.lobby_burst)
             server = ServerProcess(workdir, args.sessions, args.concurrency, floor=args.floor, extra=extra)
             port = await server.start()
             host, stats = HOST, ProcStats(server.pid)
@@ -1714,6 +1726,7 @@ def render_joining(joining: dict[str, Any] | None) -> list[str]:
         return f", {d['failed']} FAILED" if d.get("failed") else ""
 
     sj, sl, bj, bl = (joining[k] for k in ("sequential_join", "sequential_lobby", "burst_join", "burst_lobby"))
+    bs = joining.get("burst_join_sessions") or {}
     lines = [f"joining ({joining['command']}; idle server {joining['idle_percent_of_one_core']}% of one core)"]
     if sj.get("sessions"):
         lines.append(
@@ -1730,6 +1743,11 @@ def render_joining(joining: dict[str, Any] | None) -> list[str]:
             f"  {bj['sessions']} joining at once{'':<{max(0, 13 - len(str(bj['sessions'])))}}"
             f"connect -> table screen {pct(bj['connect_to_screen_ms'])}, all in {bj['all_shown_s']} s; "
             f"{cpu(bj)} incl. SSH handshake{failed(bj)}"
+        )
+    if bs.get("sessions"):
+        lines.append(
+            f"  {bs['sessions']} sessions at once, connected session start -> table screen "
+            f"{pct(bs['session_to_screen_ms'])}; {cpu(bs)} (no handshake){failed(bs)}"
         )
     if bl.get("sessions"):
         lines.append(

@@ -20,9 +20,9 @@ pytest.importorskip("pyte")
 
 @pytest.fixture(scope="module")
 def result() -> dict:
-    command = [sys.executable, "-m", "dixit_tui.bench.load", "--sessions", "4", "--tables", "1", "--duration", "3"]
+    command = [sys.executable, "-m", "dixit_tui.bench.load", "--sessions", "4", "--tables", "1", "--duration", "2"]
     command += ["--think", "0.2", "--terminals-share", "0.5", "--with-floor", "--seed", "3"]
-    command += ["--joins", "1", "--join-burst", "2", "--lobby-burst", "1", "--json"]
+    command += ["--joins", "0", "--join-burst", "0", "--lobby-burst", "0", "--json"]  # (test_load_smoke has them)
     done = subprocess.run(command, capture_output=True, text=True, timeout=150)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     return json.loads(done.stdout)
@@ -52,8 +52,7 @@ def test_the_floor_is_measured_over_the_same_path(result: dict) -> None:
     assert cpu["terminal_updates"] == action["n"] > 0
     assert cpu["ms_per_screen_update"] > 0 and cpu["terminal_updates_per_cpu_s"] > 0
     assert floor["server_memory"]["per_watcher_mb"] is not None
-    for key in ("sequential_join", "sequential_lobby", "burst_join", "burst_lobby"):
-        assert floor["joining"][key]["failed"] == 0, key
+    assert floor["joining"] is None and result["joining"] is None  # skipped when every count is 0
 
     ratio = result["floor_ratio"]
     assert ratio["ms_per_screen_update"] == result["server_cpu"]["ms_per_screen_update"]

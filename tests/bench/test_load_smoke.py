@@ -116,8 +116,12 @@ def test_joining_is_measured(result: dict) -> None:
         assert d["connect_to_screen_ms"]["n"] == sessions
         assert 0 < d["connect_to_screen_ms"]["p50"] <= d["connect_to_screen_ms"]["p95"]
         assert d["server_cpu_ms_per_session"] > 0
+    d = joining["burst_join_sessions"]  # the same burst with the SSH connections made beforehand
+    assert d["sessions"] == 3 and d["failed"] == 0 and d["session_to_screen_ms"]["n"] == 3
+    assert d["server_cpu_ms_per_session"] > 0
     text = render(result)
     assert "3 joining at once" in text and "2 opening the lobby at once" in text
+    assert "3 sessions at once, connected" in text
     assert "terminal updates per CPU-second" in text
 
 
