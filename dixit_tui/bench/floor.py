@@ -44,7 +44,7 @@ class Bump(Message):
 class FloorApp(App[None]):
     """One line: `table CODE · update N` (or the lobby line), updated in place, nothing else."""
 
-    CSS = "Screen { layout: vertical; } #line { width: 100%; height: 1; }"
+    CSS_PATH = "floor.tcss"
 
     def __init__(self, broadcaster: Broadcaster, command: str | None) -> None:
         super().__init__()
