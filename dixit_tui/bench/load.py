@@ -124,8 +124,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=10,
         metavar="N",
-        help="sequential joins (and lobby openings) measured after play for server CPU per join; 0 skips the "
-        "joining section (default 10)",
+        help="sequential joins (and lobby openings) measured after play for server CPU per join (default 10; "
+        "--joins 0 --join-burst 0 --lobby-burst 0 skip the joining section)",
     )
     parser.add_argument(
         "--join-burst", type=int, default=20, metavar="N", help="players joining tables at once (default 20)"
@@ -983,7 +983,7 @@ class LoadRun:
         # fresh tables (not started), each with its host bot: one per sequential joiner (so that a join's CPU is its
         # own, no other screen at the table redraws), and up to JOINERS_PER_TABLE seats each for the burst
         count = n_seq + 2 * math.ceil(n_burst / JOINERS_PER_TABLE)
-        tables = [self.table_class(self, 5000 + k, 1, 0) for k in range(count)]
+        tables = [self.table_class(self, 5000 + k, 1, 0) for k in range(count + 1)]  # the last: the warm-up's
         lobby = self.table_class(self, 7000, 0, 0)
         lobby.code = "\0lobby"  # never on a screen: a plain connection's first screen is the lobby
         self.join_tables = [*tables, lobby]
@@ -1002,6 +1002,11 @@ class LoadRun:
         burst_seats = seats[n_seq + math.ceil(n_burst / JOINERS_PER_TABLE) * JOINERS_PER_TABLE :]
         burst_sessions = [joiner(f"jc{k}", burst_seats[k], "join") for k in range(n_burst)]
         burst_lobby = [joiner(f"lb{k}", lobby, None) for k in range(n_lobby)]
+        # warm-up: one join and one lobby first (the first of each loads code once per server), not measured
+        warm = [joiner("jwarm", tables[-1], "join"), joiner("lwarm", lobby, None)]
+        await asyncio.gather(*(w.open(self.host, self.port, 60.0) for w in warm))
+        await asyncio.gather(warm[0].wait_table(60.0), warm[1].wait_table(60.0, lobby=True))
+        await asyncio.gather(*(w.close() for w in warm))
         # the sequential joiners' SSH connections first: their sessions alone are measured
         await asyncio.gather(*(self.limited(w.connect(self.host, self.port, 60.0)) for w in [*seq_join, *seq_lobby]))
         await self.quiesce(1.0, 60.0)
@@ -1540,7 +1545,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         return await bench_one(args)
     result = await bench_one(argparse.Namespace(**{**vars(args), "floor": False}))
     progress("the floor: the same run with a one-line app")
-    floor = await bench_one(argparse.Namespace(**{**vars(args), "floor": True}))
+    profile = f"{args.profile}.floor" if args.profile else None
+    floor = await bench_one(argparse.Namespace(**{**vars(args), "floor": True, "profile": profile}))
     result["floor"] = floor
     result["floor_ratio"] = floor_ratio(result, floor)
     result["failures"].extend(f"floor: {f}" for f in floor["failures"])
@@ -1567,7 +1573,7 @@ async def bench_one(args: argparse.Namespace) -> dict[str, Any]:
     try:
         if args.host is None:
             workdir = Path(tempfile.mkdtemp(prefix="dixit-bench-"))
-            extra = 3 * max(0, args.joins) + 3 * max(0, args.join_burst) + max(0, args.lobby_burst)
+            extra = 3 * max(0, args.joins) + 3 * max(0, args.join_burst) + max(0, args.lobby_burst) + 3
             server = ServerProcess(workdir, args.sessions, args.concurrency, floor=args.floor, extra=extra)
             port = await server.start()
             host, stats = HOST, ProcStats(server.pid)
