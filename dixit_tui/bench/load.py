@@ -29,6 +29,13 @@ What is measured (all in this process, one asyncio loop, timestamps taken when t
 - handshake rate: SSH connections (TCP + key exchange + keyless auth) completed per second, opened --concurrency
   at a time, each closed right after.
 
+Options that change the load: --think S (a pause of 0.5-1.5 x S, seeded, before each action of a table, as a
+person's); --terminals-share F (that share of each table's sessions are terminals, the rest bots). --floor measures
+the floor instead (dixit_tui/bench/floor.py: the same server and SSH driver, a one-line app that each action
+changes); --with-floor runs both and prints the ratio of their server CPU per terminal update. After play, the
+joining section: sessions started one at a time (server CPU per join, net of idle), then --join-burst players
+joining tables and --lobby-burst players opening the lobby at once (connect -> first screen).
+
 The client and the server share the machine's cores: on a small machine the client's own work (SSH, pyte) slows
 the server and is included in every latency. The report says how busy the client was.
 """
@@ -63,6 +70,7 @@ from dixit_tui.bots.view import BotView
 
 HOST = "127.0.0.1"
 CLOCK = time.perf_counter
+JOINERS_PER_TABLE = 7  # players joining one table in the joining section (with its host bot: 8 seats)
 RECAP_MARKER = "Close (Enter)"  # the recap modal after each reveal; it covers the table at 100x30
 LISTENING = re.compile(r"listening on (\S+):(\d+)")
 
@@ -87,6 +95,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--action-timeout", type=float, default=30.0, help="seconds to wait for every screen (default 30)"
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the tables and the bots (default 1)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="mean pause before each bot action, drawn uniformly from 0.5x-1.5x (seeded); 0 (default): act as soon "
+        "as the table's screens settled",
+    )
+    parser.add_argument(
+        "--terminals-share",
+        type=float,
+        metavar="F",
+        help="share of each table's sessions that are terminals (spectators), the rest bots (at least 3); "
+        "default: 3 to 5 bots per table, the rest terminals",
+    )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="measure the floor instead: the same SSH server and driver, every terminal showing a one-line app, "
+        "each action changing that line on every terminal of its table",
+    )
+    parser.add_argument(
+        "--with-floor", action="store_true", help="run the normal benchmark, then the floor with the same options"
+    )
+    parser.add_argument(
+        "--joins",
+        type=int,
+        default=10,
+        metavar="N",
+        help="sequential joins (and lobby openings) measured after play for server CPU per join (default 10; "
+        "--joins 0 --join-burst 0 --lobby-burst 0 skip the joining section)",
+    )
+    parser.add_argument(
+        "--join-burst", type=int, default=20, metavar="N", help="players joining tables at once (default 20)"
+    )
+    parser.add_argument(
+        "--lobby-burst", type=int, default=8, metavar="N", help="players opening the lobby at once (default 8)"
+    )
     parser.add_argument(
         "--profile",
         metavar="FILE",
@@ -152,6 +198,18 @@ class ProcStats:
         except (OSError, ValueError):
             return None
         return int(on_cpu) / 1e9, int(waiting) / 1e9
+
+    def cpu_seconds_precise(self) -> float | None:
+        """Seconds on a CPU of all the process's threads, in nanoseconds (/proc/PID/task/*/schedstat), where
+        `cpu_seconds` counts clock ticks (10 ms): for short spans such as one join."""
+        total = 0
+        try:
+            for task in os.listdir(f"/proc/{self.pid}/task"):
+                with contextlib.suppress(OSError, ValueError), open(f"/proc/{self.pid}/task/{task}/schedstat") as f:
+                    total += int(f.read().split()[0])
+        except OSError:
+            return self.cpu_seconds()
+        return total / 1e9
 
     def cpu_seconds(self) -> float | None:
         try:
@@ -234,12 +292,13 @@ class _WatcherSession(asyncssh.SSHClientSession[bytes]):
 class Watcher:
     """A PTY session watching a table; every output chunk is fed to pyte and checked for a visible change."""
 
-    def __init__(self, name: str, table: TableRun, size: tuple[int, int]) -> None:
+    def __init__(self, name: str, table: TableRun, size: tuple[int, int], command: str | None = "watch") -> None:
         import pyte
 
         self.name = name
         self.table = table
         self.code = table.code
+        self.command = f"{command} {self.code}" if command else None  # None: a plain connection (the lobby)
         self.cols, self.rows = size
         self.screen = pyte.Screen(self.cols, self.rows)
         self.stream = pyte.ByteStream(self.screen)
@@ -251,6 +310,7 @@ class Watcher:
         self.closed = False
         self.t_start = 0.0
         self.t_auth: float | None = None
+        self.t_session = 0.0
         self.t_first_byte: float | None = None
         self.t_first_paint: float | None = None
         self.t_table: float | None = None
@@ -298,13 +358,23 @@ class Watcher:
         self.changed.set()
 
     async def open(self, host: str, port: int, timeout: float) -> None:
+        await self.connect(host, port, timeout)
+        await self.start_session(timeout)
+
+    async def connect(self, host: str, port: int, timeout: float) -> None:
+        """The SSH connection, authenticated, without its session yet."""
         self.t_start = CLOCK()
         self.conn = await ssh_connect(host, port, self.name, timeout)
         self.t_auth = CLOCK()
+
+    async def start_session(self, timeout: float) -> None:
+        """The PTY session (its SSH command: `watch CODE`, `join CODE` or none)."""
+        assert self.conn is not None
+        self.t_session = CLOCK()
         self.chan, _ = await asyncio.wait_for(
             self.conn.create_session(
                 lambda: _WatcherSession(self),
-                f"watch {self.code}",
+                self.command,
                 term_type="xterm-256color",
                 term_size=(self.cols, self.rows),
                 encoding=None,
@@ -312,16 +382,17 @@ class Watcher:
             timeout,
         )
 
-    async def wait_table(self, timeout: float) -> bool:
+    async def wait_table(self, timeout: float, lobby: bool = False) -> bool:
+        """Until the table screen shows (with `lobby`: until the first paint)."""
         deadline = CLOCK() + timeout
-        while self.t_table is None and not self.closed:
+        while (self.t_first_paint if lobby else self.t_table) is None and not self.closed:
             left = deadline - CLOCK()
             if left <= 0:
                 return False
             self.changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), min(left, 0.5))
-        return self.t_table is not None
+        return (self.t_first_paint if lobby else self.t_table) is not None
 
     def send(self, data: bytes) -> None:
         if self.chan is not None and not self.closed:
@@ -439,12 +510,42 @@ class Bot(asyncssh.SSHClientSession[str]):
         return f"m{self.refs}"
 
 
+class FloorBot(Bot):
+    """A session of the floor server's tiny protocol (`dixit_tui.bench.floor`): it creates or joins a floor table
+    and bumps its counter."""
+
+    def receive(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "hello":
+            self.hello.set()
+        elif kind == "state":
+            if self.ack_t0 is not None:
+                self.table.run.ack_latencies.append(CLOCK() - self.ack_t0)
+                self.ack_t0 = None
+            table = message.get("table")
+            self.code = str(table) if table is not None else None
+            self.sent.pop(str(message.get("ref")), None)
+        elif kind == "error":
+            self.errors.append(message)
+            sent = self.sent.pop(str(message.get("ref")), None)
+            if sent is not None and sent[2] is not None:
+                sent[2].refused = True
+                sent[2].done.set()
+            self.table.run.refused[str(message.get("code"))] += 1
+        self.changed.set()
+        self.table.changed.set()
+
+
 # --- one table: its bots, its watchers, its driver -----------------------------------------------------------
 
 
 class TableRun:
+    bot_class: type[Bot] = Bot
+
     def __init__(self, run: LoadRun, index: int, bots: int, watchers: int) -> None:
         self.run = run
+        # the pauses of --think: their own seeded generator, so the games are the same with and without them
+        self.think_rng = random.Random(f"think-{run.args.seed}-{index}")
         self.index = index
         self.n_bots = bots
         self.n_watchers = watchers
@@ -477,7 +578,7 @@ class TableRun:
         run = self.run
         for k in range(self.n_bots):
             rng = random.Random(run.rng.randrange(2**63))
-            self.bots.append(Bot(f"b{self.index}x{k}", self, run.args.strategy, rng))
+            self.bots.append(self.bot_class(f"b{self.index}x{k}", self, run.args.strategy, rng))
         await asyncio.gather(*(run.limited(b.open(run.host, run.port, 30.0)) for b in self.bots))
 
     async def new_table(self) -> None:
@@ -626,6 +727,10 @@ class TableRun:
             self.run.recap_timeouts += len(todo)
         await self.settle()
 
+    def _owed(self) -> bool:
+        """Some bot at this table owes a move (without asking its brain, which would decide it)."""
+        return any(b.view is not None and b.code == self.code and b.view.needed() is not None for b in self.bots)
+
     def _next_move(self) -> tuple[Bot, Key, Action] | None:
         for bot in self.bots:
             view = bot.view
@@ -636,14 +741,32 @@ class TableRun:
                 return bot, decided[0], decided[1]
         return None
 
+    async def think(self) -> bool:
+        """With --think: a human-like pause before an action (uniform in 0.5x-1.5x the mean). False if the run
+        stopped meanwhile."""
+        mean = self.run.args.think
+        if mean > 0:
+            await self.run.pause(mean * self.think_rng.uniform(0.5, 1.5))
+        return not self.run.stopping
+
     async def play(self) -> None:
         """Start the game, then act one move at a time until the run stops; a new table after each game."""
         run = self.run
+        if not await self.think():
+            return
         await self.measure(self.host_bot, "start", {"cmd": "start"}, None, None)
         idle_since = CLOCK()
+        thought = False  # paused since the last action (the pause comes before a bot decides, as a person's)
         while not run.stopping:
+            if run.args.think > 0 and not thought and self._owed():
+                if not await self.think():
+                    return
+                thought = True
+                idle_since = CLOCK()
+                continue
             move = self._next_move()
             if move is not None:
+                thought = False
                 bot, key, action = move
                 await self.measure(bot, action_kind(action), command_message(action), key, action)
                 idle_since = CLOCK()
@@ -656,8 +779,9 @@ class TableRun:
                 await self.close_watchers()
                 await self.new_table()
                 await self.open_watchers()
-                if run.stopping:
+                if run.stopping or not await self.think():
                     return
+                thought = False
                 await self.measure(self.host_bot, "start", {"cmd": "start"}, None, None)
                 idle_since = CLOCK()
                 continue
@@ -674,6 +798,36 @@ class TableRun:
     async def close(self) -> None:
         await self.close_watchers()
         await asyncio.gather(*(b.close() for b in self.bots))
+
+
+class FloorTableRun(TableRun):
+    """A floor table: its bots create or join a floor table; the host bot's `bump` is the action (the one line
+    changes on every terminal of the table)."""
+
+    bot_class = FloorBot
+
+    async def new_table(self) -> None:
+        host = self.host_bot
+        self.game += 1
+        old = self.code
+        host.send({"cmd": "create", "ref": "create"})
+        await self._until(lambda: host.code not in (None, old) or bool(host.errors), 15.0, "create")
+        if host.errors:
+            raise RuntimeError(f"floor table {self.index}: create refused: {host.errors[-1]}")
+        assert host.code is not None
+        self.code = host.code
+        for bot in self.bots[1:]:
+            bot.send({"cmd": "join", "table": self.code, "ref": "join"})
+        await self._until(lambda: all(b.code == self.code for b in self.bots), 15.0, "join")
+
+    async def play(self) -> None:
+        while not self.run.stopping:
+            if not await self.think():
+                return
+            await self.measure(self.host_bot, "bump", {"cmd": "bump"}, None, None)
+            if any(b.closed for b in self.bots):
+                self.run.failures.append(f"floor table {self.index}: a bot's connection closed")
+                return
 
 
 def action_kind(action: Action) -> str:
@@ -714,6 +868,19 @@ class LoadRun:
         self.games_finished = 0
         self.rss_samples: list[int] = []
         self.lags: list[float] = []
+        self.floor = bool(getattr(args, "floor", False))
+        self.table_class: type[TableRun] = FloorTableRun if self.floor else TableRun
+        self.join_tables: list[TableRun] = []
+        self.stopped = asyncio.Event()
+
+    async def pause(self, seconds: float) -> None:
+        """Sleep, waking early when the run stops."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.stopped.wait(), seconds)
+
+    def stop(self) -> None:
+        self.stopping = True
+        self.stopped.set()
 
     async def limited(self, coro: Any) -> Any:
         async with self.sem:
@@ -794,8 +961,8 @@ class LoadRun:
 
     async def warm_up(self) -> None:
         """One bot table and one watcher, then gone: the server has imported and built everything once."""
-        table = TableRun(self, 9999, 1, 1)
-        table.bots = [Bot("warmbot", table, self.args.strategy, random.Random(0))]
+        table = self.table_class(self, 9999, 1, 1)
+        table.bots = [table.bot_class("warmbot", table, self.args.strategy, random.Random(0))]
         await table.bots[0].open(self.host, self.port, 30.0)
         await table.new_table()
         watcher = Watcher("warmwatch", table, self.size)
@@ -805,6 +972,150 @@ class LoadRun:
         table.host_bot.send({"cmd": "leave"})
         await table.close()
 
+    # --- joining ---------------------------------------------------------------------------------------------
+
+    async def joining(self) -> dict[str, Any]:
+        """Sessions opened onto a quiet server: sequentially (server CPU per join, from the session's start to its
+        first screen, nothing else going on), then in bursts (`--join-burst` players joining tables at once,
+        `--lobby-burst` opening the lobby at once: connect -> first screen, and server CPU per session)."""
+        args = self.args
+        n_seq, n_burst, n_lobby = max(0, args.joins), max(0, args.join_burst), max(0, args.lobby_burst)
+        # fresh tables (not started), each with its host bot: one per sequential joiner (so that a join's CPU is its
+        # own, no other screen at the table redraws), and up to JOINERS_PER_TABLE seats each for the burst
+        count = n_seq + 2 * math.ceil(n_burst / JOINERS_PER_TABLE)
+        tables = [self.table_class(self, 5000 + k, 1, 0) for k in range(count + 1)]  # the last: the warm-up's
+        lobby = self.table_class(self, 7000, 0, 0)
+        lobby.code = "\0lobby"  # never on a screen: a plain connection's first screen is the lobby
+        self.join_tables = [*tables, lobby]
+        await asyncio.gather(*(t.open_bots() for t in tables))
+        await asyncio.gather(*(t.new_table() for t in tables))
+        seats = [*tables[:n_seq], *(t for t in tables[n_seq:] for _ in range(JOINERS_PER_TABLE))]
+
+        def joiner(name: str, table: TableRun, command: str | None) -> Watcher:
+            w = Watcher(name, table, self.size, command)
+            table.watchers.append(w)
+            return w
+
+        seq_join = [joiner(f"js{k}", seats[k], "join") for k in range(n_seq)]
+        seq_lobby = [joiner(f"ls{k}", lobby, None) for k in range(n_seq)]
+        burst_join = [joiner(f"jb{k}", seats[n_seq + k], "join") for k in range(n_burst)]
+        burst_seats = seats[n_seq + math.ceil(n_burst / JOINERS_PER_TABLE) * JOINERS_PER_TABLE :]
+        burst_sessions = [joiner(f"jc{k}", burst_seats[k], "join") for k in range(n_burst)]
+        burst_lobby = [joiner(f"lb{k}", lobby, None) for k in range(n_lobby)]
+        # warm-up: one join and one lobby first (the first of each loads code once per server), not measured
+        warm = [joiner("jwarm", tables[-1], "join"), joiner("lwarm", lobby, None)]
+        await asyncio.gather(*(w.open(self.host, self.port, 60.0) for w in warm))
+        await asyncio.gather(warm[0].wait_table(60.0), warm[1].wait_table(60.0, lobby=True))
+        await asyncio.gather(*(w.close() for w in warm))
+        # the sequential joiners' SSH connections first: their sessions alone are measured
+        await asyncio.gather(*(self.limited(w.connect(self.host, self.port, 60.0)) for w in [*seq_join, *seq_lobby]))
+        await self.quiesce(1.0, 60.0)
+        idle = await self.idle_rate(2.0)
+        result: dict[str, Any] = {
+            "command": "join CODE: a seat at a table not started yet (alone with its host bot when one at a time, "
+            f"up to {JOINERS_PER_TABLE} joining one table at once)",
+            "idle_percent_of_one_core": round(idle * 100.0, 2) if idle is not None else None,
+        }
+        # each group closes before the next starts (an open lobby would redraw at every later join)
+        result["sequential_join"] = await self._sequential(seq_join, False, idle)
+        await asyncio.gather(*(w.close() for w in seq_join))
+        result["sequential_lobby"] = await self._sequential(seq_lobby, True, idle)
+        await asyncio.gather(*(w.close() for w in seq_lobby))
+        result["burst_join"] = await self._burst(burst_join, False, idle)
+        await asyncio.gather(*(w.close() for w in burst_join))
+        result["burst_join_sessions"] = await self._burst(burst_sessions, False, idle, preconnected=True)
+        await asyncio.gather(*(w.close() for w in burst_sessions))
+        result["burst_lobby"] = await self._burst(burst_lobby, True, idle)
+        return result
+
+    async def idle_rate(self, seconds: float) -> float | None:
+        """Server CPU (cores) with nothing happening."""
+        stats = self.stats
+        if stats is None:
+            return None
+        cpu0, t0 = stats.cpu_seconds_precise(), CLOCK()
+        await asyncio.sleep(seconds)
+        cpu1 = stats.cpu_seconds_precise()
+        return (cpu1 - cpu0) / (CLOCK() - t0) if cpu0 is not None and cpu1 is not None else None
+
+    def _cpu_per_session(
+        self, cpu0: float | None, wall: float, idle: float | None, sessions: int
+    ) -> tuple[float | None, float | None]:
+        """(server CPU ms per session net of idle, the idle CPU subtracted in ms per session)."""
+        cpu1 = self.stats.cpu_seconds_precise() if self.stats else None
+        if cpu0 is None or cpu1 is None or idle is None or not sessions:
+            return None, None
+        idle_s = idle * wall
+        return round(max(0.0, cpu1 - cpu0 - idle_s) * 1000.0 / sessions, 1), round(idle_s * 1000.0 / sessions, 1)
+
+    async def _sequential(self, joiners: list[Watcher], lobby: bool, idle: float | None) -> dict[str, Any]:
+        """One session at a time: start it, wait for its first screen, then for the server to go quiet."""
+        if not joiners:
+            return {"sessions": 0}
+        await self.quiesce(1.0, 60.0)
+        stats = self.stats
+        cpu0, t0 = (stats.cpu_seconds_precise() if stats else None), CLOCK()
+        times: list[float] = []
+        failed = 0
+        for w in joiners:
+            try:
+                await w.start_session(60.0)
+                ok = await w.wait_table(60.0, lobby=lobby)
+            except (OSError, asyncssh.Error, TimeoutError):
+                ok = False
+            done = w.t_first_paint if lobby else w.t_table
+            if ok and done is not None:
+                times.append(done - w.t_session)
+            else:
+                failed += 1
+            await self.quiesce(0.3, 30.0)
+        cpu, idle_ms = self._cpu_per_session(cpu0, CLOCK() - t0, idle, len(joiners))
+        return {
+            "sessions": len(joiners),
+            "failed": failed,
+            "server_cpu_ms_per_session": cpu,
+            "idle_cpu_subtracted_ms_per_session": idle_ms,
+            "session_to_screen_ms": summary_ms(times, (50, 95)),
+        }
+
+    async def _burst(
+        self, joiners: list[Watcher], lobby: bool, idle: float | None, preconnected: bool = False
+    ) -> dict[str, Any]:
+        """Every session at once, from its TCP connect (SSH handshake included) to its first screen; or, when
+        `preconnected`, with the SSH connections made beforehand, from the session's start to its first screen."""
+        if not joiners:
+            return {"sessions": 0}
+        if preconnected:
+            await asyncio.gather(*(self.limited(w.connect(self.host, self.port, 60.0)) for w in joiners))
+        await self.quiesce(1.0, 60.0)
+        stats = self.stats
+        cpu0, t0 = (stats.cpu_seconds_precise() if stats else None), CLOCK()
+
+        async def one(w: Watcher) -> bool:
+            if preconnected:
+                await w.start_session(60.0)
+            else:
+                await w.open(self.host, self.port, 60.0)
+            return await w.wait_table(120.0, lobby=lobby)
+
+        results = await asyncio.gather(*(one(w) for w in joiners), return_exceptions=True)
+        all_shown = CLOCK() - t0
+        await self.quiesce(0.5, 60.0)
+        cpu, idle_ms = self._cpu_per_session(cpu0, CLOCK() - t0, idle, len(joiners))
+        times = []
+        for w, ok in zip(joiners, results, strict=True):
+            shown = w.t_first_paint if lobby else w.t_table
+            if ok is True and shown is not None:
+                times.append(shown - (w.t_session if preconnected else w.t_start))
+        return {
+            "sessions": len(joiners),
+            "failed": len(joiners) - len(times),
+            ("session_to_screen_ms" if preconnected else "connect_to_screen_ms"): summary_ms(times, (50, 95)),
+            "all_shown_s": round(all_shown, 3),
+            "server_cpu_ms_per_session": cpu,
+            "idle_cpu_subtracted_ms_per_session": idle_ms,
+        }
+
     async def execute(self) -> dict[str, Any]:
         args = self.args
         sampler = asyncio.create_task(self.sampler())
@@ -812,7 +1123,7 @@ class LoadRun:
         try:
             return await self._execute(args)
         finally:
-            self.stopping = True
+            self.stop()
             sampler.cancel()
             lagger.cancel()
 
@@ -828,10 +1139,8 @@ class LoadRun:
         handshake = await self.handshake_probe(probe_count)
 
         # the sessions
-        per_table = split(args.sessions, args.tables)
-        for i, n in enumerate(per_table):
-            bots = min(3 + i % 3, n - 1)
-            self.tables.append(TableRun(self, i, bots, n - bots))
+        for i, (bots, watchers) in enumerate(composition(args.sessions, args.tables, args.terminals_share)):
+            self.tables.append(self.table_class(self, i, bots, watchers))
         n_bots = sum(t.n_bots for t in self.tables)
         n_watchers = sum(t.n_watchers for t in self.tables)
         progress(f"opening {n_bots} bot sessions at {len(self.tables)} tables")
@@ -873,7 +1182,7 @@ class LoadRun:
         t_play = CLOCK()
         players = [asyncio.create_task(t.play()) for t in self.tables]
         await asyncio.wait(players, timeout=args.duration)
-        self.stopping = True
+        self.stop()
         play_wall = CLOCK() - t_play
         cpu1 = stats.cpu_seconds() if stats else None
         sched1 = stats.schedstat() if stats else None
@@ -890,6 +1199,16 @@ class LoadRun:
         rss_end = self.rss()
         hwm = stats.hwm() if stats else None
         hotspots = await self.finish_profiler(profiler) if profiler is not None else None
+        joining = None
+        if args.joins > 0 or args.join_burst > 0 or args.lobby_burst > 0:
+            progress(
+                f"joining: {args.joins} sequential joins and lobby openings, {args.join_burst} joins at once, "
+                f"{args.lobby_burst} lobby openings at once"
+            )
+            try:
+                joining = await self.joining()
+            except (RuntimeError, OSError, asyncssh.Error, TimeoutError) as error:
+                self.failures.append(f"joining: {type(error).__name__}: {error}")
 
         total_actions = sum(self.measured_actions.values())
         mb = 1024 * 1024
@@ -907,6 +1226,10 @@ class LoadRun:
                 "target": args.target,
                 "settle_s": args.settle,
                 "seeded": self.seeded,
+                "floor": self.floor,
+                "think_s": args.think,
+                "terminals_share": args.terminals_share,
+                "terminals_are": "spectators (SSH command `watch CODE`)",
                 "cpu_count": os.cpu_count(),
                 "server_pid": stats.pid if stats else None,
             },
@@ -947,6 +1270,7 @@ class LoadRun:
             },
             "machine": machine_share(machine0, machine1, (own1 - own0), cpu0, cpu1, play_wall),
             "profile": hotspots,
+            "joining": joining,
             "warnings": [
                 f"the clients (this process) and the server share this machine's {os.cpu_count()} cores: "
                 "client work (SSH, pyte) competes with the server and is included in every latency",
@@ -988,6 +1312,10 @@ class LoadRun:
                     else None
                 ),
                 "ms_per_action": round((cpu1 - cpu0) * 1000.0 / total_actions, 1) if total_actions else None,
+                "terminal_updates": len(self.latencies) + self.missed,
+                "terminal_updates_per_cpu_s": (
+                    round((len(self.latencies) + self.missed) / (cpu1 - cpu0), 1) if cpu1 > cpu0 else None
+                ),
                 "idle_percent_of_one_core": (
                     round((idle_cpu1 - idle_cpu0) / idle_wall * 100.0, 1)
                     if idle_cpu0 is not None and idle_cpu1 is not None
@@ -1106,6 +1434,17 @@ def _module(frame: str) -> str:
     return parts[0] if len(parts) > 1 else path
 
 
+def composition(sessions: int, tables: int, terminals_share: float | None) -> list[tuple[int, int]]:
+    """(bots, terminals) per table. By default 3 to 5 bots per table (3, 4, 5, 3, ...), the rest terminals; with a
+    share, that share of each table's sessions are terminals (rounded, at least 1), the rest bots (at least 3)."""
+    out = []
+    for i, n in enumerate(split(sessions, tables)):
+        share = terminals_share
+        bots = min(3 + i % 3, n - 1) if share is None else n - max(1, min(n - 3, round(n * share)))
+        out.append((bots, n - bots))
+    return out
+
+
 def split(total: int, parts: int) -> list[int]:
     base, extra = divmod(total, parts)
     return [base + (1 if i < extra else 0) for i in range(parts)]
@@ -1124,25 +1463,30 @@ def progress(text: str) -> None:
 
 
 class ServerProcess:
-    def __init__(self, workdir: Path, sessions: int, concurrency: int) -> None:
+    def __init__(self, workdir: Path, sessions: int, concurrency: int, floor: bool = False, extra: int = 0) -> None:
         self.workdir = workdir
         self.sessions = sessions
         self.concurrency = concurrency
+        self.floor = floor  # the floor server (dixit_tui.bench.floor) instead of the game's
+        self.extra = extra  # sessions of the joining section: more connections, at once, and tables
         self.proc: asyncio.subprocess.Process | None = None
         self.port = 0
         self.output: list[str] = []
         self._drain: asyncio.Task[None] | None = None
 
     async def start(self) -> int:
+        extra = self.extra
         limits = {
-            "max_connections": max(1000, self.sessions + 200),
-            "max_connections_per_ip": self.sessions + 200,
-            "max_unauthenticated_per_ip": self.concurrency + 20,
-            "max_unauthenticated": max(200, self.concurrency + 20),
-            "max_tables_per_ip": self.sessions + 10,  # every table's host bot connects from this machine
-            "max_tables": max(200, self.sessions + 10),
+            "max_connections": max(1000, self.sessions + extra + 200),
+            "max_connections_per_ip": self.sessions + extra + 200,
+            "max_unauthenticated_per_ip": max(self.concurrency, extra) + 20,
+            "max_unauthenticated_per_prefix": max(self.concurrency, extra) + 40,
+            "max_unauthenticated": max(200, max(self.concurrency, extra) + 20),
+            "max_tables_per_ip": self.sessions + extra + 10,  # every table's host bot connects from this machine
+            "max_tables": max(200, self.sessions + extra + 10),
         }
-        cmd = [sys.executable, "-m", "dixit_tui", "serve", "--host", HOST, "--port", "0"]
+        server = ["dixit_tui.bench.floor"] if self.floor else ["dixit_tui", "serve"]
+        cmd = [sys.executable, "-m", *server, "--host", HOST, "--port", "0"]
         cmd += ["--keys-dir", str(self.workdir / "keys"), "--data-dir", str(self.workdir / "data")]
         cmd += ["--allow-seeded-tables", "--log-level", "WARNING"]
         for name, value in limits.items():
@@ -1195,13 +1539,42 @@ class ServerProcess:
 
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    """One run (the game, or with --floor the floor); with --with-floor the game then the floor, the floor's
+    result under "floor" and the ratio of their server CPU per terminal update under "floor_ratio"."""
+    if not args.with_floor or args.floor:
+        return await bench_one(args)
+    result = await bench_one(argparse.Namespace(**{**vars(args), "floor": False}))
+    progress("the floor: the same run with a one-line app")
+    profile = f"{args.profile}.floor" if args.profile else None
+    floor = await bench_one(argparse.Namespace(**{**vars(args), "floor": True, "profile": profile}))
+    result["floor"] = floor
+    result["floor_ratio"] = floor_ratio(result, floor)
+    result["failures"].extend(f"floor: {f}" for f in floor["failures"])
+    return result
+
+
+def floor_ratio(result: dict[str, Any], floor: dict[str, Any]) -> dict[str, Any] | None:
+    """Server CPU per terminal update of the game over the floor's, measured in the same invocation."""
+    game_ms = (result.get("server_cpu") or {}).get("ms_per_screen_update")
+    floor_ms = (floor.get("server_cpu") or {}).get("ms_per_screen_update")
+    if not game_ms or not floor_ms:
+        return None
+    return {
+        "ms_per_screen_update": game_ms,
+        "floor_ms_per_screen_update": floor_ms,
+        "ratio": round(game_ms / floor_ms, 1),
+    }
+
+
+async def bench_one(args: argparse.Namespace) -> dict[str, Any]:
     server: ServerProcess | None = None
     workdir: Path | None = None
     stats: ProcStats | None
     try:
         if args.host is None:
             workdir = Path(tempfile.mkdtemp(prefix="dixit-bench-"))
-            server = ServerProcess(workdir, args.sessions, args.concurrency)
+            extra = 3 * max(0, args.joins) + 3 * max(0, args.join_burst) + max(0, args.lobby_burst) + 3
+            server = ServerProcess(workdir, args.sessions, args.concurrency, floor=args.floor, extra=extra)
             port = await server.start()
             host, stats = HOST, ProcStats(server.pid)
             progress(f"server pid {server.pid} listening on {host}:{port}")
@@ -1213,7 +1586,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             result = await run.execute()
         finally:
             progress("closing the sessions")
-            await asyncio.gather(*(t.close() for t in run.tables), return_exceptions=True)
+            await asyncio.gather(*(t.close() for t in [*run.tables, *run.join_tables]), return_exceptions=True)
         result["config"]["external_server"] = server is None
         if server is not None and server.output:
             errors = [line.rstrip() for line in server.output if " ERROR " in line or "Traceback" in line]
@@ -1237,9 +1610,12 @@ def render(result: dict[str, Any]) -> str:
 
     c = result["config"]
     a = result["action_to_screen_ms"]
+    what = "the floor (a one-line app, each action changing it)" if c.get("floor") else "dixit-tui"
+    think = f"think {c['think_s']:g} s (0.5x-1.5x)" if c.get("think_s") else "no think time"
     lines = [
         f"dixit-tui bench: {c['sessions']} sessions ({c['bots']} bots, {c['watchers']} terminals) at {c['tables']} "
         f"tables, {c['duration_s']:g} s of play, terminals {c['term_size']}",
+        f"  server: {what}; terminals are {c.get('terminals_are', 'spectators')}; {think}",
         "",
         f"connect -> first paint         {ms(result['first_paint_ms'])}",
         "  (SSH TCP connect start -> first output leaving visible text on the terminal's pyte screen)",
@@ -1281,6 +1657,10 @@ def render(result: dict[str, Any]) -> str:
             f"{cpu['ms_per_screen_update']} ms (play-period CPU / terminal updates measured; the CPU includes "
             "bots, recaps and reconnections after a game)"
         )
+        lines.append(
+            f"terminal updates per CPU-second {cpu['terminal_updates_per_cpu_s']} "
+            f"({cpu['terminal_updates']} terminal updates / {cpu['cpu_s']} s of server CPU in play)"
+        )
     else:
         lines.append("server CPU                     not measured (external server without --pid)")
     h = result["handshake"]
@@ -1307,6 +1687,7 @@ def render(result: dict[str, Any]) -> str:
         )
     if result["idle_screens_changing"]:
         lines.append(f"  note: {result['idle_screens_changing']} screen(s) changed while nobody acted")
+    lines += render_joining(result.get("joining"))
     prof = result.get("profile")
     if prof:
         lines.append(f"server profile ({prof['samples']} samples), self time:")
@@ -1315,8 +1696,72 @@ def render(result: dict[str, Any]) -> str:
         lines += [f"  {pct:5.1f}%  {name}" for name, pct in prof["inclusive"][:15]]
     lines.append("")
     lines += [f"WARNING: {w}" for w in result["warnings"]]
-    lines += [f"FAILURE: {f}" for f in result["failures"]]
+    lines += [f"FAILURE: {f}" for f in result["failures"] if not f.startswith("floor: ")]
+    floor = result.get("floor")
+    if floor:
+        lines += ["", "--- the floor, same options ---", render(floor)]
+        ratio = result.get("floor_ratio")
+        if ratio:
+            lines.append(
+                f"server CPU per terminal update: {ratio['ms_per_screen_update']} ms, "
+                f"floor {ratio['floor_ms_per_screen_update']} ms, ratio {ratio['ratio']}"
+            )
+        else:
+            lines.append("server CPU per terminal update: no ratio (not measured in both runs)")
     return "\n".join(lines)
+
+
+def render_joining(joining: dict[str, Any] | None) -> list[str]:
+    if not joining:
+        return []
+
+    def pct(d: dict[str, Any]) -> str:
+        if not d.get("n"):
+            return "n=0"
+        return f"p50 {d['p50']} ms, p95 {d['p95']} ms (n={d['n']})"
+
+    def cpu(d: dict[str, Any]) -> str:
+        if d.get("server_cpu_ms_per_session") is None:
+            return "server CPU not measured"
+        return (
+            f"server CPU {d['server_cpu_ms_per_session']} ms each "
+            f"(net of {d['idle_cpu_subtracted_ms_per_session']} ms idle)"
+        )
+
+    def failed(d: dict[str, Any]) -> str:
+        return f", {d['failed']} FAILED" if d.get("failed") else ""
+
+    sj, sl, bj, bl = (joining[k] for k in ("sequential_join", "sequential_lobby", "burst_join", "burst_lobby"))
+    bs = joining.get("burst_join_sessions") or {}
+    lines = [f"joining ({joining['command']}; idle server {joining['idle_percent_of_one_core']}% of one core)"]
+    if sj.get("sessions"):
+        lines.append(
+            f"  join, one at a time          session start -> table screen {pct(sj['session_to_screen_ms'])}; "
+            f"{cpu(sj)}{failed(sj)}"
+        )
+    if sl.get("sessions"):
+        lines.append(
+            f"  lobby, one at a time         session start -> lobby {pct(sl['session_to_screen_ms'])}; "
+            f"{cpu(sl)}{failed(sl)}"
+        )
+    if bj.get("sessions"):
+        lines.append(
+            f"  {bj['sessions']} joining at once{'':<{max(0, 13 - len(str(bj['sessions'])))}}"
+            f"connect -> table screen {pct(bj['connect_to_screen_ms'])}, all in {bj['all_shown_s']} s; "
+            f"{cpu(bj)} incl. SSH handshake{failed(bj)}"
+        )
+    if bs.get("sessions"):
+        lines.append(
+            f"  {bs['sessions']} sessions at once, connected session start -> table screen "
+            f"{pct(bs['session_to_screen_ms'])}; {cpu(bs)} (no handshake){failed(bs)}"
+        )
+    if bl.get("sessions"):
+        lines.append(
+            f"  {bl['sessions']} opening the lobby at once{'':<{max(0, 4 - len(str(bl['sessions'])))}}"
+            f"connect -> lobby {pct(bl['connect_to_screen_ms'])}, all in {bl['all_shown_s']} s; "
+            f"{cpu(bl)} incl. SSH handshake{failed(bl)}"
+        )
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -1325,6 +1770,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if (args.host is None) != (args.port is None):
         print("dixit-tui bench: give both --host and --port, or neither", file=sys.stderr)
+        return 2
+    if args.with_floor and args.host is not None:
+        print("dixit-tui bench: --with-floor starts its own servers (no --host)", file=sys.stderr)
+        return 2
+    if args.think < 0 or not (args.terminals_share is None or 0 < args.terminals_share < 1):
+        print("dixit-tui bench: --think must be >= 0 and --terminals-share between 0 and 1", file=sys.stderr)
         return 2
     try:
         import pyte  # noqa: F401

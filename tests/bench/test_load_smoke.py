@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dixit_tui.bench.load import hotspots, percentile, split, summary_ms
+from dixit_tui.bench.load import composition, floor_ratio, hotspots, percentile, render, split, summary_ms
 
 pytest.importorskip("pyte")
 
@@ -24,7 +24,7 @@ SESSIONS = 6
 def result() -> dict:
     command = [sys.executable, "-m", "dixit_tui.bench.load", "--sessions", str(SESSIONS), "--tables", "1"]
     done = subprocess.run(
-        [*command, "--duration", "4", "--json"],
+        [*command, "--duration", "4", "--joins", "2", "--join-burst", "3", "--lobby-burst", "2", "--json"],
         capture_output=True,
         text=True,
         timeout=90,
@@ -48,6 +48,7 @@ def test_every_figure_is_reported(result: dict) -> None:
         "session_open",
         "client",
         "machine",
+        "joining",
         "warnings",
         "failures",
     ):
@@ -94,6 +95,35 @@ def test_server_figures_are_consistent(result: dict) -> None:
     assert handshake["connections"] == SESSIONS and handshake["failed"] == 0
     assert handshake["per_s"] > 0
 
+    updates = result["action_to_screen_ms"]["n"] + result["action_to_screen_ms"]["screens_missed"]
+    assert cpu["terminal_updates"] == updates > 0
+    per_cpu_s = cpu["terminal_updates_per_cpu_s"]  # from the unrounded CPU seconds
+    assert updates / (cpu["cpu_s"] + 0.006) <= per_cpu_s <= updates / max(0.001, cpu["cpu_s"] - 0.006)
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(120)
+def test_joining_is_measured(result: dict) -> None:
+    joining = result["joining"]
+    for key, sessions in (("sequential_join", 2), ("sequential_lobby", 2)):
+        d = joining[key]
+        assert d["sessions"] == sessions and d["failed"] == 0, d
+        assert d["session_to_screen_ms"]["n"] == sessions
+        assert d["server_cpu_ms_per_session"] > 0
+    for key, sessions in (("burst_join", 3), ("burst_lobby", 2)):
+        d = joining[key]
+        assert d["sessions"] == sessions and d["failed"] == 0, d
+        assert d["connect_to_screen_ms"]["n"] == sessions
+        assert 0 < d["connect_to_screen_ms"]["p50"] <= d["connect_to_screen_ms"]["p95"]
+        assert d["server_cpu_ms_per_session"] > 0
+    d = joining["burst_join_sessions"]  # the same burst with the SSH connections made beforehand
+    assert d["sessions"] == 3 and d["failed"] == 0 and d["session_to_screen_ms"]["n"] == 3
+    assert d["server_cpu_ms_per_session"] > 0
+    text = render(result)
+    assert "3 joining at once" in text and "2 opening the lobby at once" in text
+    assert "3 sessions at once, connected" in text
+    assert "terminal updates per CPU-second" in text
+
 
 def test_percentile_is_nearest_rank() -> None:
     values = [0.001 * i for i in range(1, 101)]
@@ -107,6 +137,26 @@ def test_percentile_is_nearest_rank() -> None:
 def test_sessions_are_split_evenly() -> None:
     assert split(50, 5) == [10] * 5
     assert split(7, 3) == [3, 2, 2]
+
+
+def test_composition_of_the_tables() -> None:
+    # the default, as the before-figures were measured: 3 to 5 bots per table, the rest terminals
+    assert composition(20, 2, None) == [(3, 7), (4, 6)]
+    assert sum(w for _, w in composition(50, 5, None)) == 31
+    # 25 tables of 8, half of each table terminals
+    assert composition(200, 25, 0.5) == [(4, 4)] * 25
+    assert composition(4, 1, 0.9) == [(3, 1)]  # a game needs 3 players
+    assert composition(10, 1, 0.01) == [(9, 1)]  # and a table at least one terminal
+
+
+def test_floor_ratio() -> None:
+    game = {"server_cpu": {"ms_per_screen_update": 12.0}}
+    assert floor_ratio(game, {"server_cpu": {"ms_per_screen_update": 2.0}}) == {
+        "ms_per_screen_update": 12.0,
+        "floor_ms_per_screen_update": 2.0,
+        "ratio": 6.0,
+    }
+    assert floor_ratio(game, {"server_cpu": None}) is None
 
 
 def test_hotspots_read_collapsed_stacks(tmp_path: Path) -> None:
