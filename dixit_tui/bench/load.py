@@ -67,6 +67,7 @@ from dixit_tui.bots.brain import Brain, Key
 from dixit_tui.bots.cli import command_message
 from dixit_tui.bots.strategy import Action, strategy_named
 from dixit_tui.bots.view import BotView
+from dixit_tui.ssh import client as ssh_client
 
 HOST = "127.0.0.1"
 CLOCK = time.perf_counter
@@ -233,33 +234,9 @@ def machine_cpu() -> tuple[float, float] | None:
     return float(total - idle), float(total)
 
 
-class _KeylessClient(asyncssh.SSHClient):
-    def kbdint_auth_requested(self) -> str:
-        return ""
-
-    def kbdint_challenge_received(
-        self, name: str, instructions: str, lang: str, prompts: Sequence[tuple[str, bool]]
-    ) -> list[str] | None:
-        return [] if not prompts else None
-
-
 async def ssh_connect(host: str, port: int, username: str, timeout: float = 30.0) -> asyncssh.SSHClientConnection:
-    return await asyncio.wait_for(
-        asyncssh.connect(
-            host,
-            port,
-            username=username,
-            known_hosts=None,
-            client_factory=_KeylessClient,
-            client_keys=None,
-            agent_path=None,
-            password=None,
-            gss_host=None,
-            config=None,
-            keepalive_interval=0,
-        ),
-        timeout,
-    )
+    """A keyless connection that skips the host key check (a loopback benchmark), without keepalives."""
+    return await ssh_client.connect(host, port, username, timeout=timeout, keepalive_interval=0)
 
 
 # --- the measurement of one action ---------------------------------------------------------------------------
