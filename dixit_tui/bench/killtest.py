@@ -27,7 +27,6 @@ import functools
 import json
 import random
 import shutil
-import signal
 import sqlite3
 import statistics
 import sys
@@ -42,6 +41,7 @@ from typing import Any
 
 import asyncssh
 
+from dixit_tui.bench import server
 from dixit_tui.engine import (
     Card,
     Command,
@@ -207,8 +207,9 @@ def serve_argv(
     return [python, "-m", "dixit_tui", *args]
 
 
-class ServerProcess:
-    """`dixit-tui serve` as a subprocess: started (port 0, the printed port parsed), SIGKILLed, started again."""
+class ServerProcess(server.ServerProcess):
+    """`dixit-tui serve` on `data_dir` (or on Redis), started again after each kill; a start that fails raises
+    KillTestFailure."""
 
     def __init__(
         self,
@@ -221,90 +222,19 @@ class ServerProcess:
         env: Mapping[str, str] | None = None,
         redis: str | None = None,
     ) -> None:
-        self.redis = redis
         self.keys_dir = keys_dir
         self.data_dir = data_dir
-        self.python = python
-        self.cwd = cwd
-        self.snapshot_every = snapshot_every
-        self.env = dict(env) if env is not None else None
-        self.proc: asyncio.subprocess.Process | None = None
-        self.port = 0
-        self.starts = 0
-        self.stderr: list[str] = []  # every run's stderr lines, prefixed with the run number
-        self._drains: list[asyncio.Task[None]] = []
 
-    @property
-    def running(self) -> bool:
-        return self.proc is not None and self.proc.returncode is None
+        def argv() -> list[str]:
+            return serve_argv(keys_dir, data_dir, python=python, snapshot_every=snapshot_every, redis=redis)
+
+        super().__init__(argv, cwd=cwd, env=env)
 
     async def start(self, timeout: float = 30.0) -> float:
-        """Spawn the server; return the seconds until it printed `listening on`. Raises KillTestFailure."""
-        assert not self.running
-        self.starts += 1
-        run = self.starts
-        began = time.perf_counter()
-        proc = self.proc = await asyncio.create_subprocess_exec(
-            *serve_argv(
-                self.keys_dir, self.data_dir, python=self.python, snapshot_every=self.snapshot_every, redis=self.redis
-            ),
-            cwd=self.cwd,
-            env=self.env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        assert proc.stdout is not None and proc.stderr is not None
-        self._drains.append(asyncio.create_task(self._drain(proc.stderr, run)))
-        seen: list[str] = []
         try:
-            async with asyncio.timeout(timeout):
-                while True:
-                    raw = await proc.stdout.readline()
-                    if not raw:
-                        await proc.wait()
-                        await asyncio.sleep(0.05)  # let the stderr drain catch the last lines
-                        raise KillTestFailure(
-                            f"the server (start #{run}) exited with status {proc.returncode} before listening; "
-                            f"stdout: {seen!r}; stderr: {self.stderr_tail(run)}"
-                        )
-                    line = raw.decode(errors="replace").strip()
-                    seen.append(line)
-                    if line.startswith("listening on "):
-                        self.port = int(line.rsplit(":", 1)[1])
-                        break
-        except TimeoutError:
-            await self.kill()
-            raise KillTestFailure(
-                f"the server (start #{run}) did not print `listening on` within {timeout}s; stdout: {seen!r}; "
-                f"stderr: {self.stderr_tail(run)}"
-            ) from None
-        self._drains.append(asyncio.create_task(self._drain(proc.stdout, run, keep=False)))
-        return time.perf_counter() - began
-
-    async def _drain(self, stream: asyncio.StreamReader, run: int, *, keep: bool = True) -> None:
-        with contextlib.suppress(Exception):
-            while raw := await stream.readline():
-                if keep:
-                    self.stderr.append(f"[{run}] {raw.decode(errors='replace').rstrip()}")
-
-    def stderr_tail(self, run: int | None = None, lines: int = 20) -> str:
-        picked = [s for s in self.stderr if run is None or s.startswith(f"[{run}] ")]
-        return "\n".join(picked[-lines:]) or "(empty)"
-
-    async def kill(self) -> None:
-        """SIGKILL: no shutdown code runs, exactly like a crash or an OOM kill."""
-        proc = self.proc
-        if proc is None:
-            return
-        if proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signal.SIGKILL)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(proc.wait(), 10)
-        drains, self._drains = self._drains, []
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.gather(*drains, return_exceptions=True), 5)
+            return await super().start(timeout)
+        except server.ServerStartError as err:
+            raise KillTestFailure(str(err)) from None
 
 
 # --- clients -------------------------------------------------------------------------------------------------------
@@ -596,7 +526,7 @@ class KillTest:
             report.elapsed = time.perf_counter() - self.started_at
             self._count_store()
             report.server_errors = [
-                line for line in self.server.stderr if "Traceback" in line or " ERROR " in line or "CRITICAL" in line
+                line for line in self.server.lines if "Traceback" in line or " ERROR " in line or "CRITICAL" in line
             ]
         return report
 
@@ -645,7 +575,7 @@ class KillTest:
         if self.server.proc is not None and self.server.proc.returncode is not None:
             raise KillTestFailure(
                 f"the server died by itself (status {self.server.proc.returncode}); stderr: "
-                f"{self.server.stderr_tail(self.server.starts)}"
+                f"{self.server.tail(self.server.starts)}"
             )
 
     # --- connecting -------------------------------------------------------------------------------------------

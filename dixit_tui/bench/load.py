@@ -51,7 +51,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import sys
 import tempfile
 import time
@@ -63,6 +62,7 @@ from typing import Any
 
 import asyncssh
 
+from dixit_tui.bench.server import ServerProcess
 from dixit_tui.bots.brain import Brain, Key
 from dixit_tui.bots.cli import command_message
 from dixit_tui.bots.strategy import Action, strategy_named
@@ -1439,77 +1439,25 @@ def progress(text: str) -> None:
 # --- the server subprocess -----------------------------------------------------------------------------------
 
 
-class ServerProcess:
-    def __init__(self, workdir: Path, sessions: int, concurrency: int, floor: bool = False, extra: int = 0) -> None:
-        self.workdir = workdir
-        self.sessions = sessions
-        self.concurrency = concurrency
-        self.floor = floor  # the floor server (dixit_tui.bench.floor) instead of the game's
-        self.extra = extra  # sessions of the joining section: more connections, at once, and tables
-        self.proc: asyncio.subprocess.Process | None = None
-        self.port = 0
-        self.output: list[str] = []
-        self._drain: asyncio.Task[None] | None = None
-
-    async def start(self) -> int:
-        extra = self.extra
-        limits = {
-            "max_connections": max(1000, self.sessions + extra + 200),
-            "max_connections_per_ip": self.sessions + extra + 200,
-            "max_unauthenticated_per_ip": max(self.concurrency, extra) + 20,
-            "max_unauthenticated_per_prefix": max(self.concurrency, extra) + 40,
-            "max_unauthenticated": max(200, max(self.concurrency, extra) + 20),
-            "max_tables_per_ip": self.sessions + extra + 10,  # every table's host bot connects from this machine
-            "max_tables": max(200, self.sessions + extra + 10),
-        }
-        server = ["dixit_tui.bench.floor"] if self.floor else ["dixit_tui", "serve"]
-        cmd = [sys.executable, "-m", *server, "--host", HOST, "--port", "0"]
-        cmd += ["--keys-dir", str(self.workdir / "keys"), "--data-dir", str(self.workdir / "data")]
-        cmd += ["--allow-seeded-tables", "--log-level", "WARNING"]
-        for name, value in limits.items():
-            cmd += ["--limit", f"{name}={value}"]
-        self.proc = await asyncio.create_subprocess_exec(
-            *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True
-        )
-        assert self.proc.stdout is not None
-        deadline = CLOCK() + 60.0
-        while True:
-            left = deadline - CLOCK()
-            if left <= 0:
-                raise RuntimeError("the server did not say `listening on` within 60 s:\n" + "".join(self.output))
-            line = (await asyncio.wait_for(self.proc.stdout.readline(), left)).decode(errors="replace")
-            if not line:
-                raise RuntimeError("the server exited:\n" + "".join(self.output))
-            self.output.append(line)
-            match = LISTENING.search(line)
-            if match:
-                self.port = int(match.group(2))
-                break
-        self._drain = asyncio.create_task(self._drain_output())
-        return self.port
-
-    async def _drain_output(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
-        while line := await self.proc.stdout.readline():
-            self.output.append(line.decode(errors="replace"))
-            del self.output[:-200]
-
-    @property
-    def pid(self) -> int:
-        assert self.proc is not None
-        return self.proc.pid
-
-    async def stop(self) -> None:
-        if self.proc is None or self.proc.returncode is not None:
-            return
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(self.proc.wait(), 15.0)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
-        if self._drain is not None:
-            self._drain.cancel()
+def server_argv(workdir: Path, sessions: int, concurrency: int, *, floor: bool = False, extra: int = 0) -> list[str]:
+    """The benchmark's server: `dixit-tui serve` (or the floor server, dixit_tui.bench.floor) on a loopback port,
+    its limits raised for `sessions` connections from this one machine (`extra`: the joining section's)."""
+    limits = {
+        "max_connections": max(1000, sessions + extra + 200),
+        "max_connections_per_ip": sessions + extra + 200,
+        "max_unauthenticated_per_ip": max(concurrency, extra) + 20,
+        "max_unauthenticated_per_prefix": max(concurrency, extra) + 40,
+        "max_unauthenticated": max(200, max(concurrency, extra) + 20),
+        "max_tables_per_ip": sessions + extra + 10,  # every table's host bot connects from this machine
+        "max_tables": max(200, sessions + extra + 10),
+    }
+    server = ["dixit_tui.bench.floor"] if floor else ["dixit_tui", "serve"]
+    cmd = [sys.executable, "-m", *server, "--host", HOST, "--port", "0"]
+    cmd += ["--keys-dir", str(workdir / "keys"), "--data-dir", str(workdir / "data")]
+    cmd += ["--allow-seeded-tables", "--log-level", "WARNING"]
+    for name, value in limits.items():
+        cmd += ["--limit", f"{name}={value}"]
+    return cmd
 
 
 # --- entry points --------------------------------------------------------------------------------------------
@@ -1551,8 +1499,10 @@ async def bench_one(args: argparse.Namespace) -> dict[str, Any]:
         if args.host is None:
             workdir = Path(tempfile.mkdtemp(prefix="dixit-bench-"))
             extra = 3 * max(0, args.joins) + 3 * max(0, args.join_burst) + max(0, args.lobby_burst) + 3
-            server = ServerProcess(workdir, args.sessions, args.concurrency, floor=args.floor, extra=extra)
-            port = await server.start()
+            argv = server_argv(workdir, args.sessions, args.concurrency, floor=args.floor, extra=extra)
+            server = ServerProcess(argv, new_session=True)
+            await server.start(60.0)
+            port = server.port
             host, stats = HOST, ProcStats(server.pid)
             progress(f"server pid {server.pid} listening on {host}:{port}")
         else:
@@ -1565,8 +1515,8 @@ async def bench_one(args: argparse.Namespace) -> dict[str, Any]:
             progress("closing the sessions")
             await asyncio.gather(*(t.close() for t in [*run.tables, *run.join_tables]), return_exceptions=True)
         result["config"]["external_server"] = server is None
-        if server is not None and server.output:
-            errors = [line.rstrip() for line in server.output if " ERROR " in line or "Traceback" in line]
+        if server is not None and server.lines:
+            errors = [line.rstrip() for line in server.lines if " ERROR " in line or "Traceback" in line]
             if errors:
                 result["failures"].extend(f"server: {e}" for e in errors[:10])
         return result
