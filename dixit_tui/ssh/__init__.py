@@ -3,6 +3,5 @@
 - `server.start_server(host, port, keys_dir, app_factory, command_handler=None, limits=Limits())`
 - `session.SessionIdentity`, `terminal.TerminalInfo`: what an app factory is given
 - `driver.SSHDriver`: the Textual driver; `keys`: the host key; `serve`: the `dixit-tui serve` command
-- `placeholder`: a stand-in app until the lobby plugs in
 - `client`: the client side of the project's own connections (bots, benchmark, tests)
 """

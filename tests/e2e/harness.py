@@ -23,9 +23,9 @@ import asyncssh
 import pyte
 
 from dixit_tui.ssh import client as ssh_client
-from dixit_tui.ssh.placeholder import placeholder_app_factory
 from dixit_tui.ssh.server import DEFAULT_LIMITS, DixitAcceptor, Limits, start_server
 from dixit_tui.ssh.session import AppFactory, CommandHandler
+from tests.e2e.placeholder_app import placeholder_app_factory
 
 HOST = "127.0.0.1"
 # Largest pyte screen kept client-side; the server clamps to 300x100 anyway.

@@ -15,10 +15,10 @@ from textual import events
 from textual.app import App
 
 from dixit_tui.ssh.driver import SSHDriver
-from dixit_tui.ssh.placeholder import placeholder_app_factory
 from dixit_tui.ssh.session import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.e2e.harness import PtyClient, running_server
+from tests.e2e.placeholder_app import placeholder_app_factory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90)]
 

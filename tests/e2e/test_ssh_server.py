@@ -20,11 +20,11 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from dixit_tui.ssh.driver import SessionParser, SSHDriver
-from dixit_tui.ssh.placeholder import placeholder_app_factory
 from dixit_tui.ssh.server import Limits
 from dixit_tui.ssh.session import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.e2e.harness import HOST, PtyClient, connect, running_server, wait_for
+from tests.e2e.placeholder_app import placeholder_app_factory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
 

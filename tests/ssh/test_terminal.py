@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from dixit_tui.ssh.placeholder import display_name
 from dixit_tui.ssh.serve import add_arguments
 from dixit_tui.ssh.session import connect_hint
 from dixit_tui.ssh.terminal import build_terminal_info, clamp_size, detect_color_system, wants_no_color
+from tests.e2e.placeholder_app import display_name
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""A stand-in app for the SSH layer until the real lobby plugs in: greets the player, shows the size."""
+"""The SSH layer's test app: greets the player and shows the terminal size (the e2e tests of the SSH layer serve it
+instead of the game, so they test the layer alone)."""
 
 from __future__ import annotations
 
