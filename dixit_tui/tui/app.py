@@ -7,7 +7,9 @@ see the caller's app as the active one). Player text is never put into markup an
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Awaitable
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import events
@@ -33,6 +35,7 @@ from dixit_tui.coordinator import (
     VoidedUpdate,
 )
 from dixit_tui.engine import RuleError
+from dixit_tui.tui.shared_css import share_parsed_css
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
@@ -61,6 +64,23 @@ class CoordinatorUpdate(Message):
         )
 
 
+def _all_css_paths() -> list[Path]:
+    """The app's CSS files and its screens', read from the start: a screen that brings a CSS file the app has not read
+    yet makes Textual parse every source again and restyle every widget of every screen (the lobby's too, when the
+    table opens). The order is the one they were read in before (the app's, the lobby's, the table's)."""
+    from dixit_tui.tui.lobby import LobbyScreen
+    from dixit_tui.tui.table_screen import TableScreen
+
+    paths: list[Path] = []
+    for owner in (DixitApp, LobbyScreen, TableScreen):
+        css_path = owner.CSS_PATH
+        for path in [css_path] if isinstance(css_path, str | Path) else list(css_path or ()):
+            resolved = Path(path) if Path(path).is_absolute() else (Path(inspect.getfile(owner)).parent / path).resolve()
+            if resolved not in paths:
+                paths.append(resolved)
+    return paths
+
+
 class DixitApp(App[int]):
     CSS_PATH = "dixit.tcss"
     TITLE = "dixit-tui"
@@ -83,7 +103,8 @@ class DixitApp(App[int]):
         ssh_host: str | None = None,
         ssh_port: int | None = None,
     ) -> None:
-        super().__init__()
+        share_parsed_css()
+        super().__init__(css_path=_all_css_paths())
         self.ssh_host = ssh_host  # for the "join straight from your shell" hints, when known
         self.ssh_port = ssh_port
         self.coordinator = coordinator
@@ -175,6 +196,10 @@ class DixitApp(App[int]):
         (a `q` and another key typed at once must still quit cleanly). A question never stacks on another: while
         a confirmation or a picker is open, a second one is not opened."""
         dialogs = (ConfirmScreen, SeatPicker)
+        if isinstance(screen, Screen) and not screen.is_mounted and not screen.is_attached:
+            # Composed with the screen: mounting the notice once the screen shows would lay it out and paint it again.
+            if not any(isinstance(child, TooSmall) for child in screen._pending_children):
+                screen._pending_children.append(TooSmall())
         if self._exit or (isinstance(screen, dialogs) and any(isinstance(s, dialogs) for s in self.screen_stack)):
             if wait_for_dismiss:
                 done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
