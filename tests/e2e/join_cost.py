@@ -48,10 +48,15 @@ def rss_bytes(pid: int) -> int:
 
 @contextlib.asynccontextmanager
 async def server_process(workdir: Path) -> AsyncIterator[tuple[int, int]]:
-    """`dixit-tui serve` on 127.0.0.1, any port: yields (pid, port)."""
-    exe = Path(sys.executable).with_name("dixit-tui")
+    """`dixit-tui serve` on 127.0.0.1, any port: yields (pid, port). With JOIN_COST_PROFILE=FILE in the environment
+    the server runs under cProfile and saves its stats there when it stops."""
+    out = os.environ.get("JOIN_COST_PROFILE")
+    profile = ["-m", "cProfile", "-o", out] if out else []
     proc = await asyncio.create_subprocess_exec(
-        str(exe),
+        sys.executable,
+        *profile,
+        "-m",
+        "dixit_tui",
         "serve",
         "--host",
         "127.0.0.1",
@@ -63,6 +68,12 @@ async def server_process(workdir: Path) -> AsyncIterator[tuple[int, int]]:
         str(workdir / "data"),
         "--log-level",
         "WARNING",
+        "--limit",
+        "max_connections_per_ip=1000",
+        "--limit",
+        "max_unauthenticated_per_ip=200",
+        "--limit",
+        "max_unauthenticated_per_prefix=200",
         stdout=subprocess.PIPE,
     )
     assert proc.stdout is not None
@@ -234,7 +245,8 @@ async def profile(out: Path | None, lobby: bool = False) -> None:
             profiler.disable()
             gc.callbacks.remove(gc_watch)
             print("gc ms by generation:", [round(1000 * t, 1) for t in gc_time], "objects", len(gc.get_objects()))
-            print(f"profile: one {'lobby' if lobby else 'join'}, server and client in this process: {1000 * (time.process_time() - started):.0f} ms")
+            cpu = 1000 * (time.process_time() - started)
+            print(f"profile: one {'lobby' if lobby else 'join'}, server and client in this process: {cpu:.0f} ms")
             await client.close()
             await headless.close()
     stats = pstats.Stats(profiler)
@@ -246,7 +258,9 @@ async def profile(out: Path | None, lobby: bool = False) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["lobby", "join", "watch", "burst", "lobby-burst", "memory", "profile", "profile-lobby"])
+    parser.add_argument(
+        "mode", choices=["lobby", "join", "watch", "burst", "lobby-burst", "memory", "profile", "profile-lobby"]
+    )
     parser.add_argument("-k", type=int, default=20)
     parser.add_argument("--out", type=Path, default=None, help="profile: also save the stats here")
     args = parser.parse_args()

@@ -61,7 +61,7 @@ async def test_the_second_app_parses_no_css_and_a_table_opens_without_restyling_
         first_pilot = await stack.enter_async_context(first.run_test(size=SIZE))
         await settle(first_pilot)
         assert isinstance(first.screen, TableScreen)
-        assert counts.parses > 0  # (the first app of the test may parse: warms the cache)
+        # (the first app may parse, unless an earlier test in this process did: it warms the cache)
 
         counts.reset()
         second = DixitApp(coord, Identity("ben", "key-ben"))
