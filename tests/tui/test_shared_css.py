@@ -57,8 +57,12 @@ async def test_the_second_app_parses_no_css_and_a_table_opens_without_restyling_
     view = await host.create(options())
     counts = Counts(monkeypatch)
     async with AsyncExitStack() as stack:
-        first = DixitApp(coord, Identity("ana", "key-ana"), command=f"join {view.code}")
+        first = DixitApp(coord, Identity("ana", "key-ana"))  # the lobby, then the table: what the second one does
         first_pilot = await stack.enter_async_context(first.run_test(size=SIZE))
+        await settle(first_pilot)
+        first_lobby = first.screen
+        assert isinstance(first_lobby, LobbyScreen)
+        assert await first_lobby.join(view.code)
         await settle(first_pilot)
         assert isinstance(first.screen, TableScreen)
         # (the first app may parse, unless an earlier test in this process did: it warms the cache)
