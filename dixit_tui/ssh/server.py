@@ -686,10 +686,12 @@ class DixitAcceptor(asyncssh.SSHAcceptor):
 _frozen = False
 
 
-def _freeze_startup_objects() -> None:
-    """Once per process, at the first server start: the objects alive now (modules, classes, functions: what imports
-    made) are moved out of the garbage collector's sight. They live as long as the process, and every full collection
-    walked them again (tens of milliseconds each, charged to whichever session happened to allocate then)."""
+def freeze_startup_objects() -> None:
+    """For a server process, once it has imported what it runs and before it builds anything else: the objects alive
+    now (modules, classes, functions) are moved out of the garbage collector's sight. They live as long as the
+    process, and every full collection walked them again (tens of milliseconds each, charged to whichever session
+    happened to allocate then). Not for processes that make and drop servers (tests): what is frozen is never
+    collected."""
     global _frozen
     if _frozen:
         return
@@ -714,7 +716,6 @@ async def start_server(
     and exit status 2 when there is none.
     """
     await check_work_measured()  # (only a warning in the log if the loop's work cannot be measured per session)
-    _freeze_startup_objects()
     host_key = ensure_host_key(Path(keys_dir))
     state = _ServerState(limits, fingerprint(host_key))
 

@@ -74,6 +74,8 @@ async def server_process(workdir: Path) -> AsyncIterator[tuple[int, int]]:
         "max_unauthenticated_per_ip=200",
         "--limit",
         "max_unauthenticated_per_prefix=200",
+        "--limit",
+        "max_tables_per_ip=200",
         stdout=subprocess.PIPE,
     )
     assert proc.stdout is not None
