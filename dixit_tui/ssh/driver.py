@@ -239,11 +239,31 @@ class SSHDriver(Driver):
         self._deferred_steps: list[tuple[int, asyncio.Handle]] = []
         """Steps of this app's work put back in the loop's ready queue and not yet run, as (ticket, handle): a heap,
         the earliest scheduled first (see `_measure_session_work`)."""
+        self.frames = 0
+        """Screen updates drawn for the client."""
+        self.frames_held = 0
+        """Drawings and screen update ticks put off because this session is watching (see `frame_due`)."""
+        self._last_frame = -float("inf")
+        self._writes = 0
 
     @property
     def username(self) -> str:
         """The SSH user name the session logged in with (for logs and tests)."""
         return str(self._process.get_extra_info("username") or "")
+
+    # ---- frames -------------------------------------------------------------------------------------
+
+    WATCHER_FRAME_INTERVAL = 0.05
+    """Seconds between two screen updates of a session that is watching (no input of its own for
+    `_INPUT_WORK_WINDOW`): a burst of changes (moves in quick succession, the table's follow-up redraws) is drawn as
+    one frame. A session's own input is drawn at once."""
+
+    def frame_due(self) -> bool:
+        """Whether the app may draw a screen update now: always right after this session's own input (its echo is
+        never delayed), else at most one per `WATCHER_FRAME_INTERVAL` (the first after a quiet spell at once)."""
+        if time.perf_counter() < self.input_until:
+            return True
+        return self._loop.time() - self._last_frame >= self.WATCHER_FRAME_INTERVAL
 
     # ---- capabilities -------------------------------------------------------------------------------
 
@@ -335,6 +355,7 @@ class SSHDriver(Driver):
         """Queue output; it is sent on `flush` (Textual flushes after each frame) or on the next loop turn."""
         if self._output_closed or not data:
             return
+        self._writes += 1
         self._pending.append(data)
         if self._flush_handle is None:
             self._flush_handle = self._loop.call_soon(self.flush)
@@ -636,6 +657,8 @@ def install_textual_patches() -> None:
     2. Rich and Textual cache a style's ANSI codes on the shared Style object (`style._ansi`) whatever the
        colour system: the first session's colour system then leaks into every other session (256-colour
        codes sent to a 16-colour terminal). Strip rendering is made to use its per-colour-system cache.
+    3. A session that is watching draws at most one screen update per `SSHDriver.WATCHER_FRAME_INTERVAL`
+       (`_pace_watchers_frames`).
     """
     global _patched
     if _patched:
@@ -646,8 +669,58 @@ def install_textual_patches() -> None:
     namespace["redirect_stdout"] = _skip_for_ssh_apps(namespace["redirect_stdout"])
     namespace["redirect_stderr"] = _skip_for_ssh_apps(namespace["redirect_stderr"])
     Strip.render_style = classmethod(_render_style)  # type: ignore[method-assign, assignment]
+    _pace_watchers_frames()
     _measure_session_work()
     _patched = True
+
+
+_DRAW_PENDING = "_dixit_draw_pending"
+"""Set on a screen whose drawing was put off (see `_pace_watchers_frames`)."""
+_DRAWN = "_dixit_drawn"
+"""Set on a screen once it has drawn (its first drawing is never put off)."""
+
+
+def _pace_watchers_frames() -> None:
+    """3. An app driven by SSHDriver draws its top screen only when `SSHDriver.frame_due` says so (a screen's first
+    drawing always at once). A screen draws on its update timer's ticks (60 a second) and right after a layout (a
+    resize, a screen shown); a drawing put off keeps the timer on, and a later tick draws everything pending at once
+    (the layouts in between still run, so sizes and Resize events are as before). Apps with other drivers are
+    unchanged."""
+    from textual.screen import Screen
+
+    timer_update = Screen._on_timer_update
+    compositor_refresh = Screen._compositor_refresh
+
+    def paced_compositor_refresh(self: Screen[Any]) -> None:
+        app = self.app
+        driver = app._driver
+        if not isinstance(driver, SSHDriver) or self is not app.screen or app.is_inline:
+            compositor_refresh(self)
+            return
+        if getattr(self, _DRAWN, False) and not driver.frame_due():
+            setattr(self, _DRAW_PENDING, True)
+            driver.frames_held += 1
+            self._update_timer.resume()
+            return
+        setattr(self, _DRAW_PENDING, False)
+        writes = driver._writes
+        compositor_refresh(self)
+        if driver._writes != writes:
+            setattr(self, _DRAWN, True)
+            driver.frames += 1
+            driver._last_frame = driver._loop.time()
+
+    def paced_timer_update(self: Screen[Any]) -> None:
+        driver = self.app._driver
+        if isinstance(driver, SSHDriver) and not driver.frame_due():
+            driver.frames_held += 1
+            return  # (the timer stays on: a later tick draws)
+        timer_update(self)
+        if getattr(self, _DRAW_PENDING, False) and self.is_current and not self.app._batch_count:
+            paced_compositor_refresh(self)  # a drawing put off, and nothing since drew it
+
+    Screen._on_timer_update = paced_timer_update  # type: ignore[method-assign]
+    Screen._compositor_refresh = paced_compositor_refresh  # type: ignore[method-assign]
 
 
 _measuring = False

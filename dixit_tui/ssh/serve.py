@@ -20,7 +20,7 @@ from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import Card, Command, PlayerView
 from dixit_tui.ssh.keys import HostKeyError
-from dixit_tui.ssh.server import Limits, start_server
+from dixit_tui.ssh.server import Limits, freeze_startup_objects, start_server
 from dixit_tui.ssh.session import AppFactory, CommandHandler, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store import SqliteStore, StoreError
@@ -186,6 +186,7 @@ def run(
     command_handler: CommandHandler | None = None,
 ) -> int:
     _configure_logging(str(getattr(args, "log_level", "INFO")))
+    freeze_startup_objects()
     try:
         coordinator = build_coordinator(args)
         limits = parse_limits(getattr(args, "limit", []))

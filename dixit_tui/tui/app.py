@@ -7,8 +7,11 @@ see the caller's app as the active one). Player text is never put into markup an
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Awaitable
-from typing import Any, ClassVar
+from functools import cache
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.app import App
@@ -33,8 +36,12 @@ from dixit_tui.coordinator import (
     VoidedUpdate,
 )
 from dixit_tui.engine import RuleError
+from dixit_tui.tui.shared_css import mark_styled_at_mount, share_parsed_css
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
+
+if TYPE_CHECKING:
+    from dixit_tui.tui.lobby import LobbyScreen
 
 _TYPED_AT = "_dixit_typed_at"  # the screen on top when a key arrived (an attribute set on the Key event)
 
@@ -61,6 +68,26 @@ class CoordinatorUpdate(Message):
         )
 
 
+@cache
+def _all_css_paths() -> tuple[Path, ...]:
+    """The app's CSS files and its screens', read from the start: a screen that brings a CSS file the app has not read
+    yet makes Textual parse every source again and restyle every widget of every screen (the lobby's too, when the
+    table opens). The order is the one they were read in before (the app's, the lobby's, the table's)."""
+    from dixit_tui.tui.lobby import LobbyScreen
+    from dixit_tui.tui.table_screen import TableScreen
+
+    paths: list[Path] = []
+    for owner in (DixitApp, LobbyScreen, TableScreen):
+        css_path = owner.CSS_PATH
+        for path in [css_path] if isinstance(css_path, str | PurePath) else list(css_path or ()):
+            resolved = (
+                Path(path) if Path(path).is_absolute() else (Path(inspect.getfile(owner)).parent / path).resolve()
+            )
+            if resolved not in paths:
+                paths.append(resolved)
+    return tuple(paths)
+
+
 class DixitApp(App[int]):
     CSS_PATH = "dixit.tcss"
     TITLE = "dixit-tui"
@@ -83,7 +110,8 @@ class DixitApp(App[int]):
         ssh_host: str | None = None,
         ssh_port: int | None = None,
     ) -> None:
-        super().__init__()
+        share_parsed_css()
+        super().__init__(css_path=list[str | PurePath](_all_css_paths()))
         self.ssh_host = ssh_host  # for the "join straight from your shell" hints, when known
         self.ssh_port = ssh_port
         self.coordinator = coordinator
@@ -96,12 +124,29 @@ class DixitApp(App[int]):
     # --- lifecycle -------------------------------------------------------------------------------------------
 
     async def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, self._screen_changed)
+        if not self.command:
+            await self._show_lobby()
+        self.session = await self.coordinator.connect(self.identity, self._deliver)
+        if self.command and not await self._run_command(self.command):
+            await self._show_lobby()
+
+    async def _show_lobby(self) -> LobbyScreen:
+        """The lobby, under any table (a session started with `join CODE` or `watch CODE` opens it only once it
+        leaves the table, or when the command did not work: it is not built, styled and laid out unseen)."""
         from dixit_tui.tui.lobby import LobbyScreen
 
-        self.screen_change_signal.subscribe(self, self._screen_changed)
-        await self.push_screen(LobbyScreen())
-        self.session = await self.coordinator.connect(self.identity, self._deliver)
-        await self._run_command(self.command)
+        lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+        if lobby is None:
+            lobby = LobbyScreen()
+            await self.push_screen(lobby)
+        return lobby
+
+    def _base_depth(self) -> int:
+        """How many screens stay when the table closes: the app's default screen, and the lobby once it exists."""
+        from dixit_tui.tui.lobby import LobbyScreen
+
+        return 2 if any(isinstance(s, LobbyScreen) for s in self.screen_stack) else 1
 
     async def on_unmount(self) -> None:
         if self.session is not None:
@@ -135,30 +180,27 @@ class DixitApp(App[int]):
     def _deliver(self, update: Update) -> None:
         self.post_message(CoordinatorUpdate(update))
 
-    async def _run_command(self, command: str | None) -> None:
-        """`ssh -t host join K7QF`, `watch K7QF` or `reconnect ABC-DEF-GHJ-KMN` go straight there."""
-        if not command:
-            return
+    async def _run_command(self, command: str) -> bool:
+        """`ssh -t host join K7QF`, `watch K7QF` or `reconnect ABC-DEF-GHJ-KMN` go straight there. False if it did
+        not work (then the lobby opens, and says why or asks, as if it had been typed there)."""
         verb, _, arg = command.strip().partition(" ")
         arg = arg.strip()
         session = self.session
         assert session is not None
         if verb == "join" and arg:
-            from dixit_tui.tui.lobby import LobbyScreen
-
-            lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
-            if lobby is not None:
-                await lobby.join(arg)  # the lobby's path: a name clash prompts for another name
-            else:
-                await self.act(session.join(arg))
-        elif verb == "watch" and arg:
-            await self.act(session.watch(arg))
-        elif verb == "reconnect" and arg:
-            await self.act(session.reclaim(arg))
-        else:
-            self.notify(
-                "Unknown command. Try: join CODE, watch CODE or reconnect CODE.", severity="warning", markup=False
-            )
+            try:
+                await session.join(arg)
+            except RuleError as err:
+                lobby = await self._show_lobby()
+                lobby.join_refused(err, arg)  # the lobby's path: a name clash prompts for another name
+                return False
+            return True
+        if verb == "watch" and arg:
+            return await self.act(session.watch(arg))
+        if verb == "reconnect" and arg:
+            return await self.act(session.reclaim(arg))
+        self.notify("Unknown command. Try: join CODE, watch CODE or reconnect CODE.", severity="warning", markup=False)
+        return False
 
     async def _on_key(self, event: events.Key) -> None:
         """A key's bindings are looked up when it has bubbled back up to the app, by then perhaps on a screen that
@@ -175,6 +217,8 @@ class DixitApp(App[int]):
         (a `q` and another key typed at once must still quit cleanly). A question never stacks on another: while
         a confirmation or a picker is open, a second one is not opened."""
         dialogs = (ConfirmScreen, SeatPicker)
+        if isinstance(screen, Screen) and not screen.is_mounted and not screen.is_attached:
+            self._prepare_screen(screen)
         if self._exit or (isinstance(screen, dialogs) and any(isinstance(s, dialogs) for s in self.screen_stack)):
             if wait_for_dismiss:
                 done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -182,6 +226,29 @@ class DixitApp(App[int]):
                 return done
             return AwaitMount(self.screen, [])
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
+
+    def _prepare_screen(self, screen: Screen[Any]) -> None:
+        """A new screen gets what it would otherwise get only once shown, each costing a restyle or a relayout of
+        all its widgets: the "terminal too small" notice (composed with it), and its breakpoint classes for the
+        current size (Textual sets them on its first Resize). Its first resume then keeps the styles it mounted with.
+        """
+        if not any(isinstance(child, TooSmall) for child in screen._pending_children):
+            screen._pending_children.append(TooSmall())
+        width, height = self.size
+        if width and height:
+            horizontal = (
+                self.HORIZONTAL_BREAKPOINTS if screen.HORIZONTAL_BREAKPOINTS is None else screen.HORIZONTAL_BREAKPOINTS
+            ) or []
+            vertical = (
+                self.VERTICAL_BREAKPOINTS if screen.VERTICAL_BREAKPOINTS is None else screen.VERTICAL_BREAKPOINTS
+            ) or []
+            classes = {name: False for _, name in [*horizontal, *vertical]}
+            for name in screen._get_breakpoint_classes(width, horizontal) | screen._get_breakpoint_classes(
+                height, vertical
+            ):
+                classes[name] = True
+            screen.update_classes(classes, update=False)
+            mark_styled_at_mount(screen)
 
     async def act(self, call: Awaitable[Any]) -> bool:
         """Run a session call; a refusal is shown as a short message and changes nothing. True if it worked."""
@@ -209,14 +276,17 @@ class DixitApp(App[int]):
                         screen.show_tables(tables)
             case StateUpdate(view=None):
                 self.table_view = None
-                while isinstance(self.screen, TableScreen) or len(self.screen_stack) > 2:
+                base = self._base_depth()
+                while isinstance(self.screen, TableScreen) or len(self.screen_stack) > base:
                     self.pop_screen()
+                await self._show_lobby()
             case StateUpdate(view=view):
                 assert view is not None
                 self.table_view = view
                 table = self._table_screen()
                 if table is None or table.code != view.code:
-                    while len(self.screen_stack) > 2:  # a new table: close the old one and anything above the lobby
+                    base = self._base_depth()
+                    while len(self.screen_stack) > base:  # a new table: close the old one and anything above the lobby
                         self.pop_screen()
                     await self.push_screen(TableScreen(view))
                 else:

@@ -277,17 +277,22 @@ class LobbyScreen(Screen[None]):
         try:
             await session.join(code, name=name)
         except RuleError as err:
-            if err.code == "name_taken":
-                self.app.push_screen(NamePrompt(err.message, name or self.player_name()), partial(self._join_as, code))
-            elif err.code == "reconnect_needed":
-                self.app.push_screen(ReconnectPrompt(err.message, normalize_code(code)))
-            elif err.code == "started":
-                hint = " Had a seat there? Press r and type your reconnect code."
-                self.app.notify(err.message + hint, severity="error", markup=False)
-            else:
-                self.app.notify(err.message, severity="error", markup=False)
+            self.join_refused(err, code, name)
             return False
         return True
+
+    def join_refused(self, err: RuleError, code: str, name: str | None = None) -> None:
+        """Say why joining table `code` did not work, or ask what would make it work (another name, the reconnect
+        code)."""
+        if err.code == "name_taken":
+            self.app.push_screen(NamePrompt(err.message, name or self.player_name()), partial(self._join_as, code))
+        elif err.code == "reconnect_needed":
+            self.app.push_screen(ReconnectPrompt(err.message, normalize_code(code)))
+        elif err.code == "started":
+            hint = " Had a seat there? Press r and type your reconnect code."
+            self.app.notify(err.message + hint, severity="error", markup=False)
+        else:
+            self.app.notify(err.message, severity="error", markup=False)
 
     async def _join_as(self, code: str, name: str | None) -> None:
         if name is not None:

@@ -1,0 +1,282 @@
+"""What joining costs the server: CPU from an SSH session's start to its first screen, time to the table screen when
+many join at once, memory per terminal session. A measuring script (not a test: tests never time things).
+
+    .venv/bin/python -m tests.e2e.join_cost lobby -k 20       # K sequential connections to the lobby's first screen
+    .venv/bin/python -m tests.e2e.join_cost join -k 20        # K sequential `join CODE` to the table screen
+    .venv/bin/python -m tests.e2e.join_cost watch -k 20       # K sequential `watch CODE`
+    .venv/bin/python -m tests.e2e.join_cost burst -k 20       # K `join CODE` at once: time to every table screen
+    .venv/bin/python -m tests.e2e.join_cost memory -k 50      # K sessions open at a table: RSS per session
+    .venv/bin/python -m tests.e2e.join_cost profile           # cProfile of one join, server in this process
+
+The server runs as `dixit-tui serve` in a subprocess (its CPU read from /proc), except for `profile`. Loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import os
+import pstats
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from tests.e2e.harness import PtyClient
+from tests.e2e.tui_driver import Headless
+
+TIMEOUT = 60.0
+_TICK = os.sysconf("SC_CLK_TCK")
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process (its threads included), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def rss_bytes(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * _PAGE
+
+
+@contextlib.asynccontextmanager
+async def server_process(workdir: Path) -> AsyncIterator[tuple[int, int]]:
+    """`dixit-tui serve` on 127.0.0.1, any port: yields (pid, port). With JOIN_COST_PROFILE=FILE in the environment
+    the server runs under cProfile and saves its stats there when it stops."""
+    out = os.environ.get("JOIN_COST_PROFILE")
+    profile = ["-m", "cProfile", "-o", out] if out else []
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *profile,
+        "-m",
+        "dixit_tui",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--keys-dir",
+        str(workdir / "keys"),
+        "--data-dir",
+        str(workdir / "data"),
+        "--log-level",
+        "WARNING",
+        "--limit",
+        "max_connections_per_ip=1000",
+        "--limit",
+        "max_unauthenticated_per_ip=200",
+        "--limit",
+        "max_unauthenticated_per_prefix=200",
+        "--limit",
+        "max_tables_per_ip=200",
+        stdout=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    port = 0
+    while not port:
+        line = (await asyncio.wait_for(proc.stdout.readline(), TIMEOUT)).decode()
+        if not line:
+            raise RuntimeError("the server ended before listening")
+        if match := re.search(r"listening on .*:(\d+)", line):
+            port = int(match.group(1))
+    try:
+        yield proc.pid, port
+    finally:
+        proc.terminate()
+        await proc.wait()
+
+
+async def wait_text(client: PtyClient, text: str) -> None:
+    await client.wait_until(lambda: text in client.screen_text(), TIMEOUT, repr(text))
+
+
+async def idle(pid: int, quiet: float = 0.05, longest: float = 5.0) -> None:
+    """Until the server uses no CPU for a while (the previous session's teardown is over)."""
+    deadline = time.monotonic() + longest
+    before = cpu_seconds(pid)
+    while time.monotonic() < deadline:
+        await asyncio.sleep(quiet)
+        now = cpu_seconds(pid)
+        if now == before:
+            return
+        before = now
+
+
+async def new_table(port: int, host: str = "host") -> tuple[Headless, str]:
+    headless = await Headless.open(port, host)
+    code = await headless.create(mode="standard", seats=8)
+    return headless, code
+
+
+async def sequential(mode: str, k: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with server_process(Path(tmp)) as (pid, port):
+            headless, code = await new_table(port)
+            # Warm-up: the first session of a process pays for imports.
+            for name in ("warm1", "warm2"):
+                client = await PtyClient.connect(port, name, command=None if mode == "lobby" else f"{mode} {code}")
+                await wait_text(client, "Welcome, " if mode == "lobby" else f"Dixit · table {code}")
+                await client.close()
+            costs: list[float] = []
+            for number in range(k):
+                await idle(pid)
+                command = None if mode == "lobby" else f"{mode} {code}"
+                want = f"Welcome, p{number}!" if mode == "lobby" else f"Dixit · table {code}"
+                before = cpu_seconds(pid)
+                client = await PtyClient.connect(port, f"p{number}", command=command)
+                await wait_text(client, want)
+                await idle(pid, quiet=0.02)  # the first screen's last frames
+                costs.append(cpu_seconds(pid) - before)
+                await client.close()
+            await headless.close()
+    total = sum(costs)
+    print(
+        f"{mode}: {k} sequential sessions, server CPU from connect to first screen (SSH handshake included): "
+        f"mean {1000 * total / k:.1f} ms, median {1000 * statistics.median(costs):.0f} ms "
+        f"(/proc ticks of {1000 / _TICK:.0f} ms)"
+    )
+
+
+async def burst(k: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with server_process(Path(tmp)) as (pid, port):
+            tables = [await new_table(port, f"host{i}") for i in range((k + 6) // 7)]
+            warm = await PtyClient.connect(port, "warm", command=f"watch {tables[0][1]}")
+            await wait_text(warm, "Dixit · table")
+            await warm.close()
+            await idle(pid)
+            start = time.perf_counter()
+            before = cpu_seconds(pid)
+
+            async def one(number: int) -> float:
+                code = tables[number // 7][1]
+                client = await PtyClient.connect(port, f"p{number}", command=f"join {code}")
+                await wait_text(client, f"Dixit · table {code}")
+                seen = time.perf_counter() - start
+                return seen
+
+            times = sorted(await asyncio.gather(*(one(n) for n in range(k))))
+            cpu = cpu_seconds(pid) - before
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    print(
+        f"burst: {k} `join CODE` at once: to the table screen p50 {1000 * statistics.median(times):.0f} ms, "
+        f"p95 {1000 * p95:.0f} ms, max {1000 * times[-1]:.0f} ms; server CPU {1000 * cpu:.0f} ms "
+        f"({1000 * cpu / k:.1f} ms per session)"
+    )
+
+
+async def lobby_burst(k: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with server_process(Path(tmp)) as (pid, port):
+            warm = await PtyClient.connect(port, "warm")
+            await wait_text(warm, "Welcome, ")
+            await warm.close()
+            await idle(pid)
+            start = time.perf_counter()
+
+            async def one(number: int) -> float:
+                client = await PtyClient.connect(port, f"p{number}")
+                await wait_text(client, f"Welcome, p{number}!")
+                return time.perf_counter() - start
+
+            times = sorted(await asyncio.gather(*(one(n) for n in range(k))))
+    print(
+        f"lobby-burst: {k} open the lobby at once: first screen p50 {1000 * statistics.median(times):.0f} ms, "
+        f"max {1000 * times[-1]:.0f} ms"
+    )
+
+
+async def memory(k: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with server_process(Path(tmp)) as (pid, port):
+            tables = [await new_table(port, f"host{i}") for i in range((k + 6) // 7)]
+            warm = await PtyClient.connect(port, "warm", command=f"watch {tables[0][1]}")
+            await wait_text(warm, "Dixit · table")
+            await warm.close()
+            await idle(pid)
+            base = rss_bytes(pid)
+            clients = []
+            for number in range(k):
+                code = tables[number // 7][1]
+                client = await PtyClient.connect(port, f"p{number}", command=f"join {code}")
+                await wait_text(client, f"Dixit · table {code}")
+                clients.append(client)
+            await idle(pid, quiet=0.2)
+            grown = rss_bytes(pid) - base
+            for client in clients:
+                await client.close()
+    print(f"memory: {k} terminal sessions at tables: RSS +{grown / 1e6:.1f} MB, {grown / k / 1e6:.2f} MB per session")
+
+
+async def profile(out: Path | None, lobby: bool = False) -> None:
+    from tests.e2e.test_tui_games import dixit_server
+
+    with tempfile.TemporaryDirectory() as tmp:
+        async with dixit_server(Path(tmp)) as (server, _coord):
+            headless, code = await new_table(server.port)
+            for name in ("warm1", "warm2"):
+                client = await PtyClient.connect(server.port, name, command=f"join {code}")
+                await wait_text(client, f"Dixit · table {code}")
+                await client.close()
+            await asyncio.sleep(0.5)
+            import gc
+
+            gc_time = [0.0, 0.0, 0.0]
+            gc_started = [0.0]
+
+            def gc_watch(phase: str, info: dict[str, int]) -> None:
+                if phase == "start":
+                    gc_started[0] = time.perf_counter()
+                else:
+                    gc_time[info["generation"]] += time.perf_counter() - gc_started[0]
+
+            gc.callbacks.append(gc_watch)
+            profiler = cProfile.Profile()
+            started = time.process_time()
+            profiler.enable()
+            client = await PtyClient.connect(server.port, "prof", command=None if lobby else f"join {code}")
+            await wait_text(client, "Welcome, prof!" if lobby else f"Dixit · table {code}")
+            await asyncio.sleep(0.3)
+            profiler.disable()
+            gc.callbacks.remove(gc_watch)
+            print("gc ms by generation:", [round(1000 * t, 1) for t in gc_time], "objects", len(gc.get_objects()))
+            cpu = 1000 * (time.process_time() - started)
+            print(f"profile: one {'lobby' if lobby else 'join'}, server and client in this process: {cpu:.0f} ms")
+            await client.close()
+            await headless.close()
+    stats = pstats.Stats(profiler)
+    if out is not None:
+        stats.dump_stats(out)
+    stats.sort_stats("cumulative").print_stats("textual|dixit_tui", 60)
+    stats.sort_stats("tottime").print_stats(30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "mode", choices=["lobby", "join", "watch", "burst", "lobby-burst", "memory", "profile", "profile-lobby"]
+    )
+    parser.add_argument("-k", type=int, default=20)
+    parser.add_argument("--out", type=Path, default=None, help="profile: also save the stats here")
+    args = parser.parse_args()
+    if args.mode in ("lobby", "join", "watch"):
+        asyncio.run(sequential(args.mode, args.k))
+    elif args.mode == "burst":
+        asyncio.run(burst(args.k))
+    elif args.mode == "lobby-burst":
+        asyncio.run(lobby_burst(args.k))
+    elif args.mode == "memory":
+        asyncio.run(memory(args.k))
+    else:
+        asyncio.run(profile(args.out, lobby=args.mode == "profile-lobby"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""Watchers coalesce: a burst of changes at a table reaches a terminal that is only watching as one or two screen
+updates, while a player's own typing is drawn at once. Counters (the driver's frames), not times.
+
+The watchers' frame interval is made long here (`SSHDriver.WATCHER_FRAME_INTERVAL`), so that what the tests count
+does not depend on the machine's speed: the burst is over well within one interval.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.ssh.driver import SSHDriver
+from dixit_tui.tui.app import DixitApp
+from tests.e2e.harness import PtyClient
+from tests.e2e.test_tui_games import dixit_server, key_of
+from tests.e2e.tui_driver import TIMEOUT, footer, press, wait_text
+from tests.tui.fixtures import options
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+
+INTERVAL = 30.0
+"""Longer than any burst below, on any machine: a watcher draws the burst's start, then nothing until it is over."""
+
+
+def driver_of(coord: Coordinator, name: str) -> SSHDriver:
+    """The SSH driver of the terminal session called `name`."""
+    for session in coord.sessions:
+        app = getattr(session.sink, "__self__", None)
+        if session.name == name and isinstance(app, DixitApp) and isinstance(app._driver, SSHDriver):
+            return app._driver
+    raise AssertionError(f"no terminal session {name!r}")
+
+
+def release(driver: SSHDriver) -> None:
+    """Whatever the session holds back is drawn at its screen's next tick (as if its last frame were long ago)."""
+    driver._last_frame = -float("inf")
+
+
+async def quiet(driver: SSHDriver) -> None:
+    """Until the session has drawn everything it had to draw and has nothing pending (bounded)."""
+    release(driver)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT
+    frames = -1
+    while frames != driver.frames or driver._pending:
+        frames = driver.frames
+        await asyncio.sleep(0.3)
+        assert loop.time() < deadline, "the session never stopped drawing"
+
+
+async def seated(coord: Coordinator, code: str, names: list[str]) -> list[PlayerSession]:
+    out = []
+    for name in names:
+        session = await coord.connect(Identity(name, key=f"key-{name}"), lambda update: None)
+        await session.join(code)
+        out.append(session)
+    return out
+
+
+async def test_a_burst_of_changes_reaches_a_watcher_as_at_most_two_frames(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(SSHDriver, "WATCHER_FRAME_INTERVAL", INTERVAL, raising=False)
+    async with dixit_server(tmp_path) as (server, coord):
+        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+        view = await host.create(options())
+        players = [host, *await seated(coord, view.code, ["ben", "cy"])]
+        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
+        await wait_text(watcher, f"Dixit · table {view.code}")
+        driver = driver_of(coord, "wes")
+        await quiet(driver)
+        before = driver.frames
+
+        for number in range(8):  # chat lines a little apart: each one alone would be a frame of its own
+            await players[number % 3].chat(f"line {number}")
+            await asyncio.sleep(0.05)
+        release(driver)  # the burst is over: what is pending is drawn at the next tick
+        await wait_text(watcher, "line 7")
+        await quiet(driver)
+        drawn = driver.frames - before
+        print(f"8 chat lines -> {drawn} frames, {driver.frames_held} ticks held")
+        assert 1 <= drawn <= 2, f"a burst of 8 changes took {drawn} frames"
+        await watcher.close()
+
+
+async def test_a_players_own_typing_is_drawn_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(SSHDriver, "WATCHER_FRAME_INTERVAL", INTERVAL, raising=False)
+    async with dixit_server(tmp_path) as (server, coord):
+        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+        view = await host.create(options())
+        ana = await PtyClient.connect(server.port, "ana", client_key=key_of("ana"), command=f"join {view.code}")
+        await wait_text(ana, f"Dixit · table {view.code}")
+        driver = driver_of(coord, "ana")
+        await quiet(driver)
+        release(driver)
+        await host.chat("hello ana")  # a change at the table: ana's session draws it at once (none for a while)...
+        await wait_text(ana, "hello ana")
+        assert driver._loop.time() - driver._last_frame < INTERVAL  # ...so a watcher's next frame would wait
+        await press(ana, "c")  # the chat box, then typing: each key is drawn at once, not after the interval
+        await ana.wait_until(lambda: "esc Back" in footer(ana), TIMEOUT, "the chat box to get the focus")
+        await press(ana, *"zebra")
+        await wait_text(ana, "zebra", timeout=INTERVAL / 3)
+        await ana.close()
