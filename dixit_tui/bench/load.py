@@ -681,9 +681,11 @@ class TableRun:
             await asyncio.sleep(min(wait, deadline - now))
 
     async def close_recaps(self) -> None:
-        """After a reveal every terminal opens the recap (a modal that covers the table at 100x30): wait until each
-        shows it, press Enter there, and wait until it is gone, as a player would before the next move."""
-        todo = {w for w in self.watchers if not w.closed}
+        """After a reveal: a terminal that shows the recap (a modal over the table; the table screen opens it on `r`,
+        older servers after every reveal) gets Enter, as a player would close it before the next move; then wait
+        until it is gone."""
+        await self.settle()
+        todo = {w for w in self.watchers if not w.closed and RECAP_MARKER in w.text()}
         closing: set[Watcher] = set()
         seen: dict[Watcher, int] = {}  # the change count when the screen was last read
         deadline = CLOCK() + max(20.0, self.run.args.action_timeout)
