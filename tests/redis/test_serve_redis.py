@@ -46,3 +46,20 @@ async def test_a_second_server_on_the_same_redis_is_refused(redis_server: RedisS
         assert b"listening on" not in out
     finally:
         await first.kill()
+
+
+@pytest.mark.timeout(120)
+async def test_serve_says_so_when_redis_cannot_be_reached(tmp_path: Path) -> None:
+    from tests.redis_server import free_port
+
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    process = await asyncio.create_subprocess_exec(
+        *serve_argv(tmp_path / "keys", tmp_path / "data", redis=url),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 1
+    assert f"cannot reach Redis at {url}" in err.decode()
+    assert b"listening on" not in out and "Traceback" not in err.decode()
