@@ -11,7 +11,7 @@ Player text (names, clue, chat, card text) never goes into markup: every widget 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import events, on
@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Input, OptionList, Static
 
 from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableView
-from dixit_tui.engine import PlayerView
+from dixit_tui.engine import PlayerView, Reveal
 from dixit_tui.sanitize import CLUE_MAX
 from dixit_tui.tui.practice import practice_help
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
@@ -64,6 +64,31 @@ def name_list(names: Sequence[str], limit: int = 4) -> Content:
         parts.append((name, "bold"))
     if rest:
         parts.append(f" and {rest} other{'s' if rest > 1 else ''}")
+    return Content.assemble(*parts)
+
+
+def reveal_line(reveal: Reveal, name_of: Callable[[int], str], you: int | None) -> Content:
+    """A turn's outcome in one line: whose card it was, who found it, and how to see the whole recap."""
+    what = "Practice turn" if reveal.turn == 0 else f"Turn {reveal.turn}"
+    teller = reveal.storyteller
+    whose: Part = "your card" if teller == you else Content.assemble((name_of(teller), "bold"), "'s card")
+    slot = next((s for s in reveal.slots if s.owner == teller), None)
+    parts: list[Part] = [(f"{what}: ", "bold"), whose]
+    if slot is not None:
+        parts.append(f" was {slot.slot}")
+        if reveal.outcome == "party":  # matching votes score, not finding the storyteller's card
+            pass
+        elif reveal.outcome == "all":
+            parts.append(", everyone found it")
+        elif not slot.votes:
+            parts.append(", nobody found it")
+        else:
+            finders = ["you" if seat == you else name_of(seat) for seat in slot.votes]
+            parts.extend([", found by ", name_list(finders, 3)])
+    red = next((s for s in reveal.slots if s.red), None)
+    if red is not None:
+        parts.append(f", red marker on {red.slot}")
+    parts.append((" · r: recap", "dim"))
     return Content.assemble(*parts)
 
 
@@ -116,7 +141,7 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield TextBox(id="topbar")
-        yield TextBox(id="status")
+        yield TextBox(id="status", keep_height=True)
         with Horizontal(id="body"):
             with VerticalScroll(id="side", can_focus=False):
                 yield SeatsPanel(id="seats")
@@ -183,8 +208,12 @@ class TableScreen(Screen[None]):
             self._render_view()
 
     def show_reveal(self, update: RevealUpdate) -> None:
+        """The turn's outcome shows in the clue line (`reveal_line`); the full recap opens on `r`. Opening it for
+        everyone at every reveal repainted every screen at the table twice a turn. A recap open already (asked for
+        with r) shows the new turn."""
         self.last_reveal = update
-        self._open_recap(update)
+        if isinstance(self.app.screen, RecapScreen):
+            self._open_recap(update)
 
     def show_over(self, update: OverUpdate) -> None:
         self.over = update
@@ -279,6 +308,7 @@ class TableScreen(Screen[None]):
         self.set_class(game is not None and game.phase == "vote" and len(game.board) > CROWDED, "-crowded")
         self._render_status()
         if phase_changed:
+            self.query_one("#status", TextBox).fit_height()  # a layout comes with the new phase anyway
             self._focus_for_phase()
         self._close_stale_dialogs()
         self.refresh_bindings_if_changed()
@@ -368,6 +398,8 @@ class TableScreen(Screen[None]):
         if writers:  # in one line, also at 80 columns
             verb = " is" if len(writers) == 1 else " are"
             content = Content.assemble("No clue yet: ", name_list(writers), (f"{verb} writing a clue…", "italic"))
+        if game.phase == "clue" and game.last_reveal is not None:  # until the next clue: how the last turn went
+            content = Content.assemble(content, "\n", reveal_line(game.last_reveal, self.seat_name, self.view.you))
         clue.show(content)
 
     def _render_lobby(self) -> None:

@@ -169,7 +169,8 @@ async def run(turns: int, n_apps: int, quiet: bool = False, detail: bool = False
         players = n_apps // 2
         apps: list[tuple[DixitApp, Pilot[Any]]] = []
         for i in range(n_apps):
-            app = DixitApp(coord, Identity(f"term{i}", f"key-term{i}"), command=f"join {code}")
+            verb = "join" if i < players else "watch"
+            app = DixitApp(coord, Identity(f"term{i}", f"key-term{i}"), command=f"{verb} {code}")
             pilot = await stack.enter_async_context(app.run_test(size=sizes[i % 2]))
             apps.append((app, pilot))
             await settle(pilot)
@@ -179,6 +180,7 @@ async def run(turns: int, n_apps: int, quiet: bool = False, detail: bool = False
         await settle(*pilots)
         await first.start()
         await settle(*pilots)
+        assert all(type(app.screen).__name__ == "TableScreen" for app, _ in apps), [app.screen for app, _ in apps]
         movers: list[PlayerSession] = [first, *sink_sessions]
         movers += [app.session for app, _ in apps[:players] if app.session is not None]
 
