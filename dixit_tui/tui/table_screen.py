@@ -26,6 +26,7 @@ from textual.widgets import Button, ContentSwitcher, Input, OptionList, Static
 from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableView
 from dixit_tui.engine import PlayerView, Reveal
 from dixit_tui.sanitize import CLUE_MAX
+from dixit_tui.tui.compositor import RowCompositor
 from dixit_tui.tui.practice import practice_help
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
 from dixit_tui.tui.widgets.chat import ChatPanel
@@ -125,6 +126,7 @@ class TableScreen(Screen[None]):
 
     def __init__(self, view: TableView) -> None:
         super().__init__()
+        self._compositor = RowCompositor()  # a move changes a few scattered rows: draw only those
         self.view = view
         self.code = view.code
         self.chosen: str | None = None  # the card chosen for your clue

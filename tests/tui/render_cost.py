@@ -23,9 +23,9 @@ from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from textual._compositor import CompositorUpdate, Compositor
-from textual.app import App
+from textual._compositor import Compositor, CompositorUpdate
 from textual._styles_cache import StylesCache
+from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.strip import Strip
@@ -33,6 +33,7 @@ from textual.widget import Widget
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.compositor import RowCompositor
 from tests.tui.fixtures import coordinator, default_move, options, seat_many, settle
 
 
@@ -46,6 +47,7 @@ class Counts:
     bytes_sent: int = 0  # the terminal output of the updates, as a real driver would write it
     lines_rendered: int = 0  # widget lines rendered (StylesCache.render_line)
     strips: int = 0  # Strip objects built
+    composed: int = 0  # widget rows handed to the compositor (Widget.render_lines), sent or not
     refreshed: Counter[str] = field(default_factory=Counter)  # widget -> refresh calls that repaint
 
     def __iadd__(self, other: Counts) -> Counts:
@@ -53,6 +55,7 @@ class Counts:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.lines_rendered += other.lines_rendered
         self.strips += other.strips
+        self.composed += other.composed
         self.refreshed.update(other.refreshed)
         return self
 
@@ -130,10 +133,20 @@ def counting() -> Iterator[Counts]:
 
         return wrapper
 
+    def render_lines(original: Any) -> Any:
+        def wrapper(self: Widget, crop: Any) -> Any:
+            strips = original(self, crop)
+            counts.composed += len(strips)
+            return strips
+
+        return wrapper
+
+    patch(Widget, "render_lines", render_lines)
     patch(App, "_display", display)
     patch(Screen, "_refresh_layout", refresh_layout)
     patch(Compositor, "render_full_update", full)
     patch(Compositor, "render_partial_update", partial)
+    patch(RowCompositor, "render_partial_update", partial)
     patch(StylesCache, "render_line", render_line)
     patch(Strip, "__init__", strip_init)
     patch(Widget, "refresh", refresh)
@@ -190,7 +203,6 @@ async def run(turns: int, n_apps: int, quiet: bool = False, detail: bool = False
             await settle(*pilots)
         idle = (time.process_time() - t) / 20
 
-        done_turns = 0
         start_turn = first.view().game.turn  # type: ignore[union-attr]
         for _ in range(2000):
             game = first.view().game  # type: ignore[union-attr]
@@ -227,7 +239,6 @@ async def run(turns: int, n_apps: int, quiet: bool = False, detail: bool = False
                         row.n += 1
                         row.cpu += cpu
                         row.counts += counts
-            done_turns += 1
     if not quiet:
         report(rows, n_apps, detail)
     return rows
@@ -236,7 +247,7 @@ async def run(turns: int, n_apps: int, quiet: bool = False, detail: bool = False
 def report(rows: dict[str, Row], n_apps: int, detail: bool = False) -> None:
     print(f"per screen ({n_apps} apps, 8 seats, 100x30 and 80x24 alternating; cpu: net process time):")
     head = f"{'update':16s} {'n':>4s} {'cpu ms':>7s} {'layout':>7s} {'scroll':>7s} {'full':>6s} {'partial':>7s}"
-    print(head + f" {'sent':>6s} {'bytes':>6s} {'lines':>7s} {'strips':>7s}")
+    print(head + f" {'sent':>6s} {'bytes':>6s} {'lines':>7s} {'strips':>7s} {'composed':>8s}")
     total = Row()
     for label, row in rows.items():
         k = row.n * n_apps
@@ -244,7 +255,7 @@ def report(rows: dict[str, Row], n_apps: int, detail: bool = False) -> None:
         print(
             f"{label:16s} {row.n:4d} {row.cpu / k * 1000:7.2f} {c.layouts / k:7.2f} {c.scroll_layouts / k:7.2f}"
             f" {c.full_updates / k:6.2f} {c.partial_updates / k:7.2f} {c.lines_sent / k:6.1f} {c.bytes_sent / k:6.0f}"
-            f" {c.lines_rendered / k:7.1f} {c.strips / k:7.0f}"
+            f" {c.lines_rendered / k:7.1f} {c.strips / k:7.0f} {c.composed / k:8.0f}"
         )
         total.n += row.n
         total.cpu += row.cpu
@@ -254,7 +265,7 @@ def report(rows: dict[str, Row], n_apps: int, detail: bool = False) -> None:
     print(
         f"{'all':16s} {total.n:4d} {total.cpu / k * 1000:7.2f} {c.layouts / k:7.2f} {c.scroll_layouts / k:7.2f}"
         f" {c.full_updates / k:6.2f} {c.partial_updates / k:7.2f} {c.lines_sent / k:6.1f} {c.bytes_sent / k:6.0f}"
-        f" {c.lines_rendered / k:7.1f} {c.strips / k:7.0f}"
+        f" {c.lines_rendered / k:7.1f} {c.strips / k:7.0f} {c.composed / k:8.0f}"
     )
     print("widgets refreshed (per screen per update):")
     for name, n in total.counts.refreshed.most_common(14):

@@ -3,8 +3,8 @@ changes a seat row, the status line and maybe a log line, and a watcher's screen
 without laying the screen out; the reveal must not repaint a watcher's whole screen.
 
 The counters come from tests/tui/render_cost.py (layouts, full and partial updates, screen lines sent, widget lines
-rendered, strips built). "The lines that changed" are the rows of the screen whose text or style differ before and
-after the update.
+rendered, widget rows composed, strips built). "The lines that changed" are the rows of the screen whose text or
+style differ before and after the update.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ async def test_an_ordinary_move_repaints_only_the_lines_it_changed() -> None:
         coord = coordinator()
         async with AsyncExitStack() as stack:
             sessions, app, pilot = await eight_bots(coord, stack, size)
-            await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+            await play_until(sessions, lambda s=sessions[0]: phase(s) == "submit")  # type: ignore[misc]
             await settle(pilot)
             movers = [s for s in sessions if default_move_pending(s)]
             checked = 0
@@ -83,6 +83,9 @@ async def test_an_ordinary_move_repaints_only_the_lines_it_changed() -> None:
                 assert 3 <= changed <= 8, changed  # a seat row or two, the status line, the feed's rows
                 assert counts.lines_sent <= changed + 2, (size, counts.lines_sent, changed, counts.refreshed)
                 assert counts.lines_rendered <= changed + 2, (size, counts.lines_rendered, changed)
+                # each row sent is composed of the widgets stacked there (screen, containers, the widget: up to 6);
+                # Textual's compositor composed every row between the first and the last one changed (about 180)
+                assert counts.composed <= 6 * (changed + 1), (size, counts.composed, changed)
                 checked += 1
             assert checked == 6
             await default_move(movers[-1])
@@ -95,6 +98,7 @@ async def test_an_ordinary_move_repaints_only_the_lines_it_changed() -> None:
                 assert counts.full_updates == 0
                 assert counts.lines_sent <= changed + 2, (size, counts.lines_sent, changed, counts.refreshed)
                 assert counts.lines_rendered <= changed + 2, (size, counts.lines_rendered, changed)
+                assert counts.composed <= 6 * (changed + 1), (size, counts.composed, changed)
 
 
 def default_move_pending(session: PlayerSession) -> bool:
@@ -132,7 +136,7 @@ async def test_a_new_log_line_builds_the_strips_of_that_line_only() -> None:
     """The feed keeps each line's rows: a new line wraps and builds the new line's rows, the others are reused."""
     coord = coordinator()
     async with AsyncExitStack() as stack:
-        sessions, app, pilot = await eight_bots(coord, stack, (100, 30))
+        _, app, pilot = await eight_bots(coord, stack, (100, 30))
         feed = app.screen.query_one(Feed)
         for n in range(12):
             feed.write_line(feed_text(f"line {n}"))
