@@ -74,7 +74,7 @@ def reveal_line(reveal: Reveal, name_of: Callable[[int], str], you: int | None) 
     teller = reveal.storyteller
     whose: Part = "your card" if teller == you else Content.assemble((name_of(teller), "bold"), "'s card")
     slot = next((s for s in reveal.slots if s.owner == teller), None)
-    parts: list[Part] = [(f"{what}: ", "bold"), whose]
+    parts: list[Part] = [(what, "bold"), (" (r: recap)", "dim"), ": ", whose]
     if slot is not None:
         parts.append(f" was {slot.slot}")
         if reveal.outcome == "party":  # matching votes score, not finding the storyteller's card
@@ -89,7 +89,7 @@ def reveal_line(reveal: Reveal, name_of: Callable[[int], str], you: int | None) 
     red = next((s for s in reveal.slots if s.red), None)
     if red is not None:
         parts.append(f", red marker on {red.slot}")
-    parts.append((" · r: recap", "dim"))
+    parts.append(".")
     return Content.assemble(*parts)
 
 

@@ -126,7 +126,7 @@ async def test_the_reveal_does_not_repaint_a_watchers_whole_screen() -> None:
         table = app.screen
         assert isinstance(table, TableScreen)
         clue = table.query_one("#clue").render()
-        assert "Turn 1: " in str(clue) and "r: recap" in str(clue)
+        assert "Turn 1 (r: recap): ana's card was " in str(clue)
         await pilot.press("r")
         await settle(pilot)
         assert isinstance(app.screen, RecapScreen)

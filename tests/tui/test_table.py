@@ -185,9 +185,13 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         await settle(*pilots)
         for app in (ana, ben, cara):
             assert isinstance(app.screen, TableScreen), app.screen
-        assert f"Turn 1: ben's card was {ben_slot}, found by ana · r: recap" in screen_text(cara)
-        assert f"Turn 1: your card was {ben_slot}, found by ana · r: recap" in screen_text(ben)
-        assert f"Turn 1: ben's card was {ben_slot}, found by you · r: recap" in screen_text(ana)
+        def clue_line(app: DixitApp) -> str:
+            return table_of(app).query_one("#clue", TextBox).shown.plain.splitlines()[-1]
+
+        assert clue_line(cara) == f"Turn 1 (r: recap): ben's card was {ben_slot}, found by ana."
+        assert clue_line(ben) == f"Turn 1 (r: recap): your card was {ben_slot}, found by ana."
+        assert clue_line(ana) == f"Turn 1 (r: recap): ben's card was {ben_slot}, found by you."
+        assert "found by you." in screen_text(ana)  # on screen, in its own row
         await pc.press("r")
         await settle(pc)
         assert isinstance(cara.screen, RecapScreen)
@@ -456,7 +460,7 @@ async def test_party_blind_clue_and_red_marker() -> None:
             await default_move(s)
         await settle(pa)
         clue = table_of(ana).query_one("#clue", TextBox).shown.plain
-        assert clue.endswith(f"Turn 1: your card was {own}, red marker on {red} · r: recap"), clue
+        assert clue.endswith(f"Turn 1 (r: recap): your card was {own}, red marker on {red}."), clue
         await pa.press("r")
         await settle(pa)
         assert isinstance(ana.screen, RecapScreen)
