@@ -86,9 +86,6 @@ def reveal_line(reveal: Reveal, name_of: Callable[[int], str], you: int | None) 
         else:
             finders = ["you" if seat == you else name_of(seat) for seat in slot.votes]
             parts.extend([", found by ", name_list(finders, 3)])
-    red = next((s for s in reveal.slots if s.red), None)
-    if red is not None:
-        parts.append(f", red marker on {red.slot}")
     parts.append(".")
     return Content.assemble(*parts)
 

@@ -185,6 +185,7 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         await settle(*pilots)
         for app in (ana, ben, cara):
             assert isinstance(app.screen, TableScreen), app.screen
+
         def clue_line(app: DixitApp) -> str:
             return table_of(app).query_one("#clue", TextBox).shown.plain.splitlines()[-1]
 
@@ -460,7 +461,7 @@ async def test_party_blind_clue_and_red_marker() -> None:
             await default_move(s)
         await settle(pa)
         clue = table_of(ana).query_one("#clue", TextBox).shown.plain
-        assert clue.endswith(f"Turn 1 (r: recap): your card was {own}, red marker on {red}."), clue
+        assert clue.endswith(f"Turn 1 (r: recap): your card was {own}."), clue  # the red marker: in the recap
         await pa.press("r")
         await settle(pa)
         assert isinstance(ana.screen, RecapScreen)
