@@ -19,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Input, OptionList, Static
@@ -121,6 +122,10 @@ class TableScreen(Screen[None]):
         Binding("escape", "back", "Back to the table", priority=True),
     ]
 
+    # Textual's Screen repaints all of itself when the focus moves (a reactive with repaint): the table moves the
+    # focus at every phase change (hand, dial, nothing). The widgets that gain or lose :focus restyle themselves.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+
     def __init__(self, view: TableView) -> None:
         super().__init__()
         self._compositor = RowCompositor()  # a move changes a few scattered rows: draw only those
@@ -211,6 +216,8 @@ class TableScreen(Screen[None]):
         everyone at every reveal repainted every screen at the table twice a turn. A recap open already (asked for
         with r) shows the new turn."""
         self.last_reveal = update
+        if self.is_mounted:
+            self._render_clue()
         if isinstance(self.app.screen, RecapScreen):
             self._open_recap(update)
 
@@ -397,8 +404,10 @@ class TableScreen(Screen[None]):
         if writers:  # in one line, also at 80 columns
             verb = " is" if len(writers) == 1 else " are"
             content = Content.assemble("No clue yet: ", name_list(writers), (f"{verb} writing a clue…", "italic"))
-        if game.phase == "clue" and game.last_reveal is not None:  # until the next clue: how the last turn went
-            content = Content.assemble(content, "\n", reveal_line(game.last_reveal, self.seat_name, self.view.you))
+        # until the next clue: how the last turn went (the practice turn's too, though its reveal is gone from the game)
+        last = game.last_reveal or (self.last_reveal.reveal if self.last_reveal is not None else None)
+        if game.phase == "clue" and last is not None and last.turn == game.turn - 1:
+            content = Content.assemble(content, "\n", reveal_line(last, self.seat_name, self.view.you))
         clue.show(content)
 
     def _render_lobby(self) -> None:

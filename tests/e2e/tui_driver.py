@@ -307,7 +307,7 @@ async def cast_vote(client: PtyClient, slot: int) -> None:
     await wait_status(client, "Vote: turn the dial")
     await wait_footer(client, "⏎ Vote")
     await press(client, str(slot), "enter")  # the number turns the dial at once; Enter votes where it points
-    await wait_any(client, f"Your vote: {slot}", "revealed")
+    await wait_any(client, f"Your vote: {slot}", "revealed", "(r: recap)")
 
 
 async def wait_revealed(client: PtyClient, turn: int) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
+from dataclasses import replace
 from typing import Any
 
 from textual.pilot import Pilot
@@ -86,6 +87,9 @@ async def test_an_ordinary_move_repaints_only_the_lines_it_changed() -> None:
                 # each row sent is composed of the widgets stacked there (screen, containers, the widget: up to 6);
                 # Textual's compositor composed every row between the first and the last one changed (about 180)
                 assert counts.composed <= 6 * (changed + 1), (size, counts.composed, changed)
+                assert not any(name.startswith(("KeyBar", "TableScreen")) for name in counts.refreshed), (
+                    counts.refreshed
+                )
                 checked += 1
             assert checked == 6
             await default_move(movers[-1])
@@ -99,6 +103,43 @@ async def test_an_ordinary_move_repaints_only_the_lines_it_changed() -> None:
                 assert counts.lines_sent <= changed + 2, (size, counts.lines_sent, changed, counts.refreshed)
                 assert counts.lines_rendered <= changed + 2, (size, counts.lines_rendered, changed)
                 assert counts.composed <= 6 * (changed + 1), (size, counts.composed, changed)
+
+
+async def test_the_clock_repaints_the_top_bar_only() -> None:
+    """A table with a time limit: the countdown's tick each second redraws the top bar's row and nothing else."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
+        view = await host.create(options(seats=8, turn_seconds=120))
+        others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dan", "eve", "finn", "gus"], view.code)]
+        app = DixitApp(coord, Identity("hal", "key-hal"), command=f"join {view.code}")
+        pilot = await stack.enter_async_context(app.run_test(size=(100, 30)))
+        await settle(pilot)
+        await host.start()
+        await settle(pilot)
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.view.deadline is not None
+        await play_until([host, *others], lambda: phase(host) == "submit")
+        await settle(pilot)
+        for _ in range(3):
+            top = table.query_one("#topbar").render()
+            before = str(top)
+            counts, changed = await count(app, pilot, _tick(table))
+            assert str(table.query_one("#topbar").render()) != before
+            assert changed == 1
+            assert counts.layouts == 0 and counts.full_updates == 0
+            assert counts.lines_sent == 1 and counts.lines_rendered == 1
+            assert set(counts.refreshed) == {"TextBox#topbar"}, counts.refreshed
+
+
+def _tick(table: TableScreen) -> Callable[[], Awaitable[None]]:
+    async def tick() -> None:
+        deadline = table.view.deadline
+        assert deadline is not None
+        table.view = replace(table.view, deadline=deadline - 1)  # a second less on the clock
+        table._tick()
+
+    return tick
 
 
 def default_move_pending(session: PlayerSession) -> bool:
