@@ -140,6 +140,19 @@ class TableScreen(Screen[None]):
         self._shown: TableView | None = None  # the last view rendered
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
         self._clue_label = "Clue:"
+        self._found: dict[tuple[object, object], Widget] = {}  # query_one's answers
+
+    if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
+
+        def query_one(self, selector, expect_type=None):
+            """The table's widgets stay as composed: each is looked up once (the lookups were a good part of the
+            cost of an update)."""
+            key = (selector, expect_type)
+            widget = self._found.get(key)
+            if widget is None or not widget.is_attached:
+                widget = super().query_one(selector, expect_type)
+                self._found[key] = widget
+            return widget
 
     # --- layout --------------------------------------------------------------------------------------------------
 
