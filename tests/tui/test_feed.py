@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.events import MouseScrollDown, MouseScrollUp
 
 from dixit_tui.tui.widgets.chat import Feed
 
@@ -17,7 +18,7 @@ class FeedApp(App[None]):
 
 
 def visible(feed: Feed) -> list[str]:
-    return [strip.text.rstrip() for strip in feed.visible()]
+    return [strip.text.rstrip() for strip in feed.shown_rows()]
 
 
 async def test_lines_written_before_the_feed_has_a_size_end_at_the_bottom() -> None:
@@ -78,13 +79,9 @@ async def test_scrolled_back_the_reader_stays_put() -> None:
         assert "newer" not in feed.render_line(3).text
 
 
-def _scroll_up(feed: Feed) -> object:
-    from textual.events import MouseScrollUp
-
+def _scroll_up(feed: Feed) -> MouseScrollUp:
     return MouseScrollUp(feed, 5, 1, 0, 0, 0, False, False, False)
 
 
-def _scroll_down(feed: Feed) -> object:
-    from textual.events import MouseScrollDown
-
+def _scroll_down(feed: Feed) -> MouseScrollDown:
     return MouseScrollDown(feed, 5, 1, 0, 0, 0, False, False, False)

@@ -182,9 +182,9 @@ async def test_a_new_log_line_builds_the_strips_of_that_line_only() -> None:
         for n in range(12):
             feed.write_line(feed_text(f"line {n}"))
         await settle(pilot)
-        shown = list(feed.visible())
+        shown = list(feed.shown_rows())
         feed.write_line(feed_text("the newest line"))
-        new = feed.visible()
+        new = feed.shown_rows()
         assert new[-1].text.strip() == "· the newest line"
         assert all(a is b for a, b in zip(shown[1:], new[:-1], strict=True))  # the same strips, one row up
 

@@ -109,7 +109,7 @@ class Feed(Widget, can_focus=False):
                 break
         return rows[-want:] if want else []
 
-    def visible(self) -> list[Strip]:
+    def shown_rows(self) -> list[Strip]:
         """The rows shown now, top to bottom (fewer than the height while the feed is short)."""
         if self._shown is None:
             height = self.content_size.height
@@ -135,7 +135,7 @@ class Feed(Widget, can_focus=False):
         if shown is None:
             self.refresh()
             return
-        new = self.visible()
+        new = self.shown_rows()
         changed = [
             y for y in range(max(len(shown), len(new))) if y >= len(shown) or y >= len(new) or shown[y] is not new[y]
         ]
@@ -169,7 +169,7 @@ class Feed(Widget, can_focus=False):
 
     def render_line(self, y: int) -> Strip:
         width = self.content_size.width
-        rows = self.visible()
+        rows = self.shown_rows()
         if self.back and y == self.content_size.height - 1 and width > 0:
             more = f" ↓ {self.back} newer row{'s' if self.back != 1 else ''}: scroll down "
             strip = Strip([Segment(more, self.get_component_rich_style("feed--more"))])
