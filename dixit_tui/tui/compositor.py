@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from textual._compositor import ChopsUpdate, Compositor
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.strip import Strip
+from textual.widget import Widget
 
 
 def _bands(rows: Iterable[int]) -> list[tuple[int, int]]:
@@ -69,3 +70,13 @@ class RowCompositor(Compositor):
                 chops[y] = rendered[y]
         chop_ends = [cut_set[1:] for cut_set in self.cuts]
         return ChopsUpdate(chops, spans, chop_ends)
+
+
+class LaidOutOnce(Widget):
+    """A widget whose size comes from its parent or its own content in one layout. Textual lays the whole screen out
+    a second time, and repaints the widget again, when a layout changed a widget's virtual size (a pane or box shown
+    with a new phase, a score track one row taller): for these widgets the first layout is already the last.
+    (A mixin: list it after the widget's own class, so that CSS still matches that class's name.)"""
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        return super()._size_updated(size, virtual_size, container_size, layout=False)

@@ -27,7 +27,7 @@ from textual.widgets import Button, ContentSwitcher, Input, OptionList, Static
 from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableView
 from dixit_tui.engine import PlayerView, Reveal
 from dixit_tui.sanitize import CLUE_MAX
-from dixit_tui.tui.compositor import RowCompositor
+from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.practice import practice_help
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
 from dixit_tui.tui.widgets.chat import ChatPanel
@@ -92,6 +92,14 @@ def reveal_line(reveal: Reveal, name_of: Callable[[int], str], you: int | None) 
 
 
 CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
+
+
+class Pane(Vertical, LaidOutOnce):
+    """A phase's pane (see LaidOutOnce)."""
+
+
+class Panes(ContentSwitcher, LaidOutOnce):
+    """The phases' panes, one shown at a time (see LaidOutOnce)."""
 
 
 def _plural(n: int, word: str) -> str:
@@ -166,14 +174,14 @@ class TableScreen(Screen[None]):
                 yield TextBox(id="practice-help")
             with Vertical(id="main"):
                 yield TextBox(id="clue")
-                with ContentSwitcher(id="panes", initial="lobby-pane"):
+                with Panes(id="panes", initial="lobby-pane"):
                     with VerticalScroll(id="lobby-pane", can_focus=False):
                         yield TextBox(id="lobby-info")
                         with Horizontal(id="lobby-buttons"):
                             yield Button(Content("Start (s)"), id="start-btn", variant="primary", compact=True)
                             yield Button(Content("Practice (p)"), id="practice-btn", compact=True)
                             yield Button(Content("Leave (l)"), id="leave-btn", compact=True)
-                    with Vertical(id="hand-pane"):
+                    with Pane(id="hand-pane"):
                         yield Hand(id="hand")
                         yield TextBox(id="hand-note")
                         with Horizontal(id="clue-row"):
@@ -184,7 +192,7 @@ class TableScreen(Screen[None]):
                                 compact=True,
                                 max_length=CLUE_MAX,
                             )
-                    with Vertical(id="vote-pane"):
+                    with Pane(id="vote-pane"):
                         yield Board(id="board")
                         yield TextBox(id="vote-note")
                         yield Dial(id="dial")

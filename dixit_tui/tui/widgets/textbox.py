@@ -12,13 +12,15 @@ from typing import Any
 from textual.content import Content
 from textual.widgets import Static
 
+from dixit_tui.tui.compositor import LaidOutOnce
+
 
 def same_content(a: Content, b: Content) -> bool:
     """Same text and same styles (Content's own `==` compares the text only)."""
     return a.plain == b.plain and list(a.spans) == list(b.spans)
 
 
-class TextBox(Static):
+class TextBox(Static, LaidOutOnce):
     """`keep_height`: a shorter text does not shrink the box until `fit_height` is called (the table calls it when
     the phase changes, which lays the screen out anyway), so a line that shortens as players act (the status line)
     never lays the screen out."""
