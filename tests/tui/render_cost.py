@@ -2,7 +2,7 @@
 
 Used by tests/tui/test_render_cost.py (which asserts on the counters only) and runnable on its own:
 
-    .venv/bin/python -m tests.tui.render_cost [--turns 3] [--apps 4]
+    .venv/bin/python -m tests.tui.render_cost [--turns 3] [--apps 4] [--floor] [--detail]
 
 It seats `apps` DixitApp instances (run with `App.run_test`, alternating 100x30 and 80x24; the first half players,
 the rest spectators) and bots (recording coordinator sessions) at one 8-seat table sharing one Coordinator, plays
@@ -25,11 +25,13 @@ from typing import Any
 
 from textual._compositor import Compositor, CompositorUpdate
 from textual._styles_cache import StylesCache
-from textual.app import App
+from textual.app import App, ComposeResult
+from textual.content import Content
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets import Static
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.tui.app import DixitApp
@@ -244,6 +246,39 @@ async def run(turns: int, n_apps: int, quiet: bool = False, detail: bool = False
     return rows
 
 
+class FloorApp(App[None]):
+    """The floor: a minimal app at 100x30 whose every update changes one line."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("Dixit · floor", id="line", markup=False)
+
+
+async def floor(n_apps: int, updates: int = 60) -> Row:
+    """What `n_apps` minimal apps cost per update, each changing one line, counted the same way."""
+    async with AsyncExitStack() as stack:
+        apps = []
+        for _ in range(n_apps):
+            app = FloorApp()
+            apps.append((app, await stack.enter_async_context(app.run_test(size=(100, 30)))))
+        pilots = [p for _, p in apps]
+        await settle(*pilots)
+        t = time.process_time()
+        for _ in range(20):
+            await settle(*pilots)
+        idle = (time.process_time() - t) / 20
+        row = Row()
+        for k in range(updates):
+            with counting() as counts:
+                t = time.process_time()
+                for app, _ in apps:
+                    app.query_one("#line", Static).update(Content(f"Dixit · floor · update {k}"), layout=False)
+                await settle(*pilots)
+                row.cpu += time.process_time() - t - idle
+            row.n += 1
+            row.counts += counts
+    return row
+
+
 def report(rows: dict[str, Row], n_apps: int, detail: bool = False) -> None:
     print(f"per screen ({n_apps} apps, 8 seats, 100x30 and 80x24 alternating; cpu: net process time):")
     head = f"{'update':16s} {'n':>4s} {'cpu ms':>7s} {'layout':>7s} {'scroll':>7s} {'full':>6s} {'partial':>7s}"
@@ -281,8 +316,23 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--apps", type=int, default=4)
     parser.add_argument("--detail", action="store_true", help="the widgets refreshed by each kind of update")
+    parser.add_argument("--floor", action="store_true", help="also measure a minimal one-line app, and the ratio")
     args = parser.parse_args()
-    asyncio.run(run(args.turns, args.apps, detail=args.detail))
+    rows = asyncio.run(run(args.turns, args.apps, detail=args.detail))
+    if args.floor:
+        base = asyncio.run(floor(args.apps))
+        k = base.n * args.apps
+        cpu = base.cpu / k * 1000
+        print(f"floor (one Static line, same counters): {cpu:.2f} ms cpu, {base.counts.lines_sent / k:.1f} lines sent")
+        for label in ("submit", "vote"):
+            if label in rows and cpu > 0:
+                row = rows[label]
+                print(f"  {label}: {row.cpu / (row.n * args.apps) * 1000 / cpu:.1f}x the floor")
+        total = Row()
+        for row in rows.values():
+            total.n += row.n
+            total.cpu += row.cpu
+        print(f"  every update: {total.cpu / (total.n * args.apps) * 1000 / cpu:.1f}x the floor")
 
 
 if __name__ == "__main__":
