@@ -286,7 +286,10 @@ class ChatPanel(Vertical):
         team_chat = self.mate is not None
         self.set_class(team_chat, "-team-chat")
         self.set_class(self.to_team, "-to-team")
-        self.query_one("#chat-to", Label).update("Team:" if self.to_team else "Table:")
+        target = "Team:" if self.to_team else "Table:"
+        label = self.query_one("#chat-to", Label)
+        if str(label.content) != target:  # (an update lays the screen out)
+            label.update(target)
         box = self.input
         if self.to_team:
             box.placeholder = f"only {self.mate} sees this · ctrl+t: table"
