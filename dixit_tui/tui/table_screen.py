@@ -11,7 +11,7 @@ Player text (names, clue, chat, card text) never goes into markup: every widget 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import events, on
@@ -19,13 +19,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Input, OptionList, Static
 
 from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableView
-from dixit_tui.engine import PlayerView
+from dixit_tui.engine import PlayerView, Reveal
 from dixit_tui.sanitize import CLUE_MAX
+from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.practice import practice_help
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
 from dixit_tui.tui.widgets.chat import ChatPanel
@@ -67,7 +69,37 @@ def name_list(names: Sequence[str], limit: int = 4) -> Content:
     return Content.assemble(*parts)
 
 
+def reveal_line(reveal: Reveal, name_of: Callable[[int], str], you: int | None) -> Content:
+    """A turn's outcome in one line: whose card it was, who found it, and how to see the whole recap."""
+    what = "Practice turn" if reveal.turn == 0 else f"Turn {reveal.turn}"
+    teller = reveal.storyteller
+    whose: Part = "your card" if teller == you else Content.assemble((name_of(teller), "bold"), "'s card")
+    slot = next((s for s in reveal.slots if s.owner == teller), None)
+    parts: list[Part] = [(what, "bold"), (" (r: recap)", "dim"), ": ", whose]
+    if slot is not None:
+        parts.append(f" was {slot.slot}")
+        if reveal.outcome == "party":  # matching votes score, not finding the storyteller's card
+            pass
+        elif reveal.outcome == "all":
+            parts.append(", everyone found it")
+        elif not slot.votes:
+            parts.append(", nobody found it")
+        else:
+            finders = ["you" if seat == you else name_of(seat) for seat in slot.votes]
+            parts.extend([", found by ", name_list(finders, 3)])
+    parts.append(".")
+    return Content.assemble(*parts)
+
+
 CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
+
+
+class Pane(Vertical, LaidOutOnce):
+    """A phase's pane (see LaidOutOnce)."""
+
+
+class Panes(ContentSwitcher, LaidOutOnce):
+    """The phases' panes, one shown at a time (see LaidOutOnce)."""
 
 
 def _plural(n: int, word: str) -> str:
@@ -98,8 +130,13 @@ class TableScreen(Screen[None]):
         Binding("escape", "back", "Back to the table", priority=True),
     ]
 
+    # Textual's Screen repaints all of itself when the focus moves (a reactive with repaint): the table moves the
+    # focus at every phase change (hand, dial, nothing). The widgets that gain or lose :focus restyle themselves.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+
     def __init__(self, view: TableView) -> None:
         super().__init__()
+        self._compositor = RowCompositor()  # a move changes a few scattered rows: draw only those
         self.view = view
         self.code = view.code
         self.chosen: str | None = None  # the card chosen for your clue
@@ -111,12 +148,25 @@ class TableScreen(Screen[None]):
         self._shown: TableView | None = None  # the last view rendered
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
         self._clue_label = "Clue:"
+        self._found: dict[tuple[object, object], Widget] = {}  # query_one's answers
+
+    if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
+
+        def query_one(self, selector, expect_type=None):
+            """The table's widgets stay as composed: each is looked up once (the lookups were a good part of the
+            cost of an update)."""
+            key = (selector, expect_type)
+            widget = self._found.get(key)
+            if widget is None or not widget.is_attached:
+                widget = super().query_one(selector, expect_type)
+                self._found[key] = widget
+            return widget
 
     # --- layout --------------------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield TextBox(id="topbar")
-        yield TextBox(id="status")
+        yield TextBox(id="status", keep_height=True)
         with Horizontal(id="body"):
             with VerticalScroll(id="side", can_focus=False):
                 yield SeatsPanel(id="seats")
@@ -124,14 +174,14 @@ class TableScreen(Screen[None]):
                 yield TextBox(id="practice-help")
             with Vertical(id="main"):
                 yield TextBox(id="clue")
-                with ContentSwitcher(id="panes", initial="lobby-pane"):
+                with Panes(id="panes", initial="lobby-pane"):
                     with VerticalScroll(id="lobby-pane", can_focus=False):
                         yield TextBox(id="lobby-info")
                         with Horizontal(id="lobby-buttons"):
                             yield Button(Content("Start (s)"), id="start-btn", variant="primary", compact=True)
                             yield Button(Content("Practice (p)"), id="practice-btn", compact=True)
                             yield Button(Content("Leave (l)"), id="leave-btn", compact=True)
-                    with Vertical(id="hand-pane"):
+                    with Pane(id="hand-pane"):
                         yield Hand(id="hand")
                         yield TextBox(id="hand-note")
                         with Horizontal(id="clue-row"):
@@ -142,7 +192,7 @@ class TableScreen(Screen[None]):
                                 compact=True,
                                 max_length=CLUE_MAX,
                             )
-                    with Vertical(id="vote-pane"):
+                    with Pane(id="vote-pane"):
                         yield Board(id="board")
                         yield TextBox(id="vote-note")
                         yield Dial(id="dial")
@@ -183,8 +233,14 @@ class TableScreen(Screen[None]):
             self._render_view()
 
     def show_reveal(self, update: RevealUpdate) -> None:
+        """The turn's outcome shows in the clue line (`reveal_line`); the full recap opens on `r`. Opening it for
+        everyone at every reveal repainted every screen at the table twice a turn. A recap open already (asked for
+        with r) shows the new turn."""
         self.last_reveal = update
-        self._open_recap(update)
+        if self.is_mounted:
+            self._render_clue()
+        if isinstance(self.app.screen, RecapScreen):
+            self._open_recap(update)
 
     def show_over(self, update: OverUpdate) -> None:
         self.over = update
@@ -279,6 +335,7 @@ class TableScreen(Screen[None]):
         self.set_class(game is not None and game.phase == "vote" and len(game.board) > CROWDED, "-crowded")
         self._render_status()
         if phase_changed:
+            self.query_one("#status", TextBox).fit_height()  # a layout comes with the new phase anyway
             self._focus_for_phase()
         self._close_stale_dialogs()
         self.refresh_bindings_if_changed()
@@ -368,6 +425,10 @@ class TableScreen(Screen[None]):
         if writers:  # in one line, also at 80 columns
             verb = " is" if len(writers) == 1 else " are"
             content = Content.assemble("No clue yet: ", name_list(writers), (f"{verb} writing a clue…", "italic"))
+        # until the next clue: how the last turn went (the practice turn's too, though its reveal is gone from the game)
+        last = game.last_reveal or (self.last_reveal.reveal if self.last_reveal is not None else None)
+        if game.phase == "clue" and last is not None and last.turn == game.turn - 1:
+            content = Content.assemble(content, "\n", reveal_line(last, self.seat_name, self.view.you))
         clue.show(content)
 
     def _render_lobby(self) -> None:

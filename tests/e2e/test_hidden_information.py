@@ -416,7 +416,8 @@ class Game:
         await asyncio.gather(*(sync(name, client) for name, client in self.tuis.items()))
 
     async def after_reveal(self, turn: int) -> None:
-        """Each TUI shows the recap; it is closed (Enter) before the next turn goes on, so the next window is clean."""
+        """Each TUI opens the recap (r) and closes it (Enter) before the next turn goes on, so the next window is
+        clean."""
         game = self.table.game
         assert game is not None
         over = str(game.state.phase.value) == "over"
@@ -425,6 +426,14 @@ class Game:
 
         async def sync(name: str, client: PtyClient) -> None:
             start = reveal.offsets[name]
+            app = self.apps[name]
+
+            def revealed() -> bool:  # the app has this turn's reveal: r opens its recap
+                table = app._table_screen()
+                return table is not None and table.last_reveal is not None and table.last_reveal.reveal.turn == turn
+
+            await wait_for(revealed, TIMEOUT, f"turn {turn} revealed to {name}")
+            client.send("r")
 
             def recap_shown() -> bool:
                 seen = terminal_text(bytes(client.raw[start:]))
@@ -433,7 +442,6 @@ class Game:
             await client.wait_until(recap_shown, TIMEOUT, f"turn {turn}'s recap on {name}")
             if over:
                 return
-            app = self.apps[name]
             await wait_for(lambda: isinstance(app.screen, RecapScreen), TIMEOUT, f"{name}'s recap on top")
             client.send("\r")
             await wait_for(lambda: not isinstance(app.screen, RecapScreen), TIMEOUT, f"{name}'s recap closed")

@@ -82,10 +82,13 @@ async def test_a_practice_turn_played_through_the_table_screens_counts_for_nothi
         await wait_help(ben, "Find ana's card: turn the dial and vote.")
         await cast_vote(ben, teller_slot)  # ben finds it, cara votes for one of ben's cards: points to show
         await cast_vote(cara, min(slot for slot, owner in owners.items() if owner == 1))
+        await wait_all(clients, "Practice turn (r: recap)")  # the outcome in the clue line; r opens the recap
+        for client in clients:
+            await press(client, "r")
         await wait_all(clients, PRACTICE_RECAP, "these points do not count")
         for client in clients:
             await press(client, "enter")
-            await wait_gone(client, PRACTICE_RECAP)
+            await wait_gone(client, "these points do not count")
 
         # nothing counted: every seats panel says 0, the game proper is at turn 1 with an open first clue
         state = state_of(table)

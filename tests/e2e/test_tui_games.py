@@ -273,7 +273,7 @@ async def test_a_dropped_player_gets_seat_hand_and_vote_back(tmp_path: Path) -> 
         await ana.wait_until(lambda: online(ana, "cara"), TIMEOUT, "cara back online")
 
         await cast_vote(ana, teller_slot)
-        await wait_all([ana, ben, cara], "Turn 1 revealed", RECAP_CLOSE)
+        await wait_all([ana, ben, cara], "Turn 1 (r: recap)")  # the outcome in the clue line; r opens the recap
         reveal = state_of(table).last_reveal
         assert reveal is not None
         assert {p.seat: p.delta for p in reveal.points} == {0: 3 + 1, 1: 3, 2: 0}  # cara's vote counted
@@ -311,7 +311,7 @@ async def test_a_spectator_sees_the_board_but_no_hand(tmp_path: Path) -> None:
         teller_slot = state.turn.board.index(state.turn.clue_card) + 1
         await cast_vote(ana, teller_slot)
         await cast_vote(cara, min(slot for slot, owner in owners.items() if owner == 0))
-        await wait_all([watcher, ana], "Turn 1 revealed", RECAP_CLOSE)
+        await wait_all([watcher, ana], "Turn 1 (r: recap)")
         await close_recap(watcher, 1)
         await wait_text(watcher, "turn 2 ·", "you are watching")
         hidden = {card for hand in state_of(table).hands for card in hand}
@@ -414,6 +414,9 @@ async def test_escape_and_markup_injection_reach_nobody(tmp_path: Path, monkeypa
         ana_slot = min(slot for slot, owner in board_slots(state).items() if owner == 0)
         await cast_vote(ana, teller_slot)
         await cast_vote(ben, ana_slot)
+        await wait_all(clients, "Turn 1 (r: recap)")
+        for client in clients:
+            await press(client, "r")
         await wait_all(clients, "Turn 1 revealed", f"[b]hi[/” told by {MARKUP_NAME}", RECAP_CLOSE)
         for client, start in zip(clients, clear_from, strict=True):
             raw = bytes(client.raw)

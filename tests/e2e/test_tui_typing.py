@@ -205,7 +205,8 @@ async def test_party_storyteller_is_not_put_into_the_clue_box_after_the_recap(
             await default_move(session)
         await wait_footer(client, "⏎ Vote")
         await press(client, "enter")  # green on the pointer; ana does not tell: no red marker
-        await wait_text(client, "Turn 1 revealed")
+        await wait_text(client, "Turn 1 (r: recap)")
+        await press(client, "r")
         await wait_footer(client, "⏎ Close")
         await press(client, "enter")
         await client.wait_until(lambda: "⏎ Close" not in footer(client), 20, "the recap to close")

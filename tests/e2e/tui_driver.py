@@ -307,11 +307,19 @@ async def cast_vote(client: PtyClient, slot: int) -> None:
     await wait_status(client, "Vote: turn the dial")
     await wait_footer(client, "⏎ Vote")
     await press(client, str(slot), "enter")  # the number turns the dial at once; Enter votes where it points
-    await wait_any(client, f"Your vote: {slot}", "revealed")
+    await wait_any(client, f"Your vote: {slot}", "revealed", "(r: recap)")
+
+
+async def wait_revealed(client: PtyClient, turn: int) -> None:
+    """`turn` is revealed on this screen: its line in the log, or the outcome in the clue line of the next turn."""
+    await wait_any(client, f"Turn {turn} revealed", f"Turn {turn} (r: recap)")
 
 
 async def close_recap(client: PtyClient, turn: int) -> None:
-    """Enter on the recap of `turn` (the title and its Close button are on screen), until it is gone."""
+    """Read the recap of `turn` as a player would: once it is revealed, r opens it (its title and Close button on
+    screen), Enter closes it."""
+    await wait_revealed(client, turn)
+    await press(client, "r")
     await wait_text(client, f"Turn {turn} revealed", RECAP_CLOSE)
     await press(client, "enter")
     await wait_gone(client, RECAP_CLOSE)
@@ -410,7 +418,7 @@ async def play_turn(
     if before_reveal is not None:
         before_reveal()
     await cast_vote(players[last].client, slot_for[last])
-    await wait_all([*clients, *spectators], f"Turn {turn} revealed", RECAP_CLOSE)
+    await asyncio.gather(*(wait_revealed(client, turn) for client in [*clients, *spectators]))
     await asyncio.gather(*(close_recap(client, turn) for client in clients))
     return turn
 

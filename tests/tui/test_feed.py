@@ -1,59 +1,87 @@
-"""The log and chat feed: new lines show at the bottom in one frame, scrolled back it stays where the reader is."""
+"""The log and chat feed: new lines show at the bottom at once, long lines wrap, scrolled back (mouse wheel) it stays
+where the reader is and says how many newer rows there are."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.events import MouseScrollDown, MouseScrollUp
 
-from dixit_tui.tui.widgets.chat import FeedLog
+from dixit_tui.tui.widgets.chat import Feed
 
 
 class FeedApp(App[None]):
+    CSS = "Feed { height: 4; }"
+
     def compose(self) -> ComposeResult:
-        yield FeedLog(id="feed", wrap=True, markup=False, highlight=False, min_width=20)
+        yield Feed(id="feed")
 
 
-def visible(feed: FeedLog) -> list[str]:
-    top = feed.scroll_offset.y
-    return [strip.text.rstrip() for strip in feed.lines[top : top + feed.scrollable_content_region.height]]
+def visible(feed: Feed) -> list[str]:
+    return [strip.text.rstrip() for strip in feed.shown_rows()]
 
 
-async def test_lines_written_before_the_log_has_a_size_end_at_the_bottom() -> None:
+async def test_lines_written_before_the_feed_has_a_size_end_at_the_bottom() -> None:
     app = FeedApp()
     async with app.run_test(size=(40, 6)) as pilot:
-        feed = app.query_one(FeedLog)
+        feed = app.query_one(Feed)
         for n in range(20):
             feed.write_line(Text(f"line {n}"))
         await pilot.pause()
-        assert visible(feed)[-1] == "line 19"
+        assert visible(feed) == ["line 16", "line 17", "line 18", "line 19"]
 
 
-async def test_a_new_line_shows_at_once_and_moves_the_scrollbar() -> None:
+async def test_a_new_line_shows_at_once_at_the_bottom() -> None:
     app = FeedApp()
     async with app.run_test(size=(40, 6)) as pilot:
-        feed = app.query_one(FeedLog)
+        feed = app.query_one(Feed)
         await pilot.pause()
+        feed.write_line(Text("first"))
+        assert visible(feed) == ["first"]  # a short feed starts at the top
         for n in range(30):
             feed.write_line(Text(f"line {n}"))
-            assert visible(feed)[-1] == f"line {n}"  # scrolled in the same step, not a frame later
+            assert visible(feed)[-1] == f"line {n}"
             await pilot.pause()
-        assert feed.show_vertical_scrollbar
-        scrollbar = feed.vertical_scrollbar
-        assert scrollbar.window_virtual_size == len(feed.lines) == 30
-        assert scrollbar.position == feed.max_scroll_y  # the thumb at the bottom
+        assert len(feed.lines) == 31
+
+
+async def test_long_lines_wrap_at_the_width() -> None:
+    app = FeedApp()
+    async with app.run_test(size=(22, 6)) as pilot:  # 20 cells inside the padding
+        feed = app.query_one(Feed)
+        feed.write_line(Text("one two three four five six seven"))
+        await pilot.pause()
+        assert visible(feed) == ["one two three four", "five six seven"]
 
 
 async def test_scrolled_back_the_reader_stays_put() -> None:
     app = FeedApp()
     async with app.run_test(size=(40, 6)) as pilot:
-        feed = app.query_one(FeedLog)
+        feed = app.query_one(Feed)
         await pilot.pause()
         for n in range(30):
             feed.write_line(Text(f"line {n}"))
         await pilot.pause()
-        feed.scroll_home(animate=False, immediate=True)
+        for _ in range(2):
+            feed.post_message(_scroll_up(feed))
         await pilot.pause()
+        assert feed.back == 6
+        assert visible(feed) == ["line 20", "line 21", "line 22", "line 23"]
         feed.write_line(Text("line 30"))
         await pilot.pause()
-        assert visible(feed)[0] == "line 0"
-        assert feed.vertical_scrollbar.window_virtual_size == 31
+        assert visible(feed) == ["line 20", "line 21", "line 22", "line 23"]
+        assert "7 newer rows" in feed.render_line(3).text
+        for _ in range(3):
+            feed.post_message(_scroll_down(feed))
+        await pilot.pause()
+        assert feed.back == 0
+        assert visible(feed)[-1] == "line 30"
+        assert "newer" not in feed.render_line(3).text
+
+
+def _scroll_up(feed: Feed) -> MouseScrollUp:
+    return MouseScrollUp(feed, 5, 1, 0, 0, 0, False, False, False)
+
+
+def _scroll_down(feed: Feed) -> MouseScrollDown:
+    return MouseScrollDown(feed, 5, 1, 0, 0, 0, False, False, False)

@@ -143,6 +143,9 @@ def recap(mode: str) -> Scenario:
         seated = await sit(pilot, mode)
         _, session = me(pilot)
         await play_until([session, *seated], lambda: phase_of(session)[1] == 2)
+        await settle(pilot)
+        assert not isinstance(pilot.app.screen, RecapScreen)  # the clue line tells the outcome; r opens the recap
+        await pilot.press("r")
         await steady(pilot)
         assert isinstance(pilot.app.screen, RecapScreen)
 

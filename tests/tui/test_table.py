@@ -33,6 +33,7 @@ from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.seats import SeatsPanel
+from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.transcript import TranscriptScreen
 from tests.tui.fixtures import (
     coordinator,
@@ -179,11 +180,22 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         await settle(*pilots)
         assert game.state.turn.votes[0] == (ben_slot,)
 
-        # cara votes for ana's first card: the reveal comes, with the recap on every screen
+        # cara votes for ana's first card: the reveal comes; every clue line says how the turn went, r opens the recap
         await pc.press(str(ana_slots[0]), "enter")
         await settle(*pilots)
         for app in (ana, ben, cara):
-            assert isinstance(app.screen, RecapScreen), app.screen
+            assert isinstance(app.screen, TableScreen), app.screen
+
+        def clue_line(app: DixitApp) -> str:
+            return table_of(app).query_one("#clue", TextBox).shown.plain.splitlines()[-1]
+
+        assert clue_line(cara) == f"Turn 1 (r: recap): ben's card was {ben_slot}, found by ana."
+        assert clue_line(ben) == f"Turn 1 (r: recap): your card was {ben_slot}, found by ana."
+        assert clue_line(ana) == f"Turn 1 (r: recap): ben's card was {ben_slot}, found by you."
+        assert "found by you." in screen_text(ana)  # on screen, in its own row
+        await pc.press("r")
+        await settle(pc)
+        assert isinstance(cara.screen, RecapScreen)
         recap = screen_text(cara)
         assert "Turn 1 revealed" in recap
         assert "Some players found ben's card" in recap
@@ -193,8 +205,7 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         points = {p.seat: p for p in reveal.points}
         assert (points[0].delta, points[1].delta, points[2].delta) == (3 + 1, 3, 0)
 
-        for pilot in pilots:
-            await pilot.press("enter")
+        await pc.press("enter")
         await settle(*pilots)
         for app in (ana, ben, cara):
             assert isinstance(app.screen, TableScreen)
@@ -244,6 +255,9 @@ async def test_markup_in_names_and_chat_is_shown_literally() -> None:
         sessions = [session_of(ana), session_of(bad)] + [s for s in coord.sessions if s.name == "cara"]
         await play_until(sessions, lambda: phase_of(session_of(ana))[1] == 2)
         await settle(pa, pb)
+        assert evil in screen_text(ana)  # the clue line's outcome of turn 1
+        await pa.press("r")
+        await settle(pa)
         assert isinstance(ana.screen, RecapScreen)
         assert evil in screen_text(ana)
         assert ana.is_running and bad.is_running
@@ -446,6 +460,10 @@ async def test_party_blind_clue_and_red_marker() -> None:
         for s in others:
             await default_move(s)
         await settle(pa)
+        clue = table_of(ana).query_one("#clue", TextBox).shown.plain
+        assert clue.endswith(f"Turn 1 (r: recap): your card was {own}."), clue  # the red marker: in the recap
+        await pa.press("r")
+        await settle(pa)
         assert isinstance(ana.screen, RecapScreen)
         text = screen_text(ana)
         assert "Party scoring" in text
@@ -523,6 +541,8 @@ async def test_odyssey_eight_players_two_votes() -> None:
         assert tbl.game.state.turn.votes[0] == (allowed[0], allowed[2])
         assert status(ana).startswith(f"Your vote: {allowed[0]} and {allowed[2]} (you can change it")
         await play_until(seated[1:], lambda: phase_of(seated[0])[1] == 2)
+        await settle(pa)
+        await pa.press("r")
         await settle(pa)
         assert isinstance(ana.screen, RecapScreen)
 
@@ -645,7 +665,13 @@ async def test_a_new_recap_replaces_an_unread_one() -> None:
         await pa.press("s", "y")
         await settle(pa)
         everyone = [session_of(ana), *seated]
-        await play_until(everyone, lambda: phase_of(seated[0])[1] == 3)  # two turns, ana never closes a recap
+        await play_until(everyone, lambda: phase_of(seated[0])[1] == 2)
+        await settle(pa)
+        assert not isinstance(ana.screen, RecapScreen)  # it opens when asked for
+        await pa.press("r")  # ana reads turn 1's recap, and leaves it open while the others play turn 2
+        await settle(pa)
+        assert isinstance(ana.screen, RecapScreen) and ana.screen.reveal.turn == 1
+        await play_until(everyone, lambda: phase_of(seated[0])[1] == 3)  # ana's moves made by her session
         await settle(pa)
         recaps = [s for s in ana.screen_stack if isinstance(s, RecapScreen)]
         assert len(recaps) == 1

@@ -88,10 +88,18 @@ async def vote(pilot: Pilot[Any]) -> None:
     await steady(pilot)
 
 
-async def recap(pilot: Pilot[Any]) -> None:
+async def revealed(pilot: Pilot[Any]) -> None:
+    """Turn 1 revealed: the clue line says whose card it was and who found it (r opens the recap)."""
     seated = await sit(pilot, 2)
     _, session = me(pilot)
     await play_until([*seated, session], lambda: phase_of(session)[1] == 2)
+    await steady(pilot)
+    assert not isinstance(pilot.app.screen, RecapScreen)
+
+
+async def recap(pilot: Pilot[Any]) -> None:
+    await revealed(pilot)
+    await pilot.press("r")
     await steady(pilot)
     assert isinstance(pilot.app.screen, RecapScreen)
 
@@ -145,6 +153,7 @@ SCENARIOS: dict[str, Scenario] = {
     "clue": clue,
     "submit": submit,
     "vote": vote,
+    "revealed": revealed,
     "recap": recap,
     "over": over,
     "odyssey8_two_votes": odyssey_two_votes,

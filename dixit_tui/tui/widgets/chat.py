@@ -8,16 +8,22 @@ line is player text (names, clues, chat): it is written as rich `Text` built fro
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
-from typing import ClassVar, Self
+from typing import ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Region
 from textual.message import Message
-from textual.widgets import Input, Label, RichLog
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Input, Label
 
 from dixit_tui.coordinator import ChatLine
 
@@ -40,31 +46,137 @@ TABLE_HINT = "Chat: press c, type, Enter"
 PAUSED_HINT = "Chat paused until the reveal"
 
 
-class FeedLog(RichLog):
-    """A RichLog that draws a new line with as little work as it can: it scrolls to the line in the same frame (RichLog
-    scrolls a frame later, so every line cost two repaints of the whole log), and once its scrollbar is showing a new
-    line lays out nothing but the log (RichLog's growing size asks for a layout of the whole screen)."""
+class _Entry:
+    """One line of the feed, with its rows as last drawn (kept while the width and style stay the same)."""
 
-    _quiet_layout = False
+    __slots__ = ("key", "rows", "text")
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+        self.key: tuple[int, Style] | None = None
+        self.rows: list[Strip] = []
+
+
+class Feed(Widget, can_focus=False):
+    """The log and chat lines, newest at the bottom, drawn with as little work as it can.
+
+    Each line is wrapped once (its rows are kept until the width changes), so a new line builds the strips of that
+    line only; the feed never asks for a layout (it fills the room it is given) and has no scrollbar to redraw. The
+    mouse wheel scrolls back; while scrolled back, new lines leave the rows in place and the last row says how many
+    newer rows there are (scrolling down to the end shows them)."""
+
+    DEFAULT_CSS = """
+    Feed {
+        height: 1fr;
+        background: $surface;
+        padding: 0 1;
+    }
+    Feed > .feed--more {
+        text-style: bold reverse;
+    }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"feed--more"}
+    ALLOW_SELECT = False
+
+    def __init__(self, *, max_lines: int = FEED_MAX, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._entries: deque[_Entry] = deque(maxlen=max_lines)
+        self.back = 0  # rows scrolled back from the newest (0: the newest row is the last row shown)
+        self._shown: list[Strip] | None = None  # the rows on screen, top to bottom (None: to be worked out)
+
+    @property
+    def lines(self) -> list[Text]:
+        """Every line kept, oldest first."""
+        return [entry.text for entry in self._entries]
+
+    def _rows_of(self, entry: _Entry, width: int, style: Style) -> list[Strip]:
+        key = (width, style)
+        if entry.key != key:
+            console = self.app.console
+            options = console.options.update(width=width, height=None, no_wrap=False, overflow="fold")
+            lines = console.render_lines(entry.text, options, style=style, pad=False, new_lines=False)
+            entry.rows = [Strip(line).crop_extend(0, width, style) for line in lines] or [Strip.blank(width, style)]
+            entry.key = key
+        return entry.rows
+
+    def _all_rows(self, want: int) -> list[Strip]:
+        """The newest `want` rows (or all there are), oldest first."""
+        width, style = self.content_size.width, self.rich_style
+        rows: list[Strip] = []
+        for entry in reversed(self._entries):
+            rows[:0] = self._rows_of(entry, width, style)
+            if len(rows) >= want:
+                break
+        return rows[-want:] if want else []
+
+    def shown_rows(self) -> list[Strip]:
+        """The rows shown now, top to bottom (fewer than the height while the feed is short)."""
+        if self._shown is None:
+            height = self.content_size.height
+            rows = self._all_rows(height + self.back)
+            self.back = max(0, min(self.back, len(rows) - height))
+            self._shown = rows[max(0, len(rows) - height - self.back) : len(rows) - self.back]
+        return self._shown
 
     def write_line(self, text: Text) -> None:
-        if not self._size_known:  # kept until the log has a size, then written and scrolled as RichLog does
-            self.write(text)
+        entry = _Entry(text)
+        self._entries.append(entry)
+        width, height = self.content_size
+        if width <= 0 or height <= 0:
+            self._shown = None
             return
-        at_end = self.is_vertical_scroll_end or self.max_scroll_y == 0
-        self._quiet_layout = self.show_vertical_scrollbar  # showing it already, and it stays: no layout to do
-        try:
-            self.write(text, scroll_end=False)
-        finally:
-            self._quiet_layout = False
-        if at_end:
-            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        if self.back:  # scrolled back: the rows stay where the reader is; only the last row's count changes
+            self.back += len(self._rows_of(entry, width, self.rich_style))
+            self._shown = None
+            self.refresh(Region(0, height - 1, width, 1))
+            return
+        shown = self._shown
+        self._shown = None
+        if shown is None:
+            self.refresh()
+            return
+        new = self.shown_rows()
+        changed = [
+            y for y in range(max(len(shown), len(new))) if y >= len(shown) or y >= len(new) or shown[y] is not new[y]
+        ]
+        if changed:  # the rows that moved or are new (all of them once the feed is full: it scrolls)
+            self.refresh(Region(0, changed[0], width, changed[-1] - changed[0] + 1))
 
-    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
-        if layout and self._quiet_layout:
-            self._scroll_update(self.virtual_size)  # the scrollbar's thumb, as a layout would set it
-            layout = False
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+    def _scroll(self, rows: int) -> None:
+        height = self.content_size.height
+        total = len(self._all_rows(height + self.back + max(rows, 0)))
+        back = max(0, min(self.back + rows, total - height))
+        if back != self.back:
+            self.back = back
+            self._shown = None
+            self.refresh()
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self._scroll(3)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self._scroll(-3)
+
+    def on_resize(self) -> None:
+        self._shown = None
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._shown = None
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_size.width
+        rows = self.shown_rows()
+        if self.back and y == self.content_size.height - 1 and width > 0:
+            more = f" ↓ {self.back} newer row{'s' if self.back != 1 else ''}: scroll down "
+            strip = Strip([Segment(more, self.get_component_rich_style("feed--more"))])
+            return strip.crop_extend(0, width, self.rich_style)
+        if y < len(rows):
+            return rows[y]
+        return Strip.blank(width, self.rich_style)
 
 
 class ChatPanel(Vertical):
@@ -73,12 +185,6 @@ class ChatPanel(Vertical):
         height: 6;
         border-top: round $border-blurred;
         border-title-align: left;
-    }
-    ChatPanel > RichLog {
-        height: 1fr;
-        background: $surface;
-        scrollbar-size-vertical: 1;
-        padding: 0 1;
     }
     ChatPanel > #chat-line {
         height: 1;
@@ -131,14 +237,14 @@ class ChatPanel(Vertical):
         self.border_title = "Log & chat"
 
     def compose(self) -> ComposeResult:
-        yield FeedLog(id="feed", wrap=True, markup=False, highlight=False, min_width=20, max_lines=FEED_MAX)
+        yield Feed(id="feed")
         with Horizontal(id="chat-line"):
             yield Label("Table:", id="chat-to", markup=False)
             yield Input(placeholder=TABLE_HINT, id="chat-input", max_length=CHAT_MAX)
 
     @property
-    def feed(self) -> FeedLog:
-        return self.query_one("#feed", FeedLog)
+    def feed(self) -> Feed:
+        return self.query_one("#feed", Feed)
 
     @property
     def input(self) -> Input:
@@ -180,7 +286,10 @@ class ChatPanel(Vertical):
         team_chat = self.mate is not None
         self.set_class(team_chat, "-team-chat")
         self.set_class(self.to_team, "-to-team")
-        self.query_one("#chat-to", Label).update("Team:" if self.to_team else "Table:")
+        target = "Team:" if self.to_team else "Table:"
+        label = self.query_one("#chat-to", Label)
+        if str(label.content) != target:  # (an update lays the screen out)
+            label.update(target)
         box = self.input
         if self.to_team:
             box.placeholder = f"only {self.mate} sees this · ctrl+t: table"

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from textual.content import Content
 from textual.geometry import Size
-from textual.widget import Widget
 
+from dixit_tui.tui.compositor import LaidOutOnce
 from dixit_tui.tui.widgets.legend import pack_legend
 from dixit_tui.tui.widgets.seats import seat_marker
 
@@ -112,7 +112,7 @@ def track_rows(scores: Sequence[tuple[int, int]], target: int | None, width: int
     return lines
 
 
-class ScoreTrack(Widget):
+class ScoreTrack(LaidOutOnce):
     DEFAULT_CSS = """
     ScoreTrack {
         height: auto;

@@ -181,6 +181,7 @@ class SeatsPanel(Widget):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.lines: tuple[SeatLine, ...] = ()
+        self._drawn: tuple[tuple[SeatLine, ...], int, list[Content]] | None = None  # (lines, width, rendered)
         self.border_title = "Seats"
 
     def show(self, view: TableView) -> None:
@@ -190,8 +191,9 @@ class SeatsPanel(Widget):
         if lines == self.lines:
             return
         width = self.content_size.width
-        old, new = render_seats(self.lines, width), render_seats(lines, width)
+        old, new = self._rendered(self.lines, width), render_seats(lines, width)
         self.lines = lines
+        self._drawn = (lines, width, new)
         if width <= 0 or len(old) != len(new):
             self.refresh(layout=True)
             return
@@ -200,9 +202,18 @@ class SeatsPanel(Widget):
         if changed:
             self.refresh(*changed)
 
+    def _rendered(self, lines: tuple[SeatLine, ...], width: int) -> list[Content]:
+        """`render_seats`, kept for the last lines and width drawn."""
+        drawn = self._drawn
+        if drawn is not None and drawn[0] == lines and drawn[1] == width:
+            return drawn[2]
+        rendered = render_seats(lines, width)
+        self._drawn = (lines, width, rendered)
+        return rendered
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return max(1, len(render_seats(self.lines, width)))
+        return max(1, len(self._rendered(self.lines, width)))
 
     def render(self) -> Content:
-        lines = render_seats(self.lines, self.content_size.width)
+        lines = self._rendered(self.lines, self.content_size.width)
         return Content("\n").join(lines) if lines else Content("Nobody is seated.")

@@ -12,15 +12,30 @@ from typing import Any
 from textual.content import Content
 from textual.widgets import Static
 
+from dixit_tui.tui.compositor import LaidOutOnce
+
 
 def same_content(a: Content, b: Content) -> bool:
     """Same text and same styles (Content's own `==` compares the text only)."""
     return a.plain == b.plain and list(a.spans) == list(b.spans)
 
 
-class TextBox(Static):
-    def __init__(self, content: Content | None = None, *, id: str | None = None, classes: str | None = None) -> None:
+class TextBox(Static, LaidOutOnce):
+    """`keep_height`: a shorter text does not shrink the box until `fit_height` is called (the table calls it when
+    the phase changes, which lays the screen out anyway), so a line that shortens as players act (the status line)
+    never lays the screen out."""
+
+    def __init__(
+        self,
+        content: Content | None = None,
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+        keep_height: bool = False,
+    ) -> None:
         self._shown = content if content is not None else Content("")
+        self._keep_height = keep_height
+        self._too_tall = False  # (keep_height) taller than the text: `fit_height` lays it out again
         super().__init__(self._shown, id=id, classes=classes, markup=False)
 
     @property
@@ -34,5 +49,18 @@ class TextBox(Static):
         self._shown = content
         width = self.content_region.width
         rules: Any = self.styles  # what Textual itself passes to measure a visual
-        relayout = width <= 0 or content.get_height(rules, width) != old.get_height(rules, width)
+        if width <= 0:
+            relayout = True
+        elif self._keep_height:  # lay out only to grow: a shorter text leaves a blank row until `fit_height`
+            height = content.get_height(rules, width)
+            relayout = height > self.content_region.height
+            self._too_tall = not relayout and height < self.content_region.height
+        else:
+            relayout = content.get_height(rules, width) != old.get_height(rules, width)
         self.update(content, layout=relayout)
+
+    def fit_height(self) -> None:
+        """(keep_height) Shrink to the text if it got shorter since the box was last laid out."""
+        if self._too_tall:
+            self._too_tall = False
+            self.refresh(layout=True)

@@ -1,0 +1,195 @@
+"""What one update costs a screen, counted (never timed): an ordinary move at an 8-seat table (a card given, a vote)
+changes a seat row, the status line and maybe a log line, and a watcher's screen must repaint only those lines,
+without laying the screen out; the reveal must not repaint a watcher's whole screen.
+
+The counters come from tests/tui/render_cost.py (layouts, full and partial updates, screen lines sent, widget lines
+rendered, widget rows composed, strips built). "The lines that changed" are the rows of the screen whose text or
+style differ before and after the update.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
+from dataclasses import replace
+from typing import Any
+
+from textual.pilot import Pilot
+
+from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.widgets.chat import Feed
+from dixit_tui.tui.widgets.recap import RecapScreen
+from tests.tui.fixtures import coordinator, default_move, options, play_until, seat_many, settle
+from tests.tui.render_cost import Counts, counting
+
+
+def rows(app: DixitApp) -> list[tuple[str, tuple[object, ...]]]:
+    """Each row of the screen: its text and styles (to tell which rows an update changed)."""
+    return [(strip.text, tuple(seg.style for seg in strip)) for strip in app.screen._compositor.render_strips()]
+
+
+async def count(app: DixitApp, pilot: Pilot[Any], update: Callable[[], Awaitable[object]]) -> tuple[Counts, int]:
+    """The work `update` costs the screen of `app`, and how many rows of the screen it changed."""
+    await settle(pilot)
+    before = rows(app)
+    with counting() as counts:
+        await update()
+        await settle(pilot)
+    after = rows(app)
+    return counts, sum(a != b for a, b in zip(before, after, strict=True))
+
+
+async def eight_bots(
+    coord: Coordinator, stack: AsyncExitStack, size: tuple[int, int]
+) -> tuple[list[PlayerSession], DixitApp, Pilot[Any]]:
+    """An 8-seat table of recording sessions, started, and a DixitApp watching it."""
+    host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
+    view = await host.create(options(seats=8))
+    others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dan", "eve", "finn", "gus", "hal"], view.code)]
+    app = DixitApp(coord, Identity("watcher", "key-watcher"), command=f"watch {view.code}")
+    pilot = await stack.enter_async_context(app.run_test(size=size))
+    await settle(pilot)
+    await host.start()
+    await settle(pilot)
+    assert isinstance(app.screen, TableScreen)
+    return [host, *others], app, pilot
+
+
+def phase(session: PlayerSession) -> str:
+    view = session.view()
+    assert view is not None and view.game is not None
+    return view.game.phase
+
+
+async def test_an_ordinary_move_repaints_only_the_lines_it_changed() -> None:
+    """A card given (seat row, status line, a log line) and a vote (seat row, status line) at an 8-seat table: no
+    layout, no full-screen update, and no more lines sent or rendered than the rows that changed. Slack: the feed
+    sends every row it shows when a line scrolls in (each of them changed), and a row whose text is the same after
+    the update may still be sent once (the status line's second row, a seat row redrawn with the same text): 2."""
+    for size in ((100, 30), (80, 24)):
+        coord = coordinator()
+        async with AsyncExitStack() as stack:
+            sessions, app, pilot = await eight_bots(coord, stack, size)
+            await play_until(sessions, lambda s=sessions[0]: phase(s) == "submit")  # type: ignore[misc]
+            await settle(pilot)
+            movers = [s for s in sessions if default_move_pending(s)]
+            checked = 0
+            for session in movers[:-1]:  # every card but the last (the last one starts the vote: a phase change)
+                counts, changed = await count(app, pilot, lambda s=session: default_move(s))  # type: ignore[misc]
+                assert phase(sessions[0]) == "submit"
+                assert counts.layouts == 0, (size, counts.refreshed)
+                assert counts.full_updates == 0
+                assert 3 <= changed <= 8, changed  # a seat row or two, the status line, the feed's rows
+                assert counts.lines_sent <= changed + 2, (size, counts.lines_sent, changed, counts.refreshed)
+                assert counts.lines_rendered <= changed + 2, (size, counts.lines_rendered, changed)
+                # each row sent is composed of the widgets stacked there (screen, containers, the widget: up to 6);
+                # Textual's compositor composed every row between the first and the last one changed (about 180)
+                assert counts.composed <= 6 * (changed + 1), (size, counts.composed, changed)
+                assert not any(name.startswith(("KeyBar", "TableScreen")) for name in counts.refreshed), (
+                    counts.refreshed
+                )
+                checked += 1
+            assert checked == 6
+            await default_move(movers[-1])
+            await settle(pilot)
+            assert phase(sessions[0]) == "vote"
+            voters = [s for s in sessions if default_move_pending(s)]
+            for session in voters[:-1]:
+                counts, changed = await count(app, pilot, lambda s=session: default_move(s))  # type: ignore[misc]
+                assert counts.layouts == 0, (size, counts.refreshed)
+                assert counts.full_updates == 0
+                assert counts.lines_sent <= changed + 2, (size, counts.lines_sent, changed, counts.refreshed)
+                assert counts.lines_rendered <= changed + 2, (size, counts.lines_rendered, changed)
+                assert counts.composed <= 6 * (changed + 1), (size, counts.composed, changed)
+
+
+async def test_the_clock_repaints_the_top_bar_only() -> None:
+    """A table with a time limit: the countdown's tick each second redraws the top bar's row and nothing else."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
+        view = await host.create(options(seats=8, turn_seconds=120))
+        others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dan", "eve", "finn", "gus"], view.code)]
+        app = DixitApp(coord, Identity("hal", "key-hal"), command=f"join {view.code}")
+        pilot = await stack.enter_async_context(app.run_test(size=(100, 30)))
+        await settle(pilot)
+        await host.start()
+        await settle(pilot)
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.view.deadline is not None
+        await play_until([host, *others], lambda: phase(host) == "submit")
+        await settle(pilot)
+        for _ in range(3):
+            top = table.query_one("#topbar").render()
+            before = str(top)
+            counts, changed = await count(app, pilot, _tick(table))
+            assert str(table.query_one("#topbar").render()) != before
+            assert changed == 1
+            assert counts.layouts == 0 and counts.full_updates == 0
+            assert counts.lines_sent == 1 and counts.lines_rendered == 1
+            assert set(counts.refreshed) == {"TextBox#topbar"}, counts.refreshed
+
+
+def _tick(table: TableScreen) -> Callable[[], Awaitable[None]]:
+    async def tick() -> None:
+        deadline = table.view.deadline
+        assert deadline is not None
+        table.view = replace(table.view, deadline=deadline - 1)  # a second less on the clock
+        table._tick()
+
+    return tick
+
+
+def default_move_pending(session: PlayerSession) -> bool:
+    view = session.view()
+    return bool(view and view.game and view.you in view.game.waiting_for)
+
+
+async def test_the_reveal_does_not_repaint_a_watchers_whole_screen() -> None:
+    """The last vote reveals the turn: the watcher's screen shows the next turn and the outcome in its clue line,
+    with partial updates only (no recap over the whole screen to open and then close); r opens the recap."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        sessions, app, pilot = await eight_bots(coord, stack, (100, 30))
+        await play_until(sessions, lambda: phase(sessions[0]) == "vote")
+        voters = [s for s in sessions if default_move_pending(s)]
+        for session in voters[:-1]:
+            await default_move(session)
+        counts, changed = await count(app, pilot, lambda: default_move(voters[-1]))
+        assert phase(sessions[0]) == "clue"
+        assert counts.full_updates == 0
+        assert not isinstance(app.screen, RecapScreen)
+        # the new turn changes most rows (the vote pane gives way to the hand); a second frame may follow the layout
+        # (widgets refit to their new sizes): at most twice the rows changed, where the recap sent every row 4 times
+        assert counts.lines_sent <= 2 * changed, (counts.lines_sent, changed)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        clue = table.query_one("#clue").render()
+        assert "Turn 1 (r: recap): ana's card was " in str(clue)
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, RecapScreen)
+
+
+async def test_a_new_log_line_builds_the_strips_of_that_line_only() -> None:
+    """The feed keeps each line's rows: a new line wraps and builds the new line's rows, the others are reused."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        _, app, pilot = await eight_bots(coord, stack, (100, 30))
+        feed = app.screen.query_one(Feed)
+        for n in range(12):
+            feed.write_line(feed_text(f"line {n}"))
+        await settle(pilot)
+        shown = list(feed.shown_rows())
+        feed.write_line(feed_text("the newest line"))
+        new = feed.shown_rows()
+        assert new[-1].text.strip() == "· the newest line"
+        assert all(a is b for a, b in zip(shown[1:], new[:-1], strict=True))  # the same strips, one row up
+
+
+def feed_text(text: str) -> Any:
+    from dixit_tui.tui.widgets.chat import log_text
+
+    return log_text(text)
