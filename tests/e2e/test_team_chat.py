@@ -170,18 +170,14 @@ async def test_a_team_line_being_typed_at_the_reveal_still_goes_to_the_team_only
         await press(dan, "zebra plan")  # typed, not yet sent...
         await wait_text(dan, "zebra plan")
         await moves_until(table, lambda: state_of(table).turn.number == 2)  # ...when the reveal comes
-        await dan.wait_until(lambda: "⏎ Close" in footer(dan), TIMEOUT, "the recap of the reveal")
-        await press(dan, "enter")  # closes the recap
-        await dan.wait_until(lambda: "esc Back" in footer(dan), TIMEOUT, "the chat box to have the focus again")
+        await wait_text(dan, "(r: recap)")  # the reveal, in the clue line (no recap opens over the chat box)
+        await dan.wait_until(lambda: "esc Back" in footer(dan), TIMEOUT, "the chat box to keep the focus")
         await wait_text(dan, "zebra plan")
         assert "Team:" in text(dan) and "your box still sends to the team" in text(dan)
         await press(dan, "enter")
         await wait_text(dan, "dan (team): zebra plan")
-        await ana.wait_until(lambda: "⏎ Close" in footer(ana), TIMEOUT, "the recap of the reveal")
-        await press(ana, "escape")  # ana closes her recap: the log shows her teammate's line
-        await wait_text(ana, "dan (team): zebra plan")
-        await cy.wait_until(lambda: "⏎ Close" in footer(cy), TIMEOUT, "the recap of the reveal")
-        await press(cy, "escape")
+        await wait_text(ana, "dan (team): zebra plan")  # ana's log shows her teammate's line
+        await wait_text(cy, "(r: recap)")
         hal.send({"cmd": "chat", "text": "after"})  # a table line after dan's: had his reached cy, it came first
         await wait_text(cy, "hal: after")
         assert "zebra" not in printed(cy) and "zebra" not in text(cy)
