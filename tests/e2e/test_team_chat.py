@@ -146,7 +146,7 @@ async def moves_until(table: Table, done: Callable[[], bool]) -> None:
 
 async def test_a_team_line_being_typed_at_the_reveal_still_goes_to_the_team_only(tmp_path: Path) -> None:
     """dan types a team line during the vote; everyone's votes come in (through the coordinator) and the reveal
-    reopens the table's chat; dan closes the recap and presses Enter: only ana, his teammate, gets the line."""
+    reopens the table's chat while his box keeps the line; dan presses Enter: only ana, his teammate, gets the line."""
     async with server_with(tmp_path, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
         hal = await Headless.open(server.port, "hal")
         code = await hal.create(mode="team", seed=4)
