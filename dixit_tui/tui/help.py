@@ -137,6 +137,7 @@ KEYS = """\
   Your hand: ↑/↓ or a number highlight a card, **Enter** chooses it (Space and letters choose nothing). A text
   box opens only when you ask: **Enter** on your card (or, for a clue without a card, Enter), **c** for the chat;
   **Esc** leaves it. A clue you were typing when someone else gave theirs stays in its box, not sent.
+  In the chat box, **PgUp**/**PgDn** scroll the log back and forth (so does the mouse wheel over it).
 - **Questions** ("Give this card?", "Leave?") open on the safe answer: **n**, **Esc** or Enter cancel; **y**
   confirms once the question has been on screen a moment with no typing. A move of the table that makes the
   question moot closes it, with a notice.

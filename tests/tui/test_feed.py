@@ -7,7 +7,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.events import MouseScrollDown, MouseScrollUp
 
-from dixit_tui.tui.widgets.chat import Feed
+from dixit_tui.tui.widgets.chat import ChatPanel, Feed
 
 
 class FeedApp(App[None]):
@@ -85,3 +85,31 @@ def _scroll_up(feed: Feed) -> MouseScrollUp:
 
 def _scroll_down(feed: Feed) -> MouseScrollDown:
     return MouseScrollDown(feed, 5, 1, 0, 0, 0, False, False, False)
+
+
+class PanelApp(App[None]):
+    CSS = "ChatPanel { height: 6; }"
+
+    def compose(self) -> ComposeResult:
+        yield ChatPanel(id="chat")
+
+
+async def test_pgup_and_pgdn_in_the_chat_box_scroll_the_log() -> None:
+    """Without a mouse: from the chat box, PgUp goes a page back (less one row), PgDn comes back to the newest."""
+    app = PanelApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        panel = app.query_one(ChatPanel)
+        panel.add_log(f"line {n}" for n in range(20))
+        panel.input.focus()
+        await pilot.pause()
+        newest = visible(panel.feed)
+        height = panel.feed.content_size.height
+        await pilot.press("pageup")
+        assert panel.feed.back == height - 1
+        assert visible(panel.feed) != newest
+        await pilot.press("pageup", "pageup", "pageup", "pageup", "pageup", "pageup", "pageup")
+        assert visible(panel.feed)[0] == "· line 0"  # stops at the oldest line
+        for _ in range(10):
+            await pilot.press("pagedown")
+        assert panel.feed.back == 0 and visible(panel.feed) == newest
+        assert panel.input.value == ""  # the keys typed nothing

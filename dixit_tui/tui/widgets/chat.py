@@ -62,8 +62,8 @@ class Feed(Widget, can_focus=False):
 
     Each line is wrapped once (its rows are kept until the width changes), so a new line builds the strips of that
     line only; the feed never asks for a layout (it fills the room it is given) and has no scrollbar to redraw. The
-    mouse wheel scrolls back; while scrolled back, new lines leave the rows in place and the last row says how many
-    newer rows there are (scrolling down to the end shows them)."""
+    mouse wheel (and PgUp/PgDn in the chat box) scrolls back; while scrolled back, new lines leave the rows in
+    place and the last row says how many newer rows there are (scrolling down to the end shows them)."""
 
     DEFAULT_CSS = """
     Feed {
@@ -142,6 +142,10 @@ class Feed(Widget, can_focus=False):
         if changed:  # the rows that moved or are new (all of them once the feed is full: it scrolls)
             self.refresh(Region(0, changed[0], width, changed[-1] - changed[0] + 1))
 
+    def scroll_rows(self, rows: int) -> None:
+        """Scroll back by `rows` (forward when negative); a scroll past either end stops there."""
+        self._scroll(rows)
+
     def _scroll(self, rows: int) -> None:
         height = self.content_size.height
         total = len(self._all_rows(height + self.back + max(rows, 0)))
@@ -216,6 +220,8 @@ class ChatPanel(Vertical):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+t", "switch_to", "Team/Table", show=False),
+        Binding("pageup", "scroll_feed(-1)", "Older", show=False),
+        Binding("pagedown", "scroll_feed(1)", "Newer", show=False),
     ]
 
     class Send(Message):
@@ -278,6 +284,11 @@ class ChatPanel(Vertical):
         """Send to the team (when team chat is open) or to the table."""
         self.to_team = team and self.mate is not None
         self._show_target()
+
+    def action_scroll_feed(self, pages: int) -> None:
+        """PgUp/PgDn in the chat box: the log a page back or on (a page: its height less one row, for context)."""
+        feed = self.feed
+        feed.scroll_rows(-pages * max(1, feed.content_size.height - 1))
 
     def action_switch_to(self) -> None:
         self.set_to_team(not self.to_team)
