@@ -138,6 +138,8 @@ KEYS = """\
   box opens only when you ask: **Enter** on your card (or, for a clue without a card, Enter), **c** for the chat;
   **Esc** leaves it. A clue you were typing when someone else gave theirs stays in its box, not sent.
   In the chat box, **PgUp**/**PgDn** scroll the log back and forth (so does the mouse wheel over it).
+  After a reveal the clue line says whose card it was and who found it; **r** opens the whole recap (every
+  card, who gave it, the votes and the points).
 - **Questions** ("Give this card?", "Leave?") open on the safe answer: **n**, **Esc** or Enter cancel; **y**
   confirms once the question has been on screen a moment with no typing. A move of the table that makes the
   question moot closes it, with a notice.
