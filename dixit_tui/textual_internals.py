@@ -1,0 +1,167 @@
+"""Every private part of Textual this project patches, overrides or reads, in one place, with the Textual version it
+was checked against. `tests/test_textual_internals.py` fingerprints each one in the installed Textual's source and
+fails, naming the part and the file that relies on it, when an upgrade changes it: re-check that code, then update
+the fingerprint here (`python -m dixit_tui.textual_internals` prints the current ones). pyproject.toml pins Textual
+to the minor version checked.
+
+Pure data (no Textual import), so the list can be read without Textual.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CHECKED_WITH = "8.2.8"  # the Textual version every fingerprint below was taken from
+
+
+@dataclass(frozen=True)
+class Internal:
+    module: str  # the Textual module's file, e.g. "textual/screen.py"
+    name: str  # Class.member or a module-level name
+    use: str  # what we do with it: patched, overridden, subclassed, read
+    where: str  # the project file that relies on it
+    fingerprint: str  # sha256 (first 16 hex digits) of its source at CHECKED_WITH
+
+
+INTERNALS: tuple[Internal, ...] = (
+    Internal(
+        "textual/screen.py",
+        "Screen._on_timer_update",
+        "patched: a watching session draws at most one frame per interval",
+        "dixit_tui/ssh/driver.py",
+        "b429ac0230009b4f",
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen._compositor_refresh",
+        "patched: the same frame pacing",
+        "dixit_tui/ssh/driver.py",
+        "30c01d22baee5fa4",
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen._on_screen_resume",
+        "patched: a new screen keeps the styles it mounted with on its first resume",
+        "dixit_tui/tui/shared_css.py",
+        "e00b4ec53a62a57c",
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen.focused",
+        "overridden: moving the focus does not repaint the whole table screen",
+        "dixit_tui/tui/table_screen.py",
+        "113be365bd5fcd46",
+    ),
+    Internal(
+        "textual/css/stylesheet.py",
+        "Stylesheet._parse_rules",
+        "patched: CSS parsed once per process",
+        "dixit_tui/tui/shared_css.py",
+        "01a7957fb176d1ba",
+    ),
+    Internal(
+        "textual/_compositor.py",
+        "Compositor._get_renders",
+        "overridden: an update composes only the rows that changed",
+        "dixit_tui/tui/compositor.py",
+        "c5f86e10abeff84b",
+    ),
+    Internal(
+        "textual/_compositor.py",
+        "Compositor.render_partial_update",
+        "overridden: the same",
+        "dixit_tui/tui/compositor.py",
+        "b61a8d73910172a0",
+    ),
+    Internal(
+        "textual/widget.py",
+        "Widget._size_updated",
+        "overridden: panes laid out once per change",
+        "dixit_tui/tui/compositor.py",
+        "2819b3f84f2abd0d",
+    ),
+    Internal(
+        "textual/_xterm_parser.py",
+        "XTermParser._parse_extended_key",
+        "overridden (its lru_cache pinned parsers and apps): one cache keyed on the sequence",
+        "dixit_tui/ssh/driver.py",
+        "7b39f7d9703a4356",
+    ),
+    Internal(
+        "textual/_xterm_parser.py",
+        "XTermParser.__init__",
+        "subclassed and read (last_x, mouse_pixels, terminal_size, _awaiting)",
+        "dixit_tui/ssh/driver.py",
+        "eb8d975102a567ef",
+    ),
+    Internal(
+        "textual/_ansi_sequences.py",
+        "ANSI_SEQUENCES_KEYS",
+        "read: which escape sequences are keys",
+        "dixit_tui/ssh/input.py",
+        "cf365064027e076e",
+    ),
+    Internal(
+        "textual/app.py",
+        "App.__init__",
+        "read and set per session: _filters, console (its colour system), driver_class",
+        "dixit_tui/ssh/session.py",
+        "c7c9165bbb6390aa",
+    ),
+)
+
+
+def source_of(text: str, name: str) -> str | None:
+    """The source of `name` (Class.member or a module-level name) in a module's text, or None if it is not there."""
+    import ast
+
+    tree = ast.parse(text)
+    path = name.split(".")
+    scope: list[ast.stmt] = tree.body
+    node: ast.stmt | None = None
+    for i, part in enumerate(path):
+        node = None
+        for stmt in scope:
+            names: list[str] = []
+            if isinstance(stmt, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                names = [stmt.name]
+            elif isinstance(stmt, ast.Assign):
+                names = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                names = [stmt.target.id]
+            if part in names:
+                node = stmt  # the last definition wins, as at run time
+        if node is None:
+            return None
+        if i < len(path) - 1:
+            if not isinstance(node, ast.ClassDef):
+                return None
+            scope = node.body
+    assert node is not None
+    return ast.get_source_segment(text, node)
+
+
+def fingerprint(source: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(source.encode()).hexdigest()[:16]
+
+
+def current() -> dict[str, str | None]:
+    """Each internal's fingerprint in the installed Textual (None: it is gone)."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("textual")
+    assert spec is not None and spec.origin is not None
+    root = Path(spec.origin).parent.parent
+    out: dict[str, str | None] = {}
+    for item in INTERNALS:
+        source = source_of((root / item.module).read_text(), item.name)
+        out[f"{item.module}:{item.name}"] = None if source is None else fingerprint(source)
+    return out
+
+
+if __name__ == "__main__":
+    for key, value in current().items():
+        print(f"{value}  {key}")
