@@ -608,6 +608,8 @@ class PlayerSession:
         self.sink = sink
         self.table: Table | None = None
         self.closed = False
+        # the table's version the client's next move was decided on (protocol `version`); None: not checked
+        self.expected_version: int | None = None
 
     # --- plumbing --------------------------------------------------------------------------------------------
 
@@ -989,6 +991,13 @@ class PlayerSession:
 
     async def _run(self, table: Table, command: GiveClue | Submit | Vote | VoidTurn | RemovePlayer) -> None:
         async with table.lock:
+            expected = self.expected_version
+            if expected is not None and expected != table.version:
+                raise TableError(
+                    f"The table has moved on since the state you answered (version {expected}; it is at "
+                    f"{table.version} now). Look at the latest state and send your move again.",
+                    "stale",
+                )
             updates = table.execute(command)
             lobby = table.status == "over" or isinstance(command, RemovePlayer)
             await self.coordinator.changed(table, updates, lobby=lobby)

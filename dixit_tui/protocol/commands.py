@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from dixit_tui.coordinator import PlayerSession, TableError, TableOptions
@@ -116,16 +116,30 @@ async def _start(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.start(practice=practice)
 
 
+async def _at_version(s: PlayerSession, m: dict[str, Any], move: Coroutine[Any, Any, None]) -> None:
+    """A move with `version` (the `state` it was decided on) is refused (`stale`) if the table has moved on since."""
+    try:
+        version = _int(m, "version")
+    except BadCommand:
+        move.close()  # never started
+        raise
+    s.expected_version = version
+    try:
+        await move
+    finally:
+        s.expected_version = None
+
+
 async def _clue(s: PlayerSession, m: dict[str, Any]) -> None:
-    await s.clue(_str(m, "text") or "", _str(m, "card", required=False))
+    await _at_version(s, m, s.clue(_str(m, "text") or "", _str(m, "card", required=False)))
 
 
 async def _submit(s: PlayerSession, m: dict[str, Any]) -> None:
-    await s.submit(_strs(m, "cards"))
+    await _at_version(s, m, s.submit(_strs(m, "cards")))
 
 
 async def _vote(s: PlayerSession, m: dict[str, Any]) -> None:
-    await s.vote(_ints(m, "slots"), _int(m, "red"))
+    await _at_version(s, m, s.vote(_ints(m, "slots"), _int(m, "red")))
 
 
 async def _chat(s: PlayerSession, m: dict[str, Any]) -> None:
@@ -143,14 +157,14 @@ async def _typing(s: PlayerSession, m: dict[str, Any]) -> None:
 
 
 async def _void(s: PlayerSession, m: dict[str, Any]) -> None:
-    await s.void()
+    await _at_version(s, m, s.void())
 
 
 async def _remove(s: PlayerSession, m: dict[str, Any]) -> None:
     seat = _int(m, "seat")
     if seat is None:
         raise BadCommand('"seat" is required.')
-    await s.remove(seat)
+    await _at_version(s, m, s.remove(seat))
 
 
 async def _add_bots(s: PlayerSession, m: dict[str, Any]) -> None:

@@ -116,6 +116,7 @@ def table_state(view: TableView) -> dict[str, Any]:
         "decks": list(view.options.decks),
         "typing": list(view.typing),
         "stand_ins": [{"seat": seat, "at": at} for seat, at in view.stand_ins],
+        "version": view.version,
     }
 
 
