@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from dixit_tui.engine import Mode, PlayerView, Profile, Reveal, player_range
 
@@ -116,8 +116,7 @@ class LobbyUpdate:
 
 @dataclass(frozen=True, slots=True)
 class RevealUpdate:
-    reveal: Reveal
-    texts: dict[str, str] = field(default_factory=dict)  # card id -> text for the revealed cards
+    reveal: Reveal  # its slots carry the revealed cards' texts
 
 
 @dataclass(frozen=True, slots=True)

@@ -378,8 +378,7 @@ class Table:
                 case VoteCast(seat=seat) if stand_in is not None:
                     self.note(by_stand_in(seat, "voted"))
                 case TurnScored(reveal=reveal):
-                    texts = {s.card: self.game.state.cards[s.card].text for s in reveal.slots}
-                    updates.append(RevealUpdate(reveal, texts))
+                    updates.append(RevealUpdate(reveal))
                     gains = ", ".join(f"{names[p.seat]} +{p.delta}" for p in reveal.points if p.delta)
                     if reveal.turn == 0:
                         self.note(f"Practice turn revealed (not counted). {gains or 'Nobody would have scored.'}")

@@ -34,7 +34,7 @@ from dixit_tui.engine.reveal import Points, Reveal, SlotResult
 from dixit_tui.engine.serialize import event_from_dict, event_to_dict
 from dixit_tui.engine.session import Game
 from dixit_tui.engine.state import GameState, Phase, Turn
-from dixit_tui.engine.view import PlayerView, reveal_to_protocol, view_for
+from dixit_tui.engine.view import PlayerView, view_for
 
 __all__ = [
     "CARD_TEXT_MAX",
@@ -77,7 +77,6 @@ __all__ = [
     "fold",
     "new_game",
     "player_range",
-    "reveal_to_protocol",
     "rules_for",
     "start",
     "view_for",

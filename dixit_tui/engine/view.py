@@ -104,28 +104,6 @@ class PlayerView:
         }
 
 
-def reveal_to_protocol(reveal: Reveal, texts: dict[str, str]) -> dict[str, Any]:
-    """Protocol v1's `reveal` message (public once a turn is scored)."""
-    return {
-        "type": "reveal",
-        "turn": reveal.turn,
-        "storyteller": reveal.storyteller,
-        "clue": reveal.clue,
-        "slots": [
-            {
-                "slot": s.slot,
-                "card": s.card,
-                "text": texts.get(s.card, ""),
-                "owner": s.owner,
-                "votes": list(s.votes),
-                "red": s.red,
-            }
-            for s in reveal.slots
-        ],
-        "points": [{"seat": p.seat, "delta": p.delta, "score": p.score} for p in reveal.points],
-    }
-
-
 def _hand_hidden(state: GameState, seat: int) -> bool:
     if state.config.mode is not Mode.PARTY or state.phase is not Phase.CLUE:
         return False

@@ -16,7 +16,7 @@ from dixit_tui.coordinator import (
     Update,
     VoidedUpdate,
 )
-from dixit_tui.engine import reveal_to_protocol
+from dixit_tui.engine import Reveal
 
 PROTOCOL_VERSION = 1
 
@@ -120,6 +120,22 @@ def table_state(view: TableView) -> dict[str, Any]:
     }
 
 
+def reveal_message(reveal: Reveal) -> dict[str, Any]:
+    """The `reveal` message: a scored turn's public record (who gave which card, the votes, the points)."""
+    return {
+        "type": "reveal",
+        "turn": reveal.turn,
+        "storyteller": reveal.storyteller,
+        "clue": reveal.clue,
+        "slots": [
+            {"slot": s.slot, "card": s.card, "text": s.text, "owner": s.owner, "votes": list(s.votes), "red": s.red}
+            for s in reveal.slots
+        ],
+        "points": [{"seat": p.seat, "delta": p.delta, "score": p.score} for p in reveal.points],
+        "practice": reveal.turn == 0,
+    }
+
+
 def encode_update(update: Update, lobby: tuple[TableSummary, ...]) -> dict[str, Any] | None:
     """One protocol message for one coordinator update, or None if headless clients do not get it."""
     match update:
@@ -130,8 +146,8 @@ def encode_update(update: Update, lobby: tuple[TableSummary, ...]) -> dict[str, 
             return table_state(view)
         case LobbyUpdate(tables=tables):
             return lobby_state(tables)
-        case RevealUpdate(reveal=reveal, texts=texts):
-            return {**reveal_to_protocol(reveal, texts), "practice": reveal.turn == 0}
+        case RevealUpdate(reveal=reveal):
+            return reveal_message(reveal)
         case VoidedUpdate(turn=turn):
             return {"type": "voided", "turn": turn}
         case OverUpdate(scores=scores, winners=winners):

@@ -873,9 +873,9 @@ class TableScreen(Screen[None]):
             teams = {p.seat: p.team for p in game.players}
         mode = game.mode if game is not None else "standard"
         if isinstance(self.app.screen, RecapScreen):  # an unread recap of an earlier turn: the new one replaces it
-            self.app.screen.show(update.reveal, update.texts, names, mode=mode, teams=teams, you=self.view.you)
+            self.app.screen.show(update.reveal, names, mode=mode, teams=teams, you=self.view.you)
             return
-        self.app.push_screen(RecapScreen(update.reveal, update.texts, names, mode=mode, teams=teams, you=self.view.you))
+        self.app.push_screen(RecapScreen(update.reveal, names, mode=mode, teams=teams, you=self.view.you))
 
     # --- the hand, the clue, the board and the dial ------------------------------------------------------------
 
@@ -1217,7 +1217,7 @@ class TableScreen(Screen[None]):
         if self.last_reveal is not None:
             self._open_recap(self.last_reveal)
         elif self.game is not None and self.game.last_reveal is not None:
-            self._open_recap(RevealUpdate(self.game.last_reveal, {}))
+            self._open_recap(RevealUpdate(self.game.last_reveal))
 
     def action_void(self) -> None:
         game = self.game

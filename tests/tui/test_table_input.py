@@ -171,7 +171,7 @@ async def test_closing_the_recap_twice_at_once_keeps_the_table() -> None:
     async with app.run_test() as pilot:
         table: Screen[None] = Screen()  # the table, say
         await app.push_screen(table)
-        recap = RecapScreen(Reveal(1, 0, "moon", "all", (), ()), {}, ["ana"])
+        recap = RecapScreen(Reveal(1, 0, "moon", "all", (), ()), ["ana"])
         await app.push_screen(recap)
         await pilot.pause()
         recap.action_close()
@@ -188,11 +188,11 @@ async def test_a_recap_or_picker_closed_before_it_has_drawn_does_not_crash() -> 
         table: Screen[None] = Screen()  # the table, say
         await app.push_screen(table)
         for ticks in range(4):
-            recap = RecapScreen(Reveal(1, 0, "moon", "all", (), ()), {}, ["ana"])
+            recap = RecapScreen(Reveal(1, 0, "moon", "all", (), ()), ["ana"])
             app.push_screen(recap)
             for _ in range(ticks):
                 await asyncio.sleep(0)
-            recap.show(Reveal(2, 0, "sun", "all", (), ()), {}, ["ana"])  # a newer turn, before it drew
+            recap.show(Reveal(2, 0, "sun", "all", (), ()), ["ana"])  # a newer turn, before it drew
             recap.action_close()
             await pilot.pause()
             assert app._exception is None, app._exception

@@ -107,9 +107,9 @@ def reveal(outcome: str = "some") -> Reveal:
         clue="[b]x[/",
         outcome=outcome,
         slots=(
-            SlotResult(1, "c1", 1, (0,), red=outcome == "party"),
-            SlotResult(2, "c0", 0, (1, 2)),
-            SlotResult(3, "c2", 2, ()),
+            SlotResult(1, "c1", 1, (0,), red=outcome == "party", text="one"),
+            SlotResult(2, "c0", 0, (1, 2), text="a [red]door[/"),
+            SlotResult(3, "c2", 2, (), text="two"),
         ),
         points=(
             Points(0, pass1=3, delta=3, score=10),
@@ -128,9 +128,7 @@ def render_text(renderable: object, width: int = 100) -> str:
 
 def test_recap_text_by_pass_with_cap_and_markup_literal() -> None:
     names = ["[@click=app.quit]x[/", "ben", "cara"]
-    text = render_text(
-        recap_renderable(reveal(), {"c0": "a [red]door[/", "c1": "one", "c2": "two"}, names, "standard", {}, 1)
-    )
+    text = render_text(recap_renderable(reveal(), names, "standard", {}, 1))
     assert "[@click=app.quit]x[/" in text
     assert "“[b]x[/”" in text
     assert "a [red]door[/" in text
@@ -173,7 +171,7 @@ def test_team_recap_groups_teammates() -> None:
     )
     names = ["ana", "ben", "cara", "dev"]
     teams = {0: 0, 1: 1, 2: 0, 3: 1}
-    text = render_text(recap_renderable(r, {}, names, "team", teams, None))
+    text = render_text(recap_renderable(r, names, "team", teams, None))
     assert "Team 1: ana & cara" in text
     assert "Team 2: ben & dev" in text
     assert text.count("Team 1:") == 1

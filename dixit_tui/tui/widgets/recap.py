@@ -68,13 +68,13 @@ def outcome_sentence(reveal: Reveal, names: Sequence[str], mode: str, you: int |
 
 
 def _slot_lines(
-    reveal: Reveal, texts: Mapping[str, str], names: Sequence[str], teams: Mapping[int, int | None], you: int | None
+    reveal: Reveal, names: Sequence[str], teams: Mapping[int, int | None], you: int | None
 ) -> list[RenderableType]:
     grid = Table.grid(padding=(0, 1), expand=True)
     grid.add_column(width=2, no_wrap=True, justify="right")
     grid.add_column(ratio=1)
     for slot in reveal.slots:
-        text = texts.get(slot.card) or "(card text not available)"
+        text = slot.text or "(card text not available)"
         owner = _name(names, slot.owner, you)
         details = Text(style="italic")
         if slot.owner == reveal.storyteller:
@@ -178,7 +178,6 @@ def red_line(reveal: Reveal, names: Sequence[str], you: int | None) -> Text | No
 
 def recap_renderable(
     reveal: Reveal,
-    texts: Mapping[str, str],
     names: Sequence[str],
     mode: str,
     teams: Mapping[int, int | None],
@@ -192,7 +191,7 @@ def recap_renderable(
     if red is not None:
         parts.append(red)
     parts.append(Text(""))
-    parts.extend(_slot_lines(reveal, texts, names, teams, you))
+    parts.extend(_slot_lines(reveal, names, teams, you))
     return Group(*parts)
 
 
@@ -230,7 +229,6 @@ class RecapScreen(ModalScreen[None]):
     def __init__(
         self,
         reveal: Reveal,
-        texts: Mapping[str, str],
         names: Sequence[str],
         *,
         mode: str = "standard",
@@ -238,18 +236,17 @@ class RecapScreen(ModalScreen[None]):
         you: int | None = None,
     ) -> None:
         super().__init__()
-        self._keep(reveal, texts, names, mode, teams, you)
+        self._keep(reveal, names, mode, teams, you)
 
     def _keep(
         self,
         reveal: Reveal,
-        texts: Mapping[str, str],
         names: Sequence[str],
         mode: str,
         teams: Mapping[int, int | None] | None,
         you: int | None,
     ) -> None:
-        self.reveal, self.texts, self.names = reveal, dict(texts), tuple(names)
+        self.reveal, self.names = reveal, tuple(names)
         self.mode, self.teams, self.you = mode, dict(teams or {}), you
 
     def _title(self) -> Content:
@@ -258,7 +255,7 @@ class RecapScreen(ModalScreen[None]):
         return Content(f"Turn {self.reveal.turn} revealed")
 
     def _body(self) -> RenderableType:
-        return recap_renderable(self.reveal, self.texts, self.names, self.mode, self.teams, self.you)
+        return recap_renderable(self.reveal, self.names, self.mode, self.teams, self.you)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="recap-box") as box:
@@ -276,7 +273,6 @@ class RecapScreen(ModalScreen[None]):
     def show(
         self,
         reveal: Reveal,
-        texts: Mapping[str, str],
         names: Sequence[str],
         *,
         mode: str = "standard",
@@ -284,7 +280,7 @@ class RecapScreen(ModalScreen[None]):
         you: int | None = None,
     ) -> None:
         """Show another turn's recap in this screen (cheaper than closing it and opening a new one)."""
-        self._keep(reveal, texts, names, mode, teams, you)
+        self._keep(reveal, names, mode, teams, you)
         if not self.query("#recap-body"):  # not composed yet (compose draws what was kept) or already closed
             return
         self.query_one("#recap-box").border_title = self._title()
