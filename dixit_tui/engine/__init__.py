@@ -29,7 +29,7 @@ from dixit_tui.engine.errors import (
     WrongPhase,
 )
 from dixit_tui.engine.events import Event
-from dixit_tui.engine.game import apply, decide, fold, new_game, start
+from dixit_tui.engine.game import apply, decide, fold, new_game, start, step
 from dixit_tui.engine.reveal import Points, Reveal, SlotResult
 from dixit_tui.engine.serialize import event_from_dict, event_to_dict
 from dixit_tui.engine.session import Game
@@ -80,5 +80,6 @@ __all__ = [
     "reveal_to_protocol",
     "rules_for",
     "start",
+    "step",
     "view_for",
 ]

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import count
+from typing import TypeVar
 
 from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, VoidTurn, Vote
 from dixit_tui.engine.config import Mode
 from dixit_tui.engine.state import GameState, Phase
+
+T = TypeVar("T")
 
 _WORDS = (
     "echo",
@@ -23,6 +27,11 @@ _WORDS = (
 )
 
 
+def _sample(rng: random.Random, items: Sequence[T], k: int) -> tuple[T, ...]:
+    """rng.sample, quicker for one item: sample(items, 1) draws exactly as choice(items) does."""
+    return (rng.choice(items),) if k == 1 else tuple(rng.sample(items, k))
+
+
 def command_for(state: GameState, seat: int, rng: random.Random) -> Command | None:
     """A random legal command for `seat` in this phase, or None if the seat has nothing to do."""
     if state.phase is Phase.CLUE:
@@ -35,9 +44,9 @@ def command_for(state: GameState, seat: int, rng: random.Random) -> Command | No
         if not state.may_submit(seat):
             return None
         want = state.rules.submit_count if state.config.mode is Mode.STANDARD else 1
-        return Submit(seat, tuple(rng.sample(state.hands[seat], want)))
+        return Submit(seat, _sample(rng, state.hands[seat], want))
     if state.phase is Phase.VOTE:
-        if seat not in state.voters():
+        if seat not in state.voter_tuple():
             return None
         forbidden = set(state.forbidden_slots(seat))
         open_slots = [s for s in range(1, len(state.turn.board) + 1) if s not in forbidden]
@@ -45,7 +54,7 @@ def command_for(state: GameState, seat: int, rng: random.Random) -> Command | No
         red = None
         if state.config.mode is Mode.PARTY and seat == state.turn.storyteller:
             red = rng.randint(1, len(state.turn.board))
-        return Vote(seat, tuple(rng.sample(open_slots, k)), red)
+        return Vote(seat, _sample(rng, open_slots, k), red)
     return None
 
 
@@ -73,12 +82,12 @@ def random_table_command(state: GameState, rng: random.Random) -> Command | None
 
 def play_out(state: GameState, rng: random.Random, max_commands: int = 100_000) -> tuple[GameState, int]:
     """Play random legal moves until the game ends. Returns the final state and the number of commands."""
-    from dixit_tui.engine.game import decide, fold
+    from dixit_tui.engine.game import step
 
     for n in count():
         if state.phase is Phase.OVER or n >= max_commands:
             return state, n
         command = random_command(state, rng)
         assert command is not None, "a running game always waits for someone"
-        state = fold(decide(state, command), state)
+        state = step(state, command)[1]
     raise AssertionError("unreachable")  # pragma: no cover

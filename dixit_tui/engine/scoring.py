@@ -40,41 +40,42 @@ def score_standard(
     """
     units = {unit_of(s) for s in seats}
     teller_unit = unit_of(storyteller)
-    pass1: Counter[int] = Counter()
-    raw: Counter[int] = Counter()
-    extra: Counter[int] = Counter()
+    # plain dicts rather than Counters: this runs once per turn and a Counter's missing key costs a Python call
+    pass1: dict[int, int] = {}
+    raw: dict[int, int] = {}
+    extra: dict[int, int] = {}
 
     found = [voter for voter, slots in votes.items() if teller_slot in slots]
     if 0 < len(found) < len(votes):
         outcome = "some"
-        pass1[teller_unit] += FIND_POINTS
+        pass1[teller_unit] = pass1.get(teller_unit, 0) + FIND_POINTS
         for voter in found:
-            pass1[unit_of(voter)] += FIND_POINTS
+            unit = unit_of(voter)
+            pass1[unit] = pass1.get(unit, 0) + FIND_POINTS
     else:
         outcome = "all" if found else "none"
-        for unit in units - {teller_unit}:
-            pass1[unit] += MISS_POINTS
+        for unit in units:
+            if unit != teller_unit:
+                pass1[unit] = pass1.get(unit, 0) + MISS_POINTS
 
     for slots in votes.values():
         for slot in slots:
             owner = owners[slot]
             if owner != storyteller:  # the storyteller never scores bonus
-                raw[unit_of(owner)] += 1
+                unit = unit_of(owner)
+                raw[unit] = raw.get(unit, 0) + 1
 
     if single_vote_extra:
         for voter in found:
             if len(votes[voter]) == 1:
-                extra[unit_of(voter)] += 1
+                unit = unit_of(voter)
+                extra[unit] = extra.get(unit, 0) + 1
 
-    result = {
-        unit: UnitScore(
-            pass1=pass1[unit],
-            bonus_raw=raw[unit],
-            bonus=raw[unit] if bonus_cap is None else min(raw[unit], bonus_cap),
-            extra=extra[unit],
-        )
-        for unit in units
-    }
+    result = {}
+    for unit in units:
+        got = raw.get(unit, 0)
+        bonus = got if bonus_cap is None else min(got, bonus_cap)
+        result[unit] = UnitScore(pass1=pass1.get(unit, 0), bonus_raw=got, bonus=bonus, extra=extra.get(unit, 0))
     return outcome, result
 
 
