@@ -8,7 +8,7 @@ the events never needs the random generator.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields, replace
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -46,7 +46,7 @@ from dixit_tui.engine.events import (
     VoteCast,
 )
 from dixit_tui.engine.reveal import Points, Reveal, SlotResult
-from dixit_tui.engine.scoring import score_party, score_standard
+from dixit_tui.engine.scoring import score_party, score_units
 from dixit_tui.engine.state import MEMO_KEYS, VOTE_MEMO_KEYS, GameState, Phase, Turn
 
 # --- copying frozen states -----------------------------------------------------------------------------------
@@ -59,6 +59,7 @@ _new = object.__new__
 _FIELD_COUNT = len(fields(GameState))
 _set = object.__setattr__
 T = TypeVar("T")
+V = TypeVar("V")
 
 
 def _copy(obj: T) -> T:
@@ -84,9 +85,27 @@ def _rng(seed: int, draws: int) -> random.Random:
     return random.Random(f"dixit:{seed}:{draws}")
 
 
+def below(bits: Callable[[int], int], n: int) -> int:
+    """A random int in [0, n) from a Mersenne Twister's getrandbits, drawn exactly as random.Random's randrange(n),
+    choice and shuffle draw in CPython (without their Python-level calls)."""
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
 def _shuffled(items: Iterable[str], seed: int, draws: int) -> tuple[str, ...]:
+    """The items in random.Random.shuffle's order for this seed and draw (the same Fisher-Yates draws, inline)."""
     out = list(items)
-    _rng(seed, draws).shuffle(out)
+    bits = _rng(seed, draws).getrandbits
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        out[i], out[j] = out[j], out[i]
     return tuple(out)
 
 
@@ -120,9 +139,9 @@ def start(
         raise ConfigError("The host must be one of the players.")
     order = _shuffled(ids, seed, 0)
     events: list[Event] = [GameStarted(config, tuple(names), tuple(cards), seed, order, host, practice)]
-    state = fold(events)
     if config.first is FirstStoryteller.RANDOM and not practice:
-        events.append(StorytellerChosen(_rng(seed, state.rng_draws).randrange(len(names))))
+        draws = fold(events).rng_draws
+        events.append(StorytellerChosen(_rng(seed, draws).randrange(len(names))))
     return events
 
 
@@ -162,7 +181,8 @@ class _Draft:
     __slots__ = ("events", "state")
 
     def __init__(self, state: GameState) -> None:
-        self.state = _copy(state)
+        self.state = copy = _new(GameState)
+        _set(copy, "__dict__", state.__dict__.copy())  # _copy(state), inlined: it runs for every command
         self.events: list[Event] = []
 
     def emit(self, event: Event) -> None:
@@ -227,11 +247,12 @@ def _decide_submit(state: GameState, cmd: Submit) -> _Draft:
     cards = tuple(cmd.cards)
     if len(cards) != want:
         raise BadCard(f"Give exactly {want} card{'s' if want > 1 else ''}.")
-    if len(set(cards)) != len(cards):
+    if want > 1 and len(set(cards)) != len(cards):
         raise BadCard("Give two different cards.")
     hand = state.hands[cmd.seat]
-    if any(c not in hand for c in cards):
-        raise BadCard("That card is not in your hand.")
+    for card in cards:
+        if card not in hand:
+            raise BadCard("That card is not in your hand.")
     draft = _Draft(state)
     draft.emit(CardsSubmitted(cmd.seat, cards))
     _lay_board_if_complete(draft)
@@ -273,19 +294,20 @@ def _decide_vote(state: GameState, cmd: Vote) -> _Draft:
     allowed = state.rules.votes_allowed
     if not 1 <= len(slots) <= allowed:
         raise BadVote("Vote for one card." if allowed == 1 else "Vote for one or two cards.")
-    if len(set(slots)) != len(slots):
+    if len(slots) > 1 and len(set(slots)) != len(slots):
         raise BadVote("Your two votes must be on different cards.")
     size = len(state.turn.board)
-    for slot in (*slots, *(() if cmd.red is None else (cmd.red,))):
+    for slot in slots if cmd.red is None else (*slots, cmd.red):
         if not 1 <= slot <= size:
             raise BadVote(f"There is no card {slot}: the board has cards 1 to {size}.")
     forbidden = state.forbidden_slots(cmd.seat)
-    if any(s in forbidden for s in slots):
-        raise BadVote(
-            "You cannot vote for your own card."
-            if state.config.mode is not Mode.TEAM
-            else "You cannot vote for your team's card."
-        )
+    for slot in slots if forbidden else ():
+        if slot in forbidden:
+            raise BadVote(
+                "You cannot vote for your own card."
+                if state.config.mode is not Mode.TEAM
+                else "You cannot vote for your team's card."
+            )
     party_teller = state.config.mode is Mode.PARTY and cmd.seat == state.turn.storyteller
     if party_teller and cmd.red is None:
         raise BadVote("As storyteller, place your red marker too.")
@@ -411,10 +433,6 @@ def _refill(state: GameState) -> list[Event]:
     return events
 
 
-def _same(seat: int) -> int:
-    return seat
-
-
 def _score(state: GameState) -> Reveal:
     turn = state.turn
     teller = turn.storyteller
@@ -427,9 +445,12 @@ def _score(state: GameState) -> Reveal:
     for voter in sorted(turn.votes):
         for slot in turn.votes[voter]:
             voters_on[slot].append(voter)
+    texts, red = state.cards, turn.red
     slots = tuple(
-        SlotResult(slot, card, owners[slot] or 0, tuple(voters_on[slot]), slot == turn.red, state.cards[card].text)
-        for slot, card in enumerate(turn.board, start=1)
+        [
+            SlotResult(slot, card, owners[slot] or 0, tuple(voters_on[slot]), slot == red, texts[card].text)
+            for slot, card in enumerate(turn.board, start=1)
+        ]
     )
     seats = state.active_seats()
     points: list[Points] = []
@@ -445,22 +466,22 @@ def _score(state: GameState) -> Reveal:
         assert turn.clue_card is not None
         teller_slot = turn.board.index(turn.clue_card) + 1
         team_of = state.team_of
-        unit_of: Callable[[int], int] = (lambda s: team_of(s) or 0) if state.config.mode is Mode.TEAM else _same
-        outcome, units = score_standard(
+        unit_of = (lambda s: team_of(s) or 0) if state.config.mode is Mode.TEAM else None
+        outcome, units = score_units(
             seats=seats,
             storyteller=teller,
             teller_slot=teller_slot,
             owners={slot: owner for slot, owner in owners.items() if owner is not None},
-            votes=dict(turn.votes),
+            votes=turn.votes,
             bonus_cap=state.rules.bonus_cap,
             single_vote_extra=state.rules.single_vote_extra,
             unit_of=unit_of,
         )
+        scores = state.scores
         for seat in seats:
-            u = units[unit_of(seat)]
-            points.append(
-                Points(seat, u.pass1, u.bonus_raw, u.bonus, u.extra, 0, u.total, state.scores[seat] + u.total)
-            )
+            pass1, bonus_raw, bonus, extra = units[seat if unit_of is None else unit_of(seat)]
+            total = pass1 + bonus + extra
+            points.append(Points(seat, pass1, bonus_raw, bonus, extra, 0, total, scores[seat] + total))
     return Reveal(turn.number, teller, turn.clue, outcome, slots, tuple(points))
 
 
@@ -479,8 +500,18 @@ def _without(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(c for c in hand if c not in gone)
 
 
-def _frozen(mapping: dict[int, tuple[int, ...]] | dict[int, tuple[str, ...]]) -> MappingProxyType[int, Any]:
-    return MappingProxyType(mapping)
+def _with(mapping: Mapping[int, V], key: int, value: V) -> Mapping[int, V]:
+    """A read-only copy of `mapping` (a MappingProxyType) with `key` set, in the order {**mapping, key: value} has."""
+    new = mapping.copy()  # type: ignore[attr-defined]  # the proxy copies its dict (quicker than {**mapping})
+    new[key] = value
+    return MappingProxyType(new)
+
+
+def _without_seat(waiting: tuple[int, ...] | None, seat: int) -> tuple[int, ...] | None:
+    """The seats still awaited once `seat` has acted, from those awaited before (None: not known)."""
+    if waiting is None or seat not in waiting:
+        return waiting
+    return tuple([s for s in waiting if s != seat])
 
 
 def apply(state: GameState | None, event: Event) -> GameState:
@@ -540,10 +571,14 @@ def _on_clue_given(s: GameState, f: Fields, e: ClueGiven) -> None:
     f["turn"] = _evolve(s.turn, storyteller=e.seat, clue=e.text, clue_card=e.card)
 
 
-def _on_cards_submitted(s: GameState, f: Fields, e: CardsSubmitted) -> None:
-    turn = s.turn
-    f["hands"] = _with_hand(s.hands, e.seat, _without(s.hands[e.seat], e.cards))
-    f["turn"] = _evolve(turn, submissions=_frozen({**turn.submissions, e.seat: e.cards}))
+def _on_cards_submitted(s: GameState, f: Fields, e: CardsSubmitted) -> tuple[int, ...] | None:
+    seat, hands = e.seat, s.hands
+    f["hands"] = _with_hand(hands, seat, _without(hands[seat], e.cards))
+    f["turn"] = _evolve(s.turn, submissions=_with(s.turn.submissions, seat, e.cards))
+    # outside team mode the seats that may submit are those that could before, but this one
+    if s.phase is not Phase.SUBMIT or s.config.mode is Mode.TEAM:
+        return None
+    return _without_seat(s._waiting, e.seat)
 
 
 def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
@@ -552,10 +587,10 @@ def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
     f["rng_draws"] = s.rng_draws + 1
 
 
-def _on_vote_cast(s: GameState, f: Fields, e: VoteCast) -> None:
+def _on_vote_cast(s: GameState, f: Fields, e: VoteCast) -> tuple[int, ...] | None:
     turn = s.turn
-    votes = _frozen({**turn.votes, e.seat: e.slots})
-    f["turn"] = _evolve(turn, votes=votes, red=turn.red if e.red is None else e.red)
+    f["turn"] = _evolve(turn, votes=_with(turn.votes, e.seat, e.slots), red=turn.red if e.red is None else e.red)
+    return _without_seat(s._waiting, e.seat) if s.phase is Phase.VOTE else None  # who had not voted, but this one
 
 
 def _on_turn_scored(s: GameState, f: Fields, e: TurnScored) -> None:
@@ -653,7 +688,7 @@ def _on_game_ended(s: GameState, f: Fields, e: GameEnded) -> None:
     f["winners"] = e.winners
 
 
-_APPLY: dict[type, Callable[[GameState, Fields, Any], None]] = {
+_APPLY: dict[type, Callable[[GameState, Fields, Any], tuple[int, ...] | None]] = {
     StorytellerChosen: _on_storyteller_chosen,
     ClueGiven: _on_clue_given,
     CardsSubmitted: _on_cards_submitted,
@@ -677,9 +712,11 @@ def _apply_into(s: GameState, e: Event) -> None:
     if on is None:
         raise ValueError(f"unknown event {e!r}")
     f = s.__dict__
-    on(s, f, e)
+    waiting = on(s, f, e)  # a rule may say whom the state waits for afterwards, when it knows at no cost
     f["version"] += 1
     if len(f) > _FIELD_COUNT:  # answers remembered about the state before the event
         for key in VOTE_MEMO_KEYS if type(e) is VoteCast else MEMO_KEYS:
             if key in f:
                 del f[key]
+    if waiting is not None:
+        f["_waiting"] = waiting

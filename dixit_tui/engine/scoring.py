@@ -38,9 +38,35 @@ def score_standard(
 
     outcome is "some" (some but not all voters found the storyteller's card), "all" or "none".
     """
-    units = {unit_of(s) for s in seats}
-    teller_unit = unit_of(storyteller)
-    # plain dicts rather than Counters: this runs once per turn and a Counter's missing key costs a Python call
+    outcome, units = score_units(
+        seats=seats,
+        storyteller=storyteller,
+        teller_slot=teller_slot,
+        owners=owners,
+        votes=votes,
+        bonus_cap=bonus_cap,
+        single_vote_extra=single_vote_extra,
+        unit_of=unit_of,
+    )
+    return outcome, {unit: UnitScore(*points) for unit, points in units.items()}
+
+
+def score_units(
+    *,
+    seats: Iterable[int],
+    storyteller: int,
+    teller_slot: int,
+    owners: Mapping[int, int],
+    votes: Mapping[int, tuple[int, ...]],
+    bonus_cap: int | None,
+    single_vote_extra: bool,
+    unit_of: Callable[[int], int] | None = None,
+) -> tuple[str, dict[int, tuple[int, int, int, int]]]:
+    """`score_standard` as plain tuples (pass1, bonus_raw, bonus, extra) per unit, for the engine's end of turn
+    (it runs every turn). `unit_of` None: every seat is its own unit."""
+    units = set(seats) if unit_of is None else {unit_of(s) for s in seats}
+    teller_unit = storyteller if unit_of is None else unit_of(storyteller)
+    # plain dicts rather than Counters: a Counter's missing key costs a Python call
     pass1: dict[int, int] = {}
     raw: dict[int, int] = {}
     extra: dict[int, int] = {}
@@ -50,7 +76,7 @@ def score_standard(
         outcome = "some"
         pass1[teller_unit] = pass1.get(teller_unit, 0) + FIND_POINTS
         for voter in found:
-            unit = unit_of(voter)
+            unit = voter if unit_of is None else unit_of(voter)
             pass1[unit] = pass1.get(unit, 0) + FIND_POINTS
     else:
         outcome = "all" if found else "none"
@@ -62,20 +88,19 @@ def score_standard(
         for slot in slots:
             owner = owners[slot]
             if owner != storyteller:  # the storyteller never scores bonus
-                unit = unit_of(owner)
+                unit = owner if unit_of is None else unit_of(owner)
                 raw[unit] = raw.get(unit, 0) + 1
 
     if single_vote_extra:
         for voter in found:
             if len(votes[voter]) == 1:
-                unit = unit_of(voter)
+                unit = voter if unit_of is None else unit_of(voter)
                 extra[unit] = extra.get(unit, 0) + 1
 
     result = {}
     for unit in units:
         got = raw.get(unit, 0)
-        bonus = got if bonus_cap is None else min(got, bonus_cap)
-        result[unit] = UnitScore(pass1=pass1.get(unit, 0), bonus_raw=got, bonus=bonus, extra=extra.get(unit, 0))
+        result[unit] = (pass1.get(unit, 0), got, got if bonus_cap is None else min(got, bonus_cap), extra.get(unit, 0))
     return outcome, result
 
 

@@ -6,6 +6,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Any, ClassVar
 
 from dixit_tui.engine.cards import Card
 from dixit_tui.engine.config import GameConfig, Mode, Rules
@@ -64,6 +65,12 @@ class GameState:
     # Answers the rules and the views ask for many times per state (who is in, who acts) are remembered in the
     # state's __dict__ under the names in MEMO_KEYS, beside its fields: they are not fields (equality, repr and
     # replays ignore them), and the engine drops them whenever it folds an event into a copy (engine/game.py).
+    # The class attributes below are what a state that has not remembered them yet reads.
+    _active: ClassVar[tuple[int, ...] | None] = None
+    _voters: ClassVar[tuple[int, ...] | None] = None
+    _waiting: ClassVar[tuple[int, ...] | None] = None
+    _forbidden: ClassVar[dict[int, tuple[int, ...]] | None] = None
+    _public: ClassVar[Any] = None  # the view's public part (engine/view.py)
 
     # --- seats and teams -------------------------------------------------------------------------------------
 
@@ -76,7 +83,7 @@ class GameState:
 
     def active_tuple(self) -> tuple[int, ...]:
         """The seats still in the game, in order (remembered)."""
-        memo = self.__dict__.get("_active")
+        memo = self._active
         if memo is None:
             active = self.active
             memo = self.__dict__["_active"] = tuple(s for s in range(len(active)) if active[s])
@@ -127,6 +134,15 @@ class GameState:
 
     def forbidden_slots(self, seat: int) -> tuple[int, ...]:
         """Slots this seat may not vote for: its own cards (team mode: its team's). None in party mode."""
+        memo = self._forbidden
+        if memo is None:
+            memo = self.__dict__["_forbidden"] = {}
+        slots = memo.get(seat)
+        if slots is None:
+            slots = memo[seat] = self._forbidden_slots(seat)
+        return slots
+
+    def _forbidden_slots(self, seat: int) -> tuple[int, ...]:
         mode, board = self.config.mode, self.turn.board
         if mode is Mode.PARTY or not board:
             return ()
@@ -163,12 +179,12 @@ class GameState:
 
     def voter_tuple(self) -> tuple[int, ...]:
         """The seats that vote this turn (remembered)."""
-        memo = self.__dict__.get("_voters")
+        memo = self._voters
         if memo is None:
-            memo = self.__dict__["_voters"] = self._voters()
+            memo = self.__dict__["_voters"] = self._compute_voters()
         return memo
 
-    def _voters(self) -> tuple[int, ...]:
+    def _compute_voters(self) -> tuple[int, ...]:
         teller = self.turn.storyteller
         if self.config.mode is Mode.PARTY:
             return self.active_tuple()
@@ -182,7 +198,7 @@ class GameState:
         return self.phase is not Phase.SUBMIT or not self.waiting_for()
 
     def waiting_for(self) -> tuple[int, ...]:
-        memo = self.__dict__.get("_waiting")
+        memo = self._waiting
         if memo is None:
             memo = self.__dict__["_waiting"] = self._waiting_for()
         return memo
@@ -207,6 +223,6 @@ class GameState:
 
 
 # What the engine forgets when it folds an event into a state: all but `_active`, which only PlayerRemoved changes
-# (its rule drops it), and (for VoteCast) `_voters`, which a vote never changes.
-MEMO_KEYS = ("_voters", "_waiting", "_public")
+# (its rule drops it); a vote changes neither `_voters` nor `_forbidden`, so VoteCast forgets only VOTE_MEMO_KEYS.
+MEMO_KEYS = ("_waiting", "_public", "_voters", "_forbidden")
 VOTE_MEMO_KEYS = ("_waiting", "_public")
