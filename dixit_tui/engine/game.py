@@ -181,8 +181,7 @@ class _Draft:
     __slots__ = ("events", "state")
 
     def __init__(self, state: GameState) -> None:
-        self.state = copy = _new(GameState)
-        _set(copy, "__dict__", state.__dict__.copy())  # _copy(state), inlined: it runs for every command
+        self.state = _copy(state)
         self.events: list[Event] = []
 
     def emit(self, event: Event) -> None:
