@@ -188,6 +188,23 @@ class _Draft:
         self.events.append(event)
         _apply_into(self.state, event)
 
+    def emit_draws(self, draws: list[CardsDrawn]) -> None:
+        """Emit the CardsDrawn of a refill (from the top of the pile, in order, as `_refill` makes them), folded in at
+        once: the same state as emitting them one by one, with the hands rebuilt once."""
+        self.events.extend(draws)
+        state = self.state
+        f = state.__dict__
+        hands = list(state.hands)
+        taken = 0
+        for e in draws:
+            hands[e.seat] = (*hands[e.seat], *e.cards)
+            taken += len(e.cards)
+        f["hands"] = tuple(hands)
+        f["draw_pile"] = state.draw_pile[taken:]
+        f["version"] += len(draws)
+        for key in MEMO_KEYS:
+            f.pop(key, None)
+
 
 def decide(state: GameState, command: Command) -> list[Event]:
     """Check `command` and return the events it causes (possibly a whole end of turn). Raises RuleError."""
@@ -387,8 +404,12 @@ def _end_turn(draft: _Draft) -> None:
     if _game_finished(state):
         draft.emit(GameEnded(_leaders(state, state.active_seats())))
         return
-    for event in _refill(state):
-        draft.emit(event)
+    refill = _refill(state)
+    if refill and type(refill[0]) is CardsDrawn:
+        draft.emit_draws(refill)  # type: ignore[arg-type]
+    else:
+        for event in refill:
+            draft.emit(event)
     if state.config.mode is Mode.PARTY:
         draft.emit(HandsPassed())
     teller = state.turn.storyteller
