@@ -278,7 +278,7 @@ def _decide_submit(state: GameState, cmd: Submit) -> _Draft:
 def _lay_board_if_complete(draft: _Draft) -> None:
     """Once every card is in, shuffle them into numbered slots (team mode may need none after the clue)."""
     after = draft.state
-    if after.submission_complete():
+    if after.phase is not Phase.SUBMIT or not after.waiting_for():  # after.submission_complete()
         given = [c for s in after.seats for c in after.given_by(s)]
         draft.emit(BoardLaidOut(_shuffled(given, after.seed, after.rng_draws)))
 
@@ -594,7 +594,12 @@ def _on_clue_given(s: GameState, f: Fields, e: ClueGiven) -> None:
 def _on_cards_submitted(s: GameState, f: Fields, e: CardsSubmitted) -> tuple[int, ...] | None:
     seat, hands = e.seat, s.hands
     f["hands"] = _with_hand(hands, seat, _without(hands[seat], e.cards))
-    f["turn"] = _evolve(s.turn, submissions=_with(s.turn.submissions, seat, e.cards))
+    turn = s.turn
+    fields_ = turn.__dict__.copy()  # _evolve(turn, submissions=...), inlined: it runs for every card given
+    fields_["submissions"] = _with(turn.submissions, seat, e.cards)
+    new = _new(Turn)
+    _set(new, "__dict__", fields_)
+    f["turn"] = new
     # outside team mode the seats that may submit are those that could before, but this one
     if s.phase is not Phase.SUBMIT or s.config.mode is Mode.TEAM:
         return None
@@ -609,7 +614,13 @@ def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
 
 def _on_vote_cast(s: GameState, f: Fields, e: VoteCast) -> tuple[int, ...] | None:
     turn = s.turn
-    f["turn"] = _evolve(turn, votes=_with(turn.votes, e.seat, e.slots), red=turn.red if e.red is None else e.red)
+    fields_ = turn.__dict__.copy()  # _evolve(turn, votes=..., red=...), inlined: it runs for every vote
+    fields_["votes"] = _with(turn.votes, e.seat, e.slots)
+    if e.red is not None:
+        fields_["red"] = e.red
+    new = _new(Turn)
+    _set(new, "__dict__", fields_)
+    f["turn"] = new
     return _without_seat(s._waiting, e.seat) if s.phase is Phase.VOTE else None  # who had not voted, but this one
 
 
