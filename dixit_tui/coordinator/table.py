@@ -30,14 +30,15 @@ from dixit_tui.engine import (
     FirstStoryteller,
     Game,
     GameConfig,
+    GameState,
     Mode,
     Phase,
     Profile,
     check_player_count,
-    decide,
     event_from_dict,
     event_to_dict,
     fold,
+    step,
     view_for,
 )
 from dixit_tui.engine import start as start_game
@@ -115,6 +116,9 @@ class Table:
         self.limiter = ChatLimiter()
         self.version = 0
         self.pending: list[dict[str, Any]] = []  # records applied but not yet committed to the store
+        self.event_records: list[dict[str, Any]] = []  # the game's events as stored (dicts), for snapshots
+        self._seat_infos_key: tuple[object, ...] = ()  # what the seats shown last were built from
+        self._seat_infos_value: tuple[SeatInfo, ...] = ()
         self.lock = asyncio.Lock()  # one change at a time: apply, commit, then show
         self.phase_key: tuple[int, str] | None = None  # (turn, phase) the deadline below belongs to
         self.deadline: float | None = None  # epoch seconds; a stand-in plays for everyone still missing then
@@ -184,9 +188,11 @@ class Table:
 
     # --- records: every change to a table is one JSON-able record, applied here and kept for the store ------------
 
-    def record(self, rec: dict[str, Any]) -> list[Update]:
-        """Apply one change and queue it for the store. Returns the updates the change causes."""
-        updates = self.apply(rec)
+    def record(self, rec: dict[str, Any], game: tuple[list[Event], GameState] | None = None) -> list[Update]:
+        """Apply one change and queue it for the store. Returns the updates the change causes.
+        `game`: for an "events" record, its events and the state after them, as the engine made them (the record
+        holds their dicts for the store; they are not parsed back)."""
+        updates = self.apply(rec, game)
         self.pending.append(rec)
         return updates
 
@@ -194,8 +200,9 @@ class Table:
         pending, self.pending = self.pending, []
         return pending
 
-    def apply(self, rec: dict[str, Any]) -> list[Update]:
-        """Fold one record into the table (also used to rebuild a table from the store after a restart)."""
+    def apply(self, rec: dict[str, Any], game: tuple[list[Event], GameState] | None = None) -> list[Update]:
+        """Fold one record into the table (also used to rebuild a table from the store after a restart).
+        `game`: see `record`."""
         kind = rec["t"]
         if kind == "seat":
             self.seats.append(Seat(name=rec["name"], key=rec["key"], code=rec["code"], bot=rec.get("bot", False)))
@@ -213,7 +220,8 @@ class Table:
             self.seats[rec["seat"]].name = rec["name"]
             self.note(f"{old} is now called {rec['name']}.")
         elif kind == "events":
-            events = [event_from_dict(e) for e in rec["events"]]
+            events = [event_from_dict(e) for e in rec["events"]] if game is None else game[0]
+            self.event_records.extend(rec["events"])
             if self.game is None:
                 self.game = Game(events)
                 if self.game.state.practice:
@@ -221,7 +229,7 @@ class Table:
                 else:
                     self.note("The game has started. " + self._clue_prompt())
                 return []
-            self.game.state = fold(events, self.game.state)
+            self.game.state = fold(events, self.game.state) if game is None else game[1]
             self.game.events.extend(events)
             return self._describe(events, rec.get("stand_in"))
         elif kind == "chat":
@@ -245,7 +253,7 @@ class Table:
                 {"name": s.name, "key": s.key, "code": s.code, "bot": s.bot, "removed": s.removed} for s in self.seats
             ],
             "lobby_host": self.lobby_host,
-            "events": [event_to_dict(e) for e in self.game.events] if self.game is not None else None,
+            "events": list(self.event_records) if self.game is not None else None,
             "chat": [asdict(line) for line in self.chat],  # team lines are never stored
             "log": list(self.log),
             "version": self.version,
@@ -264,6 +272,7 @@ class Table:
         table.lobby_host = data["lobby_host"]
         if data["events"] is not None:
             table.game = Game(event_from_dict(e) for e in data["events"])
+            table.event_records = list(data["events"])
         for line in data["chat"]:
             table.add_table_line(ChatLine(**line))
         table.log.extend(data["log"])
@@ -275,9 +284,10 @@ class Table:
         Returns the sessions whose seat no longer exists."""
         sessions = [seat.session for seat in self.seats]
         self.seats = saved.seats
-        self.lobby_host, self.game = saved.lobby_host, saved.game
+        self.lobby_host, self.game, self.event_records = saved.lobby_host, saved.game, saved.event_records
         self.chat, self.chat_total, self.log, self.version = saved.chat, saved.chat_total, saved.log, saved.version + 1
         self.pending = []
+        self._seat_infos_key = ()
         for index, session in enumerate(sessions[: len(self.seats)]):
             self.seats[index].session = session
         return [s for s in sessions[len(self.seats) :] if s is not None]
@@ -330,17 +340,17 @@ class Table:
         seed = self.options.seed if self.options.seed is not None else self.rng.randrange(2**63)
         names = [s.name for s in self.seats]
         events = start_game(self.config(), names, cards, seed, host=self.lobby_host, practice=practice)
-        return self.record({"t": "events", "events": [event_to_dict(e) for e in events]})
+        return self.record({"t": "events", "events": [event_to_dict(e) for e in events]}, (events, fold(events)))
 
     def execute(self, command: Command, *, stand_in: str | None = None) -> list[Update]:
         """Run one command. `stand_in` ("away" or "time") says a stand-in made it, and why: the log says so."""
         if self.game is None:
             raise TableError("The game has not started yet.", "not_started")
-        events = decide(self.game.state, command)
+        events, after = step(self.game.state, command)  # checked, and folded once; serialised once, for the store
         rec: dict[str, Any] = {"t": "events", "events": [event_to_dict(e) for e in events]}
         if stand_in is not None:
             rec["stand_in"] = stand_in
-        return self.record(rec)
+        return self.record(rec, (events, after))
 
     def _clue_prompt(self) -> str:
         assert self.game is not None
@@ -486,7 +496,7 @@ class Table:
     def view_for(self, session: PlayerSession) -> TableView:
         seat = self.seat_of(session)
         host = self.host
-        seats = tuple(SeatInfo(i, s.name, s.connected, s.bot, i == host, s.removed) for i, s in enumerate(self.seats))
+        seats = self._seat_infos(host)
         game = view_for(self.game.state, seat) if self.game is not None else None
         team = self.team_of(seat)
         return TableView(
@@ -508,6 +518,16 @@ class Table:
             typing=self.typing_seats(),
             stand_ins=tuple(sorted(self.stand_ins.items())),
         )
+
+    def _seat_infos(self, host: int) -> tuple[SeatInfo, ...]:
+        """The seats as every view shows them, built once for all the views of one change."""
+        key = (self.version, host, len(self.seats), *[s.session is not None for s in self.seats])
+        if self._seat_infos_key != key:
+            self._seat_infos_value = tuple(
+                [SeatInfo(i, s.name, s.connected, s.bot, i == host, s.removed) for i, s in enumerate(self.seats)]
+            )
+            self._seat_infos_key = key
+        return self._seat_infos_value
 
     def typing_seats(self) -> tuple[int, ...]:
         """The seats writing a clue they may still give (a report from another phase shows nothing)."""

@@ -29,7 +29,7 @@ from dixit_tui.engine.errors import (
     WrongPhase,
 )
 from dixit_tui.engine.events import Event
-from dixit_tui.engine.game import apply, decide, fold, new_game, start
+from dixit_tui.engine.game import apply, decide, fold, new_game, start, step
 from dixit_tui.engine.reveal import Points, Reveal, SlotResult
 from dixit_tui.engine.serialize import event_from_dict, event_to_dict
 from dixit_tui.engine.session import Game
@@ -79,5 +79,6 @@ __all__ = [
     "player_range",
     "rules_for",
     "start",
+    "step",
     "view_for",
 ]

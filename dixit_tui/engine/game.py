@@ -8,8 +8,8 @@ the events never needs the random generator.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from dataclasses import fields
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import fields, replace
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -46,24 +46,35 @@ from dixit_tui.engine.events import (
     VoteCast,
 )
 from dixit_tui.engine.reveal import Points, Reveal, SlotResult
-from dixit_tui.engine.scoring import score_party, score_standard
-from dixit_tui.engine.state import GameState, Phase, Turn
+from dixit_tui.engine.scoring import score_party, score_units
+from dixit_tui.engine.state import MEMO_KEYS, VOTE_MEMO_KEYS, GameState, Phase, Turn
 
 # --- copying frozen states -----------------------------------------------------------------------------------
+#
+# A GameState (and a Turn) keeps its fields in its __dict__; a copy is a new object with a copy of that dict. The
+# rules never change a state anyone else holds: `fold` and `step` copy the state they are given once, fold every
+# event of the call into that private copy (`_apply_into`), and only then hand it out, frozen for good.
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_new = object.__new__
+_FIELD_COUNT = len(fields(GameState))
+_set = object.__setattr__
 T = TypeVar("T")
+V = TypeVar("V")
+
+
+def _copy(obj: T) -> T:
+    """A shallow copy of a GameState or Turn that no one else holds yet (so it may still be filled in)."""
+    new = _new(type(obj))
+    _set(new, "__dict__", obj.__dict__.copy())
+    return new
 
 
 def _evolve(obj: T, **changes: Any) -> T:
-    """Like dataclasses.replace for our frozen, slotted states, without re-running __init__ (3.6 vs 7.4 us)."""
-    cls = type(obj)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
-    new = object.__new__(cls)
-    for name in names:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    """Like dataclasses.replace for a GameState or Turn, without re-running __init__."""
+    new = _new(type(obj))
+    fields_ = obj.__dict__.copy()
+    fields_.update(changes)
+    _set(new, "__dict__", fields_)
     return new
 
 
@@ -74,9 +85,27 @@ def _rng(seed: int, draws: int) -> random.Random:
     return random.Random(f"dixit:{seed}:{draws}")
 
 
+def below(bits: Callable[[int], int], n: int) -> int:
+    """A random int in [0, n) from a Mersenne Twister's getrandbits, drawn exactly as random.Random's randrange(n),
+    choice and shuffle draw in CPython (without their Python-level calls)."""
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
 def _shuffled(items: Iterable[str], seed: int, draws: int) -> tuple[str, ...]:
+    """The items in random.Random.shuffle's order for this seed and draw (the same Fisher-Yates draws, inline)."""
     out = list(items)
-    _rng(seed, draws).shuffle(out)
+    bits = _rng(seed, draws).getrandbits
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        out[i], out[j] = out[j], out[i]
     return tuple(out)
 
 
@@ -110,9 +139,9 @@ def start(
         raise ConfigError("The host must be one of the players.")
     order = _shuffled(ids, seed, 0)
     events: list[Event] = [GameStarted(config, tuple(names), tuple(cards), seed, order, host, practice)]
-    state = fold(events)
     if config.first is FirstStoryteller.RANDOM and not practice:
-        events.append(StorytellerChosen(_rng(seed, state.rng_draws).randrange(len(names))))
+        draws = fold(events).rng_draws
+        events.append(StorytellerChosen(_rng(seed, draws).randrange(len(names))))
     return events
 
 
@@ -124,8 +153,18 @@ def new_game(
 
 
 def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
+    """The state after `events` (from `state`, or from the GameStarted they begin with). Pure: `state` is never
+    changed; the events are folded into one private copy of it."""
+    own: GameState | None = None  # the copy this call made, still free to fill in
     for event in events:
-        state = apply(state, event)
+        if type(event) is GameStarted:
+            state = own = _apply_start(event)
+            continue
+        if state is None:
+            raise ValueError("a game needs a GameStarted event first")
+        if own is not state:
+            state = own = _copy(state)
+        _apply_into(state, event)
     if state is None:
         raise ValueError("a game needs a GameStarted event first")
     return state
@@ -134,28 +173,61 @@ def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
 # --- decide ----------------------------------------------------------------------------------------------------
 
 
+class _Draft:
+    """The events of one command as they are decided, each folded at once into a private copy of the state (the
+    rules look at the state between events: is every card in, has everyone voted). Its state is the command's
+    outcome, equal to folding its events into the state the command was decided on."""
+
+    __slots__ = ("events", "state")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = _copy(state)
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        _apply_into(self.state, event)
+
+    def emit_draws(self, draws: list[CardsDrawn]) -> None:
+        """Emit the CardsDrawn of a refill (from the top of the pile, in order, as `_refill` makes them), folded in at
+        once: the same state as emitting them one by one, with the hands rebuilt once."""
+        self.events.extend(draws)
+        state = self.state
+        f = state.__dict__
+        hands = list(state.hands)
+        taken = 0
+        for e in draws:
+            hands[e.seat] = (*hands[e.seat], *e.cards)
+            taken += len(e.cards)
+        f["hands"] = tuple(hands)
+        f["draw_pile"] = state.draw_pile[taken:]
+        f["version"] += len(draws)
+        for key in MEMO_KEYS:
+            f.pop(key, None)
+
+
 def decide(state: GameState, command: Command) -> list[Event]:
     """Check `command` and return the events it causes (possibly a whole end of turn). Raises RuleError."""
+    return step(state, command)[0]
+
+
+def step(state: GameState, command: Command) -> tuple[list[Event], GameState]:
+    """`decide` and `fold` in one go: the events `command` causes and the state after them, which equals
+    `fold(events, state)` (made once, not folded twice). Raises RuleError, and changes nothing, if the rules
+    refuse the command."""
     if state.phase is Phase.OVER:
         raise GameOver("The game is over.")
     seat = command.seat
     if not (0 <= seat < len(state.names)) or not state.active[seat]:
         raise NotYourTurn("You are not playing at this table.")
-    match command:
-        case GiveClue():
-            return _decide_clue(state, command)
-        case Submit():
-            return _decide_submit(state, command)
-        case Vote():
-            return _decide_vote(state, command)
-        case VoidTurn():
-            return _decide_void(state, command)
-        case RemovePlayer():
-            return _decide_remove(state, command)
-    raise RuleError(f"Unknown command {command!r}.")  # pragma: no cover
+    rule = _DECIDE.get(type(command))
+    if rule is None:
+        raise RuleError(f"Unknown command {command!r}.")  # pragma: no cover
+    draft = rule(state, command)
+    return draft.events, draft.state
 
 
-def _decide_clue(state: GameState, cmd: GiveClue) -> list[Event]:
+def _decide_clue(state: GameState, cmd: GiveClue) -> _Draft:
     if state.phase is not Phase.CLUE:
         raise WrongPhase("The clue has already been given this turn.")
     teller = state.turn.storyteller
@@ -176,32 +248,39 @@ def _decide_clue(state: GameState, cmd: GiveClue) -> list[Event]:
             raise BadCard("That card is not in your hand.")
         if cmd.card == state.turn.voided_card:
             raise BadCard("This turn was voided: choose a different card for your new clue.")
-    return _lay_board_if_complete(state, [ClueGiven(cmd.seat, text, cmd.card)])
+    draft = _Draft(state)
+    draft.emit(ClueGiven(cmd.seat, text, cmd.card))
+    _lay_board_if_complete(draft)
+    return draft
 
 
-def _decide_submit(state: GameState, cmd: Submit) -> list[Event]:
+def _decide_submit(state: GameState, cmd: Submit) -> _Draft:
     if state.phase is not Phase.SUBMIT:
         raise WrongPhase("This is not the time to give cards.")
-    if not state.may_submit(cmd.seat):
+    if cmd.seat not in state.waiting_for():  # the seats that may submit (GameState.may_submit), remembered
         raise NotYourTurn(_why_no_submit(state, cmd.seat))
     want = 1 if state.config.mode is not Mode.STANDARD else state.rules.submit_count
     cards = tuple(cmd.cards)
     if len(cards) != want:
         raise BadCard(f"Give exactly {want} card{'s' if want > 1 else ''}.")
-    if len(set(cards)) != len(cards):
+    if want > 1 and len(set(cards)) != len(cards):
         raise BadCard("Give two different cards.")
-    if any(c not in state.hands[cmd.seat] for c in cards):
-        raise BadCard("That card is not in your hand.")
-    return _lay_board_if_complete(state, [CardsSubmitted(cmd.seat, cards)])
+    hand = state.hands[cmd.seat]
+    for card in cards:
+        if card not in hand:
+            raise BadCard("That card is not in your hand.")
+    draft = _Draft(state)
+    draft.emit(CardsSubmitted(cmd.seat, cards))
+    _lay_board_if_complete(draft)
+    return draft
 
 
-def _lay_board_if_complete(state: GameState, events: list[Event]) -> list[Event]:
+def _lay_board_if_complete(draft: _Draft) -> None:
     """Once every card is in, shuffle them into numbered slots (team mode may need none after the clue)."""
-    after = fold(events, state)
-    if after.submission_complete():
+    after = draft.state
+    if after.phase is not Phase.SUBMIT or not after.waiting_for():  # after.submission_complete()
         given = [c for s in after.seats for c in after.given_by(s)]
-        events.append(BoardLaidOut(_shuffled(given, after.seed, after.rng_draws)))
-    return events
+        draft.emit(BoardLaidOut(_shuffled(given, after.seed, after.rng_draws)))
 
 
 def _why_no_submit(state: GameState, seat: int) -> str:
@@ -220,10 +299,10 @@ def _why_no_submit(state: GameState, seat: int) -> str:
     return "You do not give a card this turn."
 
 
-def _decide_vote(state: GameState, cmd: Vote) -> list[Event]:
+def _decide_vote(state: GameState, cmd: Vote) -> _Draft:
     if state.phase is not Phase.VOTE:
         raise WrongPhase("Voting has not started yet.")
-    if cmd.seat not in state.voters():
+    if cmd.seat not in state.voter_tuple():
         if cmd.seat == state.turn.storyteller:
             raise NotYourTurn("The storyteller does not vote.")
         raise NotYourTurn("You do not vote this turn.")
@@ -231,60 +310,71 @@ def _decide_vote(state: GameState, cmd: Vote) -> list[Event]:
     allowed = state.rules.votes_allowed
     if not 1 <= len(slots) <= allowed:
         raise BadVote("Vote for one card." if allowed == 1 else "Vote for one or two cards.")
-    if len(set(slots)) != len(slots):
+    if len(slots) > 1 and len(set(slots)) != len(slots):
         raise BadVote("Your two votes must be on different cards.")
     size = len(state.turn.board)
-    for slot in (*slots, *(() if cmd.red is None else (cmd.red,))):
+    for slot in slots if cmd.red is None else (*slots, cmd.red):
         if not 1 <= slot <= size:
             raise BadVote(f"There is no card {slot}: the board has cards 1 to {size}.")
     forbidden = state.forbidden_slots(cmd.seat)
-    if any(s in forbidden for s in slots):
-        raise BadVote(
-            "You cannot vote for your own card."
-            if state.config.mode is not Mode.TEAM
-            else "You cannot vote for your team's card."
-        )
+    for slot in slots if forbidden else ():
+        if slot in forbidden:
+            raise BadVote(
+                "You cannot vote for your own card."
+                if state.config.mode is not Mode.TEAM
+                else "You cannot vote for your team's card."
+            )
     party_teller = state.config.mode is Mode.PARTY and cmd.seat == state.turn.storyteller
     if party_teller and cmd.red is None:
         raise BadVote("As storyteller, place your red marker too.")
     if not party_teller and cmd.red is not None:
         raise BadVote("Only the party storyteller places the red marker.")
-    events: list[Event] = [VoteCast(cmd.seat, slots, cmd.red)]
-    after = apply(state, events[0])
-    if not after.waiting_for():
-        events.extend(_end_turn(after))
-    return events
+    draft = _Draft(state)
+    draft.emit(VoteCast(cmd.seat, slots, cmd.red))
+    if not draft.state.waiting_for():
+        _end_turn(draft)
+    return draft
 
 
-def _decide_void(state: GameState, cmd: VoidTurn) -> list[Event]:
+def _decide_void(state: GameState, cmd: VoidTurn) -> _Draft:
     if cmd.seat != state.host:
         raise NotHost("Only the table's host can void the turn.")
     if state.phase is Phase.CLUE:
         raise WrongPhase("Nothing to void yet: no clue has been given this turn.")
-    return [TurnVoided(state.turn.number)]
+    draft = _Draft(state)
+    draft.emit(TurnVoided(state.turn.number))
+    return draft
 
 
-def _decide_remove(state: GameState, cmd: RemovePlayer) -> list[Event]:
+def _decide_remove(state: GameState, cmd: RemovePlayer) -> _Draft:
     target = cmd.target
     if cmd.seat != state.host and cmd.seat != target:
         raise NotHost("Only the table's host can remove another player.")
     if not (0 <= target < len(state.names)) or not state.active[target]:
         raise NotYourTurn("That seat has no player.")
-    events: list[Event] = []
+    draft = _Draft(state)
     if state.phase in (Phase.SUBMIT, Phase.VOTE):
-        events.append(TurnVoided(state.turn.number))
-    after = fold(events, state)
+        draft.emit(TurnVoided(state.turn.number))
+    after = draft.state
     still = [s for s in after.active_seats() if s != target]
     host = after.host if after.host != target else after.next_active(target)
     teller = after.turn.storyteller
     if teller == target:
         teller = after.next_active(target)
-    events.append(PlayerRemoved(target, host, teller))
-    after = apply(after, events[-1])
+    draft.emit(PlayerRemoved(target, host, teller))
     if _too_few(after) or _game_finished(after):  # e.g. the one who had not told yet has left
         # Nothing the practice turn scores counts: a game that ends during it has no winner.
-        events.append(GameEnded(() if after.practice else _leaders(after, still)))
-    return events
+        draft.emit(GameEnded(() if after.practice else _leaders(after, still)))
+    return draft
+
+
+_DECIDE: dict[type, Callable[[GameState, Any], _Draft]] = {
+    GiveClue: _decide_clue,
+    Submit: _decide_submit,
+    Vote: _decide_vote,
+    VoidTurn: _decide_void,
+    RemovePlayer: _decide_remove,
+}
 
 
 def _too_few(state: GameState) -> bool:
@@ -304,39 +394,40 @@ def _leaders(state: GameState, seats: Sequence[int]) -> tuple[int, ...]:
 # --- end of a turn ---------------------------------------------------------------------------------------------
 
 
-def _end_turn(state: GameState) -> list[Event]:
+def _end_turn(draft: _Draft) -> None:
     """Score, then either end the game or discard, refill, (party) pass hands, and begin the next turn."""
+    state = draft.state
     if state.practice:
-        return _end_practice(state)
-    events: list[Event] = [TurnScored(_score(state))]
-    state = apply(state, events[0])
+        _end_practice(draft)
+        return
+    draft.emit(TurnScored(_score(state)))
     if _game_finished(state):
-        events.append(GameEnded(_leaders(state, state.active_seats())))
-        return events
+        draft.emit(GameEnded(_leaders(state, state.active_seats())))
+        return
     refill = _refill(state)
-    events.extend(refill)
-    state = fold(refill, state)
+    if refill and type(refill[0]) is CardsDrawn:
+        draft.emit_draws(refill)  # type: ignore[arg-type]
+    else:
+        for event in refill:
+            draft.emit(event)
     if state.config.mode is Mode.PARTY:
-        events.append(HandsPassed())
+        draft.emit(HandsPassed())
     teller = state.turn.storyteller
     assert teller is not None
-    events.append(TurnBegan(state.turn.number + 1, state.next_active(teller)))
-    return events
+    draft.emit(TurnBegan(state.turn.number + 1, state.next_active(teller)))
 
 
-def _end_practice(state: GameState) -> list[Event]:
+def _end_practice(draft: _Draft) -> None:
     """The practice turn's reveal shows what each player would have scored (their scores do not change); then a
     fresh shuffle of every card is dealt again, and turn 1 begins (with a random storyteller if the table asked)."""
-    reveal = _score(state)
-    points = tuple(_evolve(p, score=state.scores[p.seat]) for p in reveal.points)
-    events: list[Event] = [TurnScored(_evolve(reveal, points=points))]
-    after = apply(state, events[0])
-    events.append(PracticeEnded(_shuffled(after.cards, after.seed, after.rng_draws)))
-    after = apply(after, events[-1])
+    after = draft.state
+    reveal = _score(after)
+    points = tuple(replace(p, score=after.scores[p.seat]) for p in reveal.points)
+    draft.emit(TurnScored(replace(reveal, points=points)))
+    draft.emit(PracticeEnded(_shuffled(after.cards, after.seed, after.rng_draws)))
     if after.config.first is FirstStoryteller.RANDOM:
         seats = after.active_seats()
-        events.append(StorytellerChosen(seats[_rng(after.seed, after.rng_draws).randrange(len(seats))]))
-    return events
+        draft.emit(StorytellerChosen(seats[_rng(after.seed, after.rng_draws).randrange(len(seats))]))
 
 
 def _game_finished(state: GameState) -> bool:
@@ -366,14 +457,20 @@ def _score(state: GameState) -> Reveal:
     turn = state.turn
     teller = turn.storyteller
     assert teller is not None and turn.clue is not None
-    owners = {i + 1: state.owner_of(card) for i, card in enumerate(turn.board)}
+    owner_of = {card: seat for seat, cards in turn.submissions.items() for card in cards}
+    if turn.clue_card is not None:
+        owner_of[turn.clue_card] = teller  # as GameState.owner_of, for every card at once
+    owners = {i: owner_of.get(card) for i, card in enumerate(turn.board, start=1)}
     voters_on: dict[int, list[int]] = {slot: [] for slot in owners}
     for voter in sorted(turn.votes):
         for slot in turn.votes[voter]:
             voters_on[slot].append(voter)
+    texts, red = state.cards, turn.red
     slots = tuple(
-        SlotResult(slot, card, owners[slot] or 0, tuple(voters_on[slot]), slot == turn.red, state.cards[card].text)
-        for slot, card in enumerate(turn.board, start=1)
+        [
+            SlotResult(slot, card, owners[slot] or 0, tuple(voters_on[slot]), slot == red, texts[card].text)
+            for slot, card in enumerate(turn.board, start=1)
+        ]
     )
     seats = state.active_seats()
     points: list[Points] = []
@@ -386,23 +483,25 @@ def _score(state: GameState) -> Reveal:
             delta = got.get(seat, 0)
             points.append(Points(seat, party=delta, delta=delta, score=state.scores[seat] + delta))
     else:
-        teller_slot = next(slot for slot, owner in owners.items() if turn.board[slot - 1] == turn.clue_card)
-        unit_of = state.team_of if state.config.mode is Mode.TEAM else (lambda s: s)
-        outcome, units = score_standard(
+        assert turn.clue_card is not None
+        teller_slot = turn.board.index(turn.clue_card) + 1
+        team_of = state.team_of
+        unit_of = (lambda s: team_of(s) or 0) if state.config.mode is Mode.TEAM else None
+        outcome, units = score_units(
             seats=seats,
             storyteller=teller,
             teller_slot=teller_slot,
             owners={slot: owner for slot, owner in owners.items() if owner is not None},
-            votes=dict(turn.votes),
+            votes=turn.votes,
             bonus_cap=state.rules.bonus_cap,
             single_vote_extra=state.rules.single_vote_extra,
-            unit_of=lambda s: unit_of(s) or 0,
+            unit_of=unit_of,
         )
+        scores = state.scores
         for seat in seats:
-            u = units[unit_of(seat) or 0]
-            points.append(
-                Points(seat, u.pass1, u.bonus_raw, u.bonus, u.extra, 0, u.total, state.scores[seat] + u.total)
-            )
+            pass1, bonus_raw, bonus, extra = units[seat if unit_of is None else unit_of(seat)]
+            total = pass1 + bonus + extra
+            points.append(Points(seat, pass1, bonus_raw, bonus, extra, 0, total, scores[seat] + total))
     return Reveal(turn.number, teller, turn.clue, outcome, slots, tuple(points))
 
 
@@ -413,26 +512,36 @@ def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, .
     return (*hands[:seat], hand, *hands[seat + 1 :])
 
 
-def _without(hand: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
+def _without(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
+    if len(cards) == 1 and cards[0] in hand:  # the usual case: one card, given from the hand
+        i = hand.index(cards[0])
+        return hand[:i] + hand[i + 1 :]
     gone = set(cards)
     return tuple(c for c in hand if c not in gone)
 
 
-def _frozen(mapping: dict[int, tuple[int, ...]] | dict[int, tuple[str, ...]]) -> MappingProxyType[int, Any]:
-    return MappingProxyType(mapping)
+def _with(mapping: Mapping[int, V], key: int, value: V) -> Mapping[int, V]:
+    """A read-only copy of `mapping` (a MappingProxyType) with `key` set, in the order {**mapping, key: value} has."""
+    new = mapping.copy()  # type: ignore[attr-defined]  # the proxy copies its dict (quicker than {**mapping})
+    new[key] = value
+    return MappingProxyType(new)
+
+
+def _without_seat(waiting: tuple[int, ...] | None, seat: int) -> tuple[int, ...] | None:
+    """The seats still awaited once `seat` has acted, from those awaited before (None: not known)."""
+    if waiting is None or seat not in waiting:
+        return waiting
+    return tuple([s for s in waiting if s != seat])
 
 
 def apply(state: GameState | None, event: Event) -> GameState:
-    """Fold one event into the state. Pure: returns a new state."""
-    if isinstance(event, GameStarted):
+    """Fold one event in. Pure: returns a new state."""
+    if type(event) is GameStarted:
         return _apply_start(event)
     if state is None:
         raise ValueError("a game needs a GameStarted event first")
-    new = _apply(state, event)
-    # `new` is a fresh object no one else holds yet (every branch of _apply builds one): set its version in place
-    # rather than copying the whole state a second time.
-    assert new is not state
-    object.__setattr__(new, "version", state.version + 1)
+    new = _copy(state)
+    _apply_into(new, event)
     return new
 
 
@@ -464,108 +573,181 @@ def _apply_start(e: GameStarted) -> GameState:
     )
 
 
-def _apply(s: GameState, e: Event) -> GameState:
+# Each `_on_...` folds one event into `s`, a copy of the state that nobody else holds yet (`fold`, `apply` and
+# `step` make it), by replacing entries of its field dict `f` (= s.__dict__). They read the state only through `s`
+# and `f`, as it is before the event, and never change an object the old state shares (tuples, turns, mappings).
+Fields = dict[str, Any]
+
+
+def _on_storyteller_chosen(s: GameState, f: Fields, e: StorytellerChosen) -> None:
+    f["turn"] = _evolve(s.turn, storyteller=e.seat)
+    f["rng_draws"] = s.rng_draws + 1
+
+
+def _on_clue_given(s: GameState, f: Fields, e: ClueGiven) -> None:
+    if e.card is not None:
+        f["hands"] = _with_hand(s.hands, e.seat, _without(s.hands[e.seat], (e.card,)))
+    f["phase"] = Phase.SUBMIT
+    f["turn"] = _evolve(s.turn, storyteller=e.seat, clue=e.text, clue_card=e.card)
+
+
+def _on_cards_submitted(s: GameState, f: Fields, e: CardsSubmitted) -> tuple[int, ...] | None:
+    seat, hands = e.seat, s.hands
+    f["hands"] = _with_hand(hands, seat, _without(hands[seat], e.cards))
     turn = s.turn
-    match e:
-        case StorytellerChosen(seat=seat):
-            return _evolve(s, turn=_evolve(turn, storyteller=seat), rng_draws=s.rng_draws + 1)
-        case ClueGiven(seat=seat, text=text, card=card):
-            hands = s.hands if card is None else _with_hand(s.hands, seat, _without(s.hands[seat], [card]))
-            return _evolve(
-                s,
-                hands=hands,
-                phase=Phase.SUBMIT,
-                turn=_evolve(turn, storyteller=seat, clue=text, clue_card=card),
-            )
-        case CardsSubmitted(seat=seat, cards=cards):
-            subs = _frozen({**turn.submissions, seat: cards})
-            hands = _with_hand(s.hands, seat, _without(s.hands[seat], cards))
-            return _evolve(s, hands=hands, turn=_evolve(turn, submissions=subs))
-        case BoardLaidOut(order=order):
-            return _evolve(s, phase=Phase.VOTE, turn=_evolve(turn, board=order), rng_draws=s.rng_draws + 1)
-        case VoteCast(seat=seat, slots=slots, red=red):
-            votes = _frozen({**turn.votes, seat: slots})
-            return _evolve(s, turn=_evolve(turn, votes=votes, red=turn.red if red is None else red))
-        case TurnScored(reveal=reveal) if s.practice:  # nothing counts: scores, turns told and history stay
-            done = Turn(number=turn.number, storyteller=turn.storyteller, clue=turn.clue)
-            return _evolve(s, discard=(*s.discard, *turn.board), last_reveal=reveal, turn=done)
-        case TurnScored(reveal=reveal):
-            scores = list(s.scores)
-            for p in reveal.points:
-                scores[p.seat] = p.score
-            told = list(s.told)
-            told[reveal.storyteller] += 1
-            # the shown cards go to the discard pile; the turn keeps only its public facts
-            done = Turn(number=turn.number, storyteller=turn.storyteller, clue=turn.clue)
-            discard = (*s.discard, *turn.board)
-            return _evolve(
-                s,
-                scores=tuple(scores),
-                told=tuple(told),
-                discard=discard,
-                last_reveal=reveal,
-                history=(*s.history, reveal),
-                turn=done,
-            )
-        case DrawPileReshuffled(order=order):
-            return _evolve(s, draw_pile=order, discard=(), rng_draws=s.rng_draws + 1)
-        case CardsDrawn(seat=seat, cards=cards):
-            if s.draw_pile[: len(cards)] != cards:
-                raise ValueError("CardsDrawn does not match the top of the draw pile")
-            hands = _with_hand(s.hands, seat, (*s.hands[seat], *cards))
-            return _evolve(s, hands=hands, draw_pile=s.draw_pile[len(cards) :])
-        case HandsPassed():
-            seats = s.active_seats()
-            passed = {s.next_active(seat): s.hands[seat] for seat in seats}
-            return _evolve(s, hands=tuple(passed.get(seat, hand) for seat, hand in enumerate(s.hands)))
-        case TurnBegan(number=number, storyteller=teller):
-            return _evolve(s, phase=Phase.CLUE, turn=Turn(number=number, storyteller=teller))
-        case TurnVoided():
-            hands = s.hands
-            for seat in s.seats:
-                given = s.given_by(seat)
-                if given:
-                    hands = _with_hand(hands, seat, (*hands[seat], *given))
-            return _evolve(
-                s,
-                hands=hands,
-                phase=Phase.CLUE,
-                turn=Turn(number=turn.number, storyteller=turn.storyteller, voided_card=turn.clue_card),
-            )
-        case PlayerRemoved(seat=seat, host=host, storyteller=teller):
-            active = tuple(a and i != seat for i, a in enumerate(s.active))
-            hands = _with_hand(s.hands, seat, ())
-            return _evolve(
-                s,
-                active=active,
-                host=host,
-                hands=hands,
-                discard=(*s.discard, *s.hands[seat]),
-                turn=_evolve(turn, storyteller=teller),
-            )
-        case PracticeEnded(order=order):
-            h = s.rules.hand_size
-            if sorted(order) != sorted(s.cards):
-                raise ValueError("PracticeEnded must shuffle every card of the game")
-            dealt_hands: list[tuple[str, ...]] = []
-            dealt = 0
-            for seat in s.seats:
-                dealt_hands.append(tuple(order[dealt : dealt + h]) if s.active[seat] else ())
-                dealt += h if s.active[seat] else 0
-            n = len(s.names)
-            return _evolve(
-                s,
-                hands=tuple(dealt_hands),
-                draw_pile=tuple(order[dealt:]),
-                discard=(),
-                scores=(0,) * n,
-                told=(0,) * n,
-                phase=Phase.CLUE,
-                turn=Turn(number=1, storyteller=None),
-                rng_draws=s.rng_draws + 1,
-                last_reveal=None,
-                practice=False,
-            )
-        case GameEnded(winners=winners):
-            return _evolve(s, phase=Phase.OVER, winners=winners)
-    raise ValueError(f"unknown event {e!r}")  # pragma: no cover
+    fields_ = turn.__dict__.copy()  # _evolve(turn, submissions=...), inlined: it runs for every card given
+    fields_["submissions"] = _with(turn.submissions, seat, e.cards)
+    new = _new(Turn)
+    _set(new, "__dict__", fields_)
+    f["turn"] = new
+    # outside team mode the seats that may submit are those that could before, but this one
+    if s.phase is not Phase.SUBMIT or s.config.mode is Mode.TEAM:
+        return None
+    return _without_seat(s._waiting, e.seat)
+
+
+def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
+    f["phase"] = Phase.VOTE
+    f["turn"] = _evolve(s.turn, board=e.order)
+    f["rng_draws"] = s.rng_draws + 1
+
+
+def _on_vote_cast(s: GameState, f: Fields, e: VoteCast) -> tuple[int, ...] | None:
+    turn = s.turn
+    fields_ = turn.__dict__.copy()  # _evolve(turn, votes=..., red=...), inlined: it runs for every vote
+    fields_["votes"] = _with(turn.votes, e.seat, e.slots)
+    if e.red is not None:
+        fields_["red"] = e.red
+    new = _new(Turn)
+    _set(new, "__dict__", fields_)
+    f["turn"] = new
+    return _without_seat(s._waiting, e.seat) if s.phase is Phase.VOTE else None  # who had not voted, but this one
+
+
+def _on_turn_scored(s: GameState, f: Fields, e: TurnScored) -> None:
+    turn, reveal = s.turn, e.reveal
+    # the shown cards go to the discard pile; the turn keeps only its public facts
+    f["discard"] = (*s.discard, *turn.board)
+    f["last_reveal"] = reveal
+    f["turn"] = Turn(number=turn.number, storyteller=turn.storyteller, clue=turn.clue)
+    if s.practice:  # nothing counts: scores, turns told and history stay
+        return
+    scores = list(s.scores)
+    for p in reveal.points:
+        scores[p.seat] = p.score
+    told = list(s.told)
+    told[reveal.storyteller] += 1
+    f["scores"] = tuple(scores)
+    f["told"] = tuple(told)
+    f["history"] = (*s.history, reveal)
+
+
+def _on_draw_pile_reshuffled(s: GameState, f: Fields, e: DrawPileReshuffled) -> None:
+    f["draw_pile"] = e.order
+    f["discard"] = ()
+    f["rng_draws"] = s.rng_draws + 1
+
+
+def _on_cards_drawn(s: GameState, f: Fields, e: CardsDrawn) -> None:
+    cards, pile = e.cards, s.draw_pile
+    if pile[: len(cards)] != cards:
+        raise ValueError("CardsDrawn does not match the top of the draw pile")
+    f["hands"] = _with_hand(s.hands, e.seat, (*s.hands[e.seat], *cards))
+    f["draw_pile"] = pile[len(cards) :]
+
+
+def _on_hands_passed(s: GameState, f: Fields, e: HandsPassed) -> None:
+    passed = {s.next_active(seat): s.hands[seat] for seat in s.active_seats()}
+    f["hands"] = tuple(passed.get(seat, hand) for seat, hand in enumerate(s.hands))
+
+
+def _on_turn_began(s: GameState, f: Fields, e: TurnBegan) -> None:
+    f["phase"] = Phase.CLUE
+    f["turn"] = Turn(number=e.number, storyteller=e.storyteller)
+
+
+def _on_turn_voided(s: GameState, f: Fields, e: TurnVoided) -> None:
+    turn = s.turn
+    hands = s.hands
+    for seat in s.seats:
+        given = s.given_by(seat)
+        if given:
+            hands = _with_hand(hands, seat, (*hands[seat], *given))
+    f["hands"] = hands
+    f["phase"] = Phase.CLUE
+    f["turn"] = Turn(number=turn.number, storyteller=turn.storyteller, voided_card=turn.clue_card)
+
+
+def _on_player_removed(s: GameState, f: Fields, e: PlayerRemoved) -> None:
+    seat = e.seat
+    discard = (*s.discard, *s.hands[seat])
+    f["active"] = tuple(a and i != seat for i, a in enumerate(s.active))
+    f.pop("_active", None)
+    f["host"] = e.host
+    f["hands"] = _with_hand(s.hands, seat, ())
+    f["discard"] = discard
+    f["turn"] = _evolve(s.turn, storyteller=e.storyteller)
+
+
+def _on_practice_ended(s: GameState, f: Fields, e: PracticeEnded) -> None:
+    order = e.order
+    h = s.rules.hand_size
+    if sorted(order) != sorted(s.cards):
+        raise ValueError("PracticeEnded must shuffle every card of the game")
+    dealt_hands: list[tuple[str, ...]] = []
+    dealt = 0
+    for seat in s.seats:
+        dealt_hands.append(tuple(order[dealt : dealt + h]) if s.active[seat] else ())
+        dealt += h if s.active[seat] else 0
+    n = len(s.names)
+    f.update(
+        hands=tuple(dealt_hands),
+        draw_pile=tuple(order[dealt:]),
+        discard=(),
+        scores=(0,) * n,
+        told=(0,) * n,
+        phase=Phase.CLUE,
+        turn=Turn(number=1, storyteller=None),
+        rng_draws=s.rng_draws + 1,
+        last_reveal=None,
+        practice=False,
+    )
+
+
+def _on_game_ended(s: GameState, f: Fields, e: GameEnded) -> None:
+    f["phase"] = Phase.OVER
+    f["winners"] = e.winners
+
+
+_APPLY: dict[type, Callable[[GameState, Fields, Any], tuple[int, ...] | None]] = {
+    StorytellerChosen: _on_storyteller_chosen,
+    ClueGiven: _on_clue_given,
+    CardsSubmitted: _on_cards_submitted,
+    BoardLaidOut: _on_board_laid_out,
+    VoteCast: _on_vote_cast,
+    TurnScored: _on_turn_scored,
+    DrawPileReshuffled: _on_draw_pile_reshuffled,
+    CardsDrawn: _on_cards_drawn,
+    HandsPassed: _on_hands_passed,
+    TurnBegan: _on_turn_began,
+    TurnVoided: _on_turn_voided,
+    PlayerRemoved: _on_player_removed,
+    PracticeEnded: _on_practice_ended,
+    GameEnded: _on_game_ended,
+}
+
+
+def _apply_into(s: GameState, e: Event) -> None:
+    """Fold one event (not GameStarted) into `s`, a copy no one else holds yet."""
+    on = _APPLY.get(type(e))
+    if on is None:
+        raise ValueError(f"unknown event {e!r}")
+    f = s.__dict__
+    waiting = on(s, f, e)  # a rule may say whom the state waits for afterwards, when it knows at no cost
+    f["version"] += 1
+    if len(f) > _FIELD_COUNT:  # answers remembered about the state before the event
+        for key in VOTE_MEMO_KEYS if type(e) is VoteCast else MEMO_KEYS:
+            if key in f:
+                del f[key]
+    if waiting is not None:
+        f["_waiting"] = waiting

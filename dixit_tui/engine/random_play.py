@@ -7,6 +7,7 @@ from itertools import count
 
 from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, VoidTurn, Vote
 from dixit_tui.engine.config import Mode
+from dixit_tui.engine.game import below, step
 from dixit_tui.engine.state import GameState, Phase
 
 _WORDS = (
@@ -25,40 +26,50 @@ _WORDS = (
 
 def command_for(state: GameState, seat: int, rng: random.Random) -> Command | None:
     """A random legal command for `seat` in this phase, or None if the seat has nothing to do."""
-    if state.phase is Phase.CLUE:
-        if seat not in state.waiting_for():
-            return None
-        allowed = [c for c in state.hands[seat] if c != state.turn.voided_card]
-        card = None if state.config.mode is Mode.PARTY else rng.choice(allowed)
-        return GiveClue(seat, rng.choice(_WORDS), card)
-    if state.phase is Phase.SUBMIT:
-        if not state.may_submit(seat):
-            return None
-        want = state.rules.submit_count if state.config.mode is Mode.STANDARD else 1
-        return Submit(seat, tuple(rng.sample(state.hands[seat], want)))
-    if state.phase is Phase.VOTE:
-        if seat not in state.voters():
-            return None
-        forbidden = set(state.forbidden_slots(seat))
-        open_slots = [s for s in range(1, len(state.turn.board) + 1) if s not in forbidden]
-        k = rng.randint(1, min(state.rules.votes_allowed, len(open_slots)))
-        red = None
-        if state.config.mode is Mode.PARTY and seat == state.turn.storyteller:
-            red = rng.randint(1, len(state.turn.board))
-        return Vote(seat, tuple(rng.sample(open_slots, k)), red)
-    return None
+    phase = state.phase
+    if phase is Phase.CLUE or phase is Phase.SUBMIT:
+        acts = seat in state.waiting_for()  # SUBMIT: the seats that may submit
+    else:
+        acts = phase is Phase.VOTE and seat in state.voter_tuple()
+    return _command(state, phase, seat, rng) if acts else None
+
+
+def _command(state: GameState, phase: Phase, seat: int, rng: random.Random) -> Command:
+    """command_for, for a seat known to act now. Every draw is the one rng.choice(items) (items[below(n)]),
+    rng.randint(1, n) (1 + below(n)) or rng.sample would make; rng.sample(items, 1) draws as choice does."""
+    mode, bits = state.config.mode, rng.getrandbits
+    if phase is Phase.CLUE:
+        voided = state.turn.voided_card
+        allowed = [c for c in state.hands[seat] if c != voided]
+        card = None if mode is Mode.PARTY else allowed[below(bits, len(allowed))]
+        return GiveClue(seat, _WORDS[below(bits, len(_WORDS))], card)
+    if phase is Phase.SUBMIT:
+        hand = state.hands[seat]
+        want = state.rules.submit_count if mode is Mode.STANDARD else 1
+        return Submit(seat, (hand[below(bits, len(hand))],) if want == 1 else tuple(rng.sample(hand, want)))
+    forbidden = state.forbidden_slots(seat)
+    size = len(state.turn.board)
+    open_slots = [s for s in range(1, size + 1) if s not in forbidden] if forbidden else list(range(1, size + 1))
+    k = 1 + below(bits, min(state.rules.votes_allowed, len(open_slots)))
+    red = None
+    if mode is Mode.PARTY and seat == state.turn.storyteller:
+        red = 1 + below(bits, size)
+    chosen = (open_slots[below(bits, len(open_slots))],) if k == 1 else tuple(rng.sample(open_slots, k))
+    return Vote(seat, chosen, red)
 
 
 def random_command(state: GameState, rng: random.Random, *, revote: float = 0.1) -> Command | None:
     """A random legal move by one of the seats the phase waits for (sometimes a voter changing their vote)."""
-    waiting = list(state.waiting_for())
+    waiting = state.waiting_for()
     if not waiting:
         return None
-    if state.phase is Phase.VOTE and state.turn.votes and rng.random() < revote:
-        seat = rng.choice(sorted(state.turn.votes))
+    phase = state.phase
+    if phase is Phase.VOTE and state.turn.votes and rng.random() < revote:
+        voted = sorted(state.turn.votes)  # a voter: may vote again
+        seat = voted[below(rng.getrandbits, len(voted))]
     else:
-        seat = rng.choice(waiting)
-    return command_for(state, seat, rng)
+        seat = waiting[below(rng.getrandbits, len(waiting))]
+    return _command(state, phase, seat, rng)
 
 
 def random_table_command(state: GameState, rng: random.Random) -> Command | None:
@@ -73,12 +84,10 @@ def random_table_command(state: GameState, rng: random.Random) -> Command | None
 
 def play_out(state: GameState, rng: random.Random, max_commands: int = 100_000) -> tuple[GameState, int]:
     """Play random legal moves until the game ends. Returns the final state and the number of commands."""
-    from dixit_tui.engine.game import decide, fold
-
     for n in count():
         if state.phase is Phase.OVER or n >= max_commands:
             return state, n
         command = random_command(state, rng)
         assert command is not None, "a running game always waits for someone"
-        state = fold(decide(state, command), state)
+        state = step(state, command)[1]
     raise AssertionError("unreachable")  # pragma: no cover

@@ -38,43 +38,69 @@ def score_standard(
 
     outcome is "some" (some but not all voters found the storyteller's card), "all" or "none".
     """
-    units = {unit_of(s) for s in seats}
-    teller_unit = unit_of(storyteller)
-    pass1: Counter[int] = Counter()
-    raw: Counter[int] = Counter()
-    extra: Counter[int] = Counter()
+    outcome, units = score_units(
+        seats=seats,
+        storyteller=storyteller,
+        teller_slot=teller_slot,
+        owners=owners,
+        votes=votes,
+        bonus_cap=bonus_cap,
+        single_vote_extra=single_vote_extra,
+        unit_of=unit_of,
+    )
+    return outcome, {unit: UnitScore(*points) for unit, points in units.items()}
+
+
+def score_units(
+    *,
+    seats: Iterable[int],
+    storyteller: int,
+    teller_slot: int,
+    owners: Mapping[int, int],
+    votes: Mapping[int, tuple[int, ...]],
+    bonus_cap: int | None,
+    single_vote_extra: bool,
+    unit_of: Callable[[int], int] | None = None,
+) -> tuple[str, dict[int, tuple[int, int, int, int]]]:
+    """`score_standard` as plain tuples (pass1, bonus_raw, bonus, extra) per unit, for the engine's end of turn
+    (it runs every turn). `unit_of` None: every seat is its own unit."""
+    units = set(seats) if unit_of is None else {unit_of(s) for s in seats}
+    teller_unit = storyteller if unit_of is None else unit_of(storyteller)
+    # plain dicts rather than Counters: a Counter's missing key costs a Python call
+    pass1: dict[int, int] = {}
+    raw: dict[int, int] = {}
+    extra: dict[int, int] = {}
 
     found = [voter for voter, slots in votes.items() if teller_slot in slots]
     if 0 < len(found) < len(votes):
         outcome = "some"
-        pass1[teller_unit] += FIND_POINTS
+        pass1[teller_unit] = pass1.get(teller_unit, 0) + FIND_POINTS
         for voter in found:
-            pass1[unit_of(voter)] += FIND_POINTS
+            unit = voter if unit_of is None else unit_of(voter)
+            pass1[unit] = pass1.get(unit, 0) + FIND_POINTS
     else:
         outcome = "all" if found else "none"
-        for unit in units - {teller_unit}:
-            pass1[unit] += MISS_POINTS
+        for unit in units:
+            if unit != teller_unit:
+                pass1[unit] = pass1.get(unit, 0) + MISS_POINTS
 
     for slots in votes.values():
         for slot in slots:
             owner = owners[slot]
             if owner != storyteller:  # the storyteller never scores bonus
-                raw[unit_of(owner)] += 1
+                unit = owner if unit_of is None else unit_of(owner)
+                raw[unit] = raw.get(unit, 0) + 1
 
     if single_vote_extra:
         for voter in found:
             if len(votes[voter]) == 1:
-                extra[unit_of(voter)] += 1
+                unit = voter if unit_of is None else unit_of(voter)
+                extra[unit] = extra.get(unit, 0) + 1
 
-    result = {
-        unit: UnitScore(
-            pass1=pass1[unit],
-            bonus_raw=raw[unit],
-            bonus=raw[unit] if bonus_cap is None else min(raw[unit], bonus_cap),
-            extra=extra[unit],
-        )
-        for unit in units
-    }
+    result = {}
+    for unit in units:
+        got = raw.get(unit, 0)
+        result[unit] = (pass1.get(unit, 0), got, got if bonus_cap is None else min(got, bonus_cap), extra.get(unit, 0))
     return outcome, result
 
 

@@ -15,9 +15,23 @@ from dixit_tui.engine.events import EVENT_TYPES, Event
 _BY_NAME: dict[str, type] = {cls.__name__: cls for cls in EVENT_TYPES}
 
 
+_PLAIN = (str, int, float, bool, type(None))
+_NAMES: dict[type, tuple[str, ...] | None] = {}  # a type's dataclass field names (None: not a dataclass)
+
+
+def _names(cls: type) -> tuple[str, ...] | None:
+    if cls not in _NAMES:
+        _NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else None
+    return _NAMES[cls]
+
+
 def encode(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    cls = type(value)
+    if cls in _PLAIN:
+        return value
+    names = _names(cls)
+    if names is not None:
+        return {name: encode(getattr(value, name)) for name in names}
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, tuple | list):

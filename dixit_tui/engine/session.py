@@ -8,7 +8,7 @@ from dixit_tui.engine.cards import Card
 from dixit_tui.engine.commands import Command
 from dixit_tui.engine.config import GameConfig
 from dixit_tui.engine.events import Event
-from dixit_tui.engine.game import decide, fold, start
+from dixit_tui.engine.game import fold, start, step
 from dixit_tui.engine.state import GameState
 from dixit_tui.engine.view import PlayerView, view_for
 
@@ -33,8 +33,7 @@ class Game:
 
     def execute(self, command: Command) -> list[Event]:
         """Check and carry out a command; raises RuleError (and changes nothing) if the rules refuse it."""
-        events = decide(self.state, command)
-        self.state = fold(events, self.state)
+        events, self.state = step(self.state, command)
         self.events.extend(events)
         return events
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Any, ClassVar
 
 from dixit_tui.engine.cards import Card
 from dixit_tui.engine.config import GameConfig, Mode, Rules
@@ -21,7 +22,11 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
+# GameState and Turn keep their fields in a __dict__ (no slots) on purpose: the engine copies a state by copying
+# that dict, about ten times cheaper than setting twenty slots one by one (see engine/game.py, `_copy`).
+
+
+@dataclass(frozen=True)
 class Turn:
     number: int
     storyteller: int | None  # None while the first clue of the game is open to everyone
@@ -34,7 +39,7 @@ class Turn:
     voided_card: str | None = None  # after a void the storyteller must choose another card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameState:
     config: GameConfig
     rules: Rules
@@ -57,6 +62,16 @@ class GameState:
     version: int = 0  # number of events folded
     practice: bool = False  # the turn in progress is the practice turn (number 0): nothing it scores counts
 
+    # Answers the rules and the views ask for many times per state (who is in, who acts) are remembered in the
+    # state's __dict__ under the names in MEMO_KEYS, beside its fields: they are not fields (equality, repr and
+    # replays ignore them), and the engine drops them whenever it folds an event into a copy (engine/game.py).
+    # The class attributes below are what a state that has not remembered them yet reads.
+    _active: ClassVar[tuple[int, ...] | None] = None
+    _voters: ClassVar[tuple[int, ...] | None] = None
+    _waiting: ClassVar[tuple[int, ...] | None] = None
+    _forbidden: ClassVar[dict[int, tuple[int, ...]] | None] = None
+    _public: ClassVar[Any] = None  # the view's public part (engine/view.py)
+
     # --- seats and teams -------------------------------------------------------------------------------------
 
     @property
@@ -64,7 +79,15 @@ class GameState:
         return range(len(self.names))
 
     def active_seats(self) -> list[int]:
-        return [s for s in self.seats if self.active[s]]
+        return list(self.active_tuple())
+
+    def active_tuple(self) -> tuple[int, ...]:
+        """The seats still in the game, in order (remembered)."""
+        memo = self._active
+        if memo is None:
+            active = self.active
+            memo = self.__dict__["_active"] = tuple(s for s in range(len(active)) if active[s])
+        return memo
 
     def next_active(self, seat: int) -> int:
         n = len(self.names)
@@ -111,10 +134,23 @@ class GameState:
 
     def forbidden_slots(self, seat: int) -> tuple[int, ...]:
         """Slots this seat may not vote for: its own cards (team mode: its team's). None in party mode."""
-        if self.config.mode is Mode.PARTY or not self.turn.board:
+        memo = self._forbidden
+        if memo is None:
+            memo = self.__dict__["_forbidden"] = {}
+        slots = memo.get(seat)
+        if slots is None:
+            slots = memo[seat] = self._forbidden_slots(seat)
+        return slots
+
+    def _forbidden_slots(self, seat: int) -> tuple[int, ...]:
+        mode, board = self.config.mode, self.turn.board
+        if mode is Mode.PARTY or not board:
             return ()
-        mine = {c for s in self.teammates(seat) for c in self.given_by(s)}
-        return tuple(i + 1 for i, card in enumerate(self.turn.board) if card in mine)
+        if mode is Mode.STANDARD:
+            mine: Collection[str] = self.given_by(seat)
+        else:
+            mine = {c for s in self.teammates(seat) for c in self.given_by(s)}
+        return tuple(i for i, card in enumerate(board, start=1) if card in mine)
 
     # --- who acts ---------------------------------------------------------------------------------------------
 
@@ -139,24 +175,54 @@ class GameState:
         return True
 
     def voters(self) -> list[int]:
+        return list(self.voter_tuple())
+
+    def voter_tuple(self) -> tuple[int, ...]:
+        """The seats that vote this turn (remembered)."""
+        memo = self._voters
+        if memo is None:
+            memo = self.__dict__["_voters"] = self._compute_voters()
+        return memo
+
+    def _compute_voters(self) -> tuple[int, ...]:
         teller = self.turn.storyteller
         if self.config.mode is Mode.PARTY:
-            return self.active_seats()
+            return self.active_tuple()
         if self.config.mode is Mode.TEAM:
             assert teller is not None
             own = set(self.teammates(teller))
-            return [s for s in self.active_seats() if s not in own and s not in self.turn.submissions]
-        return [s for s in self.active_seats() if s != teller]
+            return tuple(s for s in self.active_tuple() if s not in own and s not in self.turn.submissions)
+        return tuple(s for s in self.active_tuple() if s != teller)
 
     def submission_complete(self) -> bool:
-        return not any(self.may_submit(s) for s in self.active_seats())
+        return self.phase is not Phase.SUBMIT or not self.waiting_for()
 
     def waiting_for(self) -> tuple[int, ...]:
-        if self.phase is Phase.CLUE:
+        memo = self._waiting
+        if memo is None:
+            memo = self.__dict__["_waiting"] = self._waiting_for()
+        return memo
+
+    def _waiting_for(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase is Phase.CLUE:
             teller = self.turn.storyteller
-            return tuple(self.active_seats()) if teller is None else (teller,)
-        if self.phase is Phase.SUBMIT:
-            return tuple(s for s in self.active_seats() if self.may_submit(s))
-        if self.phase is Phase.VOTE:
-            return tuple(s for s in self.voters() if s not in self.turn.votes)
+            return self.active_tuple() if teller is None else (teller,)
+        if phase is Phase.SUBMIT:
+            mode, turn = self.config.mode, self.turn
+            if mode is Mode.TEAM:
+                return tuple(s for s in self.active_tuple() if self.may_submit(s))
+            # may_submit, for every active seat at once: standard and party differ only in the storyteller
+            teller = turn.storyteller if mode is Mode.STANDARD else None
+            given = turn.submissions
+            return tuple(s for s in self.active_tuple() if s != teller and s not in given)
+        if phase is Phase.VOTE:
+            votes = self.turn.votes
+            return tuple(s for s in self.voter_tuple() if s not in votes)
         return ()
+
+
+# What the engine forgets when it folds an event into a state: all but `_active`, which only PlayerRemoved changes
+# (its rule drops it); a vote changes neither `_voters` nor `_forbidden`, so VoteCast forgets only VOTE_MEMO_KEYS.
+MEMO_KEYS = ("_waiting", "_public", "_voters", "_forbidden")
+VOTE_MEMO_KEYS = ("_waiting", "_public")

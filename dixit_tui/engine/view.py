@@ -111,21 +111,35 @@ def _hand_hidden(state: GameState, seat: int) -> bool:
     return teller is None or teller == seat
 
 
+def _public(state: GameState) -> tuple[tuple[SeatView, ...], tuple[SlotView, ...]]:
+    """The parts of every seat's view that are the same for all (remembered per state: a change shows the state to
+    every seat at the table)."""
+    memo = state._public
+    if memo is None:
+        players = tuple(
+            [
+                SeatView(s, state.names[s], state.scores[s], state.team_of(s), state.active[s], state.told[s])
+                for s in state.seats
+            ]
+        )
+        board: tuple[SlotView, ...] = ()
+        if state.phase is Phase.VOTE:
+            texts = state.cards
+            board = tuple([SlotView(i, c, texts[c].text) for i, c in enumerate(state.turn.board, start=1)])
+        memo = state.__dict__["_public"] = (players, board)
+    return memo
+
+
 def view_for(state: GameState, seat: int | None) -> PlayerView:
     """What `seat` may see of the game (None: a spectator, who sees no hand)."""
     you = seat if seat is not None and 0 <= seat < len(state.names) else None
     turn = state.turn
-    players = tuple(
-        SeatView(s, state.names[s], state.scores[s], state.team_of(s), state.active[s], state.told[s])
-        for s in state.seats
-    )
+    players, board = _public(state)
     hidden = you is not None and _hand_hidden(state, you)
     hand: tuple[CardView, ...] = ()
     if you is not None and not hidden:
-        hand = tuple(CardView(c, state.cards[c].text) for c in state.hands[you])
-    board: tuple[SlotView, ...] = ()
-    if state.phase is Phase.VOTE:
-        board = tuple(SlotView(i, c, state.cards[c].text) for i, c in enumerate(turn.board, start=1))
+        texts = state.cards
+        hand = tuple([CardView(c, texts[c].text) for c in state.hands[you]])
     waiting = state.waiting_for()
     acting = you is not None and you in waiting
     party = state.config.mode is Mode.PARTY
@@ -138,7 +152,7 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         your_votes = turn.votes.get(you, ())
         if you == turn.storyteller:
             your_red = turn.red
-    can_vote = you is not None and state.phase is Phase.VOTE and you in state.voters()
+    can_vote = you is not None and state.phase is Phase.VOTE and you in state.voter_tuple()
     return PlayerView(
         mode=state.config.mode.value,
         profile=state.config.profile.value,
