@@ -149,7 +149,7 @@ class CardList(OptionList):
             prompts.append(prompt)
         old = self._prompts
         self._prompts = prompts
-        changed = False
+        changed: list[int] = []
         for index, prompt in enumerate(prompts):
             if index < len(old) and (old[index] is prompt or same_content(old[index], prompt)):
                 continue
@@ -159,11 +159,21 @@ class CardList(OptionList):
                 cache = self._option_render_cache  # an LRUCache (not a dict): iterate its keys
                 for key in [k for k in cache.keys() if k[0] is option]:  # noqa: SIM118
                     self._option_render_cache.discard(key)
-                changed = True
-        if changed:
-            self._line_cache.clear()
+                changed.append(index)
+        if not changed:
+            return
+        lines = self._line_cache
+        if lines.lines and all(
+            index < len(old) and lines.heights.get(index) == _height(old[index]) == _height(prompts[index])
+            for index in changed
+        ):
+            # the same rows as before (the highlight moved, a card got a tag): redraw those rows only
+            for index in changed:
+                self.refresh_lines(lines.index_to_line[index], lines.heights[index])
+        else:
+            lines.clear()
             self.refresh()
-            self.scroll_to_highlight()
+        self.scroll_to_highlight()
 
     def on_resize(self) -> None:
         self._prompts = []  # new width or height: every prompt again
@@ -247,3 +257,8 @@ class Board(CardList, can_focus=False):
         border: round $border-blurred;
     }
     """
+
+
+def _height(prompt: Content) -> int:
+    """The rows a prompt takes (it is wrapped to the list's width already)."""
+    return prompt.plain.count("\n") + 1
