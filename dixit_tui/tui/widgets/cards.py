@@ -16,6 +16,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.geometry import Region
+from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -77,6 +78,10 @@ class CardList(OptionList):
         }
     }
     """
+
+    # a new highlight changes the two prompts involved (the `▶` moves): `_update_prompts` redraws their rows, not
+    # the whole list as OptionList's repainting reactive did
+    highlighted: reactive[int | None] = reactive(None, repaint=False)
 
     def _move_page(self, direction: Any) -> None:
         if self.scrollable_content_region.height <= 0:  # not laid out yet (or a tiny terminal): nothing to page
