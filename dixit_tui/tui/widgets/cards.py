@@ -167,16 +167,16 @@ class CardList(OptionList):
                 changed.append(index)
         if not changed:
             return
-        lines = self._line_cache
-        if lines.lines and all(
-            index < len(old) and lines.heights.get(index) == _height(old[index]) == _height(prompts[index])
+        line_cache = self._line_cache
+        if line_cache.lines and all(
+            index < len(old) and line_cache.heights.get(index) == _height(old[index]) == _height(prompts[index])
             for index in changed
         ):
             # the same rows as before (the highlight moved, a card got a tag): redraw those rows only
             for index in changed:
-                self.refresh_lines(lines.index_to_line[index], lines.heights[index])
+                self.refresh_lines(line_cache.index_to_line[index], line_cache.heights[index])
         else:
-            lines.clear()
+            line_cache.clear()
             self.refresh()
         self.scroll_to_highlight()
 
