@@ -14,7 +14,6 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
-from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
@@ -37,6 +36,7 @@ from dixit_tui.coordinator import (
 )
 from dixit_tui.engine import RuleError
 from dixit_tui.tui.shared_css import mark_styled_at_mount, share_parsed_css
+from dixit_tui.tui.theme_lookup import ThemeLookup
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
@@ -88,7 +88,7 @@ def _all_css_paths() -> tuple[Path, ...]:
     return tuple(paths)
 
 
-class DixitApp(App[int]):
+class DixitApp(ThemeLookup[int]):
     CSS_PATH = "dixit.tcss"
     TITLE = "dixit-tui"
     ENABLE_COMMAND_PALETTE = False

@@ -13,12 +13,15 @@ from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import replace
 from typing import Any
+from unittest.mock import patch
 
+from textual.app import App
 from textual.pilot import Pilot
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.widgets.cards import Hand
 from dixit_tui.tui.widgets.chat import Feed
 from dixit_tui.tui.widgets.recap import RecapScreen
 from tests.tui.fixtures import coordinator, default_move, options, play_until, seat_many, settle
@@ -87,6 +90,9 @@ async def test_an_ordinary_move_repaints_only_the_lines_it_changed() -> None:
                 # each row sent is composed of the widgets stacked there (screen, containers, the widget: up to 6);
                 # Textual's compositor composed every row between the first and the last one changed (about 180)
                 assert counts.composed <= 6 * (changed + 1), (size, counts.composed, changed)
+                # a changed row builds a few strips (its widget's line, styled, filtered, cut into chops); the other
+                # lines of the widgets that changed are reused (Textual built them all again: 42 for 6 rows)
+                assert counts.strips <= 5 * changed + 4, (size, counts.strips, changed)
                 assert not any(name.startswith(("KeyBar", "TableScreen")) for name in counts.refreshed), (
                     counts.refreshed
                 )
@@ -103,6 +109,7 @@ async def test_an_ordinary_move_repaints_only_the_lines_it_changed() -> None:
                 assert counts.lines_sent <= changed + 2, (size, counts.lines_sent, changed, counts.refreshed)
                 assert counts.lines_rendered <= changed + 2, (size, counts.lines_rendered, changed)
                 assert counts.composed <= 6 * (changed + 1), (size, counts.composed, changed)
+                assert counts.strips <= 5 * changed + 4, (size, counts.strips, changed)  # (Textual: 28 for 2 rows)
 
 
 async def test_the_clock_repaints_the_top_bar_only() -> None:
@@ -171,6 +178,58 @@ async def test_the_reveal_does_not_repaint_a_watchers_whole_screen() -> None:
         await pilot.press("r")
         await settle(pilot)
         assert isinstance(app.screen, RecapScreen)
+
+
+async def test_moving_the_highlight_in_the_hand_redraws_two_cards_only() -> None:
+    """Down in the hand moves the `▶` from one card to the next: the rows of those two cards are drawn again, the
+    rest of the list is not (the whole list was)."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
+        view = await host.create(options(seats=8))
+        others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dan", "eve", "finn", "gus"], view.code)]
+        app = DixitApp(coord, Identity("hal", "key-hal"), command=f"join {view.code}")
+        pilot = await stack.enter_async_context(app.run_test(size=(100, 30)))
+        await settle(pilot)
+        await host.start()
+        await settle(pilot)
+        await play_until([host, *others], lambda: phase(host) == "submit")
+        await settle(pilot)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        hand = table.query_one(Hand)
+        hand.focus()
+        await settle(pilot)
+        for _ in range(3):
+            first = hand.highlighted
+            counts, changed = await count(app, pilot, lambda: pilot.press("down"))
+            assert hand.highlighted == (first or 0) + 1
+            assert counts.layouts == 0 and counts.full_updates == 0
+            assert 2 <= changed <= 8, changed  # the rows of the two cards
+            # the whole list (19 rows at 100x30) was drawn again
+            assert counts.lines_rendered <= changed + 1, (counts.lines_rendered, changed)
+
+
+async def test_an_update_looks_up_no_theme_table() -> None:
+    """Every line rendered asks the app for its theme: Textual copied its table of themes for each of them."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        sessions, app, pilot = await eight_bots(coord, stack, (100, 30))
+        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+        await settle(pilot)
+        copies = 0
+        available = App.available_themes
+
+        def counted(self: App[Any]) -> dict[str, Any]:
+            nonlocal copies
+            copies += 1
+            return available.fget(self)  # type: ignore[attr-defined]
+
+        mover = next(s for s in sessions if default_move_pending(s))
+        with patch.object(App, "available_themes", property(counted)):
+            counts, changed = await count(app, pilot, lambda: default_move(mover))
+        assert counts.lines_rendered >= changed >= 3
+        assert copies == 0, (copies, counts.lines_rendered)
 
 
 async def test_a_new_log_line_builds_the_strips_of_that_line_only() -> None:

@@ -16,6 +16,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.geometry import Region
+from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -77,6 +78,10 @@ class CardList(OptionList):
         }
     }
     """
+
+    # a new highlight changes the two prompts involved (the `▶` moves): `_update_prompts` redraws their rows, not
+    # the whole list as OptionList's repainting reactive did
+    highlighted: reactive[int | None] = reactive(None, repaint=False)
 
     def _move_page(self, direction: Any) -> None:
         if self.scrollable_content_region.height <= 0:  # not laid out yet (or a tiny terminal): nothing to page
@@ -149,7 +154,7 @@ class CardList(OptionList):
             prompts.append(prompt)
         old = self._prompts
         self._prompts = prompts
-        changed = False
+        changed: list[int] = []
         for index, prompt in enumerate(prompts):
             if index < len(old) and (old[index] is prompt or same_content(old[index], prompt)):
                 continue
@@ -159,11 +164,21 @@ class CardList(OptionList):
                 cache = self._option_render_cache  # an LRUCache (not a dict): iterate its keys
                 for key in [k for k in cache.keys() if k[0] is option]:  # noqa: SIM118
                     self._option_render_cache.discard(key)
-                changed = True
-        if changed:
-            self._line_cache.clear()
+                changed.append(index)
+        if not changed:
+            return
+        line_cache = self._line_cache
+        if line_cache.lines and all(
+            index < len(old) and line_cache.heights.get(index) == _height(old[index]) == _height(prompts[index])
+            for index in changed
+        ):
+            # the same rows as before (the highlight moved, a card got a tag): redraw those rows only
+            for index in changed:
+                self.refresh_lines(line_cache.index_to_line[index], line_cache.heights[index])
+        else:
+            line_cache.clear()
             self.refresh()
-            self.scroll_to_highlight()
+        self.scroll_to_highlight()
 
     def on_resize(self) -> None:
         self._prompts = []  # new width or height: every prompt again
@@ -247,3 +262,8 @@ class Board(CardList, can_focus=False):
         border: round $border-blurred;
     }
     """
+
+
+def _height(prompt: Content) -> int:
+    """The rows a prompt takes (it is wrapped to the list's width already)."""
+    return prompt.plain.count("\n") + 1

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 from textual.content import Content
 from textual.geometry import Region, Size
-from textual.widget import Widget
 
 from dixit_tui.coordinator import TableView
+from dixit_tui.tui.line_cache import LineCached
 from dixit_tui.tui.widgets.legend import pack_legend
 from dixit_tui.tui.widgets.textbox import same_content
 
@@ -166,7 +166,7 @@ def render_seats(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
     return out
 
 
-class SeatsPanel(Widget):
+class SeatsPanel(LineCached):
     """Shows `seat_lines(view)`; re-renders only when they change, re-lays out only when the height changes."""
 
     DEFAULT_CSS = """

@@ -13,6 +13,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from dixit_tui.tui.compositor import LaidOutOnce
+from dixit_tui.tui.line_cache import LineCached
 
 
 def same_content(a: Content, b: Content) -> bool:
@@ -20,7 +21,7 @@ def same_content(a: Content, b: Content) -> bool:
     return a.plain == b.plain and list(a.spans) == list(b.spans)
 
 
-class TextBox(Static, LaidOutOnce):
+class TextBox(Static, LaidOutOnce, LineCached):
     """`keep_height`: a shorter text does not shrink the box until `fit_height` is called (the table calls it when
     the phase changes, which lays the screen out anyway), so a line that shortens as players act (the status line)
     never lays the screen out."""
