@@ -112,6 +112,7 @@ class DixitApp(App[int]):
     ) -> None:
         share_parsed_css()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
+        self._disable_tooltips = True  # no widget here has a tooltip: no Tooltip widget composed into every screen
         self.ssh_host = ssh_host  # for the "join straight from your shell" hints, when known
         self.ssh_port = ssh_port
         self.coordinator = coordinator
@@ -126,6 +127,7 @@ class DixitApp(App[int]):
     async def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self._screen_changed)
         if not self.command:
+            self.tables = self.coordinator.summaries()  # the lobby opens with them (connecting sends them again)
             await self._show_lobby()
         self.session = await self.coordinator.connect(self.identity, self._deliver)
         if self.command and not await self._run_command(self.command):
