@@ -5,14 +5,22 @@ only one shows at a time. A plain ContentSwitcher mounts all of them when the sc
 hidden pane is created, styled and composed for a screen that may never show it (someone joining a table in its
 lobby sees none of the hand, the board or the end of the game), which was a good part of what opening a table cost.
 Here a pane other than the initial one is held back and mounted the first time it becomes `current`; its widgets are
-all in the DOM as soon as `current` is set (so the screen can query and fill them at once, as before), and they stay
-once mounted (switching back and forth mounts nothing).
+all in the DOM as soon as `current` is set (so the screen can query and fill them at once, as before), the screen draws
+nothing until they have all mounted (the new pane appears whole, in the same frame as the rest of the change), and they
+stay once mounted (switching back and forth mounts nothing).
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable
+from typing import Any
+
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher
+
+MOUNT_WAIT = 5.0
+"""Seconds the screen's drawing waits at most for a pane to mount."""
 
 
 class Panes(ContentSwitcher):
@@ -45,7 +53,7 @@ class Panes(ContentSwitcher):
     def _mount_whole(self, pane: Widget) -> None:
         """Mount `pane` and, at once, every widget composed into it (Textual would add each level only when its
         parent has mounted): the screen fills them in the same call that shows the pane."""
-        self.mount(pane)
+        mounts: list[Awaitable[Any]] = [self.mount(pane)]
         level = [pane]
         while level:
             below: list[Widget] = []
@@ -53,6 +61,19 @@ class Panes(ContentSwitcher):
                 children = list(widget._pending_children)
                 if children:
                     widget._pending_children.clear()
-                    widget.mount(*children)
+                    mounts.append(widget.mount(*children))
                     below.extend(children)
             level = below
+        app, screen = self.app, self.screen
+        app._begin_batch()  # no drawing of a half-mounted pane (an empty frame, then the pane)
+
+        async def mounted() -> None:
+            try:
+                await asyncio.wait_for(asyncio.gather(*mounts), MOUNT_WAIT)
+            except TimeoutError:
+                pass
+            finally:
+                app._end_batch()
+                screen.check_idle()  # draws what waited
+
+        self.call_next(mounted)

@@ -3,6 +3,10 @@ mounted the first time they are shown (a join to a table in its lobby composes n
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+from textual.screen import Screen
 from textual.widgets import Button, Input
 
 from dixit_tui.coordinator import Identity
@@ -85,3 +89,32 @@ async def test_a_watcher_arriving_at_the_vote_builds_only_the_board() -> None:
         await settle(pilot)
         assert built(screen)["hand"] == 2
         assert not screen.query_one("#clue-input", Input).value
+
+
+async def test_a_pane_built_late_is_drawn_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No frame shows a pane before its widgets have mounted (an empty pane first, then the board)."""
+    drawn: list[tuple[str | None, bool]] = []  # at each drawing of the table: (its pane, all its widgets mounted)
+    refresh = Screen._compositor_refresh
+
+    def spy(self: Screen[Any]) -> None:
+        if isinstance(self, TableScreen) and self.is_current:
+            panes = self.query_one(Panes)
+            pane = panes.visible_content
+            whole = pane is not None and all(w.is_mounted for w in [pane, *pane.query("*")])
+            drawn.append((panes.current, whole))
+        refresh(self)
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", spy)
+    coord = coordinator()
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options())
+    others = [(await seat(coord, name, view.code))[0] for name in ("ben", "cara")]
+    app = DixitApp(coord, Identity("dan", "key-dan"), command=f"watch {view.code}")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await host.start()
+        await settle(pilot)
+        await play_until([host, *others], lambda: phase_of(host)[2] == "vote")
+        await settle(pilot)
+        assert [pane for pane, _ in drawn if pane is not None][-1] == "vote-pane"
+        assert all(whole for _, whole in drawn), drawn
