@@ -127,7 +127,6 @@ class DixitApp(App[int]):
     async def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self._screen_changed)
         if not self.command:
-            self.tables = self.coordinator.summaries()  # the lobby opens with them (connecting sends them again)
             await self._show_lobby()
         self.session = await self.coordinator.connect(self.identity, self._deliver)
         if self.command and not await self._run_command(self.command):

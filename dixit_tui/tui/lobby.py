@@ -214,8 +214,7 @@ class LobbyScreen(Screen[None]):
             self.query_one("#tables", TableList).focus()
 
     def on_mount(self) -> None:
-        self._tables = self.dixit.tables
-        self._render_tables(self._tables)  # (in its first frame: `is_mounted` is True only after on_mount)
+        self.show_tables(self.dixit.tables)
 
     # --- live data -------------------------------------------------------------------------------------------
 
@@ -228,7 +227,7 @@ class LobbyScreen(Screen[None]):
     def _render_tables(self, tables: tuple[TableSummary, ...]) -> None:
         shown = (tables, self.player_name())
         if shown == self._shown:
-            return  # (the update that follows a connection repeats the tables the lobby opened with)
+            return  # (a lobby update that changes nothing this list shows)
         self._shown = shown
         self.query_one("#welcome", Static).update(
             Content.assemble(
