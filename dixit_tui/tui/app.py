@@ -112,6 +112,7 @@ class DixitApp(ThemeLookup[int]):
     ) -> None:
         share_parsed_css()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
+        self._disable_tooltips = True  # no widget here has a tooltip: no Tooltip widget composed into every screen
         self.ssh_host = ssh_host  # for the "join straight from your shell" hints, when known
         self.ssh_port = ssh_port
         self.coordinator = coordinator

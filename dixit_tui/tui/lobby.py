@@ -25,6 +25,7 @@ from dixit_tui.coordinator.models import mode_text
 from dixit_tui.engine import RuleError
 from dixit_tui.sanitize import NAME_MAX, clean_name, ssh_user
 from dixit_tui.tui.widgets.keybar import KeyBar
+from dixit_tui.tui.widgets.textbox import same_content
 
 if TYPE_CHECKING:
     from dixit_tui.tui.app import DixitApp
@@ -168,6 +169,8 @@ class LobbyScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__(id="lobby")
         self._tables: tuple[TableSummary, ...] = ()
+        self._shown: tuple[object, ...] | None = None  # what the list and the welcome line show now
+        self._hint: Content | None = None
 
     # --- helpers ---------------------------------------------------------------------------------------------
 
@@ -218,8 +221,14 @@ class LobbyScreen(Screen[None]):
     def show_tables(self, tables: tuple[TableSummary, ...]) -> None:
         """Show the open tables (called on every lobby update), keeping the selected row when it is still there."""
         self._tables = tables
-        if not self.is_mounted:
-            return
+        if self.is_mounted:
+            self._render_tables(tables)
+
+    def _render_tables(self, tables: tuple[TableSummary, ...]) -> None:
+        shown = (tables, self.player_name())
+        if shown == self._shown:
+            return  # (a lobby update that changes nothing this list shows)
+        self._shown = shown
         self.query_one("#welcome", Static).update(
             Content.assemble(
                 "Welcome, ", (self.player_name(), "bold"), "! Join a table, watch one, or create your own."
@@ -256,7 +265,10 @@ class LobbyScreen(Screen[None]):
         host = getattr(self.app, "ssh_host", None)
         port = getattr(self.app, "ssh_port", None)
         command = shell_hint(self.player_name(), host, port, self.selected_code())
-        self.query_one("#hint", Static).update(Content.assemble("From your shell: ", (command, "bold")))
+        hint = Content.assemble("From your shell: ", (command, "bold"))
+        if self._hint is None or not same_content(hint, self._hint):
+            self._hint = hint
+            self.query_one("#hint", Static).update(hint)
 
     @on(DataTable.RowHighlighted, "#tables")
     def _highlighted(self) -> None:

@@ -18,6 +18,8 @@ from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 from textual.css.types import CSSLocation
 from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets._toast import ToastRack
 
 _CACHE_SIZE = 512
 """Parsed sources kept (a source is one CSS file or one class's DEFAULT_CSS, for one set of variables)."""
@@ -99,4 +101,16 @@ def _keep_styles_on_first_resume() -> None:
             self._repaint_required = False
 
     Screen._on_screen_resume = first_resume_keeps_styles  # type: ignore[method-assign]
+
+    extend_compose = Screen._extend_compose
+
+    def toasts_start_as_shown(self: Screen[Any], widgets: list[Widget]) -> None:
+        """Each screen's toast rack starts as its first resume leaves it (hidden unless there are notifications):
+        Textual hides it only then, and that one change asked for a second layout of the whole new screen."""
+        extend_compose(self, widgets)
+        for widget in widgets:
+            if isinstance(widget, ToastRack):
+                widget.styles.set_rule("display", "block" if self.app._notifications else "none")  # (no refresh)
+
+    Screen._extend_compose = toasts_start_as_shown  # type: ignore[method-assign]
     _resume_patched = True

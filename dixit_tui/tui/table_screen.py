@@ -28,6 +28,7 @@ from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableView
 from dixit_tui.engine import PlayerView, Reveal
 from dixit_tui.sanitize import CLUE_MAX
 from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
+from dixit_tui.tui.panes import Panes as LazyPanes
 from dixit_tui.tui.practice import practice_help
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
 from dixit_tui.tui.widgets.chat import ChatPanel
@@ -98,8 +99,8 @@ class Pane(Vertical, LaidOutOnce):
     """A phase's pane (see LaidOutOnce)."""
 
 
-class Panes(ContentSwitcher, LaidOutOnce):
-    """The phases' panes, one shown at a time (see LaidOutOnce)."""
+class Panes(LazyPanes, LaidOutOnce):
+    """The phases' panes, one shown at a time, each built when first shown (see LazyPanes and LaidOutOnce)."""
 
 
 def _plural(n: int, word: str) -> str:
@@ -174,7 +175,7 @@ class TableScreen(Screen[None]):
                 yield TextBox(id="practice-help")
             with Vertical(id="main"):
                 yield TextBox(id="clue")
-                with Panes(id="panes", initial="lobby-pane"):
+                with Panes(id="panes", initial=self._first_pane()):  # the others are built when first shown
                     with VerticalScroll(id="lobby-pane", can_focus=False):
                         yield TextBox(id="lobby-info")
                         with Horizontal(id="lobby-buttons"):
@@ -200,6 +201,15 @@ class TableScreen(Screen[None]):
                         yield TextBox(id="over-body")
                 yield ChatPanel(id="chat")
         yield KeyBar()
+
+    def _first_pane(self) -> str:
+        """The pane the first view shows (as `_render_view` picks it)."""
+        view, game = self.view, self.game
+        if view.status == "lobby" or game is None:
+            return "lobby-pane"
+        if view.status == "over" or game.phase == "over":
+            return "over-pane"
+        return "vote-pane" if game.phase == "vote" else "hand-pane"
 
     def on_mount(self) -> None:
         self._render_view()
@@ -598,9 +608,9 @@ class TableScreen(Screen[None]):
 
     def _render_over(self) -> None:
         game = self.game
+        if game is None or not self.query_one(Panes).is_built("over-pane"):
+            return  # (rendered when the pane is first shown)
         body = self.query_one("#over-body", TextBox)
-        if game is None:
-            return
         if self.over is not None:
             scores = list(self.over.scores)
             winners = self.over.winners
@@ -836,6 +846,8 @@ class TableScreen(Screen[None]):
     def _keep_typed_clue(self, previous: TableView) -> None:
         """The turn moved on while you were typing a clue: the text stays in the box (not sent), with a notice
         (once: when the clue could be given before and cannot now)."""
+        if not self.query_one(Panes).is_built("hand-pane"):
+            return  # no clue box yet: nothing typed
         box = self.query_one("#clue-input", Input)
         before = previous.game
         could = previous.status == "playing" and before is not None and before.phase == "clue" and before.can_clue

@@ -1,0 +1,79 @@
+"""`Panes`: a ContentSwitcher that builds a pane only when it is first shown.
+
+The table screen switches between four panes (the lobby, your hand, the board and its dial, the end of the game), and
+only one shows at a time. A plain ContentSwitcher mounts all of them when the screen opens: every widget of every
+hidden pane is created, styled and composed for a screen that may never show it (someone joining a table in its
+lobby sees none of the hand, the board or the end of the game), which was a good part of what opening a table cost.
+Here a pane other than the initial one is held back and mounted the first time it becomes `current`; its widgets are
+all in the DOM as soon as `current` is set (so the screen can query and fill them at once, as before), the screen draws
+nothing until they have all mounted (the new pane appears whole, in the same frame as the rest of the change), and they
+stay once mounted (switching back and forth mounts nothing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from typing import Any
+
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher
+
+MOUNT_WAIT = 5.0
+"""Seconds the screen's drawing waits at most for a pane to mount."""
+
+
+class Panes(ContentSwitcher):
+    def __init__(self, *children: Widget, id: str | None = None, initial: str | None = None) -> None:
+        super().__init__(*children, id=id, initial=initial)
+        self._held: dict[str, Widget] = {}
+        self.mounted_late = 0
+        """Panes mounted after the switcher (on first need): for tests."""
+
+    def is_built(self, pane: str) -> bool:
+        """Whether pane `pane` is in the DOM (shown now or before)."""
+        return pane not in self._held
+
+    async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
+        shown = []
+        for widget in widgets:
+            if widget.id is not None and widget.id != self._initial:
+                self._held[widget.id] = widget
+            else:
+                shown.append(widget)
+        await super().mount_composed_widgets(shown)
+
+    def watch_current(self, old: str | None, new: str | None) -> None:
+        if new is not None and (pane := self._held.pop(new, None)) is not None:
+            pane.display = False  # shown below, as ContentSwitcher shows any pane
+            self._mount_whole(pane)
+            self.mounted_late += 1
+        super().watch_current(old, new)
+
+    def _mount_whole(self, pane: Widget) -> None:
+        """Mount `pane` and, at once, every widget composed into it (Textual would add each level only when its
+        parent has mounted): the screen fills them in the same call that shows the pane."""
+        mounts: list[Awaitable[Any]] = [self.mount(pane)]
+        level = [pane]
+        while level:
+            below: list[Widget] = []
+            for widget in level:
+                children = list(widget._pending_children)
+                if children:
+                    widget._pending_children.clear()
+                    mounts.append(widget.mount(*children))
+                    below.extend(children)
+            level = below
+        app, screen = self.app, self.screen
+        app._begin_batch()  # no drawing of a half-mounted pane (an empty frame, then the pane)
+
+        async def mounted() -> None:
+            try:
+                await asyncio.wait_for(asyncio.gather(*mounts), MOUNT_WAIT)
+            except TimeoutError:
+                pass
+            finally:
+                app._end_batch()
+                screen.check_idle()  # draws what waited
+
+        self.call_next(mounted)
