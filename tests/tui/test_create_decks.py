@@ -12,7 +12,7 @@ from dixit_tui.ssh.serve import build_coordinator
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import CreateScreen, Tick
 from tests.tui.fixtures import coordinator, settle
-from tests.tui.test_lobby import SIZE, errors, open_create
+from tests.tui.lobby_pilot import SIZE, errors, open_create
 
 
 def deck_hint(screen: CreateScreen) -> str:

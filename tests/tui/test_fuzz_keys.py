@@ -8,21 +8,19 @@ changes at the table is the fuzzed player's doing, through the UI.
 
 from __future__ import annotations
 
-import asyncio
 import random
-import unicodedata
 from typing import Any
 
 import pytest
 from textual import events
 from textual._node_list import DuplicateIds
-from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.coordinator.table import Table
 from dixit_tui.tui.app import DixitApp
 from tests.tui.fixtures import coordinator, default_move, options, play_until, seat_many
+from tests.tui.keys import alive, type_keys
 
 KEYS = 300
 BURST = 25
@@ -56,35 +54,6 @@ def check_whole(table: Table) -> None:
         assert sorted(state.turn.board) == sorted(c for s in state.seats for c in state.given_by(s))
     assert all(score >= 0 for score in state.scores)
     assert all(len(hand) <= state.rules.hand_size for hand in state.hands)
-
-
-def alive(app: DixitApp) -> None:
-    assert app.is_running, "the app stopped"
-    assert app.return_code is None, app.return_code
-    assert app._exception is None, app._exception
-
-
-def key_event(key: str) -> events.Key:
-    """The Key event Pilot would send for `key` (as in App._press_keys)."""
-    if len(key) == 1 and not key.isalnum():
-        key = _character_to_key(key)
-    try:
-        char: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
-    except KeyError:
-        char = key if len(key) == 1 else None
-    return events.Key(key, char)
-
-
-async def type_keys(app: DixitApp, keys: list[str]) -> None:
-    """Keys as a terminal delivers them: through the driver, one after another, without waiting for each to be
-    handled (Pilot.press waits for idle after every key: 80 ms a key)."""
-    driver = app._driver
-    assert driver is not None
-    for key in keys:
-        event = key_event(key)
-        event.set_sender(app)
-        driver.send_message(event)
-        await asyncio.sleep(0)
 
 
 async def fuzz(pilot: Pilot[Any], app: DixitApp, coord: Coordinator, rng: random.Random) -> int:

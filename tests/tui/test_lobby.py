@@ -9,10 +9,10 @@ from textual.widgets import DataTable, Input, Static
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions, Update
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.create import Choice, CreateScreen, Tick
+from dixit_tui.tui.create import Choice, Tick
 from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, shell_hint
+from tests.tui.lobby_pilot import SIZE, errors, open_create, settle
 
-SIZE = (80, 24)
 HOSTILE = "[@click=app.quit]x[/"
 
 
@@ -27,12 +27,6 @@ def ignore(_: Update) -> None:
 async def player(coord: Coordinator, name: str, key: str | None = None) -> PlayerSession:
     """A session that is not a TUI (as if another player were connected elsewhere)."""
     return await coord.connect(Identity(name, key), ignore)
-
-
-async def settle(*pilots: Pilot[int]) -> None:
-    for _ in range(3):
-        for pilot in pilots:
-            await pilot.pause()
 
 
 def lobby_of(app: DixitApp) -> LobbyScreen:
@@ -121,19 +115,6 @@ async def test_typing_q_in_a_code_box_does_not_quit() -> None:
 
 
 # --- the create dialog ---------------------------------------------------------------------------------------
-
-
-async def open_create(pilot: Pilot[int]) -> CreateScreen:
-    await pilot.press("c")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, CreateScreen)
-    return screen
-
-
-def errors(screen: CreateScreen) -> str:
-    widget = screen.query_one("#errors", Static)
-    return str(widget.render()) if widget.display else ""
 
 
 async def set_input(pilot: Pilot[int], selector: str, text: str) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 
 from dixit_tui.tui.widgets.recap import RecapScreen
+from tests.tui.apps import open_apps, session_of
 from tests.tui.fixtures import coordinator, deck_texts, options, phase_of, play_until, screen_text, seat_many, settle
-from tests.tui.test_table import open_apps, session_of
 
 
 async def test_the_recap_after_a_reconnect_shows_the_card_texts() -> None:

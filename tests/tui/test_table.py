@@ -10,20 +10,16 @@ import random
 from contextlib import AsyncExitStack
 from typing import Any
 
-from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from dixit_tui.coordinator import (
     ChatLine,
     ChatUpdate,
-    Coordinator,
     Identity,
-    PlayerSession,
     StateUpdate,
     TableOptions,
     TableView,
 )
-from dixit_tui.coordinator.table import Table
 from dixit_tui.coordinator.timers import random_stand_in
 from dixit_tui.engine import view_for
 from dixit_tui.tui.app import CoordinatorUpdate, DixitApp
@@ -35,6 +31,7 @@ from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.seats import SeatsPanel
 from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.transcript import TranscriptScreen
+from tests.tui.apps import SIZE, notes, open_apps, session_of, status, table, table_of
 from tests.tui.fixtures import (
     coordinator,
     default_move,
@@ -46,45 +43,6 @@ from tests.tui.fixtures import (
     seat_many,
     settle,
 )
-
-SIZE = (80, 24)
-
-
-def table_of(app: DixitApp) -> TableScreen:
-    screen = app._table_screen()
-    assert isinstance(screen, TableScreen), app.screen_stack
-    return screen
-
-
-def status(app: DixitApp) -> str:
-    return table_of(app).status_text().plain
-
-
-def notes(app: DixitApp) -> list[str]:
-    return [n.message for n in app._notifications]
-
-
-def session_of(app: DixitApp) -> PlayerSession:
-    assert app.session is not None
-    return app.session
-
-
-def table(coord: Coordinator, app: DixitApp) -> Table:
-    view = session_of(app).view()
-    assert view is not None
-    return coord.tables[view.code]
-
-
-async def open_apps(
-    stack: AsyncExitStack, coord: Coordinator, names: list[str], code: str | None = None, size: tuple[int, int] = SIZE
-) -> list[tuple[DixitApp, Pilot[Any]]]:
-    out = []
-    for name in names:
-        command = f"join {code}" if code else None
-        app = DixitApp(coord, Identity(name, f"key-{name}"), command=command)
-        pilot = await stack.enter_async_context(app.run_test(size=size, notifications=True))
-        out.append((app, pilot))
-    return out
 
 
 async def test_refresh_three_player_turn_by_keys() -> None:

@@ -22,7 +22,7 @@ from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.recap import RecapScreen
 from tests.tui.fixtures import coordinator, default_move, options, seat_many
-from tests.tui.test_fuzz_keys import alive, type_keys
+from tests.tui.keys import alive, type_keys
 
 SIZE = (100, 30)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
+from tests.tui.apps import open_apps, session_of
 from tests.tui.fixtures import coordinator, options, screen_text, seat, seat_many, settle
-from tests.tui.test_table import open_apps, session_of
 
 
 async def test_the_start_question_is_withdrawn_when_someone_joins_meanwhile() -> None:

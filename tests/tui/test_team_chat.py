@@ -12,8 +12,8 @@ from dixit_tui.coordinator import ChatUpdate, Coordinator, PlayerSession
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.chat import ChatPanel
+from tests.tui.apps import open_apps, session_of, table_of
 from tests.tui.fixtures import Recorder, coordinator, default_move, options, screen_text, seat_many, settle
-from tests.tui.test_table import open_apps, session_of, table_of
 
 
 async def test_teammates_agree_in_team_chat_while_the_table_chat_is_paused() -> None:

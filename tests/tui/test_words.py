@@ -15,8 +15,8 @@ from dixit_tui.tui.help import help_text
 from dixit_tui.tui.widgets.cards import Hand
 from dixit_tui.tui.widgets.keybar import KeyBar
 from tests.engine.helpers import make_game
+from tests.tui.apps import open_apps, session_of, status, table_of
 from tests.tui.fixtures import coordinator, default_move, options, screen_text, seat_many, settle
-from tests.tui.test_table import open_apps, session_of, status, table_of
 
 
 def test_the_transcript_says_no_votes_once_and_lists_voters_otherwise() -> None:

@@ -1,0 +1,29 @@
+"""The lobby in Pilot tests: its size, settling, and the create dialog opened and read."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from dixit_tui.tui.create import CreateScreen
+
+SIZE = (80, 24)
+
+
+async def settle(*pilots: Pilot[int]) -> None:
+    for _ in range(3):
+        for pilot in pilots:
+            await pilot.pause()
+
+
+async def open_create(pilot: Pilot[int]) -> CreateScreen:
+    await pilot.press("c")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, CreateScreen)
+    return screen
+
+
+def errors(screen: CreateScreen) -> str:
+    widget = screen.query_one("#errors", Static)
+    return str(widget.render()) if widget.display else ""
