@@ -449,14 +449,8 @@ class Bot(asyncssh.SSHClientSession[str]):
 
     def receive(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
-        if kind == "hello":
-            self.hello.set()
-        elif kind == "state":
-            if self.ack_t0 is not None:
-                self.table.run.ack_latencies.append(CLOCK() - self.ack_t0)
-                self.ack_t0 = None
-            table = message.get("table")
-            self.code = str(table) if table is not None else None
+        if kind == "state":
+            table = self._state_seen(message)
             self.phase = str(message.get("phase"))
             self.view = BotView.from_protocol(message) if table is not None else None
             if self.phase == "over":
@@ -469,16 +463,34 @@ class Bot(asyncssh.SSHClientSession[str]):
             turn = message.get("turn")
             self.brain.voided(turn if isinstance(turn, int) else 0)
         elif kind == "error":
-            self.errors.append(message)
-            sent = self.sent.pop(str(message.get("ref")), None)
-            if sent is not None:
-                key, action, measurement = sent
-                if key is not None and action is not None:
-                    self.brain.refused(key, action, str(message.get("code")))
-                if measurement is not None:
-                    measurement.refused = True
-                    measurement.done.set()
-                self.table.run.refused[str(message.get("code"))] += 1
+            sent = self._refused(message)
+            if sent is not None and sent[0] is not None and sent[1] is not None:
+                self.brain.refused(sent[0], sent[1], str(message.get("code")))
+        self._received(kind)
+
+    def _state_seen(self, message: dict[str, Any]) -> Any:
+        """A `state`: the acting bot's own answer when one was awaited (its latency), and its table's code."""
+        if self.ack_t0 is not None:
+            self.table.run.ack_latencies.append(CLOCK() - self.ack_t0)
+            self.ack_t0 = None
+        table = message.get("table")
+        self.code = str(table) if table is not None else None
+        return table
+
+    def _refused(self, message: dict[str, Any]) -> tuple[Key | None, Action | None, Measurement | None] | None:
+        """An `error`: kept, its command's measurement ended as refused and counted; the command as sent, if known."""
+        self.errors.append(message)
+        sent = self.sent.pop(str(message.get("ref")), None)
+        if sent is not None:
+            if sent[2] is not None:
+                sent[2].refused = True
+                sent[2].done.set()
+            self.table.run.refused[str(message.get("code"))] += 1
+        return sent
+
+    def _received(self, kind: object) -> None:
+        if kind == "hello":
+            self.hello.set()
         self.changed.set()
         self.table.changed.set()
 
@@ -493,24 +505,12 @@ class FloorBot(Bot):
 
     def receive(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
-        if kind == "hello":
-            self.hello.set()
-        elif kind == "state":
-            if self.ack_t0 is not None:
-                self.table.run.ack_latencies.append(CLOCK() - self.ack_t0)
-                self.ack_t0 = None
-            table = message.get("table")
-            self.code = str(table) if table is not None else None
+        if kind == "state":
+            self._state_seen(message)
             self.sent.pop(str(message.get("ref")), None)
         elif kind == "error":
-            self.errors.append(message)
-            sent = self.sent.pop(str(message.get("ref")), None)
-            if sent is not None and sent[2] is not None:
-                sent[2].refused = True
-                sent[2].done.set()
-            self.table.run.refused[str(message.get("code"))] += 1
-        self.changed.set()
-        self.table.changed.set()
+            self._refused(message)
+        self._received(kind)
 
 
 # --- one table: its bots, its watchers, its driver -----------------------------------------------------------

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from dixit_tui.coordinator import PlayerSession, TableError, TableOptions
@@ -116,30 +117,29 @@ async def _start(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.start(practice=practice)
 
 
-async def _at_version(s: PlayerSession, m: dict[str, Any], move: Coroutine[Any, Any, None]) -> None:
+@contextmanager
+def _at_version(s: PlayerSession, m: dict[str, Any]) -> Iterator[None]:
     """A move with `version` (the `state` it was decided on) is refused (`stale`) if the table has moved on since."""
+    s.expected_version = _int(m, "version")
     try:
-        version = _int(m, "version")
-    except BadCommand:
-        move.close()  # never started
-        raise
-    s.expected_version = version
-    try:
-        await move
+        yield
     finally:
         s.expected_version = None
 
 
 async def _clue(s: PlayerSession, m: dict[str, Any]) -> None:
-    await _at_version(s, m, s.clue(_str(m, "text") or "", _str(m, "card", required=False)))
+    with _at_version(s, m):
+        await s.clue(_str(m, "text") or "", _str(m, "card", required=False))
 
 
 async def _submit(s: PlayerSession, m: dict[str, Any]) -> None:
-    await _at_version(s, m, s.submit(_strs(m, "cards")))
+    with _at_version(s, m):
+        await s.submit(_strs(m, "cards"))
 
 
 async def _vote(s: PlayerSession, m: dict[str, Any]) -> None:
-    await _at_version(s, m, s.vote(_ints(m, "slots"), _int(m, "red")))
+    with _at_version(s, m):
+        await s.vote(_ints(m, "slots"), _int(m, "red"))
 
 
 async def _chat(s: PlayerSession, m: dict[str, Any]) -> None:
@@ -157,14 +157,16 @@ async def _typing(s: PlayerSession, m: dict[str, Any]) -> None:
 
 
 async def _void(s: PlayerSession, m: dict[str, Any]) -> None:
-    await _at_version(s, m, s.void())
+    with _at_version(s, m):
+        await s.void()
 
 
 async def _remove(s: PlayerSession, m: dict[str, Any]) -> None:
     seat = _int(m, "seat")
     if seat is None:
         raise BadCommand('"seat" is required.')
-    await _at_version(s, m, s.remove(seat))
+    with _at_version(s, m):
+        await s.remove(seat)
 
 
 async def _add_bots(s: PlayerSession, m: dict[str, Any]) -> None:

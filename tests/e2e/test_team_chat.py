@@ -44,6 +44,24 @@ async def terminal(port: int, name: str, code: str) -> PtyClient:
     return client
 
 
+async def team_table(port: int) -> tuple[Headless, str, tuple[PtyClient, PtyClient, PtyClient], Headless, Headless]:
+    """A team table of six: hal (host, headless), ana, cy (another team), eve (headless, hal's teammate), dan (ana's
+    teammate, opposite her) and a bot (cy's teammate); sam (headless) watches. Returns hal, the code, the three
+    terminals (ana, cy, dan), eve and sam."""
+    hal = await Headless.open(port, "hal")
+    code = await hal.create(mode="team", seed=4)
+    ana = await terminal(port, "ana", code)  # seat 1
+    cy = await terminal(port, "cy", code)  # seat 2: another team
+    eve = await Headless.open(port, "eve")
+    eve.send({"cmd": "join", "table": code})  # seat 3: hal's teammate
+    await eve.wait_for("state", table=code)
+    dan = await terminal(port, "dan", code)  # seat 4: ana's teammate, opposite her
+    hal.send({"cmd": "add_bots", "count": 1})  # seat 5: cy's teammate
+    sam = await Headless.open(port, "sam")
+    sam.send({"cmd": "watch", "table": code})
+    return hal, code, (ana, cy, dan), eve, sam
+
+
 async def open_chat(client: PtyClient, key: str = "c") -> None:
     await press(client, key)
     await client.wait_until(lambda: "esc Back" in footer(client), TIMEOUT, "the chat box to get the focus")
@@ -51,17 +69,7 @@ async def open_chat(client: PtyClient, key: str = "c") -> None:
 
 async def test_teammates_agree_in_team_chat_while_the_table_chat_is_paused(tmp_path: Path) -> None:
     async with server_with(tmp_path, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
-        hal = await Headless.open(server.port, "hal")
-        code = await hal.create(mode="team", seed=4)
-        ana = await terminal(server.port, "ana", code)  # seat 1
-        cy = await terminal(server.port, "cy", code)  # seat 2: another team
-        eve = await Headless.open(server.port, "eve")
-        eve.send({"cmd": "join", "table": code})  # seat 3: hal's teammate
-        await eve.wait_for("state", table=code)
-        dan = await terminal(server.port, "dan", code)  # seat 4: ana's teammate, opposite her
-        hal.send({"cmd": "add_bots", "count": 1})  # seat 5: cy's teammate
-        sam = await Headless.open(server.port, "sam")
-        sam.send({"cmd": "watch", "table": code})
+        hal, code, (ana, cy, dan), eve, sam = await team_table(server.port)
         table = coord.tables[code]
         await wait_for(lambda: len(table.seats) == 6 and len(table.spectators) == 1, "six seats and a spectator")
         assert [s.name for s in table.seats][:5] == ["hal", "ana", "cy", "eve", "dan"]
@@ -148,17 +156,7 @@ async def test_a_team_line_being_typed_at_the_reveal_still_goes_to_the_team_only
     """dan types a team line during the vote; everyone's votes come in (through the coordinator) and the reveal
     reopens the table's chat while his box keeps the line; dan presses Enter: only ana, his teammate, gets the line."""
     async with server_with(tmp_path, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
-        hal = await Headless.open(server.port, "hal")
-        code = await hal.create(mode="team", seed=4)
-        ana = await terminal(server.port, "ana", code)  # seat 1
-        cy = await terminal(server.port, "cy", code)  # seat 2: another team
-        eve = await Headless.open(server.port, "eve")
-        eve.send({"cmd": "join", "table": code})  # seat 3: hal's teammate
-        await eve.wait_for("state", table=code)
-        dan = await terminal(server.port, "dan", code)  # seat 4: ana's teammate
-        hal.send({"cmd": "add_bots", "count": 1})  # seat 5: cy's teammate
-        sam = await Headless.open(server.port, "sam")
-        sam.send({"cmd": "watch", "table": code})
+        hal, code, (ana, cy, dan), eve, sam = await team_table(server.port)
         table = coord.tables[code]
         await wait_for(lambda: len(table.seats) == 6 and len(table.spectators) == 1, "six seats and a spectator")
         hal.send({"cmd": "start"})

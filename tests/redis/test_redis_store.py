@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from dixit_tui.coordinator import Coordinator, Identity, TableError
+from dixit_tui.coordinator import Coordinator, TableError
 from dixit_tui.store.base import StoreError
 from dixit_tui.store.redis_store import RedisStore, StoreConflict, StoreUnavailable
 from tests.redis_server import RedisServer, free_port
-from tests.store.tables import Client, comparable, last_view, play_some
+from tests.store.tables import Client, comparable, last_view, play_some, views_after_restart
 
 
 async def test_records_come_back_in_order_with_snapshot_and_closed_flag(redis_server: RedisServer) -> None:
@@ -122,13 +122,7 @@ async def test_a_coordinator_restores_its_tables_from_redis_exactly(
     store = await RedisStore.open(redis_server.url)
     again = Coordinator(rng=random.Random(2), store=store)
     assert await again.restore() == 1
-    after = []
-    for name in ("ana", "ben", "cy"):
-        c = Client()
-        session = await again.connect(Identity(f"{name}-again", f"SHA256:{name}"), c)
-        await session.join(code)
-        after.append(comparable(last_view(c)))
-    assert after == before
+    assert await views_after_restart(again, code) == before
     await store.close()
 
 

@@ -9,6 +9,8 @@ import logging
 import random
 import time
 from collections import deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -291,13 +293,10 @@ class HeavyLayout(App[None]):
             pass
 
 
-@pytest.mark.e2e
-async def test_window_changes_count_as_the_sessions_input_and_wait_when_it_is_over_its_share(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The pace counted as a person's is lowered to 5 events a second: on a loaded machine 40 relayouts of 20 ms may
-    # arrive slower than 30 a second, and the test is of the share, not of the pace (see test_a_person_s_pace_...).
-    monkeypatch.setattr(driver_module, "_HUMAN_EVENTS", 5)
+@asynccontextmanager
+async def heavy_session(tmp_path: Path) -> AsyncIterator[tuple[HeavyLayout, PtyClient, SSHDriver]]:
+    """One session of an app whose every relayout costs 20 ms, on a server whose budget is 0.05 s at once
+    (`cpu_share` 0.05, `cpu_burst` 0.05), once it has drawn its first size."""
     apps: list[HeavyLayout] = []
 
     def factory(identity: SessionIdentity, terminal: TerminalInfo) -> App[Any]:
@@ -311,15 +310,26 @@ async def test_window_changes_count_as_the_sessions_input_and_wait_when_it_is_ov
         await wait_for(lambda: len(apps[0].sizes) >= 1, timeout=30, what="the first size")
         driver = apps[0]._driver
         assert isinstance(driver, SSHDriver)
+        yield apps[0], client, driver
+
+
+@pytest.mark.e2e
+async def test_window_changes_count_as_the_sessions_input_and_wait_when_it_is_over_its_share(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The pace counted as a person's is lowered to 5 events a second: on a loaded machine 40 relayouts of 20 ms may
+    # arrive slower than 30 a second, and the test is of the share, not of the pace (see test_a_person_s_pace_...).
+    monkeypatch.setattr(driver_module, "_HUMAN_EVENTS", 5)
+    async with heavy_session(tmp_path) as (app, client, driver):
         # no key at all: only window changes, faster than a person resizes (a person's few never wait: see
         # test_a_person_s_pace_never_waits), each a 20 ms relayout
         for n in range(40):
             client.resize(70 + n, 24)
             await wait_for(partial(asked, driver, n + 1), timeout=30, what=f"resize {n + 1} asked")
             await asyncio.sleep(0.005)
-        await wait_for(lambda: apps[0].sizes[-1] == (109, 24), timeout=30, what="the last size")
+        await wait_for(lambda: app.sizes[-1] == (109, 24), timeout=30, what="the last size")
         await client.close()
-    print(f"\n{len(apps[0].sizes)} relayouts, {driver.input_work:.2f} s counted as input, waited {driver.input_waited}")
+    print(f"\n{len(app.sizes)} relayouts, {driver.input_work:.2f} s counted as input, waited {driver.input_waited}")
     assert driver.input_work >= 0.02 * 2  # the relayouts the client asked for count for its share ...
     assert driver.input_waited > 0  # ... and once over it (0.05 s at once), its window changes wait
 
@@ -338,24 +348,12 @@ def test_a_handle_without_run_leaves_the_loop_unmeasured_and_does_not_raise(monk
 async def test_a_person_s_pace_never_waits(tmp_path: Path) -> None:
     """Window changes (or keys) at a person's pace never wait for `cpu_share`, however much the app redraws: a fast
     typist at a table that moves under them is not slowed. The same budget as above, which a storm exceeds."""
-    apps: list[HeavyLayout] = []
-
-    def factory(identity: SessionIdentity, terminal: TerminalInfo) -> App[Any]:
-        apps.append(HeavyLayout())
-        return apps[-1]
-
-    limits = replace(DEFAULT_LIMITS, cpu_share=0.05, cpu_burst=0.05, resize_interval=0.01)
-    async with running_server(tmp_path, factory, limits=limits) as server:
-        client = await PtyClient.connect(server.port, "ana")
-        await client.wait_for_text("ready")
-        await wait_for(lambda: len(apps[0].sizes) >= 1, timeout=30, what="the first size")
-        driver = apps[0]._driver
-        assert isinstance(driver, SSHDriver)
+    async with heavy_session(tmp_path) as (app, client, driver):
         for n in range(12):  # a dozen, about ten a second: far over the 0.05 s budget in work
             client.resize(70 + n, 24)
             await wait_for(partial(asked, driver, n + 1), timeout=30, what=f"resize {n + 1} asked")
             await asyncio.sleep(0.1)
-        await wait_for(lambda: apps[0].sizes[-1] == (81, 24), timeout=30, what="the last size")
+        await wait_for(lambda: app.sizes[-1] == (81, 24), timeout=30, what="the last size")
         await client.close()
     assert driver.input_work >= 0.02 * 2  # it did cost more than its share ...
     assert driver.input_waited == 0  # ... and still nothing waited

@@ -73,3 +73,15 @@ async def play_some(coord: Coordinator, moves: int, seed: int) -> tuple[str, lis
 def comparable(view: TableView) -> tuple:
     seats = tuple((s.seat, s.name, s.bot, s.host, s.removed) for s in view.seats)
     return (view.code, view.options, view.status, seats, view.you, view.host, view.game, view.chat, view.reconnect_code)
+
+
+async def views_after_restart(coord: Coordinator, code: str) -> list[tuple]:
+    """What ana, ben and cy see when they come back (with their keys, new sessions) to table `code` of a restarted
+    coordinator: to compare with what they saw before."""
+    views = []
+    for name in ("ana", "ben", "cy"):
+        c = Client()
+        session = await coord.connect(Identity(f"{name}-again", f"SHA256:{name}"), c)
+        await session.join(code)
+        views.append(comparable(last_view(c)))
+    return views

@@ -16,7 +16,7 @@ from dixit_tui.coordinator import (
     TableOptions,
 )
 from dixit_tui.store import SqliteStore, StoreError
-from tests.store.tables import Client, comparable, game_of, last_view, play_some
+from tests.store.tables import Client, comparable, game_of, last_view, play_some, views_after_restart
 
 if TYPE_CHECKING:
     from _typeshed import SupportsLenAndGetItem
@@ -35,13 +35,7 @@ async def test_restart_restores_every_table_exactly(tmp_path: Path, moves: int, 
     store = await SqliteStore.open(tmp_path)
     again = Coordinator(rng=random.Random(2), store=store)
     assert await again.restore() == 1
-    after = []
-    for name in ("ana", "ben", "cy"):
-        c = Client()
-        session = await again.connect(Identity(f"{name}-again", f"SHA256:{name}"), c)
-        await session.join(code)
-        after.append(comparable(last_view(c)))
-    assert after == before
+    assert await views_after_restart(again, code) == before
     await store.close()
 
 

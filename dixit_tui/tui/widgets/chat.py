@@ -144,9 +144,6 @@ class Feed(Widget, can_focus=False):
 
     def scroll_rows(self, rows: int) -> None:
         """Scroll back by `rows` (forward when negative); a scroll past either end stops there."""
-        self._scroll(rows)
-
-    def _scroll(self, rows: int) -> None:
         height = self.content_size.height
         total = len(self._all_rows(height + self.back + max(rows, 0)))
         back = max(0, min(self.back + rows, total - height))
@@ -157,11 +154,11 @@ class Feed(Widget, can_focus=False):
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         event.stop()
-        self._scroll(3)
+        self.scroll_rows(3)
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         event.stop()
-        self._scroll(-3)
+        self.scroll_rows(-3)
 
     def on_resize(self) -> None:
         self._shown = None
