@@ -6,7 +6,7 @@ copy) and `dixit-tui replay`.
 
 from __future__ import annotations
 
-from dixit_tui.engine import PlayerView
+from dixit_tui.engine import Mode, PlayerView
 
 OUTCOMES = {
     "some": "some found the storyteller's card",
@@ -18,7 +18,7 @@ OUTCOMES = {
 
 def transcript_of(view: PlayerView) -> list[str]:
     who = [p.name for p in view.players]
-    label = view.mode if view.mode != "standard" else view.profile
+    label = view.mode if view.mode != Mode.STANDARD else view.profile
     lines = [f"{label} game, players: {', '.join(who)}"]
     for r in view.history:
         lines.append("")

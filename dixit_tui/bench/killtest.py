@@ -42,6 +42,7 @@ from typing import Any
 import asyncssh
 
 from dixit_tui.bench import server
+from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import (
     Card,
     Command,
@@ -918,7 +919,11 @@ class KillTest:
         lobby = action.actor.lobby_state()
         assert lobby is not None
         fresh = [t for t in lobby.get("tables", ()) if t["table"] not in self.known_codes]
-        mine = [t for t in fresh if t["host"] == action.actor.name and t["players"] == 1 and t["status"] == "lobby"]
+        mine = [
+            t
+            for t in fresh
+            if t["host"] == action.actor.name and t["players"] == 1 and t["status"] == TableStatus.LOBBY
+        ]
         if len(fresh) != len(mine) or len(mine) > 1:
             raise KillTestFailure(f"after kill #{self.report.kills} the lobby lists unexpected tables: {fresh}")
         if mine:

@@ -67,6 +67,8 @@ from dixit_tui.bots.brain import Brain, Key
 from dixit_tui.bots.cli import command_message
 from dixit_tui.bots.strategy import Action, strategy_named
 from dixit_tui.bots.view import BotView
+from dixit_tui.engine import Phase
+from dixit_tui.protocol.kinds import MessageType
 from dixit_tui.ssh import client as ssh_client
 
 HOST = "127.0.0.1"
@@ -449,20 +451,20 @@ class Bot(asyncssh.SSHClientSession[str]):
 
     def receive(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
-        if kind == "state":
+        if kind == MessageType.STATE:
             table = self._state_seen(message)
             self.phase = str(message.get("phase"))
             self.view = BotView.from_protocol(message) if table is not None else None
-            if self.phase == "over":
+            if self.phase == Phase.OVER:
                 self.over = True
-        elif kind == "over":
+        elif kind == MessageType.OVER:
             self.over = True
-        elif kind == "reveal":
+        elif kind == MessageType.REVEAL:
             self.table.reveal_seen = True
-        elif kind == "voided":
+        elif kind == MessageType.VOIDED:
             turn = message.get("turn")
             self.brain.voided(turn if isinstance(turn, int) else 0)
-        elif kind == "error":
+        elif kind == MessageType.ERROR:
             sent = self._refused(message)
             if sent is not None and sent[0] is not None and sent[1] is not None:
                 self.brain.refused(sent[0], sent[1], str(message.get("code")))

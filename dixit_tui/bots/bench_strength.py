@@ -194,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result.to_dict()))
         return 0
-    label = args.mode if args.mode != "standard" else args.profile
+    label = args.mode if args.mode != Mode.STANDARD else args.profile
     print(
         f"{label}, {args.players} players, {args.games} games (seed {args.seed}) in {result.seconds:.1f} s; "
         f"95% confidence intervals over games"

@@ -12,6 +12,7 @@ import random
 
 from dixit_tui.bots.strategy import Action, ClueAction, Strategy, decide, random_action
 from dixit_tui.bots.view import BotView
+from dixit_tui.engine import Phase
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ class Brain:
         if high <= 0:
             return 0.0
         pause = self.rng.uniform(low, high)
-        return pause * FIRST_CLUE_PATIENCE if view.phase == "clue" and view.storyteller is None else pause
+        return pause * FIRST_CLUE_PATIENCE if view.phase == Phase.CLUE and view.storyteller is None else pause
 
     def key(self, view: BotView) -> Key | None:
         need = view.needed()

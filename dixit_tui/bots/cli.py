@@ -28,6 +28,8 @@ from dixit_tui.bots.brain import Brain, Key
 from dixit_tui.bots.player import BOT_NAMES
 from dixit_tui.bots.strategy import Action, ClueAction, Strategy, SubmitAction, VoteAction, strategy_named
 from dixit_tui.bots.view import BotView
+from dixit_tui.engine import Phase
+from dixit_tui.protocol.kinds import MessageType
 from dixit_tui.ssh import client as ssh_client
 
 log = logging.getLogger(__name__)
@@ -157,18 +159,18 @@ class ProtocolBot:
 
     def _receive(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
-        if kind == "hello":
+        if kind == MessageType.HELLO:
             self.name = str(message.get("name") or self.wanted)
             self._join()
-        elif kind == "state":
+        elif kind == MessageType.STATE:
             self._state(message)
-        elif kind == "error":
+        elif kind == MessageType.ERROR:
             self._error(message)
-        elif kind == "voided":
+        elif kind == MessageType.VOIDED:
             turn = message.get("turn")
             self.brain.voided(turn if isinstance(turn, int) else 0)
             self._changed.set()
-        elif kind == "over":
+        elif kind == MessageType.OVER:
             self.result = message
             self.done.set()
 
@@ -196,7 +198,7 @@ class ProtocolBot:
         }
         typing = message.get("typing")
         self.person_writing = bool(people & set(typing if isinstance(typing, list) else []))
-        if self.view.phase == "over":
+        if self.view.phase == Phase.OVER:
             self.done.set()
         self._changed.set()
 
@@ -224,7 +226,7 @@ class ProtocolBot:
 
     def _held(self, view: BotView) -> bool:
         """Never take the open first clue while a person is writing one."""
-        return view.needed() == "clue" and view.storyteller is None and self.person_writing
+        return view.needed() == Phase.CLUE and view.storyteller is None and self.person_writing
 
     async def _act_loop(self) -> None:
         while not self.done.is_set():

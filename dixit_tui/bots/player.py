@@ -49,7 +49,8 @@ from dixit_tui.coordinator import (
     VoidedUpdate,
     detached,
 )
-from dixit_tui.engine import RuleError
+from dixit_tui.coordinator.models import TableStatus
+from dixit_tui.engine import Mode, Phase, RuleError
 
 log = logging.getLogger(__name__)
 
@@ -203,11 +204,11 @@ class BotPlayer:
         view = self.view
         if self._stopping or view is None:
             return True
-        if view.status == "over":
+        if view.status == TableStatus.OVER:
             return True
         if view.you is not None and view.you < len(view.seats) and view.seats[view.you].removed:
             return True  # removed from the game for good
-        if view.status == "lobby" and self.leave_when_alone:
+        if view.status == TableStatus.LOBBY and self.leave_when_alone:
             return not any(s.connected and not s.bot for s in view.seats)
         return False
 
@@ -256,7 +257,7 @@ class BotPlayer:
         if table is None or need is None:
             return None
         alone = not any(s.connected and not s.bot for s in table.seats)  # spectators do not count (nor for timers)
-        if alone and self.leave_when_alone and table.status == "playing":
+        if alone and self.leave_when_alone and table.status == TableStatus.PLAYING:
             return "alone", math.inf  # nobody to play for: wait until a person is back
         people = [s for s in table.seats if s.connected and not s.bot and not s.removed and s.seat != view.you]
         if not people:
@@ -264,11 +265,11 @@ class BotPlayer:
         key = (view.turn, self.brain.voids, need)
         seen = self._seen_at.setdefault(key, now)
         left = seen + self.first_clue_grace - now
-        if need == "clue" and view.storyteller is None:
+        if need == Phase.CLUE and view.storyteller is None:
             if any(seat in table.typing for seat in (s.seat for s in people)):
                 return "typing", math.inf
             return ("grace", left) if left > 0 else None
-        if need == "submit" and view.mode == "team" and table.game is not None and left > 0:
+        if need == Phase.SUBMIT and view.mode == Mode.TEAM and table.game is not None and left > 0:
             players = table.game.players
             mine = players[view.you].team if view.you is not None and view.you < len(players) else None
             mates = {p.seat for p in players if mine is not None and p.team == mine and p.seat != view.you}

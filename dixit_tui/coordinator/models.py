@@ -3,8 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-from dixit_tui.engine import Mode, PlayerView, Profile, Reveal, player_range
+from dixit_tui.engine import FirstStoryteller, Mode, PlayerView, Profile, Reveal, player_range
+
+
+class TableStatus(StrEnum):
+    LOBBY = "lobby"  # seats are being taken, no game yet
+    PLAYING = "playing"
+    OVER = "over"
+
+
+class Label(StrEnum):
+    """A table's kind in one word: a standard game's profile, or the mode of a party or team game."""
+
+    REFRESH = "refresh"
+    ODYSSEY = "odyssey"
+    PARTY = "party"
+    TEAM = "team"
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,27 +35,26 @@ class Identity:
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
-    mode: str = "standard"
-    profile: str = "refresh"
+    mode: str = Mode.STANDARD  # a Mode's value
+    profile: str = Profile.REFRESH  # a Profile's value
     decks: tuple[str, ...] = ("base",)
     seats: int | None = None  # None: the mode's maximum
     target: int = 30
     storytells: int = 1
-    first: str = "first_clue"
+    first: str = FirstStoryteller.FIRST_CLUE  # a FirstStoryteller's value
     chat_pause: bool = True  # chat is paused from the clue until the reveal
     turn_seconds: int | None = None  # time limit per phase; when it passes a stand-in plays for whoever is missing
     seed: int | None = None  # only when the server allows seeded tables
 
     def max_seats(self) -> int:
+        """Raises ValueError for an unknown mode or profile."""
         mode, profile = Mode(self.mode), Profile(self.profile)
         if mode is not Mode.STANDARD:
             profile = Profile.ODYSSEY
         return player_range(mode, profile)[1]
 
-    def label(self) -> str:
-        if self.mode == "standard":
-            return self.profile
-        return self.mode
+    def label(self) -> Label:
+        return Label(self.profile if self.mode == Mode.STANDARD else self.mode)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,14 +77,14 @@ class ChatLine:
 
 def mode_text(label: str) -> str:
     """A table's mode in words, for a standard game with its rules: "standard (refresh)", "party", "team"."""
-    return f"standard ({label})" if label in ("refresh", "odyssey") else label
+    return f"standard ({label})" if label in (Label.REFRESH, Label.ODYSSEY) else str(label)
 
 
 @dataclass(frozen=True, slots=True)
 class TableSummary:
     code: str
-    label: str  # "refresh", "odyssey", "party", "team"
-    status: str  # "lobby", "playing", "over"
+    label: Label
+    status: TableStatus
     players: int
     seats: int
     host: str
@@ -83,7 +98,7 @@ class TableView:
 
     code: str
     options: TableOptions
-    status: str  # "lobby", "playing", "over"
+    status: TableStatus
     seats: tuple[SeatInfo, ...]
     you: int | None  # your seat, None for a spectator
     host: int

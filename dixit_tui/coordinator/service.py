@@ -26,6 +26,7 @@ from dixit_tui.coordinator.models import (
     NoticeUpdate,
     StateUpdate,
     TableOptions,
+    TableStatus,
     TableSummary,
     TableView,
     Update,
@@ -38,6 +39,7 @@ from dixit_tui.engine import (
     GameConfig,
     GiveClue,
     Mode,
+    Phase,
     Profile,
     RemovePlayer,
     RuleError,
@@ -80,7 +82,7 @@ def _duration(seconds: float) -> str:
 def _clue_writers(table: Table) -> tuple[int, ...]:
     """The seats that may give the clue now (anyone in the first-clue race, else the storyteller)."""
     game = table.game
-    if game is None or game.state.phase.value != "clue" or table.status != "playing":
+    if game is None or game.state.phase is not Phase.CLUE or table.status != TableStatus.PLAYING:
         return ()
     return game.state.waiting_for()
 
@@ -171,7 +173,7 @@ class Coordinator:
         """After a restart, tables not yet started (or already over) that nobody came back to are closed."""
         for table in list(self.tables.values()):
             async with table.lock:
-                if table.is_empty() and table.status != "playing":
+                if table.is_empty() and table.status != TableStatus.PLAYING:
                     self.forget_if_empty(table)
                     await self.commit(table)
         self.lobby_changed()
@@ -285,7 +287,7 @@ class Coordinator:
     def _watch_idle(self, table: Table) -> None:
         """A running game with no person connected closes after `close_idle_after` seconds, unless one returns.
         Meanwhile its timers wait (see `schedule`) and its bots hold (they act only with a person connected)."""
-        idle = table.status == "playing" and not table.humans_connected() and table.code in self.tables
+        idle = table.status == TableStatus.PLAYING and not table.humans_connected() and table.code in self.tables
         if not idle:
             if table.idle_timer is not None:
                 table.idle_timer.cancel()
@@ -297,7 +299,11 @@ class Coordinator:
     async def _close_idle(self, table: Table) -> None:
         async with table.lock:
             table.idle_timer = None
-            if table.status != "playing" or table.humans_connected() or self.tables.get(table.code) is not table:
+            if (
+                table.status != TableStatus.PLAYING
+                or table.humans_connected()
+                or self.tables.get(table.code) is not table
+            ):
                 return
             idle = _duration(self.close_idle_after)
             table.announce(f"The table closed: nobody played at it for {idle}.")
@@ -379,7 +385,7 @@ class Coordinator:
             table.timer = None
         table.stand_ins = {}
         game = table.game
-        if game is None or table.status != "playing":
+        if game is None or table.status != TableStatus.PLAYING:
             table.deadline = table.phase_key = table.idle_since = None
             return
         now = self.clock()
@@ -431,9 +437,9 @@ class Coordinator:
         state = table.game.state
         waiting = state.waiting_for()
         away = [s for s in waiting if table.seats[s].session is None]
-        if state.phase.value == "clue" and state.turn.storyteller is None:
+        if state.phase is Phase.CLUE and state.turn.storyteller is None:
             return away[:1] if len(away) == len(waiting) else []
-        if state.config.mode.value == "team" and state.phase.value == "submit":
+        if state.config.mode is Mode.TEAM and state.phase is Phase.SUBMIT:
             return [s for s in away if not any(m in waiting and m not in away for m in state.teammates(s) if m != s)]
         return away
 
@@ -446,7 +452,7 @@ class Coordinator:
             updates: list[Update] = []
             expired = (game.state.turn.number, game.state.phase)
             for _ in range(4 * len(table.seats)):
-                if table.status != "playing" or (game.state.turn.number, game.state.phase) != expired:
+                if table.status != TableStatus.PLAYING or (game.state.turn.number, game.state.phase) != expired:
                     break  # only the phase whose time ran out; the next one gets its own deadline
                 now = self.clock()
                 kind = "time"
@@ -470,7 +476,7 @@ class Coordinator:
                 except RuleError:
                     log.exception("the stand-in's move for seat %d was refused", seat)
                     break
-            await self.changed(table, updates, lobby=table.status == "over")
+            await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
 
     async def connect(self, identity: Identity, sink: Sink) -> PlayerSession:
         session = PlayerSession(self, identity, sink)
@@ -497,7 +503,7 @@ class Coordinator:
                     table.options.decks,
                 )
             )
-        order = {"lobby": 0, "playing": 1, "over": 2}
+        order = {TableStatus.LOBBY: 0, TableStatus.PLAYING: 1, TableStatus.OVER: 2}
         return tuple(sorted(out, key=lambda t: (order[t.status], t.code)))
 
     def lobby_changed(self) -> None:
@@ -547,8 +553,8 @@ class Coordinator:
             self.resolve_cards(options.decks)
         except ValueError as err:
             raise TableError(str(err), "bad_deck") from err
-        if options.mode != "standard":
-            options = replace(options, profile="odyssey")
+        if options.mode != Mode.STANDARD:
+            options = replace(options, profile=Profile.ODYSSEY)
         code = new_code(self.rng, self.used_codes | self.tables.keys())
         self.used_codes.add(code)
         table = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
@@ -577,7 +583,7 @@ class Coordinator:
     def forget_if_empty(self, table: Table) -> None:
         """A table nobody is connected to is forgotten unless its game is still running (players may return).
         Its records stay in the store (finished games can be replayed)."""
-        if table.is_empty() and table.status != "playing":
+        if table.is_empty() and table.status != TableStatus.PLAYING:
             self.tables.pop(table.code, None)
             table.pending.append({"t": "closed"})
 
@@ -728,7 +734,7 @@ class PlayerSession:
         wanted = normalize_code(reconnect_code)
         problem = TableError("That reconnect code matches no seat. Check it and try again.", "bad_code")
         # a rematch keeps the codes: the table still to be played comes before the one that is over
-        for table in sorted(self.coordinator.tables.values(), key=lambda t: t.status == "over"):
+        for table in sorted(self.coordinator.tables.values(), key=lambda t: t.status == TableStatus.OVER):
             async with table.lock:
                 seat = table.seat_for_code(wanted)
                 if seat is None:
@@ -800,7 +806,7 @@ class PlayerSession:
                 else:
                     table.seats[seat].session = None
                     table.away_since[seat] = self.coordinator.clock()
-                    if table.status == "playing":
+                    if table.status == TableStatus.PLAYING:
                         table.announce(f"{table.seats[seat].name} is disconnected; their seat is kept.")
             self.coordinator.forget_if_empty(table)
             await self.coordinator.changed(table, lobby=True)
@@ -878,7 +884,7 @@ class PlayerSession:
         async with old.lock:
             if seat != old.host:
                 raise TableError("Only the host can start a rematch.", "not_host")
-            if old.status != "over":
+            if old.status != TableStatus.OVER:
                 raise TableError("A rematch can start once the game is over.", "not_over")
             new, moved = coordinator.rematch_table(old)
             host = old.seats[seat].name
@@ -999,5 +1005,5 @@ class PlayerSession:
                     "stale",
                 )
             updates = table.execute(command)
-            lobby = table.status == "over" or isinstance(command, RemovePlayer)
+            lobby = table.status == TableStatus.OVER or isinstance(command, RemovePlayer)
             await self.coordinator.changed(table, updates, lobby=lobby)

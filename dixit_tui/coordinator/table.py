@@ -19,6 +19,7 @@ from dixit_tui.coordinator.models import (
     RevealUpdate,
     SeatInfo,
     TableOptions,
+    TableStatus,
     TableView,
     Update,
     VoidedUpdate,
@@ -137,10 +138,10 @@ class Table:
     # --- who is here -----------------------------------------------------------------------------------------
 
     @property
-    def status(self) -> str:
+    def status(self) -> TableStatus:
         if self.game is None:
-            return "lobby"
-        return "over" if self.game.state.phase is Phase.OVER else "playing"
+            return TableStatus.LOBBY
+        return TableStatus.OVER if self.game.state.phase is Phase.OVER else TableStatus.PLAYING
 
     @property
     def host(self) -> int:
@@ -452,7 +453,7 @@ class Table:
             raise TableError("Type something to send.", "empty")
         team = self.team_of(seat)
         if team is None:
-            if self.options.mode != "team":
+            if self.options.mode != Mode.TEAM:
                 raise TableError("Team chat is only for team games.", "not_team")
             raise TableError("Team chat opens when the game starts, for the players of a team.", "no_team")
         if not self.limiter.allow(who):

@@ -3,6 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Outcome(StrEnum):
+    """How a turn went for the storyteller."""
+
+    SOME = "some"  # some but not all voters found the storyteller's card
+    ALL = "all"
+    NONE = "none"
+    PARTY = "party"  # party mode: matching votes score, there is no card to find
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +44,7 @@ class Reveal:
     turn: int
     storyteller: int
     clue: str
-    outcome: str  # "some" (some but not all found), "all", "none", or "party"
+    outcome: str  # an Outcome's value
     slots: tuple[SlotResult, ...]
     points: tuple[Points, ...]  # one per seat still in the game
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeVar
 
 from dixit_tui.coordinator import PlayerSession, TableError, TableOptions
+from dixit_tui.engine import FirstStoryteller, Mode, Profile
 
 
 class BadCommand(TableError):
@@ -49,21 +51,33 @@ def _default(value: int | None, default: int) -> int:
     return default if value is None else value
 
 
+E = TypeVar("E", bound=StrEnum)
+
+
+class ChatTo(StrEnum):
+    TABLE = "table"
+    TEAM = "team"  # team mode: your teammate only
+
+
+def _choice(msg: dict[str, Any], key: str, kind: type[E], default: E) -> E:
+    value = _str(msg, key, required=False)
+    if not value:
+        return default
+    try:
+        return kind(value)
+    except ValueError:
+        raise BadCommand(f'"{key}" must be ' + " or ".join(f'"{e}"' for e in kind) + ".") from None
+
+
 def create_options(msg: dict[str, Any]) -> TableOptions:
-    mode = _str(msg, "mode", required=False) or "standard"
-    profile = _str(msg, "profile", required=False) or "refresh"
-    decks = tuple(_strs(msg, "decks")) if "decks" in msg else ("base",)
-    first = _str(msg, "first", required=False) or "first_clue"
-    if first not in ("first_clue", "random"):
-        raise BadCommand('"first" must be "first_clue" or "random".')
     return TableOptions(
-        mode=mode,
-        profile=profile,
-        decks=decks,
+        mode=_str(msg, "mode", required=False) or Mode.STANDARD,
+        profile=_str(msg, "profile", required=False) or Profile.REFRESH,
+        decks=tuple(_strs(msg, "decks")) if "decks" in msg else ("base",),
         seats=_int(msg, "seats"),
         target=_default(_int(msg, "target"), 30),
         storytells=_default(_int(msg, "storytells"), 1),
-        first=first,
+        first=_choice(msg, "first", FirstStoryteller, FirstStoryteller.FIRST_CLUE),
         seed=_int(msg, "seed"),
         turn_seconds=_int(msg, "turn_seconds"),
     )
@@ -143,10 +157,8 @@ async def _vote(s: PlayerSession, m: dict[str, Any]) -> None:
 
 
 async def _chat(s: PlayerSession, m: dict[str, Any]) -> None:
-    to = _str(m, "to", required=False) or "table"
-    if to not in ("table", "team"):
-        raise BadCommand('"to" must be "table" or "team".')
-    await s.chat(_str(m, "text") or "", team=to == "team")
+    to = _choice(m, "to", ChatTo, ChatTo.TABLE)
+    await s.chat(_str(m, "text") or "", team=to is ChatTo.TEAM)
 
 
 async def _typing(s: PlayerSession, m: dict[str, Any]) -> None:

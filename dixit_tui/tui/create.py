@@ -69,8 +69,8 @@ class SeatRange:
 
 
 def seat_range(mode: str, profile: str) -> SeatRange:
-    low, high = player_range(Mode(mode), Profile(profile) if mode == "standard" else Profile.ODYSSEY)
-    return SeatRange(low, high, mode == "team")
+    low, high = player_range(Mode(mode), Profile(profile) if mode == Mode.STANDARD else Profile.ODYSSEY)
+    return SeatRange(low, high, mode == Mode.TEAM)
 
 
 def parse_int(text: str) -> int | None:
@@ -212,7 +212,9 @@ class CreateScreen(ModalScreen[TableOptions | None]):
 
     @property
     def profile(self) -> str:
-        return "odyssey" if self.mode != "standard" else (self._pressed("profile", "profile-") or "refresh")
+        return (
+            Profile.ODYSSEY if self.mode != Mode.STANDARD else (self._pressed("profile", "profile-") or Profile.REFRESH)
+        )
 
     def problems(self) -> list[str]:
         """Everything wrong with the form, each as one short sentence; empty when it can be created."""
@@ -225,7 +227,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
             out.append(f"Seats: type a number from {limits.low} to {limits.high}.")
         elif (problem := limits.problem(seats)) is not None:
             out.append(problem)
-        if self.mode == "standard":
+        if self.mode == Mode.STANDARD:
             target = parse_int(self.query_one("#target", Input).value)
             if target is None or not TARGET_RANGE[0] <= target <= TARGET_RANGE[1]:
                 out.append(f"Target score: a number from {TARGET_RANGE[0]} to {TARGET_RANGE[1]}.")
@@ -240,7 +242,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
 
     def options(self) -> TableOptions:
         """The form as TableOptions; only meaningful when `problems()` is empty."""
-        standard = self.mode == "standard"
+        standard = self.mode == Mode.STANDARD
         return TableOptions(
             mode=self.mode,
             profile=self.profile,
@@ -271,7 +273,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
     def _mode_changed(self) -> None:
         mode = self.mode
         profile_set = self.query_one("#profile", RadioSet)
-        if mode == "standard":
+        if mode == Mode.STANDARD:
             profile_set.disabled = False
             self._press("profile", self._profile)
             note = "Refresh: the 2021 rules. Odyssey: up to 12 players."
@@ -280,8 +282,8 @@ class CreateScreen(ModalScreen[TableOptions | None]):
             profile_set.disabled = True
             note = f"{mode.capitalize()} games always use the Odyssey rules."
         self.query_one("#profile-note", Static).update(Content(note))
-        self.query_one("#target-row").display = mode == "standard"
-        self.query_one("#storytells-row").display = mode != "standard"
+        self.query_one("#target-row").display = mode == Mode.STANDARD
+        self.query_one("#storytells-row").display = mode != Mode.STANDARD
         self._rules_changed()
 
     def _rules_changed(self) -> None:
@@ -292,7 +294,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
                 seats.value = str(limits.high)
         pairs = " (even)" if limits.pairs else ""
         self.query_one("#seats-hint", Static).update(Content(f"{limits.low} to {limits.high}{pairs}: the most players"))
-        key = self.profile if self.mode == "standard" else self.mode
+        key = self.profile if self.mode == Mode.STANDARD else self.mode
         self.query_one("#players-hint", Static).update(Content(PLAYER_HINTS[key]))
         self._show_problems()
 
@@ -306,7 +308,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
     def _on_profile(self) -> None:
         if self._gone():
             return
-        if self.mode == "standard":
+        if self.mode == Mode.STANDARD:
             self._profile = self.profile
         self._rules_changed()
 

@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Markdown, Static
 
+from dixit_tui.coordinator.models import Label
 from dixit_tui.tui.widgets.keybar import KeyBar
 
 MODE_TITLES = {
@@ -183,12 +184,12 @@ storyteller's card among the decoys.
 
 def help_text(mode: str | None) -> str:
     """The whole help as Markdown, for the table's mode label ("refresh", "odyssey", "party", "team") or None."""
-    if mode == "party":
+    if mode == Label.PARTY:
         parts = [INTRO_PARTY, PARTY, PARTY_SCORING]
-    elif mode == "team":  # the standard turn and its per-player scoring do not apply: TEAM says how it goes
+    elif mode == Label.TEAM:  # the standard turn and its per-player scoring do not apply: TEAM says how it goes
         parts = [INTRO_TEAM, TEAM]
-    elif mode in ("refresh", "odyssey"):
-        parts = [INTRO, TURN, SCORING, ODYSSEY if mode == "odyssey" else REFRESH]
+    elif mode in (Label.REFRESH, Label.ODYSSEY):
+        parts = [INTRO, TURN, SCORING, ODYSSEY if mode == Label.ODYSSEY else REFRESH]
     else:
         parts = [INTRO, TURN, SCORING, OVERVIEW]
     parts += [MISTAKES, CLUE_TIPS, KEYS]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from textual.content import Content
 
 from dixit_tui.coordinator import TableView
+from dixit_tui.engine import Mode, Phase
 
 HEADLINE = "Practice turn: this does not count."
 
@@ -21,10 +22,10 @@ def practice_help(view: TableView) -> Content | None:
         return None
     you = view.you
     teller = game.name_of(game.storyteller) or "The storyteller"
-    party = game.mode == "party"
-    team = game.mode == "team"
+    party = game.mode == Mode.PARTY
+    team = game.mode == Mode.TEAM
     telling = you is not None and you == game.storyteller
-    if game.phase == "clue":
+    if game.phase == Phase.CLUE:
         if telling and party:
             text = (
                 "You are the storyteller. Give a clue: a word, a sound, a line of a song. There is no card of yours "
@@ -42,7 +43,7 @@ def practice_help(view: TableView) -> Content | None:
                 f"{teller} is the storyteller: they choose a card and give a clue about it. Then you add a card of "
                 "your own that fits the clue, to draw votes."
             )
-    elif game.phase == "submit":
+    elif game.phase == Phase.SUBMIT:
         if game.submit_count:
             text = (
                 "Choose the card of your hand that fits the clue best. The others vote without knowing whose card "
@@ -54,7 +55,7 @@ def practice_help(view: TableView) -> Content | None:
             text = "Your card is in. The others now add cards that fit your clue."
         else:
             text = "The cards are coming in. Once all are in, they are shuffled and laid out, numbered."
-    elif game.phase == "vote":
+    elif game.phase == Phase.VOTE:
         if game.places_red:
             text = (
                 "Give your green vote, and put the red marker on any card: whoever voted for the red card scores "

@@ -20,7 +20,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button
 
-from dixit_tui.engine import Points, Reveal
+from dixit_tui.engine import Mode, Points, Reveal
+from dixit_tui.engine.reveal import Outcome
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.snapshot import RichSnapshot
 
@@ -35,7 +36,7 @@ def outcome_sentence(reveal: Reveal, names: Sequence[str], mode: str, you: int |
     """The outcome of the turn in one friendly paragraph (plain Text)."""
     mine = you is not None and reveal.storyteller == you
     teller = _name(names, reveal.storyteller, None)
-    team = mode == "team"
+    team = mode == Mode.TEAM
     if mine:  # "your card", "you score 0": never "ana (you)'s card"
         whose = Text("your")
         who, scores = ("your team", "scores") if team else ("you", "score")
@@ -48,16 +49,16 @@ def outcome_sentence(reveal: Reveal, names: Sequence[str], mode: str, you: int |
         if team
         else "Everyone but the storyteller also scores 1 per vote on their own card"
     )
-    if reveal.outcome == "party":
+    if reveal.outcome == Outcome.PARTY:
         return Text(
             "Party scoring: each player scores the number of players (themselves included) whose green vote is on "
             "the same card as theirs, at most 5. A vote on the card with the red marker scores 0, and so does a "
             "vote alone on a card."
         )
-    if reveal.outcome == "all":
+    if reveal.outcome == Outcome.ALL:
         first = Text.assemble("Everyone found ", whose, " card, so the clue was too obvious: ")
         first.append(f"{who} {scores} 0 and {others} scores 2. ")
-    elif reveal.outcome == "none":
+    elif reveal.outcome == Outcome.NONE:
         first = Text.assemble("Nobody found ", whose, " card, so the clue was too obscure: ")
         first.append(f"{who} {scores} 0 and {others} scores 2. ")
     else:
@@ -111,10 +112,10 @@ def _bonus_cell(p: Points) -> Text:
 def points_table(
     reveal: Reveal, names: Sequence[str], mode: str, teams: Mapping[int, int | None], you: int | None
 ) -> Table:
-    party = reveal.outcome == "party"
+    party = reveal.outcome == Outcome.PARTY
     extra = any(p.extra for p in reveal.points)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
-    table.add_column(Text("Player" if mode != "team" else "Team"), no_wrap=False)
+    table.add_column(Text("Player" if mode != Mode.TEAM else "Team"), no_wrap=False)
     if party:
         table.add_column(Text("Party"), justify="right")
     else:
@@ -126,7 +127,7 @@ def points_table(
     table.add_column(Text("Total"), justify="right")
     seen_teams: set[int] = set()
     for p in reveal.points:
-        if mode == "team":
+        if mode == Mode.TEAM:
             team = teams.get(p.seat)
             if team is None or team in seen_teams:
                 continue
@@ -154,10 +155,10 @@ def points_table(
 
 
 def legend(reveal: Reveal, mode: str) -> Text:
-    if reveal.outcome == "party":
+    if reveal.outcome == Outcome.PARTY:
         return Text("Party: matching green votes, at most 5; 0 on the red card or alone.", style="dim")
     parts = ["Pass 1: storyteller found or not", "Bonus: 1 per vote on your card"]
-    if any(p.bonus_raw != p.bonus for p in reveal.points) or mode == "team":
+    if any(p.bonus_raw != p.bonus for p in reveal.points) or mode == Mode.TEAM:
         parts[-1] += " (at most 3)"
     if any(p.extra for p in reveal.points):
         parts.append("Extra: found it with a single vote")

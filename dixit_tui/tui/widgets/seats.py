@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.geometry import Region, Size
 
 from dixit_tui.coordinator import TableView
+from dixit_tui.engine import Phase
 from dixit_tui.tui.line_cache import LineCached
 from dixit_tui.tui.widgets.legend import pack_legend
 from dixit_tui.tui.widgets.textbox import same_content
@@ -92,7 +93,7 @@ def seat_lines(view: TableView) -> tuple[SeatLine, ...]:
             player = game.players[info.seat]
             score, team = player.score, player.team
             removed = removed or not player.active
-            teller = game.storyteller == info.seat and game.phase != "over"
+            teller = game.storyteller == info.seat and game.phase != Phase.OVER
             waiting = info.seat in game.waiting_for
         out.append(
             SeatLine(
