@@ -25,6 +25,7 @@ import logging
 import math
 import random
 from collections.abc import Sequence
+from enum import StrEnum
 
 from dixit_tui.bots.brain import Brain
 from dixit_tui.bots.strategy import (
@@ -56,6 +57,16 @@ log = logging.getLogger(__name__)
 
 DEFAULT_DELAY = (0.2, 1.0)
 MAX_HOLD = 30.0  # a hold is looked at again at least this often, whatever it waits for
+
+
+class Hold(StrEnum):
+    """Why a bot holds back (see `BotPlayer.hold`)."""
+
+    ALONE = "alone"
+    GRACE = "grace"
+    TYPING = "typing"
+    TEAM = "team"
+
 
 # Names for bots added by the host (the first free one at the table is used).
 BOT_NAMES = (
@@ -90,7 +101,7 @@ class BotPlayer:
     ) -> None:
         self.strategy: Strategy = strategy or SmartStrategy()
         self.first_clue_grace = first_clue_grace  # seconds people have for the first clue (and a team's card)
-        self.holds: dict[str, int] = {}  # why the bot held back, and how often: "grace", "typing", "team", "alone"
+        self.holds: dict[str, int] = {}  # why the bot held back (a Hold), and how often
         self._seen_at: dict[tuple[int, int, str], float] = {}  # decision -> when the bot first saw it was owed
         self.rng = rng or random.Random()
         self.delay = delay
@@ -227,7 +238,7 @@ class BotPlayer:
                     reason, seconds = hold
                     self.holds[reason] = self.holds.get(reason, 0) + 1
                     # until the view changes or the hold is over; alone, only a person coming back wakes it (no CPU)
-                    timeout = None if reason == "alone" else min(seconds, MAX_HOLD)
+                    timeout = None if reason == Hold.ALONE else min(seconds, MAX_HOLD)
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._changed.wait(), timeout)
                     self._changed.set()  # look again
@@ -244,7 +255,7 @@ class BotPlayer:
             log.exception("bot %s stopped on an error", self.name)
         await self._close()
 
-    def hold(self, view: BotView, now: float) -> tuple[str, float] | None:
+    def hold(self, view: BotView, now: float) -> tuple[Hold, float] | None:
         """Why and how long (seconds) to hold back from what `view` owes, or None to go ahead. People first:
 
         - "alone": a bot the host added holds while no person is connected to a seat of the running game (as the
@@ -258,7 +269,7 @@ class BotPlayer:
             return None
         alone = not any(s.connected and not s.bot for s in table.seats)  # spectators do not count (nor for timers)
         if alone and self.leave_when_alone and table.status == TableStatus.PLAYING:
-            return "alone", math.inf  # nobody to play for: wait until a person is back
+            return Hold.ALONE, math.inf  # nobody to play for: wait until a person is back
         people = [s for s in table.seats if s.connected and not s.bot and not s.removed and s.seat != view.you]
         if not people:
             return None
@@ -267,14 +278,14 @@ class BotPlayer:
         left = seen + self.first_clue_grace - now
         if need == Phase.CLUE and view.storyteller is None:
             if any(seat in table.typing for seat in (s.seat for s in people)):
-                return "typing", math.inf
-            return ("grace", left) if left > 0 else None
+                return Hold.TYPING, math.inf
+            return (Hold.GRACE, left) if left > 0 else None
         if need == Phase.SUBMIT and view.mode == Mode.TEAM and table.game is not None and left > 0:
             players = table.game.players
             mine = players[view.you].team if view.you is not None and view.you < len(players) else None
             mates = {p.seat for p in players if mine is not None and p.team == mine and p.seat != view.you}
             if any(s.seat in mates and s.seat in view.waiting_for for s in people):
-                return "team", left
+                return Hold.TEAM, left
         return None
 
     async def _act(self) -> None:

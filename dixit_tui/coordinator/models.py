@@ -14,6 +14,13 @@ class TableStatus(StrEnum):
     OVER = "over"
 
 
+class StandInReason(StrEnum):
+    """Why a stand-in played for a seat (the log says so)."""
+
+    AWAY = "away"  # its player has been disconnected for longer than the grace
+    TIME = "time"  # the phase's time limit passed
+
+
 class Label(StrEnum):
     """A table's kind in one word: a standard game's profile, or the mode of a party or team game."""
 

@@ -18,6 +18,7 @@ from dixit_tui.coordinator.models import (
     OverUpdate,
     RevealUpdate,
     SeatInfo,
+    StandInReason,
     TableOptions,
     TableStatus,
     TableView,
@@ -370,7 +371,7 @@ class Table:
         names = [s.name for s in self.seats]
 
         def by_stand_in(seat: int, did: str) -> str:
-            if stand_in == "time":
+            if stand_in == StandInReason.TIME:
                 return f"Time's up: a stand-in {did} for {names[seat]}."
             return f"{names[seat]} is away: a stand-in {did} for them."
 
