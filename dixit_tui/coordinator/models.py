@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dixit_tui.engine import Mode, PlayerView, Profile, Reveal, player_range
+from dixit_tui.engine import Mode, PlayerView, Profile, Reveal, player_range, profile_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +31,8 @@ class TableOptions:
     seed: int | None = None  # only when the server allows seeded tables
 
     def max_seats(self) -> int:
-        mode, profile = Mode(self.mode), Profile(self.profile)
-        if mode is not Mode.STANDARD:
-            profile = Profile.ODYSSEY
-        return player_range(mode, profile)[1]
+        mode = Mode(self.mode)
+        return player_range(mode, profile_for(mode, Profile(self.profile)))[1]
 
     def label(self) -> str:
         if self.mode == "standard":

@@ -138,6 +138,7 @@ class Dial(Widget, can_focus=True):
         slots: int,
         *,
         forbidden: Iterable[int] = (),
+        open_slots: Iterable[int] | None = None,
         votes_allowed: int = 1,
         places_red: bool = False,
         voted: Iterable[int] = (),
@@ -146,8 +147,13 @@ class Dial(Widget, can_focus=True):
     ) -> None:
         """Set up the dial for a board. Keeps the pointer and marks if the board is the same, else starts over.
 
+        `open_slots` are the slots the vote may go to, as the player's view gives them (the engine's legal moves);
+        the others are forbidden. Without it, `forbidden` names the slots that may not be chosen.
         `board` identifies the board (the screen passes its card ids): a new board with the same size and the same
         forbidden slots (a voided turn played again) still starts over."""
+        if open_slots is not None:
+            allowed = frozenset(open_slots)
+            forbidden = [s for s in range(1, slots + 1) if s not in allowed]
         forbidden_set = frozenset(s for s in forbidden if 1 <= s <= slots)
         same = (
             board == self.board
