@@ -1,10 +1,10 @@
 """The vote dial: the board's slot numbers along a row with a pointer, turned by keys, wheel or mouse.
 
-A pure widget: it knows slot numbers, which are forbidden, how many marks a vote may carry and whether a red marker
-follows; it never talks to a session. It posts `Dial.Changed` when the pointer moves, `Dial.Cast` when the player
-confirms a vote and `Dial.Refused` when a key or click asks for a slot that cannot be chosen. Nothing is shown by
-colour alone: the pointer has a `▲` under it (and brackets where there is room), a forbidden slot reads `✗3`, a
-marked one `✓3`, the red marker `●3`.
+A pure widget: it knows slot numbers, which are open to the vote (the player's legal moves, from the view) and
+which are forbidden, how many marks a vote may carry and whether a red marker follows; it never talks to a session.
+It posts `Dial.Changed` when the pointer moves, `Dial.Cast` when the player confirms a vote and `Dial.Refused` when
+a key or click asks for a slot that cannot be chosen. Nothing is shown by colour alone: the pointer has a `▲` under
+it (and brackets where there is room), a forbidden slot reads `✗3`, a marked one `✓3`, the red marker `●3`.
 """
 
 from __future__ import annotations
@@ -93,6 +93,7 @@ class Dial(Widget, can_focus=True):
         slots: int = 0,
         *,
         forbidden: Iterable[int] = (),
+        open_slots: Iterable[int] | None = None,
         votes_allowed: int = 1,
         places_red: bool = False,
         voted: Iterable[int] = (),
@@ -124,6 +125,7 @@ class Dial(Widget, can_focus=True):
         self.configure(
             slots,
             forbidden=forbidden,
+            open_slots=open_slots,
             votes_allowed=votes_allowed,
             places_red=places_red,
             voted=voted,
