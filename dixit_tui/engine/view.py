@@ -3,6 +3,8 @@
 What a seat may see: its own hand (not during a party clue it must give blind), the board once every card is in
 (without owners), its own given cards and votes, who the phase waits for, the scores, and the public record of
 the last scored turn. Nobody sees another hand, who gave which card, or any vote before the reveal.
+The view also says what the seat may do now (engine/legal.py): which cards, how many, which slots. Its wire form
+is the protocol's business (protocol/views.py).
 """
 
 from __future__ import annotations
