@@ -11,6 +11,7 @@ from jsonschema import ValidationError
 
 from dixit_tui.bots.strategy import ClueAction, RandomStrategy, decide
 from dixit_tui.bots.view import BotView
+from dixit_tui.protocol.messages import no_game
 from dixit_tui.protocol.schema import validate_message
 from tests.protocol.clients import Game
 
@@ -85,27 +86,16 @@ async def test_party_states_say_the_storyteller_tells_blind_and_places_red() -> 
 
 
 def test_the_new_fields_are_checked_by_the_schema() -> None:
+    player = {"seat": 0, "name": "ana", "score": 0, "team": None, "connected": True, "bot": False, "removed": False}
     base: dict[str, Any] = {
         "type": "state",
         "table": "K7QF",
         "mode": "standard",
         "profile": "refresh",
+        **no_game(None, 0),
         "phase": "clue",
         "turn": 1,
-        "you": None,
-        "host": 0,
-        "players": [
-            {"seat": 0, "name": "ana", "score": 0, "team": None, "connected": True, "bot": False, "removed": False}
-        ],
-        "storyteller": None,
-        "clue": None,
-        "hand": [],
-        "board": [],
-        "votes_allowed": 1,
-        "forbidden_slots": [],
-        "your_cards": [],
-        "your_votes": [],
-        "your_red": None,
+        "players": [player],
         "waiting_for": [0],
         "chat_paused": False,
         "reconnect_code": None,
