@@ -23,8 +23,10 @@ from functools import cache
 
 import wcwidth
 
+from dixit_tui.engine.config import CLUE_MAX_LEN
+
 NAME_MAX = 20
-CLUE_MAX = 80
+CLUE_MAX = CLUE_MAX_LEN  # the rules' limit (engine/config.py): one place for it
 CHAT_MAX = 200
 CARD_MAX = 140
 

@@ -62,6 +62,7 @@ from dixit_tui.engine import (
 )
 from dixit_tui.engine import start as start_game
 from dixit_tui.protocol.messages import no_game
+from dixit_tui.protocol.views import game_fields
 from dixit_tui.store.sqlite import FILENAME as DB_FILENAME
 
 HOST = "127.0.0.1"
@@ -393,7 +394,7 @@ def model_message(code: str | None, model: Model, seat: int) -> dict[str, Any]:
     if model.state is None:
         players = [{"seat": i, "name": n, "score": 0, "removed": False} for i, n in enumerate(model.seated)]
         return {"table": code, **no_game(seat, 0), "players": players}
-    return {"table": code, **view_for(model.state, seat).to_protocol()}
+    return {"table": code, **game_fields(view_for(model.state, seat))}
 
 
 def project(msg: dict[str, Any] | None) -> dict[str, Any] | None:

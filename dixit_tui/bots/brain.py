@@ -1,8 +1,9 @@
 """`Brain`: a bot's small memory around its strategy, shared by the in-process and the SSH bots.
 
 It decides at most once per decision (a turn's clue, submission or vote), remembers a command in flight until it is
-accepted or refused, retries a refused one with a random legal move (a few times at most), and remembers the card
-of a voided turn, which the engine refuses for the new clue (the per-player view does not show it).
+accepted or refused, and retries a refused one with a random legal move (a few times at most). The card of a voided
+turn, which the new clue may not use, comes with the view (`voided_card`); a clue card the server refuses is
+avoided for the rest of the turn all the same.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ class Brain:
         self.rng = rng
         self.avoid: dict[int, set[str]] = {}  # turn -> cards its clue must not use
         self.voids = 0
-        self.last_clue_card: str | None = None
         self.in_flight: Key | None = None
         self.tries: dict[Key, int] = {}
 
@@ -63,8 +63,6 @@ class Brain:
             return None
         self.tries[key] = tries + 1
         self.in_flight = key
-        if isinstance(action, ClueAction) and action.card is not None:
-            self.last_clue_card = action.card
         return key, action
 
     def accepted(self, key: Key) -> None:
@@ -80,8 +78,6 @@ class Brain:
             self.avoid.setdefault(key[0], set()).add(action.card)
 
     def voided(self, turn: int) -> None:
-        """Turn `turn` was voided: its storyteller tells again, with another card."""
+        """Turn `turn` was voided: its storyteller tells again, with another card (the view says which not)."""
         self.voids += 1
         self.in_flight = None
-        if self.last_clue_card is not None:
-            self.avoid.setdefault(turn, set()).add(self.last_clue_card)

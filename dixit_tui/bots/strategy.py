@@ -335,7 +335,7 @@ def _choose(v: BotView, strategy: Strategy, rng: random.Random) -> Action | None
 
 
 def legal(view: BotView, action: Action) -> bool:
-    """Whether `action` keeps the rules, as far as the view can tell."""
+    """Whether `action` is among the seat's legal moves, as its view gives them (engine/legal.py)."""
     match action:
         case ClueAction(text=text, card=card):
             clean = " ".join(text.split())
@@ -348,12 +348,12 @@ def legal(view: BotView, action: Action) -> bool:
             hand = {c.card for c in view.hand}
             return len(cards) == view.submit_count and len(set(cards)) == len(cards) and set(cards) <= hand
         case VoteAction(slots=slots, red=red):
-            board = {s.slot for s in view.board}
             if not 1 <= len(slots) <= view.votes_allowed or len(set(slots)) != len(slots):
                 return False
-            if any(s not in board or s in view.forbidden_slots for s in slots):
+            allowed = {s.slot for s in view.open_slots()}
+            if any(s not in allowed for s in slots):
                 return False
-            return (red in board) if view.places_red else red is None
+            return any(s.slot == red for s in view.board) if view.places_red else red is None
     return False  # pragma: no cover
 
 

@@ -10,6 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from dixit_tui.engine.config import Mode
+from dixit_tui.engine.state import Phase
 from dixit_tui.engine.view import PlayerView
 
 
@@ -48,6 +50,7 @@ class BotView:
     can_vote: bool
     places_red: bool
     avoid_cards: tuple[str, ...] = ()  # cards the next clue must not use (the card of a voided turn)
+    vote_slots: tuple[int, ...] | None = None  # the slots it may vote for (None: the board but forbidden_slots)
 
     # --- constructors ----------------------------------------------------------------------------------------
 
@@ -73,30 +76,28 @@ class BotView:
             submit_count=view.submit_count,
             can_vote=view.can_vote,
             places_red=view.places_red,
+            avoid_cards=() if view.voided_card is None else (view.voided_card,),
+            vote_slots=tuple(view.vote_slots),
         )
 
     @classmethod
     def from_protocol(cls, state: Mapping[str, Any]) -> BotView:
-        """From a protocol v1 `state` message. What the protocol leaves implicit is derived as the rules say."""
-        mode = str(state.get("mode") or "standard")
+        """From a protocol v1 `state` message, which says what the seat may do now (`can_clue`, `submit_count`,
+        `vote_slots`, ...: the engine's legal moves). A server older than those fields is read as the rules say."""
+        mode = str(state.get("mode") or Mode.STANDARD)
         phase = str(state.get("phase") or "lobby")
         you = _opt_int(state.get("you"))
         waiting = tuple(_ints(state.get("waiting_for")))
         acting = you is not None and you in waiting
-        players = len(state.get("players") or ())
-        storyteller = _opt_int(state.get("storyteller"))
-        submit_count = 0
-        if acting and phase == "submit":
-            given = state.get("submit_count")  # not in protocol v1: derived below, used if a later version sends it
-            submit_count = int(given) if isinstance(given, int) else (2 if mode == "standard" and players == 3 else 1)
-        can_vote = acting and phase == "vote"
+        voided = state.get("voided_card")
+        vote_slots = state.get("vote_slots")
         return cls(
             mode=mode,
             phase=phase,
             turn=int(state.get("turn") or 0),
             you=you,
-            players=players,
-            storyteller=storyteller,
+            players=len(state.get("players") or ()),
+            storyteller=_opt_int(state.get("storyteller")),
             clue=state.get("clue") if isinstance(state.get("clue"), str) else None,
             hand=tuple(BotCard(str(c["card"]), str(c.get("text", ""))) for c in state.get("hand") or ()),
             board=tuple(
@@ -108,11 +109,13 @@ class BotView:
             your_cards=tuple(str(c) for c in state.get("your_cards") or ()),
             your_votes=tuple(_ints(state.get("your_votes"))),
             waiting_for=waiting,
-            can_clue=acting and phase == "clue",
-            clue_needs_card=mode != "party",
-            submit_count=submit_count,
-            can_vote=can_vote,
-            places_red=mode == "party" and can_vote and you is not None and you == storyteller,
+            can_clue=_flag(state, "can_clue", acting and phase == Phase.CLUE),
+            clue_needs_card=_flag(state, "clue_needs_card", mode != Mode.PARTY),
+            submit_count=_opt_int(state.get("submit_count")) or 0,
+            can_vote=_flag(state, "can_vote", acting and phase == Phase.VOTE),
+            places_red=state.get("places_red") is True,
+            avoid_cards=(voided,) if isinstance(voided, str) else (),
+            vote_slots=tuple(_ints(vote_slots)) if isinstance(vote_slots, list) else None,
         )
 
     def avoiding(self, cards: Iterable[str]) -> BotView:
@@ -124,11 +127,11 @@ class BotView:
         """What this seat must do now: "clue", "submit", "vote", or None."""
         if self.you is None or self.you not in self.waiting_for:
             return None
-        if self.phase == "clue" and self.can_clue:
+        if self.phase == Phase.CLUE and self.can_clue:
             return "clue"
-        if self.phase == "submit" and self.submit_count > 0:
+        if self.phase == Phase.SUBMIT and self.submit_count > 0:
             return "submit"
-        if self.phase == "vote" and self.can_vote and not self.your_votes:
+        if self.phase == Phase.VOTE and self.can_vote and not self.your_votes:
             return "vote"
         return None
 
@@ -137,6 +140,10 @@ class BotView:
         return tuple(c for c in self.hand if c.card not in self.avoid_cards)
 
     def open_slots(self) -> tuple[BotSlot, ...]:
+        """The board's slots this seat may vote for."""
+        if self.vote_slots is not None:
+            allowed = set(self.vote_slots)
+            return tuple(s for s in self.board if s.slot in allowed)
         forbidden = set(self.forbidden_slots)
         return tuple(s for s in self.board if s.slot not in forbidden)
 
@@ -147,6 +154,11 @@ def as_bot_view(view: BotView | PlayerView) -> BotView:
 
 def _opt_int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _flag(state: Mapping[str, Any], key: str, default: bool) -> bool:
+    value = state.get(key)
+    return value if isinstance(value, bool) else default
 
 
 def _ints(value: Any) -> list[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dixit_tui.engine import FirstStoryteller, Mode, PlayerView, Profile, Reveal, player_range
+from dixit_tui.engine import FirstStoryteller, Mode, PlayerView, Profile, Reveal, player_range, profile_for
 
 
 class TableStatus(StrEnum):
@@ -54,11 +54,8 @@ class TableOptions:
     seed: int | None = None  # only when the server allows seeded tables
 
     def max_seats(self) -> int:
-        """Raises ValueError for an unknown mode or profile."""
-        mode, profile = Mode(self.mode), Profile(self.profile)
-        if mode is not Mode.STANDARD:
-            profile = Profile.ODYSSEY
-        return player_range(mode, profile)[1]
+        mode = Mode(self.mode)
+        return player_range(mode, profile_for(mode, Profile(self.profile)))[1]
 
     def label(self) -> Label:
         return Label(self.profile if self.mode == Mode.STANDARD else self.mode)

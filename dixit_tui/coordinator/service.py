@@ -46,6 +46,7 @@ from dixit_tui.engine import (
     Submit,
     VoidTurn,
     Vote,
+    profile_for,
     view_for,
 )
 from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, name_key, sanitize
@@ -553,8 +554,7 @@ class Coordinator:
             self.resolve_cards(options.decks)
         except ValueError as err:
             raise TableError(str(err), "bad_deck") from err
-        if options.mode != Mode.STANDARD:
-            options = replace(options, profile=Profile.ODYSSEY)
+        options = replace(options, profile=profile_for(Mode(options.mode), Profile(options.profile)).value)
         code = new_code(self.rng, self.used_codes | self.tables.keys())
         self.used_codes.add(code)
         table = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)

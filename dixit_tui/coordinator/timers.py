@@ -19,12 +19,11 @@ def random_stand_in(view: PlayerView, rng: random.Random) -> Command | None:
     if seat is None:
         return None
     if view.can_clue:
-        card = rng.choice(view.hand).card if view.clue_needs_card and view.hand else None
+        card = rng.choice(view.clue_cards) if view.clue_needs_card and view.clue_cards else None
         return GiveClue(seat, rng.choice(STAND_IN_CLUES), card)
     if view.submit_count:
         return Submit(seat, tuple(c.card for c in rng.sample(view.hand, view.submit_count)))
-    if view.can_vote:
-        allowed = [s.slot for s in view.board if s.slot not in view.forbidden_slots]
+    if view.can_vote and view.vote_slots:
         red = rng.choice(view.board).slot if view.places_red else None
-        return Vote(seat, (rng.choice(allowed),), red)
+        return Vote(seat, (rng.choice(view.vote_slots),), red)
     return None

@@ -15,6 +15,7 @@ from dixit_tui.engine.config import (
     Rules,
     check_player_count,
     player_range,
+    profile_for,
     rules_for,
 )
 from dixit_tui.engine.errors import (
@@ -30,6 +31,7 @@ from dixit_tui.engine.errors import (
 )
 from dixit_tui.engine.events import Event
 from dixit_tui.engine.game import apply, decide, fold, new_game, start, step
+from dixit_tui.engine.legal import LegalMoves, legal_moves
 from dixit_tui.engine.reveal import Points, Reveal, SlotResult
 from dixit_tui.engine.serialize import event_from_dict, event_to_dict
 from dixit_tui.engine.session import Game
@@ -52,6 +54,7 @@ __all__ = [
     "GameOver",
     "GameState",
     "GiveClue",
+    "LegalMoves",
     "Mode",
     "NotHost",
     "NotYourTurn",
@@ -75,8 +78,10 @@ __all__ = [
     "event_from_dict",
     "event_to_dict",
     "fold",
+    "legal_moves",
     "new_game",
     "player_range",
+    "profile_for",
     "rules_for",
     "start",
     "step",

@@ -28,6 +28,11 @@ class FirstStoryteller(StrEnum):
     RANDOM = "random"  # a random seat tells in turn 1
 
 
+def profile_for(mode: Mode, profile: Profile) -> Profile:
+    """The rules profile a table plays: party and team play odyssey rules whatever was asked."""
+    return profile if mode is Mode.STANDARD else Profile.ODYSSEY
+
+
 @dataclass(frozen=True, slots=True)
 class GameConfig:
     mode: Mode = Mode.STANDARD
@@ -44,9 +49,8 @@ class GameConfig:
         lo, hi = STORYTELLS_RANGE
         if not lo <= self.storytells <= hi:
             raise ConfigError(f"Each player can tell between {lo} and {hi} times.")
-        if self.mode is not Mode.STANDARD and self.profile is not Profile.ODYSSEY:
-            return replace(self, profile=Profile.ODYSSEY)
-        return self
+        profile = profile_for(self.mode, self.profile)
+        return self if profile is self.profile else replace(self, profile=profile)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,8 +6,8 @@ import random
 from itertools import count
 
 from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, VoidTurn, Vote
-from dixit_tui.engine.config import Mode
 from dixit_tui.engine.game import below, step
+from dixit_tui.engine.legal import acts, clue_cards, clue_needs_card, places_red, submit_count, vote_slots
 from dixit_tui.engine.state import GameState, Phase
 
 _WORDS = (
@@ -26,34 +26,26 @@ _WORDS = (
 
 def command_for(state: GameState, seat: int, rng: random.Random) -> Command | None:
     """A random legal command for `seat` in this phase, or None if the seat has nothing to do."""
-    phase = state.phase
-    if phase is Phase.CLUE or phase is Phase.SUBMIT:
-        acts = seat in state.waiting_for()  # SUBMIT: the seats that may submit
-    else:
-        acts = phase is Phase.VOTE and seat in state.voter_tuple()
-    return _command(state, phase, seat, rng) if acts else None
+    return _command(state, state.phase, seat, rng) if acts(state, seat) else None
 
 
 def _command(state: GameState, phase: Phase, seat: int, rng: random.Random) -> Command:
     """command_for, for a seat known to act now. Every draw is the one rng.choice(items) (items[below(n)]),
     rng.randint(1, n) (1 + below(n)) or rng.sample would make; rng.sample(items, 1) draws as choice does."""
-    mode, bits = state.config.mode, rng.getrandbits
+    bits = rng.getrandbits
     if phase is Phase.CLUE:
-        voided = state.turn.voided_card
-        allowed = [c for c in state.hands[seat] if c != voided]
-        card = None if mode is Mode.PARTY else allowed[below(bits, len(allowed))]
+        if not clue_needs_card(state):
+            return GiveClue(seat, _WORDS[below(bits, len(_WORDS))], None)
+        allowed = clue_cards(state, seat)
+        card = allowed[below(bits, len(allowed))]
         return GiveClue(seat, _WORDS[below(bits, len(_WORDS))], card)
     if phase is Phase.SUBMIT:
         hand = state.hands[seat]
-        want = state.rules.submit_count if mode is Mode.STANDARD else 1
+        want = submit_count(state)
         return Submit(seat, (hand[below(bits, len(hand))],) if want == 1 else tuple(rng.sample(hand, want)))
-    forbidden = state.forbidden_slots(seat)
-    size = len(state.turn.board)
-    open_slots = [s for s in range(1, size + 1) if s not in forbidden] if forbidden else list(range(1, size + 1))
+    open_slots = vote_slots(state, seat)
     k = 1 + below(bits, min(state.rules.votes_allowed, len(open_slots)))
-    red = None
-    if mode is Mode.PARTY and seat == state.turn.storyteller:
-        red = 1 + below(bits, size)
+    red = 1 + below(bits, len(state.turn.board)) if places_red(state, seat) else None
     chosen = (open_slots[below(bits, len(open_slots))],) if k == 1 else tuple(rng.sample(open_slots, k))
     return Vote(seat, chosen, red)
 

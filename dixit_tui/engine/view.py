@@ -3,14 +3,16 @@
 What a seat may see: its own hand (not during a party clue it must give blind), the board once every card is in
 (without owners), its own given cards and votes, who the phase waits for, the scores, and the public record of
 the last scored turn. Nobody sees another hand, who gave which card, or any vote before the reveal.
+The view also says what the seat may do now (engine/legal.py): which cards, how many, which slots. Its wire form
+is the protocol's business (protocol/views.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from dixit_tui.engine.config import Mode
+from dixit_tui.engine.legal import legal_moves
 from dixit_tui.engine.reveal import Reveal
 from dixit_tui.engine.state import GameState, Phase
 
@@ -52,12 +54,13 @@ class PlayerView:
     hand: tuple[CardView, ...]
     hand_hidden: bool  # party: your hand is hidden until the clue is given
     board: tuple[SlotView, ...]
-    votes_allowed: int
-    forbidden_slots: tuple[int, ...]
+    votes_allowed: int  # the rules' votes per voter: one, or up to two on different cards
+    forbidden_slots: tuple[int, ...]  # vote phase: the slots of your own cards (team mode: your team's)
     your_cards: tuple[str, ...]
     your_votes: tuple[int, ...]
     your_red: int | None
     waiting_for: tuple[int, ...]
+    # what you may do now, from engine/legal.py's legal_moves (with clue_cards, voided_card and vote_slots below)
     can_clue: bool
     clue_needs_card: bool
     submit_count: int  # how many cards you give now, 0 if none
@@ -72,36 +75,14 @@ class PlayerView:
     winners: tuple[int, ...]
     version: int
     practice: bool = False  # the turn in progress is the unscored practice turn (number 0)
+    clue_cards: tuple[str, ...] = ()  # the cards your clue may go with now (your hand but the voided card)
+    voided_card: str | None = None  # storyteller after a void: the card the new clue may not use
+    vote_slots: tuple[int, ...] = ()  # the slots you may vote for now (the board but forbidden_slots)
 
     def name_of(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.players):
             return ""
         return self.players[seat].name
-
-    def to_protocol(self) -> dict[str, Any]:
-        """The fields of protocol v1's `state` message that come from the game (the coordinator adds the rest)."""
-        return {
-            "mode": self.mode,
-            "profile": self.profile,
-            "phase": self.phase,
-            "turn": self.turn,
-            "you": self.you,
-            "host": self.host,
-            "players": [
-                {"seat": p.seat, "name": p.name, "score": p.score, "team": p.team, "removed": not p.active}
-                for p in self.players
-            ],
-            "storyteller": self.storyteller,
-            "clue": self.clue,
-            "hand": [{"card": c.card, "text": c.text} for c in self.hand],
-            "board": [{"slot": s.slot, "card": s.card, "text": s.text} for s in self.board],
-            "votes_allowed": self.votes_allowed,
-            "forbidden_slots": list(self.forbidden_slots),
-            "your_cards": list(self.your_cards),
-            "your_votes": list(self.your_votes),
-            "your_red": self.your_red,
-            "waiting_for": list(self.waiting_for),
-        }
 
 
 def _hand_hidden(state: GameState, seat: int) -> bool:
@@ -141,18 +122,13 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         texts = state.cards
         hand = tuple([CardView(c, texts[c].text) for c in state.hands[you]])
     waiting = state.waiting_for()
-    acting = you is not None and you in waiting
-    party = state.config.mode is Mode.PARTY
-    submit_count = 0
-    if acting and state.phase is Phase.SUBMIT:
-        submit_count = state.rules.submit_count if state.config.mode is Mode.STANDARD else 1
+    moves = legal_moves(state, you)
     your_votes: tuple[int, ...] = ()
     your_red = None
     if you is not None and state.phase is Phase.VOTE:
         your_votes = turn.votes.get(you, ())
         if you == turn.storyteller:
             your_red = turn.red
-    can_vote = you is not None and state.phase is Phase.VOTE and you in state.voter_tuple()
     return PlayerView(
         mode=state.config.mode.value,
         profile=state.config.profile.value,
@@ -172,11 +148,11 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         your_votes=your_votes,
         your_red=your_red,
         waiting_for=waiting,
-        can_clue=acting and state.phase is Phase.CLUE,
-        clue_needs_card=not party,
-        submit_count=submit_count,
-        can_vote=can_vote,
-        places_red=party and can_vote and you == turn.storyteller,
+        can_clue=moves.clue,
+        clue_needs_card=moves.clue_needs_card,
+        submit_count=moves.submit_count,
+        can_vote=moves.vote,
+        places_red=moves.places_red,
         target=state.config.target,
         storytells=state.config.storytells,
         hand_size=state.rules.hand_size,
@@ -186,4 +162,7 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         winners=state.winners,
         version=state.version,
         practice=state.practice,
+        clue_cards=moves.clue_cards,
+        voided_card=moves.voided_card,
+        vote_slots=moves.vote_slots,
     )

@@ -16,7 +16,9 @@ from dixit_tui.coordinator import (
     Update,
     VoidedUpdate,
 )
-from dixit_tui.engine import Reveal
+from dixit_tui.engine import Mode, Profile, Reveal
+from dixit_tui.engine.config import profile_for
+from dixit_tui.protocol.views import game_fields
 
 PROTOCOL_VERSION = 1
 
@@ -90,18 +92,10 @@ def table_state(view: TableView) -> dict[str, Any]:
     base: dict[str, Any]
     if view.game is None:
         mode = view.options.mode
-        profile = "odyssey" if mode != "standard" else view.options.profile
+        profile = profile_for(Mode(mode), Profile(view.options.profile)).value
         base = {"mode": mode, "profile": profile, **no_game(view.you, view.host)}
     else:
-        base = view.game.to_protocol()
-        # additions to protocol v1: what a client needs to act without knowing the rules tables
-        base.update(
-            submit_count=view.game.submit_count,
-            places_red=view.game.places_red,
-            target=view.game.target,
-            storytells=view.game.storytells,
-            practice=view.game.practice,
-        )
+        base = game_fields(view.game)
         for entry, seat in zip(base["players"], players, strict=True):
             seat.update(score=entry["score"], team=entry["team"], removed=entry["removed"])
     return {

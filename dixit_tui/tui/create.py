@@ -20,7 +20,7 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSe
 
 from dixit_tui.coordinator import TableOptions
 from dixit_tui.decks import DeckError, builtin_deck_names, load_builtin
-from dixit_tui.engine import Mode, Profile, player_range
+from dixit_tui.engine import Mode, Profile, player_range, profile_for
 from dixit_tui.engine.config import STORYTELLS_RANGE, TARGET_RANGE
 from dixit_tui.tui.widgets.keybar import KeyBar
 
@@ -69,7 +69,7 @@ class SeatRange:
 
 
 def seat_range(mode: str, profile: str) -> SeatRange:
-    low, high = player_range(Mode(mode), Profile(profile) if mode == Mode.STANDARD else Profile.ODYSSEY)
+    low, high = player_range(Mode(mode), profile_for(Mode(mode), Profile(profile)))
     return SeatRange(low, high, mode == Mode.TEAM)
 
 
@@ -212,9 +212,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
 
     @property
     def profile(self) -> str:
-        return (
-            Profile.ODYSSEY if self.mode != Mode.STANDARD else (self._pressed("profile", "profile-") or Profile.REFRESH)
-        )
+        return profile_for(Mode(self.mode), Profile(self._pressed("profile", "profile-") or "refresh")).value
 
     def problems(self) -> list[str]:
         """Everything wrong with the form, each as one short sentence; empty when it can be created."""

@@ -580,7 +580,7 @@ class TableScreen(Screen[None]):
         if game.can_vote:
             dial.configure(
                 len(game.board),
-                forbidden=game.forbidden_slots,
+                open_slots=game.vote_slots,
                 votes_allowed=game.votes_allowed,
                 places_red=game.places_red,
                 voted=game.your_votes,

@@ -43,6 +43,7 @@ from dixit_tui.engine import (
     view_for,
 )
 from dixit_tui.engine import decide as engine_decide
+from dixit_tui.protocol.views import game_fields
 
 CARDS = resolve_decks(["base"])
 
@@ -248,7 +249,7 @@ def test_protocol_and_engine_views_agree() -> None:
     for mode, profile, players in CONFIGS:
         for _, _, view in owed_views(mode, profile, players, seed=7):
             a = BotView.from_player_view(view)
-            b = BotView.from_protocol({"type": "state", "table": "K7QF", **view.to_protocol()})
+            b = BotView.from_protocol({"type": "state", "table": "K7QF", **game_fields(view)})
             assert a.needed() == b.needed()
             assert (a.hand, a.board, a.clue, a.votes_allowed, a.forbidden_slots) == (
                 b.hand,

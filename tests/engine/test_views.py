@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 from dixit_tui.engine import Game, Vote, view_for
+from dixit_tui.protocol.views import game_fields
 from tests.engine.helpers import cast, give_clue, make_game, slot_of, submit_all
 
 
 def visible_text(game: Game, seat: int | None) -> str:
-    return json.dumps(game.view(seat).to_protocol())
+    return json.dumps(game_fields(game.view(seat)))
 
 
 def test_own_hand_only() -> None:
@@ -46,7 +47,7 @@ def test_no_owner_and_no_other_vote_before_the_reveal() -> None:
     submit_all(game)
     cast(game, {1: 0, 2: 1})
     for seat in range(5):
-        data = game.view(seat).to_protocol()
+        data = game_fields(game.view(seat))
         assert "owner" not in json.dumps(data["board"])
         assert data["your_votes"] == list(game.state.turn.votes.get(seat, ()))
     assert game.view(3).your_votes == ()

@@ -1,10 +1,10 @@
 """The vote dial: the board's slot numbers along a row with a pointer, turned by keys, wheel or mouse.
 
-A pure widget: it knows slot numbers, which are forbidden, how many marks a vote may carry and whether a red marker
-follows; it never talks to a session. It posts `Dial.Changed` when the pointer moves, `Dial.Cast` when the player
-confirms a vote and `Dial.Refused` when a key or click asks for a slot that cannot be chosen. Nothing is shown by
-colour alone: the pointer has a `▲` under it (and brackets where there is room), a forbidden slot reads `✗3`, a
-marked one `✓3`, the red marker `●3`.
+A pure widget: it knows slot numbers, which are open to the vote (the player's legal moves, from the view) and
+which are forbidden, how many marks a vote may carry and whether a red marker follows; it never talks to a session.
+It posts `Dial.Changed` when the pointer moves, `Dial.Cast` when the player confirms a vote and `Dial.Refused` when
+a key or click asks for a slot that cannot be chosen. Nothing is shown by colour alone: the pointer has a `▲` under
+it (and brackets where there is room), a forbidden slot reads `✗3`, a marked one `✓3`, the red marker `●3`.
 """
 
 from __future__ import annotations
@@ -93,6 +93,7 @@ class Dial(Widget, can_focus=True):
         slots: int = 0,
         *,
         forbidden: Iterable[int] = (),
+        open_slots: Iterable[int] | None = None,
         votes_allowed: int = 1,
         places_red: bool = False,
         voted: Iterable[int] = (),
@@ -124,6 +125,7 @@ class Dial(Widget, can_focus=True):
         self.configure(
             slots,
             forbidden=forbidden,
+            open_slots=open_slots,
             votes_allowed=votes_allowed,
             places_red=places_red,
             voted=voted,
@@ -138,6 +140,7 @@ class Dial(Widget, can_focus=True):
         slots: int,
         *,
         forbidden: Iterable[int] = (),
+        open_slots: Iterable[int] | None = None,
         votes_allowed: int = 1,
         places_red: bool = False,
         voted: Iterable[int] = (),
@@ -146,8 +149,13 @@ class Dial(Widget, can_focus=True):
     ) -> None:
         """Set up the dial for a board. Keeps the pointer and marks if the board is the same, else starts over.
 
+        `open_slots` are the slots the vote may go to, as the player's view gives them (the engine's legal moves);
+        the others are forbidden. Without it, `forbidden` names the slots that may not be chosen.
         `board` identifies the board (the screen passes its card ids): a new board with the same size and the same
         forbidden slots (a voided turn played again) still starts over."""
+        if open_slots is not None:
+            allowed = frozenset(open_slots)
+            forbidden = [s for s in range(1, slots + 1) if s not in allowed]
         forbidden_set = frozenset(s for s in forbidden if 1 <= s <= slots)
         same = (
             board == self.board
