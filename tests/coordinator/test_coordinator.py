@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from dixit_tui.bots.player import seat_bots
 from dixit_tui.coordinator import (
     ChatUpdate,
     Coordinator,
@@ -261,7 +262,7 @@ async def test_name_changes_are_rate_limited(coord: Coordinator) -> None:
 
 
 async def test_only_the_host_adds_bots_and_they_sit_as_bots() -> None:
-    coord = Coordinator(rng=random.Random(3), allow_seeded_tables=True)
+    coord = Coordinator(rng=random.Random(3), allow_seeded_tables=True, bots=seat_bots)
     host = await connect(coord, "ana")
     view = await host.session.create(TableOptions(seed=8, target=10))
     guest = await connect(coord, "ben")
