@@ -118,16 +118,14 @@ class Coordinator:
         # People first: with a person seated, built-in bots leave the first clue (and a team's card) to the
         # people for `first_clue_grace` seconds, and never take the first clue while a person is writing one.
         self.first_clue_grace = first_clue_grace
-        # A running game nobody human is connected to is closed after this long (its record stays for replay).
-        self.close_idle_after = close_idle_after
         self.rename_limiter = ChatLimiter(burst=3, window=60.0)  # name changes per session per minute
-        self.disconnect_grace = disconnect_grace
         self.clock = clock
         self.bots = bots
         self.timers = Timers(
             stand_in=stand_in,
             disconnect_grace=disconnect_grace,
             typing_timeout=typing_timeout,  # a "writing a clue" mark lasts this long after the last report
+            # A running game nobody human is connected to is closed after this long (its record stays for replay).
             close_idle_after=close_idle_after,
             clock=clock,
             on_due=lambda table: self._spawn(self.expire(table)),
@@ -305,7 +303,7 @@ class Coordinator:
             self.timers.idle_fired(table)
             if table.status != "playing" or table.humans_connected() or self.tables.get(table.code) is not table:
                 return
-            idle = _duration(self.close_idle_after)
+            idle = _duration(self.timers.close_idle_after)
             table.announce(f"The table closed: nobody played at it for {idle}.")
             table.queue_closed()
             try:
@@ -321,7 +319,7 @@ class Coordinator:
                 session.table = None
                 session.deliver(notice)
                 session.deliver(StateUpdate(None))
-            log.info("table %s closed: no player connected for %.0f s", table.code, self.close_idle_after)
+            log.info("table %s closed: no player connected for %.0f s", table.code, self.timers.close_idle_after)
         self.lobby_changed()
 
     # --- who is writing a clue ---------------------------------------------------------------------------------
@@ -711,7 +709,7 @@ class PlayerSession:
             updates = table.start(practice=practice)
             away = table.away_names()
             if away:  # a rematch's seat nobody came back to: the table does not wait for it forever
-                grace = _duration(self.coordinator.disconnect_grace)
+                grace = _duration(self.coordinator.timers.disconnect_grace)
                 names = " and ".join([", ".join(away[:-1]), away[-1]] if len(away) > 1 else away)
                 verb = "is" if len(away) == 1 else "are"
                 waits = f"when the game waits for them, a stand-in plays after {grace}"
