@@ -491,7 +491,7 @@ class PlayerSession:
         self.name = clean_name(identity.name) or "guest"
         self.sink = sink
         self.builtin_bot = builtin_bot  # a built-in bot: it stops when its game ends (a rematch seats a fresh one)
-        self.table: Table | None = None
+        self.table: SessionTable | None = None
         self.closed = False
         # the table's version the client's next move was decided on (protocol `version`); None: not checked
         self.expected_version: int | None = None
