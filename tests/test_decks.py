@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dixit_tui.bots.player import seat_bots
 from dixit_tui.bots.similarity import content_stems
 from dixit_tui.coordinator import Coordinator, Identity, TableOptions
 from dixit_tui.decks import (
@@ -356,7 +357,7 @@ def test_base_and_atlas_mix_into_168_cards() -> None:
 
 
 async def test_a_twelve_player_table_with_both_decks_deals_from_168_cards() -> None:
-    coord = Coordinator(rng=random.Random(5))
+    coord = Coordinator(rng=random.Random(5), bots=seat_bots)
     host = await coord.connect(Identity("ana", "SHA256:ana"), lambda update: None)
     view = await host.create(TableOptions(profile="odyssey", decks=("base", "atlas"), seats=12))
     assert await host.add_bots(11) == 11

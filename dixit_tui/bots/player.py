@@ -6,6 +6,8 @@
 
     bots = await add_bots(coordinator, "K7QF", 3)     # the host's "add bots": free names, smart strategy
 
+    Coordinator(bots=seat_bots)     # the coordinator's bot factory: the host's "add bots" and a rematch's bots
+
 The sink only records what arrives and wakes the bot's task; the task waits a small random "think" delay (longer in
 the open race for the first clue, so that people tell first), looks at the freshest view, and acts when its seat is
 waited for and can act. People come first: with a person connected, a bot leaves the open first clue to the people
@@ -136,7 +138,7 @@ class BotPlayer:
         if first_clue_grace is None:
             first_clue_grace = coordinator.first_clue_grace if leave_when_alone else 0.0
         bot = cls(strategy, rng, delay, leave_when_alone=leave_when_alone, first_clue_grace=first_clue_grace)
-        session = await coordinator.connect(Identity(name, bot=True), bot._sink)
+        session = await coordinator.connect(Identity(name, bot=True), bot._sink, builtin_bot=True)
         bot.session = session
         try:
             bot.view = await session.join(table_code, name)
@@ -363,3 +365,12 @@ async def add_bots(
             break
         bots.append(bot)
     return bots
+
+
+async def seat_bots(
+    coordinator: Coordinator, code: str, count: int, *, names: Sequence[str] | None, rng: random.Random
+) -> int:
+    """The coordinator's bot factory (`Coordinator(bots=seat_bots)`): `add_bots` with the smart strategy, under
+    `names` (None: `BOT_NAMES`). Returns how many sat down."""
+    bots = await add_bots(coordinator, code, count, rng=rng, names=BOT_NAMES if names is None else names)
+    return len(bots)

@@ -4,6 +4,10 @@ A session (an SSH TUI, a headless JSON client, a bot) calls `Coordinator.connect
 `PlayerSession`. It sends commands through its methods and receives updates through `sink`, a plain callable run
 on the event loop (a Textual app posts them to itself as messages). A change re-renders only the sessions at that
 table; lobby listings go only to sessions in the lobby.
+
+The coordinator knows nothing of the built-in bots: they are clients like any other. The server hands it a bot
+factory (`dixit_tui.bots.player.seat_bots`) for the host's "add bots" and a rematch's bots, as it hands it the
+stand-in; the tables' clocks are `timers.Timers`, and who sits where is changed through `Table`'s methods.
 """
 
 from __future__ import annotations
@@ -13,8 +17,8 @@ import logging
 import random
 import time
 from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import asdict, replace
-from typing import Any
+from dataclasses import replace
+from typing import Any, Protocol
 
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.codes import new_code, normalize_code
@@ -32,22 +36,19 @@ from dixit_tui.coordinator.models import (
     Update,
 )
 from dixit_tui.coordinator.table import ChatLimiter, Table
-from dixit_tui.coordinator.timers import StandIn, random_stand_in
+from dixit_tui.coordinator.timers import StandIn, Timers, random_stand_in
 from dixit_tui.engine import (
     Card,
     ConfigError,
     GameConfig,
     GiveClue,
     Mode,
-    Phase,
     Profile,
     RemovePlayer,
-    RuleError,
     Submit,
     VoidTurn,
     Vote,
     profile_for,
-    view_for,
 )
 from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, name_key, sanitize
 from dixit_tui.store import NullStore, Store
@@ -55,6 +56,10 @@ from dixit_tui.store import NullStore, Store
 log = logging.getLogger(__name__)
 
 Sink = Callable[[Update], None]
+
+NO_BOTS = "This server has no built-in bots: invite people to play instead."
+
+SessionTable = Table["PlayerSession"]  # a table of this coordinator: its seats and spectators are sessions
 
 
 def _builtin_names() -> tuple[str, ...]:
@@ -80,12 +85,14 @@ def _duration(seconds: float) -> str:
     return _plural(max(1, round(seconds)), "second")
 
 
-def _clue_writers(table: Table) -> tuple[int, ...]:
-    """The seats that may give the clue now (anyone in the first-clue race, else the storyteller)."""
-    game = table.game
-    if game is None or game.state.phase is not Phase.CLUE or table.status != TableStatus.PLAYING:
-        return ()
-    return game.state.waiting_for()
+class BotFactory(Protocol):
+    """Seats up to `count` built-in bots at table `code` (under `names`, the first free ones; None: the factory's
+    own), each a client of `coordinator` like any other. Returns how many sat down; raises TableError if none could.
+    The server passes `dixit_tui.bots.player.seat_bots`."""
+
+    async def __call__(
+        self, coordinator: Coordinator, code: str, count: int, *, names: Sequence[str] | None, rng: random.Random
+    ) -> int: ...
 
 
 class Coordinator:
@@ -106,23 +113,31 @@ class Coordinator:
         typing_timeout: float = 10.0,
         close_idle_after: float = 600.0,
         limits: TableLimits = DEFAULT_TABLE_LIMITS,
+        bots: BotFactory | None = None,  # seats built-in bots; None: this coordinator has none ("add bots" is refused)
     ) -> None:
         self.limits = limits
         self.reconnect_guard = ReconnectGuard(limits)  # wrong reconnect codes, per connection, address and in all
         # People first: with a person seated, built-in bots leave the first clue (and a team's card) to the
         # people for `first_clue_grace` seconds, and never take the first clue while a person is writing one.
         self.first_clue_grace = first_clue_grace
-        self.typing_timeout = typing_timeout  # a "writing a clue" mark lasts this long after the last report
-        # A running game nobody human is connected to is closed after this long (its record stays for replay).
-        self.close_idle_after = close_idle_after
         self.rename_limiter = ChatLimiter(burst=3, window=60.0)  # name changes per session per minute
-        self.stand_in = stand_in
-        self.disconnect_grace = disconnect_grace
         self.clock = clock
+        self.bots = bots
+        self.timers = Timers(
+            stand_in=stand_in,
+            disconnect_grace=disconnect_grace,
+            typing_timeout=typing_timeout,  # a "writing a clue" mark lasts this long after the last report
+            # A running game nobody human is connected to is closed after this long (its record stays for replay).
+            close_idle_after=close_idle_after,
+            clock=clock,
+            on_due=lambda table: self._spawn(self.expire(table)),
+            on_idle=lambda table: self._spawn(self._close_idle(table)),
+            on_typing=self._typing_expired,
+        )
         self.store: Store = store or NullStore()
         self.snapshot_every = snapshot_every
         self.unsnapshotted: dict[str, int] = {}
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, SessionTable] = {}
         self.used_codes: set[str] = set()
         self.rematches: dict[str, str] = {}  # old table code -> its rematch's code (`join OLD` finds the new table)
         self.abandon_after = abandon_after
@@ -133,7 +148,7 @@ class Coordinator:
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
 
-    def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> Table | None:
+    def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
         rng = random.Random(self.rng.randrange(2**63))
         if snapshot is not None:
@@ -162,8 +177,7 @@ class Coordinator:
                 continue
             self.tables[table.code] = table
             self.unsnapshotted[table.code] = len(stored.records)
-            now = self.clock()
-            table.away_since = {seat: now for seat in range(len(table.seats))}
+            table.all_away(self.clock())
             self.schedule(table)
             self._watch_idle(table)
         if self.tables:
@@ -216,9 +230,7 @@ class Coordinator:
         again from the store once the store answers (`find_table`)."""
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
-        if table.timer is not None:
-            table.timer.cancel()
-            table.timer = None
+        table.stop_clocks()
         notice = NoticeUpdate(
             f"The server cannot reach its storage, so table {table.code} is paused as it was last saved. "
             f"Join it again with its code ({table.code}) in a moment."
@@ -229,7 +241,7 @@ class Coordinator:
             session.deliver(StateUpdate(None))
         self.lobby_changed()
 
-    async def find_table(self, code: str) -> Table:
+    async def find_table(self, code: str) -> SessionTable:
         """The table with this code: in memory, or else loaded from the store (a table taken out of play while the
         store was unreachable). TableError if there is none, or if the store cannot be read now."""
         try:
@@ -254,8 +266,7 @@ class Coordinator:
                 raise
             self.tables[table.code] = table
             self.unsnapshotted[table.code] = 0
-            now = self.clock()
-            table.away_since = {seat: now for seat in range(len(table.seats))}
+            table.all_away(self.clock())
             self.schedule(table)
             self._watch_idle(table)
             log.info("table %s loaded again from the store", table.code)
@@ -286,201 +297,72 @@ class Coordinator:
     # --- idle tables -----------------------------------------------------------------------------------------
 
     def _watch_idle(self, table: Table) -> None:
-        """A running game with no person connected closes after `close_idle_after` seconds, unless one returns.
-        Meanwhile its timers wait (see `schedule`) and its bots hold (they act only with a person connected)."""
-        idle = table.status == TableStatus.PLAYING and not table.humans_connected() and table.code in self.tables
-        if not idle:
-            if table.idle_timer is not None:
-                table.idle_timer.cancel()
-                table.idle_timer = None
-            return
-        if table.idle_timer is None:
-            table.idle_timer = detached.call_later(self.close_idle_after, lambda: self._spawn(self._close_idle(table)))
+        """A running game with no person connected closes after `close_idle_after` seconds (see `Timers`)."""
+        self.timers.watch_idle(table, open_here=table.code in self.tables)
 
     async def _close_idle(self, table: Table) -> None:
         async with table.lock:
-            table.idle_timer = None
+            self.timers.idle_fired(table)
             if (
                 table.status != TableStatus.PLAYING
                 or table.humans_connected()
                 or self.tables.get(table.code) is not table
             ):
                 return
-            idle = _duration(self.close_idle_after)
+            idle = _duration(self.timers.close_idle_after)
             table.announce(f"The table closed: nobody played at it for {idle}.")
-            table.pending.append({"t": "closed"})
+            table.queue_closed()
             try:
                 await self.commit(table)
             except TableError:
                 return  # could not be saved: it stays open, and is tried again when next left alone
             self.tables.pop(table.code, None)
-            for handle in (table.timer, table.typing_timer):
-                if handle is not None:
-                    handle.cancel()
-            table.timer = table.typing_timer = None
-            table.deadline = None
-            table.stand_ins = {}
             notice = NoticeUpdate(
                 f"Table {table.code} closed: nobody played at it for {idle}. "
                 f"Its game can be replayed with: dixit-tui replay {table.code}"
             )
-            for session in table.sessions():  # spectators and bots
+            for session in table.close():  # spectators and bots
                 session.table = None
                 session.deliver(notice)
                 session.deliver(StateUpdate(None))
-            table.spectators.clear()
-            for seat in table.seats:
-                seat.session = None
-            log.info("table %s closed: no player connected for %.0f s", table.code, self.close_idle_after)
+            log.info("table %s closed: no player connected for %.0f s", table.code, self.timers.close_idle_after)
         self.lobby_changed()
 
     # --- who is writing a clue ---------------------------------------------------------------------------------
 
     def set_typing(self, table: Table, seat: int, active: bool) -> None:
         """Seat `seat` started (or stopped) writing a clue. Everyone at the table is told only when the set of
-        writers changes; a mark not renewed within `typing_timeout` seconds goes by itself."""
-        before = table.typing_seats()
-        if active and table.game is not None and seat in before:
-            table.typing[seat] = self.clock()  # still writing: renew quietly
-            self._arm_typing(table)
-            return
-        if active and (table.game is None or seat not in _clue_writers(table)):
-            return  # only a seat that may give the clue now can be writing one
-        if not active and seat not in table.typing:
-            return
-        if not table.typing_limiter.allow(seat):
-            return  # a flood of start/stop: ignored (a stale mark goes by itself)
-        if active:
-            table.typing[seat] = self.clock()
-        else:
-            table.typing.pop(seat, None)
-        self._arm_typing(table)
-        if table.typing_seats() != before:
+        writers changes; a mark not renewed within `typing_timeout` seconds goes by itself (see `Timers`)."""
+        if self.timers.set_typing(table, seat, active):
             self.broadcast(table)
 
-    def _arm_typing(self, table: Table) -> None:
-        if table.typing_timer is not None:
-            table.typing_timer.cancel()
-            table.typing_timer = None
-        if table.typing:
-            delay = max(0.0, min(table.typing.values()) + self.typing_timeout - self.clock())
-            table.typing_timer = detached.call_later(delay, lambda: self._expire_typing(table))
-
-    def _expire_typing(self, table: Table) -> None:
-        table.typing_timer = None
-        before = table.typing_seats()
-        now = self.clock()
-        for seat, since in list(table.typing.items()):
-            if now >= since + self.typing_timeout - 0.01:
-                del table.typing[seat]
-        self._arm_typing(table)
-        if table.typing_seats() != before and self.tables.get(table.code) is table:
+    def _typing_expired(self, table: Table) -> None:
+        if self.tables.get(table.code) is table:
             self.broadcast(table)
 
     # --- turn timers -----------------------------------------------------------------------------------------
 
     def schedule(self, table: Table) -> None:
-        """Set the table's deadline for the phase in progress and arm one timer for it."""
-        if table.timer is not None:
-            table.timer.cancel()
-            table.timer = None
-        table.stand_ins = {}
-        game = table.game
-        if game is None or table.status != TableStatus.PLAYING:
-            table.deadline = table.phase_key = table.idle_since = None
-            return
-        now = self.clock()
-        if not table.humans_connected():
-            # nobody is here: the table waits for its players instead of playing itself, and its clocks stop
-            if table.idle_since is None:
-                table.idle_since = now
-            table.deadline = None
-            return
-        if table.idle_since is not None:
-            self._resume(table, now)
-        for seat, record in enumerate(table.seats):
-            if record.session is None and not record.removed:
-                table.away_since.setdefault(seat, now)  # a seat nobody came to (a rematch's): away from now on
-        key = (game.state.turn.number, game.state.phase.value)
-        if key != table.phase_key:
-            table.phase_key = key
-            table.phase_deadline = now + table.options.turn_seconds if table.options.turn_seconds else None
-            table.typing.clear()  # a clue was given (or the turn moved on): nobody is writing one anymore
-        for seat in self._blocking(table):
-            due_at = table.away_since[seat] + self.disconnect_grace
-            table.stand_ins[seat] = due_at if table.phase_deadline is None else min(due_at, table.phase_deadline)
-        due = [] if table.phase_deadline is None else [table.phase_deadline]
-        due += table.stand_ins.values()
-        table.deadline = min(due) if due else None
-        if table.deadline is not None:
-            delay = max(0.0, table.deadline - now)
-            table.timer = detached.call_later(delay, lambda: self._spawn(self.expire(table)))
-
-    @staticmethod
-    def _resume(table: Table, now: float) -> None:
-        """A person is back at a table that was paused since `table.idle_since`: its clocks go on where they stopped.
-        The phase's time limit and each absent player's grace are pushed on by the time nobody was there."""
-        assert table.idle_since is not None
-        idle_since, table.idle_since = table.idle_since, None
-        if table.phase_deadline is not None:
-            table.phase_deadline += max(0.0, now - idle_since)
-        for seat, since in table.away_since.items():
-            table.away_since[seat] = since + max(0.0, now - max(since, idle_since))
+        """Set the table's deadline for the phase in progress and arm one timer for it (see `Timers`)."""
+        self.timers.schedule(table)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = detached.spawn(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _blocking(self, table: Table) -> list[int]:
-        """Disconnected seats the phase cannot go on without (when another player can act instead, nobody blocks)."""
-        assert table.game is not None
-        state = table.game.state
-        waiting = state.waiting_for()
-        away = [s for s in waiting if table.seats[s].session is None]
-        if state.phase is Phase.CLUE and state.turn.storyteller is None:
-            return away[:1] if len(away) == len(waiting) else []
-        if state.config.mode is Mode.TEAM and state.phase is Phase.SUBMIT:
-            return [s for s in away if not any(m in waiting and m not in away for m in state.teammates(s) if m != s)]
-        return away
-
     async def expire(self, table: Table) -> None:
         """A deadline passed: a stand-in plays, from their own view, for each player the phase still waits for."""
         async with table.lock:
-            game = table.game
-            if game is None:
+            if table.game is None:
                 return
-            updates: list[Update] = []
-            expired = (game.state.turn.number, game.state.phase)
-            for _ in range(4 * len(table.seats)):
-                if table.status != TableStatus.PLAYING or (game.state.turn.number, game.state.phase) != expired:
-                    break  # only the phase whose time ran out; the next one gets its own deadline
-                now = self.clock()
-                kind = "time"
-                if table.phase_deadline is not None and now >= table.phase_deadline - 0.01:
-                    seats = list(game.state.waiting_for())[:1]
-                else:
-                    kind = "away"
-                    seats = [
-                        s
-                        for s in self._blocking(table)
-                        if now >= table.away_since.setdefault(s, now) + self.disconnect_grace - 0.01
-                    ]
-                if not seats:
-                    break
-                seat = seats[0]
-                command = self.stand_in(view_for(game.state, seat), table.rng)
-                if command is None:
-                    break
-                try:
-                    updates += table.execute(command, stand_in=kind)
-                except RuleError:
-                    log.exception("the stand-in's move for seat %d was refused", seat)
-                    break
+            updates = self.timers.stand_in_moves(table)
             await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
 
-    async def connect(self, identity: Identity, sink: Sink) -> PlayerSession:
-        session = PlayerSession(self, identity, sink)
+    async def connect(self, identity: Identity, sink: Sink, *, builtin_bot: bool = False) -> PlayerSession:
+        """A new session for this client. `builtin_bot`: the client is one of the server's own bots (seated by
+        the bot factory), which stops when its game ends."""
+        session = PlayerSession(self, identity, sink, builtin_bot=builtin_bot)
         self.sessions.add(session)
         sink(LobbyUpdate(self.summaries()))
         return session
@@ -513,7 +395,7 @@ class Coordinator:
             if session.table is None:
                 session.deliver(update)
 
-    def table(self, code: str) -> Table:
+    def table(self, code: str) -> SessionTable:
         table = self.tables.get(normalize_code(code))
         if table is None and (moved := self.rematches.get(normalize_code(code))) is not None:
             table = self.tables.get(moved)  # the old table closed: its players are at the rematch
@@ -529,7 +411,7 @@ class Coordinator:
                 session.deliver(update)
             session.deliver(StateUpdate(table.view_for(session)))
 
-    def create_table(self, options: TableOptions) -> Table:
+    def create_table(self, options: TableOptions) -> SessionTable:
         if len(self.tables) >= self.limits.max_tables:
             raise TableError(
                 f"This server has {len(self.tables)} open tables, its most: join one, or try again later.",
@@ -557,12 +439,12 @@ class Coordinator:
         options = replace(options, profile=profile_for(Mode(options.mode), Profile(options.profile)).value)
         code = new_code(self.rng, self.used_codes | self.tables.keys())
         self.used_codes.add(code)
-        table = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
-        table.pending.append({"t": "create", "code": code, "options": asdict(options)})
+        table: SessionTable = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
+        table.queue_created()
         self.tables[code] = table
         return table
 
-    def rematch_table(self, old: Table) -> tuple[Table, dict[int, int]]:
+    def rematch_table(self, old: Table) -> tuple[SessionTable, dict[int, int]]:
         """A new table with the old one's options and seats (names, keys, reconnect codes, bots; not the removed) and
         its host. Returns it and where each old seat sits now. The old table and its records stay as they are."""
         new = self.create_table(old.options)
@@ -580,12 +462,19 @@ class Coordinator:
         new.announce(f"A rematch of table {old.code}: same seats, same options.")
         return new, moved
 
+    async def seat_bots(self, code: str, count: int, *, names: Sequence[str] | None = None) -> int:
+        """Seat up to `count` built-in bots at table `code` through the bot factory. Returns how many sat down;
+        TableError if none could, or if this coordinator has no bot factory."""
+        if self.bots is None:
+            raise TableError(NO_BOTS, "no_bots")
+        return await self.bots(self, code, count, names=names, rng=random.Random(self.rng.random()))
+
     def forget_if_empty(self, table: Table) -> None:
         """A table nobody is connected to is forgotten unless its game is still running (players may return).
         Its records stay in the store (finished games can be replayed)."""
         if table.is_empty() and table.status != TableStatus.PLAYING:
             self.tables.pop(table.code, None)
-            table.pending.append({"t": "closed"})
+            table.queue_closed()
 
 
 def _returning_seat(table: Table, name: str) -> int | None:
@@ -595,24 +484,19 @@ def _returning_seat(table: Table, name: str) -> int | None:
     return next((i for i, s in enumerate(table.seats) if not s.removed and not s.bot and name_key(s.name) == key), None)
 
 
-def _builtin_bot(session: PlayerSession) -> bool:
-    from dixit_tui.bots.player import BotPlayer
-
-    return isinstance(getattr(session.sink, "__self__", None), BotPlayer)
-
-
 class PlayerSession:
     """One connected client. Every method either changes something and pushes views, or raises a RuleError.
 
     A change is applied under its table's lock, committed to the store, and only then shown to anyone.
     """
 
-    def __init__(self, coordinator: Coordinator, identity: Identity, sink: Sink) -> None:
+    def __init__(self, coordinator: Coordinator, identity: Identity, sink: Sink, *, builtin_bot: bool = False) -> None:
         self.coordinator = coordinator
         self.identity = identity
         self.name = clean_name(identity.name) or "guest"
         self.sink = sink
-        self.table: Table | None = None
+        self.builtin_bot = builtin_bot  # a built-in bot: it stops when its game ends (a rematch seats a fresh one)
+        self.table: SessionTable | None = None
         self.closed = False
         # the table's version the client's next move was decided on (protocol `version`); None: not checked
         self.expected_version: int | None = None
@@ -684,8 +568,7 @@ class PlayerSession:
         table.creator, table.creator_ip = self.owner(), self.identity.peer
         await self._enter(table)
         async with table.lock:
-            table.add_seat(self.name, self.identity.key, bot=self.identity.bot)
-            table.seats[0].session = self
+            table.sit(table.add_seat(self.name, self.identity.key, bot=self.identity.bot), self)
             await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
 
@@ -756,22 +639,15 @@ class PlayerSession:
         raise problem
 
     async def _take_seat(self, table: Table, seat: int) -> None:
-        record = table.seats[seat]
-        previous = record.session
-        if previous is not None and previous is not self:
-            previous.table = None
-            previous.deliver(NoticeUpdate("You joined this table from another terminal."))
-            previous.deliver(StateUpdate(None))
         if self.table is not None and self.table is not table:
             await self._leave_quietly()
         self.table = table
-        table.spectators.discard(self)
-        was_connected = record.connected
-        record.session = self
-        table.away_since.pop(seat, None)
-        self.name = record.name
-        if not was_connected and table.game is not None:
-            table.announce(f"{record.name} is back.")
+        previous = table.sit(seat, self)
+        if previous is not None:
+            previous.table = None
+            previous.deliver(NoticeUpdate("You joined this table from another terminal."))
+            previous.deliver(StateUpdate(None))
+        self.name = table.seats[seat].name
         await self.coordinator.changed(table, lobby=True)
 
     async def watch(self, code: str) -> TableView:
@@ -780,7 +656,7 @@ class PlayerSession:
             return table.view_for(self)
         await self._enter(table)
         async with table.lock:
-            table.spectators.add(self)
+            table.watch(self)
             await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
 
@@ -797,17 +673,7 @@ class PlayerSession:
             return
         self.table = None
         async with table.lock:
-            table.spectators.discard(self)
-            seat = table.seat_of(self)
-            if seat is not None:
-                table.typing.pop(seat, None)
-                if table.game is None:
-                    table.leave_lobby_seat(seat)
-                else:
-                    table.seats[seat].session = None
-                    table.away_since[seat] = self.coordinator.clock()
-                    if table.status == TableStatus.PLAYING:
-                        table.announce(f"{table.seats[seat].name} is disconnected; their seat is kept.")
+            table.leave(self, self.coordinator.clock())
             self.coordinator.forget_if_empty(table)
             await self.coordinator.changed(table, lobby=True)
 
@@ -846,9 +712,9 @@ class PlayerSession:
             if seat != table.host:
                 raise TableError("Only the host can start the game.", "not_host")
             updates = table.start(practice=practice)
-            away = [s.name for s in table.seats if s.session is None and not s.removed]
+            away = table.away_names()
             if away:  # a rematch's seat nobody came back to: the table does not wait for it forever
-                grace = _duration(self.coordinator.disconnect_grace)
+                grace = _duration(self.coordinator.timers.disconnect_grace)
                 names = " and ".join([", ".join(away[:-1]), away[-1]] if len(away) > 1 else away)
                 verb = "is" if len(away) == 1 else "are"
                 waits = f"when the game waits for them, a stand-in plays after {grace}"
@@ -860,6 +726,8 @@ class PlayerSession:
         table, seat = self._need_seat()
         if seat != table.host:
             raise TableError("Only the host can add bots.", "not_host")
+        if self.coordinator.bots is None:
+            raise TableError(NO_BOTS, "no_bots")
         if table.game is not None:
             raise TableError("Bots can join before the game starts.", "started")
         if not 1 <= count <= table.max_seats:
@@ -870,10 +738,7 @@ class PlayerSession:
             left = most - seated
             room = f"you can add {_plural(left, 'more bot')}" if left > 0 else "it has all it may have"
             raise TableError(f"A table here takes at most {_plural(most, 'bot')}: {room}.", "too_many_bots")
-        from dixit_tui.bots.player import add_bots  # bots are clients of the coordinator: imported on use
-
-        bots = await add_bots(self.coordinator, table.code, count, rng=random.Random(self.coordinator.rng.random()))
-        return len(bots)
+        return await self.coordinator.seat_bots(table.code, count)
 
     async def rematch(self) -> TableView:
         """Host only, once the game is over: a new table with the same options and seats. Everyone at this table
@@ -888,26 +753,10 @@ class PlayerSession:
                 raise TableError("A rematch can start once the game is over.", "not_over")
             new, moved = coordinator.rematch_table(old)
             host = old.seats[seat].name
-            bots: list[str] = []
-            arriving: list[PlayerSession] = []
             async with new.lock:
-                for before, after in moved.items():
-                    record = old.seats[before]
-                    session = record.session
-                    if record.bot and (session is None or _builtin_bot(session)):
-                        bots.append(record.name)  # a built-in bot stops when a game ends: a fresh one sits down
-                        continue
-                    if session is None:
-                        continue  # kept for them: their key, `join` or reconnect code brings them back
-                    record.session = None
-                    new.seats[after].session = session
+                bots, arriving = old.hand_over(new, moved)  # a built-in bot stops with its game: a fresh one sits
+                for session in arriving:
                     session.table = new
-                    arriving.append(session)
-                for watcher in list(old.spectators):
-                    old.spectators.discard(watcher)
-                    new.spectators.add(watcher)
-                    watcher.table = new
-                    arriving.append(watcher)
                 old.announce(f"{host} started a rematch: table {new.code}.")
                 coordinator.forget_if_empty(old)
                 await coordinator.commit(new)
@@ -917,12 +766,8 @@ class PlayerSession:
                 await coordinator.changed(new)
             await coordinator.changed(old, lobby=True)
         if bots:
-            from dixit_tui.bots.player import add_bots  # bots are clients of the coordinator: imported on use
-
             try:
-                await add_bots(
-                    coordinator, new.code, len(bots), names=bots, rng=random.Random(coordinator.rng.random())
-                )
+                await coordinator.seat_bots(new.code, len(bots), names=bots)
             except TableError as err:  # the table went away meanwhile: nothing to re-seat
                 log.info("rematch %s: bots not re-seated: %s", new.code, err.message)
         return new.view_for(self)
@@ -959,8 +804,7 @@ class PlayerSession:
                 raise TableError("Only the host can remove another player.", "not_host")
             if not 0 <= target < len(table.seats):
                 raise TableError("That seat has no player.", "no_seat")
-            gone = table.seats[target].session
-            table.leave_lobby_seat(target)
+            gone = table.leave_lobby_seat(target)
             if gone is not None:
                 gone.table = None
                 if gone is not self:

@@ -1,4 +1,8 @@
-"""One table: its seats, host, spectators, chat and (once started) its engine game. Synchronous and in memory."""
+"""One table: its seats, host, spectators, chat and (once started) its engine game. Synchronous and in memory.
+
+Every change of who sits where goes through a method of `Table` that returns whom the change concerns beyond the
+table's own sessions (a session pushed out, the players moving to a rematch), for the coordinator to tell. The
+table's clocks (its deadline, the stand-ins it promises, its timers) are kept here and set by `timers.Timers`."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from dixit_tui.coordinator.codes import new_reconnect_code
 from dixit_tui.coordinator.errors import TableError
@@ -57,8 +61,15 @@ from dixit_tui.engine.events import (
 )
 from dixit_tui.sanitize import name_key
 
-if TYPE_CHECKING:
-    from dixit_tui.coordinator.service import PlayerSession
+
+class Occupant(Protocol):
+    """What a table knows of a session at it (a seated player or a spectator; `service.PlayerSession`)."""
+
+    builtin_bot: bool  # a built-in bot: it stops when its game ends
+
+
+S = TypeVar("S", bound=Occupant)  # the sessions at a table
+
 
 CHAT_TAIL = 60
 TEAM_CHAT_TAIL = 30  # team lines are kept apart, per team, so they never push the table's lines out
@@ -66,13 +77,13 @@ LOG_TAIL = 60
 
 
 @dataclass(slots=True)
-class Seat:
+class Seat(Generic[S]):
     name: str
     key: str | None  # proven public key fingerprint that owns this seat
     code: str  # reconnect code (returns a keyless player to the seat; a seat taken with a key needs that key)
     bot: bool = False
     removed: bool = False
-    session: PlayerSession | None = None
+    session: S | None = None
 
     @property
     def connected(self) -> bool:
@@ -99,7 +110,7 @@ class ChatLimiter:
         return True
 
 
-class Table:
+class Table(Generic[S]):
     def __init__(
         self, code: str, options: TableOptions, rng: random.Random, cards: Callable[[Sequence[str]], tuple[Card, ...]]
     ) -> None:
@@ -107,9 +118,9 @@ class Table:
         self.options = options
         self.rng = rng
         self.resolve_cards = cards
-        self.seats: list[Seat] = []
+        self.seats: list[Seat[S]] = []
         self.lobby_host = 0
-        self.spectators: set[PlayerSession] = set()
+        self.spectators: set[S] = set()
         self.game: Game | None = None
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_TAIL)  # the table's lines only
         self.chat_total = 0  # table lines ever appended to `chat` (places the team lines among them)
@@ -152,11 +163,11 @@ class Table:
     def max_seats(self) -> int:
         return min(self.options.seats or self.options.max_seats(), self.options.max_seats())
 
-    def sessions(self) -> list[PlayerSession]:
+    def sessions(self) -> list[S]:
         seated = [s.session for s in self.seats if s.session is not None]
         return [*seated, *self.spectators]
 
-    def seat_of(self, session: PlayerSession) -> int | None:
+    def seat_of(self, session: S) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s.session is session), None)
 
     def seat_for_key(self, key: str | None) -> int | None:
@@ -281,7 +292,7 @@ class Table:
         table.version = data["version"]
         return table
 
-    def reset_from(self, saved: Table) -> list[PlayerSession]:
+    def reset_from(self, saved: Table[S]) -> list[S]:
         """Take the saved table's state (after a failed save), keeping who is connected to which seat.
         Returns the sessions whose seat no longer exists."""
         sessions = [seat.session for seat in self.seats]
@@ -306,9 +317,102 @@ class Table:
         self.record({"t": "seat", "name": name, "key": key, "code": new_reconnect_code(), "bot": bot})
         return len(self.seats) - 1
 
-    def leave_lobby_seat(self, seat: int) -> None:
-        """Before the game starts, leaving frees the seat; the host role passes on."""
+    def leave_lobby_seat(self, seat: int) -> S | None:
+        """Before the game starts, leaving frees the seat; the host role passes on. Returns the session that sat
+        there (it is no longer at the table: tell it, if it did not leave by itself)."""
+        gone = self.seats[seat].session
         self.record({"t": "unseat", "seat": seat})
+        return gone
+
+    def sit(self, seat: int, session: S) -> S | None:
+        """`session` takes seat `seat` (one just added, or its own coming back). Returns the session it pushes out
+        (the same player in another terminal), to be told; everyone at the table sees the change in its next view."""
+        record = self.seats[seat]
+        previous = record.session
+        self.spectators.discard(session)
+        was_connected = record.connected
+        record.session = session
+        self.away_since.pop(seat, None)
+        if not was_connected and self.game is not None:
+            self.announce(f"{record.name} is back.")
+        return previous if previous is not session else None
+
+    def watch(self, session: S) -> None:
+        self.spectators.add(session)
+
+    def leave(self, session: S, now: float) -> None:
+        """`session` leaves (back to the lobby, or its connection ended). A spectator just goes; a player's seat is
+        freed before the start and kept during a game, away from `now` (a stand-in plays for it after the grace)."""
+        self.spectators.discard(session)
+        seat = self.seat_of(session)
+        if seat is None:
+            return
+        self.typing.pop(seat, None)
+        if self.game is None:
+            self.leave_lobby_seat(seat)
+            return
+        self.seats[seat].session = None
+        self.away_since[seat] = now
+        if self.status == TableStatus.PLAYING:
+            self.announce(f"{self.seats[seat].name} is disconnected; their seat is kept.")
+
+    def all_away(self, now: float) -> None:
+        """Loaded from the store: nobody is back yet, and every seat counts as away from `now`."""
+        self.away_since = {seat: now for seat in range(len(self.seats))}
+
+    def away_names(self) -> list[str]:
+        """The players (not removed) with nobody connected to their seat."""
+        return [s.name for s in self.seats if s.session is None and not s.removed]
+
+    def hand_over(self, new: Table[S], moved: dict[int, int]) -> tuple[list[str], list[S]]:
+        """A rematch: each connected player sits down at `new` in seat `moved[old seat]`, and every spectator goes
+        along. A built-in bot stops when its game ends: it stays, and a fresh one is to sit down in its place.
+        Returns the names of the bots to seat again, and the sessions now at `new` (to be pointed at it and told)."""
+        bots: list[str] = []
+        arriving: list[S] = []
+        for before, after in moved.items():
+            record = self.seats[before]
+            session = record.session
+            if record.bot and (session is None or session.builtin_bot):
+                bots.append(record.name)
+                continue
+            if session is None:
+                continue  # kept for them: their key, `join` or reconnect code brings them back
+            record.session = None
+            new.seats[after].session = session
+            arriving.append(session)
+        for watcher in list(self.spectators):
+            self.spectators.discard(watcher)
+            new.spectators.add(watcher)
+            arriving.append(watcher)
+        return bots, arriving
+
+    def close(self) -> list[S]:
+        """The table closes: its clocks stop and everyone at it (players, bots, spectators) leaves. Returns them, to be
+        told. The "closed" record is the caller's to queue (`queue_closed`), before it commits."""
+        gone = self.sessions()
+        self.stop_clocks()
+        self.spectators.clear()
+        for seat in self.seats:
+            seat.session = None
+        return gone
+
+    def stop_clocks(self) -> None:
+        """Cancel every timer of the table; nothing is promised any longer."""
+        for handle in (self.timer, self.typing_timer, self.idle_timer):
+            if handle is not None:
+                handle.cancel()
+        self.timer = self.typing_timer = self.idle_timer = None
+        self.deadline = None
+        self.stand_ins = {}
+
+    def queue_created(self) -> None:
+        """The table's first record, for the store: its code and options (the seats and the game come after)."""
+        self.pending.append({"t": "create", "code": self.code, "options": asdict(self.options)})
+
+    def queue_closed(self) -> None:
+        """The table's last record, for the store: it is closed (its records stay, for replays)."""
+        self.pending.append({"t": "closed"})
 
     def rename(self, seat: int, name: str) -> None:
         if self.game is not None:
@@ -426,7 +530,7 @@ class Table:
     def chat_paused(self) -> bool:
         return self.options.chat_pause and self.game is not None and self.game.state.phase in (Phase.SUBMIT, Phase.VOTE)
 
-    def say(self, who: PlayerSession, seat: int | None, name: str, text: str) -> list[Update]:
+    def say(self, who: S, seat: int | None, name: str, text: str) -> list[Update]:
         if not text:
             raise TableError("Type something to send.", "empty")
         if self.chat_paused():
@@ -443,11 +547,11 @@ class Table:
             return None
         return self.game.state.team_of(seat)
 
-    def team_sessions(self, team: int) -> list[PlayerSession]:
+    def team_sessions(self, team: int) -> list[S]:
         """The connected players of one team (never spectators)."""
         return [s.session for i, s in enumerate(self.seats) if s.session is not None and self.team_of(i) == team]
 
-    def say_to_team(self, who: PlayerSession, seat: int | None, name: str, text: str) -> ChatUpdate:
+    def say_to_team(self, who: S, seat: int | None, name: str, text: str) -> ChatUpdate:
         """A line for your teammate only. Allowed while the table's chat is paused: it reaches nobody else. Kept in
         memory for the team's own view, never recorded (the store, replays and transcripts never see it)."""
         if not text:
@@ -495,7 +599,7 @@ class Table:
 
     # --- views -----------------------------------------------------------------------------------------------
 
-    def view_for(self, session: PlayerSession) -> TableView:
+    def view_for(self, session: S) -> TableView:
         seat = self.seat_of(session)
         host = self.host
         seats = self._seat_infos(host)

@@ -1,12 +1,24 @@
 """Tables never stall: when a phase's time limit passes, or a disconnected player's grace runs out, a stand-in
-plays for them. The stand-in decides from that player's own view only, like any client would."""
+plays for them. The stand-in decides from that player's own view only, like any client would.
+
+`Timers` keeps every table's clocks for the coordinator: the phase's deadline and the stand-ins it promises, the
+grace of disconnected players, the pause of a table nobody is connected to, the close of a running game everyone
+left, and the "writing a clue" marks that go by themselves. It arms and cancels the timers; what a timer does when
+it fires (play the stand-ins' moves, close the table, show the new writers) goes back to the coordinator through the
+callbacks it was given, under the table's lock."""
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 
-from dixit_tui.engine import Command, GiveClue, PlayerView, Submit, Vote
+from dixit_tui.coordinator import detached
+from dixit_tui.coordinator.models import StandInReason, TableStatus, Update
+from dixit_tui.coordinator.table import Table
+from dixit_tui.engine import Command, GiveClue, Mode, Phase, PlayerView, RuleError, Submit, Vote, view_for
+
+log = logging.getLogger(__name__)
 
 StandIn = Callable[[PlayerView, random.Random], Command | None]
 
@@ -27,3 +39,200 @@ def random_stand_in(view: PlayerView, rng: random.Random) -> Command | None:
         red = rng.choice(view.board).slot if view.places_red else None
         return Vote(seat, (rng.choice(view.vote_slots),), red)
     return None
+
+
+TableCallback = Callable[[Table], None]
+
+
+class Timers:
+    """The clocks of the coordinator's tables. `on_due(table)`: a deadline passed (the coordinator takes the table's
+    lock and calls `stand_in_moves`); `on_idle(table)`: a running game nobody human is connected to has waited
+    `close_idle_after` seconds; `on_typing(table)`: a "writing a clue" mark went by itself."""
+
+    def __init__(
+        self,
+        *,
+        stand_in: StandIn,
+        disconnect_grace: float,
+        typing_timeout: float,
+        close_idle_after: float,
+        clock: Callable[[], float],
+        on_due: TableCallback,
+        on_idle: TableCallback,
+        on_typing: TableCallback,
+    ) -> None:
+        self.stand_in = stand_in
+        self.disconnect_grace = disconnect_grace
+        self.typing_timeout = typing_timeout  # a "writing a clue" mark lasts this long after the last report
+        self.close_idle_after = close_idle_after
+        self.clock = clock
+        self.on_due = on_due
+        self.on_idle = on_idle
+        self.on_typing = on_typing
+
+    # --- turn timers -----------------------------------------------------------------------------------------
+
+    def schedule(self, table: Table) -> None:
+        """Set the table's deadline for the phase in progress and arm one timer for it."""
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        table.stand_ins = {}
+        game = table.game
+        if game is None or table.status != TableStatus.PLAYING:
+            table.deadline = table.phase_key = table.idle_since = None
+            return
+        now = self.clock()
+        if not table.humans_connected():
+            # nobody is here: the table waits for its players instead of playing itself, and its clocks stop
+            if table.idle_since is None:
+                table.idle_since = now
+            table.deadline = None
+            return
+        if table.idle_since is not None:
+            self._resume(table, now)
+        for seat, record in enumerate(table.seats):
+            if record.session is None and not record.removed:
+                table.away_since.setdefault(seat, now)  # a seat nobody came to (a rematch's): away from now on
+        key = (game.state.turn.number, game.state.phase.value)
+        if key != table.phase_key:
+            table.phase_key = key
+            table.phase_deadline = now + table.options.turn_seconds if table.options.turn_seconds else None
+            table.typing.clear()  # a clue was given (or the turn moved on): nobody is writing one anymore
+        for seat in self._blocking(table):
+            due_at = table.away_since[seat] + self.disconnect_grace
+            table.stand_ins[seat] = due_at if table.phase_deadline is None else min(due_at, table.phase_deadline)
+        due = [] if table.phase_deadline is None else [table.phase_deadline]
+        due += table.stand_ins.values()
+        table.deadline = min(due) if due else None
+        if table.deadline is not None:
+            delay = max(0.0, table.deadline - now)
+            table.timer = detached.call_later(delay, lambda: self.on_due(table))
+
+    @staticmethod
+    def _resume(table: Table, now: float) -> None:
+        """A person is back at a table that was paused since `table.idle_since`: its clocks go on where they stopped.
+        The phase's time limit and each absent player's grace are pushed on by the time nobody was there."""
+        assert table.idle_since is not None
+        idle_since, table.idle_since = table.idle_since, None
+        if table.phase_deadline is not None:
+            table.phase_deadline += max(0.0, now - idle_since)
+        for seat, since in table.away_since.items():
+            table.away_since[seat] = since + max(0.0, now - max(since, idle_since))
+
+    @staticmethod
+    def _blocking(table: Table) -> list[int]:
+        """Disconnected seats the phase cannot go on without (when another player can act instead, nobody blocks)."""
+        assert table.game is not None
+        state = table.game.state
+        waiting = state.waiting_for()
+        away = [s for s in waiting if table.seats[s].session is None]
+        if state.phase is Phase.CLUE and state.turn.storyteller is None:
+            return away[:1] if len(away) == len(waiting) else []
+        if state.config.mode is Mode.TEAM and state.phase is Phase.SUBMIT:
+            return [s for s in away if not any(m in waiting and m not in away for m in state.teammates(s) if m != s)]
+        return away
+
+    def stand_in_moves(self, table: Table) -> list[Update]:
+        """A deadline passed: a stand-in plays, from their own view, for each player the phase still waits for.
+        Called under the table's lock; returns the updates of the moves made (the caller commits and shows them)."""
+        game = table.game
+        updates: list[Update] = []
+        if game is None:
+            return updates
+        expired = (game.state.turn.number, game.state.phase)
+        for _ in range(4 * len(table.seats)):
+            if table.status != TableStatus.PLAYING or (game.state.turn.number, game.state.phase) != expired:
+                break  # only the phase whose time ran out; the next one gets its own deadline
+            now = self.clock()
+            kind = StandInReason.TIME
+            if table.phase_deadline is not None and now >= table.phase_deadline - 0.01:
+                seats = list(game.state.waiting_for())[:1]
+            else:
+                kind = StandInReason.AWAY
+                seats = [
+                    s
+                    for s in self._blocking(table)
+                    if now >= table.away_since.setdefault(s, now) + self.disconnect_grace - 0.01
+                ]
+            if not seats:
+                break
+            seat = seats[0]
+            command = self.stand_in(view_for(game.state, seat), table.rng)
+            if command is None:
+                break
+            try:
+                updates += table.execute(command, stand_in=kind)
+            except RuleError:
+                log.exception("the stand-in's move for seat %d was refused", seat)
+                break
+        return updates
+
+    # --- idle tables -----------------------------------------------------------------------------------------
+
+    def watch_idle(self, table: Table, *, open_here: bool) -> None:
+        """A running game with no person connected closes after `close_idle_after` seconds, unless one returns.
+        Meanwhile its timers wait (see `schedule`) and its bots hold (they act only with a person connected).
+        `open_here`: the table is among the coordinator's open tables (one taken out of play is not watched)."""
+        idle = table.status == TableStatus.PLAYING and not table.humans_connected() and open_here
+        if not idle:
+            if table.idle_timer is not None:
+                table.idle_timer.cancel()
+                table.idle_timer = None
+            return
+        if table.idle_timer is None:
+            table.idle_timer = detached.call_later(self.close_idle_after, lambda: self.on_idle(table))
+
+    def idle_fired(self, table: Table) -> None:
+        """The idle timer went off (the coordinator is closing the table, or finds it no longer idle)."""
+        table.idle_timer = None
+
+    # --- who is writing a clue ---------------------------------------------------------------------------------
+
+    def set_typing(self, table: Table, seat: int, active: bool) -> bool:
+        """Seat `seat` started (or stopped) writing a clue. Returns whether the seats shown writing changed (then
+        everyone at the table is to be told); a mark not renewed within `typing_timeout` seconds goes by itself."""
+        before = table.typing_seats()
+        if active and table.game is not None and seat in before:
+            table.typing[seat] = self.clock()  # still writing: renew quietly
+            self._arm_typing(table)
+            return False
+        if active and (table.game is None or seat not in _clue_writers(table)):
+            return False  # only a seat that may give the clue now can be writing one
+        if not active and seat not in table.typing:
+            return False
+        if not table.typing_limiter.allow(seat):
+            return False  # a flood of start/stop: ignored (a stale mark goes by itself)
+        if active:
+            table.typing[seat] = self.clock()
+        else:
+            table.typing.pop(seat, None)
+        self._arm_typing(table)
+        return table.typing_seats() != before
+
+    def _arm_typing(self, table: Table) -> None:
+        if table.typing_timer is not None:
+            table.typing_timer.cancel()
+            table.typing_timer = None
+        if table.typing:
+            delay = max(0.0, min(table.typing.values()) + self.typing_timeout - self.clock())
+            table.typing_timer = detached.call_later(delay, lambda: self._expire_typing(table))
+
+    def _expire_typing(self, table: Table) -> None:
+        table.typing_timer = None
+        before = table.typing_seats()
+        now = self.clock()
+        for seat, since in list(table.typing.items()):
+            if now >= since + self.typing_timeout - 0.01:
+                del table.typing[seat]
+        self._arm_typing(table)
+        if table.typing_seats() != before:
+            self.on_typing(table)
+
+
+def _clue_writers(table: Table) -> tuple[int, ...]:
+    """The seats that may give the clue now (anyone in the first-clue race, else the storyteller)."""
+    game = table.game
+    if game is None or game.state.phase is not Phase.CLUE or table.status != TableStatus.PLAYING:
+        return ()
+    return game.state.waiting_for()

@@ -81,7 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def build_coordinator(args: argparse.Namespace) -> Coordinator:
-    """The one coordinator every session of this server shares. Deck files are checked here, before listening."""
+    """The one coordinator every session of this server shares. Deck files are checked here, before listening.
+    Its built-in bots are `dixit_tui.bots.player`'s (the coordinator itself knows no bots)."""
+    from dixit_tui.bots.player import seat_bots
     from dixit_tui.decks import builtin_deck_names, load_builtin, load_deck
 
     decks = {name: load_builtin(name) for name in builtin_deck_names()}
@@ -103,6 +105,7 @@ def build_coordinator(args: argparse.Namespace) -> Coordinator:
         deck_names=tuple(decks),
         disconnect_grace=getattr(args, "disconnect_grace", 60.0),
         stand_in=smart_stand_in,
+        bots=seat_bots,
         snapshot_every=max(1, getattr(args, "snapshot_every", 100)),
         first_clue_grace=max(0.0, getattr(args, "first_clue_grace", 25.0)),
         close_idle_after=max(1.0, getattr(args, "close_idle_after", 600.0)),

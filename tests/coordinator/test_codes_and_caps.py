@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from dixit_tui.coordinator import Coordinator, NoticeUpdate, TableError, TableOptions
+from dixit_tui.bots.player import seat_bots
+from dixit_tui.coordinator import Coordinator, NoticeUpdate, PlayerSession, TableError, TableOptions
 from dixit_tui.coordinator.codes import new_reconnect_code, normalize_code
 from dixit_tui.coordinator.limits import FREE_TRIES, TableLimits, network_of
 from dixit_tui.coordinator.table import Table
@@ -40,8 +41,8 @@ def test_codes_are_four_groups_from_the_secure_source_not_the_tables_seed() -> N
     assert len(codes) == 200
     assert all(re.fullmatch(r"[A-Z2-9]{3}(-[A-Z2-9]{3}){3}", c) and not set(c) & set("01OIL") for c in codes)
     # two tables with the same seed give different codes: a known seed does not reveal them
-    one = Table("AAAA", TableOptions(seed=5), random.Random(5), lambda decks: ())
-    two = Table("BBBB", TableOptions(seed=5), random.Random(5), lambda decks: ())
+    one: Table[PlayerSession] = Table("AAAA", TableOptions(seed=5), random.Random(5), lambda decks: ())
+    two: Table[PlayerSession] = Table("BBBB", TableOptions(seed=5), random.Random(5), lambda decks: ())
     one.add_seat("ana", None)
     two.add_seat("ana", None)
     assert one.seats[0].code != two.seats[0].code
@@ -204,7 +205,7 @@ async def test_tables_are_capped_per_player_per_address_and_in_all() -> None:
 
 
 async def test_bots_per_table_are_capped() -> None:
-    coord = Coordinator(rng=random.Random(1), limits=TableLimits(max_bots_per_table=3))
+    coord = Coordinator(rng=random.Random(1), limits=TableLimits(max_bots_per_table=3), bots=seat_bots)
     host = await connect(coord, "ana")
     await host.session.create(TableOptions(mode="standard", profile="odyssey"))
     with pytest.raises(TableError) as refused:

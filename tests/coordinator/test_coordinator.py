@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from dixit_tui.bots.player import seat_bots
 from dixit_tui.coordinator import (
     ChatUpdate,
     Coordinator,
@@ -261,7 +262,7 @@ async def test_name_changes_are_rate_limited(coord: Coordinator) -> None:
 
 
 async def test_only_the_host_adds_bots_and_they_sit_as_bots() -> None:
-    coord = Coordinator(rng=random.Random(3), allow_seeded_tables=True)
+    coord = Coordinator(rng=random.Random(3), allow_seeded_tables=True, bots=seat_bots)
     host = await connect(coord, "ana")
     view = await host.session.create(TableOptions(seed=8, target=10))
     guest = await connect(coord, "ben")
@@ -273,3 +274,16 @@ async def test_only_the_host_adds_bots_and_they_sit_as_bots() -> None:
     await host.session.start()
     with pytest.raises(TableError, match="before the game"):
         await host.session.add_bots(1)
+
+
+async def test_a_coordinator_without_a_bot_factory_refuses_bots_and_changes_nothing() -> None:
+    coord = Coordinator(rng=random.Random(3))
+    host = await connect(coord, "ana")
+    view = await host.session.create(TableOptions())
+    table = coord.tables[view.code]
+    version, seen = table.version, len(host.updates)
+    with pytest.raises(TableError) as info:
+        await host.session.add_bots(1)
+    assert info.value.code == "no_bots"
+    assert info.value.message == "This server has no built-in bots: invite people to play instead."
+    assert len(table.seats) == 1 and table.version == version and len(host.updates) == seen

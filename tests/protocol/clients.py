@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from jsonschema import ValidationError
 
+from dixit_tui.bots.player import seat_bots
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.protocol.schema import validate_message
 from dixit_tui.protocol.session import serve_json
@@ -64,7 +65,7 @@ class Game:
     """A coordinator with seeded tables and any number of in-process headless clients."""
 
     def __init__(self, seed: int = 1, *, allow_seeded_tables: bool = True) -> None:
-        self.coord = Coordinator(rng=random.Random(seed), allow_seeded_tables=allow_seeded_tables)
+        self.coord = Coordinator(rng=random.Random(seed), allow_seeded_tables=allow_seeded_tables, bots=seat_bots)
         self.rng = random.Random(seed)
         self.clients: list[Client] = []
         self.refs = 0

@@ -23,7 +23,7 @@ from textual._context import active_app
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from dixit_tui.bots.player import BotPlayer
+from dixit_tui.bots.player import BotPlayer, seat_bots
 from dixit_tui.coordinator import Coordinator, TableOptions, detached
 from dixit_tui.ssh import driver as driver_module
 from dixit_tui.ssh.driver import SSHDriver, check_work_measured, install_textual_patches
@@ -205,7 +205,7 @@ async def test_bots_and_table_timers_started_from_a_session_are_not_that_session
         await act(self)
 
     monkeypatch.setattr(BotPlayer, "_act", probing_act)
-    coord = Coordinator(rng=random.Random(8), allow_seeded_tables=True)
+    coord = Coordinator(rng=random.Random(8), allow_seeded_tables=True, bots=seat_bots)
     host_app = object()  # the host's DixitApp, as Textual's tasks carry it
     ana = Human("ana")
     plays: list[asyncio.Task[None]] = []

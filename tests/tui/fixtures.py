@@ -9,6 +9,7 @@ from typing import Any
 from textual.app import App
 from textual.pilot import Pilot
 
+from dixit_tui.bots.player import seat_bots
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions, TableView, Update
 from dixit_tui.coordinator.models import StateUpdate
 from dixit_tui.decks import resolve_decks
@@ -33,7 +34,7 @@ class Recorder:
 
 def coordinator() -> Coordinator:
     """A coordinator whose table codes and seeds are fixed (seeded rng, seeded tables allowed)."""
-    return Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    return Coordinator(rng=random.Random(1), allow_seeded_tables=True, bots=seat_bots)
 
 
 async def seat(coord: Coordinator, name: str, code: str) -> tuple[PlayerSession, Recorder]:
