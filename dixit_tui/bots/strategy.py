@@ -28,6 +28,7 @@ from dixit_tui.bots.similarity import ASSOCIATIONS, STOPWORDS, content_stems, fi
 from dixit_tui.bots.view import BotCard, BotView, as_bot_view
 from dixit_tui.engine.commands import Command, GiveClue, Submit, Vote
 from dixit_tui.engine.config import CLUE_MAX_LEN
+from dixit_tui.engine.state import Phase
 from dixit_tui.engine.view import PlayerView
 
 log = logging.getLogger(__name__)
@@ -323,12 +324,12 @@ def random_action(view: AnyView, rng: random.Random) -> Action | None:
 
 def _choose(v: BotView, strategy: Strategy, rng: random.Random) -> Action | None:
     need = v.needed()
-    if need == "clue":
+    if need is Phase.CLUE:
         text, card = strategy.choose_clue(v, rng)
         return ClueAction(text, card)
-    if need == "submit":
+    if need is Phase.SUBMIT:
         return SubmitAction(tuple(strategy.choose_submission(v, rng)))
-    if need == "vote":
+    if need is Phase.VOTE:
         slots, red = strategy.choose_vote(v, rng)
         return VoteAction(tuple(slots), red)
     return None

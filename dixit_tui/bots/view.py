@@ -123,16 +123,16 @@ class BotView:
 
     # --- questions -------------------------------------------------------------------------------------------
 
-    def needed(self) -> str | None:
-        """What this seat must do now: "clue", "submit", "vote", or None."""
+    def needed(self) -> Phase | None:
+        """What this seat must do now: Phase.CLUE, SUBMIT or VOTE, or None."""
         if self.you is None or self.you not in self.waiting_for:
             return None
         if self.phase == Phase.CLUE and self.can_clue:
-            return "clue"
+            return Phase.CLUE
         if self.phase == Phase.SUBMIT and self.submit_count > 0:
-            return "submit"
+            return Phase.SUBMIT
         if self.phase == Phase.VOTE and self.can_vote and not self.your_votes:
-            return "vote"
+            return Phase.VOTE
         return None
 
     def clue_cards(self) -> tuple[BotCard, ...]:
