@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.codes import new_code, normalize_code
@@ -52,6 +52,10 @@ from dixit_tui.engine import (
 )
 from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, name_key, sanitize
 from dixit_tui.store import NullStore, Store
+from dixit_tui.store.base import StoreConflict
+
+if TYPE_CHECKING:
+    from dixit_tui.coordinator.shared import SharedTables
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +151,7 @@ class Coordinator:
         self.allow_seeded_tables = allow_seeded_tables
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
+        self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -176,6 +181,8 @@ class Coordinator:
                 log.error("table %s has no beginning in the store; skipped", stored.code)
                 continue
             self.tables[table.code] = table
+            if self.shared is not None:
+                self.shared.adopt(table, None)
             self.unsnapshotted[table.code] = len(stored.records)
             table.all_away(self.clock())
             self.schedule(table)
@@ -187,6 +194,8 @@ class Coordinator:
     async def _close_abandoned(self) -> None:
         """After a restart, tables not yet started (or already over) that nobody came back to are closed."""
         for table in list(self.tables.values()):
+            if self.shared is not None and not self.shared.owns(table.code):
+                continue  # its owner (another worker) closes it
             async with table.lock:
                 if table.is_empty() and table.status != TableStatus.PLAYING:
                     self.forget_if_empty(table)
@@ -204,7 +213,10 @@ class Coordinator:
         try:
             await self.store.append(table.code, records)
         except Exception as err:
-            log.exception("saving table %s failed; rolling it back", table.code)
+            if isinstance(err, StoreConflict):
+                log.info("table %s: another worker changed it first; rolling back", table.code)
+            else:
+                log.exception("saving table %s failed; rolling it back", table.code)
             try:
                 await self._roll_back(table)
             except Exception:
@@ -212,6 +224,11 @@ class Coordinator:
                     "table %s cannot be read back from the store either; out of play until it can", table.code
                 )
                 self._take_out(table)
+            if isinstance(err, StoreConflict):  # another worker changed the table first: decide again from its state
+                raise TableError(
+                    "Someone at the table moved at the same moment, so yours did not count. Please try again.",
+                    "conflict",
+                ) from err
             raise TableError(
                 "The server could not save that, so nothing changed. Please try again.", "storage"
             ) from err
@@ -248,7 +265,7 @@ class Coordinator:
             return self.table(code)
         except TableError:
             wanted = normalize_code(code)
-            if wanted not in self.used_codes or wanted in self.tables:
+            if (wanted not in self.used_codes and self.shared is None) or wanted in self.tables:
                 raise
             try:
                 records = await self.store.history(wanted)
@@ -265,6 +282,8 @@ class Coordinator:
             if table is None:
                 raise
             self.tables[table.code] = table
+            if self.shared is not None:
+                self.shared.adopt(table, len(records))
             self.unsnapshotted[table.code] = 0
             table.all_away(self.clock())
             self.schedule(table)
@@ -272,8 +291,11 @@ class Coordinator:
             log.info("table %s loaded again from the store", table.code)
             return table
 
-    async def _roll_back(self, table: Table) -> None:
-        saved = self._rebuild(None, await self.store.history(table.code))
+    async def _roll_back(self, table: SessionTable) -> None:
+        history = await self.store.history(table.code)
+        saved = self._rebuild(None, history)
+        if self.shared is not None and saved is not None:
+            self.shared.adopt(table, len(history))
         if saved is None:  # the table itself was never saved
             self.tables.pop(table.code, None)
             for session in table.sessions():
@@ -301,6 +323,8 @@ class Coordinator:
         self.timers.watch_idle(table, open_here=table.code in self.tables)
 
     async def _close_idle(self, table: Table) -> None:
+        if self.shared is not None and not self.shared.owns(table.code):
+            return  # its owner (another worker) closes it
         async with table.lock:
             self.timers.idle_fired(table)
             if (
@@ -353,6 +377,8 @@ class Coordinator:
 
     async def expire(self, table: Table) -> None:
         """A deadline passed: a stand-in plays, from their own view, for each player the phase still waits for."""
+        if self.shared is not None and not self.shared.owns(table.code):
+            return  # only the table's owner plays stand-ins (its moves reach this worker like any other)
         async with table.lock:
             if table.game is None:
                 return
@@ -407,6 +433,8 @@ class Coordinator:
     def broadcast(self, table: Table, updates: Sequence[Update] = ()) -> None:
         """Send the table's updates and then each session its own fresh view: only the sessions at this table."""
         for session in table.sessions():
+            if getattr(session, "remote", False):
+                continue  # a player at another worker: that worker shows them
             for update in updates:
                 session.deliver(update)
             session.deliver(StateUpdate(table.view_for(session)))
@@ -442,6 +470,8 @@ class Coordinator:
         table: SessionTable = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
         table.queue_created()
         self.tables[code] = table
+        if self.shared is not None:
+            self.shared.adopt(table, 0)
         return table
 
     def rematch_table(self, old: Table) -> tuple[SessionTable, dict[int, int]]:
@@ -840,6 +870,14 @@ class PlayerSession:
                     session.deliver(update)
 
     async def _run(self, table: Table, command: GiveClue | Submit | Vote | VoidTurn | RemovePlayer) -> None:
+        for attempt in range(3):
+            try:
+                return await self._run_once(table, command)
+            except TableError as err:  # another worker moved first: decide again against the new state
+                if err.code != "conflict" or self.expected_version is not None or attempt == 2:
+                    raise
+
+    async def _run_once(self, table: Table, command: GiveClue | Submit | Vote | VoidTurn | RemovePlayer) -> None:
         async with table.lock:
             expected = self.expected_version
             if expected is not None and expected != table.version:

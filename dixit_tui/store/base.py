@@ -13,6 +13,16 @@ class StoreError(Exception):
     """The data folder cannot be used (foreign or corrupted database, unwritable folder). Message says why."""
 
 
+class StoreConflict(StoreError):
+    """Someone appended to the table first: re-read from `current` and decide again."""
+
+    def __init__(self, code: str, expected: int, current: int) -> None:
+        super().__init__(f"table {code} moved on: expected record {expected}, the store has {current}")
+        self.code = code
+        self.expected = expected
+        self.current = current
+
+
 @dataclass
 class StoredTable:
     code: str

@@ -27,9 +27,11 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from dixit_tui.store.base import Record, StoredTable, StoreError
+from dixit_tui.store.base import Record, StoreConflict, StoredTable, StoreError
 
 DEFAULT_PREFIX = "dixit:"
+
+__all__ = ["DEFAULT_PREFIX", "RedisStore", "StoreConflict", "StoreUnavailable"]
 
 # KEYS: seq hash, log stream, closed set. ARGV: code, expected seq (-1: whatever it is), channel, closed (0/1),
 # then the records. Returns {1, new seq} or {0, current seq} when the expected seq is stale.
@@ -69,16 +71,6 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
-
-
-class StoreConflict(StoreError):
-    """Someone appended to the table first: re-read from `current` and decide again."""
-
-    def __init__(self, code: str, expected: int, current: int) -> None:
-        super().__init__(f"table {code} moved on: expected record {expected}, the store has {current}")
-        self.code = code
-        self.expected = expected
-        self.current = current
 
 
 class StoreUnavailable(StoreError):

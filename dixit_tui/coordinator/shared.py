@@ -1,0 +1,488 @@
+"""Tables shared by several server processes (workers) through Redis: `serve --redis URL --workers N`.
+
+Every worker keeps a replica of every open table, folded from the table's records in Redis (one stream per table,
+see `store.redis_store`). A change is decided by the engine against the replica's latest state and appended with
+compare-and-append on the table's sequence number, so only one of two workers deciding from the same state wins:
+
+- Taking a table's lock first catches its replica up (`SyncedLock`): in one round trip it reads the records appended
+  since the replica's last one and who is connected to its seats, folds them, and shows the change to this worker's
+  own sessions at the table. A command is therefore decided against the latest state; the append then fails only if
+  another worker appended in between (the coordinator rolls back and retries or refuses, nothing partial).
+- Every worker listens to the change notices (`CODE SEQ` after each append, `CODE 0` when presence changed) and
+  catches up the tables they name; a periodic tick catches up whatever a lost notice left behind.
+- Presence is shared: a hash per table, a field per seat (its reconnect code) saying which worker holds it, until
+  when (each worker renews its own fields; a dead worker's expire). A seat held on another worker sits at this
+  worker's replica as a `RemoteSeat`, so "is offline", grace timers and "bots hold when no person is connected"
+  see every worker's players. A player who takes their seat on another worker pushes out their old session here.
+- One owner per table for its clocks: a lease in Redis that expires unless renewed. Every worker computes the
+  deadlines it shows, but only the owner plays stand-ins and closes idle tables; when it dies another worker takes
+  the lease within a few seconds.
+
+The embedded default (SQLite, one process) never uses this module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from redis.exceptions import RedisError
+
+from dixit_tui.coordinator import detached
+from dixit_tui.coordinator.errors import TableError
+from dixit_tui.coordinator.models import NoticeUpdate, StateUpdate
+from dixit_tui.store.base import Record, StoreConflict, StoredTable
+from dixit_tui.store.redis_store import RedisStore, StoreUnavailable, _seq_of
+
+if TYPE_CHECKING:
+    from dixit_tui.coordinator.service import Coordinator, PlayerSession, SessionTable
+
+log = logging.getLogger(__name__)
+
+# KEYS: the presence hash, the change channel is ARGV[4]. ARGV: worker, value ("WORKER EXPIRES_MS"), mode, channel,
+# then seat codes. claim: the seats are this worker's now (a player sat down here); renew: keep this worker's own
+# (and free) seats; drop: give up this worker's seats. A claim or drop publishes `CODE 0` (ARGV[5] is the code).
+_PRESENCE = """
+local worker = ARGV[1] .. ' '
+for i = 6, #ARGV do
+    local cur = redis.call('HGET', KEYS[1], ARGV[i])
+    local mine = cur and string.sub(cur, 1, #worker) == worker
+    if ARGV[3] == 'claim' or (ARGV[3] == 'renew' and (mine or not cur)) then
+        redis.call('HSET', KEYS[1], ARGV[i], ARGV[2])
+    elseif ARGV[3] == 'drop' and mine then
+        redis.call('HDEL', KEYS[1], ARGV[i])
+    end
+end
+if ARGV[3] ~= 'renew' then
+    redis.call('PUBLISH', ARGV[4], ARGV[5] .. ' 0')
+end
+return 1
+"""
+
+CONFLICT = "conflict"
+
+
+class RemoteSeat:
+    """A seat whose player is connected to another worker: it counts as connected here, and is never shown a thing
+    (that worker shows it its views)."""
+
+    remote = True
+    builtin_bot = False
+    closed = False
+
+    def __init__(self, worker: str) -> None:
+        self.worker = worker
+        self.table: Any = None
+        self.name = ""
+
+    def deliver(self, update: object) -> None:
+        return None
+
+
+class SyncedLock:
+    """A table's lock that catches the replica up with Redis when taken, and publishes who is connected here when
+    given back. `seq`: the last record of the table folded into the replica."""
+
+    def __init__(self, shared: SharedTables, table: SessionTable, seq: int) -> None:
+        self.shared = shared
+        self.table = table
+        self.seq = seq
+        self.fresh = seq == 0  # created here and never saved: nothing to catch up with
+        self._lock = asyncio.Lock()
+
+    def locked(self) -> bool:
+        return self._lock.locked()
+
+    async def __aenter__(self) -> None:
+        await self._lock.acquire()
+        try:
+            await self.shared.sync(self.table)
+        except BaseException:
+            self._lock.release()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        try:
+            await self.shared.publish_presence(self.table)
+        finally:
+            self._lock.release()
+
+
+class SharedStore:
+    """The coordinator's `Store` on Redis for several workers: appends are compare-and-append after the record the
+    table's replica folded last (StoreConflict if another worker appended first)."""
+
+    def __init__(self, shared: SharedTables) -> None:
+        self.shared = shared
+        self.redis = shared.store
+
+    async def append(self, code: str, records: Sequence[Record]) -> None:
+        lock = self.shared.lock_of(code)
+        expected = lock.seq if lock is not None else 0
+        self.shared.round_trips += 1
+        try:
+            seq = await self.redis.append_at(code, expected, records)
+        except StoreConflict:
+            self.shared.conflicts += 1
+            raise
+        if lock is not None:
+            lock.seq, lock.fresh = seq, False
+
+    async def snapshot(self, code: str, data: Record) -> None:
+        lock = self.shared.lock_of(code)
+        if lock is None:
+            return
+        try:
+            await self.redis.client.hset(
+                self.redis._snap(code), mapping={"seq": lock.seq, "data": json.dumps(data, separators=(",", ":"))}
+            )
+        except RedisError as err:
+            raise StoreUnavailable(f"could not save to Redis: {err}") from err
+
+    async def load(self) -> list[StoredTable]:
+        return await self.redis.load()
+
+    async def history(self, code: str) -> list[Record]:
+        return await self.redis.history(code)
+
+    async def close(self) -> None:
+        await self.redis.close()
+
+
+def _holders(fields: dict[str, str], now_ms: float) -> dict[str, str]:
+    """Seat code -> the worker connected to it, from a presence hash (expired fields left out)."""
+    out = {}
+    for code, value in fields.items():
+        worker, _, expires = value.partition(" ")
+        try:
+            if float(expires) > now_ms:
+                out[code] = worker
+        except ValueError:
+            continue
+    return out
+
+
+class SharedTables:
+    """A coordinator's tables, shared with the other workers on the same Redis (see the module's docstring)."""
+
+    def __init__(
+        self,
+        coordinator: Coordinator,
+        store: RedisStore,
+        *,
+        worker: str | None = None,
+        tick: float = 1.0,
+        presence_ttl: float = 6.0,
+        lease_ttl: float = 5.0,
+    ) -> None:
+        self.coordinator = coordinator
+        self.store = store
+        self.worker = worker or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.tick_every = tick
+        self.presence_ttl = presence_ttl
+        self.lease_ttl = lease_ttl
+        self.claimed: dict[str, set[str]] = {}  # table -> the seat codes this worker said it holds
+        self.owned: set[str] = set()  # the tables whose lease (clocks, stand-ins) this worker holds
+        self.round_trips = 0  # to Redis, by this worker (a deterministic figure for tests and benchmarks)
+        self.conflicts = 0  # appends refused because another worker appended first
+        self._presence = store.client.register_script(_PRESENCE)
+        self._syncing: set[str] = set()
+        self._tasks: list[asyncio.Task[None]] = []
+        coordinator.shared = self
+        coordinator.store = SharedStore(self)
+
+    # --- replicas ----------------------------------------------------------------------------------------------
+
+    def adopt(self, table: SessionTable, seq: int | None) -> None:
+        """`table` is the coordinator's replica of its code, folded up to record `seq` (None: as the store loaded)."""
+        if seq is None:
+            seq = self.store._seq.get(table.code, 0)
+        if isinstance(table.lock, SyncedLock):
+            table.lock.seq = seq
+            table.lock.fresh = False
+        else:
+            table.lock = cast(Any, SyncedLock(self, table, seq))
+
+    def lock_of(self, code: str) -> SyncedLock | None:
+        table = self.coordinator.tables.get(code)
+        lock = getattr(table, "lock", None)
+        return lock if isinstance(lock, SyncedLock) else None
+
+    def owns(self, code: str) -> bool:
+        return code in self.owned
+
+    def _presence_key(self, code: str) -> str:
+        return f"{self.store.prefix}presence:{code}"
+
+    async def sync(self, table: SessionTable) -> None:
+        """Catch the replica up (under its lock): fold what other workers appended, take in who is connected where,
+        and show the change to this worker's sessions at the table. TableError if Redis cannot be read, or if the
+        table has closed meanwhile."""
+        lock = table.lock
+        assert isinstance(lock, SyncedLock)
+        if lock.fresh:
+            return
+        coordinator = self.coordinator
+        pipe = self.store.client.pipeline(transaction=False)
+        pipe.xrange(self.store._log(table.code), min=f"{lock.seq + 1}-0", max="+")
+        pipe.hgetall(self._presence_key(table.code))
+        try:
+            entries, presence = await pipe.execute()
+        except RedisError as err:
+            raise TableError(
+                "The server cannot reach its storage just now, so nothing changed. Try again in a moment.", "storage"
+            ) from err
+        self.round_trips += 1
+        updates: list[Any] = []
+        closed = False
+        for entry_id, fields in entries:
+            seq = _seq_of(entry_id)
+            if seq <= lock.seq:
+                continue
+            record = json.loads(fields["d"])
+            lock.seq = seq
+            if record.get("t") == "closed":
+                closed = True
+                break
+            if record.get("t") == "create":
+                continue
+            updates += table.apply(record)
+        if closed:
+            self._closed(table)
+            raise TableError(f"Table {table.code} has closed.", "no_table")
+        moved = self._take_presence(table, presence)
+        if entries or moved:
+            coordinator.schedule(table)
+            coordinator._watch_idle(table)
+            coordinator.broadcast(table, updates)
+            coordinator.lobby_changed()
+
+    def _closed(self, table: SessionTable) -> None:
+        """Another worker closed the table: it leaves this worker too, and its sessions here go to the lobby."""
+        coordinator = self.coordinator
+        if coordinator.tables.get(table.code) is table:
+            del coordinator.tables[table.code]
+        self.claimed.pop(table.code, None)
+        self.owned.discard(table.code)
+        notice = NoticeUpdate(f"Table {table.code} closed.")
+        for session in table.close():
+            if isinstance(session, RemoteSeat):
+                continue
+            session.table = None
+            session.deliver(notice)
+            session.deliver(StateUpdate(None))
+        coordinator.lobby_changed()
+
+    def _take_presence(self, table: SessionTable, fields: dict[str, str]) -> bool:
+        """Seats held on other workers become `RemoteSeat`s here, seats nobody holds any longer become free (away
+        from now); a session of this worker whose seat was taken on another worker is pushed out. Returns whether
+        anything changed."""
+        holders = _holders(fields, time.time() * 1000)
+        now = self.coordinator.clock()
+        changed = False
+        mine = self.claimed.get(table.code, set())
+        for index, seat in enumerate(table.seats):
+            holder = holders.get(seat.code)
+            current: Any = seat.session
+            if holder is None or holder == self.worker:
+                if isinstance(current, RemoteSeat):
+                    seat.session = None
+                    if table.game is not None:
+                        table.away_since[index] = now
+                    changed = True
+                continue
+            if isinstance(current, RemoteSeat):
+                current.worker = holder
+                continue
+            if current is not None:
+                if seat.code not in mine:
+                    continue  # sat down here a moment ago: its claim is on its way
+                mine.discard(seat.code)  # the player took their seat on another worker: this session goes
+                current.table = None
+                current.deliver(NoticeUpdate("You joined this table from another terminal."))
+                current.deliver(StateUpdate(None))
+            seat.session = cast(Any, RemoteSeat(holder))
+            table.away_since.pop(index, None)
+            changed = True
+        return changed
+
+    async def publish_presence(self, table: SessionTable) -> None:
+        """Claim the seats this worker's sessions sit in now, and give up those they left (after a change, under
+        the table's lock)."""
+        local = {s.code for s in table.seats if s.session is not None and not isinstance(s.session, RemoteSeat)}
+        closed = self.coordinator.tables.get(table.code) is not table
+        if closed:
+            local = set()
+        before = self.claimed.get(table.code, set())
+        if local == before:
+            return
+        value = f"{self.worker} {int((time.time() + self.presence_ttl) * 1000)}"
+        key = self._presence_key(table.code)
+        channel = self.store.channel
+        try:
+            pipe = self.store.client.pipeline(transaction=False)
+            if local - before:
+                await self._presence(
+                    keys=[key], args=[self.worker, value, "claim", channel, table.code, *(local - before)], client=pipe
+                )
+            if before - local:
+                await self._presence(
+                    keys=[key], args=[self.worker, value, "drop", channel, table.code, *(before - local)], client=pipe
+                )
+            await pipe.execute()
+            self.round_trips += 1
+        except RedisError as err:
+            log.warning("could not tell Redis who is at table %s: %s (the next tick tries again)", table.code, err)
+            return
+        if local:
+            self.claimed[table.code] = local
+        else:
+            self.claimed.pop(table.code, None)
+
+    # --- running -----------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load every open table, then follow the other workers (change notices and a periodic tick)."""
+        await self.coordinator.restore()
+        await self.tick()
+        self._tasks.append(detached.spawn(self._listen(), name="shared-tables-listen"))
+        self._tasks.append(detached.spawn(self._ticking(), name="shared-tables-tick"))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        try:
+            pipe = self.store.client.pipeline(transaction=False)
+            for code, seats in self.claimed.items():
+                await self._presence(
+                    keys=[self._presence_key(code)],
+                    args=[self.worker, "", "drop", self.store.channel, code, *seats],
+                    client=pipe,
+                )
+            for code in self.owned:
+                await self.store._release(
+                    keys=[f"{self.store.prefix}lease:table:{code}"], args=[self.worker], client=pipe
+                )
+            await pipe.execute()
+        except RedisError as err:
+            log.warning("could not give up this worker's seats and tables in Redis: %s", err)
+        self.claimed.clear()
+        self.owned.clear()
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async for code, seq in self.store.changes():
+                    self._notice(code, seq)
+            except StoreUnavailable as err:
+                log.warning("%s; listening again in a moment", err)
+            await asyncio.sleep(1.0)
+
+    def _notice(self, code: str, seq: int) -> None:
+        lock = self.lock_of(code)
+        if lock is not None and seq != 0 and seq <= lock.seq:
+            return  # this worker's own append, or already folded
+        if code in self._syncing:
+            return
+        self._syncing.add(code)
+        task = detached.spawn(self._catch_up(code))
+        task.add_done_callback(lambda _: self._syncing.discard(code))
+
+    async def _catch_up(self, code: str) -> None:
+        coordinator = self.coordinator
+        try:
+            table = coordinator.tables.get(code)
+            if table is None:
+                table = await coordinator.find_table(code)
+                coordinator.lobby_changed()
+            async with table.lock:
+                pass
+        except TableError:
+            return
+        except Exception:
+            log.exception("catching up table %s failed", code)
+
+    async def _ticking(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_every)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("the shared tables' tick failed")
+
+    async def tick(self) -> None:
+        """Renew this worker's seats and leases, take the leases of tables nobody owns, and catch up what a lost
+        notice left behind (tables behind the store, seats whose holder changed or expired, new tables)."""
+        coordinator = self.coordinator
+        codes = list(coordinator.tables)
+        value = f"{self.worker} {int((time.time() + self.presence_ttl) * 1000)}"
+        ttl_ms = max(1, int(self.lease_ttl * 1000))
+        pipe = self.store.client.pipeline(transaction=False)
+        pipe.hgetall(self.store._seq_key)
+        pipe.smembers(self.store._closed_key)
+        for code in codes:
+            pipe.hgetall(self._presence_key(code))
+        for code in codes:
+            await self.store._lease(
+                keys=[f"{self.store.prefix}lease:table:{code}"], args=[self.worker, ttl_ms], client=pipe
+            )
+        for code, seats in self.claimed.items():
+            await self._presence(
+                keys=[self._presence_key(code)],
+                args=[self.worker, value, "renew", self.store.channel, code, *seats],
+                client=pipe,
+            )
+        try:
+            results = await pipe.execute()
+        except RedisError as err:
+            log.warning("Redis did not answer the tick: %s", err)
+            return
+        self.round_trips += 1
+        seqs: dict[str, str] = results[0]
+        closed: set[str] = results[1]
+        presences = results[2 : 2 + len(codes)]
+        leases = results[2 + len(codes) : 2 + 2 * len(codes)]
+        now_ms = time.time() * 1000
+        for code, presence, holder in zip(codes, presences, leases, strict=True):
+            table = coordinator.tables.get(code)
+            if table is None:
+                continue
+            if holder == self.worker and code not in self.owned:
+                self.owned.add(code)
+                coordinator.schedule(table)  # this worker's clocks count now
+            elif holder != self.worker:
+                self.owned.discard(code)
+            lock = self.lock_of(code)
+            behind = lock is not None and not lock.fresh and int(seqs.get(code, 0)) > lock.seq
+            if behind or code in closed or self._presence_moved(table, presence, now_ms):
+                self._notice(code, 0)
+        for code in seqs:
+            if code not in coordinator.tables and code not in closed:
+                coordinator.used_codes.add(code)
+                self._notice(code, 0)
+
+    def _presence_moved(self, table: SessionTable, fields: dict[str, str], now_ms: float) -> bool:
+        holders = _holders(fields, now_ms)
+        for seat in table.seats:
+            current: Any = seat.session
+            holder = holders.get(seat.code)
+            remote = holder is not None and holder != self.worker
+            if remote != isinstance(current, RemoteSeat):
+                return True
+        return False
+
+
+def is_remote(session: PlayerSession | RemoteSeat) -> bool:
+    return isinstance(session, RemoteSeat)

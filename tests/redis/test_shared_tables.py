@@ -1,0 +1,180 @@
+"""Two workers (two coordinators, each with its own Redis connection) share their tables through one real
+redis-server: players on different workers sit at one table, see each other's moves and chat, race for the same
+move (one wins, the other gets a clear refusal or has its move decided again), and when a worker dies its players
+come back on the other one with their hands, while the other worker takes over the table's clocks."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+
+from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions
+from dixit_tui.coordinator.shared import RemoteSeat, SharedTables
+from dixit_tui.engine import RuleError
+from dixit_tui.store.redis_store import RedisStore
+from tests.redis_server import RedisServer
+from tests.store.tables import Client, game_of, last_view
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+    """Wait (bounded) for something another worker does to reach this one."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+class Worker:
+    def __init__(self, coordinator: Coordinator, shared: SharedTables) -> None:
+        self.coordinator = coordinator
+        self.shared = shared
+
+    async def connect(self, name: str) -> tuple[Client, PlayerSession]:
+        client = Client()
+        return client, await self.coordinator.connect(Identity(name, f"SHA256:{name}"), client)
+
+    async def stop(self, *, crash: bool = False) -> None:
+        if crash:  # what kill -9 leaves: its seats and leases in Redis, to expire by themselves
+            for task in self.shared._tasks:
+                task.cancel()
+            self.shared.claimed.clear()
+            self.shared.owned.clear()
+        else:
+            await self.shared.stop()
+        for table in self.coordinator.tables.values():
+            table.stop_clocks()
+        await self.shared.store.close()
+
+
+async def start_worker(url: str, name: str, *, stand_in_grace: float = 60.0) -> Worker:
+    store = await RedisStore.open(url)
+    coordinator = Coordinator(rng=random.Random(name), allow_seeded_tables=True, disconnect_grace=stand_in_grace)
+    shared = SharedTables(coordinator, store, worker=name, tick=0.1, presence_ttl=1.0, lease_ttl=1.0)
+    await shared.start()
+    return Worker(coordinator, shared)
+
+
+@pytest.fixture
+async def workers(redis_server: RedisServer) -> AsyncIterator[tuple[Worker, Worker]]:
+    a = await start_worker(redis_server.url, "wa")
+    b = await start_worker(redis_server.url, "wb")
+    try:
+        yield a, b
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+async def seated(a: Worker, b: Worker) -> tuple[str, list[tuple[Client, PlayerSession]]]:
+    """ana on worker A creates a seeded table; ben and cy join it from worker B; ana starts."""
+    ana = await a.connect("ana")
+    view = await ana[1].create(TableOptions(seed=7, target=12))
+    ben = await b.connect("ben")
+    cy = await b.connect("cy")
+    await ben[1].join(view.code)
+    await cy[1].join(view.code)
+    await until(lambda: len(last_view(ana[0]).seats) == 3, "ana to see ben and cy sit down")
+    await ana[1].start()
+    await until(lambda: last_view(cy[0]).game is not None, "cy to see the game start")
+    return view.code, [ana, ben, cy]
+
+
+async def test_players_on_two_workers_play_a_turn_and_chat(workers: tuple[Worker, Worker]) -> None:
+    a, b = workers
+    code, players = await seated(a, b)
+    (ana_c, _ana), (_ben_c, ben), (_cy_c, _cy) = players
+    # everyone shows as connected everywhere
+    await until(lambda: all(s.connected for c, _ in players for s in last_view(c).seats), "everyone connected")
+    teller_c, teller = next((c, s) for c, s in players if game_of(c).can_clue)
+    await teller.clue("far away", game_of(teller_c).hand[0].card)
+    await until(lambda: all(game_of(c).phase == "submit" for c, _ in players), "everyone to see the clue")
+    for client, session in players:
+        if game_of(client).submit_count:
+            await session.submit([h.card for h in game_of(client).hand[: game_of(client).submit_count]])
+    await until(lambda: all(game_of(c).phase == "vote" for c, _ in players), "everyone to see the board")
+    for client, session in players:
+        g = game_of(client)
+        if g.can_vote:
+            await session.vote([next(x.slot for x in g.board if x.slot not in g.forbidden_slots)])
+    await until(lambda: all(game_of(c).turn == 2 for c, _ in players), "everyone to see turn 2")
+    await ben.chat("nice one")
+    await until(lambda: any(line.text == "nice one" for line in last_view(ana_c).chat), "ana to read ben's chat")
+    # both replicas folded the same records to the same state; each player's view is view_for of it
+    state_a = a.coordinator.tables[code].game
+    state_b = b.coordinator.tables[code].game
+    assert state_a is not None and state_b is not None and state_a.state == state_b.state
+    assert a.coordinator.tables[code].lock.seq == b.coordinator.tables[code].lock.seq  # type: ignore[attr-defined]
+    # a fresh session on worker A lists the table created there and played from both
+    lobby = Client()
+    await a.coordinator.connect(Identity("dee"), lobby)
+    other = await b.connect("eve")
+    assert code in {t.code for t in other[1].coordinator.summaries()}
+
+
+async def test_a_table_created_on_one_worker_is_listed_and_joinable_on_the_other(
+    workers: tuple[Worker, Worker],
+) -> None:
+    a, b = workers
+    ana = await a.connect("ana")
+    view = await ana[1].create(TableOptions())
+    await until(lambda: view.code in {t.code for t in b.coordinator.summaries()}, "worker B to list the table")
+    ben = await b.connect("ben")
+    await ben[1].join(view.code)
+    await until(lambda: [s.name for s in last_view(ana[0]).seats] == ["ana", "ben"], "ana to see ben")
+    await until(lambda: last_view(ana[0]).seats[1].connected, "ana to see ben connected (on worker B)")
+    assert isinstance(a.coordinator.tables[view.code].seats[1].session, RemoteSeat)
+    await ben[1].leave()  # before the start, leaving frees the seat on every worker
+    await until(lambda: [s.name for s in last_view(ana[0]).seats] == ["ana"], "ana to see ben leave")
+
+
+async def test_two_workers_racing_for_the_same_state_give_one_winner(workers: tuple[Worker, Worker]) -> None:
+    a, b = workers
+    code, players = await seated(a, b)
+    (ana_c, ana), (ben_c, ben), (_cy_c, _cy) = players
+    assert game_of(ana_c).can_clue and game_of(ben_c).can_clue  # anyone may give the first clue
+    conflicts = a.shared.conflicts + b.shared.conflicts
+    results = await asyncio.gather(
+        ana.clue("from a", game_of(ana_c).hand[0].card),
+        ben.clue("from b", game_of(ben_c).hand[0].card),
+        return_exceptions=True,
+    )
+    errors = [r for r in results if isinstance(r, BaseException)]
+    assert len(errors) == 1 and isinstance(errors[0], RuleError), results  # one clue counts; the other is refused
+    assert a.shared.conflicts + b.shared.conflicts > conflicts  # they did collide in Redis
+    await until(lambda: all(game_of(c).phase == "submit" for c, _ in players), "everyone to see one clue")
+    game = a.coordinator.tables[code].game
+    assert game is not None and game.state.turn.clue in ("from a", "from b")
+    # two players on two workers submitting at once: both count (the loser's move is decided again)
+    movers = [(c, s) for c, s in players if game_of(c).submit_count]
+    assert {s.coordinator for _, s in movers} == {a.coordinator, b.coordinator}
+    conflicts = a.shared.conflicts + b.shared.conflicts
+    await asyncio.gather(*(s.submit([h.card for h in game_of(c).hand[: game_of(c).submit_count]]) for c, s in movers))
+    assert a.shared.conflicts + b.shared.conflicts > conflicts
+    await until(lambda: all(game_of(c).phase == "vote" for c, _ in players), "everyone to see the board")
+    history = await a.shared.store.history(code)
+    assert len(history) == a.coordinator.tables[code].lock.seq  # type: ignore[attr-defined]
+
+
+async def test_a_dead_workers_players_come_back_on_the_other_with_their_hands(redis_server: RedisServer) -> None:
+    a = await start_worker(redis_server.url, "wa")
+    b = await start_worker(redis_server.url, "wb")
+    try:
+        code, players = await seated(a, b)
+        (ana_c, _ana), (ben_c, _), (_cy_c, _) = players
+        hand = game_of(ben_c).hand
+        await b.stop(crash=True)  # ben and cy were on B
+        await until(
+            lambda: [s.connected for s in last_view(ana_c).seats] == [True, False, False],
+            "ana to see ben and cy go offline once their worker's hold expires",
+        )
+        await until(lambda: a.shared.owns(code), "worker A to own the table's clocks")
+        _ben_c2, ben2 = await a.connect("ben")
+        view = await ben2.join(code)  # the same key: the same seat
+        assert view.you == 1 and view.game is not None and view.game.hand == hand
+        await until(lambda: last_view(ana_c).seats[1].connected, "ana to see ben back")
+    finally:
+        await a.stop()
