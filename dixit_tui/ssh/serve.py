@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import random
 import signal
-import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,6 +37,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="keep the tables in Redis or Valkey (redis://HOST:PORT/DB) instead of SQLite in --data-dir; "
         "see docs/operations.md for the settings it needs",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --redis: N server processes on the same port, sharing the tables through Redis "
+        "(default: one per core)",
+    )
+    parser.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # one worker of several
     parser.add_argument("--deck", action="append", default=[], metavar="FILE", help="extra deck file (repeatable)")
     parser.add_argument(
         "--allow-seeded-tables",
@@ -189,6 +196,24 @@ def run(
     command_handler: CommandHandler | None = None,
 ) -> int:
     _configure_logging(str(getattr(args, "log_level", "INFO")))
+    workers = getattr(args, "workers", None)
+    if workers is not None and workers < 1:
+        logger.error("--workers takes a number of processes, 1 or more")
+        return 1
+    if workers is not None and workers > 1 and not getattr(args, "redis", None):
+        logger.error("--workers needs --redis: several processes share their tables through Redis")
+        return 1
+    if getattr(args, "redis", None) and (workers or _default_workers()) > 1 and app_factory is None:
+        from dixit_tui.ssh.workers import supervise
+
+        try:
+            return supervise(sys.argv[1:], args.host, args.port, Path(args.keys_dir), workers or _default_workers())
+        except HostKeyError as error:
+            logger.error("%s", error)
+            return 1
+        except OSError as error:
+            logger.error("cannot listen on %s:%s: %s", args.host, args.port, error)
+            return 1
     freeze_startup_objects()
     try:
         coordinator = build_coordinator(args)
@@ -229,8 +254,10 @@ async def _serve(
         await store.close()
 
 
-SERVER_LEASE = "server"
-LEASE_TTL = 15.0
+def _default_workers() -> int:
+    from dixit_tui.ssh.workers import default_workers
+
+    return default_workers()
 
 
 async def _serve_redis(
@@ -241,48 +268,21 @@ async def _serve_redis(
     coordinator: Coordinator,
     limits: Limits,
 ) -> int:
-    """The tables in Redis. One server per Redis for now: it holds a lease that expires 15 s after it stops
-    renewing it, and another server on the same Redis is refused while it is held (the same installation,
-    restarted after a crash, takes it back at once)."""
-    from dixit_tui.store.redis_store import RedisStore, StoreUnavailable
+    """The tables in Redis, shared with every other server process (worker) on the same Redis: see
+    `coordinator.shared`. Several of them on one machine share the port (`--reuse-port`, started by
+    `ssh.workers`); several machines need only the same Redis and host key."""
+    from dixit_tui.coordinator.shared import SharedTables
+    from dixit_tui.store.redis_store import RedisStore
 
     store = await RedisStore.open(url)
-    # who holds the tables: this installation on this host (its keys folder), so a server restarted after a crash
-    # takes them back at once
-    me = f"{socket.gethostname()}:{Path(args.keys_dir).resolve()}"
+    shared = SharedTables(coordinator, store)
     try:
-        holder = await store.take_lease(SERVER_LEASE, me, LEASE_TTL)
-        if holder != me:
-            raise StoreError(
-                f"another server ({holder}) uses the tables in {url}. One server per Redis for now; "
-                f"if it crashed, its hold ends within {LEASE_TTL:.0f} s."
-            )
-
-        async def renew() -> None:
-            while True:
-                await asyncio.sleep(LEASE_TTL / 3)
-                try:
-                    holder = await store.take_lease(SERVER_LEASE, me, LEASE_TTL)
-                except StoreUnavailable as err:
-                    logger.warning("%s; the tables stay as they are until Redis answers again", err)
-                    continue
-                if holder != me:
-                    logger.error("another server (%s) took the tables in %s; stopping", holder, url)
-                    signal.raise_signal(signal.SIGTERM)
-                    return
-
-        renewing = asyncio.create_task(renew())
-        coordinator.store = store
-        try:
-            restored = await coordinator.restore()
-            if restored:
-                logger.info("restored %d table(s) from %s", restored, url)
-            return await _listen(args, app_factory, handler, limits)
-        finally:
-            renewing.cancel()
-            with contextlib.suppress(StoreError):
-                await store.release_lease(SERVER_LEASE, me)
+        await shared.start()
+        if coordinator.tables:
+            logger.info("restored %d table(s) from %s", len(coordinator.tables), url)
+        return await _listen(args, app_factory, handler, limits)
     finally:
+        await shared.stop()
         await store.close()
 
 
@@ -290,7 +290,13 @@ async def _listen(
     args: argparse.Namespace, app_factory: AppFactory, handler: CommandHandler | None, limits: Limits
 ) -> int:
     acceptor = await start_server(
-        args.host, args.port, args.keys_dir, app_factory, command_handler=handler, limits=limits
+        args.host,
+        args.port,
+        args.keys_dir,
+        app_factory,
+        command_handler=handler,
+        limits=limits,
+        reuse_port=bool(getattr(args, "reuse_port", False)),
     )
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()

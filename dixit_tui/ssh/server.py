@@ -715,6 +715,7 @@ async def start_server(
     *,
     command_handler: CommandHandler | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    reuse_port: bool = False,  # one of several worker processes on this port (`serve --workers`)
 ) -> DixitAcceptor:
     """Listen for SSH clients on host:port (port 0 picks a free port: see `.port`).
 
@@ -756,5 +757,6 @@ async def start_server(
         login_timeout=limits.login_timeout,
         keepalive_interval=limits.keepalive_interval,
         keepalive_count_max=limits.keepalive_count_max,
+        reuse_port=reuse_port or None,
     )
     return DixitAcceptor(acceptor, state)
