@@ -195,6 +195,7 @@ class SharedTables:
         self.conflicts = 0  # appends refused because another worker appended first
         self._presence = store.client.register_script(_PRESENCE)
         self._syncing: set[str] = set()
+        self._again: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
         coordinator.shared = self
         coordinator.store = SharedStore(self)
@@ -395,12 +396,19 @@ class SharedTables:
         if lock is not None and seq != 0 and seq <= lock.seq:
             return  # this worker's own append, or already folded
         if code in self._syncing:
+            self._again.add(code)  # a catch-up is under way: it runs once more when done, for what came meanwhile
             return
         self._syncing.add(code)
         task = detached.spawn(self._catch_up(code))
         task.add_done_callback(lambda _: self._syncing.discard(code))
 
     async def _catch_up(self, code: str) -> None:
+        await self._catch_up_once(code)
+        while code in self._again:
+            self._again.discard(code)
+            await self._catch_up_once(code)
+
+    async def _catch_up_once(self, code: str) -> None:
         coordinator = self.coordinator
         try:
             table = coordinator.tables.get(code)
