@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.codes import new_code, normalize_code
@@ -76,6 +76,27 @@ def _default_cards(decks: Sequence[str]) -> tuple[Card, ...]:
     from dixit_tui.decks import resolve_decks
 
     return resolve_decks(list(decks))
+
+
+CONFLICT_TRIES = 4
+_Method = TypeVar("_Method", bound=Callable[..., Coroutine[Any, Any, Any]])
+
+
+def _retry_on_conflict(method: _Method) -> _Method:
+    """Tables shared with other workers (`shared.py`): a change that lost the race to another worker's (error code
+    "conflict", rolled back) is made again, from the start, against the table's new state."""
+
+    async def retrying(*args: Any, **kwargs: Any) -> Any:
+        for attempt in range(CONFLICT_TRIES):
+            try:
+                return await method(*args, **kwargs)
+            except TableError as err:
+                if err.code != "conflict" or attempt == CONFLICT_TRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    retrying.__name__, retrying.__doc__ = method.__name__, method.__doc__
+    return retrying  # type: ignore[return-value]
 
 
 def _plural(n: int, word: str) -> str:
@@ -302,7 +323,8 @@ class Coordinator:
                 session.table = None
                 session.deliver(StateUpdate(None))
             return
-        for session in table.reset_from(saved):
+        gone = table.reset_from(saved) if self.shared is None else self.shared.reset_from(table, saved)
+        for session in gone:
             session.table = None
             session.deliver(StateUpdate(None))
         self.broadcast(table)
@@ -375,6 +397,7 @@ class Coordinator:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    @_retry_on_conflict
     async def expire(self, table: Table) -> None:
         """A deadline passed: a stand-in plays, from their own view, for each player the phase still waits for."""
         if self.shared is not None and not self.shared.owns(table.code):
@@ -602,6 +625,7 @@ class PlayerSession:
             await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
 
+    @_retry_on_conflict
     async def join(self, code: str, name: str | None = None) -> TableView:
         """Take a seat; with the key (or the session already) owning one at this table, return to it."""
         table = await self.coordinator.find_table(code)
@@ -633,6 +657,7 @@ class PlayerSession:
             await self._take_seat(table, seat)
         return table.view_for(self)
 
+    @_retry_on_conflict
     async def reclaim(self, reconnect_code: str) -> TableView:
         """Return to a seat with its reconnect code (for players without a key: a seat taken with an SSH key goes
         back only to that key). Tries are counted per connection, address, network and in all; a wrong code is
@@ -680,6 +705,7 @@ class PlayerSession:
         self.name = table.seats[seat].name
         await self.coordinator.changed(table, lobby=True)
 
+    @_retry_on_conflict
     async def watch(self, code: str) -> TableView:
         table = await self.coordinator.find_table(code)
         if table.seat_of(self) is not None:  # already playing here: you see it already
@@ -702,6 +728,10 @@ class PlayerSession:
         if table is None:
             return
         self.table = None
+        await self._leave_table(table)
+
+    @_retry_on_conflict
+    async def _leave_table(self, table: Table) -> None:
         async with table.lock:
             table.leave(self, self.coordinator.clock())
             self.coordinator.forget_if_empty(table)
@@ -718,6 +748,7 @@ class PlayerSession:
             self.coordinator.sessions.discard(self)
             self.coordinator.reconnect_guard.forget(self)
 
+    @_retry_on_conflict
     async def rename(self, name: str) -> None:
         cleaned = clean_name(name)
         if not cleaned:
@@ -735,6 +766,7 @@ class PlayerSession:
 
     # --- the table -------------------------------------------------------------------------------------------
 
+    @_retry_on_conflict
     async def start(self, *, practice: bool = False) -> None:
         """Host only: start the game; with `practice`, it opens with an unscored practice turn the host tells."""
         table, seat = self._need_seat()
@@ -824,6 +856,7 @@ class PlayerSession:
         table, seat = self._need_seat()
         await self._run(table, VoidTurn(seat))
 
+    @_retry_on_conflict
     async def remove(self, target: int) -> None:
         table, seat = self._need_seat()
         if table.game is not None:
@@ -852,6 +885,7 @@ class PlayerSession:
             return
         self.coordinator.set_typing(table, seat, active)
 
+    @_retry_on_conflict
     async def chat(self, text: str, *, team: bool = False) -> None:
         """A chat line to the whole table, or with `team` (team mode) to your teammate only."""
         table = self._need_table()

@@ -212,6 +212,17 @@ class SharedTables:
         else:
             table.lock = cast(Any, SyncedLock(self, table, seq))
 
+    def reset_from(self, table: SessionTable, saved: SessionTable) -> list[PlayerSession]:
+        """`Table.reset_from` (a change lost the race and goes back to the stored state), with this worker's sessions
+        kept in their seats by the seats' reconnect codes, not their places (another worker may have added or freed
+        seats meanwhile). Returns the sessions whose seat is gone."""
+        by_code = {s.code: s.session for s in table.seats if s.session is not None}
+        table.reset_from(saved)
+        for seat in table.seats:
+            session = by_code.pop(seat.code, None)
+            seat.session = None if isinstance(session, RemoteSeat) else session  # the next sync says who is where
+        return [s for s in by_code.values() if s is not None and not isinstance(s, RemoteSeat)]
+
     def lock_of(self, code: str) -> SyncedLock | None:
         table = self.coordinator.tables.get(code)
         lock = getattr(table, "lock", None)

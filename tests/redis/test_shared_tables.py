@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import pytest
 
@@ -56,6 +57,28 @@ async def start_worker(url: str, name: str, *, stand_in_grace: float = 60.0) -> 
     shared = SharedTables(coordinator, store, worker=name, tick=0.1, presence_ttl=1.0, lease_ttl=1.0)
     await shared.start()
     return Worker(coordinator, shared)
+
+
+def collide(*workers: Worker) -> None:
+    """Make the next append of each worker wait until every one of them has decided its change (each against the
+    same state, as happens when they act within the same moment): all but one must lose in Redis."""
+    waiting: list[asyncio.Future[None]] = []
+    for worker in workers:
+        store = worker.coordinator.store
+        real = store.append
+
+        async def append(code: str, records: Any, real: Any = real, store: Any = store) -> None:
+            store.append = real  # one collision: later appends (the retries) go straight through
+            done = asyncio.get_running_loop().create_future()
+            waiting.append(done)
+            if len(waiting) == len(workers):
+                for future in waiting:
+                    if not future.done():
+                        future.set_result(None)
+            await asyncio.wait_for(done, 10)
+            await real(code, records)
+
+        store.append = append  # type: ignore[method-assign]
 
 
 @pytest.fixture
@@ -137,6 +160,7 @@ async def test_two_workers_racing_for_the_same_state_give_one_winner(workers: tu
     (ana_c, ana), (ben_c, ben), (_cy_c, _cy) = players
     assert game_of(ana_c).can_clue and game_of(ben_c).can_clue  # anyone may give the first clue
     conflicts = a.shared.conflicts + b.shared.conflicts
+    collide(a, b)
     results = await asyncio.gather(
         ana.clue("from a", game_of(ana_c).hand[0].card),
         ben.clue("from b", game_of(ben_c).hand[0].card),
@@ -148,12 +172,10 @@ async def test_two_workers_racing_for_the_same_state_give_one_winner(workers: tu
     await until(lambda: all(game_of(c).phase == "submit" for c, _ in players), "everyone to see one clue")
     game = a.coordinator.tables[code].game
     assert game is not None and game.state.turn.clue in ("from a", "from b")
-    # two players on two workers submitting at once: both count (the loser's move is decided again)
+    # the two other players submit at once (from one worker or two: the clue's winner decides): both count
     movers = [(c, s) for c, s in players if game_of(c).submit_count]
-    assert {s.coordinator for _, s in movers} == {a.coordinator, b.coordinator}
-    conflicts = a.shared.conflicts + b.shared.conflicts
+    collide(*[w for w in (a, b) if any(s.coordinator is w.coordinator for _, s in movers)])
     await asyncio.gather(*(s.submit([h.card for h in game_of(c).hand[: game_of(c).submit_count]]) for c, s in movers))
-    assert a.shared.conflicts + b.shared.conflicts > conflicts
     await until(lambda: all(game_of(c).phase == "vote" for c, _ in players), "everyone to see the board")
     history = await a.shared.store.history(code)
     assert len(history) == a.coordinator.tables[code].lock.seq  # type: ignore[attr-defined]
@@ -178,3 +200,22 @@ async def test_a_dead_workers_players_come_back_on_the_other_with_their_hands(re
         await until(lambda: last_view(ana_c).seats[1].connected, "ana to see ben back")
     finally:
         await a.stop()
+
+
+async def test_players_joining_at_once_on_two_workers_all_get_their_own_seat(workers: tuple[Worker, Worker]) -> None:
+    a, b = workers
+    host = await a.connect("ana")
+    view = await host[1].create(TableOptions())
+    await until(lambda: view.code in b.coordinator.tables, "worker B to hold the table")
+    joiners = [await (a if i % 2 else b).connect(f"p{i}") for i in range(4)]
+    conflicts = a.shared.conflicts + b.shared.conflicts
+    collide(a, b)
+    await asyncio.gather(*(s.join(view.code) for _, s in joiners))
+    assert a.shared.conflicts + b.shared.conflicts > conflicts  # they raced in Redis, and each was made again
+    names = ["ana", "p0", "p1", "p2", "p3"]
+    await until(lambda: sorted(s.name for s in last_view(host[0]).seats) == names, "ana to see all four sit")
+    for client, session in joiners:
+        await until(lambda c=client: len(last_view(c).seats) == 5, "every player to see five seats")  # type: ignore[misc]
+        mine = last_view(client)
+        assert mine.you is not None and mine.seats[mine.you].name == session.name
+    await until(lambda: all(s.connected for s in last_view(host[0]).seats), "everyone connected, on either worker")
