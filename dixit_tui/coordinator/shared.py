@@ -191,7 +191,8 @@ class SharedTables:
         self.lease_ttl = lease_ttl
         self.claimed: dict[str, set[str]] = {}  # table -> the seat codes this worker said it holds
         self.owned: set[str] = set()  # the tables whose lease (clocks, stand-ins) this worker holds
-        self.round_trips = 0  # to Redis, by this worker (a deterministic figure for tests and benchmarks)
+        self.round_trips = 0  # to Redis for changes and catching up (not the ticks): a figure for tests and benchmarks
+        self.ticks = 0  # periodic round trips (renewals, leases, what lost notices left behind)
         self.conflicts = 0  # appends refused because another worker appended first
         self._presence = store.client.register_script(_PRESENCE)
         self._syncing: set[str] = set()
@@ -468,7 +469,7 @@ class SharedTables:
         except RedisError as err:
             log.warning("Redis did not answer the tick: %s", err)
             return
-        self.round_trips += 1
+        self.ticks += 1
         seqs: dict[str, str] = results[0]
         closed: set[str] = results[1]
         presences = results[2 : 2 + len(codes)]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions
+from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableError, TableOptions
 from dixit_tui.coordinator.shared import RemoteSeat, SharedTables
 from dixit_tui.engine import RuleError
 from dixit_tui.store.redis_store import RedisStore
@@ -51,10 +51,10 @@ class Worker:
         await self.shared.store.close()
 
 
-async def start_worker(url: str, name: str, *, stand_in_grace: float = 60.0) -> Worker:
+async def start_worker(url: str, name: str, *, stand_in_grace: float = 60.0, tick: float = 0.1) -> Worker:
     store = await RedisStore.open(url)
     coordinator = Coordinator(rng=random.Random(name), allow_seeded_tables=True, disconnect_grace=stand_in_grace)
-    shared = SharedTables(coordinator, store, worker=name, tick=0.1, presence_ttl=1.0, lease_ttl=1.0)
+    shared = SharedTables(coordinator, store, worker=name, tick=tick, presence_ttl=1.0, lease_ttl=1.0)
     await shared.start()
     return Worker(coordinator, shared)
 
@@ -219,3 +219,55 @@ async def test_players_joining_at_once_on_two_workers_all_get_their_own_seat(wor
         mine = last_view(client)
         assert mine.you is not None and mine.seats[mine.you].name == session.name
     await until(lambda: all(s.connected for s in last_view(host[0]).seats), "everyone connected, on either worker")
+
+
+async def test_a_move_costs_two_round_trips_where_it_is_made_and_one_on_each_other_worker(
+    redis_server: RedisServer,
+) -> None:
+    a = await start_worker(redis_server.url, "wa", tick=3600)  # no ticks: every round trip counted is the move's
+    b = await start_worker(redis_server.url, "wb", tick=3600)
+    try:
+        _, players = await seated(a, b)
+        await until(lambda: all(s.connected for c, _ in players for s in last_view(c).seats), "everyone connected")
+        await until(lambda: not a.shared._syncing and not b.shared._syncing, "both workers to settle")
+        teller_c, teller = next((c, s) for c, s in players if game_of(c).can_clue)
+        here, there = (a, b) if teller.coordinator is a.coordinator else (b, a)
+        before = here.shared.round_trips, there.shared.round_trips
+        await teller.clue("far away", game_of(teller_c).hand[0].card)
+        await until(lambda: all(game_of(c).phase == "submit" for c, _ in players), "everyone to see the clue")
+        await until(lambda: not a.shared._syncing and not b.shared._syncing, "both workers to settle")
+        assert here.shared.round_trips - before[0] == 2  # read what is new (with presence), then compare-and-append
+        assert there.shared.round_trips - before[1] == 1  # read what is new, on the change notice
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+async def test_redis_unreachable_is_a_clear_message_and_the_table_goes_on_when_it_returns(
+    redis_server: RedisServer,
+) -> None:
+    a = await start_worker(redis_server.url, "wa")
+    b = await start_worker(redis_server.url, "wb")
+    try:
+        code, players = await seated(a, b)
+        (ana_c, _), (ben_c, ben), _ = players
+        saved = len(await a.shared.store.history(code))
+        redis_server.kill()
+        with pytest.raises(TableError) as refused:
+            await ben.chat("while redis is down")
+        assert refused.value.code == "storage" and "storage" in refused.value.message
+        redis_server.start()
+        for _ in range(100):  # the first tries may still meet a connection Redis closed: the same clear refusal
+            try:
+                await ben.chat("back")
+                break
+            except TableError as err:
+                assert err.code == "storage"
+                await asyncio.sleep(0.1)
+        history = await a.shared.store.history(code)
+        assert len(history) == saved + 1 and history[-1]["text"] == "back"  # nothing of the refused line
+        await until(lambda: any(line.text == "back" for line in last_view(ana_c).chat), "ana to read ben's line")
+        assert not any(line.text == "while redis is down" for line in last_view(ana_c).chat + last_view(ben_c).chat)
+    finally:
+        await a.stop()
+        await b.stop()
