@@ -367,6 +367,22 @@ async def add_bots(
     return bots
 
 
+async def revive_bot(coordinator: Coordinator, reconnect_code: str, name: str, *, rng: random.Random) -> BotPlayer:
+    """A built-in bot takes its seat back by the seat's reconnect code, after the server process it ran in died
+    (tables shared by several workers: the table's new owner runs it). TableError if the seat cannot be taken."""
+    bot = BotPlayer(SmartStrategy(), rng, leave_when_alone=True, first_clue_grace=coordinator.first_clue_grace)
+    session = await coordinator.connect(Identity(name, bot=True), bot._sink, builtin_bot=True)
+    bot.session = session
+    try:
+        bot.view = await session.reclaim(reconnect_code)
+    except BaseException:
+        await session.close()
+        raise
+    bot._task = detached.spawn(bot._run(), name=f"bot {session.name}")
+    bot._changed.set()
+    return bot
+
+
 async def seat_bots(
     coordinator: Coordinator, code: str, count: int, *, names: Sequence[str] | None, rng: random.Random
 ) -> int:

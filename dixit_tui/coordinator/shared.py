@@ -31,14 +31,14 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from redis.exceptions import RedisError
 
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.errors import TableError
-from dixit_tui.coordinator.models import NoticeUpdate, StateUpdate
+from dixit_tui.coordinator.models import NoticeUpdate, StateUpdate, TableStatus
 from dixit_tui.store.base import Record, StoreConflict, StoredTable
 from dixit_tui.store.redis_store import RedisStore, StoreUnavailable, _seq_of
 
@@ -196,6 +196,10 @@ class SharedTables:
         self.conflicts = 0  # appends refused because another worker appended first
         self._presence = store.client.register_script(_PRESENCE)
         self._syncing: set[str] = set()
+        self._reviving: set[str] = set()  # seat codes of built-in bots being brought back here
+        # brings a built-in bot back to its seat (by the seat's reconnect code and the bot's name) when the worker it
+        # ran in died: only the table's owner does (the server passes `bots.player.revive_bot`); None: bots stay away
+        self.revive: Callable[[Coordinator, str, str], Awaitable[object]] | None = None
         self._again: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
         coordinator.shared = self
@@ -484,6 +488,8 @@ class SharedTables:
                 coordinator.schedule(table)  # this worker's clocks count now
             elif holder != self.worker:
                 self.owned.discard(code)
+            if code in self.owned:
+                self._revive_bots(table, _holders(presence, now_ms))
             lock = self.lock_of(code)
             behind = lock is not None and not lock.fresh and int(seqs.get(code, 0)) > lock.seq
             if behind or code in closed or self._presence_moved(table, presence, now_ms):
@@ -492,6 +498,30 @@ class SharedTables:
             if code not in coordinator.tables and code not in closed:
                 coordinator.used_codes.add(code)
                 self._notice(code, 0)
+
+    def _revive_bots(self, table: SessionTable, holders: dict[str, str]) -> None:
+        """The owner of a running game brings back its built-in bots nobody runs any longer (their worker died)."""
+        if self.revive is None or table.status != TableStatus.PLAYING:
+            return
+        for seat in table.seats:
+            if not seat.bot or seat.removed or seat.session is not None or seat.code in holders:
+                continue
+            if seat.code in self._reviving:
+                continue
+            self._reviving.add(seat.code)
+            detached.spawn(self._revive_one(seat.code, seat.name))
+
+    async def _revive_one(self, seat_code: str, name: str) -> None:
+        assert self.revive is not None
+        try:
+            await self.revive(self.coordinator, seat_code, name)
+            log.info("bot %s is back, run by this worker", name)
+        except TableError as err:
+            log.info("bot %s could not come back: %s", name, err.message)
+        except Exception:
+            log.exception("bringing bot %s back failed", name)
+        finally:
+            self._reviving.discard(seat_code)
 
     def _presence_moved(self, table: SessionTable, fields: dict[str, str], now_ms: float) -> bool:
         holders = _holders(fields, now_ms)

@@ -276,6 +276,13 @@ async def _serve_redis(
 
     store = await RedisStore.open(url)
     shared = SharedTables(coordinator, store)
+    if coordinator.bots is not None:
+        from dixit_tui.bots.player import revive_bot
+
+        async def revive(coordinator: Coordinator, seat_code: str, name: str) -> object:
+            return await revive_bot(coordinator, seat_code, name, rng=random.Random())
+
+        shared.revive = revive
     try:
         await shared.start()
         if coordinator.tables:

@@ -51,10 +51,26 @@ class Worker:
         await self.shared.store.close()
 
 
-async def start_worker(url: str, name: str, *, stand_in_grace: float = 60.0, tick: float = 0.1) -> Worker:
+async def start_worker(
+    url: str, name: str, *, stand_in_grace: float = 60.0, tick: float = 0.1, bots: bool = False
+) -> Worker:
+    from dixit_tui.bots.player import revive_bot, seat_bots
+
     store = await RedisStore.open(url)
-    coordinator = Coordinator(rng=random.Random(name), allow_seeded_tables=True, disconnect_grace=stand_in_grace)
+    coordinator = Coordinator(
+        rng=random.Random(name),
+        allow_seeded_tables=True,
+        disconnect_grace=stand_in_grace,
+        bots=seat_bots if bots else None,
+        first_clue_grace=0.0,
+    )
     shared = SharedTables(coordinator, store, worker=name, tick=tick, presence_ttl=1.0, lease_ttl=1.0)
+    if bots:
+
+        async def revive(coordinator: Coordinator, seat_code: str, name: str) -> object:
+            return await revive_bot(coordinator, seat_code, name, rng=random.Random(seat_code))
+
+        shared.revive = revive
     await shared.start()
     return Worker(coordinator, shared)
 
@@ -271,3 +287,34 @@ async def test_redis_unreachable_is_a_clear_message_and_the_table_goes_on_when_i
     finally:
         await a.stop()
         await b.stop()
+
+
+async def test_the_new_owner_brings_back_the_built_in_bots_of_a_dead_worker(redis_server: RedisServer) -> None:
+    a = await start_worker(redis_server.url, "wa", bots=True)
+    b = await start_worker(redis_server.url, "wb", bots=True)
+    try:
+        bea = await b.connect("bea")
+        view = await bea[1].create(TableOptions(seed=5, target=12))
+        assert await bea[1].add_bots(2) == 2  # the bots run on worker B, with their host
+        ana = await a.connect("ana")
+        await ana[1].join(view.code)
+        await until(lambda: len(last_view(bea[0]).seats) == 4, "bea to see ana sit")
+        await bea[1].start()
+        await until(lambda: all(s.connected for s in last_view(ana[0]).seats), "ana to see everyone connected")
+        bots = [s.seat for s in last_view(ana[0]).seats if s.bot]
+        assert len(bots) == 2
+        await b.stop(crash=True)
+        for task in list(b.coordinator._tasks):
+            task.cancel()
+        for session in list(b.coordinator.sessions):  # B's bots die with it: nothing of B runs any longer
+            session.closed = True
+        await until(lambda: a.shared.owns(view.code), "worker A to own the table")
+        await until(
+            lambda: sum(s.builtin_bot for s in a.coordinator.sessions) == 2, "the bots to be back, run by worker A"
+        )
+        here = [s for s in a.coordinator.sessions if s.builtin_bot]
+        assert sorted(s.seat or 0 for s in here) == bots
+        await until(lambda: all(last_view(ana[0]).seats[i].connected for i in bots), "ana to see the bots back")
+        assert not last_view(ana[0]).seats[0].connected  # bea, a person, stays away until she comes back
+    finally:
+        await a.stop()
