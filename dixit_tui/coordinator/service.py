@@ -346,6 +346,7 @@ class Coordinator:
 
     async def _close_idle(self, table: Table) -> None:
         if self.shared is not None and not self.shared.owns(table.code):
+            self.timers.idle_fired(table)
             return  # its owner (another worker) closes it
         async with table.lock:
             self.timers.idle_fired(table)
@@ -615,6 +616,7 @@ class PlayerSession:
                 "too_many_tables",
             )
 
+    @_retry_on_conflict  # another worker took the same code at the same moment: a new code
     async def create(self, options: TableOptions) -> TableView:
         self._check_table_caps()  # bots too: anyone can say they are one
         table = self.coordinator.create_table(options)

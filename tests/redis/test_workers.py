@@ -144,6 +144,9 @@ async def test_two_workers_share_a_table_and_survive_a_worker_kill(redis_server:
         hand = victim.state()["hand"]
         assert victim.worker is not None
         os.kill(victim.worker, signal.SIGKILL)
+        await until(lambda: sum(" pid " in line for line in server.lines) == 3, "the server to start a new worker")
+        pids = [int(line.split()[-1]) for line in server.lines if " pid " in line]
+        pids.remove(victim.worker)
         gone = [p for p in players if p.worker == victim.worker]
         stayed = [p for p in players if p.worker != victim.worker]
         for p in gone:
