@@ -25,8 +25,10 @@ import asyncio
 import contextlib
 import functools
 import json
+import os
 import random
 import shutil
+import signal
 import sqlite3
 import statistics
 import sys
@@ -94,6 +96,8 @@ class KillConfig:
     max_seconds: float | None = None  # fail if the whole run takes longer
     snapshot_every: int | None = None  # None: the server's default (100 records)
     redis: str | None = None  # keep the tables in this Redis (`serve --redis URL`) instead of SQLite
+    workers: int | None = None  # with `redis`: `serve --workers N` (None: the server's default)
+    kill_workers: bool = False  # kill one worker of the server at a time (the server stays up), not the server
     python: str = sys.executable
     env: Mapping[str, str] | None = None  # the server's environment (None: inherited)
     log: Callable[[str], None] | None = None  # progress lines (e.g. print)
@@ -196,12 +200,15 @@ def serve_argv(
     seeded: bool = True,
     snapshot_every: int | None = None,
     redis: str | None = None,
+    workers: int | None = None,
 ) -> list[str]:
     """The real server's command line (`--snapshot-every` when given; the server's default is 100 records)."""
     args = ["serve", "--host", HOST, "--port", str(port), "--keys-dir", str(keys_dir), "--data-dir", str(data_dir)]
     args += ["--log-level", "WARNING"]
     if redis:
         args += ["--redis", redis]
+    if workers is not None:
+        args += ["--workers", str(workers)]
     if seeded:
         args.append("--allow-seeded-tables")
     if snapshot_every is not None:
@@ -223,12 +230,15 @@ class ServerProcess(server.ServerProcess):
         snapshot_every: int | None = None,
         env: Mapping[str, str] | None = None,
         redis: str | None = None,
+        workers: int | None = None,
     ) -> None:
         self.keys_dir = keys_dir
         self.data_dir = data_dir
 
         def argv() -> list[str]:
-            return serve_argv(keys_dir, data_dir, python=python, snapshot_every=snapshot_every, redis=redis)
+            return serve_argv(
+                keys_dir, data_dir, python=python, snapshot_every=snapshot_every, redis=redis, workers=workers
+            )
 
         super().__init__(argv, cwd=cwd, env=env)
 
@@ -472,7 +482,10 @@ class KillTest:
             snapshot_every=cfg.snapshot_every,
             env=cfg.env,
             redis=cfg.redis,
+            workers=cfg.workers,
         )
+        if cfg.kill_workers and not cfg.redis:
+            raise ValueError("killing workers needs a server of several workers: --redis")
         self.report = KillReport(seed=cfg.seed, data_dir=str(workdir / "data"))
         self.tick = asyncio.Event()
         self.known_codes: set[str] = set()
@@ -586,6 +599,8 @@ class KillTest:
         gate = asyncio.Semaphore(PARALLEL_CONNECTS)
 
         async def connect(client: Client) -> None:
+            if client.conn is not None:
+                return  # still connected (a worker-kill left it alone): it only rejoins
             async with gate:
                 try:
                     await client.connect(self.server.port, self.cfg.timeout)
@@ -749,6 +764,9 @@ class KillTest:
         else:
             report.kills_recovery += 1
         self._log(f"KILL #{self.report.kills} ({kind}): {detail}")
+        if self.cfg.kill_workers:
+            await self._kill_worker()
+            return
         await self.server.kill()
         for client in self.clients:
             if client.conn is None:
@@ -758,6 +776,34 @@ class KillTest:
             except TimeoutError:
                 raise KillTestFailure(f"{client}'s connection stayed open after the server was killed") from None
             await client.drop()
+
+    async def _kill_worker(self) -> None:
+        """SIGKILL one worker of the server at random: its clients' connections drop (and are dropped here); the
+        others stay connected to the other workers. The server starts a new worker by itself."""
+        from dixit_tui.bench.workers import socket_owner, worker_pids
+
+        pids = worker_pids(self.server.lines)
+        if not pids:
+            raise KillTestFailure(f"the server named no workers: {self.server.tail(self.server.starts)}")
+        owners = {
+            c: socket_owner(pids, int(c.conn.get_extra_info("sockname")[1])) for c in self.clients if c.conn is not None
+        }
+        victim = self.rng.choice(pids)
+        os.kill(victim, signal.SIGKILL)
+        for client, owner in owners.items():
+            if owner != victim:
+                continue
+            try:
+                await asyncio.wait_for(client.closed.wait(), self.cfg.timeout)
+            except TimeoutError:
+                raise KillTestFailure(f"{client}'s connection stayed open after its worker was killed") from None
+            await client.drop()
+
+        def replaced() -> bool:
+            ready = worker_pids(self.server.lines, ready=True)
+            return victim not in ready and len(ready) == len(pids)
+
+        await self._until(replaced, "the server's new worker to listen")
 
     async def _recover(self, inflight: Action | None) -> None:
         """Restart, bring every client back to its seat, and compare each view with the one before the kill."""
@@ -774,8 +820,9 @@ class KillTest:
         possible = {"before", "after"}
         while True:
             began = time.perf_counter()
-            self.report.restart_ms.append(await self.server.start(self.cfg.start_timeout) * 1000)
-            self._log(f"restarted on port {self.server.port}")
+            if not self.cfg.kill_workers:
+                self.report.restart_ms.append(await self.server.start(self.cfg.start_timeout) * 1000)
+                self._log(f"restarted on port {self.server.port}")
             await self._connect_all()
             for client in rejoin:
                 assert client.game is not None and client.game.code is not None
@@ -993,6 +1040,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keep", action="store_true", help="keep the work folder even when the run passes")
     parser.add_argument("--verbose", action="store_true", help="print every step")
     parser.add_argument("--redis", metavar="URL", default=None, help="run the server with its tables in this Redis")
+    parser.add_argument("--workers", type=int, default=None, help="with --redis: the server's worker processes")
+    parser.add_argument(
+        "--kill-workers", action="store_true", help="with --redis: kill one worker at a time, not the whole server"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -1007,6 +1058,8 @@ def run(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         snapshot_every=args.snapshot_every,
         redis=args.redis,
+        workers=args.workers,
+        kill_workers=args.kill_workers,
         log=print if args.verbose else None,
     )
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="dixit-killtest-"))

@@ -72,8 +72,10 @@ class Supervisor:
             assert proc.stdout is not None
             async for raw in proc.stdout:
                 line = raw.decode(errors="replace").rstrip()
-                if line.startswith("listening on") and ready is not None and not ready.done():
-                    ready.set_result(None)
+                if line.startswith("listening on"):
+                    print(f"worker {index + 1} ready", flush=True)
+                    if ready is not None and not ready.done():
+                        ready.set_result(None)
             if ready is not None and not ready.done():
                 ready.set_exception(RuntimeError(f"worker {index + 1} exited before listening"))
 

@@ -30,6 +30,20 @@ async def test_server_kills_lose_nothing_with_the_tables_in_redis(redis_server: 
     assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())  # nothing went to SQLite
 
 
+@pytest.mark.timeout(400)
+async def test_worker_kills_lose_nothing_and_the_other_workers_players_play_on(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    cfg = KillConfig(
+        kills=50, tables=(3, 4), seed=SEED, max_seconds=360, redis=redis_server.url, workers=2, kill_workers=True
+    )
+    report = await run_killtest(cfg, tmp_path)
+    print("\n" + report.summary())
+    assert report.ok, report.figures()
+    assert report.kills == 50 and report.losses == 0 and report.mismatches == 0
+    assert report.acknowledged > 50 and report.views_checked > 50 and report.games_started >= 1
+
+
 @pytest.mark.timeout(120)
 async def test_serve_says_so_when_redis_cannot_be_reached(tmp_path: Path) -> None:
     from tests.redis_server import free_port

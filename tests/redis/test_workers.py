@@ -18,6 +18,7 @@ import pytest
 
 from dixit_tui.bench.killtest import serve_argv
 from dixit_tui.bench.server import ServerProcess
+from dixit_tui.bench.workers import socket_owner, worker_pids
 from tests.redis_server import RedisServer
 
 pytestmark = [pytest.mark.e2e]
@@ -29,26 +30,6 @@ async def until(condition: Any, what: str, timeout: float = 30.0) -> None:
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.05)
-
-
-def socket_owner(pids: list[int], client_port: int) -> int | None:
-    """The worker (pid) whose socket is the server end of the client's connection from `client_port`."""
-    inodes: dict[str, int] = {}
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            for fd in os.listdir(f"/proc/{pid}/fd"):
-                with contextlib.suppress(OSError):
-                    link = os.readlink(f"/proc/{pid}/fd/{fd}")
-                    if link.startswith("socket:["):
-                        inodes[link[8:-1]] = pid
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        with contextlib.suppress(OSError), open(table) as f:
-            for line in f.readlines()[1:]:
-                parts = line.split()
-                remote_port = int(parts[2].rsplit(":", 1)[1], 16)
-                if remote_port == client_port and parts[9] in inodes:
-                    return inodes[parts[9]]
-    return None
 
 
 class Player:
@@ -101,7 +82,7 @@ async def test_two_workers_share_a_table_and_survive_a_worker_kill(redis_server:
     server = ServerProcess(argv)
     await server.start(timeout=90)
     try:
-        pids = [int(line.split()[-1]) for line in server.lines if " pid " in line]
+        pids = worker_pids(server.lines)
         assert len(pids) == 2, server.lines
         # connections land where the kernel puts them: take three players not all on one worker
         players: list[Player] = []
@@ -145,8 +126,7 @@ async def test_two_workers_share_a_table_and_survive_a_worker_kill(redis_server:
         assert victim.worker is not None
         os.kill(victim.worker, signal.SIGKILL)
         await until(lambda: sum(" pid " in line for line in server.lines) == 3, "the server to start a new worker")
-        pids = [int(line.split()[-1]) for line in server.lines if " pid " in line]
-        pids.remove(victim.worker)
+        pids = worker_pids(server.lines)
         gone = [p for p in players if p.worker == victim.worker]
         stayed = [p for p in players if p.worker != victim.worker]
         for p in gone:
