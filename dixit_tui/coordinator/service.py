@@ -822,6 +822,8 @@ class PlayerSession:
                 for session in arriving:
                     session.table = new
                 old.announce(f"{host} started a rematch: table {new.code}.")
+                if coordinator.shared is not None:  # the players at other workers follow it there
+                    old.pending[-1]["rematch"] = new.code
                 coordinator.forget_if_empty(old)
                 await coordinator.commit(new)
                 for session in arriving:

@@ -260,6 +260,7 @@ class SharedTables:
         self.round_trips += 1
         updates: list[Any] = []
         closed = False
+        rematch: str | None = None
         for entry_id, fields in entries:
             seq = _seq_of(entry_id)
             if seq <= lock.seq:
@@ -271,7 +272,10 @@ class SharedTables:
                 break
             if record.get("t") == "create":
                 continue
+            rematch = record.get("rematch") or rematch
             updates += table.apply(record)
+        if rematch is not None:
+            self._follow_rematch(table, rematch)
         if closed:
             self._closed(table)
             raise TableError(f"Table {table.code} has closed.", "no_table")
@@ -281,6 +285,47 @@ class SharedTables:
             coordinator._watch_idle(table)
             coordinator.broadcast(table, updates)
             coordinator.lobby_changed()
+
+    def _follow_rematch(self, old: SessionTable, code: str) -> None:
+        """The host (at another worker) started a rematch: this worker's players and spectators at the old table
+        move to the new one, each to the seat with their old seat's reconnect code (a rematch keeps them)."""
+        movers: list[tuple[str | None, Any]] = []
+        for seat in old.seats:
+            session: Any = seat.session
+            if session is None or isinstance(session, RemoteSeat) or session.builtin_bot:
+                continue  # a built-in bot stops with its game: the new table's owner seats a fresh one
+            seat.session = None
+            movers.append((seat.code, session))
+        for watcher in list(old.spectators):
+            if not isinstance(watcher, RemoteSeat):
+                old.spectators.discard(watcher)
+                movers.append((None, watcher))
+        for _, session in movers:
+            session.table = None
+        if movers:
+            detached.spawn(self._arrive(code, movers))
+
+    async def _arrive(self, code: str, movers: list[tuple[str | None, Any]]) -> None:
+        coordinator = self.coordinator
+        try:
+            new = await coordinator.find_table(code)
+            async with new.lock:
+                for seat_code, session in movers:
+                    index = next((i for i, s in enumerate(new.seats) if s.code == seat_code), None)
+                    if seat_code is None:
+                        new.watch(session)
+                    elif index is not None:
+                        new.sit(index, session)
+                    else:
+                        session.deliver(StateUpdate(None))
+                        continue
+                    session.table = new
+                    session.deliver(NoticeUpdate(f"A rematch started: table {new.code}."))
+                await coordinator.changed(new, lobby=True)
+        except TableError as err:
+            for _, session in movers:
+                session.deliver(NoticeUpdate(err.message))
+                session.deliver(StateUpdate(None))
 
     def _closed(self, table: SessionTable) -> None:
         """Another worker closed the table: it leaves this worker too, and its sessions here go to the lobby."""

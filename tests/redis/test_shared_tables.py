@@ -318,3 +318,17 @@ async def test_the_new_owner_brings_back_the_built_in_bots_of_a_dead_worker(redi
         assert not last_view(ana[0]).seats[0].connected  # bea, a person, stays away until she comes back
     finally:
         await a.stop()
+
+
+async def test_a_rematch_takes_the_players_of_every_worker_to_the_new_table(workers: tuple[Worker, Worker]) -> None:
+    a, b = workers
+    code, players = await seated(a, b)
+    (ana_c, ana), (ben_c, _), _ = players
+    await ana.remove(2)  # cy leaves the game for good: two players are too few, and the game is over
+    await until(lambda: last_view(ben_c).status == "over", "ben to see the game end")
+    new = await ana.rematch()
+    assert new.code != code
+    await until(lambda: last_view(ben_c).code == new.code, "ben, on the other worker, to follow to the rematch")
+    assert last_view(ben_c).you == 1 and [s.name for s in last_view(ben_c).seats] == ["ana", "ben"]
+    await until(lambda: all(s.connected for s in last_view(ana_c).seats), "ana to see ben at the new table")
+    assert b.coordinator.tables[new.code].seats[1].session is not None
