@@ -380,8 +380,11 @@ class Coordinator:
     def set_typing(self, table: Table, seat: int, active: bool) -> None:
         """Seat `seat` started (or stopped) writing a clue. Everyone at the table is told only when the set of
         writers changes; a mark not renewed within `typing_timeout` seconds goes by itself (see `Timers`)."""
-        if self.timers.set_typing(table, seat, active):
+        changed = self.timers.set_typing(table, seat, active)
+        if changed:
             self.broadcast(table)
+        if self.shared is not None and (changed or seat in table.typing):  # other workers show (and renew) it too
+            self.shared.publish_live(table, {"k": "typing", "seat": seat, "active": active})
 
     def _typing_expired(self, table: Table) -> None:
         if self.tables.get(table.code) is table:
@@ -899,6 +902,8 @@ class PlayerSession:
                 assert line.line.team is not None
                 for session in table.team_sessions(line.line.team):
                     session.deliver(line)
+                if self.coordinator.shared is not None:  # and to the teammate at another worker
+                    self.coordinator.shared.publish_live(table, {"k": "team", "line": line.line})
             return
         async with table.lock:
             updates = table.say(self, table.seat_of(self), self.name, clean_chat(text))

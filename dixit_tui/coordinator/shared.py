@@ -31,14 +31,17 @@ import os
 import secrets
 import socket
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, cast
 
 from redis.exceptions import RedisError
 
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.errors import TableError
-from dixit_tui.coordinator.models import NoticeUpdate, StateUpdate, TableStatus
+from dixit_tui.coordinator.models import ChatLine, ChatUpdate, NoticeUpdate, StateUpdate, TableStatus
+from dixit_tui.coordinator.table import TEAM_CHAT_TAIL
 from dixit_tui.store.base import Record, StoreConflict, StoredTable
 from dixit_tui.store.redis_store import RedisStore, StoreUnavailable, _seq_of
 
@@ -417,6 +420,7 @@ class SharedTables:
         await self.tick()
         self._tasks.append(detached.spawn(self._listen(), name="shared-tables-listen"))
         self._tasks.append(detached.spawn(self._ticking(), name="shared-tables-tick"))
+        self._tasks.append(detached.spawn(self._listen_live(), name="shared-tables-live"))
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -482,6 +486,63 @@ class SharedTables:
             return
         except Exception:
             log.exception("catching up table %s failed", code)
+
+    # --- what is live only (never recorded): team chat, who is writing a clue --------------------------------------
+
+    @property
+    def live_channel(self) -> str:
+        return f"{self.store.prefix}live"
+
+    def publish_live(self, table: SessionTable, message: dict[str, Any]) -> None:
+        """Tell the other workers something about `table` that is not recorded (a team line, a writing mark)."""
+        payload = {**message, "w": self.worker, "c": table.code}
+        if isinstance(payload.get("line"), ChatLine):
+            payload["line"] = asdict(payload["line"])
+        data = json.dumps(payload, separators=(",", ":"))
+
+        async def publish() -> None:
+            try:
+                await self.store.client.publish(self.live_channel, data)
+            except RedisError as err:
+                log.warning("could not tell the other workers about table %s: %s", table.code, err)
+
+        detached.spawn(publish())
+
+    async def _listen_live(self) -> None:
+        while True:
+            try:
+                pubsub = self.store.client.pubsub()
+                try:
+                    await pubsub.subscribe(self.live_channel)
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            self._take_live(json.loads(message["data"]))
+                finally:
+                    await pubsub.aclose()
+            except RedisError as err:
+                log.warning("lost the live notices from Redis: %s; listening again in a moment", err)
+            except Exception:
+                log.exception("a live notice could not be taken")
+            await asyncio.sleep(1.0)
+
+    def _take_live(self, message: dict[str, Any]) -> None:
+        if message.get("w") == self.worker:
+            return
+        table = self.coordinator.tables.get(str(message.get("c")))
+        if table is None:
+            return
+        if message.get("k") == "team":
+            line = ChatLine(**message["line"])
+            if line.team is None:
+                return
+            table.team_chat.setdefault(line.team, deque(maxlen=TEAM_CHAT_TAIL)).append((table.chat_total, line))
+            for session in table.team_sessions(line.team):
+                if not isinstance(session, RemoteSeat):
+                    session.deliver(ChatUpdate(line))
+        elif message.get("k") == "typing" and self.coordinator.timers.set_typing(
+            table, int(message["seat"]), bool(message["active"])
+        ):
+            self.coordinator.broadcast(table)
 
     async def _ticking(self) -> None:
         while True:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableError, TableOptions
+from dixit_tui.coordinator import ChatUpdate, Coordinator, Identity, PlayerSession, TableError, TableOptions
 from dixit_tui.coordinator.shared import RemoteSeat, SharedTables
 from dixit_tui.engine import RuleError
 from dixit_tui.store.redis_store import RedisStore
@@ -332,3 +332,44 @@ async def test_a_rematch_takes_the_players_of_every_worker_to_the_new_table(work
     assert last_view(ben_c).you == 1 and [s.name for s in last_view(ben_c).seats] == ["ana", "ben"]
     await until(lambda: all(s.connected for s in last_view(ana_c).seats), "ana to see ben at the new table")
     assert b.coordinator.tables[new.code].seats[1].session is not None
+
+
+class Lines(Client):
+    """A client that also keeps the chat lines it was sent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def __call__(self, update: Any) -> None:
+        super().__call__(update)
+        if isinstance(update, ChatUpdate):
+            self.lines.append(update.line.text)
+
+
+async def test_team_chat_and_writing_marks_reach_the_other_worker(workers: tuple[Worker, Worker]) -> None:
+    a, b = workers
+    people: list[tuple[Lines, PlayerSession]] = []
+    for i in range(6):
+        client = Lines()
+        where = a if i < 3 else b
+        people.append((client, await where.coordinator.connect(Identity(f"p{i}", f"SHA256:p{i}"), client)))
+    view = await people[0][1].create(TableOptions(mode="team", seed=5))
+    for _, session in people[1:]:
+        await session.join(view.code)
+    await until(lambda: len(last_view(people[0][0]).seats) == 6, "the host to see six seats")
+    await people[0][1].start()
+    await until(lambda: all(last_view(c).game is not None for c, _ in people), "the game everywhere")
+    game = a.coordinator.tables[view.code].game
+    assert game is not None
+    mate = next(s for s in range(6) if s != 0 and game.state.team_of(s) == game.state.team_of(0))
+    assert mate >= 3, "the test needs the host's teammate on the other worker"
+    await people[0][1].chat("psst", team=True)
+    await until(lambda: "psst" in people[mate][0].lines, "the teammate on the other worker to read it")
+    assert all("psst" not in c.lines for i, (c, _) in enumerate(people) if i not in (0, mate))
+    mate_view = people[mate][1].view()  # kept for the teammate's next views too
+    assert mate_view is not None and any(line.text == "psst" for line in mate_view.chat)
+    # who is writing the first clue shows on both workers
+    writer = next(i for i in range(3, 6) if i in game.state.waiting_for())
+    await people[writer][1].typing(True)
+    await until(lambda: writer in last_view(people[0][0]).typing, "the host to see the writer on the other worker")
