@@ -59,3 +59,18 @@ async def test_serve_says_so_when_redis_cannot_be_reached(tmp_path: Path) -> Non
     assert process.returncode == 1
     assert f"cannot reach Redis at {url}" in err.decode()
     assert b"listening on" not in out and "Traceback" not in err.decode()
+
+
+@pytest.mark.timeout(60)
+async def test_workers_without_redis_is_a_clear_refusal(tmp_path: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        *serve_argv(tmp_path / "keys", tmp_path / "data"),
+        "--workers",
+        "2",
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), 50)
+    assert process.returncode == 1
+    assert "--workers needs --redis" in err.decode() and b"listening on" not in out
