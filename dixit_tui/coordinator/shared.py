@@ -138,6 +138,8 @@ class SharedStore:
             raise
         if lock is not None:
             lock.seq, lock.fresh = seq, False
+        if any(r.get("t") == "closed" for r in records):
+            self.shared.locks.pop(code, None)
 
     async def snapshot(self, code: str, data: Record) -> None:
         lock = self.shared.lock_of(code)
@@ -199,6 +201,7 @@ class SharedTables:
         self.conflicts = 0  # appends refused because another worker appended first
         self._presence = store.client.register_script(_PRESENCE)
         self._syncing: set[str] = set()
+        self.locks: dict[str, SyncedLock] = {}  # each table's lock (and so its replica's place), until it closes
         self._reviving: set[str] = set()  # seat codes of built-in bots being brought back here
         # brings a built-in bot back to its seat (by the seat's reconnect code and the bot's name) when the worker it
         # ran in died: only the table's owner does (the server passes `bots.player.revive_bot`); None: bots stay away
@@ -219,6 +222,7 @@ class SharedTables:
             table.lock.fresh = False
         else:
             table.lock = cast(Any, SyncedLock(self, table, seq))
+        self.locks[table.code] = cast(SyncedLock, table.lock)
 
     def reset_from(self, table: SessionTable, saved: SessionTable) -> list[PlayerSession]:
         """`Table.reset_from` (a change lost the race and goes back to the stored state), with this worker's sessions
@@ -232,9 +236,9 @@ class SharedTables:
         return [s for s in by_code.values() if s is not None and not isinstance(s, RemoteSeat)]
 
     def lock_of(self, code: str) -> SyncedLock | None:
-        table = self.coordinator.tables.get(code)
-        lock = getattr(table, "lock", None)
-        return lock if isinstance(lock, SyncedLock) else None
+        """The lock of this worker's replica of table `code` (also while it closes: it may be out of the
+        coordinator's open tables before its last record is saved)."""
+        return self.locks.get(code)
 
     def owns(self, code: str) -> bool:
         return code in self.owned
@@ -337,6 +341,7 @@ class SharedTables:
             del coordinator.tables[table.code]
         self.claimed.pop(table.code, None)
         self.owned.discard(table.code)
+        self.locks.pop(table.code, None)
         notice = NoticeUpdate(f"Table {table.code} closed.")
         for session in table.close():
             if isinstance(session, RemoteSeat):
