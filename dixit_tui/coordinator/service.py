@@ -314,6 +314,8 @@ class Coordinator:
 
     async def _roll_back(self, table: SessionTable) -> None:
         history = await self.store.history(table.code)
+        if self.shared is not None:  # back to what the replica had folded: the next catch-up shows what is new
+            history = history[: self.shared.folded(table)]
         saved = self._rebuild(None, history)
         if self.shared is not None and saved is not None:
             self.shared.adopt(table, len(history))

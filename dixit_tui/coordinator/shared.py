@@ -224,6 +224,11 @@ class SharedTables:
             table.lock = cast(Any, SyncedLock(self, table, seq))
         self.locks[table.code] = cast(SyncedLock, table.lock)
 
+    def folded(self, table: SessionTable) -> int:
+        """The last record of the table folded into this replica (a change not saved is not among them)."""
+        lock = table.lock
+        return lock.seq if isinstance(lock, SyncedLock) else 0
+
     def reset_from(self, table: SessionTable, saved: SessionTable) -> list[PlayerSession]:
         """`Table.reset_from` (a change lost the race and goes back to the stored state), with this worker's sessions
         kept in their seats by the seats' reconnect codes, not their places (another worker may have added or freed

@@ -9,7 +9,7 @@ import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -33,14 +33,42 @@ async def _revive(coordinator: Coordinator, seat_code: str, name: str) -> object
     return await revive_bot(coordinator, seat_code, name, rng=random.Random(seat_code))
 
 
+class BothWorkers:
+    """The first worker's coordinator, for a test to look at; a spy the test sets on its `broadcast` (the hidden
+    information test's recorder of what each change was) sees each change once, when the first worker shows it
+    (that moment is what "before the reveal" means when players sit at two workers)."""
+
+    def __init__(self, coordinators: list[Coordinator]) -> None:
+        object.__setattr__(self, "_coordinators", coordinators)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._coordinators[0], name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name != "broadcast":
+            setattr(self._coordinators[0], name, value)
+            return
+        first_shown: dict[tuple[str, int], int] = {}  # (table, record) -> the worker that showed it first
+
+        for index, coordinator in enumerate(self._coordinators):
+
+            def broadcast(table: Any, updates: Any = (), index: int = index, plain: Any = coordinator.broadcast) -> Any:
+                if first_shown.setdefault((table.code, getattr(table.lock, "seq", 0)), index) == index:
+                    value(table, updates)  # the spy records this change (and shows it, through either worker)
+                else:
+                    plain(table, updates)  # shown by the other worker first: already recorded
+
+            setattr(coordinator, name, broadcast)
+
+
 @asynccontextmanager
 async def two_workers(
     tmp_path: Path, url: str, args: argparse.Namespace, apps: dict[str, Any] | None = None
 ) -> AsyncIterator[tuple[int, Coordinator]]:
-    """Two workers (coordinator, shared tables, SSH server) on one port: (port, the first worker's coordinator)."""
+    """Two workers (coordinator, shared tables, SSH server) on one port: (port, both workers' coordinators)."""
     async with AsyncExitStack() as stack:
         port = 0
-        first: Coordinator | None = None
+        coordinators: list[Coordinator] = []
         for name in ("wa", "wb"):
             coordinator = build_coordinator(args)
             store = await RedisStore.open(url)
@@ -63,9 +91,8 @@ async def two_workers(
             )
             stack.push_async_callback(server.shutdown, 5.0)
             port = server.port
-            first = first or coordinator
-        assert first is not None
-        yield port, first
+            coordinators.append(coordinator)
+        yield port, cast(Coordinator, BothWorkers(coordinators))
 
 
 def headless_server(url: str) -> Callable[[Path], Any]:

@@ -310,10 +310,11 @@ async def test_the_new_owner_brings_back_the_built_in_bots_of_a_dead_worker(redi
             session.closed = True
         await until(lambda: a.shared.owns(view.code), "worker A to own the table")
         await until(
-            lambda: sum(s.builtin_bot for s in a.coordinator.sessions) == 2, "the bots to be back, run by worker A"
+            lambda: (
+                sorted(s.seat if s.seat is not None else -1 for s in a.coordinator.sessions if s.builtin_bot) == bots
+            ),
+            "the bots to be back in their seats, run by worker A",
         )
-        here = [s for s in a.coordinator.sessions if s.builtin_bot]
-        assert sorted(s.seat or 0 for s in here) == bots
         await until(lambda: all(last_view(ana[0]).seats[i].connected for i in bots), "ana to see the bots back")
         assert not last_view(ana[0]).seats[0].connected  # bea, a person, stays away until she comes back
     finally:
