@@ -435,9 +435,8 @@ class SharedTables:
     async def stop(self) -> None:
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:  # bounded: closing a pub/sub connection in the middle of a read can hang
+            await asyncio.wait(self._tasks, timeout=2.0)
         self._tasks.clear()
         try:
             pipe = self.store.client.pipeline(transaction=False)
@@ -528,7 +527,8 @@ class SharedTables:
                         if message.get("type") == "message":
                             self._take_live(json.loads(message["data"]))
                 finally:
-                    await pubsub.aclose()
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(pubsub.aclose(), 2.0)
             except RedisError as err:
                 log.warning("lost the live notices from Redis: %s; listening again in a moment", err)
             except Exception:
