@@ -386,7 +386,7 @@ class TableScreen(Screen[None]):
         if label != self._clue_label:
             self._clue_label = label
             self.query_one("#clue-label", Static).update(Content(label))
-        text = words.hand_note(self.view, self.choices())
+        text = words.hand_note(self.view, Choices(chosen=self.chosen, marked=tuple(self.marked)))
         note.display = text is not None
         if text is not None:
             note.show(content(text))
