@@ -234,9 +234,6 @@ class TableScreen(Screen[None]):
     async def _act(self, call: Awaitable[object]) -> bool:
         return await self.host.act(call)
 
-    def seat_name(self, seat: int | None) -> str:
-        return words.seat_name(self.view, seat)
-
     def choices(self) -> Choices:
         """What the words depend on beyond the view: your choices, where the keyboard is, the end of the game."""
         focused, dial = self.focused, self._dial()
@@ -812,7 +809,7 @@ class TableScreen(Screen[None]):
         self.app.push_screen(SeatPicker(words.REMOVE_TITLE, seats), picked)
 
     def _confirm_remove(self, seat: int) -> None:
-        name = self.seat_name(seat)
+        name = words.seat_name(self.view, seat)
 
         async def answer(ok: bool | None) -> None:
             session = self._session()

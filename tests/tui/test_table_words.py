@@ -4,10 +4,12 @@ coordinator (seeded), played through its sessions; the words are plain functions
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 from dixit_tui.coordinator import Coordinator, Identity, OverUpdate, PlayerSession, TableOptions, TableView, Update
 from dixit_tui.engine import Phase
@@ -82,6 +84,19 @@ def test_the_words_import_no_textual() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_the_screens_do_not_import_the_app() -> None:
+    """The app imports its screens; they reach it through `tui.host` (no import cycle, not even for type checking)."""
+    tui = Path(words.__file__).parent
+    importers = []
+    for path in sorted(tui.rglob("*.py")):
+        if path.name == "app.py" and path.parent == tui:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "dixit_tui.tui.app":
+                importers.append(path.name)
+    assert importers == []
 
 
 def test_words_carry_styles_as_plain_data() -> None:
