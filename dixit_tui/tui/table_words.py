@@ -1,4 +1,5 @@
-"""What the table says: every player-facing sentence of the table screen, as pure functions of the table's view
+"""What the table says: the table screen's sentences (the status line, the top bar, the clue line, the notes under
+the hand and the board, the end, the questions, the notices, the practice turn's help), as pure functions of its view
 (`TableView` and the engine's `PlayerView` in it, the coordinator's updates) and of the screen's own choices
 (`Choices`: the card chosen, the cards marked, where the keyboard is).
 
@@ -65,9 +66,6 @@ class Words:
                 out.append(self)
             out.append(item)
         return Words.of(*out)
-
-    def __add__(self, other: Words | str) -> Words:
-        return Words.of(self, other)
 
 
 def _w(*parts: str | tuple[str, str] | Words) -> Words:
