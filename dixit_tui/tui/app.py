@@ -11,7 +11,7 @@ import inspect
 from collections.abc import Awaitable
 from functools import cache
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
@@ -34,14 +34,15 @@ from dixit_tui.coordinator import (
     Update,
     VoidedUpdate,
 )
+from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
+from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.shared_css import mark_styled_at_mount, share_parsed_css
+from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.table_words import voided_notice
 from dixit_tui.tui.theme_lookup import ThemeLookup
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
-
-if TYPE_CHECKING:
-    from dixit_tui.tui.lobby import LobbyScreen
 
 _TYPED_AT = "_dixit_typed_at"  # the screen on top when a key arrived (an attribute set on the Key event)
 
@@ -73,9 +74,6 @@ def _all_css_paths() -> tuple[Path, ...]:
     """The app's CSS files and its screens', read from the start: a screen that brings a CSS file the app has not read
     yet makes Textual parse every source again and restyle every widget of every screen (the lobby's too, when the
     table opens). The order is the one they were read in before (the app's, the lobby's, the table's)."""
-    from dixit_tui.tui.lobby import LobbyScreen
-    from dixit_tui.tui.table_screen import TableScreen
-
     paths: list[Path] = []
     for owner in (DixitApp, LobbyScreen, TableScreen):
         css_path = owner.CSS_PATH
@@ -135,18 +133,14 @@ class DixitApp(ThemeLookup[int]):
     async def _show_lobby(self) -> LobbyScreen:
         """The lobby, under any table (a session started with `join CODE` or `watch CODE` opens it only once it
         leaves the table, or when the command did not work: it is not built, styled and laid out unseen)."""
-        from dixit_tui.tui.lobby import LobbyScreen
-
         lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
         if lobby is None:
-            lobby = LobbyScreen()
+            lobby = LobbyScreen(self)
             await self.push_screen(lobby)
         return lobby
 
     def _base_depth(self) -> int:
         """How many screens stay when the table closes: the app's default screen, and the lobby once it exists."""
-        from dixit_tui.tui.lobby import LobbyScreen
-
         return 2 if any(isinstance(s, LobbyScreen) for s in self.screen_stack) else 1
 
     async def on_unmount(self) -> None:
@@ -251,7 +245,18 @@ class DixitApp(ThemeLookup[int]):
             screen.update_classes(classes, update=False)
             mark_styled_at_mount(screen)
 
-    async def act(self, call: Awaitable[Any]) -> bool:
+    def deck_sizes(self) -> dict[str, int]:
+        """The server's decks (the built-in ones and any given with --deck), each with its number of cards; a deck
+        not playable here is not offered."""
+        sizes: dict[str, int] = {}
+        for name in self.coordinator.deck_names:
+            try:
+                sizes[name] = len(self.coordinator.resolve_cards((name,)))
+            except DeckError:
+                continue
+        return sizes
+
+    async def act(self, call: Awaitable[object]) -> bool:
         """Run a session call; a refusal is shown as a short message and changes nothing. True if it worked."""
         try:
             await call
@@ -263,9 +268,6 @@ class DixitApp(ThemeLookup[int]):
     # --- updates ---------------------------------------------------------------------------------------------
 
     async def on_coordinator_update(self, message: CoordinatorUpdate) -> None:
-        from dixit_tui.tui.lobby import LobbyScreen
-        from dixit_tui.tui.table_screen import TableScreen
-
         if self._exit or not self.is_running:  # quitting: no new screens (they would query widgets being torn down)
             return
         update = message.update
@@ -289,15 +291,14 @@ class DixitApp(ThemeLookup[int]):
                     base = self._base_depth()
                     while len(self.screen_stack) > base:  # a new table: close the old one and anything above the lobby
                         self.pop_screen()
-                    await self.push_screen(TableScreen(view))
+                    await self.push_screen(TableScreen(view, self))
                 else:
                     table.show_view(view)
             case RevealUpdate():
                 if (table := self._table_screen()) is not None:
                     table.show_reveal(update)
             case VoidedUpdate(turn=turn):
-                what = "The practice turn" if turn == 0 else f"Turn {turn}"
-                self.notify(f"{what} was voided: every card went back to its owner.", markup=False)
+                self.notify(voided_notice(turn), markup=False)
             case OverUpdate():
                 if (table := self._table_screen()) is not None:
                     table.show_over(update)
@@ -307,9 +308,7 @@ class DixitApp(ThemeLookup[int]):
             case NoticeUpdate(text=text):
                 self.notify(text, markup=False)
 
-    def _table_screen(self) -> Any:
-        from dixit_tui.tui.table_screen import TableScreen
-
+    def _table_screen(self) -> TableScreen | None:
         return next((s for s in self.screen_stack if isinstance(s, TableScreen)), None)
 
     def action_help(self) -> None:
