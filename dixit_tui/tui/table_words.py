@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 
 from dixit_tui.coordinator import OverUpdate, TableView
+from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import Mode, Phase, PlayerView, Reveal
+from dixit_tui.engine.reveal import Outcome
 
 # --- words with styled stretches ----------------------------------------------------------------------------------
 
@@ -138,11 +140,11 @@ def hand_number(game: PlayerView, card: str) -> int:
 
 def can_clue_now(view: TableView) -> bool:
     game = view.game
-    return bool(view.status == "playing" and game is not None and game.phase == Phase.CLUE and game.can_clue)
+    return bool(view.status == TableStatus.PLAYING and game is not None and game.phase == Phase.CLUE and game.can_clue)
 
 
 def game_over(view: TableView) -> bool:
-    return view.status == "over" or (view.game is not None and view.game.phase == Phase.OVER)
+    return view.status == TableStatus.OVER or (view.game is not None and view.game.phase == Phase.OVER)
 
 
 # --- the screen's own choices -------------------------------------------------------------------------------------
@@ -231,9 +233,9 @@ def reveal_line(reveal: Reveal, name_of: Callable[[int], str], you: int | None) 
     parts: list[str | tuple[str, str] | Words] = [(what, "bold"), (" (r: recap)", "dim"), ": ", whose]
     if slot is not None:
         parts.append(f" was {slot.slot}")
-        if reveal.outcome == "party":  # matching votes score, not finding the storyteller's card
+        if reveal.outcome == Outcome.PARTY:  # matching votes score, not finding the storyteller's card
             pass
-        elif reveal.outcome == "all":
+        elif reveal.outcome == Outcome.ALL:
             parts.append(", everyone found it")
         elif not slot.votes:
             parts.append(", nobody found it")
@@ -430,7 +432,7 @@ def over_text(view: TableView, over: OverUpdate | None) -> Words:
     lines.append(_w(""))
     if view.is_host:
         lines.append(_w("Press m for a rematch: same seats and options, everyone moves to its lobby."))
-    elif view.status == "over":
+    elif view.status == TableStatus.OVER:
         lines.append(
             _w("The host, ", (seat_name(view, view.host), "bold"), ", can start a rematch: you would move there.")
         )
@@ -457,7 +459,7 @@ def status_line(view: TableView, choices: Choices, now: float) -> Words:
 
 def away(view: TableView, now: float) -> Words | None:
     """Who the table waits for although they are offline, and when a stand-in plays for them."""
-    if not view.stand_ins or view.status != "playing":
+    if not view.stand_ins or view.status != TableStatus.PLAYING:
         return None
     parts: list[Words] = []
     for seat, at in view.stand_ins:
@@ -469,7 +471,7 @@ def away(view: TableView, now: float) -> Words | None:
 def status(view: TableView, choices: Choices) -> Words:
     """What you should do now, in one sentence (player names as plain text)."""
     game = view.game
-    if view.status == "lobby" or game is None:
+    if view.status == TableStatus.LOBBY or game is None:
         if view.you is None:
             return _w("You are watching. Waiting for ", (seat_name(view, view.host), "bold"), " to start.")
         if view.is_host:
@@ -477,7 +479,7 @@ def status(view: TableView, choices: Choices) -> Words:
                 return _w("Press s to start the game (p: practice turn first).")
             return _w("Waiting for players: ", view.start_problem)
         return _w("Waiting for ", (seat_name(view, view.host), "bold"), " (host) to start the game.")
-    if game.phase == Phase.OVER or view.status == "over":
+    if game.phase == Phase.OVER or view.status == TableStatus.OVER:
         winners = choices.over.winners if choices.over is not None else game.winners
         won = [seat_name(view, w) for w in winners]
         keys = "m: rematch · r: recap · l: leave." if view.is_host else "r: last recap · l: leave the table."
@@ -568,7 +570,7 @@ def why_no_clue(view: TableView) -> str:
     game = view.game
     if game_over(view):
         return "The game is over"
-    if game is None or view.status != "playing":
+    if game is None or view.status != TableStatus.PLAYING:
         return "The game has not started"
     if game.phase == Phase.CLUE:
         return "" if game.can_clue else "It is not your turn to tell"
@@ -601,7 +603,7 @@ def moved_on(view: TableView, turn: int, phases: Collection[str]) -> str | None:
     game = view.game
     if game_over(view):
         return "the game is over"
-    if view.status != "playing" or game is None:
+    if view.status != TableStatus.PLAYING or game is None:
         return "the game has ended"
     if game.turn == turn and game.phase in phases:
         return None
@@ -648,7 +650,7 @@ def start_question(view: TableView, *, practice: bool) -> Question:
 
 def start_stale(view: TableView, players: int) -> str | None:
     """Why a "Start the game with `players` players?" asked earlier no longer stands (None: it does)."""
-    if view.status != "lobby":
+    if view.status != TableStatus.LOBBY:
         return "the game has started"
     if not (view.is_host and view.start_problem is None):
         return "the table cannot start now"
@@ -666,7 +668,7 @@ ADD_BOT = Question(
 
 def add_bot_stale(view: TableView, seats: int) -> str | None:
     """Why an "Add a bot?" asked with `seats` seats no longer stands (None: it does)."""
-    if view.status != "lobby" or view.game is not None:
+    if view.status != TableStatus.LOBBY or view.game is not None:
         return "the game has started"
     if not view.is_host or len(view.seats) >= view.options.max_seats():
         return "no seat is free now"
@@ -679,7 +681,7 @@ REMATCH = Question(
 
 
 def rematch_stale(view: TableView) -> str | None:
-    return None if view.status == "over" and view.is_host else "the table has moved on"
+    return None if view.status == TableStatus.OVER and view.is_host else "the table has moved on"
 
 
 def void_question(view: TableView) -> Question:
@@ -713,7 +715,7 @@ def remove_choices(view: TableView, marker: Callable[[int], str]) -> list[tuple[
 
 def remove_question(view: TableView, seat: int) -> Question:
     name = seat_name(view, seat)
-    if view.status == "lobby":
+    if view.status == TableStatus.LOBBY:
         body = _w("Remove ", (name, "bold"), " from the table? Their seat is freed.")
     else:
         body = _w(
@@ -727,7 +729,7 @@ def remove_question(view: TableView, seat: int) -> Question:
 
 def remove_stale(view: TableView, seat: int, name: str) -> str | None:
     """Why "Remove `name`?" no longer stands (None: it does)."""
-    if view.status == "over":
+    if view.status == TableStatus.OVER:
         return "the game is over"
     if seat >= len(view.seats) or view.seats[seat].removed:
         return f"{name} has already left"
@@ -751,9 +753,9 @@ def come_back(view: TableView, *, with_key: bool) -> str:
 
 
 def leave_question(view: TableView, *, with_key: bool) -> Question:
-    if view.status == "playing" and view.you is not None:
+    if view.status == TableStatus.PLAYING and view.you is not None:
         body = _w(come_back(view, with_key=with_key) + " While you are away, the game may wait for you.")
-    elif view.status == "lobby" and view.you is not None:
+    elif view.status == TableStatus.LOBBY and view.you is not None:
         body = _w("Your seat is freed.")
     else:
         body = _w("Back to the lobby.")
