@@ -14,8 +14,8 @@ import pytest
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
 from tests.e2e.harness import PtyClient
-from tests.e2e.test_tui_games import dixit_server, key_of
-from tests.e2e.tui_driver import create_table, open_lobby, press, wait_gone, wait_status, wait_text
+from tests.e2e.servers import dixit_server
+from tests.e2e.tui_driver import create_table, key_of, open_lobby, press, wait_gone, wait_status, wait_text
 from tests.tui.fixtures import Recorder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]

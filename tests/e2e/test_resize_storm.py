@@ -19,6 +19,7 @@ from dixit_tui.ssh.session import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.e2e.harness import PtyClient, running_server
 from tests.e2e.placeholder_app import placeholder_app_factory
+from tests.e2e.servers import dixit_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90)]
 
@@ -174,8 +175,6 @@ def _ms(values: list[float]) -> str:
 async def test_sessions_sending_keys_at_the_allowed_rate_leave_the_lobby_responsive(tmp_path: Path) -> None:
     """4 sessions (clients in another process) send arrow keys and Tab at 400 a second each to the real lobby; a
     newcomer logs in and presses keys meanwhile. Figures with -s; the budget's counters are asserted."""
-    from tests.e2e.test_tui_games import dixit_server
-
     async with dixit_server(tmp_path) as (server, _coord):
         quiet = await _player_figures(server.port, "calm")
         flood = await asyncio.create_subprocess_exec(

@@ -21,10 +21,11 @@ from dixit_tui.coordinator.table import Table
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
 from tests.e2e.harness import PtyClient
-from tests.e2e.test_tui_games import dixit_server, key_of
+from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     footer,
     join_by_code,
+    key_of,
     open_lobby,
     press,
     text,
