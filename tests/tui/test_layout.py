@@ -23,7 +23,7 @@ from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
-from tests.tui import test_snapshots_80x24 as scenes
+from tests.tui import scenes_80x24 as scenes
 from tests.tui.fixtures import default_move, screen_text, settle
 
 SIZE = (80, 24)
