@@ -165,6 +165,16 @@ async def press(client: PtyClient, *keys: str) -> None:
             await asyncio.sleep(ESC_DELAY)
 
 
+async def settle_screen(client: PtyClient, still: float = 0.3) -> None:
+    """Until the screen stops changing for `still` seconds (the keys sent have all been handled and drawn)."""
+    for _ in range(100):
+        before = len(client.raw)
+        await asyncio.sleep(still)
+        if len(client.raw) == before:
+            return
+    raise AssertionError("the screen never settled")
+
+
 def paste(client: PtyClient, payload: str) -> None:
     """A bracketed paste: one Paste event, control characters (ESC too) removed by the server's driver."""
     client.send(PASTE_START + payload + PASTE_END)
