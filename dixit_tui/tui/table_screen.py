@@ -28,6 +28,7 @@ from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableView
 from dixit_tui.engine import PlayerView, Reveal
 from dixit_tui.sanitize import CLUE_MAX
 from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
+from dixit_tui.tui.panes import Backdrop
 from dixit_tui.tui.panes import Panes as LazyPanes
 from dixit_tui.tui.practice import practice_help
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
@@ -95,12 +96,25 @@ def reveal_line(reveal: Reveal, name_of: Callable[[int], str], you: int | None) 
 CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
 
 
-class Pane(Vertical, LaidOutOnce):
-    """A phase's pane (see LaidOutOnce)."""
+class Pane(Vertical, LaidOutOnce, Backdrop):
+    """A phase's pane (see LaidOutOnce and Backdrop)."""
 
 
 class Panes(LazyPanes, LaidOutOnce):
     """The phases' panes, one shown at a time, each built when first shown (see LazyPanes and LaidOutOnce)."""
+
+
+class Row(Horizontal, LaidOutOnce, Backdrop):
+    """The body: side and main columns (see LaidOutOnce and Backdrop)."""
+
+
+class Column(Vertical, LaidOutOnce, Backdrop):
+    """The main column (see LaidOutOnce and Backdrop)."""
+
+
+class SideColumn(VerticalScroll, LaidOutOnce, Backdrop):
+    """The side column: seats, score track (see LaidOutOnce, its scroll bar follows its size without a layout, and
+    Backdrop)."""
 
 
 def _plural(n: int, word: str) -> str:
@@ -168,12 +182,12 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TextBox(id="topbar")
         yield TextBox(id="status", keep_height=True)
-        with Horizontal(id="body"):
-            with VerticalScroll(id="side", can_focus=False):
+        with Row(id="body"):
+            with SideColumn(id="side", can_focus=False):
                 yield SeatsPanel(id="seats")
                 yield ScoreTrack(id="track")
                 yield TextBox(id="practice-help")
-            with Vertical(id="main"):
+            with Column(id="main"):
                 yield TextBox(id="clue")
                 with Panes(id="panes", initial=self._first_pane()):  # the others are built when first shown
                     with VerticalScroll(id="lobby-pane", can_focus=False):
@@ -1208,6 +1222,9 @@ class TableScreen(Screen[None]):
     def action_back(self) -> None:
         self._focus_for_phase(force=True)
         self._render_status()
+
+    def on_screen_suspend(self) -> None:
+        cast(RowCompositor, self._compositor).forget_rows()  # the screen on top draws over this one's rows
 
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the keys may have changed while a recap or a question was on top

@@ -97,10 +97,11 @@ def counting() -> Iterator[Counts]:
 
     def partial(original: Any) -> Any:
         def wrapper(self: Compositor) -> Any:
-            if self._dirty_regions:
+            update = original(self)
+            if update is not None:  # (the rows of the spans sent: a row drawn the same as the terminal shows is not)
                 counts.partial_updates += 1
-                counts.lines_sent += len({y for y, _, _ in self._regions_to_spans(self._dirty_regions)})
-            return original(self)
+                counts.lines_sent += len({y for y, _, _ in update.spans})
+            return update
 
         return wrapper
 

@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.geometry import Region
-from textual.reactive import reactive
+from textual.geometry import Region, Size
+from textual.reactive import Reactive, reactive
 from textual.strip import Strip
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -79,6 +79,12 @@ class CardList(OptionList):
     }
     """
 
+    # The list's size comes from its parent, never from its options: a new set of options (a new board, a hand dealt)
+    # changes the virtual size, which Textual answers with a layout of the whole screen (a second one, in the phase
+    # change that shows the list). The scroll bars follow the virtual size without it (`_update_lines` updates them;
+    # one appearing is a layout of its own).
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
     # a new highlight changes the two prompts involved (the `▶` moves): `_update_prompts` redraws their rows, not
     # the whole list as OptionList's repainting reactive did
     highlighted: reactive[int | None] = reactive(None, repaint=False)
@@ -95,6 +101,7 @@ class CardList(OptionList):
         self._wrapped: dict[tuple[CardItem, int], int] = {}  # (item, width) -> lines of its full text
         self._made: dict[tuple[CardItem, bool, int, int | None], Content] = {}  # prompts already built
         self._fitted: tuple[int, int] | None = None  # the (text width, height) the prompts were made for
+        self._resized_to: Size | None = None  # the size of the last resize
 
     def show_items(self, items: Sequence[CardItem], *, highlight: str | None = None) -> None:
         """Show `items`; keep the highlighted card (by key) where possible, or move it to `highlight`."""
@@ -180,7 +187,13 @@ class CardList(OptionList):
             self.refresh()
         self.scroll_to_highlight()
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size == self._resized_to and self._prompts:
+            # shown again at the size it had (its pane shown with a new phase): its lines stand; OptionList would
+            # drop them all (`_on_resize`) and draw the whole list a second time
+            event.prevent_default()
+            return
+        self._resized_to = event.size
         self._prompts = []  # new width or height: every prompt again
         self._update_prompts()
         self.call_after_refresh(self.scroll_to_highlight)
