@@ -108,6 +108,11 @@ class RowCompositor(Compositor):
         """The terminal may show something else now (another screen drew over this one): send every row drawn."""
         self._shown_rows = {}
 
+    def reflow(self, parent: Widget, size: Size) -> Any:
+        if size != self.size:  # a terminal's rows after a resize are its own business: send every row drawn
+            self.forget_rows()
+        return super().reflow(parent, size)
+
     def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
         if crop is None:
             yield from super()._get_renders(crop)
