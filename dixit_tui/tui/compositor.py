@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
-from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
+from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate, ReflowResult
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -79,10 +79,8 @@ class _Cover:
 
     def covers(self, region: Region) -> bool:
         x1, x2 = region.x, region.right
-        for y in range(region.y, region.bottom):
-            if not any(a <= x1 and x2 <= b for a, b in self.rows.get(y, ())):
-                return False
-        return True
+        rows = self.rows
+        return all(any(a <= x1 and x2 <= b for a, b in rows.get(y, ())) for y in range(region.y, region.bottom))
 
     def add(self, region: Region) -> None:
         x1, x2 = region.x, region.right
@@ -108,7 +106,7 @@ class RowCompositor(Compositor):
         """The terminal may show something else now (another screen drew over this one): send every row drawn."""
         self._shown_rows = {}
 
-    def reflow(self, parent: Widget, size: Size) -> Any:
+    def reflow(self, parent: Widget, size: Size) -> ReflowResult:
         if size != self.size:  # a terminal's rows after a resize are its own business: send every row drawn
             self.forget_rows()
         return super().reflow(parent, size)

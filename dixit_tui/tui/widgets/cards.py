@@ -187,6 +187,19 @@ class CardList(OptionList):
             self.refresh()
         self.scroll_to_highlight()
 
+    def _refresh_scrollbars(self) -> None:
+        if self.items and len(self.items) <= self.container_size.height and self.styles.overflow_y == "auto":
+            # Every card has a line of its own at this height, so the fitted list never scrolls (`_update_prompts`).
+            # The virtual size of prompts still fitted to the list's last size may say otherwise for a moment, when
+            # the list shrinks with a new phase: the scroll bar came and went again, a layout of the screen each.
+            self._scrollbar_changes.clear()
+            self.show_horizontal_scrollbar = False  # (overflow-x: hidden)
+            self.show_vertical_scrollbar = False
+            if self._vertical_scrollbar is not None:
+                self.vertical_scrollbar.display = False
+            return
+        super()._refresh_scrollbars()
+
     def on_resize(self, event: events.Resize) -> None:
         if self.size == self._resized_to and self._prompts:
             # shown again at the size it had (its pane shown with a new phase): its lines stand; OptionList would

@@ -17,6 +17,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
+
 from dixit_tui.tui.compositor import LaidOutOnce
 
 Stage = Literal["green", "red"]
