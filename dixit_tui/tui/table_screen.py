@@ -113,8 +113,7 @@ class Column(Vertical, LaidOutOnce, Backdrop):
 
 
 class SideColumn(VerticalScroll, LaidOutOnce, Backdrop):
-    """The side column: seats, score track (see LaidOutOnce, its scroll bar follows its size without a layout, and
-    Backdrop)."""
+    """The side column: seats, score track (see LaidOutOnce and Backdrop; its scroll bar still follows its size)."""
 
 
 def _plural(n: int, word: str) -> str:

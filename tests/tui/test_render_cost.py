@@ -1,6 +1,7 @@
 """What one update costs a screen, counted (never timed): an ordinary move at an 8-seat table (a card given, a vote)
 changes a seat row, the status line and maybe a log line, and a watcher's screen must repaint only those lines,
-without laying the screen out; the reveal must not repaint a watcher's whole screen.
+without laying the screen out; the reveal must not repaint a watcher's whole screen; a phase change (the hand gives
+way to the board, the board to the hand) lays the screen out once and sends and draws only the rows that changed.
 
 The counters come from tests/tui/render_cost.py (layouts, full and partial updates, screen lines sent, widget lines
 rendered, widget rows composed, strips built). "The lines that changed" are the rows of the screen whose text or
