@@ -13,7 +13,7 @@ Player text (names, clue, chat, card text) never goes into markup: every widget 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -26,11 +26,13 @@ from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Input, OptionList, Static
 
 from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableView
+from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import Mode, Phase, PlayerView
 from dixit_tui.sanitize import CLUE_MAX
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.host import Host, Session
+from dixit_tui.tui.panes import Backdrop
 from dixit_tui.tui.panes import Panes as LazyPanes
 from dixit_tui.tui.table_words import Choices, Question, Words
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
@@ -59,12 +61,24 @@ def content(text: Words) -> Content:
 CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
 
 
-class Pane(Vertical, LaidOutOnce):
-    """A phase's pane (see LaidOutOnce)."""
+class Pane(Vertical, LaidOutOnce, Backdrop):
+    """A phase's pane (see LaidOutOnce and Backdrop)."""
 
 
 class Panes(LazyPanes, LaidOutOnce):
     """The phases' panes, one shown at a time, each built when first shown (see LazyPanes and LaidOutOnce)."""
+
+
+class Row(Horizontal, LaidOutOnce, Backdrop):
+    """The body: side and main columns (see LaidOutOnce and Backdrop)."""
+
+
+class Column(Vertical, LaidOutOnce, Backdrop):
+    """The main column (see LaidOutOnce and Backdrop)."""
+
+
+class SideColumn(VerticalScroll, LaidOutOnce, Backdrop):
+    """The side column: seats, score track (see LaidOutOnce and Backdrop; its scroll bar still follows its size)."""
 
 
 class TableScreen(Screen[None]):
@@ -129,12 +143,12 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TextBox(id="topbar")
         yield TextBox(id="status", keep_height=True)
-        with Horizontal(id="body"):
-            with VerticalScroll(id="side", can_focus=False):
+        with Row(id="body"):
+            with SideColumn(id="side", can_focus=False):
                 yield SeatsPanel(id="seats")
                 yield ScoreTrack(id="track")
                 yield TextBox(id="practice-help")
-            with Vertical(id="main"):
+            with Column(id="main"):
                 yield TextBox(id="clue")
                 with Panes(id="panes", initial=self._first_pane()):  # the others are built when first shown
                     with VerticalScroll(id="lobby-pane", can_focus=False):
@@ -166,11 +180,11 @@ class TableScreen(Screen[None]):
     def _first_pane(self) -> str:
         """The pane the first view shows (as `_render_view` picks it)."""
         view, game = self.view, self.game
-        if view.status == "lobby" or game is None:
+        if view.status == TableStatus.LOBBY or game is None:
             return "lobby-pane"
-        if view.status == "over" or game.phase == "over":
+        if view.status == TableStatus.OVER or game.phase == Phase.OVER:
             return "over-pane"
-        return "vote-pane" if game.phase == "vote" else "hand-pane"
+        return "vote-pane" if game.phase == Phase.VOTE else "hand-pane"
 
     def on_mount(self) -> None:
         self._render_view()
@@ -291,25 +305,25 @@ class TableScreen(Screen[None]):
         track = self.query_one(ScoreTrack)
         track.display = game is not None and help_text is None  # all at 0 during the practice turn
         if game is not None:
-            goal = game.target if game.mode == "standard" else None  # party and team games end by storytelling
+            goal = game.target if game.mode == Mode.STANDARD else None  # party and team games end by storytelling
             track.show([(p.seat, p.score) for p in game.players if p.active], goal)
         self._render_feed(previous)
         self._render_clue()
         switcher = self.query_one(ContentSwitcher)
-        if view.status == "lobby" or game is None:
+        if view.status == TableStatus.LOBBY or game is None:
             switcher.current = "lobby-pane"
             self._render_lobby()
-        elif view.status == "over" or game.phase == "over":
+        elif view.status == TableStatus.OVER or game.phase == Phase.OVER:
             switcher.current = "over-pane"
             self._render_over()
-        elif game.phase == "vote":
+        elif game.phase == Phase.VOTE:
             switcher.current = "vote-pane"
             self._render_vote()
         else:
             switcher.current = "hand-pane"
             self._render_hand()
         # a board of 9 to 12 cards: on a cramped screen the feed and the board's frame give it their rows
-        self.set_class(game is not None and game.phase == "vote" and len(game.board) > CROWDED, "-crowded")
+        self.set_class(game is not None and game.phase == Phase.VOTE and len(game.board) > CROWDED, "-crowded")
         self._render_status()
         if phase_changed:
             self.query_one("#status", TextBox).fit_height()  # a layout comes with the new phase anyway
@@ -458,17 +472,17 @@ class TableScreen(Screen[None]):
             return  # never steal the keyboard from someone typing
         target: Widget | None = None
         view, game = self.view, self.game
-        if view.status == "lobby" or game is None:
+        if view.status == TableStatus.LOBBY or game is None:
             target = None  # not the Start button: typing there would start the game (s, p, Enter all act on it)
-        elif game.phase == "clue":
+        elif game.phase == Phase.CLUE:
             if game.can_clue and (game.hand_hidden or not game.clue_needs_card):
                 target = None  # the blind clue: Enter opens the clue box (the status line says so)
             elif game.hand:
                 target = self.query_one(Hand)
-        elif game.phase == "submit":
+        elif game.phase == Phase.SUBMIT:
             if game.hand:
                 target = self.query_one(Hand)
-        elif game.phase == "vote" and game.can_vote:
+        elif game.phase == Phase.VOTE and game.can_vote:
             target = self.query_one(Dial)
         self.set_focus(target)
 
@@ -650,7 +664,7 @@ class TableScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view, game = self.view, self.game
-        lobby = view.status == "lobby" or game is None
+        lobby = view.status == TableStatus.LOBBY or game is None
         if action == "start":  # offered only when the table can start; the status line says what is missing
             return lobby and view.is_host and view.start_problem is None
         if action == "practice":
@@ -658,20 +672,25 @@ class TableScreen(Screen[None]):
                 return False
             return True if view.start_problem is None else None
         if action == "rematch":
-            return view.status == "over" and view.is_host
+            return view.status == TableStatus.OVER and view.is_host
         if action == "add_bot":
             return lobby and view.is_host and len(view.seats) < view.options.max_seats()
         if action == "team_chat":
             return words.team_chat_mate(view) is not None
         if action == "transcript":
-            return view.status == "over" or bool(game is not None and game.history)
+            return view.status == TableStatus.OVER or bool(game is not None and game.history)
         if action == "void":
             return bool(
-                view.is_host and game is not None and view.status == "playing" and game.phase in words.VOID_PHASES
+                view.is_host
+                and game is not None
+                and view.status == TableStatus.PLAYING
+                and game.phase in words.VOID_PHASES
             )
         if action == "remove":
             return (
-                view.is_host and view.status != "over" and any(s.seat != view.you and not s.removed for s in view.seats)
+                view.is_host
+                and view.status != TableStatus.OVER
+                and any(s.seat != view.you and not s.removed for s in view.seats)
             )
         if action == "back":  # Esc leaves a text box (clue, chat) for the hand, board or dial
             return isinstance(self.focused, Input)
@@ -759,6 +778,9 @@ class TableScreen(Screen[None]):
     def action_back(self) -> None:
         self._focus_for_phase(force=True)
         self._render_status()
+
+    def on_screen_suspend(self) -> None:
+        cast(RowCompositor, self._compositor).forget_rows()  # the screen on top draws over this one's rows
 
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the keys may have changed while a recap or a question was on top

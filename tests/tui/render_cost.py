@@ -8,8 +8,8 @@ It seats `apps` DixitApp instances (run with `App.run_test`, alternating 100x30 
 the rest spectators) and bots (recording coordinator sessions) at one 8-seat table sharing one Coordinator, plays
 `turns` turns by fixed bot moves, and prints per kind of update, per screen: CPU ms (process time, minus the idle
 cost of letting the apps settle), layouts (Screen._refresh_layout), full-screen updates
-(Compositor.render_full_update), partial updates, screen lines sent, widget lines rendered (StylesCache.render_line),
-strips built (Strip.__init__) and the widgets refreshed.
+(Compositor.render_full_update), partial updates, screen lines sent (the rows of the updates' spans), widget lines
+rendered (StylesCache.render_line), strips built (Strip.__init__) and the widgets refreshed.
 """
 
 from __future__ import annotations
@@ -97,10 +97,11 @@ def counting() -> Iterator[Counts]:
 
     def partial(original: Any) -> Any:
         def wrapper(self: Compositor) -> Any:
-            if self._dirty_regions:
+            update = original(self)
+            if update is not None:  # (the rows of the spans sent: a row drawn the same as the terminal shows is not)
                 counts.partial_updates += 1
-                counts.lines_sent += len({y for y, _, _ in self._regions_to_spans(self._dirty_regions)})
-            return original(self)
+                counts.lines_sent += len({y for y, _, _ in update.spans})
+            return update
 
         return wrapper
 
