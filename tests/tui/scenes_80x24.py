@@ -11,12 +11,20 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Input
 
 from dixit_tui.coordinator import Identity, PlayerSession
-from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.widgets.recap import RecapScreen
-from tests.tui.fixtures import Recorder, coordinator, default_move, options, phase_of, play_until, seat_many, settle
+from tests.tui.fixtures import (
+    Recorder,
+    default_move,
+    me,
+    options,
+    phase_of,
+    play_until,
+    seat_many,
+    settle,
+    steady,
+)
 
 SIZE = (80, 24)
 Scenario = Callable[[Pilot[Any]], Awaitable[None]]
@@ -28,24 +36,6 @@ MODES: dict[str, dict[str, Any]] = {
     "team": {"others": 5, "mode": "team"},
 }
 CROWDED: dict[str, dict[str, Any]] = {"odyssey12": {"others": 11, "profile": "odyssey"}}  # a board of 12 cards
-
-
-def make_app() -> DixitApp:
-    return DixitApp(coordinator(), Identity("ana", "key-ana"))
-
-
-def me(pilot: Pilot[Any]) -> tuple[DixitApp, PlayerSession]:
-    app = pilot.app
-    assert isinstance(app, DixitApp) and app.session is not None
-    return app, app.session
-
-
-async def steady(pilot: Pilot[Any]) -> None:
-    """Settle, and stop input cursors from blinking so the picture never depends on timing."""
-    await settle(pilot)
-    for box in pilot.app.screen.query(Input):
-        box.cursor_blink = False
-    await settle(pilot)
 
 
 async def sit(pilot: Pilot[Any], mode: str, *, start: bool = True) -> list[PlayerSession]:

@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.tui.scenes_80x24 import SCENARIOS, SIZE, make_app
+from tests.tui.fixtures import make_app
+from tests.tui.scenes_80x24 import SCENARIOS, SIZE
 
 Compare = Callable[..., bool]
 
