@@ -528,6 +528,9 @@ class TableScreen(Screen[None]):
         if self._question_open():
             return  # a question is open: Enter typed ahead at the hand opens no second one
         if game.phase == Phase.CLUE and game.can_clue and game.clue_needs_card:
+            if card == game.voided_card:
+                self.notify(words.VOIDED_CARD, markup=False)
+                return
             self.chosen = card
             self._render_hand()
             self._render_status()

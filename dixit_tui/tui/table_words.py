@@ -317,12 +317,19 @@ def clue_label(view: TableView) -> str:
 
 
 def hand_tags(game: PlayerView, card: str, chosen: str | None, marked: Sequence[str]) -> tuple[str, ...]:
-    """What a card of your hand is marked with: chosen for your clue, or marked to give."""
+    """What a card of your hand is marked with: chosen for your clue, marked to give, or out of this clue (the
+    card of a voided turn)."""
+    if card == game.voided_card and game.can_clue:
+        return (VOIDED_TAG,)
     if card == chosen:
         return ("✓ chosen",)
     if card in marked:
         return (f"✓ marked {list(marked).index(card) + 1}/{game.submit_count}",)
     return ()
+
+
+VOIDED_TAG = "voided: not this turn"
+VOIDED_CARD = "That card was in the voided turn: choose another for your new clue."
 
 
 def hand_note(view: TableView, choices: Choices) -> Words | None:

@@ -327,6 +327,32 @@ async def test_void_turn_is_confirmed_and_everyone_is_told() -> None:
             assert "Turn 1 was voided" in screen_text(app)
 
 
+async def test_the_storyteller_cannot_choose_the_voided_card_again() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        await seat_many(coord, ["ben", "cara"], view.code)
+        await settle(pa)
+        await pa.press("s", "y")
+        await settle(pa)
+        await default_move(session_of(ana))  # ana gives the first clue, with her first card
+        await settle(pa)
+        await pa.press("v")
+        await settle(pa)
+        await pa.press("y")
+        await settle(pa)
+        game = table_of(ana).game
+        assert game is not None and game.voided_card is not None and game.storyteller == 0
+        number = [c.card for c in game.hand].index(game.voided_card) + 1
+        await pa.press(str(number), "enter")
+        await settle(pa)
+        assert table_of(ana).chosen is None
+        assert any("voided turn: choose another" in n for n in notes(ana))
+        assert "voided: not this turn" in screen_text(ana)
+
+
 async def test_remove_a_player_and_leave() -> None:
     coord = coordinator()
     async with AsyncExitStack() as stack:

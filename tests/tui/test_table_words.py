@@ -421,3 +421,22 @@ def test_the_practice_help_and_the_voided_notice() -> None:
     assert words.voided_notice(0) == "The practice turn was voided: every card went back to its owner."
     assert words.voided_notice(3) == "Turn 3 was voided: every card went back to its owner."
     assert words.HEADLINE == "Practice turn: this does not count."
+
+
+async def test_after_a_void_the_storyteller_sees_which_card_is_out_of_the_new_clue() -> None:
+    sessions = await open_table(["ana", "ben", "cara", "dan"], first="random")
+    await sessions[0].start()
+    teller = teller_of(sessions)
+    await tell(teller)
+    voided = view_of(teller).game
+    assert voided is not None
+    card = voided.your_cards[0]
+    await sessions[0].void()
+    game = view_of(teller).game
+    assert game is not None and game.phase == Phase.CLUE and game.voided_card == card
+    assert words.hand_tags(game, card, None, ()) == (words.VOIDED_TAG,)
+    others = [c.card for c in game.hand if c.card != card]
+    assert all(words.hand_tags(game, c, None, ()) == () for c in others)
+    listener = next(s for s in sessions if s is not teller)
+    heard = view_of(listener).game
+    assert heard is not None and heard.voided_card is None  # only the storyteller is told
