@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dixit_tui.engine.frozen import quick_init
 
+
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SlotResult:
     slot: int
@@ -15,6 +18,7 @@ class SlotResult:
     text: str = ""  # the card's text (public once revealed)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Points:
     """One seat's points this turn. In team mode the figures are its team's (teammates share a score)."""
@@ -29,6 +33,7 @@ class Points:
     score: int = 0  # the total after this turn
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Reveal:
     turn: int

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 from dixit_tui.engine.cards import Card
 from dixit_tui.engine.config import GameConfig, Mode, Rules
+from dixit_tui.engine.frozen import quick_init
 from dixit_tui.engine.reveal import Reveal
 
 _EMPTY: Mapping[int, tuple] = MappingProxyType({})
@@ -26,6 +27,7 @@ class Phase(StrEnum):
 # that dict, about ten times cheaper than setting twenty slots one by one (see engine/game.py, `_copy`).
 
 
+@quick_init
 @dataclass(frozen=True)
 class Turn:
     number: int
