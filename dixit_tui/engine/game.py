@@ -7,9 +7,11 @@ the events never needs the random generator.
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields, replace
+from hashlib import sha512 as _sha512
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -81,8 +83,18 @@ def _evolve(obj: T, **changes: Any) -> T:
 # --- randomness ------------------------------------------------------------------------------------------------
 
 
+_new_random = random.Random.__new__  # the bare generator, not seeded yet
+_seed_random = _random.Random.seed  # the generator's own seeding from an int, which random.Random.seed ends with
+
+
 def _rng(seed: int, draws: int) -> random.Random:
-    return random.Random(f"dixit:{seed}:{draws}")
+    """random.Random(f"dixit:{seed}:{draws}"): the same generator, seeded with the int Random.seed makes of that
+    string, without the Python-level __init__ and seed calls."""
+    key = f"dixit:{seed}:{draws}".encode()
+    rng: random.Random = _new_random(random.Random)
+    _seed_random(rng, int.from_bytes(key + _sha512(key).digest()))
+    rng.gauss_next = None  # as Random.__init__ leaves it
+    return rng
 
 
 def below(bits: Callable[[int], int], n: int) -> int:
@@ -180,9 +192,11 @@ class _Draft:
 
     __slots__ = ("events", "state")
 
-    def __init__(self, state: GameState) -> None:
-        self.state = _copy(state)
-        self.events: list[Event] = []
+    def __init__(self, state: GameState, first: Event) -> None:
+        """The draft of a command whose first event is `first` (every command causes at least one)."""
+        self.state = after = _copy(state)
+        self.events: list[Event] = [first]
+        _apply_into(after, first)
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -248,8 +262,7 @@ def _decide_clue(state: GameState, cmd: GiveClue) -> _Draft:
             raise BadCard("That card is not in your hand.")
         if cmd.card == state.turn.voided_card:
             raise BadCard("This turn was voided: choose a different card for your new clue.")
-    draft = _Draft(state)
-    draft.emit(ClueGiven(cmd.seat, text, cmd.card))
+    draft = _Draft(state, ClueGiven(cmd.seat, text, cmd.card))
     _lay_board_if_complete(draft)
     return draft
 
@@ -260,7 +273,7 @@ def _decide_submit(state: GameState, cmd: Submit) -> _Draft:
     if cmd.seat not in state.waiting_for():  # the seats that may submit (GameState.may_submit), remembered
         raise NotYourTurn(_why_no_submit(state, cmd.seat))
     want = 1 if state.config.mode is not Mode.STANDARD else state.rules.submit_count
-    cards = tuple(cmd.cards)
+    cards = cmd.cards if type(cmd.cards) is tuple else tuple(cmd.cards)
     if len(cards) != want:
         raise BadCard(f"Give exactly {want} card{'s' if want > 1 else ''}.")
     if want > 1 and len(set(cards)) != len(cards):
@@ -269,8 +282,7 @@ def _decide_submit(state: GameState, cmd: Submit) -> _Draft:
     for card in cards:
         if card not in hand:
             raise BadCard("That card is not in your hand.")
-    draft = _Draft(state)
-    draft.emit(CardsSubmitted(cmd.seat, cards))
+    draft = _Draft(state, CardsSubmitted(cmd.seat, cards))
     _lay_board_if_complete(draft)
     return draft
 
@@ -279,7 +291,15 @@ def _lay_board_if_complete(draft: _Draft) -> None:
     """Once every card is in, shuffle them into numbered slots (team mode may need none after the clue)."""
     after = draft.state
     if after.phase is not Phase.SUBMIT or not after.waiting_for():  # after.submission_complete()
-        given = [c for s in after.seats for c in after.given_by(s)]
+        turn = after.turn
+        teller, clue_card, submissions = turn.storyteller, turn.clue_card, turn.submissions
+        given: list[str] = []  # every seat's given_by, in seat order
+        for seat in range(len(after.names)):
+            if seat == teller and clue_card is not None:
+                given.append(clue_card)
+            cards = submissions.get(seat)
+            if cards:
+                given.extend(cards)
         draft.emit(BoardLaidOut(_shuffled(given, after.seed, after.rng_draws)))
 
 
@@ -306,7 +326,7 @@ def _decide_vote(state: GameState, cmd: Vote) -> _Draft:
         if cmd.seat == state.turn.storyteller:
             raise NotYourTurn("The storyteller does not vote.")
         raise NotYourTurn("You do not vote this turn.")
-    slots = tuple(cmd.slots)
+    slots = cmd.slots if type(cmd.slots) is tuple else tuple(cmd.slots)
     allowed = state.rules.votes_allowed
     if not 1 <= len(slots) <= allowed:
         raise BadVote("Vote for one card." if allowed == 1 else "Vote for one or two cards.")
@@ -329,8 +349,7 @@ def _decide_vote(state: GameState, cmd: Vote) -> _Draft:
         raise BadVote("As storyteller, place your red marker too.")
     if not party_teller and cmd.red is not None:
         raise BadVote("Only the party storyteller places the red marker.")
-    draft = _Draft(state)
-    draft.emit(VoteCast(cmd.seat, slots, cmd.red))
+    draft = _Draft(state, VoteCast(cmd.seat, slots, cmd.red))
     if not draft.state.waiting_for():
         _end_turn(draft)
     return draft
@@ -341,9 +360,7 @@ def _decide_void(state: GameState, cmd: VoidTurn) -> _Draft:
         raise NotHost("Only the table's host can void the turn.")
     if state.phase is Phase.CLUE:
         raise WrongPhase("Nothing to void yet: no clue has been given this turn.")
-    draft = _Draft(state)
-    draft.emit(TurnVoided(state.turn.number))
-    return draft
+    return _Draft(state, TurnVoided(state.turn.number))
 
 
 def _decide_remove(state: GameState, cmd: RemovePlayer) -> _Draft:
@@ -352,16 +369,22 @@ def _decide_remove(state: GameState, cmd: RemovePlayer) -> _Draft:
         raise NotHost("Only the table's host can remove another player.")
     if not (0 <= target < len(state.names)) or not state.active[target]:
         raise NotYourTurn("That seat has no player.")
-    draft = _Draft(state)
+    draft: _Draft | None = None
+    before = state
     if state.phase in (Phase.SUBMIT, Phase.VOTE):
-        draft.emit(TurnVoided(state.turn.number))
-    after = draft.state
-    still = [s for s in after.active_seats() if s != target]
-    host = after.host if after.host != target else after.next_active(target)
-    teller = after.turn.storyteller
+        draft = _Draft(state, TurnVoided(state.turn.number))
+        before = draft.state
+    still = [s for s in before.active_seats() if s != target]
+    host = before.host if before.host != target else before.next_active(target)
+    teller = before.turn.storyteller
     if teller == target:
-        teller = after.next_active(target)
-    draft.emit(PlayerRemoved(target, host, teller))
+        teller = before.next_active(target)
+    removed = PlayerRemoved(target, host, teller)
+    if draft is None:
+        draft = _Draft(state, removed)
+    else:
+        draft.emit(removed)
+    after = draft.state
     if _too_few(after) or _game_finished(after):  # e.g. the one who had not told yet has left
         # Nothing the practice turn scores counts: a game that ends during it has no winner.
         draft.emit(GameEnded(() if after.practice else _leaders(after, still)))
@@ -431,25 +454,32 @@ def _end_practice(draft: _Draft) -> None:
 
 
 def _game_finished(state: GameState) -> bool:
-    seats = state.active_seats()
-    if state.config.mode is Mode.STANDARD:
-        return any(state.scores[s] >= state.config.target for s in seats)
-    return all(state.told[s] >= state.config.storytells for s in seats)
+    seats, config = state.active_tuple(), state.config
+    if config.mode is Mode.STANDARD:
+        scores, target = state.scores, config.target
+        for seat in seats:
+            if scores[seat] >= target:
+                return True
+        return False
+    told, storytells = state.told, config.storytells
+    return all(told[s] >= storytells for s in seats)
 
 
 def _refill(state: GameState) -> list[Event]:
     """Everyone draws back to hand size. If the pile cannot supply everyone, it is first shuffled together with the
     discard pile into a new draw pile (running out never ends the game)."""
-    needs = {s: state.rules.hand_size - len(state.hands[s]) for s in state.active_seats()}
+    size, hands = state.rules.hand_size, state.hands
+    needs = [(seat, size - len(hands[seat])) for seat in state.active_tuple()]
     events: list[Event] = []
     pile = state.draw_pile
-    if sum(needs.values()) > len(pile):
+    if sum([need for _, need in needs]) > len(pile):
         pile = _shuffled((*pile, *state.discard), state.seed, state.rng_draws)
         events.append(DrawPileReshuffled(pile))
-    for seat, need in needs.items():
+    top = 0
+    for seat, need in needs:
         if need > 0:
-            events.append(CardsDrawn(seat, pile[:need]))
-            pile = pile[need:]
+            events.append(CardsDrawn(seat, pile[top : top + need]))
+            top += need
     return events
 
 
@@ -460,19 +490,20 @@ def _score(state: GameState) -> Reveal:
     owner_of = {card: seat for seat, cards in turn.submissions.items() for card in cards}
     if turn.clue_card is not None:
         owner_of[turn.clue_card] = teller  # as GameState.owner_of, for every card at once
-    owners = {i: owner_of.get(card) for i, card in enumerate(turn.board, start=1)}
-    voters_on: dict[int, list[int]] = {slot: [] for slot in owners}
-    for voter in sorted(turn.votes):
-        for slot in turn.votes[voter]:
-            voters_on[slot].append(voter)
+    board, votes = turn.board, turn.votes
+    owners = [owner_of.get(card) for card in board]  # by slot - 1
+    voters_on: list[list[int]] = [[] for _ in board]  # by slot - 1
+    for voter in sorted(votes):
+        for slot in votes[voter]:
+            voters_on[slot - 1].append(voter)
     texts, red = state.cards, turn.red
     slots = tuple(
         [
-            SlotResult(slot, card, owners[slot] or 0, tuple(voters_on[slot]), slot == red, texts[card].text)
-            for slot, card in enumerate(turn.board, start=1)
+            SlotResult(slot, card, owners[slot - 1] or 0, tuple(voters_on[slot - 1]), slot == red, texts[card].text)
+            for slot, card in enumerate(board, start=1)
         ]
     )
-    seats = state.active_seats()
+    seats = state.active_tuple()
     points: list[Points] = []
     if state.config.mode is Mode.PARTY:
         assert turn.red is not None
@@ -484,15 +515,15 @@ def _score(state: GameState) -> Reveal:
             points.append(Points(seat, party=delta, delta=delta, score=state.scores[seat] + delta))
     else:
         assert turn.clue_card is not None
-        teller_slot = turn.board.index(turn.clue_card) + 1
+        teller_slot = board.index(turn.clue_card) + 1
         team_of = state.team_of
         unit_of = (lambda s: team_of(s) or 0) if state.config.mode is Mode.TEAM else None
         outcome, units = score_units(
             seats=seats,
             storyteller=teller,
             teller_slot=teller_slot,
-            owners={slot: owner for slot, owner in owners.items() if owner is not None},
-            votes=turn.votes,
+            owners={slot: owner for slot, owner in enumerate(owners, start=1) if owner is not None},
+            votes=votes,
             bonus_cap=state.rules.bonus_cap,
             single_vote_extra=state.rules.single_vote_extra,
             unit_of=unit_of,
@@ -509,7 +540,9 @@ def _score(state: GameState) -> Reveal:
 
 
 def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return (*hands[:seat], hand, *hands[seat + 1 :])
+    new = list(hands)
+    new[seat] = hand
+    return tuple(new)
 
 
 def _without(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
@@ -531,7 +564,8 @@ def _without_seat(waiting: tuple[int, ...] | None, seat: int) -> tuple[int, ...]
     """The seats still awaited once `seat` has acted, from those awaited before (None: not known)."""
     if waiting is None or seat not in waiting:
         return waiting
-    return tuple([s for s in waiting if s != seat])
+    i = waiting.index(seat)  # each seat is there once
+    return waiting[:i] + waiting[i + 1 :]
 
 
 def apply(state: GameState | None, event: Event) -> GameState:
@@ -592,8 +626,15 @@ def _on_clue_given(s: GameState, f: Fields, e: ClueGiven) -> None:
 
 
 def _on_cards_submitted(s: GameState, f: Fields, e: CardsSubmitted) -> tuple[int, ...] | None:
-    seat, hands = e.seat, s.hands
-    f["hands"] = _with_hand(hands, seat, _without(hands[seat], e.cards))
+    seat, cards = e.seat, e.cards
+    hands = list(s.hands)
+    hand = hands[seat]
+    if len(cards) == 1 and cards[0] in hand:  # _without(hand, cards), inlined for the usual case
+        i = hand.index(cards[0])
+        hands[seat] = hand[:i] + hand[i + 1 :]
+    else:
+        hands[seat] = _without(hand, cards)
+    f["hands"] = tuple(hands)
     turn = s.turn
     fields_ = turn.__dict__.copy()  # _evolve(turn, submissions=...), inlined: it runs for every card given
     fields_["submissions"] = _with(turn.submissions, seat, e.cards)
@@ -613,15 +654,23 @@ def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
 
 
 def _on_vote_cast(s: GameState, f: Fields, e: VoteCast) -> tuple[int, ...] | None:
-    turn = s.turn
+    turn, seat = s.turn, e.seat
     fields_ = turn.__dict__.copy()  # _evolve(turn, votes=..., red=...), inlined: it runs for every vote
-    fields_["votes"] = _with(turn.votes, e.seat, e.slots)
+    votes = turn.votes.copy()  # _with(turn.votes, seat, e.slots), inlined too
+    votes[seat] = e.slots
+    fields_["votes"] = MappingProxyType(votes)
     if e.red is not None:
         fields_["red"] = e.red
     new = _new(Turn)
     _set(new, "__dict__", fields_)
     f["turn"] = new
-    return _without_seat(s._waiting, e.seat) if s.phase is Phase.VOTE else None  # who had not voted, but this one
+    if s.phase is not Phase.VOTE:
+        return None
+    waiting = s._waiting  # who had not voted, but this one (_without_seat, inlined)
+    if waiting is None or seat not in waiting:
+        return waiting
+    i = waiting.index(seat)
+    return waiting[:i] + waiting[i + 1 :]
 
 
 def _on_turn_scored(s: GameState, f: Fields, e: TurnScored) -> None:

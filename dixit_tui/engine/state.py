@@ -71,7 +71,7 @@ class GameState:
     _active: ClassVar[tuple[int, ...] | None] = None
     _voters: ClassVar[tuple[int, ...] | None] = None
     _waiting: ClassVar[tuple[int, ...] | None] = None
-    _forbidden: ClassVar[dict[int, tuple[int, ...]] | None] = None
+    _forbidden: ClassVar[dict[int, tuple[int, ...]] | None] = None  # seat -> forbidden_slots, for seats with any
     _public: ClassVar[Any] = None  # the view's public part (engine/view.py)
 
     # --- seats and teams -------------------------------------------------------------------------------------
@@ -138,10 +138,24 @@ class GameState:
         """Slots this seat may not vote for: its own cards (team mode: its team's). None in party mode."""
         memo = self._forbidden
         if memo is None:
-            memo = self.__dict__["_forbidden"] = {}
-        slots = memo.get(seat)
-        if slots is None:
-            slots = memo[seat] = self._forbidden_slots(seat)
+            memo = self.__dict__["_forbidden"] = self._all_forbidden()
+        return memo.get(seat, ())
+
+    def _all_forbidden(self) -> dict[int, tuple[int, ...]]:
+        """forbidden_slots for every seat that has some, in one pass over the board (the voters all ask)."""
+        mode, turn = self.config.mode, self.turn
+        if mode is Mode.PARTY or not turn.board:
+            return {}
+        if mode is Mode.TEAM:
+            return {seat: self._forbidden_slots(seat) for seat in self.seats}
+        owner_of = {card: seat for seat, cards in turn.submissions.items() for card in cards}
+        if turn.clue_card is not None:
+            owner_of[turn.clue_card] = turn.storyteller  # type: ignore[assignment]  # set with the clue card
+        slots: dict[int, tuple[int, ...]] = {}
+        for slot, card in enumerate(turn.board, start=1):
+            owner = owner_of.get(card)
+            if owner is not None:
+                slots[owner] = (*slots.get(owner, ()), slot)
         return slots
 
     def _forbidden_slots(self, seat: int) -> tuple[int, ...]:
