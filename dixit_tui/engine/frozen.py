@@ -15,7 +15,6 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-
 class _Factory:
     """The default of a parameter whose field has a default_factory (shown as dataclasses show it)."""
 
@@ -29,7 +28,7 @@ _NO_VALUE = _Factory()
 def quick_init(cls: type[T]) -> type[T]:
     """Replace the generated __init__ of the frozen dataclass `cls` (applied after @dataclass)."""
     params = dataclasses.fields(cls)  # type: ignore[arg-type]
-    if not cls.__dataclass_params__.frozen or hasattr(cls, "__post_init__"):
+    if not cls.__dict__["__dataclass_params__"].frozen or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: quick_init is for frozen dataclasses without __post_init__")
     slotted = "__slots__" in cls.__dict__
     names: dict[str, Any] = {"_set": object.__setattr__, "_NO_VALUE": _NO_VALUE}
@@ -58,7 +57,7 @@ def quick_init(cls: type[T]) -> type[T]:
     init = names["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
-    init.__doc__ = cls.__init__.__doc__  # type: ignore[misc]
-    init.__annotations__ = dict(cls.__init__.__annotations__)  # type: ignore[misc]
-    cls.__init__ = init  # type: ignore[misc]
+    init.__doc__ = cls.__init__.__doc__
+    init.__annotations__ = dict(cls.__init__.__annotations__)
+    cls.__init__ = init  # type: ignore[method-assign]
     return cls

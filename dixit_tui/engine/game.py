@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import _random
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields, replace
 from hashlib import sha512 as _sha512
 from types import MappingProxyType
@@ -49,7 +49,7 @@ from dixit_tui.engine.events import (
 )
 from dixit_tui.engine.reveal import Points, Reveal, SlotResult
 from dixit_tui.engine.scoring import score_party, score_units
-from dixit_tui.engine.state import MEMO_KEYS, VOTE_MEMO_KEYS, GameState, Phase, Turn
+from dixit_tui.engine.state import MEMO_KEYS, GameState, Phase, Turn
 
 # --- copying frozen states -----------------------------------------------------------------------------------
 #
@@ -93,7 +93,7 @@ def _rng(seed: int, draws: int) -> random.Random:
     key = f"dixit:{seed}:{draws}".encode()
     rng: random.Random = _new_random(random.Random)
     _seed_random(rng, int.from_bytes(key + _sha512(key).digest()))
-    rng.gauss_next = None  # as Random.__init__ leaves it
+    rng.gauss_next = None  # type: ignore[attr-defined]  # as Random.__init__ leaves it
     return rng
 
 
@@ -192,11 +192,21 @@ class _Draft:
 
     __slots__ = ("events", "state")
 
-    def __init__(self, state: GameState, first: Event) -> None:
+    def __init__(self, state: GameState, events: list[Event]) -> None:
+        """A draft whose state is `state`, a private copy that `events` are already folded into."""
+        self.state = state
+        self.events = events
+
+    @classmethod
+    def start(cls, state: GameState, first: Event) -> _Draft:
         """The draft of a command whose first event is `first` (every command causes at least one)."""
-        self.state = after = _copy(state)
-        self.events: list[Event] = [first]
+        after = _copy(state)
         _apply_into(after, first)
+        return cls(after, [first])
+
+    @property
+    def outcome(self) -> tuple[list[Event], GameState]:
+        return self.events, self.state
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -232,16 +242,16 @@ def step(state: GameState, command: Command) -> tuple[list[Event], GameState]:
     if state.phase is Phase.OVER:
         raise GameOver("The game is over.")
     seat = command.seat
-    if not (0 <= seat < len(state.names)) or not state.active[seat]:
+    active = state.active
+    if not (0 <= seat < len(active)) or not active[seat]:
         raise NotYourTurn("You are not playing at this table.")
     rule = _DECIDE.get(type(command))
     if rule is None:
         raise RuleError(f"Unknown command {command!r}.")  # pragma: no cover
-    draft = rule(state, command)
-    return draft.events, draft.state
+    return rule(state, command)
 
 
-def _decide_clue(state: GameState, cmd: GiveClue) -> _Draft:
+def _decide_clue(state: GameState, cmd: GiveClue) -> tuple[list[Event], GameState]:
     if state.phase is not Phase.CLUE:
         raise WrongPhase("The clue has already been given this turn.")
     teller = state.turn.storyteller
@@ -262,45 +272,53 @@ def _decide_clue(state: GameState, cmd: GiveClue) -> _Draft:
             raise BadCard("That card is not in your hand.")
         if cmd.card == state.turn.voided_card:
             raise BadCard("This turn was voided: choose a different card for your new clue.")
-    draft = _Draft(state, ClueGiven(cmd.seat, text, cmd.card))
-    _lay_board_if_complete(draft)
-    return draft
+    event = ClueGiven(cmd.seat, text, cmd.card)
+    after = _copy(state)
+    _apply_into(after, event)
+    if after.waiting_for():  # the cards to give (team mode may need none)
+        return [event], after
+    return _lay_board(_Draft(after, [event]))
 
 
-def _decide_submit(state: GameState, cmd: Submit) -> _Draft:
+def _decide_submit(state: GameState, cmd: Submit) -> tuple[list[Event], GameState]:
     if state.phase is not Phase.SUBMIT:
         raise WrongPhase("This is not the time to give cards.")
-    if cmd.seat not in state.waiting_for():  # the seats that may submit (GameState.may_submit), remembered
-        raise NotYourTurn(_why_no_submit(state, cmd.seat))
+    seat, cards = cmd.seat, cmd.cards
+    if seat not in state.waiting_for():  # the seats that may submit (GameState.may_submit), remembered
+        raise NotYourTurn(_why_no_submit(state, seat))
     want = 1 if state.config.mode is not Mode.STANDARD else state.rules.submit_count
-    cards = cmd.cards if type(cmd.cards) is tuple else tuple(cmd.cards)
+    if type(cards) is not tuple:
+        cards = tuple(cards)
     if len(cards) != want:
         raise BadCard(f"Give exactly {want} card{'s' if want > 1 else ''}.")
     if want > 1 and len(set(cards)) != len(cards):
         raise BadCard("Give two different cards.")
-    hand = state.hands[cmd.seat]
+    hand = state.hands[seat]
     for card in cards:
         if card not in hand:
             raise BadCard("That card is not in your hand.")
-    draft = _Draft(state, CardsSubmitted(cmd.seat, cards))
-    _lay_board_if_complete(draft)
-    return draft
+    event = CardsSubmitted(seat, cards)
+    after = _copy(state)
+    _fold_submission(after, after.__dict__, event)
+    if after.waiting_for():  # still in the submit phase: some cards are still to come
+        return [event], after
+    return _lay_board(_Draft(after, [event]))
 
 
-def _lay_board_if_complete(draft: _Draft) -> None:
-    """Once every card is in, shuffle them into numbered slots (team mode may need none after the clue)."""
+def _lay_board(draft: _Draft) -> tuple[list[Event], GameState]:
+    """Every card is in: shuffle them into numbered slots."""
     after = draft.state
-    if after.phase is not Phase.SUBMIT or not after.waiting_for():  # after.submission_complete()
-        turn = after.turn
-        teller, clue_card, submissions = turn.storyteller, turn.clue_card, turn.submissions
-        given: list[str] = []  # every seat's given_by, in seat order
-        for seat in range(len(after.names)):
-            if seat == teller and clue_card is not None:
-                given.append(clue_card)
-            cards = submissions.get(seat)
-            if cards:
-                given.extend(cards)
-        draft.emit(BoardLaidOut(_shuffled(given, after.seed, after.rng_draws)))
+    turn = after.turn
+    teller, clue_card, submissions = turn.storyteller, turn.clue_card, turn.submissions
+    given: list[str] = []  # every seat's given_by, in seat order
+    for seat in range(len(after.names)):
+        if seat == teller and clue_card is not None:
+            given.append(clue_card)
+        cards = submissions.get(seat)
+        if cards:
+            given.extend(cards)
+    draft.emit(BoardLaidOut(_shuffled(given, after.seed, after.rng_draws)))
+    return draft.events, after
 
 
 def _why_no_submit(state: GameState, seat: int) -> str:
@@ -319,51 +337,59 @@ def _why_no_submit(state: GameState, seat: int) -> str:
     return "You do not give a card this turn."
 
 
-def _decide_vote(state: GameState, cmd: Vote) -> _Draft:
+def _decide_vote(state: GameState, cmd: Vote) -> tuple[list[Event], GameState]:
     if state.phase is not Phase.VOTE:
         raise WrongPhase("Voting has not started yet.")
-    if cmd.seat not in state.voter_tuple():
-        if cmd.seat == state.turn.storyteller:
+    seat, slots, red, turn = cmd.seat, cmd.slots, cmd.red, state.turn
+    if seat not in state.voter_tuple():
+        if seat == turn.storyteller:
             raise NotYourTurn("The storyteller does not vote.")
         raise NotYourTurn("You do not vote this turn.")
-    slots = cmd.slots if type(cmd.slots) is tuple else tuple(cmd.slots)
+    if type(slots) is not tuple:
+        slots = tuple(slots)
     allowed = state.rules.votes_allowed
-    if not 1 <= len(slots) <= allowed:
+    count = len(slots)
+    if not 1 <= count <= allowed:
         raise BadVote("Vote for one card." if allowed == 1 else "Vote for one or two cards.")
-    if len(slots) > 1 and len(set(slots)) != len(slots):
+    if count > 1 and len(set(slots)) != count:
         raise BadVote("Your two votes must be on different cards.")
-    size = len(state.turn.board)
-    for slot in slots if cmd.red is None else (*slots, cmd.red):
+    size = len(turn.board)
+    for slot in slots if red is None else (*slots, red):
         if not 1 <= slot <= size:
             raise BadVote(f"There is no card {slot}: the board has cards 1 to {size}.")
-    forbidden = state.forbidden_slots(cmd.seat)
-    for slot in slots if forbidden else ():
-        if slot in forbidden:
-            raise BadVote(
-                "You cannot vote for your own card."
-                if state.config.mode is not Mode.TEAM
-                else "You cannot vote for your team's card."
-            )
-    party_teller = state.config.mode is Mode.PARTY and cmd.seat == state.turn.storyteller
-    if party_teller and cmd.red is None:
-        raise BadVote("As storyteller, place your red marker too.")
-    if not party_teller and cmd.red is not None:
+    forbidden = state.forbidden_slots(seat)
+    if forbidden:
+        for slot in slots:
+            if slot in forbidden:
+                raise BadVote(
+                    "You cannot vote for your own card."
+                    if state.config.mode is not Mode.TEAM
+                    else "You cannot vote for your team's card."
+                )
+    if state.config.mode is Mode.PARTY and seat == turn.storyteller:
+        if red is None:
+            raise BadVote("As storyteller, place your red marker too.")
+    elif red is not None:
         raise BadVote("Only the party storyteller places the red marker.")
-    draft = _Draft(state, VoteCast(cmd.seat, slots, cmd.red))
-    if not draft.state.waiting_for():
-        _end_turn(draft)
-    return draft
+    event = VoteCast(seat, slots, red)
+    after = _copy(state)
+    _fold_vote(after, after.__dict__, event)
+    if after.waiting_for():
+        return [event], after
+    draft = _Draft(after, [event])
+    _end_turn(draft)
+    return draft.events, after
 
 
-def _decide_void(state: GameState, cmd: VoidTurn) -> _Draft:
+def _decide_void(state: GameState, cmd: VoidTurn) -> tuple[list[Event], GameState]:
     if cmd.seat != state.host:
         raise NotHost("Only the table's host can void the turn.")
     if state.phase is Phase.CLUE:
         raise WrongPhase("Nothing to void yet: no clue has been given this turn.")
-    return _Draft(state, TurnVoided(state.turn.number))
+    return _Draft.start(state, TurnVoided(state.turn.number)).outcome
 
 
-def _decide_remove(state: GameState, cmd: RemovePlayer) -> _Draft:
+def _decide_remove(state: GameState, cmd: RemovePlayer) -> tuple[list[Event], GameState]:
     target = cmd.target
     if cmd.seat != state.host and cmd.seat != target:
         raise NotHost("Only the table's host can remove another player.")
@@ -372,7 +398,7 @@ def _decide_remove(state: GameState, cmd: RemovePlayer) -> _Draft:
     draft: _Draft | None = None
     before = state
     if state.phase in (Phase.SUBMIT, Phase.VOTE):
-        draft = _Draft(state, TurnVoided(state.turn.number))
+        draft = _Draft.start(state, TurnVoided(state.turn.number))
         before = draft.state
     still = [s for s in before.active_seats() if s != target]
     host = before.host if before.host != target else before.next_active(target)
@@ -381,17 +407,17 @@ def _decide_remove(state: GameState, cmd: RemovePlayer) -> _Draft:
         teller = before.next_active(target)
     removed = PlayerRemoved(target, host, teller)
     if draft is None:
-        draft = _Draft(state, removed)
+        draft = _Draft.start(state, removed)
     else:
         draft.emit(removed)
     after = draft.state
     if _too_few(after) or _game_finished(after):  # e.g. the one who had not told yet has left
         # Nothing the practice turn scores counts: a game that ends during it has no winner.
         draft.emit(GameEnded(() if after.practice else _leaders(after, still)))
-    return draft
+    return draft.outcome
 
 
-_DECIDE: dict[type, Callable[[GameState, Any], _Draft]] = {
+_DECIDE: dict[type, Callable[[GameState, Any], tuple[list[Event], GameState]]] = {
     GiveClue: _decide_clue,
     Submit: _decide_submit,
     Vote: _decide_vote,
@@ -457,10 +483,7 @@ def _game_finished(state: GameState) -> bool:
     seats, config = state.active_tuple(), state.config
     if config.mode is Mode.STANDARD:
         scores, target = state.scores, config.target
-        for seat in seats:
-            if scores[seat] >= target:
-                return True
-        return False
+        return any(scores[seat] >= target for seat in seats)
     told, storytells = state.told, config.storytells
     return all(told[s] >= storytells for s in seats)
 
@@ -553,13 +576,6 @@ def _without(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(c for c in hand if c not in gone)
 
 
-def _with(mapping: Mapping[int, V], key: int, value: V) -> Mapping[int, V]:
-    """A read-only copy of `mapping` (a MappingProxyType) with `key` set, in the order {**mapping, key: value} has."""
-    new = mapping.copy()  # type: ignore[attr-defined]  # the proxy copies its dict (quicker than {**mapping})
-    new[key] = value
-    return MappingProxyType(new)
-
-
 def _without_seat(waiting: tuple[int, ...] | None, seat: int) -> tuple[int, ...] | None:
     """The seats still awaited once `seat` has acted, from those awaited before (None: not known)."""
     if waiting is None or seat not in waiting:
@@ -625,7 +641,9 @@ def _on_clue_given(s: GameState, f: Fields, e: ClueGiven) -> None:
     f["turn"] = _evolve(s.turn, storyteller=e.seat, clue=e.text, clue_card=e.card)
 
 
-def _on_cards_submitted(s: GameState, f: Fields, e: CardsSubmitted) -> tuple[int, ...] | None:
+def _fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
+    """Fold a CardsSubmitted in, with the version and the remembered answers (see _apply_into): the one event
+    of most commands, folded without the generic bookkeeping."""
     seat, cards = e.seat, e.cards
     hands = list(s.hands)
     hand = hands[seat]
@@ -637,14 +655,22 @@ def _on_cards_submitted(s: GameState, f: Fields, e: CardsSubmitted) -> tuple[int
     f["hands"] = tuple(hands)
     turn = s.turn
     fields_ = turn.__dict__.copy()  # _evolve(turn, submissions=...), inlined: it runs for every card given
-    fields_["submissions"] = _with(turn.submissions, seat, e.cards)
+    submissions = turn.submissions.copy()  # type: ignore[attr-defined]  # the proxy copies its dict
+    submissions[seat] = cards
+    fields_["submissions"] = MappingProxyType(submissions)
     new = _new(Turn)
     _set(new, "__dict__", fields_)
     f["turn"] = new
+    f["version"] += 1
+    if len(f) == _FIELD_COUNT:  # nothing remembered
+        return
+    waiting = f.pop("_waiting", None)
+    for key in _MEMOS_BUT_WAITING:
+        if key in f:
+            del f[key]
     # outside team mode the seats that may submit are those that could before, but this one
-    if s.phase is not Phase.SUBMIT or s.config.mode is Mode.TEAM:
-        return None
-    return _without_seat(s._waiting, e.seat)
+    if waiting is not None and s.phase is Phase.SUBMIT and s.config.mode is not Mode.TEAM:
+        f["_waiting"] = _without_seat(waiting, seat)
 
 
 def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
@@ -653,10 +679,12 @@ def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
     f["rng_draws"] = s.rng_draws + 1
 
 
-def _on_vote_cast(s: GameState, f: Fields, e: VoteCast) -> tuple[int, ...] | None:
+def _fold_vote(s: GameState, f: Fields, e: VoteCast) -> None:
+    """Fold a VoteCast in, with the version and the remembered answers (see _apply_into): a vote changes neither
+    who votes nor the forbidden slots, so only the answers in VOTE_MEMO_KEYS are forgotten."""
     turn, seat = s.turn, e.seat
     fields_ = turn.__dict__.copy()  # _evolve(turn, votes=..., red=...), inlined: it runs for every vote
-    votes = turn.votes.copy()  # _with(turn.votes, seat, e.slots), inlined too
+    votes = turn.votes.copy()  # type: ignore[attr-defined]  # the proxy copies its dict
     votes[seat] = e.slots
     fields_["votes"] = MappingProxyType(votes)
     if e.red is not None:
@@ -664,13 +692,17 @@ def _on_vote_cast(s: GameState, f: Fields, e: VoteCast) -> tuple[int, ...] | Non
     new = _new(Turn)
     _set(new, "__dict__", fields_)
     f["turn"] = new
-    if s.phase is not Phase.VOTE:
-        return None
-    waiting = s._waiting  # who had not voted, but this one (_without_seat, inlined)
-    if waiting is None or seat not in waiting:
-        return waiting
-    i = waiting.index(seat)
-    return waiting[:i] + waiting[i + 1 :]
+    f["version"] += 1
+    if len(f) == _FIELD_COUNT:  # nothing remembered
+        return
+    if "_public" in f:
+        del f["_public"]
+    waiting = f.pop("_waiting", None)
+    if waiting is not None and s.phase is Phase.VOTE:  # who had not voted, but this one (_without_seat, inlined)
+        if seat in waiting:
+            i = waiting.index(seat)
+            waiting = waiting[:i] + waiting[i + 1 :]
+        f["_waiting"] = waiting
 
 
 def _on_turn_scored(s: GameState, f: Fields, e: TurnScored) -> None:
@@ -768,12 +800,10 @@ def _on_game_ended(s: GameState, f: Fields, e: GameEnded) -> None:
     f["winners"] = e.winners
 
 
-_APPLY: dict[type, Callable[[GameState, Fields, Any], tuple[int, ...] | None]] = {
+_APPLY: dict[type, Callable[[GameState, Fields, Any], None]] = {
     StorytellerChosen: _on_storyteller_chosen,
     ClueGiven: _on_clue_given,
-    CardsSubmitted: _on_cards_submitted,
     BoardLaidOut: _on_board_laid_out,
-    VoteCast: _on_vote_cast,
     TurnScored: _on_turn_scored,
     DrawPileReshuffled: _on_draw_pile_reshuffled,
     CardsDrawn: _on_cards_drawn,
@@ -786,17 +816,27 @@ _APPLY: dict[type, Callable[[GameState, Fields, Any], tuple[int, ...] | None]] =
 }
 
 
+# The events folded by rules that also count the version and forget what they change of the remembered answers.
+_FOLD_WHOLE: dict[type, Callable[[GameState, Fields, Any], None]] = {
+    CardsSubmitted: _fold_submission,
+    VoteCast: _fold_vote,
+}
+_MEMOS_BUT_WAITING = tuple(key for key in MEMO_KEYS if key != "_waiting")
+
+
 def _apply_into(s: GameState, e: Event) -> None:
     """Fold one event (not GameStarted) into `s`, a copy no one else holds yet."""
+    f = s.__dict__
+    whole = _FOLD_WHOLE.get(type(e))
+    if whole is not None:
+        whole(s, f, e)
+        return
     on = _APPLY.get(type(e))
     if on is None:
         raise ValueError(f"unknown event {e!r}")
-    f = s.__dict__
-    waiting = on(s, f, e)  # a rule may say whom the state waits for afterwards, when it knows at no cost
+    on(s, f, e)
     f["version"] += 1
     if len(f) > _FIELD_COUNT:  # answers remembered about the state before the event
-        for key in VOTE_MEMO_KEYS if type(e) is VoteCast else MEMO_KEYS:
+        for key in MEMO_KEYS:
             if key in f:
                 del f[key]
-    if waiting is not None:
-        f["_waiting"] = waiting
