@@ -111,12 +111,16 @@ def _shuffled(items: Iterable[str], seed: int, draws: int) -> tuple[str, ...]:
     """The items in random.Random.shuffle's order for this seed and draw (the same Fisher-Yates draws, inline)."""
     out = list(items)
     bits = _rng(seed, draws).getrandbits
-    for i in range(len(out) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    k = len(out).bit_length()  # the bits below(n) draws, for n from len(out) down: k while n >= low
+    low = 1 << k >> 1
+    for n in range(len(out), 1, -1):
+        if n < low:
+            k -= 1
+            low >>= 1
         j = bits(k)
         while j >= n:
             j = bits(k)
+        i = n - 1
         out[i], out[j] = out[j], out[i]
     return tuple(out)
 
@@ -211,23 +215,6 @@ class _Draft:
     def emit(self, event: Event) -> None:
         self.events.append(event)
         _apply_into(self.state, event)
-
-    def emit_draws(self, draws: list[CardsDrawn]) -> None:
-        """Emit the CardsDrawn of a refill (from the top of the pile, in order, as `_refill` makes them), folded in at
-        once: the same state as emitting them one by one, with the hands rebuilt once."""
-        self.events.extend(draws)
-        state = self.state
-        f = state.__dict__
-        hands = list(state.hands)
-        taken = 0
-        for e in draws:
-            hands[e.seat] = (*hands[e.seat], *e.cards)
-            taken += len(e.cards)
-        f["hands"] = tuple(hands)
-        f["draw_pile"] = state.draw_pile[taken:]
-        f["version"] += len(draws)
-        for key in MEMO_KEYS:
-            f.pop(key, None)
 
 
 def decide(state: GameState, command: Command) -> list[Event]:
@@ -453,12 +440,7 @@ def _end_turn(draft: _Draft) -> None:
     if _game_finished(state):
         draft.emit(GameEnded(_leaders(state, state.active_seats())))
         return
-    refill = _refill(state)
-    if refill and type(refill[0]) is CardsDrawn:
-        draft.emit_draws(refill)  # type: ignore[arg-type]
-    else:
-        for event in refill:
-            draft.emit(event)
+    _refill(draft)
     if state.config.mode is Mode.PARTY:
         draft.emit(HandsPassed())
     teller = state.turn.storyteller
@@ -488,22 +470,32 @@ def _game_finished(state: GameState) -> bool:
     return all(told[s] >= storytells for s in seats)
 
 
-def _refill(state: GameState) -> list[Event]:
+def _refill(draft: _Draft) -> None:
     """Everyone draws back to hand size. If the pile cannot supply everyone, it is first shuffled together with the
-    discard pile into a new draw pile (running out never ends the game)."""
+    discard pile into a new draw pile (running out never ends the game). The CardsDrawn are folded in at once: the
+    same state as folding them one by one, with the hands rebuilt once."""
+    state = draft.state
     size, hands = state.rules.hand_size, state.hands
     needs = [(seat, size - len(hands[seat])) for seat in state.active_tuple()]
-    events: list[Event] = []
-    pile = state.draw_pile
-    if sum([need for _, need in needs]) > len(pile):
-        pile = _shuffled((*pile, *state.discard), state.seed, state.rng_draws)
-        events.append(DrawPileReshuffled(pile))
-    top = 0
+    if sum([need for _, need in needs]) > len(state.draw_pile):
+        draft.emit(DrawPileReshuffled(_shuffled((*state.draw_pile, *state.discard), state.seed, state.rng_draws)))
+    pile, events = state.draw_pile, draft.events
+    new_hands = list(hands)
+    top = drawn = 0
     for seat, need in needs:
         if need > 0:
-            events.append(CardsDrawn(seat, pile[top : top + need]))
+            cards = pile[top : top + need]
+            events.append(CardsDrawn(seat, cards))
+            new_hands[seat] = hands[seat] + cards
             top += need
-    return events
+            drawn += 1
+    if drawn:
+        f = state.__dict__
+        f["hands"] = tuple(new_hands)
+        f["draw_pile"] = pile[top:]
+        f["version"] += drawn
+        for key in MEMO_KEYS:
+            f.pop(key, None)
 
 
 def _score(state: GameState) -> Reveal:
@@ -634,11 +626,25 @@ def _on_storyteller_chosen(s: GameState, f: Fields, e: StorytellerChosen) -> Non
     f["rng_draws"] = s.rng_draws + 1
 
 
-def _on_clue_given(s: GameState, f: Fields, e: ClueGiven) -> None:
-    if e.card is not None:
-        f["hands"] = _with_hand(s.hands, e.seat, _without(s.hands[e.seat], (e.card,)))
+def _fold_clue(s: GameState, f: Fields, e: ClueGiven) -> None:
+    """Fold a ClueGiven in, with the version and the remembered answers (see _apply_into): outside team mode the
+    seats that give a card next are known at once (every seat still in but the storyteller; in party mode, every
+    seat)."""
+    seat, card = e.seat, e.card
+    if card is not None:
+        f["hands"] = _with_hand(s.hands, seat, _without(s.hands[seat], (card,)))
     f["phase"] = Phase.SUBMIT
-    f["turn"] = _evolve(s.turn, storyteller=e.seat, clue=e.text, clue_card=e.card)
+    turn = s.turn
+    f["turn"] = _evolve(turn, storyteller=seat, clue=e.text, clue_card=card)
+    f["version"] += 1
+    if len(f) > _FIELD_COUNT:
+        for key in MEMO_KEYS:
+            if key in f:
+                del f[key]
+    mode = s.config.mode
+    if mode is not Mode.TEAM and not turn.submissions:  # GameState._waiting_for, for a turn with no card in yet
+        active = s.active_tuple()
+        f["_waiting"] = active if mode is Mode.PARTY else tuple([other for other in active if other != seat])
 
 
 def _fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
@@ -802,7 +808,6 @@ def _on_game_ended(s: GameState, f: Fields, e: GameEnded) -> None:
 
 _APPLY: dict[type, Callable[[GameState, Fields, Any], None]] = {
     StorytellerChosen: _on_storyteller_chosen,
-    ClueGiven: _on_clue_given,
     BoardLaidOut: _on_board_laid_out,
     TurnScored: _on_turn_scored,
     DrawPileReshuffled: _on_draw_pile_reshuffled,
@@ -818,6 +823,7 @@ _APPLY: dict[type, Callable[[GameState, Fields, Any], None]] = {
 
 # The events folded by rules that also count the version and forget what they change of the remembered answers.
 _FOLD_WHOLE: dict[type, Callable[[GameState, Fields, Any], None]] = {
+    ClueGiven: _fold_clue,
     CardsSubmitted: _fold_submission,
     VoteCast: _fold_vote,
 }
