@@ -48,7 +48,7 @@ from dixit_tui.engine.events import (
     VoteCast,
 )
 from dixit_tui.engine.reveal import Points, Reveal, SlotResult
-from dixit_tui.engine.scoring import score_party, score_units
+from dixit_tui.engine.scoring import score_party, score_seats, score_units
 from dixit_tui.engine.state import MEMO_KEYS, GameState, Phase, Turn
 
 # --- copying frozen states -----------------------------------------------------------------------------------
@@ -531,23 +531,33 @@ def _score(state: GameState) -> Reveal:
     else:
         assert turn.clue_card is not None
         teller_slot = board.index(turn.clue_card) + 1
-        team_of = state.team_of
-        unit_of = (lambda s: team_of(s) or 0) if state.config.mode is Mode.TEAM else None
-        outcome, units = score_units(
-            seats=seats,
-            storyteller=teller,
-            teller_slot=teller_slot,
-            owners={slot: owner for slot, owner in enumerate(owners, start=1) if owner is not None},
-            votes=votes,
-            bonus_cap=state.rules.bonus_cap,
-            single_vote_extra=state.rules.single_vote_extra,
-            unit_of=unit_of,
-        )
-        scores = state.scores
-        for seat in seats:
-            pass1, bonus_raw, bonus, extra = units[seat if unit_of is None else unit_of(seat)]
-            total = pass1 + bonus + extra
-            points.append(Points(seat, pass1, bonus_raw, bonus, extra, 0, total, scores[seat] + total))
+        rules, scores = state.rules, state.scores
+        if state.config.mode is Mode.TEAM:
+            team_of = state.team_of
+            outcome, units = score_units(
+                seats=seats,
+                storyteller=teller,
+                teller_slot=teller_slot,
+                owners={slot: owner for slot, owner in enumerate(owners, start=1) if owner is not None},
+                votes=votes,
+                bonus_cap=rules.bonus_cap,
+                single_vote_extra=rules.single_vote_extra,
+                unit_of=lambda s: team_of(s) or 0,
+            )
+            for seat in seats:
+                pass1, bonus_raw, bonus, extra = units[team_of(seat) or 0]
+                total = pass1 + bonus + extra
+                points.append(Points(seat, pass1, bonus_raw, bonus, extra, 0, total, scores[seat] + total))
+        else:
+            outcome, pass1s, raws, extras = score_seats(
+                len(scores), seats, teller, teller_slot, owners, votes, rules.single_vote_extra
+            )
+            cap = rules.bonus_cap
+            for seat in seats:
+                pass1, bonus_raw, extra = pass1s[seat], raws[seat], extras[seat]
+                bonus = bonus_raw if cap is None or bonus_raw <= cap else cap
+                total = pass1 + bonus + extra
+                points.append(Points(seat, pass1, bonus_raw, bonus, extra, 0, total, scores[seat] + total))
     return Reveal(turn.number, teller, turn.clue, outcome, slots, tuple(points))
 
 
