@@ -262,7 +262,10 @@ def _decide_clue(state: GameState, cmd: GiveClue) -> tuple[list[Event], GameStat
     event = ClueGiven(cmd.seat, text, cmd.card)
     after = _copy(state)
     _apply_into(after, event)
-    if after.waiting_for():  # the cards to give (team mode may need none)
+    waiting = after._waiting  # after.waiting_for(), read straight from the state when the fold left it
+    if waiting is None:
+        waiting = after.waiting_for()
+    if waiting:  # the cards to give (team mode may need none)
         return [event], after
     return _lay_board(_Draft(after, [event]))
 
@@ -271,7 +274,10 @@ def _decide_submit(state: GameState, cmd: Submit) -> tuple[list[Event], GameStat
     if state.phase is not Phase.SUBMIT:
         raise WrongPhase("This is not the time to give cards.")
     seat, cards = cmd.seat, cmd.cards
-    if seat not in state.waiting_for():  # the seats that may submit (GameState.may_submit), remembered
+    waiting = state._waiting  # the seats that may submit (GameState.may_submit), remembered: state.waiting_for()
+    if waiting is None:
+        waiting = state.waiting_for()
+    if seat not in waiting:
         raise NotYourTurn(_why_no_submit(state, seat))
     want = 1 if state.config.mode is not Mode.STANDARD else state.rules.submit_count
     if type(cards) is not tuple:
@@ -287,7 +293,10 @@ def _decide_submit(state: GameState, cmd: Submit) -> tuple[list[Event], GameStat
     event = CardsSubmitted(seat, cards)
     after = _copy(state)
     _fold_submission(after, after.__dict__, event)
-    if after.waiting_for():  # still in the submit phase: some cards are still to come
+    waiting = after._waiting  # after.waiting_for(), read straight from the state when the fold left it
+    if waiting is None:
+        waiting = after.waiting_for()
+    if waiting:  # still in the submit phase: some cards are still to come
         return [event], after
     return _lay_board(_Draft(after, [event]))
 
@@ -328,7 +337,10 @@ def _decide_vote(state: GameState, cmd: Vote) -> tuple[list[Event], GameState]:
     if state.phase is not Phase.VOTE:
         raise WrongPhase("Voting has not started yet.")
     seat, slots, red, turn = cmd.seat, cmd.slots, cmd.red, state.turn
-    if seat not in state.voter_tuple():
+    voters = state._voters  # state.voter_tuple(), without the call when remembered
+    if voters is None:
+        voters = state.voter_tuple()
+    if seat not in voters:
         if seat == turn.storyteller:
             raise NotYourTurn("The storyteller does not vote.")
         raise NotYourTurn("You do not vote this turn.")
@@ -361,7 +373,10 @@ def _decide_vote(state: GameState, cmd: Vote) -> tuple[list[Event], GameState]:
     event = VoteCast(seat, slots, red)
     after = _copy(state)
     _fold_vote(after, after.__dict__, event)
-    if after.waiting_for():
+    waiting = after._waiting  # after.waiting_for(), read straight from the state when the fold left it
+    if waiting is None:
+        waiting = after.waiting_for()
+    if waiting:
         return [event], after
     draft = _Draft(after, [event])
     _end_turn(draft)

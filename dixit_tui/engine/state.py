@@ -41,6 +41,7 @@ class Turn:
     voided_card: str | None = None  # after a void the storyteller must choose another card
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameState:
     config: GameConfig
