@@ -356,7 +356,8 @@ def _decide_vote(state: GameState, cmd: Vote) -> tuple[list[Event], GameState]:
     for slot in slots if red is None else (*slots, red):
         if not 1 <= slot <= size:
             raise BadVote(f"There is no card {slot}: the board has cards 1 to {size}.")
-    forbidden = state.forbidden_slots(seat)
+    remembered = state._forbidden  # state.forbidden_slots(seat), without the call when remembered
+    forbidden = state.forbidden_slots(seat) if remembered is None else remembered.get(seat, ())
     if forbidden:
         for slot in slots:
             if slot in forbidden:
@@ -529,8 +530,8 @@ def _score(state: GameState) -> Reveal:
     texts, red = state.cards, turn.red
     slots = tuple(
         [
-            SlotResult(slot, card, owners[slot - 1] or 0, tuple(voters_on[slot - 1]), slot == red, texts[card].text)
-            for slot, card in enumerate(board, start=1)
+            SlotResult(slot, card, owner or 0, tuple(on), slot == red, texts[card].text)
+            for slot, card, owner, on in zip(range(1, len(board) + 1), board, owners, voters_on, strict=True)
         ]
     )
     seats = state.active_tuple()
