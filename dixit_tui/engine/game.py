@@ -594,14 +594,6 @@ def _without(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(c for c in hand if c not in gone)
 
 
-def _without_seat(waiting: tuple[int, ...] | None, seat: int) -> tuple[int, ...] | None:
-    """The seats still awaited once `seat` has acted, from those awaited before (None: not known)."""
-    if waiting is None or seat not in waiting:
-        return waiting
-    i = waiting.index(seat)  # each seat is there once
-    return waiting[:i] + waiting[i + 1 :]
-
-
 def apply(state: GameState | None, event: Event) -> GameState:
     """Fold one event in. Pure: returns a new state."""
     if type(event) is GameStarted:
@@ -696,13 +688,17 @@ def _fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
     f["version"] += 1
     if len(f) == _FIELD_COUNT:  # nothing remembered
         return
-    waiting = f.pop("_waiting", None)
+    waiting = f.get("_waiting")  # replaced in place below (a key deleted and added again would make the dict grow)
     for key in _MEMOS_BUT_WAITING:
         if key in f:
             del f[key]
-    # outside team mode the seats that may submit are those that could before, but this one
-    if waiting is not None and s.phase is Phase.SUBMIT and s.config.mode is not Mode.TEAM:
-        f["_waiting"] = _without_seat(waiting, seat)
+    if waiting is None:
+        return
+    if s.phase is not Phase.SUBMIT or s.config.mode is Mode.TEAM:
+        del f["_waiting"]
+    elif seat in waiting:  # outside team mode the seats that may submit are those that could before, but this one
+        i = waiting.index(seat)
+        f["_waiting"] = waiting[:i] + waiting[i + 1 :]
 
 
 def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
@@ -729,12 +725,14 @@ def _fold_vote(s: GameState, f: Fields, e: VoteCast) -> None:
         return
     if "_public" in f:
         del f["_public"]
-    waiting = f.pop("_waiting", None)
-    if waiting is not None and s.phase is Phase.VOTE:  # who had not voted, but this one (_without_seat, inlined)
-        if seat in waiting:
-            i = waiting.index(seat)
-            waiting = waiting[:i] + waiting[i + 1 :]
-        f["_waiting"] = waiting
+    waiting = f.get("_waiting")  # replaced in place (a key deleted and added again would make the dict grow)
+    if waiting is None:
+        return
+    if s.phase is not Phase.VOTE:
+        del f["_waiting"]
+    elif seat in waiting:  # who had not voted, but this one
+        i = waiting.index(seat)
+        f["_waiting"] = waiting[:i] + waiting[i + 1 :]
 
 
 def _on_turn_scored(s: GameState, f: Fields, e: TurnScored) -> None:
