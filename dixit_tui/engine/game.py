@@ -10,7 +10,7 @@ from __future__ import annotations
 import _random
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import fields, replace
+from dataclasses import replace
 from hashlib import sha512 as _sha512
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -58,7 +58,11 @@ from dixit_tui.engine.state import MEMO_KEYS, GameState, Phase, Turn
 # event of the call into that private copy (`_apply_into`), and only then hand it out, frozen for good.
 
 _new = object.__new__
-_FIELD_COUNT = len(fields(GameState))
+# A state forgets a remembered answer by holding None for it (GameState.waiting_for and the rest then work it out
+# again), never by deleting it: every state of a game keeps its answers in the same places of its dict, which its
+# copies and the attribute lookups go through quickly (a key deleted and added again would move and make holes).
+_FORGOTTEN = dict.fromkeys(MEMO_KEYS)
+_UNKNOWN = dict.fromkeys(("_active", *MEMO_KEYS))  # what a new state remembers: nothing yet
 _set = object.__setattr__
 T = TypeVar("T")
 V = TypeVar("V")
@@ -510,8 +514,7 @@ def _refill(draft: _Draft) -> None:
         f["hands"] = tuple(new_hands)
         f["draw_pile"] = pile[top:]
         f["version"] += drawn
-        for key in MEMO_KEYS:
-            f.pop(key, None)
+        f.update(_FORGOTTEN)
 
 
 def _score(state: GameState) -> Reveal:
@@ -612,7 +615,7 @@ def _apply_start(e: GameStarted) -> GameState:
     hands = tuple(tuple(e.order[i * h : (i + 1) * h]) for i in range(n))
     if e.practice and not 0 <= e.host < n:
         raise ValueError("GameStarted: the practice turn's storyteller (the host) is not a seat")
-    return GameState(
+    state = GameState(
         config=config,
         rules=rules,
         names=e.names,
@@ -631,6 +634,8 @@ def _apply_start(e: GameStarted) -> GameState:
         version=1,
         practice=e.practice,
     )
+    state.__dict__.update(_UNKNOWN)
+    return state
 
 
 # Each `_on_...` folds one event into `s`, a copy of the state that nobody else holds yet (`fold`, `apply` and
@@ -655,10 +660,7 @@ def _fold_clue(s: GameState, f: Fields, e: ClueGiven) -> None:
     turn = s.turn
     f["turn"] = _evolve(turn, storyteller=seat, clue=e.text, clue_card=card)
     f["version"] += 1
-    if len(f) > _FIELD_COUNT:
-        for key in MEMO_KEYS:
-            if key in f:
-                del f[key]
+    f.update(_FORGOTTEN)
     mode = s.config.mode
     if mode is not Mode.TEAM and not turn.submissions:  # GameState._waiting_for, for a turn with no card in yet
         active = s.active_tuple()
@@ -686,19 +688,14 @@ def _fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
     _set(new, "__dict__", fields_)
     f["turn"] = new
     f["version"] += 1
-    if len(f) == _FIELD_COUNT:  # nothing remembered
+    waiting = f.get("_waiting")
+    f.update(_FORGOTTEN)
+    if waiting is None or s.phase is not Phase.SUBMIT or s.config.mode is Mode.TEAM:
         return
-    waiting = f.get("_waiting")  # replaced in place below (a key deleted and added again would make the dict grow)
-    for key in _MEMOS_BUT_WAITING:
-        if key in f:
-            del f[key]
-    if waiting is None:
-        return
-    if s.phase is not Phase.SUBMIT or s.config.mode is Mode.TEAM:
-        del f["_waiting"]
-    elif seat in waiting:  # outside team mode the seats that may submit are those that could before, but this one
+    if seat in waiting:  # outside team mode the seats that may submit are those that could before, but this one
         i = waiting.index(seat)
-        f["_waiting"] = waiting[:i] + waiting[i + 1 :]
+        waiting = waiting[:i] + waiting[i + 1 :]
+    f["_waiting"] = waiting
 
 
 def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
@@ -721,15 +718,12 @@ def _fold_vote(s: GameState, f: Fields, e: VoteCast) -> None:
     _set(new, "__dict__", fields_)
     f["turn"] = new
     f["version"] += 1
-    if len(f) == _FIELD_COUNT:  # nothing remembered
-        return
-    if "_public" in f:
-        del f["_public"]
-    waiting = f.get("_waiting")  # replaced in place (a key deleted and added again would make the dict grow)
+    f["_public"] = None
+    waiting = f.get("_waiting")
     if waiting is None:
         return
     if s.phase is not Phase.VOTE:
-        del f["_waiting"]
+        f["_waiting"] = None
     elif seat in waiting:  # who had not voted, but this one
         i = waiting.index(seat)
         f["_waiting"] = waiting[:i] + waiting[i + 1 :]
@@ -793,7 +787,7 @@ def _on_player_removed(s: GameState, f: Fields, e: PlayerRemoved) -> None:
     seat = e.seat
     discard = (*s.discard, *s.hands[seat])
     f["active"] = tuple(a and i != seat for i, a in enumerate(s.active))
-    f.pop("_active", None)
+    f["_active"] = None
     f["host"] = e.host
     f["hands"] = _with_hand(s.hands, seat, ())
     f["discard"] = discard
@@ -851,7 +845,6 @@ _FOLD_WHOLE: dict[type, Callable[[GameState, Fields, Any], None]] = {
     CardsSubmitted: _fold_submission,
     VoteCast: _fold_vote,
 }
-_MEMOS_BUT_WAITING = tuple(key for key in MEMO_KEYS if key != "_waiting")
 
 
 def _apply_into(s: GameState, e: Event) -> None:
@@ -866,7 +859,4 @@ def _apply_into(s: GameState, e: Event) -> None:
         raise ValueError(f"unknown event {e!r}")
     on(s, f, e)
     f["version"] += 1
-    if len(f) > _FIELD_COUNT:  # answers remembered about the state before the event
-        for key in MEMO_KEYS:
-            if key in f:
-                del f[key]
+    f.update(_FORGOTTEN)  # the answers remembered about the state before the event

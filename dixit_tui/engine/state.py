@@ -67,8 +67,8 @@ class GameState:
 
     # Answers the rules and the views ask for many times per state (who is in, who acts) are remembered in the
     # state's __dict__ under the names in MEMO_KEYS, beside its fields: they are not fields (equality, repr and
-    # replays ignore them), and the engine drops them whenever it folds an event into a copy (engine/game.py).
-    # The class attributes below are what a state that has not remembered them yet reads.
+    # replays ignore them), and the engine forgets them (sets them to None) whenever it folds an event into a copy
+    # (engine/game.py). The class attributes below are what a state without them in its __dict__ reads.
     _active: ClassVar[tuple[int, ...] | None] = None
     _voters: ClassVar[tuple[int, ...] | None] = None
     _waiting: ClassVar[tuple[int, ...] | None] = None
@@ -240,6 +240,6 @@ class GameState:
 
 
 # What the engine forgets when it folds an event into a state: all but `_active`, which only PlayerRemoved changes
-# (its rule drops it); a vote changes neither `_voters` nor `_forbidden`, so VoteCast forgets only VOTE_MEMO_KEYS.
+# (its rule forgets it); a vote changes neither `_voters` nor `_forbidden`, so VoteCast forgets only VOTE_MEMO_KEYS.
 MEMO_KEYS = ("_waiting", "_public", "_voters", "_forbidden")
 VOTE_MEMO_KEYS = ("_waiting", "_public")
