@@ -495,14 +495,18 @@ def _refill(draft: _Draft) -> None:
     discard pile into a new draw pile (running out never ends the game). The CardsDrawn are folded in at once: the
     same state as folding them one by one, with the hands rebuilt once."""
     state = draft.state
-    size, hands = state.rules.hand_size, state.hands
-    needs = [(seat, size - len(hands[seat])) for seat in state.active_tuple()]
-    if sum([need for _, need in needs]) > len(state.draw_pile):
+    size, hands, seats = state.rules.hand_size, state.hands, state.active_tuple()
+    if len(seats) == len(hands):  # everyone is still in
+        short = size * len(hands) - sum(map(len, hands))
+    else:
+        short = sum([size - len(hands[seat]) for seat in seats])
+    if short > len(state.draw_pile):
         draft.emit(DrawPileReshuffled(_shuffled((*state.draw_pile, *state.discard), state.seed, state.rng_draws)))
     pile, events = state.draw_pile, draft.events
     new_hands = list(hands)
     top = drawn = 0
-    for seat, need in needs:
+    for seat in seats:
+        need = size - len(hands[seat])
         if need > 0:
             cards = pile[top : top + need]
             events.append(CardsDrawn(seat, cards))
