@@ -14,7 +14,10 @@ class Outcome(StrEnum):
     NONE = "none"
     PARTY = "party"  # party mode: matching votes score, there is no card to find
 
+from dixit_tui.engine.frozen import quick_init
 
+
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SlotResult:
     slot: int
@@ -25,6 +28,7 @@ class SlotResult:
     text: str = ""  # the card's text (public once revealed)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Points:
     """One seat's points this turn. In team mode the figures are its team's (teammates share a score)."""
@@ -39,6 +43,7 @@ class Points:
     score: int = 0  # the total after this turn
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Reveal:
     turn: int
