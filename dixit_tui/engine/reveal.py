@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from dixit_tui.engine.frozen import quick_init
+
 
 class Outcome(StrEnum):
     """How a turn went for the storyteller."""
@@ -13,8 +15,6 @@ class Outcome(StrEnum):
     ALL = "all"
     NONE = "none"
     PARTY = "party"  # party mode: matching votes score, there is no card to find
-
-from dixit_tui.engine.frozen import quick_init
 
 
 @quick_init
