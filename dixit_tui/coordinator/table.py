@@ -620,8 +620,9 @@ class Table(Generic[S]):
 
     def views(self) -> list[tuple[S, TableView]]:
         """Every session at the table with its own view, as `view_for` builds it (and in `sessions()`'s order). What
-        is the same for every seat (the seats, the log, the table's chat, the clocks) is built once for all of them;
-        the game part of each view is the engine's `view_for` of that seat."""
+        is the same for every seat (the seats, the log, the table's chat, the clocks) is built once for all of them,
+        and so is the one view every spectator gets; the game part of each view is the engine's `view_for` of its
+        seat."""
         first: dict[int, int] = {}  # id(session) -> its seat (the first, as `seat_of` finds it)
         pairs: list[tuple[S, int | None]] = []
         for index, record in enumerate(self.seats):
@@ -630,13 +631,20 @@ class Table(Generic[S]):
         pairs.extend((watcher, first.get(id(watcher))) for watcher in self.spectators)
         shared = self._shared_view()
         chats: dict[int | None, tuple[ChatLine, ...]] = {}
+        watching: TableView | None = None  # a spectator's view: the same for every spectator
         out: list[tuple[S, TableView]] = []
         for session, seat in pairs:
+            if seat is None and watching is not None:
+                out.append((session, watching))
+                continue
             team = self.team_of(seat)
             chat = chats.get(team)
             if chat is None:
                 chat = chats[team] = self.chat_for(team)
-            out.append((session, self._view(seat, shared, chat)))
+            view = self._view(seat, shared, chat)
+            if seat is None:
+                watching = view
+            out.append((session, view))
         return out
 
     def _shared_view(self) -> _SharedView:

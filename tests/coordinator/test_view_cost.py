@@ -96,6 +96,33 @@ async def test_a_command_at_an_eight_seat_table_builds_the_shared_parts_of_the_v
     assert commands == 40
 
 
+async def test_the_spectators_of_a_table_share_one_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    coordinator = Coordinator(rng=random.Random(8), allow_seeded_tables=True)
+    sessions, _, table = await _table_of_eight(coordinator)
+    watchers = [Inbox() for _ in range(4)]
+    for index, inbox in enumerate(watchers):
+        await (await coordinator.connect(Identity(f"w{index}"), inbox)).watch(table.code)
+    calls: Counter[int | None] = Counter()
+    engine_view_for = table_module.view_for
+
+    def counted_view_for(state: Any, seat: int | None) -> Any:
+        calls[seat] += 1
+        return engine_view_for(state, seat)
+
+    monkeypatch.setattr(table_module, "view_for", counted_view_for)
+    rng = random.Random(9)
+    for _ in range(20):
+        for inbox in watchers:
+            inbox.updates.clear()
+        calls.clear()
+        await _play(sessions, table, rng)
+        assert calls == dict.fromkeys([*range(8), None], 1)  # once per seat, once for all four spectators
+        views = [u.view for inbox in watchers for u in inbox.updates if isinstance(u, StateUpdate)]
+        assert len(views) == 4 and all(view is views[0] for view in views)
+        assert views[0] is not None and views[0].you is None and views[0].game is not None
+        assert views[0].game.hand == () and views[0].game.your_cards == ()
+
+
 async def test_the_views_are_the_ones_view_for_builds() -> None:
     coordinator = Coordinator(rng=random.Random(2), allow_seeded_tables=True)
     sessions, _, table = await _table_of_eight(coordinator)
