@@ -55,11 +55,14 @@ class CoordinatorUpdate(Message):
         self.update = update
 
     def can_replace(self, message: Message) -> bool:
-        """True when `message`, queued right behind this one, makes it moot: a newer view of the same table.
-        (Textual then handles only the newer one: a busy session draws the latest state, not every step to it.)"""
+        """True when `message`, queued right behind this one, makes it moot: a newer view of the same table, or a
+        newer listing of the lobby (Textual then handles only the newer one: a busy session draws the latest state,
+        not every step to it; when many join at once, a lobby draws the last listing, not one per join)."""
         if not isinstance(message, CoordinatorUpdate):
             return False
         mine, theirs = self.update, message.update
+        if isinstance(mine, LobbyUpdate):
+            return isinstance(theirs, LobbyUpdate)
         return (
             isinstance(mine, StateUpdate)
             and isinstance(theirs, StateUpdate)

@@ -16,6 +16,7 @@ from dixit_tui.coordinator import (
     ChatLine,
     ChatUpdate,
     Identity,
+    LobbyUpdate,
     StateUpdate,
     TableOptions,
     TableView,
@@ -738,6 +739,10 @@ async def test_a_busy_session_draws_only_the_newest_of_queued_views() -> None:
         assert not CoordinatorUpdate(first).can_replace(CoordinatorUpdate(chat))
         assert not CoordinatorUpdate(chat).can_replace(CoordinatorUpdate(first))
         assert not CoordinatorUpdate(first).can_replace(CoordinatorUpdate(StateUpdate(None)))
+        listing, newer = LobbyUpdate(coord.summaries()), LobbyUpdate(())
+        assert CoordinatorUpdate(listing).can_replace(CoordinatorUpdate(newer))  # the lobby draws the last listing
+        assert not CoordinatorUpdate(listing).can_replace(CoordinatorUpdate(first))
+        assert not CoordinatorUpdate(first).can_replace(CoordinatorUpdate(listing))
 
         shown: list[Any] = []
         real_show = screen.show_view
