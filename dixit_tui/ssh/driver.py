@@ -27,7 +27,9 @@ from rich.color import ColorSystem
 from rich.style import Style
 from textual import constants, events
 from textual._xterm_parser import XTermParser
+from textual.color import Color
 from textual.driver import Driver
+from textual.filter import ANSIToTruecolor, LineFilter
 from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
@@ -659,6 +661,8 @@ def install_textual_patches() -> None:
        codes sent to a 16-colour terminal). Strip rendering is made to use its per-colour-system cache.
     3. A session that is watching draws at most one screen update per `SSHDriver.WATCHER_FRAME_INTERVAL`
        (`_pace_watchers_frames`).
+    4. A line that Textual's ANSI-to-truecolor filter would leave as it is (no ANSI colour, no dim) is not copied
+       into a new strip on every render (`_apply_filter`).
     """
     global _patched
     if _patched:
@@ -669,6 +673,7 @@ def install_textual_patches() -> None:
     namespace["redirect_stdout"] = _skip_for_ssh_apps(namespace["redirect_stdout"])
     namespace["redirect_stderr"] = _skip_for_ssh_apps(namespace["redirect_stderr"])
     Strip.render_style = classmethod(_render_style)  # type: ignore[method-assign, assignment]
+    Strip.apply_filter = _apply_filter  # type: ignore[method-assign]
     _pace_watchers_frames()
     _measure_session_work()
     _patched = True
@@ -874,3 +879,43 @@ def _render_style(cls: type[Strip], style: Style, text: str, color_system: Color
     if style._link:
         output = f"\x1b]8;id={style._link_id};{style._link}\x1b\\{output}\x1b]8;;\x1b\\"
     return output
+
+
+_UNCHANGED: Any = object()
+"""Kept in a strip's filter cache for a filter that leaves the strip as it is (the strip itself there would be a
+reference cycle)."""
+
+
+@lru_cache(maxsize=4096)
+def _truecolor_changes(style: Style) -> bool:
+    """Whether `ANSIToTruecolor.truecolor_style` changes `style`: an ANSI (palette) colour or background, or dim text
+    with a colour (whatever the background)."""
+    color, bgcolor = style.color, style.bgcolor
+    return (color is not None and (color.triplet is None or bool(style.dim))) or (
+        bgcolor is not None and bgcolor.triplet is None
+    )
+
+
+def _apply_filter(self: Strip, filter: LineFilter, background: Color) -> Strip:
+    """Textual's Strip.apply_filter, but a strip that `ANSIToTruecolor` would leave unchanged is returned as it is
+    (Textual copies every rendered line into a new strip, with its five caches, for every frame that renders it)."""
+    global filtered_strips
+    key = (filter, background)
+    cached = self._filter_cache.get(key)
+    if cached is _UNCHANGED:
+        return self
+    if cached is None:
+        if type(filter) is ANSIToTruecolor and not any(
+            control is not None or (style is not None and _truecolor_changes(style))
+            for _, style, control in self._segments
+        ):
+            self._filter_cache[key] = _UNCHANGED
+            return self
+        filtered_strips += 1
+        cached = Strip(filter.apply(self._segments, background), self._cell_length)
+        self._filter_cache[key] = cached
+    return cached
+
+
+filtered_strips = 0
+"""Strips built by line filters (`_apply_filter`), for tests."""
