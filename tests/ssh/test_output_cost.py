@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import AsyncExitStack, contextmanager
 from typing import Any, Literal
 
+import pyte
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.segment import Segment
@@ -24,6 +25,7 @@ from textual.widget import Widget
 
 from dixit_tui.ssh import driver
 from dixit_tui.ssh.driver import install_textual_patches
+from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import coordinator, default_move, play_until, settle
 from tests.tui.test_render_cost import count, default_move_pending, eight_bots, phase
 
@@ -199,3 +201,67 @@ async def test_a_style_is_sent_only_where_it_changes() -> None:
     sgr = re.findall(r"\x1b\[[0-9;]*m|\x1b\[\d+;\d+H", output)
     for before, after in itertools.pairwise(sgr):
         assert before != after or before.endswith("H"), before  # (a style's codes twice in a row: the same style)
+
+
+async def test_the_updates_sent_leave_the_terminal_showing_the_screen() -> None:
+    """A terminal (pyte) fed the table screen, then every update of a turn as sent: each cell shows the character,
+    colours and attributes that the same screen drawn whole, Textual's way, shows."""
+    install_textual_patches()
+    coord = coordinator()
+    sent: list[str] = []
+    display = App._display
+
+    def record(self: App[Any], screen: Any, renderable: Any) -> None:
+        if isinstance(renderable, CompositorUpdate) and not self._batch_count:
+            sent.append(renderable.render_segments(self.console))
+        display(self, screen, renderable)
+
+    def terminal(*outputs: str) -> pyte.Screen:
+        screen = pyte.Screen(100, 30)
+        stream = pyte.Stream(screen)
+        for output in outputs:
+            stream.feed(output)
+        return screen
+
+    def cells_of(screen: pyte.Screen) -> list[list[tuple[Any, ...]]]:
+        return [
+            [
+                (c.data, c.fg, c.bg, c.bold, c.italics, c.underscore, c.reverse, c.strikethrough)
+                for c in (screen.buffer[y][x] for x in range(screen.columns))
+            ]
+            for y in range(screen.lines)
+        ]
+
+    async with AsyncExitStack() as stack:
+        sessions, app, pilot = await eight_bots(coord, stack, (100, 30))
+        await play_until(sessions, lambda s=sessions[0]: phase(s) == "submit")  # type: ignore[misc]
+        await settle(pilot)
+        compositor = app.screen._compositor
+        first = compositor.render_update(full=True)
+        assert isinstance(first, CompositorUpdate)
+        sent.append(first.render_segments(app.console))
+        App._display = record
+        try:
+            for _ in range(2):  # the cards, the votes (phase changes included)
+                for session in [s for s in sessions if default_move_pending(s)]:
+                    await default_move(session)
+                    await settle(pilot)
+        finally:
+            App._display = display
+        assert isinstance(app.screen, TableScreen)
+        # the screen now, drawn whole Textual's way (each segment: its style's codes, its text, a reset)
+        color_system = app.console._color_system
+        assert color_system is not None
+        expected = terminal(
+            "".join(
+                f"\x1b[{y + 1};1H"
+                + "".join(
+                    text if style is None else Strip.render_style(style, text, color_system) for text, style, _ in strip
+                )
+                for y, strip in enumerate(app.screen._compositor.render_strips())
+            )
+        )
+    shown = terminal(*sent)
+    assert len(sent) > 10
+    assert shown.display == expected.display
+    assert cells_of(shown) == cells_of(expected)
