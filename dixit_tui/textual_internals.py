@@ -234,6 +234,34 @@ INTERNALS: tuple[Internal, ...] = (
         "dixit_tui/tui/widgets/cards.py",
         "38f5deb50147d934",
     ),
+    Internal(
+        "textual/strip.py",
+        "Strip.apply_filter",
+        "patched: a line the ANSI-to-truecolor filter leaves unchanged is not copied (read: _filter_cache, _segments)",
+        "dixit_tui/ssh/driver.py",
+        "43a7e060303cc755",
+    ),
+    Internal(
+        "textual/filter.py",
+        "ANSIToTruecolor.truecolor_style",
+        "read: which styles it changes (ANSI colours, dim text with a colour); the patched apply_filter skips others",
+        "dixit_tui/ssh/driver.py",
+        "80c9d23940219834",
+    ),
+    Internal(
+        "textual/filter.py",
+        "ANSIToTruecolor.apply",
+        "read: a copy of each segment with its style converted and no control code",
+        "dixit_tui/ssh/driver.py",
+        "7ed2d5b2b7e949c1",
+    ),
+    Internal(
+        "textual/strip.py",
+        "Strip.render_style",
+        "patched: the ANSI codes of a style per colour system (the shared style._ansi leaked between sessions)",
+        "dixit_tui/ssh/driver.py",
+        "1c9d39eec67991a5",
+    ),
 )
 
 

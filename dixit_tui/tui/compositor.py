@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
 RowKey = tuple[tuple[str, Style | None], ...]
+_NO_CHOPS: Mapping[int, Strip | None] = {}
 
 
 def _bands(rows: Iterable[int]) -> list[tuple[int, int]]:
@@ -170,7 +171,7 @@ class RowCompositor(Compositor):
             return None
         rows = {y for y, _, _ in spans}
         is_rendered_line = rows.__contains__
-        chops: list[Mapping[int, Strip | None]] = [{} for _ in range(screen.height)]
+        chops: list[Mapping[int, Strip | None]] = [_NO_CHOPS] * screen.height  # (only the rows of the spans are read)
         shown_rows, displayed = self._shown_rows, self._displayed()
         same: set[int] = set()
         for first, last in _bands(rows):
@@ -189,7 +190,10 @@ class RowCompositor(Compositor):
             spans = [span for span in spans if span[0] not in same]
             if not spans:
                 return None
-        chop_ends = [cut_set[1:] for cut_set in self.cuts]
+        cuts = self.cuts
+        chop_ends: list[list[int]] = [[]] * screen.height
+        for y in rows:
+            chop_ends[y] = cuts[y][1:]
         return ChopsUpdate(chops, spans, chop_ends)
 
 

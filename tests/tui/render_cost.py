@@ -34,6 +34,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.ssh.driver import install_textual_patches
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.compositor import RowCompositor
 from tests.tui.fixtures import coordinator, default_move, options, seat_many, settle
@@ -319,6 +320,7 @@ def main() -> None:
     parser.add_argument("--detail", action="store_true", help="the widgets refreshed by each kind of update")
     parser.add_argument("--floor", action="store_true", help="also measure a minimal one-line app, and the ratio")
     args = parser.parse_args()
+    install_textual_patches()  # as in the server (the colour filter, the style codes sent): what a session costs there
     rows = asyncio.run(run(args.turns, args.apps, detail=args.detail))
     if args.floor:
         base = asyncio.run(floor(args.apps))
