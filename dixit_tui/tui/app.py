@@ -151,10 +151,13 @@ class DixitApp(ThemeLookup[int]):
 
     async def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self._screen_changed)
-        if not self.command:
-            await self._show_lobby()
         self.session = await self.coordinator.connect(self.identity, self._deliver)
-        if self.command and not await self._run_command(self.command):
+        if not self.command:
+            # The lobby opens with the open tables and the session's name: drawn once, not drawn empty and then again
+            # (laid out again) when the first lobby update arrives (it then changes nothing).
+            self.tables = self.coordinator.summaries()
+            await self._show_lobby()
+        elif not await self._run_command(self.command):
             await self._show_lobby()
 
     async def _show_lobby(self) -> LobbyScreen:
