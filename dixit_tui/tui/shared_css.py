@@ -118,7 +118,12 @@ def _keep_styles_on_first_resume() -> None:
                     widget._layout_required = False
                     if widget is not self:
                         widget._repaint_required = False
-            if not self._layout_required:
+            app = self.app
+            if not (app._running and not app._batch_count):
+                # Laid out while the app starts (or batches its updates): not drawn. The repaint Textual asks for draws
+                # it (with the lines just rendered), once the app's queue comes to it: the batch is over by then.
+                app.call_later(self.check_idle)
+            elif not self._layout_required:
                 # The repaint Textual asks for after the layout would draw it all again.
                 self._repaint_required = False
             setattr(self, LAID_OUT, started)
