@@ -203,7 +203,7 @@ class DixitApp(ThemeLookup[int]):
             setattr(event, _TYPED_AT, self.screen)  # see _on_key
         await super().on_event(event)
 
-    def _on_resize(self, event: events.Resize) -> None:
+    async def _on_resize(self, event: events.Resize) -> None:
         """A Resize to the size the app has already is dropped (Textual's own handler, run after this one, is not
         run). Textual keeps it and hands it to every screen once idle, and each screen then lays itself and the
         screens below it out again at the same size: the driver's first size (the app's start had it already) cost
