@@ -262,6 +262,55 @@ INTERNALS: tuple[Internal, ...] = (
         "dixit_tui/ssh/driver.py",
         "1c9d39eec67991a5",
     ),
+    Internal(
+        "textual/app.py",
+        "App._on_resize",
+        "prevented for a Resize to the app's own size (read: _size, _resize_event)",
+        "dixit_tui/tui/app.py",
+        "4272d7e592be08cf",
+    ),
+    Internal(
+        "textual/app.py",
+        "App._get_screen",
+        "overridden for a new screen: its AwaitMount asks for no second layout (called: _register)",
+        "dixit_tui/tui/app.py",
+        "3661ae3cd02783d1",
+    ),
+    Internal(
+        "textual/widget.py",
+        "AwaitMount.__await__",
+        "repeated without the layout, when the screen's first resume laid it out",
+        "dixit_tui/tui/app.py",
+        "05816ca4ba646c86",
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen._screen_resized",
+        "patched: a Resize to the size a screen is laid out at lays nothing out (read: _compositor.size)",
+        "dixit_tui/tui/shared_css.py",
+        "5225534965f9847d",
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen._on_layout",
+        "patched: a layout asked for before a new screen's first layout is answered by it",
+        "dixit_tui/tui/shared_css.py",
+        "bc3e2f97c400c6e1",
+    ),
+    Internal(
+        "textual/widget.py",
+        "Widget._check_refresh",
+        "read: _layout_required and _repaint_required, cleared for widgets a new screen's first layout placed",
+        "dixit_tui/tui/shared_css.py",
+        "a3731b142875c20c",
+    ),
+    Internal(
+        "textual/message.py",
+        "Message.__init__",
+        "read: time (when a Layout was asked for)",
+        "dixit_tui/tui/shared_css.py",
+        "1687d1a95458c167",
+    ),
 )
 
 

@@ -7,14 +7,16 @@ see the caller's app as the active one). Player text is never put into markup an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Generator
 from functools import cache
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.dom import NoScreen
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import AwaitMount
@@ -37,7 +39,13 @@ from dixit_tui.coordinator import (
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
 from dixit_tui.tui.lobby import LobbyScreen
-from dixit_tui.tui.shared_css import mark_styled_at_mount, share_parsed_css
+from dixit_tui.tui.shared_css import (
+    LAID_OUT,
+    SAME_SIZE_NO_LAYOUT,
+    install_screen_patches,
+    mark_styled_at_mount,
+    share_parsed_css,
+)
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import voided_notice
 from dixit_tui.tui.theme_lookup import ThemeLookup
@@ -70,6 +78,23 @@ class CoordinatorUpdate(Message):
             and theirs.view is not None
             and mine.view.code == theirs.view.code
         )
+
+
+class _ScreenMounted(AwaitMount):
+    """Awaits a new screen's mounting, as Textual's AwaitMount does, then asks for its layout only if it has not been
+    laid out by its first resume (see `shared_css.LAID_OUT`)."""
+
+    def __await__(self) -> Generator[None, None, None]:
+        async def await_mount() -> None:
+            screen = self._parent
+            if self._widgets:
+                await asyncio.wait([asyncio.create_task(w._mounted_event.wait()) for w in self._widgets])
+                if not getattr(screen, LAID_OUT, False):
+                    screen.refresh(layout=True)
+                with contextlib.suppress(NoScreen):
+                    screen.app._update_mouse_over(screen.screen)
+
+        return await_mount().__await__()
 
 
 @cache
@@ -112,7 +137,9 @@ class DixitApp(ThemeLookup[int]):
         ssh_port: int | None = None,
     ) -> None:
         share_parsed_css()
+        install_screen_patches()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
+        setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again
         self._disable_tooltips = True  # no widget here has a tooltip: no Tooltip widget composed into every screen
         self.ssh_host = ssh_host  # for the "join straight from your shell" hints, when known
         self.ssh_port = ssh_port
@@ -127,10 +154,13 @@ class DixitApp(ThemeLookup[int]):
 
     async def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self._screen_changed)
-        if not self.command:
-            await self._show_lobby()
         self.session = await self.coordinator.connect(self.identity, self._deliver)
-        if self.command and not await self._run_command(self.command):
+        if not self.command:
+            # The lobby opens with the open tables and the session's name: drawn once, not drawn empty and then again
+            # (laid out again) when the first lobby update arrives (it then changes nothing).
+            self.tables = self.coordinator.summaries()
+            await self._show_lobby()
+        elif not await self._run_command(self.command):
             await self._show_lobby()
 
     async def _show_lobby(self) -> LobbyScreen:
@@ -141,6 +171,12 @@ class DixitApp(ThemeLookup[int]):
             lobby = LobbyScreen(self)
             await self.push_screen(lobby)
         return lobby
+
+    def get_default_screen(self) -> Screen[Any]:
+        """Textual's default screen (under every other), prepared as every screen of this app is (see push_screen)."""
+        screen = super().get_default_screen()
+        self._prepare_screen(screen)
+        return screen
 
     def _base_depth(self) -> int:
         """How many screens stay when the table closes: the app's default screen, and the lobby once it exists."""
@@ -169,6 +205,15 @@ class DixitApp(ThemeLookup[int]):
         if isinstance(event, events.Key) and not event.is_forwarded:
             setattr(event, _TYPED_AT, self.screen)  # see _on_key
         await super().on_event(event)
+
+    async def _on_resize(self, event: events.Resize) -> None:
+        """A Resize to the size the app has already is dropped (Textual's own handler, run after this one, is not
+        run). Textual keeps it and hands it to every screen once idle, and each screen then lays itself and the
+        screens below it out again at the same size: the driver's first size (the app's start had it already) cost
+        every new session layouts of its first screen."""
+        if self._size is not None and event.size == self._size and self._resize_event is None:
+            event.stop()
+            event.prevent_default()
 
     def _too_small_shown(self) -> bool:
         if not self.screen_stack:
@@ -224,6 +269,17 @@ class DixitApp(ThemeLookup[int]):
                 return done
             return AwaitMount(self.screen, [])
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
+
+    def _get_screen(self, screen: Screen[Any] | str) -> tuple[Screen[Any], AwaitMount]:
+        """As Textual's, except that once a new screen has mounted, its layout is not asked for again when its first
+        resume laid it out already (Textual asks for it twice, and each time the whole new screen was laid out and
+        drawn once more)."""
+        new = self.get_screen(screen)
+        if new.is_running:
+            return super()._get_screen(screen)
+        await_mount = _ScreenMounted(new, self._register(self, new))
+        self.call_next(await_mount)
+        return new, await_mount
 
     def _prepare_screen(self, screen: Screen[Any]) -> None:
         """A new screen gets what it would otherwise get only once shown, each costing a restyle or a relayout of

@@ -211,7 +211,10 @@ class LobbyScreen(Screen[None]):
             self.query_one("#tables", TableList).focus()
 
     def on_mount(self) -> None:
-        self.show_tables(self.host.tables)
+        """The list, the welcome line and the hint are filled before the first drawing (`show_tables` would wait for
+        the screen to count as mounted, just after this: the lobby was drawn empty, then laid out and drawn again)."""
+        self._tables = self.host.tables
+        self._render_tables(self._tables)
 
     # --- live data -------------------------------------------------------------------------------------------
 
