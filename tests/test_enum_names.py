@@ -24,12 +24,6 @@ NAMES = frozenset(
     | {"away", "time"}  # StandInReason
 )
 
-# TODO(merge): files other helpers own this round still compare against the names; remove each line once its
-# owner's work is merged and the comparisons there use the enums (test_the_exceptions_are_still_needed says when).
-TODO = {
-    "tui/table_screen.py": "screen",
-}
-
 
 def _names_in(node: ast.expr) -> bool:
     if isinstance(node, ast.Constant):
@@ -61,20 +55,10 @@ def test_the_names_are_the_enums_values() -> None:
 
 
 def test_nothing_outside_the_engine_compares_against_a_name_written_as_a_string() -> None:
-    found = [
-        f"{p.parent.relative_to(PACKAGE.parent)}/{line}"
-        for p in _outside_engine()
-        if str(p.relative_to(PACKAGE)) not in TODO
-        for line in comparisons(p)
-    ]
+    found = [f"{p.parent.relative_to(PACKAGE.parent)}/{line}" for p in _outside_engine() for line in comparisons(p)]
     assert not found, "compare against the enum member instead (Phase.VOTE, Mode.TEAM, TableStatus.OVER...):\n" + (
         "\n".join(found)
     )
-
-
-def test_the_exceptions_are_still_needed() -> None:
-    done = [f"{name} ({owner})" for name, owner in TODO.items() if not comparisons(PACKAGE / name)]
-    assert not done, "no string comparisons left: remove from TODO: " + ", ".join(done)
 
 
 def test_the_scan_sees_every_form(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ stand-in; the tables' clocks are `timers.Timers`, and who sits where is changed 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import time
@@ -66,6 +67,7 @@ NO_BOTS = "This server has no built-in bots: invite people to play instead."
 SessionTable = Table["PlayerSession"]  # a table of this coordinator: its seats and spectators are sessions
 
 
+@functools.cache
 def _builtin_names() -> tuple[str, ...]:
     from dixit_tui.decks import builtin_deck_names
 
@@ -73,6 +75,18 @@ def _builtin_names() -> tuple[str, ...]:
 
 
 def _default_cards(decks: Sequence[str]) -> tuple[Card, ...]:
+    """The cards of the decks, mixed. Built-in decks are read and their texts sanitised once per process (per list
+    of decks); a deck file is read again every time (it may have changed)."""
+    names = tuple(decks)
+    if all(name in _builtin_names() for name in names):
+        return _builtin_cards(names)
+    from dixit_tui.decks import resolve_decks
+
+    return resolve_decks(list(decks))
+
+
+@functools.lru_cache(maxsize=32)
+def _builtin_cards(decks: tuple[str, ...]) -> tuple[Card, ...]:
     from dixit_tui.decks import resolve_decks
 
     return resolve_decks(list(decks))
@@ -445,9 +459,10 @@ class Coordinator:
         return tuple(sorted(out, key=lambda t: (order[t.status], t.code)))
 
     def lobby_changed(self) -> None:
+        """Every session in the lobby gets the new listing; one whose last update was this very listing is spared."""
         update = LobbyUpdate(self.summaries())
         for session in self.sessions:
-            if session.table is None:
+            if session.table is None and session.last != update:
                 session.deliver(update)
 
     def table(self, code: str) -> SessionTable:
@@ -460,13 +475,15 @@ class Coordinator:
         return table
 
     def broadcast(self, table: Table, updates: Sequence[Update] = ()) -> None:
-        """Send the table's updates and then each session its own fresh view: only the sessions at this table."""
-        for session in table.sessions():
+        """Send the table's updates and then each session its own fresh view: only the sessions at this table.
+        A session whose last update was this very view (nothing it sees changed) gets nothing new."""
+        for session, view in table.views():
             if getattr(session, "remote", False):
                 continue  # a player at another worker: that worker shows them
             for update in updates:
                 session.deliver(update)
-            session.deliver(StateUpdate(table.view_for(session)))
+            if updates or not _same_view(session.last, view):
+                session.deliver(StateUpdate(view))
 
     def create_table(self, options: TableOptions) -> SessionTable:
         if len(self.tables) >= self.limits.max_tables:
@@ -536,6 +553,21 @@ class Coordinator:
             table.queue_closed()
 
 
+def _same_view(last: Update | None, view: TableView) -> bool:
+    """Whether `last` (a session's last update) is a StateUpdate of a view equal to `view`. The versions are compared
+    first: after a change to the table or its game they differ, and the whole views need not be."""
+    if not isinstance(last, StateUpdate) or last.view is None:
+        return False
+    old = last.view
+    if old is view:
+        return True
+    if old.version != view.version or (old.game is None) != (view.game is None):
+        return False
+    if old.game is not None and view.game is not None and old.game.version != view.game.version:
+        return False
+    return old == view
+
+
 def _returning_seat(table: Table, name: str) -> int | None:
     """The seat of a player (not a bot, not removed) called `name` at this table: someone coming back after the
     start with the same name, who gets it back with their reconnect code (a key-bound seat also by its key)."""
@@ -559,12 +591,14 @@ class PlayerSession:
         self.closed = False
         # the table's version the client's next move was decided on (protocol `version`); None: not checked
         self.expected_version: int | None = None
+        self.last: Update | None = None  # the last update delivered (an equal view or listing need not follow it)
 
     # --- plumbing --------------------------------------------------------------------------------------------
 
     def deliver(self, update: Update) -> None:
         if self.closed:
             return
+        self.last = update
         try:
             self.sink(update)
         except Exception:  # a broken session must never break the others

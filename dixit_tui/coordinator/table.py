@@ -110,6 +110,21 @@ class ChatLimiter:
         return True
 
 
+@dataclass(frozen=True, slots=True)
+class _SharedView:
+    """What every view of one table at one moment has in common (see `Table.views`)."""
+
+    host: int
+    status: TableStatus
+    seats: tuple[SeatInfo, ...]
+    log: tuple[str, ...]
+    chat_paused: bool
+    spectators: int
+    start_problem: str | None
+    typing: tuple[int, ...]
+    stand_ins: tuple[tuple[int, float], ...]
+
+
 class Table(Generic[S]):
     def __init__(
         self, code: str, options: TableOptions, rng: random.Random, cards: Callable[[Sequence[str]], tuple[Card, ...]]
@@ -601,28 +616,72 @@ class Table(Generic[S]):
 
     def view_for(self, session: S) -> TableView:
         seat = self.seat_of(session)
+        return self._view(seat, self._shared_view(), self.chat_for(self.team_of(seat)))
+
+    def views(self) -> list[tuple[S, TableView]]:
+        """Every session at the table with its own view, as `view_for` builds it (and in `sessions()`'s order). What
+        is the same for every seat (the seats, the log, the table's chat, the clocks) is built once for all of them,
+        and so is the one view every spectator gets; the game part of each view is the engine's `view_for` of its
+        seat."""
+        first: dict[int, int] = {}  # id(session) -> its seat (the first, as `seat_of` finds it)
+        pairs: list[tuple[S, int | None]] = []
+        for index, record in enumerate(self.seats):
+            if record.session is not None:
+                pairs.append((record.session, first.setdefault(id(record.session), index)))
+        pairs.extend((watcher, first.get(id(watcher))) for watcher in self.spectators)
+        shared = self._shared_view()
+        chats: dict[int | None, tuple[ChatLine, ...]] = {}
+        watching: TableView | None = None  # a spectator's view: the same for every spectator
+        out: list[tuple[S, TableView]] = []
+        for session, seat in pairs:
+            if seat is None and watching is not None:
+                out.append((session, watching))
+                continue
+            team = self.team_of(seat)
+            chat = chats.get(team)
+            if chat is None:
+                chat = chats[team] = self.chat_for(team)
+            view = self._view(seat, shared, chat)
+            if seat is None:
+                watching = view
+            out.append((session, view))
+        return out
+
+    def _shared_view(self) -> _SharedView:
+        """The parts of a view that are the same for every session at the table now."""
         host = self.host
-        seats = self._seat_infos(host)
-        game = view_for(self.game.state, seat) if self.game is not None else None
-        team = self.team_of(seat)
-        return TableView(
-            code=self.code,
-            options=self.options,
-            status=self.status,
-            seats=seats,
-            you=seat,
+        lobby = self.game is None
+        return _SharedView(
             host=host,
-            game=game,
-            chat=self.chat_for(team),
+            status=self.status,
+            seats=self._seat_infos(host),
             log=tuple(self.log),
             chat_paused=self.chat_paused(),
             spectators=len(self.spectators),
-            reconnect_code=self.seats[seat].code if seat is not None and self.seats[seat].key is None else None,
-            start_problem=self.start_problem() if self.game is None else None,
-            version=self.version,
-            deadline=self.deadline,
+            start_problem=self.start_problem() if lobby else None,
             typing=self.typing_seats(),
             stand_ins=tuple(sorted(self.stand_ins.items())),
+        )
+
+    def _view(self, seat: int | None, shared: _SharedView, chat: tuple[ChatLine, ...]) -> TableView:
+        return TableView(
+            code=self.code,
+            options=self.options,
+            status=shared.status,
+            seats=shared.seats,
+            you=seat,
+            host=shared.host,
+            game=view_for(self.game.state, seat) if self.game is not None else None,
+            chat=chat,
+            log=shared.log,
+            chat_paused=shared.chat_paused,
+            spectators=shared.spectators,
+            reconnect_code=self.seats[seat].code if seat is not None and self.seats[seat].key is None else None,
+            start_problem=shared.start_problem,
+            version=self.version,
+            deadline=self.deadline,
+            typing=shared.typing,
+            stand_ins=shared.stand_ins,
         )
 
     def _seat_infos(self, host: int) -> tuple[SeatInfo, ...]:

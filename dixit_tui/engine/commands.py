@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dixit_tui.engine.frozen import quick_init
 
+
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GiveClue:
     seat: int
@@ -12,12 +15,14 @@ class GiveClue:
     card: str | None = None  # None in party mode (the clue refers to no card)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Submit:
     seat: int
     cards: tuple[str, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Vote:
     seat: int
@@ -25,11 +30,13 @@ class Vote:
     red: int | None = None  # party storyteller only, required there
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class VoidTurn:
     seat: int  # must be the host
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RemovePlayer:
     seat: int  # the host, or the player leaving for good

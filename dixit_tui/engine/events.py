@@ -6,9 +6,11 @@ from dataclasses import dataclass
 
 from dixit_tui.engine.cards import Card
 from dixit_tui.engine.config import GameConfig
+from dixit_tui.engine.frozen import quick_init
 from dixit_tui.engine.reveal import Reveal
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GameStarted:
     config: GameConfig
@@ -20,6 +22,7 @@ class GameStarted:
     practice: bool = False  # turn 0 is an unscored practice turn, told by the host; the game proper follows
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PracticeEnded:
     """The practice turn is over: every card is shuffled into a fresh deck and dealt again; turn 1 begins."""
@@ -27,11 +30,13 @@ class PracticeEnded:
     order: tuple[str, ...]  # the new deck: hands are dealt from its top in seat order, the rest is the draw pile
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class StorytellerChosen:
     seat: int  # random first storyteller
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ClueGiven:
     seat: int
@@ -39,17 +44,20 @@ class ClueGiven:
     card: str | None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CardsSubmitted:
     seat: int
     cards: tuple[str, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BoardLaidOut:
     order: tuple[str, ...]  # card ids in slot order 1..N
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class VoteCast:
     seat: int
@@ -57,38 +65,45 @@ class VoteCast:
     red: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnScored:
     reveal: Reveal
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DrawPileReshuffled:
     order: tuple[str, ...]  # the new draw pile: the old pile and the discard pile, shuffled
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CardsDrawn:
     seat: int
     cards: tuple[str, ...]  # taken from the top of the draw pile
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandsPassed:
     """Party mode: every remaining player passes their whole hand to the next remaining seat."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnBegan:
     number: int
     storyteller: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnVoided:
     turn: int  # every given card goes back to its owner; same storyteller; scores unchanged
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerRemoved:
     seat: int  # their hand goes to the discard pile
@@ -96,6 +111,7 @@ class PlayerRemoved:
     storyteller: int | None  # the storyteller afterwards
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     winners: tuple[int, ...]

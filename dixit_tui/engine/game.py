@@ -7,9 +7,11 @@ the events never needs the random generator.
 
 from __future__ import annotations
 
+import _random
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import fields, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from hashlib import sha512 as _sha512
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -46,8 +48,8 @@ from dixit_tui.engine.events import (
     VoteCast,
 )
 from dixit_tui.engine.reveal import Points, Reveal, SlotResult
-from dixit_tui.engine.scoring import score_party, score_units
-from dixit_tui.engine.state import MEMO_KEYS, VOTE_MEMO_KEYS, GameState, Phase, Turn
+from dixit_tui.engine.scoring import score_party, score_seats, score_units
+from dixit_tui.engine.state import MEMO_KEYS, GameState, Phase, Turn
 
 # --- copying frozen states -----------------------------------------------------------------------------------
 #
@@ -56,7 +58,11 @@ from dixit_tui.engine.state import MEMO_KEYS, VOTE_MEMO_KEYS, GameState, Phase, 
 # event of the call into that private copy (`_apply_into`), and only then hand it out, frozen for good.
 
 _new = object.__new__
-_FIELD_COUNT = len(fields(GameState))
+# A state forgets a remembered answer by holding None for it (GameState.waiting_for and the rest then work it out
+# again), never by deleting it: every state of a game keeps its answers in the same places of its dict, which its
+# copies and the attribute lookups go through quickly (a key deleted and added again would move and make holes).
+_FORGOTTEN = dict.fromkeys(MEMO_KEYS)
+_UNKNOWN = dict.fromkeys(("_active", *MEMO_KEYS))  # what a new state remembers: nothing yet
 _set = object.__setattr__
 T = TypeVar("T")
 V = TypeVar("V")
@@ -81,8 +87,18 @@ def _evolve(obj: T, **changes: Any) -> T:
 # --- randomness ------------------------------------------------------------------------------------------------
 
 
+_new_random = random.Random.__new__  # the bare generator, not seeded yet
+_seed_random = _random.Random.seed  # the generator's own seeding from an int, which random.Random.seed ends with
+
+
 def _rng(seed: int, draws: int) -> random.Random:
-    return random.Random(f"dixit:{seed}:{draws}")
+    """random.Random(f"dixit:{seed}:{draws}"): the same generator, seeded with the int Random.seed makes of that
+    string, without the Python-level __init__ and seed calls."""
+    key = f"dixit:{seed}:{draws}".encode()
+    rng: random.Random = _new_random(random.Random)
+    _seed_random(rng, int.from_bytes(key + _sha512(key).digest()))
+    rng.gauss_next = None  # type: ignore[attr-defined]  # as Random.__init__ leaves it
+    return rng
 
 
 def below(bits: Callable[[int], int], n: int) -> int:
@@ -99,12 +115,16 @@ def _shuffled(items: Iterable[str], seed: int, draws: int) -> tuple[str, ...]:
     """The items in random.Random.shuffle's order for this seed and draw (the same Fisher-Yates draws, inline)."""
     out = list(items)
     bits = _rng(seed, draws).getrandbits
-    for i in range(len(out) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    k = len(out).bit_length()  # the bits below(n) draws, for n from len(out) down: k while n >= low
+    low = 1 << k >> 1
+    for n in range(len(out), 1, -1):
+        if n < low:
+            k -= 1
+            low >>= 1
         j = bits(k)
         while j >= n:
             j = bits(k)
+        i = n - 1
         out[i], out[j] = out[j], out[i]
     return tuple(out)
 
@@ -180,30 +200,25 @@ class _Draft:
 
     __slots__ = ("events", "state")
 
-    def __init__(self, state: GameState) -> None:
-        self.state = _copy(state)
-        self.events: list[Event] = []
+    def __init__(self, state: GameState, events: list[Event]) -> None:
+        """A draft whose state is `state`, a private copy that `events` are already folded into."""
+        self.state = state
+        self.events = events
+
+    @classmethod
+    def start(cls, state: GameState, first: Event) -> _Draft:
+        """The draft of a command whose first event is `first` (every command causes at least one)."""
+        after = _copy(state)
+        _apply_into(after, first)
+        return cls(after, [first])
+
+    @property
+    def outcome(self) -> tuple[list[Event], GameState]:
+        return self.events, self.state
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
         _apply_into(self.state, event)
-
-    def emit_draws(self, draws: list[CardsDrawn]) -> None:
-        """Emit the CardsDrawn of a refill (from the top of the pile, in order, as `_refill` makes them), folded in at
-        once: the same state as emitting them one by one, with the hands rebuilt once."""
-        self.events.extend(draws)
-        state = self.state
-        f = state.__dict__
-        hands = list(state.hands)
-        taken = 0
-        for e in draws:
-            hands[e.seat] = (*hands[e.seat], *e.cards)
-            taken += len(e.cards)
-        f["hands"] = tuple(hands)
-        f["draw_pile"] = state.draw_pile[taken:]
-        f["version"] += len(draws)
-        for key in MEMO_KEYS:
-            f.pop(key, None)
 
 
 def decide(state: GameState, command: Command) -> list[Event]:
@@ -218,16 +233,16 @@ def step(state: GameState, command: Command) -> tuple[list[Event], GameState]:
     if state.phase is Phase.OVER:
         raise GameOver("The game is over.")
     seat = command.seat
-    if not (0 <= seat < len(state.names)) or not state.active[seat]:
+    active = state.active
+    if not (0 <= seat < len(active)) or not active[seat]:
         raise NotYourTurn("You are not playing at this table.")
     rule = _DECIDE.get(type(command))
     if rule is None:
         raise RuleError(f"Unknown command {command!r}.")  # pragma: no cover
-    draft = rule(state, command)
-    return draft.events, draft.state
+    return rule(state, command)
 
 
-def _decide_clue(state: GameState, cmd: GiveClue) -> _Draft:
+def _decide_clue(state: GameState, cmd: GiveClue) -> tuple[list[Event], GameState]:
     if state.phase is not Phase.CLUE:
         raise WrongPhase("The clue has already been given this turn.")
     teller = state.turn.storyteller
@@ -248,39 +263,62 @@ def _decide_clue(state: GameState, cmd: GiveClue) -> _Draft:
             raise BadCard("That card is not in your hand.")
         if cmd.card == state.turn.voided_card:
             raise BadCard("This turn was voided: choose a different card for your new clue.")
-    draft = _Draft(state)
-    draft.emit(ClueGiven(cmd.seat, text, cmd.card))
-    _lay_board_if_complete(draft)
-    return draft
+    event = ClueGiven(cmd.seat, text, cmd.card)
+    after = _copy(state)
+    _apply_into(after, event)
+    waiting = after._waiting  # after.waiting_for(), read straight from the state when the fold left it
+    if waiting is None:
+        waiting = after.waiting_for()
+    if waiting:  # the cards to give (team mode may need none)
+        return [event], after
+    return _lay_board(_Draft(after, [event]))
 
 
-def _decide_submit(state: GameState, cmd: Submit) -> _Draft:
+def _decide_submit(state: GameState, cmd: Submit) -> tuple[list[Event], GameState]:
     if state.phase is not Phase.SUBMIT:
         raise WrongPhase("This is not the time to give cards.")
-    if cmd.seat not in state.waiting_for():  # the seats that may submit (GameState.may_submit), remembered
-        raise NotYourTurn(_why_no_submit(state, cmd.seat))
+    seat, cards = cmd.seat, cmd.cards
+    waiting = state._waiting  # the seats that may submit (GameState.may_submit), remembered: state.waiting_for()
+    if waiting is None:
+        waiting = state.waiting_for()
+    if seat not in waiting:
+        raise NotYourTurn(_why_no_submit(state, seat))
     want = 1 if state.config.mode is not Mode.STANDARD else state.rules.submit_count
-    cards = tuple(cmd.cards)
+    if type(cards) is not tuple:
+        cards = tuple(cards)
     if len(cards) != want:
         raise BadCard(f"Give exactly {want} card{'s' if want > 1 else ''}.")
     if want > 1 and len(set(cards)) != len(cards):
         raise BadCard("Give two different cards.")
-    hand = state.hands[cmd.seat]
+    hand = state.hands[seat]
     for card in cards:
         if card not in hand:
             raise BadCard("That card is not in your hand.")
-    draft = _Draft(state)
-    draft.emit(CardsSubmitted(cmd.seat, cards))
-    _lay_board_if_complete(draft)
-    return draft
+    event = CardsSubmitted(seat, cards)
+    after = _copy(state)
+    _fold_submission(after, after.__dict__, event)
+    waiting = after._waiting  # after.waiting_for(), read straight from the state when the fold left it
+    if waiting is None:
+        waiting = after.waiting_for()
+    if waiting:  # still in the submit phase: some cards are still to come
+        return [event], after
+    return _lay_board(_Draft(after, [event]))
 
 
-def _lay_board_if_complete(draft: _Draft) -> None:
-    """Once every card is in, shuffle them into numbered slots (team mode may need none after the clue)."""
+def _lay_board(draft: _Draft) -> tuple[list[Event], GameState]:
+    """Every card is in: shuffle them into numbered slots."""
     after = draft.state
-    if after.phase is not Phase.SUBMIT or not after.waiting_for():  # after.submission_complete()
-        given = [c for s in after.seats for c in after.given_by(s)]
-        draft.emit(BoardLaidOut(_shuffled(given, after.seed, after.rng_draws)))
+    turn = after.turn
+    teller, clue_card, submissions = turn.storyteller, turn.clue_card, turn.submissions
+    given: list[str] = []  # every seat's given_by, in seat order
+    for seat in range(len(after.names)):
+        if seat == teller and clue_card is not None:
+            given.append(clue_card)
+        cards = submissions.get(seat)
+        if cards:
+            given.extend(cards)
+    draft.emit(BoardLaidOut(_shuffled(given, after.seed, after.rng_draws)))
+    return draft.events, after
 
 
 def _why_no_submit(state: GameState, seat: int) -> str:
@@ -299,76 +337,94 @@ def _why_no_submit(state: GameState, seat: int) -> str:
     return "You do not give a card this turn."
 
 
-def _decide_vote(state: GameState, cmd: Vote) -> _Draft:
+def _decide_vote(state: GameState, cmd: Vote) -> tuple[list[Event], GameState]:
     if state.phase is not Phase.VOTE:
         raise WrongPhase("Voting has not started yet.")
-    if cmd.seat not in state.voter_tuple():
-        if cmd.seat == state.turn.storyteller:
+    seat, slots, red, turn = cmd.seat, cmd.slots, cmd.red, state.turn
+    voters = state._voters  # state.voter_tuple(), without the call when remembered
+    if voters is None:
+        voters = state.voter_tuple()
+    if seat not in voters:
+        if seat == turn.storyteller:
             raise NotYourTurn("The storyteller does not vote.")
         raise NotYourTurn("You do not vote this turn.")
-    slots = tuple(cmd.slots)
+    if type(slots) is not tuple:
+        slots = tuple(slots)
     allowed = state.rules.votes_allowed
-    if not 1 <= len(slots) <= allowed:
+    count = len(slots)
+    if not 1 <= count <= allowed:
         raise BadVote("Vote for one card." if allowed == 1 else "Vote for one or two cards.")
-    if len(slots) > 1 and len(set(slots)) != len(slots):
+    if count > 1 and len(set(slots)) != count:
         raise BadVote("Your two votes must be on different cards.")
-    size = len(state.turn.board)
-    for slot in slots if cmd.red is None else (*slots, cmd.red):
+    size = len(turn.board)
+    for slot in slots if red is None else (*slots, red):
         if not 1 <= slot <= size:
             raise BadVote(f"There is no card {slot}: the board has cards 1 to {size}.")
-    forbidden = state.forbidden_slots(cmd.seat)
-    for slot in slots if forbidden else ():
-        if slot in forbidden:
-            raise BadVote(
-                "You cannot vote for your own card."
-                if state.config.mode is not Mode.TEAM
-                else "You cannot vote for your team's card."
-            )
-    party_teller = state.config.mode is Mode.PARTY and cmd.seat == state.turn.storyteller
-    if party_teller and cmd.red is None:
-        raise BadVote("As storyteller, place your red marker too.")
-    if not party_teller and cmd.red is not None:
+    remembered = state._forbidden  # state.forbidden_slots(seat), without the call when remembered
+    forbidden = state.forbidden_slots(seat) if remembered is None else remembered.get(seat, ())
+    if forbidden:
+        for slot in slots:
+            if slot in forbidden:
+                raise BadVote(
+                    "You cannot vote for your own card."
+                    if state.config.mode is not Mode.TEAM
+                    else "You cannot vote for your team's card."
+                )
+    if state.config.mode is Mode.PARTY and seat == turn.storyteller:
+        if red is None:
+            raise BadVote("As storyteller, place your red marker too.")
+    elif red is not None:
         raise BadVote("Only the party storyteller places the red marker.")
-    draft = _Draft(state)
-    draft.emit(VoteCast(cmd.seat, slots, cmd.red))
-    if not draft.state.waiting_for():
-        _end_turn(draft)
-    return draft
+    event = VoteCast(seat, slots, red)
+    after = _copy(state)
+    _fold_vote(after, after.__dict__, event)
+    waiting = after._waiting  # after.waiting_for(), read straight from the state when the fold left it
+    if waiting is None:
+        waiting = after.waiting_for()
+    if waiting:
+        return [event], after
+    draft = _Draft(after, [event])
+    _end_turn(draft)
+    return draft.events, after
 
 
-def _decide_void(state: GameState, cmd: VoidTurn) -> _Draft:
+def _decide_void(state: GameState, cmd: VoidTurn) -> tuple[list[Event], GameState]:
     if cmd.seat != state.host:
         raise NotHost("Only the table's host can void the turn.")
     if state.phase is Phase.CLUE:
         raise WrongPhase("Nothing to void yet: no clue has been given this turn.")
-    draft = _Draft(state)
-    draft.emit(TurnVoided(state.turn.number))
-    return draft
+    return _Draft.start(state, TurnVoided(state.turn.number)).outcome
 
 
-def _decide_remove(state: GameState, cmd: RemovePlayer) -> _Draft:
+def _decide_remove(state: GameState, cmd: RemovePlayer) -> tuple[list[Event], GameState]:
     target = cmd.target
     if cmd.seat != state.host and cmd.seat != target:
         raise NotHost("Only the table's host can remove another player.")
     if not (0 <= target < len(state.names)) or not state.active[target]:
         raise NotYourTurn("That seat has no player.")
-    draft = _Draft(state)
+    draft: _Draft | None = None
+    before = state
     if state.phase in (Phase.SUBMIT, Phase.VOTE):
-        draft.emit(TurnVoided(state.turn.number))
-    after = draft.state
-    still = [s for s in after.active_seats() if s != target]
-    host = after.host if after.host != target else after.next_active(target)
-    teller = after.turn.storyteller
+        draft = _Draft.start(state, TurnVoided(state.turn.number))
+        before = draft.state
+    still = [s for s in before.active_seats() if s != target]
+    host = before.host if before.host != target else before.next_active(target)
+    teller = before.turn.storyteller
     if teller == target:
-        teller = after.next_active(target)
-    draft.emit(PlayerRemoved(target, host, teller))
+        teller = before.next_active(target)
+    removed = PlayerRemoved(target, host, teller)
+    if draft is None:
+        draft = _Draft.start(state, removed)
+    else:
+        draft.emit(removed)
+    after = draft.state
     if _too_few(after) or _game_finished(after):  # e.g. the one who had not told yet has left
         # Nothing the practice turn scores counts: a game that ends during it has no winner.
         draft.emit(GameEnded(() if after.practice else _leaders(after, still)))
-    return draft
+    return draft.outcome
 
 
-_DECIDE: dict[type, Callable[[GameState, Any], _Draft]] = {
+_DECIDE: dict[type, Callable[[GameState, Any], tuple[list[Event], GameState]]] = {
     GiveClue: _decide_clue,
     Submit: _decide_submit,
     Vote: _decide_vote,
@@ -404,12 +460,7 @@ def _end_turn(draft: _Draft) -> None:
     if _game_finished(state):
         draft.emit(GameEnded(_leaders(state, state.active_seats())))
         return
-    refill = _refill(state)
-    if refill and type(refill[0]) is CardsDrawn:
-        draft.emit_draws(refill)  # type: ignore[arg-type]
-    else:
-        for event in refill:
-            draft.emit(event)
+    _refill(draft)
     if state.config.mode is Mode.PARTY:
         draft.emit(HandsPassed())
     teller = state.turn.storyteller
@@ -431,26 +482,43 @@ def _end_practice(draft: _Draft) -> None:
 
 
 def _game_finished(state: GameState) -> bool:
-    seats = state.active_seats()
-    if state.config.mode is Mode.STANDARD:
-        return any(state.scores[s] >= state.config.target for s in seats)
-    return all(state.told[s] >= state.config.storytells for s in seats)
+    seats, config = state.active_tuple(), state.config
+    if config.mode is Mode.STANDARD:
+        scores, target = state.scores, config.target
+        return any(scores[seat] >= target for seat in seats)
+    told, storytells = state.told, config.storytells
+    return all(told[s] >= storytells for s in seats)
 
 
-def _refill(state: GameState) -> list[Event]:
+def _refill(draft: _Draft) -> None:
     """Everyone draws back to hand size. If the pile cannot supply everyone, it is first shuffled together with the
-    discard pile into a new draw pile (running out never ends the game)."""
-    needs = {s: state.rules.hand_size - len(state.hands[s]) for s in state.active_seats()}
-    events: list[Event] = []
-    pile = state.draw_pile
-    if sum(needs.values()) > len(pile):
-        pile = _shuffled((*pile, *state.discard), state.seed, state.rng_draws)
-        events.append(DrawPileReshuffled(pile))
-    for seat, need in needs.items():
+    discard pile into a new draw pile (running out never ends the game). The CardsDrawn are folded in at once: the
+    same state as folding them one by one, with the hands rebuilt once."""
+    state = draft.state
+    size, hands, seats = state.rules.hand_size, state.hands, state.active_tuple()
+    if len(seats) == len(hands):  # everyone is still in
+        short = size * len(hands) - sum(map(len, hands))
+    else:
+        short = sum([size - len(hands[seat]) for seat in seats])
+    if short > len(state.draw_pile):
+        draft.emit(DrawPileReshuffled(_shuffled((*state.draw_pile, *state.discard), state.seed, state.rng_draws)))
+    pile, events = state.draw_pile, draft.events
+    new_hands = list(hands)
+    top = drawn = 0
+    for seat in seats:
+        need = size - len(hands[seat])
         if need > 0:
-            events.append(CardsDrawn(seat, pile[:need]))
-            pile = pile[need:]
-    return events
+            cards = pile[top : top + need]
+            events.append(CardsDrawn(seat, cards))
+            new_hands[seat] = hands[seat] + cards
+            top += need
+            drawn += 1
+    if drawn:
+        f = state.__dict__
+        f["hands"] = tuple(new_hands)
+        f["draw_pile"] = pile[top:]
+        f["version"] += drawn
+        f.update(_FORGOTTEN)
 
 
 def _score(state: GameState) -> Reveal:
@@ -460,19 +528,20 @@ def _score(state: GameState) -> Reveal:
     owner_of = {card: seat for seat, cards in turn.submissions.items() for card in cards}
     if turn.clue_card is not None:
         owner_of[turn.clue_card] = teller  # as GameState.owner_of, for every card at once
-    owners = {i: owner_of.get(card) for i, card in enumerate(turn.board, start=1)}
-    voters_on: dict[int, list[int]] = {slot: [] for slot in owners}
-    for voter in sorted(turn.votes):
-        for slot in turn.votes[voter]:
-            voters_on[slot].append(voter)
+    board, votes = turn.board, turn.votes
+    owners = [owner_of.get(card) for card in board]  # by slot - 1
+    voters_on: list[list[int]] = [[] for _ in board]  # by slot - 1
+    for voter in sorted(votes):
+        for slot in votes[voter]:
+            voters_on[slot - 1].append(voter)
     texts, red = state.cards, turn.red
     slots = tuple(
         [
-            SlotResult(slot, card, owners[slot] or 0, tuple(voters_on[slot]), slot == red, texts[card].text)
-            for slot, card in enumerate(turn.board, start=1)
+            SlotResult(slot, card, owner or 0, tuple(on), slot == red, texts[card].text)
+            for slot, card, owner, on in zip(range(1, len(board) + 1), board, owners, voters_on, strict=True)
         ]
     )
-    seats = state.active_seats()
+    seats = state.active_tuple()
     points: list[Points] = []
     if state.config.mode is Mode.PARTY:
         assert turn.red is not None
@@ -484,24 +553,34 @@ def _score(state: GameState) -> Reveal:
             points.append(Points(seat, party=delta, delta=delta, score=state.scores[seat] + delta))
     else:
         assert turn.clue_card is not None
-        teller_slot = turn.board.index(turn.clue_card) + 1
-        team_of = state.team_of
-        unit_of = (lambda s: team_of(s) or 0) if state.config.mode is Mode.TEAM else None
-        outcome, units = score_units(
-            seats=seats,
-            storyteller=teller,
-            teller_slot=teller_slot,
-            owners={slot: owner for slot, owner in owners.items() if owner is not None},
-            votes=turn.votes,
-            bonus_cap=state.rules.bonus_cap,
-            single_vote_extra=state.rules.single_vote_extra,
-            unit_of=unit_of,
-        )
-        scores = state.scores
-        for seat in seats:
-            pass1, bonus_raw, bonus, extra = units[seat if unit_of is None else unit_of(seat)]
-            total = pass1 + bonus + extra
-            points.append(Points(seat, pass1, bonus_raw, bonus, extra, 0, total, scores[seat] + total))
+        teller_slot = board.index(turn.clue_card) + 1
+        rules, scores = state.rules, state.scores
+        if state.config.mode is Mode.TEAM:
+            team_of = state.team_of
+            outcome, units = score_units(
+                seats=seats,
+                storyteller=teller,
+                teller_slot=teller_slot,
+                owners={slot: owner for slot, owner in enumerate(owners, start=1) if owner is not None},
+                votes=votes,
+                bonus_cap=rules.bonus_cap,
+                single_vote_extra=rules.single_vote_extra,
+                unit_of=lambda s: team_of(s) or 0,
+            )
+            for seat in seats:
+                pass1, bonus_raw, bonus, extra = units[team_of(seat) or 0]
+                total = pass1 + bonus + extra
+                points.append(Points(seat, pass1, bonus_raw, bonus, extra, 0, total, scores[seat] + total))
+        else:
+            outcome, pass1s, raws, extras = score_seats(
+                len(scores), seats, teller, teller_slot, owners, votes, rules.single_vote_extra
+            )
+            cap = rules.bonus_cap
+            for seat in seats:
+                pass1, bonus_raw, extra = pass1s[seat], raws[seat], extras[seat]
+                bonus = bonus_raw if cap is None or bonus_raw <= cap else cap
+                total = pass1 + bonus + extra
+                points.append(Points(seat, pass1, bonus_raw, bonus, extra, 0, total, scores[seat] + total))
     return Reveal(turn.number, teller, turn.clue, outcome, slots, tuple(points))
 
 
@@ -509,7 +588,9 @@ def _score(state: GameState) -> Reveal:
 
 
 def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return (*hands[:seat], hand, *hands[seat + 1 :])
+    new = list(hands)
+    new[seat] = hand
+    return tuple(new)
 
 
 def _without(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
@@ -518,20 +599,6 @@ def _without(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
         return hand[:i] + hand[i + 1 :]
     gone = set(cards)
     return tuple(c for c in hand if c not in gone)
-
-
-def _with(mapping: Mapping[int, V], key: int, value: V) -> Mapping[int, V]:
-    """A read-only copy of `mapping` (a MappingProxyType) with `key` set, in the order {**mapping, key: value} has."""
-    new = mapping.copy()  # type: ignore[attr-defined]  # the proxy copies its dict (quicker than {**mapping})
-    new[key] = value
-    return MappingProxyType(new)
-
-
-def _without_seat(waiting: tuple[int, ...] | None, seat: int) -> tuple[int, ...] | None:
-    """The seats still awaited once `seat` has acted, from those awaited before (None: not known)."""
-    if waiting is None or seat not in waiting:
-        return waiting
-    return tuple([s for s in waiting if s != seat])
 
 
 def apply(state: GameState | None, event: Event) -> GameState:
@@ -552,7 +619,7 @@ def _apply_start(e: GameStarted) -> GameState:
     hands = tuple(tuple(e.order[i * h : (i + 1) * h]) for i in range(n))
     if e.practice and not 0 <= e.host < n:
         raise ValueError("GameStarted: the practice turn's storyteller (the host) is not a seat")
-    return GameState(
+    state = GameState(
         config=config,
         rules=rules,
         names=e.names,
@@ -571,6 +638,8 @@ def _apply_start(e: GameStarted) -> GameState:
         version=1,
         practice=e.practice,
     )
+    state.__dict__.update(_UNKNOWN)
+    return state
 
 
 # Each `_on_...` folds one event into `s`, a copy of the state that nobody else holds yet (`fold`, `apply` and
@@ -584,26 +653,53 @@ def _on_storyteller_chosen(s: GameState, f: Fields, e: StorytellerChosen) -> Non
     f["rng_draws"] = s.rng_draws + 1
 
 
-def _on_clue_given(s: GameState, f: Fields, e: ClueGiven) -> None:
-    if e.card is not None:
-        f["hands"] = _with_hand(s.hands, e.seat, _without(s.hands[e.seat], (e.card,)))
+def _fold_clue(s: GameState, f: Fields, e: ClueGiven) -> None:
+    """Fold a ClueGiven in, with the version and the remembered answers (see _apply_into): outside team mode the
+    seats that give a card next are known at once (every seat still in but the storyteller; in party mode, every
+    seat)."""
+    seat, card = e.seat, e.card
+    if card is not None:
+        f["hands"] = _with_hand(s.hands, seat, _without(s.hands[seat], (card,)))
     f["phase"] = Phase.SUBMIT
-    f["turn"] = _evolve(s.turn, storyteller=e.seat, clue=e.text, clue_card=e.card)
+    turn = s.turn
+    f["turn"] = _evolve(turn, storyteller=seat, clue=e.text, clue_card=card)
+    f["version"] += 1
+    f.update(_FORGOTTEN)
+    mode = s.config.mode
+    if mode is not Mode.TEAM and not turn.submissions:  # GameState._waiting_for, for a turn with no card in yet
+        active = s.active_tuple()
+        f["_waiting"] = active if mode is Mode.PARTY else tuple([other for other in active if other != seat])
 
 
-def _on_cards_submitted(s: GameState, f: Fields, e: CardsSubmitted) -> tuple[int, ...] | None:
-    seat, hands = e.seat, s.hands
-    f["hands"] = _with_hand(hands, seat, _without(hands[seat], e.cards))
+def _fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
+    """Fold a CardsSubmitted in, with the version and the remembered answers (see _apply_into): the one event
+    of most commands, folded without the generic bookkeeping."""
+    seat, cards = e.seat, e.cards
+    hands = list(s.hands)
+    hand = hands[seat]
+    if len(cards) == 1 and cards[0] in hand:  # _without(hand, cards), inlined for the usual case
+        i = hand.index(cards[0])
+        hands[seat] = hand[:i] + hand[i + 1 :]
+    else:
+        hands[seat] = _without(hand, cards)
+    f["hands"] = tuple(hands)
     turn = s.turn
     fields_ = turn.__dict__.copy()  # _evolve(turn, submissions=...), inlined: it runs for every card given
-    fields_["submissions"] = _with(turn.submissions, seat, e.cards)
+    submissions = turn.submissions.copy()  # type: ignore[attr-defined]  # the proxy copies its dict
+    submissions[seat] = cards
+    fields_["submissions"] = MappingProxyType(submissions)
     new = _new(Turn)
     _set(new, "__dict__", fields_)
     f["turn"] = new
-    # outside team mode the seats that may submit are those that could before, but this one
-    if s.phase is not Phase.SUBMIT or s.config.mode is Mode.TEAM:
-        return None
-    return _without_seat(s._waiting, e.seat)
+    f["version"] += 1
+    waiting = f.get("_waiting")
+    f.update(_FORGOTTEN)
+    if waiting is None or s.phase is not Phase.SUBMIT or s.config.mode is Mode.TEAM:
+        return
+    if seat in waiting:  # outside team mode the seats that may submit are those that could before, but this one
+        i = waiting.index(seat)
+        waiting = waiting[:i] + waiting[i + 1 :]
+    f["_waiting"] = waiting
 
 
 def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
@@ -612,16 +708,29 @@ def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
     f["rng_draws"] = s.rng_draws + 1
 
 
-def _on_vote_cast(s: GameState, f: Fields, e: VoteCast) -> tuple[int, ...] | None:
-    turn = s.turn
+def _fold_vote(s: GameState, f: Fields, e: VoteCast) -> None:
+    """Fold a VoteCast in, with the version and the remembered answers (see _apply_into): a vote changes neither
+    who votes nor the forbidden slots, so only the answers in VOTE_MEMO_KEYS are forgotten."""
+    turn, seat = s.turn, e.seat
     fields_ = turn.__dict__.copy()  # _evolve(turn, votes=..., red=...), inlined: it runs for every vote
-    fields_["votes"] = _with(turn.votes, e.seat, e.slots)
+    votes = turn.votes.copy()  # type: ignore[attr-defined]  # the proxy copies its dict
+    votes[seat] = e.slots
+    fields_["votes"] = MappingProxyType(votes)
     if e.red is not None:
         fields_["red"] = e.red
     new = _new(Turn)
     _set(new, "__dict__", fields_)
     f["turn"] = new
-    return _without_seat(s._waiting, e.seat) if s.phase is Phase.VOTE else None  # who had not voted, but this one
+    f["version"] += 1
+    f["_public"] = None
+    waiting = f.get("_waiting")
+    if waiting is None:
+        return
+    if s.phase is not Phase.VOTE:
+        f["_waiting"] = None
+    elif seat in waiting:  # who had not voted, but this one
+        i = waiting.index(seat)
+        f["_waiting"] = waiting[:i] + waiting[i + 1 :]
 
 
 def _on_turn_scored(s: GameState, f: Fields, e: TurnScored) -> None:
@@ -682,7 +791,7 @@ def _on_player_removed(s: GameState, f: Fields, e: PlayerRemoved) -> None:
     seat = e.seat
     discard = (*s.discard, *s.hands[seat])
     f["active"] = tuple(a and i != seat for i, a in enumerate(s.active))
-    f.pop("_active", None)
+    f["_active"] = None
     f["host"] = e.host
     f["hands"] = _with_hand(s.hands, seat, ())
     f["discard"] = discard
@@ -719,12 +828,9 @@ def _on_game_ended(s: GameState, f: Fields, e: GameEnded) -> None:
     f["winners"] = e.winners
 
 
-_APPLY: dict[type, Callable[[GameState, Fields, Any], tuple[int, ...] | None]] = {
+_APPLY: dict[type, Callable[[GameState, Fields, Any], None]] = {
     StorytellerChosen: _on_storyteller_chosen,
-    ClueGiven: _on_clue_given,
-    CardsSubmitted: _on_cards_submitted,
     BoardLaidOut: _on_board_laid_out,
-    VoteCast: _on_vote_cast,
     TurnScored: _on_turn_scored,
     DrawPileReshuffled: _on_draw_pile_reshuffled,
     CardsDrawn: _on_cards_drawn,
@@ -737,17 +843,24 @@ _APPLY: dict[type, Callable[[GameState, Fields, Any], tuple[int, ...] | None]] =
 }
 
 
+# The events folded by rules that also count the version and forget what they change of the remembered answers.
+_FOLD_WHOLE: dict[type, Callable[[GameState, Fields, Any], None]] = {
+    ClueGiven: _fold_clue,
+    CardsSubmitted: _fold_submission,
+    VoteCast: _fold_vote,
+}
+
+
 def _apply_into(s: GameState, e: Event) -> None:
     """Fold one event (not GameStarted) into `s`, a copy no one else holds yet."""
+    f = s.__dict__
+    whole = _FOLD_WHOLE.get(type(e))
+    if whole is not None:
+        whole(s, f, e)
+        return
     on = _APPLY.get(type(e))
     if on is None:
         raise ValueError(f"unknown event {e!r}")
-    f = s.__dict__
-    waiting = on(s, f, e)  # a rule may say whom the state waits for afterwards, when it knows at no cost
+    on(s, f, e)
     f["version"] += 1
-    if len(f) > _FIELD_COUNT:  # answers remembered about the state before the event
-        for key in VOTE_MEMO_KEYS if type(e) is VoteCast else MEMO_KEYS:
-            if key in f:
-                del f[key]
-    if waiting is not None:
-        f["_waiting"] = waiting
+    f.update(_FORGOTTEN)  # the answers remembered about the state before the event

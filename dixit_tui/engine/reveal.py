@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from dixit_tui.engine.frozen import quick_init
+
 
 class Outcome(StrEnum):
     """How a turn went for the storyteller."""
@@ -15,6 +17,7 @@ class Outcome(StrEnum):
     PARTY = "party"  # party mode: matching votes score, there is no card to find
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SlotResult:
     slot: int
@@ -25,6 +28,7 @@ class SlotResult:
     text: str = ""  # the card's text (public once revealed)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Points:
     """One seat's points this turn. In team mode the figures are its team's (teammates share a score)."""
@@ -39,6 +43,7 @@ class Points:
     score: int = 0  # the total after this turn
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Reveal:
     turn: int

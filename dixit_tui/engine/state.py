@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 from dixit_tui.engine.cards import Card
 from dixit_tui.engine.config import GameConfig, Mode, Rules
+from dixit_tui.engine.frozen import quick_init
 from dixit_tui.engine.reveal import Reveal
 
 _EMPTY: Mapping[int, tuple] = MappingProxyType({})
@@ -26,6 +27,7 @@ class Phase(StrEnum):
 # that dict, about ten times cheaper than setting twenty slots one by one (see engine/game.py, `_copy`).
 
 
+@quick_init
 @dataclass(frozen=True)
 class Turn:
     number: int
@@ -39,6 +41,7 @@ class Turn:
     voided_card: str | None = None  # after a void the storyteller must choose another card
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameState:
     config: GameConfig
@@ -64,12 +67,12 @@ class GameState:
 
     # Answers the rules and the views ask for many times per state (who is in, who acts) are remembered in the
     # state's __dict__ under the names in MEMO_KEYS, beside its fields: they are not fields (equality, repr and
-    # replays ignore them), and the engine drops them whenever it folds an event into a copy (engine/game.py).
-    # The class attributes below are what a state that has not remembered them yet reads.
+    # replays ignore them), and the engine forgets them (sets them to None) whenever it folds an event into a copy
+    # (engine/game.py). The class attributes below are what a state without them in its __dict__ reads.
     _active: ClassVar[tuple[int, ...] | None] = None
     _voters: ClassVar[tuple[int, ...] | None] = None
     _waiting: ClassVar[tuple[int, ...] | None] = None
-    _forbidden: ClassVar[dict[int, tuple[int, ...]] | None] = None
+    _forbidden: ClassVar[dict[int, tuple[int, ...]] | None] = None  # seat -> forbidden_slots, for seats with any
     _public: ClassVar[Any] = None  # the view's public part (engine/view.py)
 
     # --- seats and teams -------------------------------------------------------------------------------------
@@ -136,10 +139,24 @@ class GameState:
         """Slots this seat may not vote for: its own cards (team mode: its team's). None in party mode."""
         memo = self._forbidden
         if memo is None:
-            memo = self.__dict__["_forbidden"] = {}
-        slots = memo.get(seat)
-        if slots is None:
-            slots = memo[seat] = self._forbidden_slots(seat)
+            memo = self.__dict__["_forbidden"] = self._all_forbidden()
+        return memo.get(seat, ())
+
+    def _all_forbidden(self) -> dict[int, tuple[int, ...]]:
+        """forbidden_slots for every seat that has some, in one pass over the board (the voters all ask)."""
+        mode, turn = self.config.mode, self.turn
+        if mode is Mode.PARTY or not turn.board:
+            return {}
+        if mode is Mode.TEAM:
+            return {seat: self._forbidden_slots(seat) for seat in self.seats}
+        owner_of = {card: seat for seat, cards in turn.submissions.items() for card in cards}
+        if turn.clue_card is not None:
+            owner_of[turn.clue_card] = turn.storyteller  # type: ignore[assignment]  # set with the clue card
+        slots: dict[int, tuple[int, ...]] = {}
+        for slot, card in enumerate(turn.board, start=1):
+            owner = owner_of.get(card)
+            if owner is not None:
+                slots[owner] = (*slots.get(owner, ()), slot)
         return slots
 
     def _forbidden_slots(self, seat: int) -> tuple[int, ...]:
@@ -223,6 +240,6 @@ class GameState:
 
 
 # What the engine forgets when it folds an event into a state: all but `_active`, which only PlayerRemoved changes
-# (its rule drops it); a vote changes neither `_voters` nor `_forbidden`, so VoteCast forgets only VOTE_MEMO_KEYS.
+# (its rule forgets it); a vote changes neither `_voters` nor `_forbidden`, so VoteCast forgets only VOTE_MEMO_KEYS.
 MEMO_KEYS = ("_waiting", "_public", "_voters", "_forbidden")
 VOTE_MEMO_KEYS = ("_waiting", "_public")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dixit_tui.engine.config import Mode
+from dixit_tui.engine.config import Mode, Profile
 from dixit_tui.engine.legal import legal_moves
 from dixit_tui.engine.reveal import Reveal
 from dixit_tui.engine.state import GameState, Phase
@@ -42,9 +42,9 @@ class SlotView:
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
-    mode: str
-    profile: str
-    phase: str
+    mode: Mode
+    profile: Profile
+    phase: Phase
     turn: int
     you: int | None  # None for a spectator
     host: int
@@ -130,9 +130,9 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         if you == turn.storyteller:
             your_red = turn.red
     return PlayerView(
-        mode=state.config.mode.value,
-        profile=state.config.profile.value,
-        phase=state.phase.value,
+        mode=state.config.mode,
+        profile=state.config.profile,
+        phase=state.phase,
         turn=turn.number,
         you=you,
         host=state.host,

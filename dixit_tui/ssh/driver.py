@@ -24,13 +24,16 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO
 
 import asyncssh
 from rich.color import ColorSystem
+from rich.console import Console
 from rich.style import Style
 from textual import constants, events
 from textual._xterm_parser import XTermParser
+from textual.color import Color
 from textual.driver import Driver
+from textual.filter import ANSIToTruecolor, LineFilter
 from textual.geometry import Size
 from textual.message import Message
-from textual.strip import Strip
+from textual.strip import SGR_STYLES, Strip
 
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits, WorkBudget, output_backlog
 from dixit_tui.ssh.input import ESC, EventPacer, Pasted, PasteSplitter, PasteTooLarge, SequenceFilter, Typed
@@ -659,6 +662,9 @@ def install_textual_patches() -> None:
        codes sent to a 16-colour terminal). Strip rendering is made to use its per-colour-system cache.
     3. A session that is watching draws at most one screen update per `SSHDriver.WATCHER_FRAME_INTERVAL`
        (`_pace_watchers_frames`).
+    4. A line that Textual's ANSI-to-truecolor filter would leave as it is (no ANSI colour, no dim) is not copied
+       into a new strip on every render (`_apply_filter`).
+    5. A line is sent with its style codes only where the style changes (`_render_strip`).
     """
     global _patched
     if _patched:
@@ -669,6 +675,8 @@ def install_textual_patches() -> None:
     namespace["redirect_stdout"] = _skip_for_ssh_apps(namespace["redirect_stdout"])
     namespace["redirect_stderr"] = _skip_for_ssh_apps(namespace["redirect_stderr"])
     Strip.render_style = classmethod(_render_style)  # type: ignore[method-assign, assignment]
+    Strip.apply_filter = _apply_filter  # type: ignore[method-assign]
+    Strip.render = _render_strip  # type: ignore[method-assign]
     _pace_watchers_frames()
     _measure_session_work()
     _patched = True
@@ -874,3 +882,108 @@ def _render_style(cls: type[Strip], style: Style, text: str, color_system: Color
     if style._link:
         output = f"\x1b]8;id={style._link_id};{style._link}\x1b\\{output}\x1b]8;;\x1b\\"
     return output
+
+
+_Codes = tuple[frozenset[str], str, str]
+"""A style's SGR codes: its attributes' codes, its colour's, its background's ("" for none)."""
+_NO_CODES: _Codes = (frozenset(), "", "")
+
+
+@lru_cache(maxsize=16384)
+def _style_codes(style: Style, color_system: ColorSystem) -> tuple[_Codes, str]:
+    """A style's SGR codes, and all of them as Textual sends them (`Strip.render_ansi`, the same order)."""
+    attributes = style._attributes & style._set_attributes
+    names = [code for bit, code in enumerate(SGR_STYLES) if attributes & (1 << bit)]
+    color = ";".join(style._color.downgrade(color_system).get_ansi_codes()) if style._color is not None else ""
+    bgcolor = (
+        ";".join(style._bgcolor.downgrade(color_system).get_ansi_codes(False)) if style._bgcolor is not None else ""
+    )
+    return (frozenset(names), color, bgcolor), ";".join(filter(None, [*names, color, bgcolor]))
+
+
+def _sgr_change(current: _Codes, new: _Codes, full: str) -> str:
+    """The SGR sequence that takes the terminal from the style `current` to `new`: only what changes when `new` keeps
+    every attribute of `current` (bold stays bold), else a reset and all of `new`'s codes."""
+    attributes, color, bgcolor = current
+    new_attributes, new_color, new_bgcolor = new
+    if not attributes <= new_attributes:
+        return f"\x1b[0;{full}m" if full else "\x1b[0m"
+    codes = sorted(new_attributes - attributes, key=SGR_STYLES.index)
+    if new_color != color:
+        codes.append(new_color or "39")
+    if new_bgcolor != bgcolor:
+        codes.append(new_bgcolor or "49")
+    return f"\x1b[{';'.join(codes)}m"
+
+
+def _render_strip(self: Strip, console: Console) -> str:
+    """Textual's Strip.render, with fewer bytes for the same screen: Textual sends each segment as its style's codes,
+    its text and a reset (`ESC[1;97;40mdan ESC[0m ESC[1;97;40m, ESC[0m`), also between segments of the same style.
+    Here only what changes from one segment's style to the next is sent (nothing for the same style, `ESC[46m` for a
+    new background; a reset with the new codes in one sequence when an attribute ends), and one reset at the end:
+    each character is drawn with the same attributes and colours as with Textual's, and the terminal is left the
+    same after the line (reset). A segment with a link is sent Textual's way."""
+    if self._render_cache is None:
+        color_system = console._color_system or ColorSystem.TRUECOLOR
+        parts: list[str] = []
+        append = parts.append
+        current = _NO_CODES  # the codes in force (none, as after a reset)
+        for text, style, _ in self._segments:
+            if style is None:
+                codes, full = _NO_CODES, ""
+            elif style._link:
+                if current != _NO_CODES:
+                    append("\x1b[0m")
+                    current = _NO_CODES
+                append(_render_style(Strip, style, text, color_system))
+                continue
+            else:
+                codes, full = _style_codes(style, color_system)
+            if codes != current:
+                append(_sgr_change(current, codes, full))
+                current = codes
+            append(text)
+        if current != _NO_CODES:
+            append("\x1b[0m")
+        self._render_cache = "".join(parts)
+    return self._render_cache
+
+
+_UNCHANGED: Any = object()
+"""Kept in a strip's filter cache for a filter that leaves the strip as it is (the strip itself there would be a
+reference cycle)."""
+
+
+@lru_cache(maxsize=4096)
+def _truecolor_changes(style: Style) -> bool:
+    """Whether `ANSIToTruecolor.truecolor_style` changes `style`: an ANSI (palette) colour or background, or dim text
+    with a colour (whatever the background)."""
+    color, bgcolor = style.color, style.bgcolor
+    return (color is not None and (color.triplet is None or bool(style.dim))) or (
+        bgcolor is not None and bgcolor.triplet is None
+    )
+
+
+def _apply_filter(self: Strip, filter: LineFilter, background: Color) -> Strip:
+    """Textual's Strip.apply_filter, but a strip that `ANSIToTruecolor` would leave unchanged is returned as it is
+    (Textual copies every rendered line into a new strip, with its five caches, for every frame that renders it)."""
+    global filtered_strips
+    key = (filter, background)
+    cached = self._filter_cache.get(key)
+    if cached is _UNCHANGED:
+        return self
+    if cached is None:
+        if type(filter) is ANSIToTruecolor and not any(
+            control is not None or (style is not None and _truecolor_changes(style))
+            for _, style, control in self._segments
+        ):
+            self._filter_cache[key] = _UNCHANGED
+            return self
+        filtered_strips += 1
+        cached = Strip(filter.apply(self._segments, background), self._cell_length)
+        self._filter_cache[key] = cached
+    return cached
+
+
+filtered_strips = 0
+"""Strips built by line filters (`_apply_filter`), for tests."""

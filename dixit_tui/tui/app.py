@@ -7,14 +7,16 @@ see the caller's app as the active one). Player text is never put into markup an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Generator
 from functools import cache
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.dom import NoScreen
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import AwaitMount
@@ -34,14 +36,21 @@ from dixit_tui.coordinator import (
     Update,
     VoidedUpdate,
 )
+from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
-from dixit_tui.tui.shared_css import mark_styled_at_mount, share_parsed_css
+from dixit_tui.tui.lobby import LobbyScreen
+from dixit_tui.tui.shared_css import (
+    LAID_OUT,
+    SAME_SIZE_NO_LAYOUT,
+    install_screen_patches,
+    mark_styled_at_mount,
+    share_parsed_css,
+)
+from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.table_words import voided_notice
 from dixit_tui.tui.theme_lookup import ThemeLookup
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
-
-if TYPE_CHECKING:
-    from dixit_tui.tui.lobby import LobbyScreen
 
 _TYPED_AT = "_dixit_typed_at"  # the screen on top when a key arrived (an attribute set on the Key event)
 
@@ -54,11 +63,14 @@ class CoordinatorUpdate(Message):
         self.update = update
 
     def can_replace(self, message: Message) -> bool:
-        """True when `message`, queued right behind this one, makes it moot: a newer view of the same table.
-        (Textual then handles only the newer one: a busy session draws the latest state, not every step to it.)"""
+        """True when `message`, queued right behind this one, makes it moot: a newer view of the same table, or a
+        newer listing of the lobby (Textual then handles only the newer one: a busy session draws the latest state,
+        not every step to it; when many join at once, a lobby draws the last listing, not one per join)."""
         if not isinstance(message, CoordinatorUpdate):
             return False
         mine, theirs = self.update, message.update
+        if isinstance(mine, LobbyUpdate):
+            return isinstance(theirs, LobbyUpdate)
         return (
             isinstance(mine, StateUpdate)
             and isinstance(theirs, StateUpdate)
@@ -68,14 +80,28 @@ class CoordinatorUpdate(Message):
         )
 
 
+class _ScreenMounted(AwaitMount):
+    """Awaits a new screen's mounting, as Textual's AwaitMount does, then asks for its layout only if it has not been
+    laid out by its first resume (see `shared_css.LAID_OUT`)."""
+
+    def __await__(self) -> Generator[None, None, None]:
+        async def await_mount() -> None:
+            screen = self._parent
+            if self._widgets:
+                await asyncio.wait([asyncio.create_task(w._mounted_event.wait()) for w in self._widgets])
+                if not getattr(screen, LAID_OUT, False):
+                    screen.refresh(layout=True)
+                with contextlib.suppress(NoScreen):
+                    screen.app._update_mouse_over(screen.screen)
+
+        return await_mount().__await__()
+
+
 @cache
 def _all_css_paths() -> tuple[Path, ...]:
     """The app's CSS files and its screens', read from the start: a screen that brings a CSS file the app has not read
     yet makes Textual parse every source again and restyle every widget of every screen (the lobby's too, when the
     table opens). The order is the one they were read in before (the app's, the lobby's, the table's)."""
-    from dixit_tui.tui.lobby import LobbyScreen
-    from dixit_tui.tui.table_screen import TableScreen
-
     paths: list[Path] = []
     for owner in (DixitApp, LobbyScreen, TableScreen):
         css_path = owner.CSS_PATH
@@ -111,7 +137,9 @@ class DixitApp(ThemeLookup[int]):
         ssh_port: int | None = None,
     ) -> None:
         share_parsed_css()
+        install_screen_patches()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
+        setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again
         self._disable_tooltips = True  # no widget here has a tooltip: no Tooltip widget composed into every screen
         self.ssh_host = ssh_host  # for the "join straight from your shell" hints, when known
         self.ssh_port = ssh_port
@@ -126,27 +154,32 @@ class DixitApp(ThemeLookup[int]):
 
     async def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self._screen_changed)
-        if not self.command:
-            await self._show_lobby()
         self.session = await self.coordinator.connect(self.identity, self._deliver)
-        if self.command and not await self._run_command(self.command):
+        if not self.command:
+            # The lobby opens with the open tables and the session's name: drawn once, not drawn empty and then again
+            # (laid out again) when the first lobby update arrives (it then changes nothing).
+            self.tables = self.coordinator.summaries()
+            await self._show_lobby()
+        elif not await self._run_command(self.command):
             await self._show_lobby()
 
     async def _show_lobby(self) -> LobbyScreen:
         """The lobby, under any table (a session started with `join CODE` or `watch CODE` opens it only once it
         leaves the table, or when the command did not work: it is not built, styled and laid out unseen)."""
-        from dixit_tui.tui.lobby import LobbyScreen
-
         lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
         if lobby is None:
-            lobby = LobbyScreen()
+            lobby = LobbyScreen(self)
             await self.push_screen(lobby)
         return lobby
 
+    def get_default_screen(self) -> Screen[Any]:
+        """Textual's default screen (under every other), prepared as every screen of this app is (see push_screen)."""
+        screen = super().get_default_screen()
+        self._prepare_screen(screen)
+        return screen
+
     def _base_depth(self) -> int:
         """How many screens stay when the table closes: the app's default screen, and the lobby once it exists."""
-        from dixit_tui.tui.lobby import LobbyScreen
-
         return 2 if any(isinstance(s, LobbyScreen) for s in self.screen_stack) else 1
 
     async def on_unmount(self) -> None:
@@ -172,6 +205,15 @@ class DixitApp(ThemeLookup[int]):
         if isinstance(event, events.Key) and not event.is_forwarded:
             setattr(event, _TYPED_AT, self.screen)  # see _on_key
         await super().on_event(event)
+
+    async def _on_resize(self, event: events.Resize) -> None:
+        """A Resize to the size the app has already is dropped (Textual's own handler, run after this one, is not
+        run). Textual keeps it and hands it to every screen once idle, and each screen then lays itself and the
+        screens below it out again at the same size: the driver's first size (the app's start had it already) cost
+        every new session layouts of its first screen."""
+        if self._size is not None and event.size == self._size and self._resize_event is None:
+            event.stop()
+            event.prevent_default()
 
     def _too_small_shown(self) -> bool:
         if not self.screen_stack:
@@ -228,6 +270,17 @@ class DixitApp(ThemeLookup[int]):
             return AwaitMount(self.screen, [])
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
 
+    def _get_screen(self, screen: Screen[Any] | str) -> tuple[Screen[Any], AwaitMount]:
+        """As Textual's, except that once a new screen has mounted, its layout is not asked for again when its first
+        resume laid it out already (Textual asks for it twice, and each time the whole new screen was laid out and
+        drawn once more)."""
+        new = self.get_screen(screen)
+        if new.is_running:
+            return super()._get_screen(screen)
+        await_mount = _ScreenMounted(new, self._register(self, new))
+        self.call_next(await_mount)
+        return new, await_mount
+
     def _prepare_screen(self, screen: Screen[Any]) -> None:
         """A new screen gets what it would otherwise get only once shown, each costing a restyle or a relayout of
         all its widgets: the "terminal too small" notice (composed with it), and its breakpoint classes for the
@@ -251,7 +304,18 @@ class DixitApp(ThemeLookup[int]):
             screen.update_classes(classes, update=False)
             mark_styled_at_mount(screen)
 
-    async def act(self, call: Awaitable[Any]) -> bool:
+    def deck_sizes(self) -> dict[str, int]:
+        """The server's decks (the built-in ones and any given with --deck), each with its number of cards; a deck
+        not playable here is not offered."""
+        sizes: dict[str, int] = {}
+        for name in self.coordinator.deck_names:
+            try:
+                sizes[name] = len(self.coordinator.resolve_cards((name,)))
+            except DeckError:
+                continue
+        return sizes
+
+    async def act(self, call: Awaitable[object]) -> bool:
         """Run a session call; a refusal is shown as a short message and changes nothing. True if it worked."""
         try:
             await call
@@ -263,9 +327,6 @@ class DixitApp(ThemeLookup[int]):
     # --- updates ---------------------------------------------------------------------------------------------
 
     async def on_coordinator_update(self, message: CoordinatorUpdate) -> None:
-        from dixit_tui.tui.lobby import LobbyScreen
-        from dixit_tui.tui.table_screen import TableScreen
-
         if self._exit or not self.is_running:  # quitting: no new screens (they would query widgets being torn down)
             return
         update = message.update
@@ -289,15 +350,14 @@ class DixitApp(ThemeLookup[int]):
                     base = self._base_depth()
                     while len(self.screen_stack) > base:  # a new table: close the old one and anything above the lobby
                         self.pop_screen()
-                    await self.push_screen(TableScreen(view))
+                    await self.push_screen(TableScreen(view, self))
                 else:
                     table.show_view(view)
             case RevealUpdate():
                 if (table := self._table_screen()) is not None:
                     table.show_reveal(update)
             case VoidedUpdate(turn=turn):
-                what = "The practice turn" if turn == 0 else f"Turn {turn}"
-                self.notify(f"{what} was voided: every card went back to its owner.", markup=False)
+                self.notify(voided_notice(turn), markup=False)
             case OverUpdate():
                 if (table := self._table_screen()) is not None:
                     table.show_over(update)
@@ -307,9 +367,7 @@ class DixitApp(ThemeLookup[int]):
             case NoticeUpdate(text=text):
                 self.notify(text, markup=False)
 
-    def _table_screen(self) -> Any:
-        from dixit_tui.tui.table_screen import TableScreen
-
+    def _table_screen(self) -> TableScreen | None:
         return next((s for s in self.screen_stack if isinstance(s, TableScreen)), None)
 
     def action_help(self) -> None:

@@ -6,19 +6,36 @@ its lines there, and the lines not sent are thrown away. At a table, where each 
 that was most of the cost of an update. `RowCompositor` draws each band of changed rows on its own, and each widget
 only for the rows of the band, so the work follows the rows that changed.
 
+Two more savings, for the updates that move things around (a phase change lays the screen out, and Textual then
+repaints every widget whose place or size changed, most of the screen):
+- A widget hidden behind the widgets in front of it (a container filled by its children, a pane behind the pane
+  shown) is not drawn: Textual drew it and threw its lines away (the front widget's chops win).
+- Each row sent is remembered as the terminal shows it (its text and styles); a row drawn again with the same text
+  and styles is not sent again (a blank row of a pane that grew, the seats beside a pane that changed).
+
 It relies on two things of Textual's `Compositor` (pinned below 9 in pyproject): `_render_chops(crop, rows)` fills the
-line chops of `rows` from `_get_renders(crop)`, whose strips start at the top row of the region it yields; and a
-partial update is a `ChopsUpdate` of those chops and the changed spans.
+line chops of `rows` from `_get_renders(crop)`, front to back (the first chop drawn at a place wins), whose strips
+start at the top row of the region it yields; and a partial update is a `ChopsUpdate` of those chops and the changed
+spans, shown by the screen's app unless it is batching updates (then the update is dropped).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from textual._compositor import ChopsUpdate, Compositor
+from rich.style import Style
+from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate, ReflowResult
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+    from textual.screen import Screen
+
+RowKey = tuple[tuple[str, Style | None], ...]
+_NO_CHOPS: Mapping[int, Strip | None] = {}
 
 
 def _bands(rows: Iterable[int]) -> list[tuple[int, int]]:
@@ -32,12 +49,75 @@ def _bands(rows: Iterable[int]) -> list[tuple[int, int]]:
     return bands
 
 
+def _row_key(line: Iterable[Strip | None]) -> RowKey | None:
+    """A row's text and styles, whatever the cuts it was drawn in (None: a row that holds control codes)."""
+    key: list[tuple[str, Style | None]] = []
+    text: list[str] = []
+    style: Style | None = None
+    for strip in line:
+        if strip is None:
+            return None
+        for segment in strip:
+            if segment.control:
+                return None
+            if segment.style != style or not text:
+                if text:
+                    key.append(("".join(text), style))
+                text = [segment.text]
+                style = segment.style
+            else:
+                text.append(segment.text)
+    if text:
+        key.append(("".join(text), style))
+    return tuple(key)
+
+
+class _Cover:
+    """The parts of each row already drawn by the widgets in front (as sorted, merged column spans)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, list[tuple[int, int]]] = {}
+
+    def covers(self, region: Region) -> bool:
+        x1, x2 = region.x, region.right
+        rows = self.rows
+        return all(any(a <= x1 and x2 <= b for a, b in rows.get(y, ())) for y in range(region.y, region.bottom))
+
+    def add(self, region: Region) -> None:
+        x1, x2 = region.x, region.right
+        for y in range(region.y, region.bottom):
+            spans = self.rows.setdefault(y, [])
+            spans.append((x1, x2))
+            spans.sort()
+            merged = [spans[0]]
+            for a, b in spans[1:]:
+                if a <= merged[-1][1]:
+                    merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+                else:
+                    merged.append((a, b))
+            self.rows[y] = merged
+
+
 class RowCompositor(Compositor):
+    def __init__(self) -> None:
+        super().__init__()
+        self._shown_rows: dict[int, RowKey] = {}  # what the terminal shows on each row, as last sent
+
+    def forget_rows(self) -> None:
+        """The terminal may show something else now (another screen drew over this one): send every row drawn."""
+        self._shown_rows = {}
+
+    def reflow(self, parent: Widget, size: Size) -> ReflowResult:
+        if size != self.size:  # a terminal's rows after a resize are its own business: send every row drawn
+            self.forget_rows()
+        return super().reflow(parent, size)
+
     def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
         if crop is None:
             yield from super()._get_renders(crop)
             return
         top, bottom = crop.y, crop.bottom
+        cover = _Cover()
         for widget, (region, clip) in self.visible_widgets.items():
             if not crop.overlaps(clip):
                 continue
@@ -49,7 +129,36 @@ class RowCompositor(Compositor):
             if y1 >= y2:
                 continue
             shown = Region(x, y1, width, y2 - y1)
+            if cover.covers(shown):
+                continue  # hidden behind the widgets in front: its chops would all lose
+            cover.add(shown)
             yield shown, shown, widget.render_lines(Region(x - region.x, y1 - region.y, width, y2 - y1))
+
+    def _displayed(self) -> bool:
+        """Whether the update made now reaches the terminal (an app batching its updates drops them)."""
+        root: Screen[Any] | None = self.root  # type: ignore[assignment]
+        return root is not None and not root.app._batch_count
+
+    def render_update(
+        self, full: bool = False, screen_stack: list[Screen[Any]] | None = None, simplify: bool = False
+    ) -> RenderableType | None:
+        if full:  # asked for outright (a screenshot), not the screen's own refresh: the terminal did not get it
+            self.forget_rows()
+            update = super().render_update(full, screen_stack, simplify)
+            self.forget_rows()
+            return update
+        return super().render_update(full, screen_stack, simplify)
+
+    def render_full_update(self, simplify: bool = False) -> LayoutUpdate:
+        update = super().render_full_update(simplify)
+        shown: dict[int, RowKey] = {}
+        if self._displayed():
+            for y, strips in enumerate(update.strips):
+                key = _row_key(strips)
+                if key is not None:
+                    shown[y] = key
+        self._shown_rows = shown
+        return update
 
     def render_partial_update(self) -> ChopsUpdate | None:
         update_regions = self._dirty_regions.copy()
@@ -62,13 +171,29 @@ class RowCompositor(Compositor):
             return None
         rows = {y for y, _, _ in spans}
         is_rendered_line = rows.__contains__
-        chops: list[Mapping[int, Strip | None]] = [{} for _ in range(screen.height)]
+        chops: list[Mapping[int, Strip | None]] = [_NO_CHOPS] * screen.height  # (only the rows of the spans are read)
+        shown_rows, displayed = self._shown_rows, self._displayed()
+        same: set[int] = set()
         for first, last in _bands(rows):
             band = Region(0, first, screen.width, last - first + 1)
             rendered: Sequence[Mapping[int, Strip | None]] = self._render_chops(band, is_rendered_line)
             for y in range(first, last + 1):
                 chops[y] = rendered[y]
-        chop_ends = [cut_set[1:] for cut_set in self.cuts]
+                key = _row_key(rendered[y].values())
+                if key is None or not displayed:
+                    shown_rows.pop(y, None)
+                elif shown_rows.get(y) == key:
+                    same.add(y)  # the terminal shows this row already
+                else:
+                    shown_rows[y] = key
+        if same:
+            spans = [span for span in spans if span[0] not in same]
+            if not spans:
+                return None
+        cuts = self.cuts
+        chop_ends: list[list[int]] = [[]] * screen.height
+        for y in rows:
+            chop_ends[y] = cuts[y][1:]
         return ChopsUpdate(chops, spans, chop_ends)
 
 

@@ -5,6 +5,7 @@ Every choice is checked here with a plain message next to the form, so the coord
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
@@ -19,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
 from dixit_tui.coordinator import TableOptions
-from dixit_tui.decks import DeckError, builtin_deck_names, load_builtin
+from dixit_tui.decks import builtin_deck_names, load_builtin
 from dixit_tui.engine import Mode, Profile, player_range, profile_for
 from dixit_tui.engine.config import STORYTELLS_RANGE, TARGET_RANGE
 from dixit_tui.tui.widgets.keybar import KeyBar
@@ -86,10 +87,12 @@ class CreateScreen(ModalScreen[TableOptions | None]):
         Binding("f2", "create", "Create"),
     ]
 
-    def __init__(self, initial: TableOptions | None = None) -> None:
+    def __init__(self, initial: TableOptions | None = None, deck_sizes: Mapping[str, int] | None = None) -> None:
+        """`deck_sizes`: the decks on offer and their card counts (None: the built-in decks)."""
         super().__init__(classes="dialog-screen", id="create")
         self._dismissed = False
         self.initial = initial or TableOptions()
+        self._offered = deck_sizes
         self.deck_sizes: dict[str, int] = {}  # the decks on offer and their card counts, read when composed
         self._seats_touched = initial is not None and initial.seats is not None
         self._profile = self.initial.profile  # remembered while party/team force odyssey
@@ -101,19 +104,10 @@ class CreateScreen(ModalScreen[TableOptions | None]):
         return list(self.deck_sizes)
 
     def _read_decks(self) -> dict[str, int]:
-        """The server's decks (the built-in ones and any given with --deck), each with its number of cards."""
-        from dixit_tui.tui.app import DixitApp
-
-        if not isinstance(self.app, DixitApp):
-            return {name: deck_size(name) for name in builtin_deck_names()}
-        coordinator = self.app.coordinator
-        sizes: dict[str, int] = {}
-        for name in coordinator.deck_names:
-            try:
-                sizes[name] = len(coordinator.resolve_cards((name,)))
-            except DeckError:
-                continue  # not playable here: not offered
-        return sizes
+        """The decks on offer (the server's, as given; else the built-in ones), each with its number of cards."""
+        if self._offered is not None:
+            return dict(self._offered)
+        return {name: deck_size(name) for name in builtin_deck_names()}
 
     def compose(self) -> ComposeResult:
         o = self.initial

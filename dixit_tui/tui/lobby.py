@@ -8,7 +8,7 @@ never through markup.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -24,11 +24,10 @@ from dixit_tui.coordinator.codes import normalize_code
 from dixit_tui.coordinator.models import mode_text
 from dixit_tui.engine import RuleError
 from dixit_tui.sanitize import NAME_MAX, clean_name, ssh_user
+from dixit_tui.tui.create import CreateScreen
+from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.textbox import same_content
-
-if TYPE_CHECKING:
-    from dixit_tui.tui.app import DixitApp
 
 EMPTY_TEXT = "No tables yet: press c to create one."
 # Fixed widths: the header lines up with the rows from the first paint on (auto widths left it misaligned until the
@@ -107,10 +106,11 @@ class ReconnectPrompt(ModalScreen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, message: str, code: str) -> None:
+    def __init__(self, message: str, code: str, session: Session | None) -> None:
         super().__init__(classes="dialog-screen")
         self.message = message
         self.code = code
+        self.session = session
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="reconnect-dialog") as box:
@@ -139,7 +139,7 @@ class ReconnectPrompt(ModalScreen[bool]):
         if not code:
             error.update(Content("✗ Type your reconnect code first, e.g. ABC-DEF-GHJ-KMN."))
             return
-        session = cast("DixitApp", self.app).session
+        session = self.session
         if session is None:
             return
         try:
@@ -166,23 +166,20 @@ class LobbyScreen(Screen[None]):
         Binding("escape", "focus_list", "Back to the list", show=False),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, host: Host) -> None:
         super().__init__(id="lobby")
+        self.host = host
         self._tables: tuple[TableSummary, ...] = ()
         self._shown: tuple[object, ...] | None = None  # what the list and the welcome line show now
         self._hint: Content | None = None
 
     # --- helpers ---------------------------------------------------------------------------------------------
 
-    @property
-    def dixit(self) -> DixitApp:
-        return cast("DixitApp", self.app)
-
     def player_name(self) -> str:
-        session = self.dixit.session
+        session = self.host.session
         if session is not None:
             return session.name
-        return clean_name(self.dixit.identity.name) or "guest"
+        return clean_name(self.host.identity.name) or "guest"
 
     # --- layout ----------------------------------------------------------------------------------------------
 
@@ -201,7 +198,7 @@ class LobbyScreen(Screen[None]):
             yield Label(Content("Reconnect code"), classes="code-label")
             yield Input(placeholder="ABC-DEF-GHJ-KMN", max_length=24, id="reconnect-code", classes="code-input")
         yield Static(id="hint")
-        if self.dixit.identity.key is None:
+        if self.host.identity.key is None:
             yield Static(
                 Content("No SSH key? Keep the reconnect code you get at a table; r here uses it."),
                 id="guest",
@@ -214,7 +211,10 @@ class LobbyScreen(Screen[None]):
             self.query_one("#tables", TableList).focus()
 
     def on_mount(self) -> None:
-        self.show_tables(self.dixit.tables)
+        """The list, the welcome line and the hint are filled before the first drawing (`show_tables` would wait for
+        the screen to count as mounted, just after this: the lobby was drawn empty, then laid out and drawn again)."""
+        self._tables = self.host.tables
+        self._render_tables(self._tables)
 
     # --- live data -------------------------------------------------------------------------------------------
 
@@ -262,9 +262,7 @@ class LobbyScreen(Screen[None]):
         return row_key.value
 
     def _update_hint(self) -> None:
-        host = getattr(self.app, "ssh_host", None)
-        port = getattr(self.app, "ssh_port", None)
-        command = shell_hint(self.player_name(), host, port, self.selected_code())
+        command = shell_hint(self.player_name(), self.host.ssh_host, self.host.ssh_port, self.selected_code())
         hint = Content.assemble("From your shell: ", (command, "bold"))
         if self._hint is None or not same_content(hint, self._hint):
             self._hint = hint
@@ -283,7 +281,7 @@ class LobbyScreen(Screen[None]):
 
     async def join(self, code: str, name: str | None = None) -> bool:
         """Take a seat at table `code`. A name already used there asks for another name, then tries again."""
-        session = self.dixit.session
+        session = self.host.session
         if session is None:
             return False
         try:
@@ -299,7 +297,7 @@ class LobbyScreen(Screen[None]):
         if err.code == "name_taken":
             self.app.push_screen(NamePrompt(err.message, name or self.player_name()), partial(self._join_as, code))
         elif err.code == "reconnect_needed":
-            self.app.push_screen(ReconnectPrompt(err.message, normalize_code(code)))
+            self.app.push_screen(ReconnectPrompt(err.message, normalize_code(code), self.host.session))
         elif err.code == "started":
             hint = " Had a seat there? Press r and type your reconnect code."
             self.app.notify(err.message + hint, severity="error", markup=False)
@@ -322,32 +320,30 @@ class LobbyScreen(Screen[None]):
     @on(Input.Submitted, "#reconnect-code")
     async def _reconnect(self, event: Input.Submitted) -> None:
         code = event.value.strip()
-        session = self.dixit.session
+        session = self.host.session
         if not code:
             self.app.notify("Type your reconnect code first, e.g. ABC-DEF-GHJ-KMN.", severity="warning", markup=False)
             return
-        if session is not None and await self.dixit.act(session.reclaim(code)):
+        if session is not None and await self.host.act(session.reclaim(code)):
             event.input.value = ""
 
     async def action_watch(self) -> None:
         code = self.selected_code()
-        session = self.dixit.session
+        session = self.host.session
         if code is None:
             self.app.notify("There is no table to watch yet.", severity="warning", markup=False)
             return
         if session is not None:
-            await self.dixit.act(session.watch(code))
+            await self.host.act(session.watch(code))
 
     def action_create(self, initial: TableOptions | None = None) -> None:
-        from dixit_tui.tui.create import CreateScreen
-
-        self.app.push_screen(CreateScreen(initial), self._create)
+        self.app.push_screen(CreateScreen(initial, self.host.deck_sizes()), self._create)
 
     async def _create(self, options: TableOptions | None) -> None:
-        session = self.dixit.session
+        session = self.host.session
         if options is None or session is None:
             return
-        if not await self.dixit.act(session.create(options)):
+        if not await self.host.act(session.create(options)):
             self.action_create(options)  # keep what was chosen, so it can be fixed
 
     def action_focus_join(self) -> None:

@@ -1,4 +1,4 @@
-"""`Panes`: a ContentSwitcher that builds a pane only when it is first shown.
+"""`Panes`: a ContentSwitcher that builds a pane only when it is first shown; `Backdrop`: a pane's blank lines.
 
 The table screen switches between four panes (the lobby, your hand, the board and its dial, the end of the game), and
 only one shows at a time. A plain ContentSwitcher mounts all of them when the screen opens: every widget of every
@@ -16,6 +16,8 @@ import asyncio
 from collections.abc import Awaitable
 from typing import Any
 
+from textual.geometry import NULL_SPACING, Region
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher
 
@@ -77,3 +79,45 @@ class Panes(ContentSwitcher):
                 screen.check_idle()  # draws what waited
 
         self.call_next(mounted)
+
+
+class Backdrop(Widget):
+    """A container that draws nothing but its background (its children draw themselves), so that each of its lines
+    is the same: it draws one and reuses it, also at a new size. Textual draws every line of a widget again when its
+    size changes: the blank rows of a pane that grew a row with a new phase, all drawn again to show the same.
+    Anything else on its lines (a border, padding, an outline, a hatch, a scroll bar, a title) goes Textual's way.
+    (A mixin: list it after the widget's own class, so that CSS still matches that class's name.)"""
+
+    _backdrop: tuple[tuple[object, ...], Strip] | None = None
+
+    def _plain_background(self) -> bool:
+        styles = self.styles
+        return (
+            self._border_title is None
+            and self._border_subtitle is None
+            and not (self.show_vertical_scrollbar or self.show_horizontal_scrollbar)
+            and styles.border.spacing == NULL_SPACING
+            and styles.padding == NULL_SPACING
+            and all(edge in ("", "none", "hidden") for edge, _ in styles.outline)
+            and styles.hatch in (None, "none")
+        )
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if crop.height <= 1 or not self._plain_background():
+            return super().render_lines(crop)
+        app, styles = self.app, self.styles
+        key = (
+            crop.x,
+            crop.width,
+            self.background_colors,
+            styles.color,
+            styles.text_style,
+            styles.tint,
+            self.opacity,
+            tuple(map(id, self.get_line_filters())),
+            id(app.ansi_theme),
+            app.native_ansi_color,
+        )
+        if self._backdrop is None or self._backdrop[0] != key:
+            self._backdrop = (key, super().render_lines(Region(crop.x, crop.y, crop.width, 1))[0])
+        return [self._backdrop[1]] * crop.height

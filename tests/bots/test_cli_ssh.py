@@ -5,14 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import random
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
-import asyncssh
 import pytest
 
 from dixit_tui.bots.brain import Brain
@@ -21,50 +18,10 @@ from dixit_tui.bots.strategy import RandomStrategy
 from dixit_tui.bots.view import BotView
 from dixit_tui.ssh.keys import ensure_host_key
 from dixit_tui.ssh.serve import build_command_handler, build_coordinator
-from tests.e2e.harness import HOST, connect, running_server
+from tests.e2e.harness import HOST, running_server
+from tests.e2e.json_client import JsonClient
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
-
-
-class JsonClient:
-    """A headless protocol client over SSH (the test's own player, the table's host)."""
-
-    def __init__(self, process: asyncssh.SSHClientProcess[str]) -> None:
-        self.process = process
-        self.messages: list[dict[str, Any]] = []
-        self.state: dict[str, Any] = {}
-        self.new = asyncio.Event()
-        self.reader = asyncio.create_task(self._read())
-
-    @classmethod
-    async def open(cls, port: int, name: str) -> tuple[asyncssh.SSHClientConnection, JsonClient]:
-        conn = await connect(port, name)
-        process = await conn.create_process("json", encoding="utf-8")
-        return conn, cls(process)
-
-    async def _read(self) -> None:
-        while line := await self.process.stdout.readline():
-            message = json.loads(line)
-            self.messages.append(message)
-            if message["type"] == "state":
-                self.state = message
-            self.new.set()
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.process.stdin.write(json.dumps(message) + "\n")
-
-    async def wait_for(self, predicate: Any, timeout: float = 10.0) -> dict[str, Any]:
-        async def scan() -> dict[str, Any]:
-            seen = 0
-            while True:
-                for message in self.messages[seen:]:
-                    if predicate(message):
-                        return message
-                seen = len(self.messages)
-                self.new.clear()
-                await self.new.wait()
-
-        return await asyncio.wait_for(scan(), timeout)
 
 
 def server_args() -> argparse.Namespace:
@@ -95,43 +52,41 @@ async def test_three_bots_over_ssh_play_a_whole_game(tmp_path: Path) -> None:
     args = server_args()
     coordinator = build_coordinator(args)
     async with running_server(tmp_path, command_handler=build_command_handler(args, coordinator)) as server:
-        conn, host = await JsonClient.open(server.port, "ana")
-        async with conn:
-            host.send({"cmd": "create", "mode": "standard", "target": 12, "seed": 21})
-            created = await host.wait_for(lambda m: m["type"] == "state" and m["table"])
-            code = created["table"]
-            async with bot_cli(
-                "--host", HOST, "--port", str(server.port), "--table", code, "--count", "3",
-                "--insecure", "--delay", "0", "0.01", "--seed", "4",
-            ) as bots:  # fmt: skip
-                await host.wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 4, timeout=20)
-                names = [p["name"] for p in host.state["players"]]
-                assert names[0] == "ana" and sorted(names[1:]) == sorted(bot_names(3, None))  # in any order
-                host.send({"cmd": "start"})
-                await play_until_over(host)
-                out, err = await asyncio.wait_for(bots.communicate(), 15)
-            assert bots.returncode == 0, err.decode()
-            text = out.decode()
-            for name in bot_names(3, None):
-                assert f"{name} sat down at table {code}" in text and f"{name}: " in text
-            over = next(m for m in host.messages if m["type"] == "over")
-            assert max(s["score"] for s in over["scores"]) >= 12
-            assert [m for m in host.messages if m["type"] == "error" and m.get("ref") != "me"] == []
-            assert sum(1 for m in host.messages if m["type"] == "reveal") >= 2
+        host = await JsonClient.open(server.port, "ana")
+        code = await host.create(mode="standard", target=12, seed=21)
+        async with bot_cli(
+            "--host", HOST, "--port", str(server.port), "--table", code, "--count", "3",
+            "--insecure", "--delay", "0", "0.01", "--seed", "4",
+        ) as bots:  # fmt: skip
+            await host.wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 4)
+            names = [p["name"] for p in host.state["players"]]
+            assert names[0] == "ana" and sorted(names[1:]) == sorted(bot_names(3, None))  # in any order
+            host.send({"cmd": "start"})
+            await play_until_over(host)
+            out, err = await asyncio.wait_for(bots.communicate(), 15)
+        assert bots.returncode == 0, err.decode()
+        text = out.decode()
+        for name in bot_names(3, None):
+            assert f"{name} sat down at table {code}" in text and f"{name}: " in text
+        over = host.of_type("over")[0]
+        assert max(s["score"] for s in over["scores"]) >= 12
+        assert [m for m in host.of_type("error") if m.get("ref") != "me"] == []
+        assert len(host.of_type("reveal")) >= 2
+        assert await host.close() == 0
 
 
 async def play_until_over(client: JsonClient) -> None:
     """The host's own moves: random and legal, decided from each state like a bot's."""
     brain = Brain(RandomStrategy(), random.Random(1))
-    while not any(m["type"] == "over" for m in client.messages):
-        client.new.clear()
-        if client.state.get("phase") not in (None, "lobby", "over"):
+    while not client.of_type("over"):
+        seen = len(client.messages)
+        if client.state["phase"] not in ("lobby", "over"):
             decided = brain.next_action(BotView.from_protocol(client.state))
             if decided is not None:
                 key, action = decided
                 client.send({**command_message(action), "ref": "me"})
                 brain.accepted(key)
-        await asyncio.wait_for(client.new.wait(), 15)
+        await client.wait_for(lambda m: True, start=seen)  # the next message
 
 
 async def test_an_unknown_host_key_is_a_clear_error_and_a_known_one_is_accepted(tmp_path: Path) -> None:

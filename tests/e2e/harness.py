@@ -17,7 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import asyncssh
 import pyte
@@ -28,6 +28,7 @@ from dixit_tui.ssh.session import AppFactory, CommandHandler
 from tests.e2e.placeholder_app import placeholder_app_factory
 
 HOST = "127.0.0.1"
+TIMEOUT = 20.0  # generous: a loaded 2-core machine runs these several times slower than an idle one
 # Largest pyte screen kept client-side; the server clamps to 300x100 anyway.
 _MAX_SCREEN = (400, 150)
 
@@ -110,7 +111,7 @@ class PtyClient:
         env: Mapping[str, str] | None = None,
         window: int = 2 * 1024 * 1024,
         timeout: float = 10.0,
-    ) -> PtyClient:
+    ) -> Self:
         conn = await connect(port, username, client_key=client_key, timeout=timeout)
         client = cls(conn, size)
         chan, _ = await asyncio.wait_for(
@@ -209,6 +210,35 @@ class PtyClient:
         self.conn.abort()
 
 
+class RawPty(PtyClient):
+    """A PtyClient that keeps the raw bytes and feeds its pyte screen only when the screen is read (pyte is slow)."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection, size: tuple[int, int]) -> None:
+        super().__init__(conn, size)
+        self._fed = 0
+
+    def _on_data(self, data: bytes) -> None:
+        self.raw += data
+        self._changed.set()
+
+    def screen_text(self) -> str:
+        if self._fed < len(self.raw):
+            self._stream.feed(bytes(self.raw[self._fed :]))
+            self._fed = len(self.raw)
+        return super().screen_text()
+
+
+async def quiet(client: PtyClient, still: float = 0.06, limit: float = 2.0) -> None:
+    """Wait (bounded) until `client` has received nothing for `still` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    while loop.time() < deadline:
+        size = len(client.raw)
+        await asyncio.sleep(still)
+        if size == len(client.raw):
+            return
+
+
 def _screen_size(size: tuple[int, int]) -> tuple[int, int]:
     """The pyte screen for a PTY size: what the server will use (0 -> 80x24), capped to stay cheap."""
     width, height = size
@@ -225,4 +255,4 @@ async def wait_for(predicate: Callable[[], bool], timeout: float = 5.0, what: st
         await asyncio.sleep(0.01)
 
 
-__all__ = ["HOST", "PtyClient", "connect", "running_server", "wait_for"]
+__all__ = ["HOST", "TIMEOUT", "PtyClient", "RawPty", "connect", "quiet", "running_server", "wait_for"]

@@ -29,7 +29,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from tests.e2e.harness import PtyClient
-from tests.e2e.tui_driver import Headless
+from tests.e2e.json_client import JsonClient
+from tests.e2e.servers import dixit_server
 
 TIMEOUT = 60.0
 _TICK = os.sysconf("SC_CLK_TCK")
@@ -109,8 +110,8 @@ async def idle(pid: int, quiet: float = 0.05, longest: float = 5.0) -> None:
         before = now
 
 
-async def new_table(port: int, host: str = "host") -> tuple[Headless, str]:
-    headless = await Headless.open(port, host)
+async def new_table(port: int, host: str = "host") -> tuple[JsonClient, str]:
+    headless = await JsonClient.open(port, host)
     code = await headless.create(mode="standard", seats=8)
     return headless, code
 
@@ -216,8 +217,6 @@ async def memory(k: int) -> None:
 
 
 async def profile(out: Path | None, lobby: bool = False) -> None:
-    from tests.e2e.test_tui_games import dixit_server
-
     with tempfile.TemporaryDirectory() as tmp:
         async with dixit_server(Path(tmp)) as (server, _coord):
             headless, code = await new_table(server.port)

@@ -10,16 +10,15 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import math
 import random
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -35,53 +34,19 @@ from dixit_tui.coordinator.table import Table
 from dixit_tui.engine.session import Game
 from dixit_tui.protocol.session import MAX_LINE
 from dixit_tui.ssh.guard import SessionLimits
-from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
 from dixit_tui.ssh.session import INTERNAL_ERROR, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.tui import app as dixit_app
 from dixit_tui.tui.app import CoordinatorUpdate, DixitApp
-from tests.e2e.harness import HOST, PtyClient, running_server, wait_for
-from tests.e2e.test_hidden_information import JsonClient, RawPty, move_done, quiet
+from tests.e2e.harness import TIMEOUT, PtyClient, RawPty, quiet, wait_for
+from tests.e2e.json_client import JsonClient, Message, move_done, table_of
+from tests.e2e.servers import dixit_server
+from tests.e2e.tui_driver import lobby_client
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
-TIMEOUT = 10.0
-Message = dict[str, Any]
-
 
 # --- server, game, invariants ----------------------------------------------------------------------------------------
-
-
-@asynccontextmanager
-async def server_with(
-    tmp_path: Path, wrap: Callable[[Callable[..., Any], Coordinator], Callable[..., Any]] | None = None
-) -> AsyncIterator[tuple[int, Coordinator, dict[str, DixitApp]]]:
-    """The real server; `wrap` may replace the app factory (crash tests). Yields (port, coordinator, apps by user)."""
-    args = argparse.Namespace(deck=[], allow_seeded_tables=True, disconnect_grace=60.0, host=HOST, port=0)
-    coordinator = build_coordinator(args)
-    make_app = build_app_factory(args, coordinator)
-    if wrap is not None:
-        make_app = wrap(make_app, coordinator)
-    apps: dict[str, DixitApp] = {}
-
-    def factory(identity: SessionIdentity, terminal: TerminalInfo) -> Any:
-        app = make_app(identity, terminal)
-        apps[identity.username] = cast(DixitApp, app)
-        return app
-
-    handler = build_command_handler(args, coordinator)
-    async with running_server(tmp_path, factory, command_handler=handler) as server:
-        yield server.port, coordinator, apps
-
-
-async def table_of(port: int, names: list[str], create: Message) -> tuple[list[JsonClient], str]:
-    players = [await JsonClient.open(port, name) for name in names]
-    players[0].send({"cmd": "create", **create})
-    code = (await players[0].wait_for(lambda m: m["type"] == "state" and m["table"] is not None))["table"]
-    for player in players[1:]:
-        player.send({"cmd": "join", "table": code})
-        await player.wait_for(lambda m: m["type"] == "state" and m["table"] == code)
-    return players, code
 
 
 def check_whole(table: Table) -> None:
@@ -122,16 +87,22 @@ def synced(player: JsonClient, table: Table) -> bool:
 
 
 async def bots_move(
-    players: dict[int, JsonClient], table: Table, rng: random.Random, *, until: Callable[[], bool], limit: float = 60
+    players: dict[int, JsonClient],
+    table: Table,
+    rng: random.Random,
+    *,
+    until: Callable[[], bool],
+    max_moves: int = 1_000,
 ) -> int:
     """The bots' strategy plays the seats in `players` (one move at a time, each awaited) until `until()`.
-    Returns the number of moves made."""
+    Bounded by moves, not by time: more than `max_moves` moves, or TIMEOUT seconds in which none of them can move
+    (however slow the machine), is a failure. Returns the number of moves made."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + limit
     strategy = SmartStrategy()
     moves = 0
+    stuck_since = loop.time()
     while not until():
-        assert loop.time() < deadline, f"no progress after {limit}s"
+        assert moves < max_moves, f"no end after {max_moves} moves"
         game = table.game
         assert game is not None
         state = game.state
@@ -147,6 +118,7 @@ async def bots_move(
                 mover = (player, action)
                 break
         if mover is None:
+            assert loop.time() - stuck_since < TIMEOUT, f"none of seats {sorted(players)} could move for {TIMEOUT}s"
             await asyncio.sleep(0.02)
             continue
         player, action = mover
@@ -156,6 +128,7 @@ async def bots_move(
         ref = f"bot{moves}"
         player.send({**command_message(action), "ref": ref})
         await wait_for(move_done(table, version, player, start, ref), TIMEOUT, f"{player.name}'s move")
+        stuck_since = loop.time()
     return moves
 
 
@@ -324,8 +297,10 @@ def same_json(a: Any, b: Any) -> bool:
 
 
 async def test_hypothesis_lines_mid_game_get_one_error_each_and_change_nothing(tmp_path: Path) -> None:
-    async with server_with(tmp_path) as (port, coordinator, _):
-        players, code = await table_of(port, ["ana", "ben", "cy"], {"mode": "standard", "target": 10, "seed": 12})
+    async with dixit_server(tmp_path) as (server, coordinator):
+        players, code = await table_of(
+            server.port, ["ana", "ben", "cy"], {"mode": "standard", "target": 10, "seed": 12}
+        )
         ana, ben, cy = players
         table = coordinator.tables[code]
         ana.send({"cmd": "start"})
@@ -415,11 +390,11 @@ async def test_hypothesis_lines_mid_game_get_one_error_each_and_change_nothing(t
     ids=["ref", "join", "watch"],
 )
 async def test_a_lone_surrogate_echoed_in_an_error_keeps_the_session_talking(tmp_path: Path, line: bytes) -> None:
-    async with server_with(tmp_path) as (port, _, _):
-        client = await JsonClient.open(port, "ana")
+    async with dixit_server(tmp_path) as (server, _):
+        client = await JsonClient.open(server.port, "ana")
         client.send(line + b"\n")
         client.send({"cmd": "fly", "ref": "after"})
-        await client.wait_for(lambda m: m.get("ref") == "after", timeout=1.0)
+        await client.wait_for(lambda m: m.get("ref") == "after")
         assert [m["type"] for m in client.messages[2:]] == ["error", "error"]
         await client.close()
 
@@ -470,11 +445,11 @@ def fuzz_burst(rng: random.Random, *, huge: bool = False) -> bytes:
 
 
 async def test_random_keys_pastes_and_bytes_in_a_tui_break_nothing(tmp_path: Path) -> None:
-    async with server_with(tmp_path) as (port, coordinator, apps):
-        players, code = await table_of(port, ["ana", "ben"], {"mode": "standard", "target": 10, "seed": 21})
+    async with dixit_server(tmp_path) as (server, coordinator):
+        players, code = await table_of(server.port, ["ana", "ben"], {"mode": "standard", "target": 10, "seed": 21})
         ana, ben = players
-        fuzz = await RawPty.connect(port, "fuzz", command=f"join {code}", size=(100, 30))
-        tv = await RawPty.connect(port, "tv", command=f"watch {code}", size=(90, 28))
+        fuzz = await RawPty.connect(server.port, "fuzz", command=f"join {code}", size=(100, 30))
+        tv = await RawPty.connect(server.port, "tv", command=f"watch {code}", size=(90, 28))
         table = coordinator.tables[code]
         await wait_for(lambda: len(table.seats) == 3 and len(table.spectators) == 1, TIMEOUT, "fuzz and tv in")
         await ana.wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 3)
@@ -487,7 +462,6 @@ async def test_random_keys_pastes_and_bytes_in_a_tui_break_nothing(tmp_path: Pat
                 table,
                 random.Random(1),
                 until=partial(is_over, table),
-                limit=100,
             )
         )
         sent = 0
@@ -498,9 +472,9 @@ async def test_random_keys_pastes_and_bytes_in_a_tui_break_nothing(tmp_path: Pat
                 sent += len(data)
                 await asyncio.sleep(0.05 if len(data) < 1000 else 0.8)
                 assert not fuzz.closed, f"the fuzzed session ended after {sent} bytes: {fuzz.raw[-300:]!r}"
-                app = apps["fuzz"]
+                app = server.apps["fuzz"]
                 assert app.is_running and app.return_code is None, (app.return_code, app._exception, data[-200:])
-                assert not tv.closed and apps["tv"].is_running, "the spectator's session ended"
+                assert not tv.closed and server.apps["tv"].is_running, "the spectator's session ended"
                 check_whole(table)
         finally:
             bots.cancel()
@@ -509,13 +483,13 @@ async def test_random_keys_pastes_and_bytes_in_a_tui_break_nothing(tmp_path: Pat
         # every session still gets updates: a new spectator changes every view at the table
         seen = {p.name: len(p.messages) for p in players}
         tv_bytes = len(tv.raw)
-        sam = await JsonClient.open(port, "sam")
+        sam = await JsonClient.open(server.port, "sam")
         sam.send({"cmd": "watch", "table": code})
         await sam.wait_for(lambda m: m["type"] == "state" and m["table"] == code)
         for player in players:
             await player.wait_for(lambda m: m["type"] == "state", start=seen[player.name])
         await tv.wait_until(lambda: len(tv.raw) > tv_bytes, TIMEOUT, "tv redraws")
-        assert apps["fuzz"].is_running and apps["tv"].is_running and not fuzz.closed
+        assert server.apps["fuzz"].is_running and server.apps["tv"].is_running and not fuzz.closed
         check_whole(table)
         print(f"\nTUI fuzz: {sent} bytes in {BURSTS} bursts; game at turn {game_of(table).state.turn.number}")
         for client in [*players, sam]:
@@ -527,60 +501,53 @@ async def test_random_keys_pastes_and_bytes_in_a_tui_break_nothing(tmp_path: Pat
 # --- bugs the TUI fuzzing found, each pinned by a test ---------------------------------------------------------------
 
 
-async def lobby_client(port: int, apps: dict[str, DixitApp], name: str) -> PtyClient:
-    client = await RawPty.connect(port, name, size=(100, 30))
-    await client.wait_for_text("Welcome", TIMEOUT)
-    await wait_for(lambda: type(apps[name].screen).__name__ == "LobbyScreen", TIMEOUT, "the lobby")
-    return client
-
-
 async def test_a_bracketed_paste_never_presses_keys(tmp_path: Path) -> None:
-    async with server_with(tmp_path) as (port, _, apps):
-        client = await lobby_client(port, apps, "sam")
+    async with dixit_server(tmp_path) as (server, _):
+        client = await lobby_client(server.port, server.apps, "sam")
         client.send(PASTE_START + "x\x1b[2Jc" + PASTE_END)  # `c` in the lobby would open the create form
         await quiet(client, 0.3)
-        assert type(apps["sam"].screen).__name__ == "LobbyScreen"
+        assert type(server.apps["sam"].screen).__name__ == "LobbyScreen"
         await client.close(timeout=3)
 
 
 async def test_a_paste_marker_cut_in_time_does_not_open_the_parsers_own_paste(tmp_path: Path) -> None:
     """ESC[200, a pause past the escape delay, then ~: the held text is typed input, and what follows is keys again
     (Textual's parser, had it seen the whole marker, would swallow everything after it without limit)."""
-    async with server_with(tmp_path) as (port, _, apps):
-        client = await lobby_client(port, apps, "sam")
+    async with dixit_server(tmp_path) as (server, _):
+        client = await lobby_client(server.port, server.apps, "sam")
         client.send("\x1b[200")
         await asyncio.sleep(0.165)  # past the escape delay (0.11 s), within a second one
         client.send("~")
         await asyncio.sleep(0.05)
         client.send("c")  # the create form opens: keys are keys
-        await wait_for(lambda: type(apps["sam"].screen).__name__ != "LobbyScreen", TIMEOUT, "the create form")
+        await wait_for(lambda: type(server.apps["sam"].screen).__name__ != "LobbyScreen", TIMEOUT, "the create form")
         await client.close(timeout=3)
 
 
 async def test_a_flood_of_empty_pastes_is_a_flood(tmp_path: Path) -> None:
-    async with server_with(tmp_path) as (port, _, apps):
-        client = await lobby_client(port, apps, "sam")
-        other = await lobby_client(port, apps, "ann")
+    async with dixit_server(tmp_path) as (server, _):
+        client = await lobby_client(server.port, server.apps, "sam")
+        other = await lobby_client(server.port, server.apps, "ann")
         client.send((PASTE_START + PASTE_END) * 3000)  # 36 KB, under the byte burst; 3,000 events
         await asyncio.wait_for(client.conn.wait_closed(), TIMEOUT)
-        assert apps["ann"].is_running and not other.closed
+        assert server.apps["ann"].is_running and not other.closed
         await other.close(timeout=3)
 
 
 async def test_an_in_band_resize_is_clamped_like_the_ptys_own(tmp_path: Path) -> None:
-    async with server_with(tmp_path) as (port, _, apps):
-        client = await lobby_client(port, apps, "sam")
+    async with dixit_server(tmp_path) as (server, _):
+        client = await lobby_client(server.port, server.apps, "sam")
         client.send("\x1b[48;2000;3000;1;1t")  # "the terminal is now 3000x2000" (an xterm in-band resize report)
         await asyncio.sleep(0.3)
-        limits = SessionLimits()
-        assert apps["sam"].size.width <= limits.max_size[0] and apps["sam"].size.height <= limits.max_size[1]
-        assert apps["sam"].is_running
+        limits, app = SessionLimits(), server.apps["sam"]
+        assert app.size.width <= limits.max_size[0] and app.size.height <= limits.max_size[1]
+        assert app.is_running
         await client.close(timeout=3)
 
 
 async def test_quit_then_another_key_still_quits_cleanly(tmp_path: Path) -> None:
-    async with server_with(tmp_path) as (port, _, apps):
-        client = await lobby_client(port, apps, "sam")
+    async with dixit_server(tmp_path) as (server, _):
+        client = await lobby_client(server.port, server.apps, "sam")
         client.send("qc")
         assert await client.wait_closed(TIMEOUT) == 0
         assert INTERNAL_ERROR.strip() not in client.raw_text()
@@ -591,10 +558,10 @@ async def test_a_key_flood_is_paced_and_stalls_nobody(tmp_path: Path) -> None:
     session's event rate, a few at a time, so the shared loop never stalls and another player is served while the
     flood is still being handed on. (What it asserts is order and counts; the stall and wait times it prints are
     figures, not limits: they depend on the machine's load.)"""
-    async with server_with(tmp_path) as (port, _, apps):
-        client = await lobby_client(port, apps, "sam")
-        other = await lobby_client(port, apps, "ann")
-        driver = apps["sam"]._driver
+    async with dixit_server(tmp_path) as (server, _):
+        client = await lobby_client(server.port, server.apps, "sam")
+        other = await lobby_client(server.port, server.apps, "ann")
+        driver = server.apps["sam"]._driver
         assert driver is not None
         handed: list[float] = []
         process = driver.process_message
@@ -616,7 +583,7 @@ async def test_a_key_flood_is_paced_and_stalls_nobody(tmp_path: Path) -> None:
             stalls.append(loop.time() - before - 0.01)
         other.send("c")  # another player opens the create form while the flood is still being handed on
         opened = loop.time()
-        await wait_for(lambda: type(apps["ann"].screen).__name__ != "LobbyScreen", 30.0, "ann's create form")
+        await wait_for(lambda: type(server.apps["ann"].screen).__name__ != "LobbyScreen", 30.0, "ann's create form")
         answered = loop.time() - opened
         during = len(handed)
         elapsed = loop.time() - start
@@ -624,7 +591,7 @@ async def test_a_key_flood_is_paced_and_stalls_nobody(tmp_path: Path) -> None:
         assert during < 8_000, "the other player was served only after the whole flood"
         assert during >= 100, "keys were dropped"
         assert len(handed) <= limits.event_burst + limits.event_rate * elapsed + 40, "keys were not paced"
-        assert apps["sam"].is_running and not client.closed
+        assert server.apps["sam"].is_running and not client.closed
         print(
             f"\nkey flood: {len(handed)} keys handed on in {elapsed:.2f}s, worst stall {max(stalls) * 1000:.0f} ms, "
             f"another player answered in {answered * 1000:.0f} ms"
@@ -634,8 +601,8 @@ async def test_a_key_flood_is_paced_and_stalls_nobody(tmp_path: Path) -> None:
 
 
 async def test_watching_your_own_table_changes_nothing(tmp_path: Path) -> None:
-    async with server_with(tmp_path) as (port, coordinator, _):
-        (ana, ben), code = await table_of(port, ["ana", "ben"], {"mode": "standard"})
+    async with dixit_server(tmp_path) as (server, coordinator):
+        (ana, ben), code = await table_of(server.port, ["ana", "ben"], {"mode": "standard"})
         ana.send({"cmd": "watch", "table": code})
         await asyncio.sleep(0.2)
         start = len(ana.messages)
@@ -688,15 +655,15 @@ def crashing(make_app: Callable[..., Any], coordinator: Coordinator) -> Callable
 
 
 async def test_a_crash_in_one_session_leaves_every_other_running(tmp_path: Path) -> None:
-    async with server_with(tmp_path, crashing) as (port, coordinator, apps):
-        players, code = await table_of(port, ["ana", "ben", "cy"], {"mode": "standard", "target": 10, "seed": 8})
+    async with dixit_server(tmp_path, wrap=crashing) as (server, coordinator):
+        players, code = await table_of(server.port, ["ana", "ben", "cy"], {"mode": "standard", "target": 10, "seed": 8})
         table = coordinator.tables[code]
-        tv = await RawPty.connect(port, "tv", command=f"watch {code}", size=(90, 28))
-        boom = await PtyClient.connect(port, "boom", command=f"watch {code}", size=(80, 24))
-        bomb = await PtyClient.connect(port, "bomb", command=f"watch {code}", size=(80, 24))
+        tv = await RawPty.connect(server.port, "tv", command=f"watch {code}", size=(90, 28))
+        boom = await PtyClient.connect(server.port, "boom", command=f"watch {code}", size=(80, 24))
+        bomb = await PtyClient.connect(server.port, "bomb", command=f"watch {code}", size=(80, 24))
         await wait_for(lambda: len(table.spectators) == 3, TIMEOUT, "three spectators")
 
-        broken = await PtyClient.connect(port, "broken")  # its factory raises: a short apology, status 1
+        broken = await PtyClient.connect(server.port, "broken")  # its factory raises: a short apology, status 1
         assert await broken.wait_closed(TIMEOUT) == 1
         assert INTERNAL_ERROR.strip() in broken.raw_text()
 
@@ -718,7 +685,7 @@ async def test_a_crash_in_one_session_leaves_every_other_running(tmp_path: Path)
             await player.wait_for(lambda m: m["type"] == "reveal")
             assert not player.of_type("error")
         await tv.wait_until(lambda: "Turn 1 revealed" in tv.screen_text(), TIMEOUT, "tv shows the recap")
-        assert apps["tv"].is_running and not tv.closed
+        assert server.apps["tv"].is_running and not tv.closed
         assert ana.state["turn"] == 2
         check_whole(table)
         await quiet(tv)

@@ -8,25 +8,20 @@ coordinator's state only to know which card texts to look for; every action goes
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import random
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import cast
 
 import pytest
 
-from dixit_tui.coordinator import Coordinator
 from dixit_tui.decks import load_builtin
-from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
-from tests.e2e.harness import PtyClient, running_server
+from tests.e2e.harness import PtyClient
+from tests.e2e.json_client import JsonClient
+from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     CREATE_DECKS,
     KEYS,
     TIMEOUT,
-    Headless,
     add_bot,
     find,
     is_reverse,
@@ -47,17 +42,6 @@ def atlas_texts() -> dict[str, str]:
     return {card.id: card.text for card in load_builtin("atlas").cards}
 
 
-@asynccontextmanager
-async def dixit_server(tmp_path: Path, seed: int = 7) -> AsyncIterator[tuple[int, Coordinator]]:
-    """The real server on 127.0.0.1 with every built-in deck: (port, coordinator)."""
-    ns = argparse.Namespace(deck=[], allow_seeded_tables=False, disconnect_grace=60.0, host="127.0.0.1", port=0)
-    coord = build_coordinator(ns)
-    coord.rng = random.Random(seed)
-    factory, handler = build_app_factory(ns, coord), build_command_handler(ns, coord)
-    async with running_server(tmp_path, factory, command_handler=handler) as server:
-        yield server.port, coord
-
-
 def mode_focused(client: PtyClient) -> bool:
     spot = find(client, "Mode ")
     return spot is not None and is_reverse(client, *spot)
@@ -65,8 +49,8 @@ def mode_focused(client: PtyClient) -> bool:
 
 async def test_the_create_dialog_mixes_both_decks_and_atlas_cards_reach_the_hand(tmp_path: Path) -> None:
     atlas = atlas_texts()
-    async with dixit_server(tmp_path) as (port, coord):
-        host = await open_lobby(port, "ana")
+    async with dixit_server(tmp_path, allow_seeded_tables=False) as (server, coord):
+        host = await open_lobby(server.port, "ana")
         await lobby_keys(host)
         await press(host, "c")
         await wait_text(host, "Create a table", "Decks", "[X] base", "[ ] atlas", "84 cards")
@@ -97,9 +81,9 @@ async def test_the_create_dialog_mixes_both_decks_and_atlas_cards_reach_the_hand
 
 async def test_json_create_with_both_decks_deals_atlas_cards_and_lists_the_decks(tmp_path: Path) -> None:
     atlas_text = atlas_texts()
-    async with dixit_server(tmp_path) as (port, _):
-        ben = await Headless.open(port, "ben")
-        watcher = await Headless.open(port, "cy")
+    async with dixit_server(tmp_path, allow_seeded_tables=False) as (server, _):
+        ben = await JsonClient.open(server.port, "ben")
+        watcher = await JsonClient.open(server.port, "cy")
         ben.send({"cmd": "create", "mode": "party", "decks": ["base", "nope"], "ref": "x"})
         error = await ben.wait_for("error", ref="x")
         assert error["code"] == "bad_deck" and "atlas" in str(error["message"]), error

@@ -10,10 +10,8 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import shlex
-import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,8 +26,9 @@ from textual.widgets import Static
 from dixit_tui.ssh.session import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.e2e.harness import HOST, PtyClient, running_server, wait_for
-from tests.e2e.test_bad_input import lobby_client, server_with
-from tests.e2e.test_openssh_tmux import run, ssh_options
+from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, ssh_options
+from tests.e2e.servers import dixit_server
+from tests.e2e.tui_driver import lobby_client
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90)]
 
@@ -118,12 +117,12 @@ async def test_esc_then_a_key_in_one_packet_and_a_real_alt_combination(tmp_path:
 
 async def test_esc_then_c_in_the_lobby_opens_the_create_form(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    async with server_with(tmp_path) as (port, _, apps):
-        client = await lobby_client(port, apps, "sam")
+    async with dixit_server(tmp_path) as (server, _):
+        client = await lobby_client(server.port, server.apps, "sam")
         client.send("\x1b")
         await asyncio.sleep(0.03)
         client.send("c")
-        await wait_for(lambda: type(apps["sam"].screen).__name__ != "LobbyScreen", TIMEOUT, "the create form")
+        await wait_for(lambda: type(server.apps["sam"].screen).__name__ != "LobbyScreen", TIMEOUT, "the create form")
         await client.close(timeout=3)
     assert errors(caplog) == []
 
@@ -149,8 +148,8 @@ async def test_after_the_bad_sequences_q_still_quits_the_lobby(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    async with server_with(tmp_path) as (port, _, apps):
-        client = await lobby_client(port, apps, "sam")
+    async with dixit_server(tmp_path) as (server, _):
+        client = await lobby_client(server.port, server.apps, "sam")
         for sequence in BAD_SEQUENCES:
             client.send(sequence)
             await asyncio.sleep(0.05)
@@ -199,31 +198,23 @@ async def test_a_run_of_mouse_moves_is_handed_on_as_its_last_one(tmp_path: Path)
         await client.close(timeout=3)
 
 
-@pytest.mark.skipif(shutil.which("ssh") is None or shutil.which("tmux") is None, reason="needs ssh and tmux")
+@needs_ssh
+@needs_tmux
 async def test_openssh_in_tmux_esc_then_c_30ms_later(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    ssh, tmux_bin = shutil.which("ssh"), shutil.which("tmux")
-    assert ssh is not None and tmux_bin is not None
-    async with echo_server(tmp_path) as (port, apps):
-        socket = tmp_path / "tmux.sock"
-        command = [ssh, "-tt", *ssh_options(port), "-o", "PubkeyAuthentication=no", f"tess@{HOST}"]
-        tmux = [tmux_bin, "-S", str(socket), "-f", "/dev/null"]
-        code, _, err = await run(*tmux, "new-session", "-d", "-s", "keys", "-x", "100", "-y", "30", shlex.join(command))
-        assert code == 0, err
-        try:
-            await wait_for(lambda: "tess" in apps, TIMEOUT, "tess's session")
-            app = apps["tess"]
-            await wait_for(lambda: app.is_running and app.screen.is_mounted, TIMEOUT, "tess's app")
-            await run(*tmux, "send-keys", "-t", "keys", "Escape")
-            await asyncio.sleep(0.03)
-            await run(*tmux, "send-keys", "-t", "keys", "c")
-            await wait_for(lambda: len(app.keys) >= 2, TIMEOUT, f"two keys, got {app.keys}")
-            await run(*tmux, "send-keys", "-t", "keys", "Escape", "Escape")  # double Esc, in one go
-            await wait_for(lambda: len(app.keys) >= 4, TIMEOUT, f"four keys, got {app.keys}")
-            await run(*tmux, "send-keys", "-t", "keys", "x")
-            await wait_for(lambda: app.keys[-1:] == ["x"], TIMEOUT, f"x after {app.keys}")
-            assert app.keys == ["escape", "c", "escape", "escape", "x"]
-        finally:
-            with contextlib.suppress(Exception):
-                await run(*tmux, "kill-server", timeout=5)
+    assert SSH is not None
+    async with echo_server(tmp_path) as (port, apps), Tmux(tmp_path, "keys") as tmux:
+        await tmux.start(shlex.join([SSH, "-tt", *ssh_options(port), "-o", "PubkeyAuthentication=no", f"tess@{HOST}"]))
+        await wait_for(lambda: "tess" in apps, TIMEOUT, "tess's session")
+        app = apps["tess"]
+        await wait_for(lambda: app.is_running and app.screen.is_mounted, TIMEOUT, "tess's app")
+        await tmux.keys("Escape")
+        await asyncio.sleep(0.03)
+        await tmux.keys("c")
+        await wait_for(lambda: len(app.keys) >= 2, TIMEOUT, f"two keys, got {app.keys}")
+        await tmux.keys("Escape", "Escape")  # double Esc, in one go
+        await wait_for(lambda: len(app.keys) >= 4, TIMEOUT, f"four keys, got {app.keys}")
+        await tmux.keys("x")
+        await wait_for(lambda: app.keys[-1:] == ["x"], TIMEOUT, f"x after {app.keys}")
+        assert app.keys == ["escape", "c", "escape", "escape", "x"]
     assert errors(caplog) == []

@@ -21,10 +21,9 @@ import pytest
 from dixit_tui import __version__
 from dixit_tui.ssh.keys import HOST_KEY_NAME
 from tests.e2e.harness import HOST
-from tests.e2e.test_openssh_tmux import run, ssh_options
+from tests.e2e.openssh import SSH, run, ssh_options
 
 GIT = shutil.which("git")
-SSH = shutil.which("ssh")
 REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = [

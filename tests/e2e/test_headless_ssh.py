@@ -6,174 +6,36 @@ allows seeded tables), on 127.0.0.1 with a port the OS picks. Every wait is boun
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import random
 import re
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-import asyncssh
 import pytest
 from jsonschema import ValidationError
 
 from dixit_tui import __version__
-from dixit_tui.coordinator import Coordinator
 from dixit_tui.protocol.commands import HANDLERS
 from dixit_tui.protocol.schema import validate_message
 from dixit_tui.protocol.session import MAX_LINE
-from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
-from tests.e2e.harness import HOST, connect, running_server
-from tests.protocol.moves import check_order, next_move
+from tests.e2e.harness import HOST
+from tests.e2e.json_client import JsonClient, everyone_over, play, run_command, table_of_three
+from tests.e2e.servers import dixit_server
+from tests.protocol.moves import check_order
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
-TIMEOUT = 10.0
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-Message = dict[str, Any]
-
-
-@asynccontextmanager
-async def dixit_server(tmp_path: Path) -> AsyncIterator[tuple[int, Coordinator]]:
-    """The real server (TUI app factory and headless command handler on one coordinator): (port, coordinator)."""
-    args = argparse.Namespace(deck=[], allow_seeded_tables=True)
-    coordinator = build_coordinator(args)
-    app_factory = build_app_factory(args, coordinator)
-    handler = build_command_handler(args, coordinator)
-    async with running_server(tmp_path, app_factory, command_handler=handler) as server:
-        yield server.port, coordinator
-
-
-class JsonClient:
-    """One `json` session without a PTY. `raw` is every byte received; `messages` the lines parsed (strictly)."""
-
-    def __init__(self, name: str, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess[bytes]):
-        self.name = name
-        self.conn = conn
-        self.process = process
-        self.raw = bytearray()
-        self.messages: list[Message] = []
-        self._partial = b""
-        self.failure: Exception | None = None
-        self._new = asyncio.Event()
-        self._reader = asyncio.create_task(self._read())
-
-    @classmethod
-    async def open(cls, port: int, name: str, command: str = "json") -> JsonClient:
-        conn = await connect(port, name)
-        process = await asyncio.wait_for(conn.create_process(command, encoding=None), TIMEOUT)
-        client = cls(name, conn, process)
-        hello = await client.wait_for(lambda m: True)
-        assert hello["type"] == "hello" and hello["protocol"] == 1
-        return client
-
-    async def _read(self) -> None:
-        try:
-            while chunk := await self.process.stdout.read(1 << 16):
-                self.raw += chunk
-                *lines, self._partial = (self._partial + chunk).split(b"\n")
-                self.messages += [strict_json(line) for line in lines]
-                self._new.set()
-        except Exception as error:  # kept for wait_for's report (never left unretrieved in a task)
-            self.failure = error
-        finally:
-            self._new.set()
-
-    def send(self, message: Message | bytes) -> None:
-        data = message if isinstance(message, bytes) else (json.dumps(message) + "\n").encode()
-        self.process.stdin.write(data)
-
-    async def wait_for(self, predicate: Callable[[Message], bool], timeout: float = TIMEOUT, start: int = 0) -> Message:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        seen = start
-        while True:
-            for message in self.messages[seen:]:
-                if predicate(message):
-                    return message
-            seen = len(self.messages)
-            remaining = deadline - loop.time()
-            if remaining <= 0 or self._reader.done():
-                why = f"session closed ({self.failure!r})" if self._reader.done() else f"timed out after {timeout}s"
-                raise AssertionError(f"{self.name}: {why}; last messages: {self.messages[-3:]}")
-            self._new.clear()
-            with suppress(TimeoutError):
-                await asyncio.wait_for(self._new.wait(), remaining)
-
-    @property
-    def state(self) -> Message:
-        return next(m for m in reversed(self.messages) if m["type"] == "state")
-
-    def of_type(self, kind: str) -> list[Message]:
-        return [m for m in self.messages if m["type"] == kind]
-
-    async def close(self) -> int | None:
-        """End of input: the session ends by itself; returns its exit status."""
-        self.process.stdin.write_eof()
-        await asyncio.wait_for(self.process.wait_closed(), TIMEOUT)
-        await asyncio.wait_for(self._reader, TIMEOUT)
-        self.conn.close()
-        await asyncio.wait_for(self.conn.wait_closed(), TIMEOUT)
-        return self.process.exit_status
-
-
-def strict_json(line: bytes) -> Message:
-    """Parse one line as the protocol promises: UTF-8 JSON (no NaN or Infinity), one object."""
-
-    def refuse(constant: str) -> Any:
-        raise ValueError(f"{constant} is not JSON")
-
-    message = json.loads(line.decode("utf-8"), parse_constant=refuse)
-    assert isinstance(message, dict), line
-    return message
-
-
-async def table_of_three(port: int, *, seed: int = 7) -> tuple[list[JsonClient], str]:
-    players = [await JsonClient.open(port, name) for name in ("ana", "ben", "cy")]
-    players[0].send({"cmd": "create", "mode": "standard", "profile": "refresh", "target": 10, "seed": seed})
-    code = (await players[0].wait_for(lambda m: m["type"] == "state" and m["table"] is not None))["table"]
-    for player in players[1:]:
-        player.send({"cmd": "join", "table": code})
-        await player.wait_for(lambda m: m["type"] == "state" and m["table"] == code)
-    await players[0].wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 3)
-    return players, code
-
-
-async def play(players: list[JsonClient], until: Callable[[], bool], rng: random.Random, timeout: float = 60) -> None:
-    """Each player answers its latest state with a legal move, once per (turn, phase, voids); in turn 1 the host
-    gives the clue. Bounded by `timeout` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    answered: dict[str, tuple[int, str, int]] = {}
-    while not until():
-        assert loop.time() < deadline, f"no end after {timeout}s: {players[0].state}"
-        for player in players:
-            state = player.state
-            key = (state["turn"], state["phase"], len(player.of_type("voided")))
-            if answered.get(player.name) == key:
-                continue
-            if state["phase"] == "clue" and state["storyteller"] is None and state["you"] != state["host"]:
-                continue
-            move = next_move(state, rng)
-            if move is not None:
-                answered[player.name] = key
-                player.send(move)
-        await asyncio.sleep(0.01)
-
-
-def everyone_over(players: list[JsonClient]) -> Callable[[], bool]:
-    return lambda: all(p.of_type("over") and p.state["phase"] == "over" for p in players)
 
 
 # --- a whole game -----------------------------------------------------------------------------------------------
 
 
 async def test_three_json_clients_play_a_whole_refresh_game(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (port, _):
-        players, code = await table_of_three(port)
+    async with dixit_server(tmp_path) as (server, _):
+        players, code = await table_of_three(server.port)
         players[0].send({"cmd": "start"})
         await play(players, everyone_over(players), random.Random(1))
         for player in players:
@@ -195,19 +57,9 @@ async def test_three_json_clients_play_a_whole_refresh_game(tmp_path: Path) -> N
 # --- plain commands ---------------------------------------------------------------------------------------------
 
 
-async def run_command(port: int, command: str | None) -> tuple[int | None, str]:
-    """One SSH connection running `command` (None: ask for a shell) without a PTY: (exit status, output)."""
-    conn = await connect(port, "ana")
-    try:
-        result = await asyncio.wait_for(conn.run(command, check=False), TIMEOUT)
-        return result.exit_status, str(result.stdout)
-    finally:
-        conn.close()
-        await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
-
-
 async def test_plain_commands_answer_text_and_exit_statuses(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (port, _):
+    async with dixit_server(tmp_path) as (server, _):
+        port = server.port
         status, text = await run_command(port, "tables")
         assert status == 0 and "No tables yet" in text
         status, text = await run_command(port, "help")
@@ -315,8 +167,8 @@ def junk_bytes(rng: random.Random) -> bytes:
 
 
 async def test_random_bytes_and_json_get_only_errors_and_leave_the_game_alone(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (port, coordinator):
-        players, code = await table_of_three(port, seed=11)
+    async with dixit_server(tmp_path) as (server, coordinator):
+        players, code = await table_of_three(server.port, seed=11)
         ana, ben, cy = players
         ana.send({"cmd": "start"})
         rng = random.Random(2024)
@@ -368,9 +220,9 @@ def needles(card: str, text: str) -> list[bytes]:
 
 
 async def test_a_spectator_never_receives_a_hand(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (port, _):
-        players, code = await table_of_three(port, seed=5)
-        sam = await JsonClient.open(port, "sam")
+    async with dixit_server(tmp_path) as (server, _):
+        players, code = await table_of_three(server.port, seed=5)
+        sam = await JsonClient.open(server.port, "sam")
         sam.send({"cmd": "watch", "table": code})
         await sam.wait_for(lambda m: m["type"] == "state" and m["table"] == code)
         players[0].send({"cmd": "start"})
@@ -417,14 +269,14 @@ async def test_the_docs_example_bot_plays_a_whole_game(tmp_path: Path) -> None:
     (code_text,) = [block for block in blocks if "async def play(" in block]
     example: dict[str, Any] = {"__name__": "protocol_example"}
     exec(compile(code_text, "docs/protocol.md", "exec"), example)
-    async with dixit_server(tmp_path) as (port, coordinator):
-        host = asyncio.create_task(example["play"](HOST, port, "ana"))
+    async with dixit_server(tmp_path) as (server, coordinator):
+        host = asyncio.create_task(example["play"](HOST, server.port, "ana"))
         for _ in range(500):
             if coordinator.tables or host.done():
                 break
             await asyncio.sleep(0.01)
         (code,) = coordinator.tables
-        guests = [asyncio.create_task(example["play"](HOST, port, name, code)) for name in ("ben", "cy")]
+        guests = [asyncio.create_task(example["play"](HOST, server.port, name, code)) for name in ("ben", "cy")]
         results = await asyncio.wait_for(asyncio.gather(host, *guests), 60)
         assert all(r["type"] == "over" and r["winners"] for r in results)
         assert results[0] == results[1] == results[2] and max(s["score"] for s in results[0]["scores"]) >= 10
@@ -434,8 +286,8 @@ async def test_the_docs_example_bot_plays_a_whole_game(tmp_path: Path) -> None:
 
 
 async def test_deeply_nested_json_gets_an_error_and_the_session_lives_on(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (port, _):
-        client = await JsonClient.open(port, "ana")
+    async with dixit_server(tmp_path) as (server, _):
+        client = await JsonClient.open(server.port, "ana")
         client.send(b"[" * 5000 + b"\n")
         client.send({"cmd": "fly", "ref": "after"})
         await client.wait_for(lambda m: m.get("ref") == "after")
@@ -443,16 +295,16 @@ async def test_deeply_nested_json_gets_an_error_and_the_session_lives_on(tmp_pat
 
 
 async def test_nan_is_refused_and_never_echoed(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (port, _):
-        client = await JsonClient.open(port, "ana")
+    async with dixit_server(tmp_path) as (server, _):
+        client = await JsonClient.open(server.port, "ana")
         client.send(b'{"cmd":"fly","ref":NaN}\n')
         client.send({"cmd": "fly", "ref": "after"})
         await client.wait_for(lambda m: m.get("ref") == "after")  # a line with NaN fails strict_json first
 
 
 async def test_an_unknown_mode_or_profile_is_a_bad_option(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (port, _):
-        client = await JsonClient.open(port, "ana")
+    async with dixit_server(tmp_path) as (server, _):
+        client = await JsonClient.open(server.port, "ana")
         client.send({"cmd": "create", "mode": "chess", "ref": 1})
         client.send({"cmd": "create", "mode": "standard", "profile": "classic", "seats": 3, "ref": 2})
         await client.wait_for(lambda m: m.get("ref") == 2)
@@ -460,16 +312,16 @@ async def test_an_unknown_mode_or_profile_is_a_bad_option(tmp_path: Path) -> Non
 
 
 async def test_a_zero_target_is_refused(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (port, coordinator):
-        client = await JsonClient.open(port, "ana")
+    async with dixit_server(tmp_path) as (server, coordinator):
+        client = await JsonClient.open(server.port, "ana")
         client.send({"cmd": "create", "mode": "standard", "target": 0, "ref": 1})
         await client.wait_for(lambda m: m.get("ref") == 1 or (m["type"] == "state" and m["table"] is not None))
         assert coordinator.tables == {}
 
 
 async def test_create_with_more_bots_than_seats_changes_nothing(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (port, coordinator):
-        client = await JsonClient.open(port, "ana")
+    async with dixit_server(tmp_path) as (server, coordinator):
+        client = await JsonClient.open(server.port, "ana")
         client.send({"cmd": "create", "mode": "standard", "seats": 3, "bots": 5, "ref": 1})
         assert (await client.wait_for(lambda m: m.get("ref") == 1))["code"] == "bad_option"
         assert coordinator.tables == {} and client.state["table"] is None

@@ -18,19 +18,17 @@ the lobby's Watch key). The test process shares the server's coordinator, so it 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import random
 import re
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import asyncssh
 import pytest
 
 from dixit_tui.bots.cli import command_message
@@ -38,169 +36,13 @@ from dixit_tui.bots.strategy import SmartStrategy, decide
 from dixit_tui.bots.view import BotView
 from dixit_tui.coordinator import Coordinator, RevealUpdate
 from dixit_tui.coordinator.table import Table
-from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
-from dixit_tui.ssh.session import SessionIdentity
-from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.widgets.recap import RecapScreen
-from tests.e2e.harness import HOST, PtyClient, connect, running_server, wait_for
+from tests.e2e.harness import TIMEOUT, PtyClient, RawPty, quiet, wait_for
+from tests.e2e.json_client import JsonClient, move_done, table_of
+from tests.e2e.servers import dixit_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
-
-TIMEOUT = 10.0
-Message = dict[str, Any]
-
-
-# --- the server and its clients ------------------------------------------------------------------------------------
-
-
-@dataclass
-class Server:
-    port: int
-    coordinator: Coordinator
-    apps: dict[str, DixitApp]  # the app of each PTY session, by SSH user name (to see which screen is on top)
-
-
-@asynccontextmanager
-async def dixit_server(tmp_path: Path) -> AsyncIterator[Server]:
-    """The server `dixit-tui serve` runs (lobby app factory and headless command handler on one coordinator)."""
-    # host/port: what `serve` passes too (the app factory reads them for its "join from your shell" hints)
-    args = argparse.Namespace(deck=[], allow_seeded_tables=True, disconnect_grace=60.0, host=HOST, port=0)
-    coordinator = build_coordinator(args)
-    make_app = build_app_factory(args, coordinator)
-    handler = build_command_handler(args, coordinator)
-    apps: dict[str, DixitApp] = {}
-
-    def app_factory(identity: SessionIdentity, terminal: TerminalInfo) -> Any:
-        app = make_app(identity, terminal)
-        apps[identity.username] = app  # type: ignore[assignment]
-        return app
-
-    async with running_server(tmp_path, app_factory, command_handler=handler) as server:
-        yield Server(server.port, coordinator, apps)
-
-
-class RawPty(PtyClient):
-    """A PtyClient that keeps the raw bytes and feeds its pyte screen only when the screen is read (pyte is slow)."""
-
-    def __init__(self, conn: asyncssh.SSHClientConnection, size: tuple[int, int]) -> None:
-        super().__init__(conn, size)
-        self._fed = 0
-
-    def _on_data(self, data: bytes) -> None:
-        self.raw += data
-        self._changed.set()
-
-    def screen_text(self) -> str:
-        if self._fed < len(self.raw):
-            self._stream.feed(bytes(self.raw[self._fed :]))
-            self._fed = len(self.raw)
-        return super().screen_text()
-
-
-class JsonClient:
-    """One `json` session without a PTY. `lines` are the raw lines received, `messages` the same lines parsed."""
-
-    def __init__(self, name: str, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess[bytes]):
-        self.name = name
-        self.conn = conn
-        self.process = process
-        self.raw = bytearray()
-        self.lines: list[bytes] = []
-        self.messages: list[Message] = []
-        self._partial = b""
-        self.failure: Exception | None = None
-        self._new = asyncio.Event()
-        self._reader = asyncio.create_task(self._read())
-
-    @classmethod
-    async def open(cls, port: int, name: str, command: str = "json") -> JsonClient:
-        conn = await connect(port, name)
-        process = await asyncio.wait_for(conn.create_process(command, encoding=None), TIMEOUT)
-        client = cls(name, conn, process)
-        hello = await client.wait_for(lambda m: True)
-        assert hello["type"] == "hello", hello
-        return client
-
-    async def _read(self) -> None:
-        try:
-            while chunk := await self.process.stdout.read(1 << 16):
-                self.raw += chunk
-                *lines, self._partial = (self._partial + chunk).split(b"\n")
-                for line in lines:
-                    self.lines.append(line)
-                    self.messages.append(parse_line(line))
-                self._new.set()
-        except Exception as error:  # kept for wait_for's report
-            self.failure = error
-        finally:
-            self._new.set()
-
-    @property
-    def alive(self) -> bool:
-        return not self._reader.done()
-
-    def send(self, message: Message | bytes) -> None:
-        data = message if isinstance(message, bytes) else (json.dumps(message) + "\n").encode()
-        self.process.stdin.write(data)
-
-    async def wait_for(self, predicate: Callable[[Message], bool], timeout: float = TIMEOUT, start: int = 0) -> Message:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        seen = start
-        while True:
-            for message in self.messages[seen:]:
-                if predicate(message):
-                    return message
-            seen = len(self.messages)
-            remaining = deadline - loop.time()
-            if remaining <= 0 or self._reader.done():
-                why = f"session closed ({self.failure!r})" if self._reader.done() else f"timed out after {timeout}s"
-                raise AssertionError(f"{self.name}: {why}; last messages: {self.messages[-3:]}")
-            self._new.clear()
-            with suppress(TimeoutError):
-                await asyncio.wait_for(self._new.wait(), remaining)
-
-    @property
-    def state(self) -> Message:
-        return next(m for m in reversed(self.messages) if m.get("type") == "state")
-
-    def of_type(self, kind: str) -> list[Message]:
-        return [m for m in self.messages if m.get("type") == kind]
-
-    async def close(self) -> int | None:
-        with suppress(Exception):
-            self.process.stdin.write_eof()
-        with suppress(Exception):
-            await asyncio.wait_for(self.process.wait_closed(), TIMEOUT)
-        with suppress(Exception):
-            await asyncio.wait_for(self._reader, TIMEOUT)
-        self.conn.close()
-        with suppress(Exception):
-            await asyncio.wait_for(self.conn.wait_closed(), TIMEOUT)
-        return self.process.exit_status
-
-
-def parse_line(line: bytes) -> Message:
-    """Strict: UTF-8 JSON, one object a line, no NaN or Infinity."""
-
-    def refuse(constant: str) -> Any:
-        raise ValueError(f"{constant} is not JSON")
-
-    message = json.loads(line.decode("utf-8"), parse_constant=refuse)
-    assert isinstance(message, dict), line
-    return message
-
-
-async def quiet(client: PtyClient, still: float = 0.06, limit: float = 2.0) -> None:
-    """Wait (bounded) until `client` has received nothing for `still` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + limit
-    while loop.time() < deadline:
-        size = len(client.raw)
-        await asyncio.sleep(still)
-        if size == len(client.raw):
-            return
 
 
 # --- what a TUI shows, from raw bytes ------------------------------------------------------------------------------
@@ -302,17 +144,6 @@ class Recorder:
         return next((s.board for s in self.of_turn(turn) if s.phase == "vote"), ())
 
 
-def move_done(table: Table, version: int, player: JsonClient, start: int, ref: str) -> Callable[[], bool]:
-    """True once the game moved past `version`, or the move with `ref` was answered (an error)."""
-
-    def done() -> bool:
-        game = table.game
-        moved = game is not None and game.state.version != version
-        return moved or any(m.get("ref") == ref for m in player.messages[start:])
-
-    return done
-
-
 # --- one game --------------------------------------------------------------------------------------------------------
 
 NAMES = ["ana", "ben", "cy", "dee", "eli", "fay", "gus", "hal"]
@@ -341,7 +172,7 @@ class Game:
     players: list[JsonClient]
     watcher: JsonClient
     tuis: dict[str, PtyClient]
-    apps: dict[str, DixitApp]
+    apps: Mapping[str, DixitApp]
     recorder: Recorder
     dismissed: dict[int, dict[str, int]] = field(default_factory=dict)  # turn -> TUI offsets once its recap closed
     figures: dict[str, int] = field(default_factory=dict)
@@ -588,30 +419,23 @@ class Game:
 
 @asynccontextmanager
 async def game_for(tmp_path: Path, mode: Mode) -> AsyncIterator[Game]:
-    async with dixit_server(tmp_path) as server:
-        port, coordinator = server.port, server.coordinator
-        players = [await JsonClient.open(port, name) for name in NAMES[: mode.players]]
-        host = players[0]
-        host.send({"cmd": "create", **mode.create})
-        code = (await host.wait_for(lambda m: m["type"] == "state" and m["table"] is not None))["table"]
-        for player in players[1:]:
-            player.send({"cmd": "join", "table": code})
-            await player.wait_for(lambda m: m["type"] == "state" and m["table"] == code)
+    async with dixit_server(tmp_path) as (server, coordinator):
+        port = server.port
+        players, code = await table_of(port, NAMES[: mode.players], mode.create)
         watcher = await JsonClient.open(port, "sam")
         watcher.send({"cmd": "watch", "table": code})
-        await watcher.wait_for(lambda m: m["type"] == "state" and m["table"] == code)
+        await watcher.wait_for("state", table=code)
         recorder = Recorder(coordinator, code)
         recorder.install()
         tui_a = await RawPty.connect(port, "tv", command=f"watch {code}", size=(90, 28))
         tui_b = await RawPty.connect(port, "wide", size=(116, 36))
-        tuis = {"tv": tui_a, "wide": tui_b}
+        tuis: dict[str, PtyClient] = {"tv": tui_a, "wide": tui_b}
         try:
             await tui_a.wait_for_text("you are watching", TIMEOUT)
             await tui_b.wait_for_text(code, TIMEOUT)  # the lobby lists the table: watch it with its key
             tui_b.send("w")
             await tui_b.wait_for_text("you are watching", TIMEOUT)
             recorder.tuis.update(tuis)
-            await host.wait_for(lambda m: m["type"] == "state" and len(m["players"]) == mode.players)
             game = Game(coordinator, code, players, watcher, tuis, server.apps, recorder)
             yield game
         finally:

@@ -6,31 +6,28 @@ two players are sessions of the same coordinator.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
-from tests.e2e.harness import PtyClient
-from tests.e2e.test_tui_games import dixit_server, key_of
-from tests.e2e.tui_driver import create_table, open_lobby, press, wait_gone, wait_status, wait_text
+from tests.e2e.servers import dixit_server
+from tests.e2e.tui_driver import (
+    create_table,
+    key_of,
+    open_lobby,
+    press,
+    settle_screen,
+    wait_gone,
+    wait_status,
+    wait_text,
+)
 from tests.tui.fixtures import Recorder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
 REAL_GUARD = 0.6  # ConfirmScreen.GUARD as shipped (the tests' conftest sets it to 0)
-
-
-async def settle_screen(client: PtyClient) -> None:
-    """Until the screen stops changing for a moment (the keys sent have all been handled and drawn)."""
-    for _ in range(100):
-        before = len(client.raw)
-        await asyncio.sleep(0.5)
-        if len(client.raw) == before:
-            return
-    raise AssertionError("the screen never settled")
 
 
 async def test_a_chat_line_typed_without_c_does_not_start_the_game(
@@ -49,7 +46,7 @@ async def test_a_chat_line_typed_without_c_does_not_start_the_game(
             # Chat lines meant for the chat, typed quickly without `c` first (the second opens Leave with its `l`).
             for line in ("hey, ready? sp b", "hello there, ready? sp b"):
                 await press(ana, line)
-                await settle_screen(ana)
+                await settle_screen(ana, 0.5)
                 assert table.game is None, (line, ana.screen_text())  # the game has not started
             assert not ana.closed and "internal error" not in ana.raw_text()
             # The typing may have left a question open (Start the game? Leave?), never answered: Esc closes it.

@@ -13,7 +13,7 @@ import pytest
 from dixit_tui.ssh import server as ssh_server
 from dixit_tui.ssh.server import Limits
 from tests.e2e.harness import HOST, connect, running_server
-from tests.e2e.test_headless_ssh import dixit_server
+from tests.e2e.servers import dixit_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
 
@@ -22,9 +22,9 @@ FLOOD = 200
 
 async def test_an_abrupt_json_disconnect_logs_no_error(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="dixit_tui")
-    async with dixit_server(tmp_path) as (port, _):
+    async with dixit_server(tmp_path) as (server, _):
         for _ in range(3):
-            conn = await connect(port, "ana")
+            conn = await connect(server.port, "ana")
             process = await conn.create_process("json", encoding=None)
             await asyncio.wait_for(process.stdout.readline(), 10)  # the hello
             process.stdin.write(b'{"cmd": "tables"}\n')

@@ -4,34 +4,27 @@ it was, and a bot teammate leaves the team's card to its person."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import random
 import re
 import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from dixit_tui.bots.player import BotPlayer
-from dixit_tui.coordinator import Coordinator
 from dixit_tui.coordinator.table import Table
-from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
-from dixit_tui.ssh.server import DixitAcceptor
-from dixit_tui.store import SqliteStore
-from tests.e2e.harness import PtyClient, running_server
-from tests.e2e.test_tui_games import offline, seat_players
+from tests.e2e.harness import PtyClient, wait_for
+from tests.e2e.json_client import JsonClient
+from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     TIMEOUT,
-    Headless,
     add_bot,
     give_clue,
+    offline,
     press,
+    seat_players,
     start_game,
     state_of,
     status,
@@ -45,41 +38,17 @@ from tests.e2e.tui_driver import (
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
 
-@asynccontextmanager
-async def server_with(tmp_path: Path, **settings: Any) -> AsyncIterator[tuple[DixitAcceptor, Coordinator]]:
-    """The real server on 127.0.0.1 with the coordinator settings given (as `dixit-tui serve` flags would), saving
-    its games in tmp_path/data."""
-    ns = argparse.Namespace(deck=[], allow_seeded_tables=True, host="127.0.0.1", port=0, **settings)
-    coord = build_coordinator(ns)
-    coord.rng = random.Random(7)
-    coord.store = store = await SqliteStore.open(tmp_path / "data")
-    factory, handler = build_app_factory(ns, coord), build_command_handler(ns, coord)
-    try:
-        async with running_server(tmp_path, factory, command_handler=handler) as server:
-            yield server, coord
-    finally:
-        await store.close()
-
-
 def bots_at(table: Table) -> list[BotPlayer]:
     """The built-in bots seated at `table` (each session's sink is its bot's)."""
     sinks = [seat.session.sink for seat in table.seats if seat.bot and seat.session is not None]
     return [getattr(sink, "__self__") for sink in sinks]  # noqa: B009
 
 
-async def wait_for(predicate: Any, what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + TIMEOUT
-    while not predicate():
-        assert loop.time() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.05)
-
-
 # --- 5: the first clue is the people's while they write it -----------------------------------------------------
 
 
 async def test_bots_wait_while_a_person_writes_the_first_clue_and_everyone_sees_who(tmp_path: Path) -> None:
-    async with server_with(tmp_path, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
+    async with dixit_server(tmp_path, store=True, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
         players, table = await seat_players(server.port, coord, ["ana", "ben"])
         ana, ben = (p.client for p in players)
         await wait_footer(ana, "b Add a bot")
@@ -91,6 +60,7 @@ async def test_bots_wait_while_a_person_writes_the_first_clue_and_everyone_sees_
             lambda: (
                 all(getattr(b, "holds", {}).get("grace") for b in bots) or state_of(table).turn.storyteller is not None
             ),
+            TIMEOUT,
             "the bot to leave the first clue to people",
         )
         assert state_of(table).turn.storyteller is None, "a bot took the first clue at once"
@@ -103,7 +73,7 @@ async def test_bots_wait_while_a_person_writes_the_first_clue_and_everyone_sees_
         await wait_footer(ana, "esc Back to the table")  # the clue field has the focus
         await press(ana, "moo")
         await wait_text(ben, "ana is writing a clue…")  # the other player sees who is writing
-        await wait_for(lambda: all(b.holds.get("typing") for b in bots), "the bot to hold while ana writes")
+        await wait_for(lambda: all(b.holds.get("typing") for b in bots), TIMEOUT, "the bot to hold while ana writes")
         await asyncio.sleep(1.0)  # a bot that would not wait acts within this (no think delay beyond 4 s x 0.2)
         await press(ana, "n")
         await asyncio.sleep(1.0)
@@ -123,7 +93,7 @@ def counts_down(client: PtyClient) -> bool:
 
 
 async def test_an_offline_players_stand_in_is_announced_with_its_countdown_and_logged_once(tmp_path: Path) -> None:
-    async with server_with(tmp_path, disconnect_grace=15.0) as (server, coord):
+    async with dixit_server(tmp_path, store=True, disconnect_grace=15.0) as (server, coord):
         players, table = await seat_players(server.port, coord, ["ana", "ben", "cara"])
         ana, ben, cara = (p.client for p in players)
         await start_game(ana)
@@ -137,7 +107,7 @@ async def test_an_offline_players_stand_in_is_announced_with_its_countdown_and_l
             )
         assert table.options.turn_seconds is None  # a table without a timer
         await wait_status(ana, "Vote: turn the dial")  # the stand-in gave cara's cards, then votes for her
-        await wait_for(lambda: "cara is away: a stand-in voted for them." in table.log, "the stand-in's vote")
+        await wait_for(lambda: "cara is away: a stand-in voted for them." in table.log, TIMEOUT, "the stand-in's vote")
         await ana.wait_until(lambda: "is offline" not in status(ana), TIMEOUT, "no more offline player awaited")
         log = list(table.log)
         assert [line for line in log if "stand-in" in line] == [
@@ -155,8 +125,8 @@ async def test_an_offline_players_stand_in_is_announced_with_its_countdown_and_l
 
 
 async def test_a_bot_teammate_waits_for_its_person_to_give_the_teams_card(tmp_path: Path) -> None:
-    async with server_with(tmp_path, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
-        ana = await Headless.open(server.port, "ana")
+    async with dixit_server(tmp_path, store=True, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
+        ana = await JsonClient.open(server.port, "ana")
         code = await ana.create(mode="team", first="random", seed=12, bots=5)
         ana.send({"cmd": "start"})
         submit = await ana.wait_for("state", phase="submit")
@@ -165,6 +135,7 @@ async def test_a_bot_teammate_waits_for_its_person_to_give_the_teams_card(tmp_pa
         mate = next(b for b in bots_at(table) if b.seat == 3)  # ana's teammate sits opposite her
         await wait_for(
             lambda: getattr(mate, "holds", {}).get("team") or 3 not in state_of(table).waiting_for(),
+            TIMEOUT,
             "the bot teammate to leave the card to ana",
         )
         await asyncio.sleep(0.5)
@@ -173,7 +144,7 @@ async def test_a_bot_teammate_waits_for_its_person_to_give_the_teams_card(tmp_pa
         hand = submit["hand"]
         assert isinstance(hand, list)
         ana.send({"cmd": "submit", "cards": [hand[0]["card"]]})
-        await wait_for(lambda: "ana gave a card." in table.log, "ana's card")
+        await wait_for(lambda: "ana gave a card." in table.log, TIMEOUT, "ana's card")
         assert not any(m.get("type") == "error" for m in ana.messages), ana.messages[-3:]
         assert f"{mate.name} gave a card." not in table.log
         await ana.close()
@@ -183,8 +154,8 @@ async def test_a_bot_teammate_waits_for_its_person_to_give_the_teams_card(tmp_pa
 
 
 async def test_a_game_everyone_left_pauses_then_closes_and_can_be_replayed(tmp_path: Path) -> None:
-    async with server_with(tmp_path, disconnect_grace=0.5, close_idle_after=2.0) as (server, coord):
-        ana = await Headless.open(server.port, "ana")
+    async with dixit_server(tmp_path, store=True, disconnect_grace=0.5, close_idle_after=2.0) as (server, coord):
+        ana = await JsonClient.open(server.port, "ana")
         code = await ana.create(mode="standard", seed=3, bots=2, turn_seconds=1)
         ana.send({"cmd": "start"})
         await ana.wait_for("state", phase="clue")
@@ -195,23 +166,24 @@ async def test_a_game_everyone_left_pauses_then_closes_and_can_be_replayed(tmp_p
             lambda: (
                 all(getattr(b, "holds", {}).get("alone") for b in bots) or state_of(table).turn.storyteller is not None
             ),
+            TIMEOUT,
             "the bots to hold at an empty table",
         )
         assert state_of(table).turn.storyteller is None, "a bot played at a table no person is at"
         assert table.deadline is None and table.timer is None
         events = len(state_of(table).turn.board) + len(table.log)
 
-        lee = await Headless.open(server.port, "lee")
+        lee = await JsonClient.open(server.port, "lee")
         lobby = await lee.wait_for("state", table=None)
         tables = lobby["tables"]
         assert isinstance(tables, list) and [t["status"] for t in tables if t["table"] == code] == ["playing"]
-        await wait_for(lambda: code not in coord.tables, "the table to close")
+        await wait_for(lambda: code not in coord.tables, TIMEOUT, "the table to close")
         assert len(table.log) == events + 1 and "closed" in table.log[-1]  # nothing was played meanwhile
         lee.messages.clear()
         lee.send({"cmd": "join", "table": code})
         error = await lee.wait_for("error")
         assert error["code"] == "no_table"
-        await wait_for(lambda: all(b.finished.is_set() for b in bots), "the bots to stop")
+        await wait_for(lambda: all(b.finished.is_set() for b in bots), TIMEOUT, "the bots to stop")
         await lee.close()
 
         replay = await asyncio.create_subprocess_exec(
@@ -226,10 +198,10 @@ async def test_a_game_everyone_left_pauses_then_closes_and_can_be_replayed(tmp_p
 async def test_a_game_everyone_left_resumes_its_time_limit_where_it_stopped(tmp_path: Path) -> None:
     """Over JSON: while nobody is seated and connected, the phase's time limit stops; back with her reconnect code,
     ana finds it pushed on by (at least) the time the table stood empty, and nobody was played for."""
-    async with server_with(tmp_path, disconnect_grace=3600.0, close_idle_after=3600.0) as (server, coord):
-        ana = await Headless.open(server.port, "ana")
+    async with dixit_server(tmp_path, store=True, disconnect_grace=3600.0, close_idle_after=3600.0) as (server, coord):
+        ana = await JsonClient.open(server.port, "ana")
         code = await ana.create(mode="standard", seed=3, turn_seconds=600)
-        others = [await Headless.open(server.port, name) for name in ("ben", "cy")]
+        others = [await JsonClient.open(server.port, name) for name in ("ben", "cy")]
         for other in others:
             other.send({"cmd": "join", "table": code})
             await other.wait_for("state", table=code)
@@ -240,11 +212,11 @@ async def test_a_game_everyone_left_resumes_its_time_limit_where_it_stopped(tmp_
         table = coord.tables[code]
         for client in (ana, *others):
             await client.close()
-        await wait_for(lambda: table.deadline is None and not table.humans_connected(), "the table to pause")
+        await wait_for(lambda: table.deadline is None and not table.humans_connected(), TIMEOUT, "the table to pause")
         left = time.time()
         await asyncio.sleep(1.0)
         back_at = time.time()
-        back = await Headless.open(server.port, "ana")
+        back = await JsonClient.open(server.port, "ana")
         back.send({"cmd": "reconnect", "code": reconnect})
         state = await back.wait_for("state", table=code)
         after = state["deadline"]

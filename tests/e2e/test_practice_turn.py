@@ -12,17 +12,18 @@ import pytest
 
 from dixit_tui.protocol.schema import validate_message
 from tests.e2e.harness import PtyClient, wait_for
-from tests.e2e.test_headless_ssh import dixit_server, everyone_over, play, table_of_three
-from tests.e2e.test_tui_games import check_scores, seat_players
-from tests.e2e.test_tui_games import dixit_server as tui_server
+from tests.e2e.json_client import everyone_over, play, table_of_three
+from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     TIMEOUT,
     board_slots,
     cast_vote,
+    check_scores,
     give_clue,
     play_turn,
     press,
     scores_shown,
+    seat_players,
     state_of,
     status,
     submit_cards,
@@ -54,7 +55,7 @@ async def wait_help(client: PtyClient, needle: str) -> None:
 
 
 async def test_a_practice_turn_played_through_the_table_screens_counts_for_nothing(tmp_path: Path) -> None:
-    async with tui_server(tmp_path, seed=9) as (server, coord):
+    async with dixit_server(tmp_path, seed=9) as (server, coord):
         players, table = await seat_players(server.port, coord, ["ana", "ben", "cara"], target=10)
         clients = [p.client for p in players]
         ana, ben, cara = clients
@@ -111,8 +112,8 @@ async def test_a_practice_turn_played_through_the_table_screens_counts_for_nothi
 
 
 async def test_start_with_practice_over_json(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (port, _):
-        players, _ = await table_of_three(port)
+    async with dixit_server(tmp_path) as (server, _):
+        players, _ = await table_of_three(server.port)
         ana = players[0]
         ana.send({"cmd": "start", "practice": "yes", "ref": 1})
         bad = await ana.wait_for(lambda m: m["type"] == "error" and m["ref"] == 1)
@@ -120,7 +121,7 @@ async def test_start_with_practice_over_json(tmp_path: Path) -> None:
         ana.send({"cmd": "start", "practice": True})
         first = await players[1].wait_for(lambda m: m["type"] == "state" and m["phase"] == "clue")
         assert first["practice"] is True and first["turn"] == 0 and first["storyteller"] == 0
-        await play(players, everyone_over(players), random.Random(2), timeout=120)
+        await play(players, everyone_over(players), random.Random(2))
         for player in players:
             reveals = player.of_type("reveal")
             assert reveals[0]["turn"] == 0 and reveals[0]["practice"] is True

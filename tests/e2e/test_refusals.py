@@ -363,14 +363,14 @@ async def test_the_total_unauthenticated_cap_holds_across_addresses(
             assert "refused" not in caplog.text
 
             # a fresh address, far below its own cap: refused only because six are logging in, in all
+            # (closed by the refusal, not by the login timeout: the wait is far shorter than that)
             started = time.perf_counter()
             reader, writer = await _open_idle(server.port, "127.0.0.4")
-            await _closed_without_answer(reader)
-            closed_after = time.perf_counter() - started
+            await _closed_without_answer(reader, timeout=limits.login_timeout / 3)
+            closed_after = time.perf_counter() - started  # a figure, printed below
             writer.close()
             with pytest.raises((asyncssh.Error, OSError)):
                 await _connect(server.port, local_ip="127.0.0.4")
-            assert closed_after < 2.0, f"the refused socket stayed open {closed_after:.1f}s"
             assert server.connection_count == 6
             refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
             assert refusals and all(

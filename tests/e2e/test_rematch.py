@@ -19,9 +19,8 @@ from dixit_tui.engine import Phase, event_from_dict, fold
 from dixit_tui.protocol.schema import validate_message
 from dixit_tui.store import SqliteStore
 from tests.e2e.harness import PtyClient, wait_for
-from tests.e2e.test_headless_ssh import JsonClient, Message, dixit_server, everyone_over, play
-from tests.e2e.test_tui_games import dixit_server as tui_server
-from tests.e2e.test_tui_games import seat_players
+from tests.e2e.json_client import JsonClient, Message, everyone_over, play
+from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     add_bot,
     cast_vote,
@@ -30,6 +29,7 @@ from tests.e2e.tui_driver import (
     give_clue,
     press,
     rematch,
+    seat_players,
     start_game,
     state_of,
     status,
@@ -53,9 +53,9 @@ def table_state(code: str) -> Callable[[Message], bool]:
 
 
 async def test_a_json_host_starts_a_rematch_and_everyone_moves_to_its_lobby(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (port, coord):
+    async with dixit_server(tmp_path) as (server, coord):
         coord.store = store = await SqliteStore.open(tmp_path / "data")
-        ana, ben, sam = [await JsonClient.open(port, name) for name in ("ana", "ben", "sam")]
+        ana, ben, sam = [await JsonClient.open(server.port, name) for name in ("ana", "ben", "sam")]
         ana.send({"cmd": "create", "mode": "standard", "target": 10, "bots": 1, "seed": 3})
         old = (await ana.wait_for(lambda m: m["type"] == "state" and len(m.get("players", [])) == 2))["table"]
         ben.send({"cmd": "join", "table": old})
@@ -66,7 +66,7 @@ async def test_a_json_host_starts_a_rematch_and_everyone_moves_to_its_lobby(tmp_
         early = await ana.wait_for(lambda m: m["type"] == "error" and m["ref"] == "early")
         assert early["code"] == "not_over"
         ana.send({"cmd": "start"})
-        await play([ana, ben], everyone_over([ana, ben]), random.Random(5), timeout=90)
+        await play([ana, ben], everyone_over([ana, ben]), random.Random(5))
         final = ana.state
         names = [p["name"] for p in final["players"]]
         assert names == ["ana", "Oneiros", "ben"] and final["players"][1]["bot"]
@@ -111,7 +111,7 @@ async def test_a_json_host_starts_a_rematch_and_everyone_moves_to_its_lobby(tmp_
         assert [r["t"] for r in await store.history(new)][:4] == ["create", "seat", "seat", "seat"]
 
         # the old code now leads to the rematch (for whoever was away and comes back with `join OLD`)
-        eve = await JsonClient.open(port, "eve")
+        eve = await JsonClient.open(server.port, "eve")
         eve.send({"cmd": "watch", "table": old})
         assert (await eve.wait_for(lambda m: m["type"] == "state" and m["table"] is not None))["table"] == new
         assert await eve.close() == 0
@@ -168,7 +168,7 @@ async def test_the_host_presses_m_at_game_over_and_everyone_lands_in_the_new_lob
     """ana and ben (each with a key) and a bot play a game to 10 points by keys; at game over ana sees `m Rematch`,
     ben a line saying the host can start one; ana presses m and both land in the new table's lobby, same seats,
     the bot seated again; the new game starts."""
-    async with tui_server(tmp_path, seed=5) as (server, coord):
+    async with dixit_server(tmp_path, seed=5) as (server, coord):
         players, table = await seat_players(server.port, coord, ["ana", "ben"], target=10)
         ana, ben = players[0].client, players[1].client
         await add_bot(ana)

@@ -11,11 +11,8 @@ PuTTY window marks trusted text instead and does not pause). The PTY test presse
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import shlex
 import shutil
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +21,10 @@ import pytest
 
 from dixit_tui.ssh.server import FULL, KEX_ALGS, Limits
 from tests.e2e.harness import HOST, running_server, wait_for
-from tests.e2e.test_openssh_tmux import run, ssh_options
+from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, run, ssh_options
 
-SSH = shutil.which("ssh")
 DBCLIENT = shutil.which("dbclient")
 PLINK = shutil.which("plink")
-TMUX = shutil.which("tmux")
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
 
@@ -37,7 +32,6 @@ needs_dbclient = pytest.mark.skipif(
     DBCLIENT is None, reason="Dropbear's client (dbclient) is not installed: apt-get install dropbear-bin"
 )
 needs_plink = pytest.mark.skipif(PLINK is None, reason="PuTTY's plink is not installed: apt-get install putty-tools")
-needs_tmux = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 
 
 def dbclient_command(port: int, user: str, *extra: str) -> list[str]:
@@ -57,47 +51,32 @@ async def run_in(home: Path, *args: str) -> tuple[int, str, str]:
     return await run(*command, timeout=20)
 
 
-async def pane_session(
-    tmp_path: Path, command: list[str]
-) -> tuple[Callable[[str], Awaitable[None]], Callable[[str], Awaitable[str]], Callable[[], Awaitable[None]], Path]:
-    """A tmux session running `command` in a 100x30 pane; returns (wait_for_pane, send_keys, close, status file)."""
-    assert TMUX is not None
-    socket = tmp_path / "tmux.sock"
+async def plays_in_tmux(tmp_path: Path, command: list[str], name: str, *, begin: str | None = None) -> None:
+    """`command` (a client logging in as `name`) in a 100x30 tmux pane, with a throwaway HOME: the placeholder app's
+    welcome and size, a lone Esc, and q with exit status 0. `begin`: what the client shows before the session
+    begins (Return goes on)."""
     status = tmp_path / "status"
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     shell = f"HOME={shlex.quote(str(home))} {shlex.join(command)}; echo $? > {shlex.quote(str(status))}; sleep 30"
-    tmux = [TMUX, "-S", str(socket), "-f", "/dev/null"]
-    code, _, err = await run(*tmux, "new-session", "-d", "-s", "dixit", "-x", "100", "-y", "30", shell)
-    assert code == 0, err
-
-    async def pane() -> str:
-        _, out, _ = await run(*tmux, "capture-pane", "-p", "-t", "dixit")
-        return out
-
-    async def wait_for_pane(text: str) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 15
-        while text not in (screen := await pane()):
-            if loop.time() > deadline:
-                raise AssertionError(f"{text!r} not shown in tmux; pane:\n{screen}")
-            await asyncio.sleep(0.05)
-
-    async def send(keys: str) -> str:
-        await run(*tmux, "send-keys", "-t", "dixit", keys)
-        return await pane()
-
-    async def close() -> None:
-        with contextlib.suppress(Exception):
-            await run(*tmux, "kill-server", timeout=5)
-
-    return wait_for_pane, send, close, status
+    async with Tmux(tmp_path) as tmux:
+        await tmux.start(shell)
+        if begin is not None:
+            await tmux.wait(begin)
+            await tmux.keys("Enter")
+        await tmux.wait(f"Welcome, {name}")
+        await tmux.wait("terminal 100x30")
+        await tmux.keys("Escape")
+        await tmux.wait("Esc pressed 1 times")
+        await tmux.keys("q")
+        await wait_for(lambda: status.exists() and status.read_text().strip() != "", timeout=10)
+        assert status.read_text().strip() == "0"
 
 
 # ---- OpenSSH: the post-quantum key exchange is still chosen ------------------------------------------------------
 
 
-@pytest.mark.skipif(SSH is None, reason="the OpenSSH client (ssh) is not installed")
+@needs_ssh
 async def test_openssh_chooses_the_key_exchange_by_its_own_order(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -142,17 +121,7 @@ async def test_dbclient_runs_a_command(tmp_path: Path) -> None:
 @needs_tmux
 async def test_dbclient_plays_in_a_terminal(tmp_path: Path) -> None:
     async with running_server(tmp_path) as server:
-        wait_for_pane, send, close, status = await pane_session(tmp_path, dbclient_command(server.port, "dora", "-t"))
-        try:
-            await wait_for_pane("Welcome, dora")
-            await wait_for_pane("terminal 100x30")
-            await send("Escape")
-            await wait_for_pane("Esc pressed 1 times")
-            await send("q")
-            await wait_for(lambda: status.exists() and status.read_text().strip() != "", timeout=10)
-            assert status.read_text().strip() == "0"
-        finally:
-            await close()
+        await plays_in_tmux(tmp_path, dbclient_command(server.port, "dora", "-t"), "dora")
 
 
 # ---- PuTTY's plink -------------------------------------------------------------------------------------------------
@@ -171,22 +140,11 @@ async def test_plink_runs_a_command(tmp_path: Path) -> None:
 async def test_plink_plays_in_a_terminal(tmp_path: Path) -> None:
     async with running_server(tmp_path) as server:
         command = plink_command(server.port, server.host_key_fingerprint, "pia", "-t")
-        wait_for_pane, send, close, status = await pane_session(tmp_path, command)
-        try:
-            await wait_for_pane("Press Return to begin session")  # plink's own pause (see the module's docstring)
-            await send("Enter")
-            await wait_for_pane("Welcome, pia")
-            await wait_for_pane("terminal 100x30")
-            await send("Escape")
-            await wait_for_pane("Esc pressed 1 times")
-            await send("q")
-            await wait_for(lambda: status.exists() and status.read_text().strip() != "", timeout=10)
-            assert status.read_text().strip() == "0"
-        finally:
-            await close()
+        # plink's own pause first (see the module's docstring)
+        await plays_in_tmux(tmp_path, command, "pia", begin="Press Return to begin session")
 
 
-@pytest.mark.skipif(SSH is None, reason="the OpenSSH client (ssh) is not installed")
+@needs_ssh
 async def test_a_refused_openssh_client_is_told_why(tmp_path: Path) -> None:
     assert SSH is not None
     async with running_server(tmp_path, limits=Limits(max_connections=0)) as server:

@@ -14,16 +14,17 @@ from dixit_tui.coordinator import TableError
 from dixit_tui.coordinator.table import Table
 from dixit_tui.engine import RuleError
 from dixit_tui.engine.state import Phase
-from tests.e2e.harness import PtyClient
-from tests.e2e.test_people_first import server_with, wait_for
-from tests.e2e.test_tui_games import key_of, printed
+from tests.e2e.harness import PtyClient, wait_for
+from tests.e2e.json_client import JsonClient
+from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     TIMEOUT,
-    Headless,
     footer,
     join_by_code,
+    key_of,
     open_lobby,
     press,
+    printed,
     state_of,
     text,
     wait_footer,
@@ -44,20 +45,22 @@ async def terminal(port: int, name: str, code: str) -> PtyClient:
     return client
 
 
-async def team_table(port: int) -> tuple[Headless, str, tuple[PtyClient, PtyClient, PtyClient], Headless, Headless]:
+async def team_table(
+    port: int,
+) -> tuple[JsonClient, str, tuple[PtyClient, PtyClient, PtyClient], JsonClient, JsonClient]:
     """A team table of six: hal (host, headless), ana, cy (another team), eve (headless, hal's teammate), dan (ana's
     teammate, opposite her) and a bot (cy's teammate); sam (headless) watches. Returns hal, the code, the three
     terminals (ana, cy, dan), eve and sam."""
-    hal = await Headless.open(port, "hal")
+    hal = await JsonClient.open(port, "hal")
     code = await hal.create(mode="team", seed=4)
     ana = await terminal(port, "ana", code)  # seat 1
     cy = await terminal(port, "cy", code)  # seat 2: another team
-    eve = await Headless.open(port, "eve")
+    eve = await JsonClient.open(port, "eve")
     eve.send({"cmd": "join", "table": code})  # seat 3: hal's teammate
     await eve.wait_for("state", table=code)
     dan = await terminal(port, "dan", code)  # seat 4: ana's teammate, opposite her
     hal.send({"cmd": "add_bots", "count": 1})  # seat 5: cy's teammate
-    sam = await Headless.open(port, "sam")
+    sam = await JsonClient.open(port, "sam")
     sam.send({"cmd": "watch", "table": code})
     return hal, code, (ana, cy, dan), eve, sam
 
@@ -68,10 +71,12 @@ async def open_chat(client: PtyClient, key: str = "c") -> None:
 
 
 async def test_teammates_agree_in_team_chat_while_the_table_chat_is_paused(tmp_path: Path) -> None:
-    async with server_with(tmp_path, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
+    async with dixit_server(tmp_path, store=True, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
         hal, code, (ana, cy, dan), eve, sam = await team_table(server.port)
         table = coord.tables[code]
-        await wait_for(lambda: len(table.seats) == 6 and len(table.spectators) == 1, "six seats and a spectator")
+        await wait_for(
+            lambda: len(table.seats) == 6 and len(table.spectators) == 1, TIMEOUT, "six seats and a spectator"
+        )
         assert [s.name for s in table.seats][:5] == ["hal", "ana", "cy", "eve", "dan"]
 
         await open_chat(ana)
@@ -109,7 +114,7 @@ async def test_teammates_agree_in_team_chat_while_the_table_chat_is_paused(tmp_p
         await press(ana, "1", "enter")
         await wait_text(ana, "Give this card?", "cannot be taken back")
         await press(ana, "y")
-        await wait_for(lambda: "ana gave a card." in table.log, "ana's card")
+        await wait_for(lambda: "ana gave a card." in table.log, TIMEOUT, "ana's card")
         assert 4 not in state_of(table).waiting_for()
 
         # cy's terminal shows a change made after the team lines: any team line sent to it would have come first
@@ -155,12 +160,14 @@ async def moves_until(table: Table, done: Callable[[], bool]) -> None:
 async def test_a_team_line_being_typed_at_the_reveal_still_goes_to_the_team_only(tmp_path: Path) -> None:
     """dan types a team line during the vote; everyone's votes come in (through the coordinator) and the reveal
     reopens the table's chat while his box keeps the line; dan presses Enter: only ana, his teammate, gets the line."""
-    async with server_with(tmp_path, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
+    async with dixit_server(tmp_path, store=True, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
         hal, code, (ana, cy, dan), eve, sam = await team_table(server.port)
         table = coord.tables[code]
-        await wait_for(lambda: len(table.seats) == 6 and len(table.spectators) == 1, "six seats and a spectator")
+        await wait_for(
+            lambda: len(table.seats) == 6 and len(table.spectators) == 1, TIMEOUT, "six seats and a spectator"
+        )
         hal.send({"cmd": "start"})
-        await wait_for(lambda: table.game is not None, "the start")
+        await wait_for(lambda: table.game is not None, TIMEOUT, "the start")
         await moves_until(table, lambda: state_of(table).phase is Phase.VOTE)
         await wait_text(dan, "table chat paused; team chat open")
         await open_chat(dan)

@@ -9,14 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_tui_games import card_marks, dixit_server, key_of
+from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     TIMEOUT,
     board_slots,
+    card_marks,
     create_table,
     footer,
     give_clue,
     join_by_code,
+    key_of,
     open_lobby,
     press,
     row,

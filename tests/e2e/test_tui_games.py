@@ -10,48 +10,48 @@ every run (the create dialog has no seed field).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
-import random
 import re
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
 import asyncssh
 import pytest
 
-from dixit_tui.coordinator import Coordinator, PlayerSession
+from dixit_tui.coordinator import PlayerSession
 from dixit_tui.coordinator.table import Table
 from dixit_tui.ssh.driver import SessionParser, SSHDriver
-from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
-from dixit_tui.ssh.server import DixitAcceptor
 from dixit_tui.tui.app import DixitApp
-from tests.e2e.harness import PtyClient, running_server, wait_for
+from tests.e2e.harness import PtyClient, wait_for
+from tests.e2e.json_client import JsonClient
+from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     RECAP_CLOSE,
     TIMEOUT,
-    Headless,
     Player,
     Seen,
     board_slots,
+    card_marks,
     cast_vote,
+    check_scores,
     close_recap,
     create_table,
-    expected_scores,
     find,
     give_clue,
     join_by_code,
+    key_of,
     leave_table,
+    offline,
+    online,
     open_lobby,
     paste,
     play_turn,
     press,
+    printed,
     quit_from_lobby,
-    scores_shown,
-    seat_rows,
+    seat_players,
     start_game,
     state_of,
     status,
@@ -65,66 +65,8 @@ from tests.e2e.tui_driver import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
-_KEYS: dict[str, asyncssh.SSHKey] = {}
-
-
-def key_of(name: str) -> asyncssh.SSHKey:
-    """Each player name has its own client key (made once per test process)."""
-    if name not in _KEYS:
-        _KEYS[name] = asyncssh.generate_private_key("ssh-ed25519")
-    return _KEYS[name]
-
-
-@asynccontextmanager
-async def dixit_server(tmp_path: Path, seed: int = 7) -> AsyncIterator[tuple[DixitAcceptor, Coordinator]]:
-    """The real server on 127.0.0.1 (seeded tables allowed) and its coordinator."""
-    ns = argparse.Namespace(deck=[], allow_seeded_tables=True, disconnect_grace=60.0, host="127.0.0.1", port=0)
-    coord = build_coordinator(ns)
-    coord.rng = random.Random(seed)  # table codes and each game's shuffle: the same on every run
-    factory, handler = build_app_factory(ns, coord), build_command_handler(ns, coord)
-    async with running_server(tmp_path, factory, command_handler=handler) as server:
-        yield server, coord
-
-
-async def seat_players(
-    port: int, coord: Coordinator, names: Sequence[str], *, target: int | None = 10
-) -> tuple[list[Player], Table]:
-    """Everyone connects with their own key to the lobby; the first creates a table in the dialog, the others join
-    it by code, in order (player i sits in seat i). Not started yet."""
-    players = [Player(name, await open_lobby(port, name, key_of(name)), key_of(name)) for name in names]
-    code = await create_table(players[0].client, target=target)
-    for player in players[1:]:  # one after another: seats follow the order of `names`
-        await join_by_code(player.client, code)
-    await wait_all([p.client for p in players], f"{len(names)} seated")
-    table = coord.tables[code]
-    assert [seat.name for seat in table.seats] == list(names)
-    return players, table
-
-
-def shows_scores(client: PtyClient, want: dict[str, int]) -> bool:
-    return scores_shown(client) == want
-
-
-async def check_scores(table: Table, clients: Sequence[PtyClient]) -> None:
-    want = dict(expected_scores(table))
-    for client in clients:
-        await client.wait_until(partial(shows_scores, client, want), TIMEOUT, f"the seats panel to show {want}")
-
 
 # --- what reached a terminal ------------------------------------------------------------------------------------
-
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-
-
-def printed(client: PtyClient, upto: int | None = None) -> str:
-    """The text sent to a client (its first `upto` bytes), escape sequences removed."""
-    return _ESCAPES.sub("", bytes(client.raw[:upto]).decode("utf-8", "replace"))
-
-
-def card_marks(table: Table, cards: set[str]) -> dict[str, str]:
-    """A distinctive piece of each card's text: its first 24 characters (always on one line of a card list)."""
-    texts = state_of(table).cards
-    return {card: texts[card].text[:24] for card in cards}
 
 
 class Checkpoints:
@@ -216,16 +158,6 @@ async def test_four_player_game_to_the_end(tmp_path: Path) -> None:
 
 
 # --- 3: an abrupt drop and a return with the same key ---------------------------------------------------------
-
-
-def offline(client: PtyClient, name: str) -> bool:
-    row = seat_rows(client).get(name)
-    return row is not None and "✗" in row[0] and "✗ offline" in text(client)
-
-
-def online(client: PtyClient, name: str) -> bool:
-    row = seat_rows(client).get(name)
-    return row is not None and "✗" not in row[0]
 
 
 async def test_a_dropped_player_gets_seat_hand_and_vote_back(tmp_path: Path) -> None:
@@ -384,7 +316,7 @@ async def test_escape_and_markup_injection_reach_nobody(tmp_path: Path, monkeypa
         for client in clients:
             await client.wait_until(partial(chat_line, client, MARKUP_NAME, "[b]hi[/"), TIMEOUT, "the chat line")
         # The same from a headless spectator, whose JSON can carry any control character.
-        mallory = await Headless.open(server.port, "mallory")
+        mallory = await JsonClient.open(server.port, "mallory")
         mallory.send({"cmd": "watch", "table": code})
         await mallory.wait_for("state", table=code)
         mallory.send({"cmd": "chat", "text": JSON_PAYLOAD})
@@ -449,7 +381,7 @@ def live(*kinds: type) -> tuple[int, ...]:
 
 async def test_connect_leave_cycles_with_the_real_app_leave_nothing_behind(tmp_path: Path) -> None:
     async with dixit_server(tmp_path) as (server, coord):
-        host = await Headless.open(server.port, "host")  # keeps a table open, in its lobby
+        host = await JsonClient.open(server.port, "host")  # keeps a table open, in its lobby
         code = await host.create(mode="standard", seats=8)
 
         async def cycle(number: int) -> None:

@@ -21,12 +21,14 @@ from dixit_tui.coordinator.table import Table
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
 from tests.e2e.harness import PtyClient
-from tests.e2e.test_tui_games import dixit_server, key_of
+from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     footer,
     join_by_code,
+    key_of,
     open_lobby,
     press,
+    settle_screen,
     text,
     wait_footer,
     wait_gone,
@@ -73,16 +75,6 @@ def seat_of(table: Table, name: str) -> int:
 def given(table: Table, seat: int) -> tuple[str, ...]:
     assert table.game is not None
     return tuple(table.game.state.given_by(seat))
-
-
-async def settle_screen(client: PtyClient) -> None:
-    """Until the screen stops changing for a moment (the keys sent have all been handled and drawn)."""
-    for _ in range(100):
-        before = len(client.raw)
-        await asyncio.sleep(0.3)
-        if len(client.raw) == before:
-            return
-    raise AssertionError("the screen never settled")
 
 
 def alive(client: PtyClient) -> None:

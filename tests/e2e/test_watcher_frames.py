@@ -16,8 +16,8 @@ from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.tui.app import DixitApp
 from tests.e2e.harness import PtyClient
-from tests.e2e.test_tui_games import dixit_server, key_of
-from tests.e2e.tui_driver import TIMEOUT, footer, press, wait_text
+from tests.e2e.servers import dixit_server
+from tests.e2e.tui_driver import TIMEOUT, footer, key_of, press, wait_text
 from tests.tui.fixtures import options
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]

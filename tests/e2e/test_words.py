@@ -9,15 +9,17 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.harness import HOST
-from tests.e2e.test_headless_ssh import run_command
-from tests.e2e.test_tui_games import dixit_server, key_of, printed, seat_players
+from tests.e2e.json_client import JsonClient, run_command
+from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     TIMEOUT,
-    Headless,
     find,
     join_by_code,
+    key_of,
     open_lobby,
     press,
+    printed,
+    seat_players,
     start_game,
     state_of,
     text,
@@ -127,7 +129,7 @@ async def test_a_keyed_player_still_gets_the_seat_back_by_key(tmp_path: Path) ->
 
 async def test_the_lobby_list_lines_up_from_its_first_paint(tmp_path: Path) -> None:
     async with dixit_server(tmp_path) as (server, _):
-        hosts = [await Headless.open(server.port, name) for name in ("benedict", "ana")]
+        hosts = [await JsonClient.open(server.port, name) for name in ("benedict", "ana")]
         await hosts[0].create(mode="party")
         await hosts[1].create(mode="standard", profile="odyssey")
         client = await open_lobby(server.port, "cara", key_of("cara"), size=(80, 24))

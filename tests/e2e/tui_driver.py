@@ -18,21 +18,22 @@ but every action goes through the keyboard.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 import asyncssh
+from textual.app import App
 
+from dixit_tui.coordinator import Coordinator
 from dixit_tui.coordinator.table import Table
 from dixit_tui.decks import builtin_deck_names
 from dixit_tui.engine.state import GameState
-from tests.e2e.harness import PtyClient
+from tests.e2e.harness import TIMEOUT, PtyClient, RawPty, wait_for
 
-TIMEOUT = 20.0  # generous: a loaded 2-core machine runs these several times slower than an idle one
 SIZE = (100, 30)
 ESC_DELAY = 0.15  # a lone Esc is a key only after the parser's escape delay (about 100 ms)
 
@@ -164,9 +165,29 @@ async def press(client: PtyClient, *keys: str) -> None:
             await asyncio.sleep(ESC_DELAY)
 
 
+async def settle_screen(client: PtyClient, still: float = 0.3) -> None:
+    """Until the screen stops changing for `still` seconds (the keys sent have all been handled and drawn)."""
+    for _ in range(100):
+        before = len(client.raw)
+        await asyncio.sleep(still)
+        if len(client.raw) == before:
+            return
+    raise AssertionError("the screen never settled")
+
+
 def paste(client: PtyClient, payload: str) -> None:
     """A bracketed paste: one Paste event, control characters (ESC too) removed by the server's driver."""
     client.send(PASTE_START + payload + PASTE_END)
+
+
+_KEYS: dict[str, asyncssh.SSHKey] = {}
+
+
+def key_of(name: str) -> asyncssh.SSHKey:
+    """Each player name has its own client key (made once per test process)."""
+    if name not in _KEYS:
+        _KEYS[name] = asyncssh.generate_private_key("ssh-ed25519")
+    return _KEYS[name]
 
 
 async def open_lobby(
@@ -182,6 +203,14 @@ async def open_lobby(
     client = await PtyClient.connect(port, name, client_key=key, size=size, command=command)
     if command is None:
         await wait_text(client, welcome or f"Welcome, {name}!")
+    return client
+
+
+async def lobby_client(port: int, apps: Mapping[str, App[Any]], name: str) -> RawPty:
+    """A keyless terminal (raw bytes kept, screen read lazily) once its app shows the lobby screen."""
+    client = await RawPty.connect(port, name, size=SIZE)
+    await client.wait_for_text("Welcome", TIMEOUT)
+    await wait_for(lambda: type(apps[name].screen).__name__ == "LobbyScreen", TIMEOUT, "the lobby")
     return client
 
 
@@ -432,66 +461,53 @@ def expected_scores(table: Table) -> Mapping[str, int]:
     return {name: state.scores[seat] for seat, name in enumerate(state.names)}
 
 
-# --- a headless player (JSON lines, no PTY): only to set up a table that PTY players then join ------------------
+async def seat_players(
+    port: int, coord: Coordinator, names: Sequence[str], *, target: int | None = 10
+) -> tuple[list[Player], Table]:
+    """Everyone connects with their own key to the lobby; the first creates a table in the dialog, the others join
+    it by code, in order (player i sits in seat i). Not started yet."""
+    players = [Player(name, await open_lobby(port, name, key_of(name)), key_of(name)) for name in names]
+    code = await create_table(players[0].client, target=target)
+    for player in players[1:]:  # one after another: seats follow the order of `names`
+        await join_by_code(player.client, code)
+    await wait_all([p.client for p in players], f"{len(names)} seated")
+    table = coord.tables[code]
+    assert [seat.name for seat in table.seats] == list(names)
+    return players, table
 
 
-class Headless:
-    """`ssh NAME@host json`: a minimal client of the headless protocol (docs/protocol.md)."""
+async def check_scores(table: Table, clients: Sequence[PtyClient]) -> None:
+    """Every seats panel shows the scores the game has."""
+    want = dict(expected_scores(table))
+    for client in clients:
+        await client.wait_until(partial(_shows_scores, client, want), TIMEOUT, f"the seats panel to show {want}")
 
-    def __init__(self, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess[bytes]) -> None:
-        self.conn = conn
-        self.process = process
-        self.messages: list[dict[str, object]] = []
-        self._new = asyncio.Event()
-        self._reader = asyncio.create_task(self._read())
 
-    @classmethod
-    async def open(cls, port: int, name: str) -> Headless:
-        from tests.e2e.harness import connect
+def _shows_scores(client: PtyClient, want: dict[str, int]) -> bool:
+    return scores_shown(client) == want
 
-        conn = await connect(port, name)
-        process = await asyncio.wait_for(conn.create_process("json", encoding=None), TIMEOUT)
-        return cls(conn, process)
 
-    async def _read(self) -> None:
-        import json
+def offline(client: PtyClient, name: str) -> bool:
+    row = seat_rows(client).get(name)
+    return row is not None and "✗" in row[0] and "✗ offline" in text(client)
 
-        partial = b""
-        while chunk := await self.process.stdout.read(1 << 16):
-            *lines, partial = (partial + chunk).split(b"\n")
-            self.messages += [json.loads(line) for line in lines if line.strip()]
-            self._new.set()
-        self._new.set()
 
-    def send(self, message: Mapping[str, object]) -> None:
-        import json
+def online(client: PtyClient, name: str) -> bool:
+    row = seat_rows(client).get(name)
+    return row is not None and "✗" not in row[0]
 
-        self.process.stdin.write((json.dumps(message) + "\n").encode())
 
-    async def wait_for(self, kind: str, timeout: float = TIMEOUT, **fields: object) -> dict[str, object]:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            for message in self.messages:
-                if message.get("type") == kind and all(message.get(k) == v for k, v in fields.items()):
-                    return message
-            if loop.time() > deadline or self._reader.done():
-                raise AssertionError(f"no {kind} {fields}; last messages: {self.messages[-3:]}")
-            self._new.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._new.wait(), max(0.01, deadline - loop.time()))
+# --- what reached a terminal ------------------------------------------------------------------------------------
 
-    async def create(self, **options: object) -> str:
-        self.send({"cmd": "create", **options})
-        state = await self.wait_for("state")
-        while state.get("table") is None:
-            self.messages.remove(state)
-            state = await self.wait_for("state")
-        return str(state["table"])
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 
-    async def close(self) -> None:
-        self.process.stdin.write_eof()
-        await asyncio.wait_for(self.process.wait_closed(), TIMEOUT)
-        await asyncio.wait_for(self._reader, TIMEOUT)
-        self.conn.close()
-        await asyncio.wait_for(self.conn.wait_closed(), TIMEOUT)
+
+def printed(client: PtyClient, upto: int | None = None) -> str:
+    """The text sent to a client (its first `upto` bytes), escape sequences removed."""
+    return _ESCAPES.sub("", bytes(client.raw[:upto]).decode("utf-8", "replace"))
+
+
+def card_marks(table: Table, cards: set[str]) -> dict[str, str]:
+    """A distinctive piece of each card's text: its first 24 characters (always on one line of a card list)."""
+    texts = state_of(table).cards
+    return {card: texts[card].text[:24] for card in cards}

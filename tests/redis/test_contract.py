@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -95,23 +96,25 @@ async def two_workers(
         yield port, cast(Coordinator, BothWorkers(coordinators))
 
 
-def headless_server(url: str) -> Callable[[Path], Any]:
+@dataclass
+class TwoServers:
+    port: int
+    apps: Mapping[str, Any]  # each terminal session's app, on either worker, by SSH user name
+
+
+def shared_server(url: str) -> Callable[..., Any]:
+    """`tests.e2e.servers.dixit_server`, as two workers on one Redis."""
+
     @asynccontextmanager
-    async def dixit_server(tmp_path: Path) -> AsyncIterator[tuple[int, Coordinator]]:
-        args = argparse.Namespace(deck=[], allow_seeded_tables=True)
-        async with two_workers(tmp_path, url, args) as served:
-            yield served
-
-    return dixit_server
-
-
-def hidden_server(url: str) -> Callable[[Path], Any]:
-    @asynccontextmanager
-    async def dixit_server(tmp_path: Path) -> AsyncIterator[hidden.Server]:
-        args = argparse.Namespace(deck=[], allow_seeded_tables=True, disconnect_grace=60.0, host=HOST, port=0)
+    async def dixit_server(
+        tmp_path: Path, *, seed: int = 7, **settings: Any
+    ) -> AsyncIterator[tuple[TwoServers, Coordinator]]:
+        args = argparse.Namespace(
+            **{"deck": [], "allow_seeded_tables": True, "disconnect_grace": 60.0, "host": HOST, "port": 0, **settings}
+        )
         apps: dict[str, Any] = {}
         async with two_workers(tmp_path, url, args, apps) as (port, coordinator):
-            yield hidden.Server(port, coordinator, apps)
+            yield TwoServers(port, apps), coordinator
 
     return dixit_server
 
@@ -129,7 +132,7 @@ HEADLESS: list[Callable[[Path], Awaitable[None]]] = [
 async def test_the_headless_protocol_on_two_workers(
     test: Callable[[Path], Awaitable[None]], redis_server: RedisServer, tmp_path: Path, monkeypatch: Any
 ) -> None:
-    monkeypatch.setattr(headless, "dixit_server", headless_server(redis_server.url))
+    monkeypatch.setattr(headless, "dixit_server", shared_server(redis_server.url))
     await test(tmp_path)
 
 
@@ -138,5 +141,5 @@ async def test_the_headless_protocol_on_two_workers(
 async def test_nothing_hidden_reaches_anyone_on_two_workers(
     mode: Any, redis_server: RedisServer, tmp_path: Path, monkeypatch: Any
 ) -> None:
-    monkeypatch.setattr(hidden, "dixit_server", hidden_server(redis_server.url))
+    monkeypatch.setattr(hidden, "dixit_server", shared_server(redis_server.url))
     await hidden.test_nothing_hidden_reaches_anyone_before_the_reveal(tmp_path, mode)

@@ -8,12 +8,14 @@ from typing import Any
 
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from dixit_tui.bots.player import seat_bots
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions, TableView, Update
 from dixit_tui.coordinator.models import StateUpdate
 from dixit_tui.decks import resolve_decks
 from dixit_tui.engine import Card
+from dixit_tui.tui.app import DixitApp
 
 
 class Recorder:
@@ -114,3 +116,21 @@ async def settle(*pilots: Pilot[Any], rounds: int = 3) -> None:
     for _ in range(rounds):
         for pilot in pilots:
             await pilot.pause()
+
+
+def make_app() -> DixitApp:
+    return DixitApp(coordinator(), Identity("ana", "key-ana"))
+
+
+def me(pilot: Pilot[Any]) -> tuple[DixitApp, PlayerSession]:
+    app = pilot.app
+    assert isinstance(app, DixitApp) and app.session is not None
+    return app, app.session
+
+
+async def steady(pilot: Pilot[Any]) -> None:
+    """Settle, and stop input cursors from blinking so the picture never depends on timing."""
+    await settle(pilot)
+    for box in pilot.app.screen.query(Input):
+        box.cursor_blink = False
+    await settle(pilot)

@@ -8,8 +8,8 @@ It seats `apps` DixitApp instances (run with `App.run_test`, alternating 100x30 
 the rest spectators) and bots (recording coordinator sessions) at one 8-seat table sharing one Coordinator, plays
 `turns` turns by fixed bot moves, and prints per kind of update, per screen: CPU ms (process time, minus the idle
 cost of letting the apps settle), layouts (Screen._refresh_layout), full-screen updates
-(Compositor.render_full_update), partial updates, screen lines sent, widget lines rendered (StylesCache.render_line),
-strips built (Strip.__init__) and the widgets refreshed.
+(Compositor.render_full_update), partial updates, screen lines sent (the rows of the updates' spans), widget lines
+rendered (StylesCache.render_line), strips built (Strip.__init__) and the widgets refreshed.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.ssh.driver import install_textual_patches
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.compositor import RowCompositor
 from tests.tui.fixtures import coordinator, default_move, options, seat_many, settle
@@ -97,10 +98,11 @@ def counting() -> Iterator[Counts]:
 
     def partial(original: Any) -> Any:
         def wrapper(self: Compositor) -> Any:
-            if self._dirty_regions:
+            update = original(self)
+            if update is not None:  # (the rows of the spans sent: a row drawn the same as the terminal shows is not)
                 counts.partial_updates += 1
-                counts.lines_sent += len({y for y, _, _ in self._regions_to_spans(self._dirty_regions)})
-            return original(self)
+                counts.lines_sent += len({y for y, _, _ in update.spans})
+            return update
 
         return wrapper
 
@@ -318,6 +320,7 @@ def main() -> None:
     parser.add_argument("--detail", action="store_true", help="the widgets refreshed by each kind of update")
     parser.add_argument("--floor", action="store_true", help="also measure a minimal one-line app, and the ratio")
     args = parser.parse_args()
+    install_textual_patches()  # as in the server (the colour filter, the style codes sent): what a session costs there
     rows = asyncio.run(run(args.turns, args.apps, detail=args.detail))
     if args.floor:
         base = asyncio.run(floor(args.apps))

@@ -15,7 +15,6 @@ from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from dixit_tui.coordinator import PlayerSession
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.widgets.cards import Board, Hand
@@ -23,14 +22,10 @@ from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
-from tests.tui import test_snapshots_80x24 as scenes
-from tests.tui.fixtures import default_move, screen_text, settle
+from tests.tui import scenes_80x24 as scenes
+from tests.tui.fixtures import default_move, make_app, me, screen_text, settle
 
 SIZE = (80, 24)
-
-
-def me(pilot: Pilot[Any]) -> tuple[DixitApp, PlayerSession]:
-    return scenes.me(pilot)
 
 
 def rows(app: DixitApp) -> list[str]:
@@ -51,7 +46,7 @@ def card_start(text: str) -> str:
 
 async def test_every_card_of_a_seven_or_twelve_card_board_is_on_screen() -> None:
     for name, cards in (("party-vote", 7), ("odyssey12-vote", 12)):
-        app = scenes.make_app()
+        app = make_app()
         async with app.run_test(size=SIZE) as pilot:
             await scenes.SCENARIOS[name](pilot)
             _, session = me(pilot)
@@ -68,7 +63,7 @@ async def test_every_card_of_a_seven_or_twelve_card_board_is_on_screen() -> None
 
 
 async def test_every_card_of_a_seven_card_hand_is_on_screen() -> None:
-    app = scenes.make_app()
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await scenes.SCENARIOS["standard-submit"](pilot)
         _, session = me(pilot)
@@ -83,7 +78,7 @@ async def test_every_card_of_a_seven_card_hand_is_on_screen() -> None:
 
 async def test_the_key_bar_shows_every_key_of_the_host_at_the_vote() -> None:
     for name in ("standard-vote", "party-red_marker", "team-vote"):
-        app = scenes.make_app()
+        app = make_app()
         async with app.run_test(size=SIZE) as pilot:
             await scenes.SCENARIOS[name](pilot)
             bar = app.screen.query_one(KeyBar)
@@ -103,7 +98,7 @@ async def test_the_top_bar_keeps_who_is_watching_and_the_timer() -> None:
             del scenes.MODES["party-timed"]
         await settle(pilot)
 
-    app = scenes.make_app()
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await timed_party(pilot)
         top = rows(app)[0]
@@ -112,7 +107,7 @@ async def test_the_top_bar_keeps_who_is_watching_and_the_timer() -> None:
 
 
 async def test_the_recap_shows_points_totals_and_the_red_marker_without_scrolling() -> None:
-    app = scenes.make_app()
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await scenes.SCENARIOS["party-recap"](pilot)
         assert isinstance(app.screen, RecapScreen)
@@ -126,7 +121,7 @@ async def test_the_recap_shows_points_totals_and_the_red_marker_without_scrollin
 
 
 async def test_a_terminal_too_small_says_so_ignores_keys_and_recovers() -> None:
-    app = scenes.make_app()
+    app = make_app()
     async with app.run_test(size=(50, 15)) as pilot:
         await settle(pilot)
         screen = screen_text(app)
@@ -151,7 +146,7 @@ async def test_a_terminal_too_small_says_so_ignores_keys_and_recovers() -> None:
 
 
 async def test_the_table_too_gives_way_to_the_notice_and_comes_back() -> None:
-    app = scenes.make_app()
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await scenes.SCENARIOS["standard-vote"](pilot)
         await pilot.resize_terminal(70, MIN_HEIGHT - 1)
@@ -165,7 +160,7 @@ async def test_the_table_too_gives_way_to_the_notice_and_comes_back() -> None:
 
 
 async def test_after_a_resize_the_board_still_shows_the_dials_card() -> None:
-    app = scenes.make_app()
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await scenes.SCENARIOS["party-vote"](pilot)
         dial = app.screen.query_one(Dial)
@@ -183,7 +178,7 @@ async def test_after_a_resize_the_board_still_shows_the_dials_card() -> None:
 async def test_a_hand_dealt_while_hidden_fits_the_size_it_is_drawn_at() -> None:
     """Party: the hand is hidden until the clue, then dealt; with room for every card in full, every card is in full
     (its items arrived while the list had no size of its own, and no resize follows)."""
-    app = scenes.make_app()
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         seated = await scenes.sit(pilot, "party")
         await default_move(seated[0])  # ben's blind clue: ana's hand shows
@@ -223,7 +218,7 @@ async def test_the_key_bar_keeps_one_row_with_every_key_for_the_host_at_a_blind_
         ("standard-over", scenes.SCENARIOS["standard-over"]),
         ("party-over", scenes.SCENARIOS["party-over"]),
     ):
-        app = scenes.make_app()
+        app = make_app()
         async with app.run_test(size=SIZE) as pilot:
             await scenario(pilot)
             bar = app.screen.query_one(KeyBar)

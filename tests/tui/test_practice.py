@@ -8,8 +8,8 @@ from textual.pilot import Pilot
 
 from dixit_tui.coordinator import Coordinator, Identity, TableOptions, Update
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.practice import HEADLINE, practice_help
 from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.table_words import HEADLINE, practice_help
 from dixit_tui.tui.widgets.textbox import TextBox
 
 SIZE = (80, 24)

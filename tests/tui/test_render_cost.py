@@ -1,6 +1,7 @@
 """What one update costs a screen, counted (never timed): an ordinary move at an 8-seat table (a card given, a vote)
 changes a seat row, the status line and maybe a log line, and a watcher's screen must repaint only those lines,
-without laying the screen out; the reveal must not repaint a watcher's whole screen.
+without laying the screen out; the reveal must not repaint a watcher's whole screen; a phase change (the hand gives
+way to the board, the board to the hand) lays the screen out once and sends and draws only the rows that changed.
 
 The counters come from tests/tui/render_cost.py (layouts, full and partial updates, screen lines sent, widget lines
 rendered, widget rows composed, strips built). "The lines that changed" are the rows of the screen whose text or
@@ -15,6 +16,8 @@ from dataclasses import replace
 from typing import Any
 from unittest.mock import patch
 
+import pytest
+from textual._compositor import CompositorUpdate
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -24,7 +27,16 @@ from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.cards import Hand
 from dixit_tui.tui.widgets.chat import Feed
 from dixit_tui.tui.widgets.recap import RecapScreen
-from tests.tui.fixtures import coordinator, default_move, options, play_until, seat_many, settle
+from tests.tui.fixtures import (
+    coordinator,
+    default_move,
+    options,
+    phase_of,
+    play_until,
+    screen_text,
+    seat_many,
+    settle,
+)
 from tests.tui.render_cost import Counts, counting
 
 
@@ -252,3 +264,116 @@ def feed_text(text: str) -> Any:
     from dixit_tui.tui.widgets.chat import log_text
 
     return log_text(text)
+
+
+async def _seat_at_eight(
+    coord: Coordinator, stack: AsyncExitStack, size: tuple[int, int], role: str
+) -> tuple[list[PlayerSession], DixitApp, Pilot[Any]]:
+    """An 8-seat table, started, shown by a DixitApp: a watcher beside 8 recording sessions, or the eighth player."""
+    if role == "watcher":
+        return await eight_bots(coord, stack, size)
+    host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
+    view = await host.create(options(seats=8))
+    others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dan", "eve", "finn", "gus"], view.code)]
+    app = DixitApp(coord, Identity("hal", "key-hal"), command=f"join {view.code}")
+    pilot = await stack.enter_async_context(app.run_test(size=size))
+    await settle(pilot)
+    await host.start()
+    await settle(pilot)
+    assert isinstance(app.screen, TableScreen) and app.session is not None
+    return [host, *others, app.session], app, pilot
+
+
+@pytest.mark.parametrize("role", ["watcher", "player"])
+@pytest.mark.parametrize("size", [(100, 30), (80, 24)], ids=["100x30", "80x24"])
+async def test_a_phase_change_lays_out_once_and_repaints_only_the_rows_it_changed(
+    size: tuple[int, int], role: str
+) -> None:
+    """clue -> submit -> vote -> clue at an 8-seat table (every pane built already: the second turn on): each phase
+    change lays the screen out once (Textual laid it out twice when a card list or a column got a new virtual
+    size), sends only the rows whose text or style changed (after a layout, Textual sent every row of every widget
+    that moved or changed size, and the rows of the whole list a second time), and draws and builds strips only
+    for those rows: the card list once (twice, with its caches dropped on the resize), a pane's blank rows not
+    again, a pane hidden behind the one shown not at all."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        sessions, app, pilot = await _seat_at_eight(coord, stack, size, role)
+        while phase_of(sessions[0])[1:] != (2, "clue"):  # the first turn, each move shown
+            assert any([await default_move(s) for s in sessions])
+            await settle(pilot)
+        seen = []
+        for _ in range(3):
+            before = phase(sessions[0])
+            movers = [s for s in sessions if default_move_pending(s)]
+            for session in movers[:-1]:
+                await default_move(session)
+            counts, changed = await count(app, pilot, lambda m=movers[-1]: default_move(m))  # type: ignore[misc]
+            seen.append(f"{before}->{phase(sessions[0])}")
+            where = (size, role, seen[-1], counts.refreshed)
+            assert changed >= 10, where  # most of the main column
+            assert counts.layouts <= 1, where
+            assert counts.full_updates == 0, where
+            assert counts.lines_sent <= changed + 2, (counts.lines_sent, changed, where)
+            # widget lines: the widgets side by side on a changed row each draw theirs (seats and hand, track and
+            # hand), so up to two per row
+            assert counts.lines_rendered <= 2 * changed, (counts.lines_rendered, changed, where)
+            assert counts.composed <= 6 * (changed + 1), (counts.composed, changed, where)
+            # about 4 strips per changed line of text, 6 per line of a card list (Textual: 10 to 17 per row changed)
+            assert counts.strips <= 8 * changed, (counts.strips, changed, where)
+        assert seen == ["clue->submit", "submit->vote", "vote->clue"]
+
+
+async def test_the_terminal_shows_what_the_screen_draws() -> None:
+    """Rows drawn the same as the terminal shows them are not sent again: fed every update a real driver would
+    write, a terminal emulator shows the screen's rows exactly, through phase changes, a question (a dialog over
+    the table) and a resize."""
+    import pyte
+
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
+        view = await host.create(options(seats=8))
+        others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dan", "eve", "finn", "gus"], view.code)]
+        app = DixitApp(coord, Identity("hal", "key-hal"), command=f"join {view.code}")
+        terminal = pyte.Screen(100, 30)
+        stream = pyte.Stream(terminal)
+        display = App._display
+
+        def shown(self: App[Any], screen: Any, renderable: Any) -> None:
+            if isinstance(renderable, CompositorUpdate) and not self._batch_count:
+                stream.feed(renderable.render_segments(self.console))
+            display(self, screen, renderable)
+
+        def check() -> None:
+            assert [line.rstrip() for line in terminal.display] == [
+                line.rstrip() for line in screen_text(app).splitlines()
+            ]
+
+        with patch.object(App, "_display", shown):
+            pilot = await stack.enter_async_context(app.run_test(size=(100, 30)))
+            await settle(pilot)
+            await host.start()
+            await settle(pilot)
+            check()
+            assert app.session is not None
+            sessions = [host, *others, app.session]
+            for _ in range(9):
+                movers = [s for s in sessions if default_move_pending(s)]
+                for session in movers:
+                    await default_move(session)
+                    await settle(pilot)
+                    check()
+            await pilot.press("l")  # Leave? (a dialog over the table), then Stay
+            await settle(pilot)
+            check()
+            await pilot.press("escape")
+            await settle(pilot)
+            check()
+            terminal.resize(24, 80)  # the terminal first, then the app hears of it
+            await pilot.resize_terminal(80, 24)
+            await settle(pilot)
+            check()
+            for session in [s for s in sessions if default_move_pending(s)]:
+                await default_move(session)
+                await settle(pilot)
+                check()

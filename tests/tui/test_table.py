@@ -16,6 +16,7 @@ from dixit_tui.coordinator import (
     ChatLine,
     ChatUpdate,
     Identity,
+    LobbyUpdate,
     StateUpdate,
     TableOptions,
     TableView,
@@ -325,6 +326,32 @@ async def test_void_turn_is_confirmed_and_everyone_is_told() -> None:
         for app in (ana, ben):
             assert any("Turn 1 was voided" in n for n in notes(app))
             assert "Turn 1 was voided" in screen_text(app)
+
+
+async def test_the_storyteller_cannot_choose_the_voided_card_again() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        await seat_many(coord, ["ben", "cara"], view.code)
+        await settle(pa)
+        await pa.press("s", "y")
+        await settle(pa)
+        await default_move(session_of(ana))  # ana gives the first clue, with her first card
+        await settle(pa)
+        await pa.press("v")
+        await settle(pa)
+        await pa.press("y")
+        await settle(pa)
+        game = table_of(ana).game
+        assert game is not None and game.voided_card is not None and game.storyteller == 0
+        number = [c.card for c in game.hand].index(game.voided_card) + 1
+        await pa.press(str(number), "enter")
+        await settle(pa)
+        assert table_of(ana).chosen is None
+        assert any("voided turn: choose another" in n for n in notes(ana))
+        assert "voided: not this turn" in screen_text(ana)
 
 
 async def test_remove_a_player_and_leave() -> None:
@@ -712,6 +739,10 @@ async def test_a_busy_session_draws_only_the_newest_of_queued_views() -> None:
         assert not CoordinatorUpdate(first).can_replace(CoordinatorUpdate(chat))
         assert not CoordinatorUpdate(chat).can_replace(CoordinatorUpdate(first))
         assert not CoordinatorUpdate(first).can_replace(CoordinatorUpdate(StateUpdate(None)))
+        listing, newer = LobbyUpdate(coord.summaries()), LobbyUpdate(())
+        assert CoordinatorUpdate(listing).can_replace(CoordinatorUpdate(newer))  # the lobby draws the last listing
+        assert not CoordinatorUpdate(listing).can_replace(CoordinatorUpdate(first))
+        assert not CoordinatorUpdate(first).can_replace(CoordinatorUpdate(listing))
 
         shown: list[Any] = []
         real_show = screen.show_view

@@ -216,7 +216,11 @@ async def test_a_lobby_dialog_closed_before_it_has_drawn_does_not_crash() -> Non
     async with app.run_test() as pilot:
         base: Screen[None] = Screen()  # the lobby, say
         await app.push_screen(base)
-        for make in (CreateScreen, lambda: NamePrompt("Name taken", "ana"), lambda: ReconnectPrompt("Back?", "K7QF")):
+        for make in (
+            CreateScreen,
+            lambda: NamePrompt("Name taken", "ana"),
+            lambda: ReconnectPrompt("Back?", "K7QF", None),
+        ):
             for ticks in range(4):
                 dialog = make()
                 app.push_screen(dialog)

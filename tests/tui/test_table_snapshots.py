@@ -13,36 +13,26 @@ from typing import Any
 import pytest
 from textual.filter import Monochrome
 from textual.pilot import Pilot
-from textual.widgets import Input
 
-from dixit_tui.coordinator import Identity, PlayerSession
-from dixit_tui.tui.app import DixitApp
+from dixit_tui.coordinator import PlayerSession
 from dixit_tui.tui.widgets.recap import RecapScreen
-from tests.tui.fixtures import coordinator, default_move, options, phase_of, play_until, seat_many, settle
+from tests.tui.fixtures import (
+    default_move,
+    make_app,
+    me,
+    options,
+    phase_of,
+    play_until,
+    seat_many,
+    settle,
+    steady,
+)
 
 SIZES = [(80, 24), (120, 40)]
 Compare = Callable[..., bool]
 Scenario = Callable[[Pilot[Any]], Awaitable[None]]
 
 NAMES = ["ben", "cara", "dev", "eve", "fay", "gus", "hal"]
-
-
-def make_app() -> DixitApp:
-    return DixitApp(coordinator(), Identity("ana", "key-ana"))
-
-
-def me(pilot: Pilot[Any]) -> tuple[DixitApp, PlayerSession]:
-    app = pilot.app
-    assert isinstance(app, DixitApp) and app.session is not None
-    return app, app.session
-
-
-async def steady(pilot: Pilot[Any]) -> None:
-    """Settle, and stop input cursors from blinking so the picture never depends on timing."""
-    await settle(pilot)
-    for box in pilot.app.screen.query(Input):
-        box.cursor_blink = False
-    await settle(pilot)
 
 
 async def sit(pilot: Pilot[Any], others: int, start: bool = True, **kwargs: Any) -> list[PlayerSession]:

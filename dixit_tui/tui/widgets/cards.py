@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.geometry import Region
-from textual.reactive import reactive
+from textual.geometry import Region, Size
+from textual.reactive import Reactive, reactive
 from textual.strip import Strip
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -79,6 +79,12 @@ class CardList(OptionList):
     }
     """
 
+    # The list's size comes from its parent, never from its options: a new set of options (a new board, a hand dealt)
+    # changes the virtual size, which Textual answers with a layout of the whole screen (a second one, in the phase
+    # change that shows the list). The scroll bars follow the virtual size without it (`_update_lines` updates them;
+    # one appearing is a layout of its own).
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
     # a new highlight changes the two prompts involved (the `▶` moves): `_update_prompts` redraws their rows, not
     # the whole list as OptionList's repainting reactive did
     highlighted: reactive[int | None] = reactive(None, repaint=False)
@@ -95,6 +101,7 @@ class CardList(OptionList):
         self._wrapped: dict[tuple[CardItem, int], int] = {}  # (item, width) -> lines of its full text
         self._made: dict[tuple[CardItem, bool, int, int | None], Content] = {}  # prompts already built
         self._fitted: tuple[int, int] | None = None  # the (text width, height) the prompts were made for
+        self._resized_to: Size | None = None  # the size the list was last fitted to on a resize
 
     def show_items(self, items: Sequence[CardItem], *, highlight: str | None = None) -> None:
         """Show `items`; keep the highlighted card (by key) where possible, or move it to `highlight`."""
@@ -129,9 +136,9 @@ class CardList(OptionList):
             height = self._wrapped[key] = len(card_lines(item, width))
         return height
 
-    def _update_prompts(self) -> None:
+    def _update_prompts(self, *, repaint: bool = True) -> None:
         """Every card in full if all fit, else one line each and the highlighted card in full (as far as there is
-        room). Only the prompts that changed are replaced."""
+        room). Only the prompts that changed are replaced (and redrawn, unless not `repaint`: being drawn now)."""
         items, width = self.items, self._text_width()
         height = self.scrollable_content_region.height
         self._fitted = (width, height)
@@ -165,7 +172,7 @@ class CardList(OptionList):
                 for key in [k for k in cache.keys() if k[0] is option]:  # noqa: SIM118
                     self._option_render_cache.discard(key)
                 changed.append(index)
-        if not changed:
+        if not changed or not repaint:
             return
         line_cache = self._line_cache
         if line_cache.lines and all(
@@ -180,15 +187,46 @@ class CardList(OptionList):
             self.refresh()
         self.scroll_to_highlight()
 
-    def on_resize(self) -> None:
+    def _refresh_scrollbars(self) -> None:
+        if self.items and len(self.items) <= self.container_size.height and self.styles.overflow_y == "auto":
+            # Every card has a line of its own at this height, so the fitted list never scrolls (`_update_prompts`).
+            # The virtual size of prompts still fitted to the list's last size may say otherwise for a moment, when
+            # the list shrinks with a new phase: the scroll bar came and went again, a layout of the screen each.
+            self._scrollbar_changes.clear()
+            self.show_horizontal_scrollbar = False  # (overflow-x: hidden)
+            self.show_vertical_scrollbar = False
+            if self._vertical_scrollbar is not None:
+                self.vertical_scrollbar.display = False
+            return
+        super()._refresh_scrollbars()
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.size == self._resized_to and self._prompts:
+            # shown again at the size it had (its pane shown with a new phase): its lines stand; OptionList would
+            # drop them all (`_on_resize`) and draw the whole list a second time
+            event.prevent_default()
+            return
+        self._resized_to = self.size
         self._prompts = []  # new width or height: every prompt again
         self._update_prompts()
         self.call_after_refresh(self.scroll_to_highlight)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # Items shown while the list was hidden or not laid out yet (a hand dealt with the clue) were fitted to a
-        # size it no longer has, and no resize may follow: fit them to the size they are drawn at.
-        if self.items and self._fitted != (self._text_width(), self.scrollable_content_region.height):
+        if self._resized_to is not None and self.size != self._resized_to:
+            # drawn at a new size before the resize arrives (a layout draws at once; the resize is a message to
+            # come): do now what the resize would (OptionList's caches and every prompt again, for this size),
+            # without asking for a redraw: the lines are drawn just below, and the resize, when it comes, finds
+            # the list already fitted. (Drawn with the old caches, lines went blank, and the whole list was drawn
+            # a second time on the resize.)
+            self._resized_to = self.size
+            self._option_render_cache.clear()
+            self._line_cache.clear()
+            self._prompts = []
+            self._update_prompts(repaint=False)
+            self.call_after_refresh(self.scroll_to_highlight)
+        elif self.items and self._fitted != (self._text_width(), self.scrollable_content_region.height):
+            # Items shown while the list was hidden or not laid out yet (a hand dealt with the clue) were fitted to
+            # a size it no longer has, and no resize may follow: fit them to the size they are drawn at.
             self._update_prompts()
         return super().render_lines(crop)
 

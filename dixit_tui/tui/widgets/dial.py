@@ -17,7 +17,8 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
-from textual.widget import Widget
+
+from dixit_tui.tui.compositor import LaidOutOnce
 
 Stage = Literal["green", "red"]
 
@@ -25,8 +26,9 @@ DIGIT_TIMEOUT = 1.0  # seconds within which a second digit makes a two-digit slo
 TYPING_PAUSE = 0.6  # Enter votes only this long after the last letter typed at the dial (words meant for a text box)
 
 
-class Dial(Widget, can_focus=True):
-    """Choose one (or two) slots of the board, and for the party storyteller a red marker after the green vote."""
+class Dial(LaidOutOnce, can_focus=True):
+    """Choose one (or two) slots of the board, and for the party storyteller a red marker after the green vote.
+    (Its size comes from its CSS: the first layout that shows it is the last, see LaidOutOnce.)"""
 
     DEFAULT_CSS = """
     Dial {

@@ -15,6 +15,7 @@ from textual.geometry import Region, Size
 
 from dixit_tui.coordinator import TableView
 from dixit_tui.engine import Phase
+from dixit_tui.tui.compositor import LaidOutOnce
 from dixit_tui.tui.line_cache import LineCached
 from dixit_tui.tui.widgets.legend import pack_legend
 from dixit_tui.tui.widgets.textbox import same_content
@@ -167,7 +168,7 @@ def render_seats(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
     return out
 
 
-class SeatsPanel(LineCached):
+class SeatsPanel(LaidOutOnce, LineCached):
     """Shows `seat_lines(view)`; re-renders only when they change, re-lays out only when the height changes."""
 
     DEFAULT_CSS = """

@@ -1,0 +1,57 @@
+"""What an ordinary move at an 8-seat table sends to a watcher's real SSH terminal, counted (never timed): one frame,
+one write to the channel, and few bytes (the style codes sent only where the style changes; see
+tests/ssh/test_output_cost.py for the same screen drawn with fewer bytes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dixit_tui.coordinator import Identity
+from tests.e2e.harness import PtyClient
+from tests.e2e.servers import dixit_server
+from tests.e2e.test_watcher_frames import driver_of, quiet, seated
+from tests.e2e.tui_driver import key_of, wait_text
+from tests.tui.fixtures import default_move, options, play_until
+from tests.tui.test_render_cost import default_move_pending, phase
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+
+
+async def test_an_ordinary_move_is_one_frame_one_write_and_few_bytes(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path) as (server, coord):
+        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+        view = await host.create(options(seats=8))
+        sessions = [host, *await seated(coord, view.code, ["ben", "cy", "dee", "eli", "fay", "gil", "hal"])]
+        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
+        await wait_text(watcher, f"Dixit · table {view.code}")
+        await host.start()
+        await play_until(sessions, lambda: phase(host) == "submit")
+        driver = driver_of(coord, "wes")
+        await quiet(driver)
+        sent: list[int] = []
+        channel: Any = driver._channel
+        write = channel.write
+
+        def counted(data: bytes) -> None:
+            sent.append(len(data))
+            write(data)
+
+        channel.write = counted
+        moves = []
+        for _ in range(2):  # the cards, then the votes (not the last of each: that one changes the phase)
+            movers = [s for s in sessions if default_move_pending(s)]
+            for session in movers[:-1]:
+                frames, writes = driver.frames, len(sent)
+                await default_move(session)
+                await quiet(driver)
+                moves.append((driver.frames - frames, len(sent) - writes, sum(sent[writes:])))
+            await default_move(movers[-1])
+            await quiet(driver)
+        print("per move (frames, channel writes, bytes):", moves)
+        assert len(moves) == 12
+        assert all(frames == 1 and writes == 1 for frames, writes, _ in moves), moves
+        assert sum(size for _, _, size in moves) <= 12 * 600, moves  # (Textual's way: about 850 a move)
+        await watcher.close()

@@ -1,0 +1,442 @@
+"""The table's words without Textual: what the status line, the notes, the clue line, the questions and the notices
+say, for each phase and mode, to a player, the storyteller, a teammate and a spectator. The views come from a real
+coordinator (seeded), played through its sessions; the words are plain functions of those views."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from dixit_tui.coordinator import Coordinator, Identity, OverUpdate, PlayerSession, TableOptions, TableView, Update
+from dixit_tui.engine import Phase
+from dixit_tui.tui import table_words as words
+from dixit_tui.tui.table_words import Choices, Words, name_list
+
+
+def ignore(_: Update) -> None:
+    pass
+
+
+async def open_table(names: list[str], *, watcher: bool = False, **options: object) -> list[PlayerSession]:
+    """Sessions seated at one new table, the first its host (the last a spectator with `watcher`), not started."""
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    sessions = [await coord.connect(Identity(name, f"key-{name}"), ignore) for name in names]
+    view = await sessions[0].create(TableOptions(seed=5, **options))  # type: ignore[arg-type]
+    for session in sessions[1:]:
+        await session.join(view.code)
+    if watcher:
+        spectator = await coord.connect(Identity("zoe", "key-zoe"), ignore)
+        await spectator.watch(view.code)
+        sessions.append(spectator)
+    return sessions
+
+
+def view_of(session: PlayerSession) -> TableView:
+    view = session.view()
+    assert view is not None
+    return view
+
+
+def plain(text: Words | None) -> str:
+    assert text is not None
+    return text.plain
+
+
+def say(session: PlayerSession, choices: Choices | None = None) -> str:
+    return words.status(view_of(session), choices or Choices()).plain
+
+
+def teller_of(sessions: list[PlayerSession]) -> PlayerSession:
+    game = view_of(sessions[0]).game
+    assert game is not None and game.storyteller is not None
+    return sessions[game.storyteller]
+
+
+async def tell(session: PlayerSession, clue: str = "a quiet storm") -> None:
+    game = view_of(session).game
+    assert game is not None
+    await session.clue(clue, game.hand[0].card if game.clue_needs_card and not game.hand_hidden else None)
+
+
+async def give(sessions: list[PlayerSession]) -> None:
+    for session in sessions:
+        game = view_of(session).game
+        if game is not None and game.submit_count and view_of(session).you in game.waiting_for:
+            await session.submit([c.card for c in game.hand[: game.submit_count]])
+
+
+async def vote_all(sessions: list[PlayerSession]) -> None:
+    for session in sessions:
+        game = view_of(session).game
+        if game is not None and game.can_vote and view_of(session).you in game.waiting_for:
+            allowed = [s.slot for s in game.board if s.slot not in game.forbidden_slots]
+            await session.vote(allowed[:1], red=game.board[-1].slot if game.places_red else None)
+
+
+def test_the_words_import_no_textual() -> None:
+    code = (
+        "import sys, dixit_tui.tui.table_words, dixit_tui.tui.host; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'textual'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_the_screens_do_not_import_the_app() -> None:
+    """The app imports its screens; they reach it through `tui.host` (no import cycle, not even for type checking)."""
+    tui = Path(words.__file__).parent
+    importers = []
+    for path in sorted(tui.rglob("*.py")):
+        if path.name == "app.py" and path.parent == tui:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "dixit_tui.tui.app":
+                importers.append(path.name)
+    assert importers == []
+
+
+def test_words_carry_styles_as_plain_data() -> None:
+    line = Words.of("Waiting for ", ("ana", "bold"), "", Words.of(" and ", ("ben", "bold")), ".")
+    assert line.plain == "Waiting for ana and ben."
+    assert line.in_style("bold") == ["ana", "ben"]
+    assert Words.of("\n").join([Words.of("a"), Words.of(""), Words.of("b")]).plain == "a\n\nb"
+    assert name_list([]).plain == "nobody"
+    assert name_list(["ana", "ben", "cara"]).plain == "ana, ben and cara"
+    assert name_list(["a", "b", "c", "d", "e", "f"]).plain == "a, b, c and 3 others"
+    assert name_list(["[b]x[/b]"]).in_style("bold") == ["[b]x[/b]"]  # a name is text, never markup
+
+
+async def test_the_lobby_says_who_starts_and_how() -> None:
+    ana, ben, zoe = await open_table(["ana", "ben"], watcher=True)
+    host, guest, spectator = view_of(ana), view_of(ben), view_of(zoe)
+    assert host.start_problem is not None
+    assert say(ana) == f"Waiting for players: {host.start_problem}"
+    assert say(ben) == "Waiting for ana (host) to start the game."
+    assert words.status(guest, Choices()).in_style("bold") == ["ana"]
+    assert say(zoe) == "You are watching. Waiting for ana to start."
+    info = words.lobby_info(host).plain.splitlines()
+    assert info[0] == f"Table {host.code} · refresh · 2 of 8 seats taken"
+    assert info[1] == f"Friends join with the code {host.code}."
+    assert "The first player to reach 30 points wins." in info
+    assert "Your SSH key gets your seat back if you drop out: connect with it again." in info
+    assert info[-2] == f"Not ready to start: {host.start_problem}"
+    assert words.lobby_info(guest).plain.endswith("Waiting for the host, ana, to start.")
+    assert words.lobby_info(spectator).plain.endswith("You are watching this table.")
+    assert words.clue_line(host) is None and words.practice_help(host) is None
+    assert words.leave_question(guest, with_key=True).body.plain == "Your seat is freed."
+    assert words.leave_question(spectator, with_key=False).body.plain == "Back to the lobby."
+    assert words.remove_question(host, 1).body.plain == "Remove ben from the table? Their seat is freed."
+    assert words.add_bot_stale(host, seats=2) is None
+    assert words.add_bot_stale(host, seats=1) == "the seats changed"
+
+
+async def test_the_host_is_asked_before_the_start_and_the_question_goes_stale() -> None:
+    ana, _, cara = await open_table(["ana", "ben", "cara"])
+    host = view_of(ana)
+    assert say(ana) == "Press s to start the game (p: practice turn first)."
+    assert words.lobby_info(host).plain.splitlines()[-2] == "You are the host: press s to start the game."
+    question = words.start_question(host, practice=False)
+    assert (question.title, question.yes, question.no) == ("Start the game with 3 players?", "Start", "Not yet")
+    assert words.start_question(host, practice=True).title == "Start with a practice turn, 3 players?"
+    assert words.start_stale(host, 3) is None
+    await cara.leave()
+    assert words.start_stale(view_of(ana), 3) == "the table cannot start now"  # two players cannot start
+
+
+async def test_standard_clue_submit_and_vote_as_each_seat_sees_them() -> None:
+    sessions = await open_table(["ana", "ben", "cara", "dan"], watcher=True, first="random")
+    zoe = sessions.pop()
+    await sessions[0].start()
+    teller = teller_of(sessions)
+    view = view_of(teller)
+    game = view.game
+    assert game is not None and game.phase == Phase.CLUE
+    name = words.seat_name(view, game.storyteller)
+    others = [s for s in sessions if s is not teller]
+    # the clue
+    assert say(teller) == "Choose a card (↑↓, Enter), then type your clue."
+    chosen = game.hand[1].card
+    assert say(teller, Choices(chosen=chosen)) == "Type your clue for card 2 and press Enter."
+    note = words.hand_note(view, Choices())
+    assert note is not None and note.plain == f"Choose the card for your clue: ↑↓ or 1-{len(game.hand)}, then Enter."
+    note = words.hand_note(view, Choices(chosen=chosen))
+    assert note is not None and note.plain.startswith("Card 2 chosen: type your clue below")
+    assert words.hand_tags(game, chosen, chosen, ()) == ("✓ chosen",)
+    assert say(others[0]) == f"Waiting for {name} to give the clue."
+    assert say(zoe) == f"You are watching. Waiting for {name} to give the clue."
+    assert plain(words.hand_note(view_of(zoe), Choices())) == "You are watching: hands stay hidden."
+    line = words.clue_line(view_of(others[0]))
+    assert line is not None and line.plain == f"No clue yet: {name} is the storyteller."
+    assert words.clue_label(view) == "Clue:" and words.clue_label(view_of(others[0])) == "Kept:"
+    await tell(teller)
+    # the cards
+    waiting = [seat for o in others if (seat := view_of(o).you) is not None]
+    assert (
+        say(teller)
+        == f"Your card is in. Waiting for {name_list(words.names(view, waiting)).plain} to give a card each."
+    )
+    assert say(others[0]) == "Choose a card that fits the clue (Enter), then confirm."
+    line = words.clue_line(view_of(zoe))
+    assert line is not None and line.plain == f"Clue: “a quiet storm” — told by {name}"
+    assert plain(words.clue_line(view_of(teller))).endswith(f"told by {name} (you)")
+    note = words.hand_note(view_of(others[0]), Choices())
+    assert note is not None and note.plain == "Enter on a card gives it; you confirm first, then it is final."
+    writing = Choices(writing_clue=True)
+    assert say(teller, writing) == "Your clue is already given: your text is kept, not sent. Esc: your hand."
+    assert say(others[0], writing) == f"{name} gave the first clue: your text is kept, not sent. Esc: your hand."
+    assert words.clue_kept(view_of(others[0])) == f"{name} gave the first clue; your text is kept, not sent."
+    giving = view_of(others[0]).game
+    assert giving is not None
+    question = words.submit_question(giving, [giving.hand[0].card])
+    assert question.title == "Give this card?" and question.yes == "Give it"
+    assert question.body.plain.startswith("Clue: “a quiet storm”\n\n1. ")
+    assert question.body.plain.endswith("\nOnce given, a card cannot be taken back.")
+    turn = giving.turn
+    assert words.submit_stale(view_of(others[0]), turn, many=False) is None
+    await give(others[:1])
+    assert words.submit_stale(view_of(others[0]), turn, many=False) == "your card is already in"
+    assert say(others[0]).startswith("Your card is in. Waiting for ")
+    void = words.void_question(view_of(sessions[0]))
+    assert void.body.plain.startswith("Void turn 1? Every card given this turn goes back to its owner")
+    assert void.body.in_style("bold") == [name]
+    await give(others)
+    # the vote
+    assert words.submit_stale(view_of(others[0]), turn, many=False) == "the vote has begun"
+    assert say(others[0]) == "Vote: turn the dial and press Enter."
+    assert words.vote_note(view_of(others[0])) is None
+    assert say(teller).startswith("You are the storyteller. Waiting for votes from ")
+    assert plain(words.vote_note(view_of(teller))) == (
+        "You are the storyteller: you do not vote. Your card is on the board."
+    )
+    assert plain(words.vote_note(view_of(zoe))) == "You are watching the vote."
+    assert say(zoe).startswith("You are watching. Waiting for votes from ")
+    await vote_all(others[:1])
+    voted = view_of(others[0]).game
+    assert voted is not None
+    assert say(others[0]).startswith(f"Your vote: {voted.your_votes[0]} (you can change it until everyone has voted).")
+    assert "your vote" in words.board_tags(voted, voted.your_votes[0])
+    assert words.board_tags(voted, 1, marked=(1,), green=1)[-2:] == ("✓ marked", "✓ green")
+    await vote_all(others)
+    # the reveal, in the clue line until the next clue
+    after = view_of(others[0])
+    assert after.game is not None and after.game.phase == Phase.CLUE and after.game.turn == 2
+    line = words.clue_line(after)
+    assert line is not None
+    assert line.plain.splitlines()[1].startswith("Turn 1 (r: recap): ")
+    assert line.in_style("dim") == [" (r: recap)"]
+    assert words.moved_on(after, 1, (Phase.SUBMIT,)) == "the turn is over"
+
+
+async def test_three_players_give_two_cards_and_mark_them() -> None:
+    sessions = await open_table(["ana", "ben", "cara"], first="random")
+    await sessions[0].start()
+    teller = teller_of(sessions)
+    await tell(teller)
+    other = next(s for s in sessions if s is not teller)
+    view = view_of(other)
+    game = view.game
+    assert game is not None and game.submit_count == 2
+    assert say(other) == "Choose 2 cards that fit the clue (Enter), then confirm."
+    first = game.hand[2].card
+    note = words.hand_note(view, Choices(marked=(first,)))
+    assert note is not None
+    assert note.plain == "Enter marks or unmarks a card (marked: 3); at 2 marked you confirm, then they are final."
+    assert words.hand_tags(game, first, None, (first,)) == ("✓ marked 1/2",)
+    assert words.submit_question(game, [c.card for c in game.hand[:2]]).title == "Give these cards?"
+    assert say(teller).endswith("to give two cards each.")
+
+
+async def test_the_first_clue_is_open_to_everyone() -> None:
+    sessions = await open_table(["ana", "ben", "cara"], watcher=True)
+    zoe = sessions.pop()
+    await sessions[0].start()
+    assert say(sessions[1]) == "Anyone may give the first clue: choose a card (↑↓, Enter), then type your clue."
+    assert say(zoe) == "You are watching. Waiting for the first clue."
+    line = words.clue_line(view_of(zoe))
+    assert line is not None and line.plain == "No clue yet: anyone may give the first clue."
+    await tell(sessions[1])
+    assert words.why_no_clue(view_of(sessions[2])) == "ben gave the first clue"
+
+
+async def test_party_the_blind_clue_everyone_gives_and_the_red_marker() -> None:
+    names = ["ana", "ben", "cara", "dan", "eve", "finn"]
+    sessions = await open_table(names, mode="party", first="random")
+    await sessions[0].start()
+    teller = teller_of(sessions)
+    view = view_of(teller)
+    assert say(teller) == "You are the storyteller: press Enter to type your clue (your hand is hidden)."
+    assert say(teller, Choices(in_clue_box=True)) == (
+        "Type your clue and press Enter (your hand stays hidden until then)."
+    )
+    note = words.hand_note(view, Choices())
+    assert note is not None and note.plain.startswith("Party rule: you give the clue before you see your hand.")
+    assert words.lobby_info(view).plain.splitlines()[2] == "The game ends when everyone has told 1 time."
+    assert " · each tells 1 time · " in words.topbar(view, 200, 0).plain
+    await tell(teller)
+    assert say(teller) == "Everyone gives a card, the storyteller too: choose one that fits the clue."
+    await give(sessions)
+    teller_view = view_of(teller)
+    assert teller_view.game is not None and teller_view.game.places_red
+    assert say(teller) == "Vote: turn the dial to your green vote and press Enter; then place the red marker."
+    assert say(teller, Choices(placing_red=True)) == (
+        "Place the red marker: turn the dial, Enter sends both votes (Esc: back)."
+    )
+
+
+async def test_team_the_teammates_card_and_the_team_chat() -> None:
+    names = ["ana", "ben", "cara", "dan", "eve", "finn"]
+    sessions = await open_table(names, mode="team", first="random")
+    await sessions[0].start()
+    teller = teller_of(sessions)
+    view = view_of(teller)
+    game = view.game
+    assert game is not None and view.you is not None
+    mate = words.teammate(game, view.you)
+    assert mate is not None
+    mate_name = words.seat_name(view, mate)
+    assert words.team_chat_mate(view) == mate_name
+    await tell(teller)
+    assert say(sessions[mate]) == (
+        f"Your teammate {words.seat_name(view, view.you)} is telling: give the card that best fits."
+    )
+    pair = next(s for s in sessions if view_of(s).you not in (view.you, mate))
+    pair_view = view_of(pair)
+    assert pair_view.you is not None
+    pair_mate = words.teammate(pair_view.game, pair_view.you)
+    assert pair_mate is not None
+    assert say(pair) == (
+        f"Your team gives one card: you or {words.seat_name(view, pair_mate)}. The first to give it submits; "
+        "the other votes."
+    )
+    await give([pair])
+    assert say(sessions[pair_mate]).startswith("You vote this turn. Waiting for ")
+    assert words.submit_stale(view_of(sessions[pair_mate]), 1, many=False) == "your team's card is in"
+    await give(sessions)
+    assert plain(words.vote_note(view_of(sessions[mate]))) == (
+        "You do not vote this turn: your team's card is on the board."
+    )
+
+
+async def test_the_end_says_who_won_and_what_now() -> None:
+    sessions = await open_table(["ana", "ben", "cara"], watcher=True, mode="standard", target=10, first="random")
+    zoe = sessions.pop()
+    await sessions[0].start()
+    for _ in range(200):
+        game = view_of(sessions[0]).game
+        assert game is not None
+        if game.phase == Phase.OVER:
+            break
+        if game.phase == Phase.CLUE:
+            await tell(teller_of(sessions))
+        await give(sessions)
+        await vote_all(sessions)
+    host, guest = view_of(sessions[0]), view_of(sessions[1])
+    game = host.game
+    assert game is not None and game.phase == Phase.OVER and game.winners
+    won = [words.seat_name(host, w) for w in game.winners]
+    assert say(sessions[0]) == f"Game over: {name_list(won, 12).plain} won. m: rematch · r: recap · l: leave."
+    assert say(sessions[1]).endswith(" won. r: last recap · l: leave the table.")
+    over = words.over_text(guest, None).plain.splitlines()
+    assert over[0].startswith("★ Game over: ")
+    assert over[2] == "Final scores" and over[-1] == "Press r to see the last turn's recap, l to leave the table."
+    assert over[-2] == "The host, ana, can start a rematch: you would move there."
+    assert words.over_text(host, None).plain.splitlines()[-2].startswith("Press m for a rematch")
+    # the end announced names the winners even before the view has them
+    announced = OverUpdate(scores=((0, 1), (1, 2), (2, 3)), winners=(2,))
+    assert say(zoe, Choices(over=announced)) == "Game over: cara won. r: last recap · l: leave the table."
+    assert words.over_text(view_of(zoe), announced).plain.splitlines()[3] == " 1. ★   3  cara"
+    assert words.clue_line(host) is None
+    assert words.why_no_clue(host) == "The game is over"
+    assert words.moved_on(host, game.turn, (Phase.SUBMIT,)) == "the game is over"
+    assert words.rematch_stale(host) is None and words.rematch_stale(guest) == "the table has moved on"
+
+
+async def test_the_top_bar_gives_up_its_least_useful_words_first() -> None:
+    sessions = await open_table(["ana", "ben", "cara"], watcher=True, first="random")
+    await sessions[0].start()
+    view = view_of(sessions[-1])
+    full = words.topbar(view, 200, 0).plain
+    assert full.startswith(f"Dixit · table {view.code} · refresh · to 30 points · turn 1 · pile ")
+    assert full.endswith(" · you are watching · 1 watching")
+    assert "pile" not in words.topbar(view, len(full) - 1, 0).plain  # the pile goes first
+    narrow = words.topbar(view, 63, 0)  # then every part in its short words, the name of the game, "table"
+    assert narrow.plain == f"{view.code} · refresh · to 30 · turn 1 · you are watching · 1 watching"
+    assert narrow.in_style("bold") == [view.code]
+    assert words.topbar(view, 40, 0).plain == narrow.plain  # never the code, the timer or who is watching
+    timed = dataclasses.replace(view, deadline=1000.0)
+    assert "⏱ 1:05 left" in words.topbar(timed, 200, 935.0).plain
+    assert words.topbar(timed, 200, 935.0).in_style("bold")[-1] == "⏱ 1:05 left"
+
+
+async def test_offline_players_and_their_stand_ins() -> None:
+    sessions = await open_table(["ana", "ben", "cara"], first="random")
+    await sessions[0].start()
+    teller = teller_of(sessions)
+    other = next(s for s in sessions if s is not teller)
+    view = view_of(other)
+    assert view.game is not None and view.game.storyteller is not None
+    seat = view.game.storyteller
+    away = dataclasses.replace(view, stand_ins=((seat, 1065.0),))
+    name = words.seat_name(view, seat)
+    said = words.away(away, 1000.0)
+    assert said is not None and said.plain == f"{name} is offline; a stand-in plays for them in 1:05."
+    # nothing for you to do and only the offline storyteller awaited: the line says only that
+    assert words.status_line(away, Choices(), 1000.0).plain == f"▶ {said.plain}"
+    assert words.away(view, 1000.0) is None
+
+
+async def test_coming_back_after_leaving_a_game() -> None:
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    ana = await coord.connect(Identity("ana", "key-ana"), ignore)
+    ben = await coord.connect(Identity("ben"), ignore)  # no SSH key: a reconnect code
+    cara = await coord.connect(Identity("cara", "key-cara"), ignore)
+    table = await ana.create(TableOptions(seed=5))
+    await ben.join(table.code)
+    await cara.join(table.code)
+    await ana.start()
+    keyless = view_of(ben)
+    assert keyless.reconnect_code is not None
+    assert words.leave_question(keyless, with_key=False).body.plain == (
+        f"Your seat is kept. Your reconnect code is {keyless.reconnect_code}: write it down. To come back, join "
+        f"{table.code} as ben and type the code, or press r in the lobby and type it. While you are away, the game "
+        "may wait for you."
+    )
+    keyed = view_of(cara)
+    assert words.come_back(keyed, with_key=True).startswith(f"Your seat is kept: join {table.code} again with the same")
+    assert words.leave_question(keyed, with_key=True).title == f"Leave table {table.code}?"
+    removal = words.remove_question(view_of(ana), 1)
+    assert removal.body.plain.startswith("Remove ben from the game for good? They cannot come back.")
+    assert words.remove_stale(view_of(ana), 1, "ben") is None
+    assert [label.plain for _, label in words.remove_choices(view_of(ana), lambda seat: str(seat + 1))] == [
+        "2  ben",
+        "3  cara",
+    ]
+
+
+def test_the_practice_help_and_the_voided_notice() -> None:
+    assert words.voided_notice(0) == "The practice turn was voided: every card went back to its owner."
+    assert words.voided_notice(3) == "Turn 3 was voided: every card went back to its owner."
+    assert words.HEADLINE == "Practice turn: this does not count."
+
+
+async def test_after_a_void_the_storyteller_sees_which_card_is_out_of_the_new_clue() -> None:
+    sessions = await open_table(["ana", "ben", "cara", "dan"], first="random")
+    await sessions[0].start()
+    teller = teller_of(sessions)
+    await tell(teller)
+    voided = view_of(teller).game
+    assert voided is not None
+    card = voided.your_cards[0]
+    await sessions[0].void()
+    game = view_of(teller).game
+    assert game is not None and game.phase == Phase.CLUE and game.voided_card == card
+    assert words.hand_tags(game, card, None, ()) == (words.VOIDED_TAG,)
+    others = [c.card for c in game.hand if c.card != card]
+    assert all(words.hand_tags(game, c, None, ()) == () for c in others)
+    listener = next(s for s in sessions if s is not teller)
+    heard = view_of(listener).game
+    assert heard is not None and heard.voided_card is None  # only the storyteller is told
