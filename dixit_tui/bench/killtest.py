@@ -816,15 +816,21 @@ class KillTest:
             if inflight.kind in ("create", "join") and not acked:
                 # Its actor may have left its old table (committed) without its new seat being committed.
                 inflight.actor.game = None
-        rejoin = [c for c in self.clients if c.game is not None]
+        # (a worker-kill leaves the other workers' clients connected: they see the table go on and are not rejoining)
+        rejoin = [c for c in self.clients if c.game is not None and c.conn is None]
         possible = {"before", "after"}
         while True:
             began = time.perf_counter()
             if not self.cfg.kill_workers:
                 self.report.restart_ms.append(await self.server.start(self.cfg.start_timeout) * 1000)
                 self._log(f"restarted on port {self.server.port}")
+            else:  # a kill during the reconnect wave may have dropped more of them
+                rejoin.extend(c for c in self.clients if c.game is not None and c.conn is None and c not in rejoin)
+            dropped = {c for c in rejoin if c.conn is None}  # those connected (again) and back already stay
             await self._connect_all()
             for client in rejoin:
+                if client not in dropped:
+                    continue
                 assert client.game is not None and client.game.code is not None
                 client.join_mark = len(client.messages)
                 code = (pre[client] or {}).get("reconnect_code")
