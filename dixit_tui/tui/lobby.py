@@ -147,7 +147,8 @@ class ReconnectPrompt(ModalScreen[bool]):
         except RuleError as err:
             error.update(Content(f"✗ {err.message}"))
             return
-        self.dismiss(True)
+        if self.is_active:  # the table's view may have come first and replaced this prompt: `dismiss` pops the top
+            self.dismiss(True)
 
     @on(Button.Pressed, "#reconnect-cancel")
     def action_cancel(self) -> None:

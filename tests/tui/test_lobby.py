@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from textual.pilot import Pilot
@@ -11,6 +12,7 @@ from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOpt
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import Choice, Tick
 from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, shell_hint
+from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.lobby_pilot import SIZE, errors, open_create, settle
 
 HOSTILE = "[@click=app.quit]x[/"
@@ -449,3 +451,43 @@ async def test_without_colour_the_selected_row_and_choices_still_show() -> None:
         assert str(screen.query_one("#mode-standard", Choice).render()).startswith("(•)")
         assert str(screen.query_one("#mode-party", Choice).render()).startswith("( )")
         assert str(screen.query_one("#deck-base", Tick).render()).startswith("[X]")
+
+
+async def test_a_reconnect_the_table_shows_before_it_returns_stays_at_the_table() -> None:
+    """On a shared table (`serve --workers`) a reclaim that raced another worker's move is made again: its view
+    reaches the app (which replaces the prompt by the table) before the call returns. The prompt must not then
+    close the table screen in its place (the player would sit at the table, shown the lobby)."""
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    view = await ben.create(TableOptions())
+    await (await player(coord, "dev", "key-dev")).join(view.code)
+    cara = await player(coord, "cara")
+    cara_view = await cara.join(view.code)
+    assert cara_view.reconnect_code is not None
+    await ben.start()
+    await cara.close()
+
+    app = DixitApp(coord, Identity("cara"), command=f"join {view.code}")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        prompt = app.screen
+        assert isinstance(prompt, ReconnectPrompt) and app.session is not None
+        session = app.session
+        real = session.reclaim
+
+        async def slow_reclaim(code: str) -> object:  # returns only once the app shows the table
+            result = await real(code)
+            for _ in range(200):
+                if isinstance(app.screen, TableScreen):
+                    break
+                await asyncio.sleep(0.01)
+            return result
+
+        session.reclaim = slow_reclaim  # type: ignore[method-assign]
+        prompt.query_one("#prompt-code", Input).value = cara_view.reconnect_code
+        await pilot.press("enter")
+        await settle(pilot)
+        await settle(pilot)
+        assert coord.tables[view.code].seats[2].session is session
+        assert isinstance(app.screen, TableScreen), app.screen_stack
+        assert app.table_view is not None and app.table_view.you == 2
