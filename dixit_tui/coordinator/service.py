@@ -744,6 +744,7 @@ class PlayerSession:
             previous.deliver(NoticeUpdate("You joined this table from another terminal."))
             previous.deliver(StateUpdate(None))
         self.name = table.seats[seat].name
+        self.last = None  # asked for: shown the table even if this session was sent this very view last
         await self.coordinator.changed(table, lobby=True)
 
     @_retry_on_conflict

@@ -12,7 +12,15 @@ from typing import Any
 
 import pytest
 
-from dixit_tui.coordinator import ChatUpdate, Coordinator, Identity, PlayerSession, TableError, TableOptions
+from dixit_tui.coordinator import (
+    ChatUpdate,
+    Coordinator,
+    Identity,
+    PlayerSession,
+    StateUpdate,
+    TableError,
+    TableOptions,
+)
 from dixit_tui.coordinator.shared import RemoteSeat, SharedTables
 from dixit_tui.engine import RuleError
 from dixit_tui.store.redis_store import RedisStore
@@ -374,3 +382,50 @@ async def test_team_chat_and_writing_marks_reach_the_other_worker(workers: tuple
     writer = next(i for i in range(3, 6) if i in game.state.waiting_for())
     await people[writer][1].typing(True)
     await until(lambda: writer in last_view(people[0][0]).typing, "the host to see the writer on the other worker")
+
+
+async def test_players_reclaiming_on_one_worker_while_the_other_moves_end_at_the_table(
+    workers: tuple[Worker, Worker],
+) -> None:
+    """The playtest: keyless ben and cara (their worker died) come back with their reconnect codes on worker B at
+    the same moment as a move on worker A; B's first append loses the race and is made again. Each ends seated,
+    its last update its view of the table, and joining the table again shows it again (an app that went back to
+    the lobby meanwhile gets its table back), whatever the session was shown last."""
+    a, b = workers
+    ana = await a.connect("ana")
+    view = await ana[1].create(TableOptions(seed=7, target=12))
+    codes: dict[str, str] = {}
+    first: list[PlayerSession] = []
+    for name in ("ben", "cara"):  # keyless, on worker A
+        session = await a.coordinator.connect(Identity(name), Client())
+        code = (await session.join(view.code)).reconnect_code
+        assert code is not None
+        codes[name] = code
+        first.append(session)
+    await ana[1].start()
+    for session in first:  # their worker died: their seats are kept
+        await session.close()
+    await until(lambda: [s.connected for s in last_view(ana[0]).seats] == [True, False, False], "ben, cara away")
+    back: list[tuple[Client, PlayerSession]] = []
+    for name in ("ben", "cara"):
+        client = Client()
+        back.append((client, await b.coordinator.connect(Identity(name), client)))
+    conflicts = a.shared.conflicts + b.shared.conflicts
+    collide(a, b)
+    await asyncio.gather(ana[1].chat("meanwhile on A"), *(s.reclaim(codes[s.name]) for _, s in back))
+    assert a.shared.conflicts + b.shared.conflicts > conflicts  # a reclaim raced ana's line and was made again
+    await until(lambda: all(s.connected for s in last_view(ana[0]).seats), "ana to see ben and cara back")
+    table = b.coordinator.tables[view.code]
+    for _client, session in back:
+        assert session.table is table and table.seat_of(session) is not None
+        await until(
+            lambda s=session: isinstance(s.last, StateUpdate) and s.last.view == table.view_for(s),  # type: ignore[misc]
+            f"{session.name}'s last update to be her view of the table",
+        )
+    # joining again shows the table: after a StateUpdate(None) (the app is in the lobby) and after the view itself
+    client, cara = back[1]
+    cara.deliver(StateUpdate(None))
+    for _ in range(2):
+        shown = len(client.views)
+        await cara.join(view.code)
+        assert len(client.views) > shown and client.views[-1] == table.view_for(cara)

@@ -8,7 +8,7 @@ import random
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
-from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions, Update
+from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions, TableView, Update
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import Choice, Tick
 from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, shell_hint
@@ -475,8 +475,8 @@ async def test_a_reconnect_the_table_shows_before_it_returns_stays_at_the_table(
         session = app.session
         real = session.reclaim
 
-        async def slow_reclaim(code: str) -> object:  # returns only once the app shows the table
-            result = await real(code)
+        async def slow_reclaim(reconnect_code: str) -> TableView:  # returns only once the app shows the table
+            result = await real(reconnect_code)
             for _ in range(200):
                 if isinstance(app.screen, TableScreen):
                     break
