@@ -26,7 +26,7 @@ import contextlib
 import logging
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from enum import StrEnum
 
 from dixit_tui.bots.brain import Brain
@@ -138,16 +138,22 @@ class BotPlayer:
         if first_clue_grace is None:
             first_clue_grace = coordinator.first_clue_grace if leave_when_alone else 0.0
         bot = cls(strategy, rng, delay, leave_when_alone=leave_when_alone, first_clue_grace=first_clue_grace)
-        session = await coordinator.connect(Identity(name, bot=True), bot._sink, builtin_bot=True)
-        bot.session = session
+        return await bot._sit(coordinator, name, lambda session: session.join(table_code, name))
+
+    async def _sit(
+        self, coordinator: Coordinator, name: str, take: Callable[[PlayerSession], Awaitable[TableView]]
+    ) -> BotPlayer:
+        """Connect as a built-in bot called `name`, take a seat with `take(session)`, and start playing."""
+        session = await coordinator.connect(Identity(name, bot=True), self._sink, builtin_bot=True)
+        self.session = session
         try:
-            bot.view = await session.join(table_code, name)
+            self.view = await take(session)
         except BaseException:
             await session.close()
             raise
-        bot._task = detached.spawn(bot._run(), name=f"bot {session.name}")
-        bot._changed.set()
-        return bot
+        self._task = detached.spawn(self._run(), name=f"bot {session.name}")
+        self._changed.set()
+        return self
 
     @property
     def name(self) -> str:
@@ -371,16 +377,7 @@ async def revive_bot(coordinator: Coordinator, reconnect_code: str, name: str, *
     """A built-in bot takes its seat back by the seat's reconnect code, after the server process it ran in died
     (tables shared by several workers: the table's new owner runs it). TableError if the seat cannot be taken."""
     bot = BotPlayer(SmartStrategy(), rng, leave_when_alone=True, first_clue_grace=coordinator.first_clue_grace)
-    session = await coordinator.connect(Identity(name, bot=True), bot._sink, builtin_bot=True)
-    bot.session = session
-    try:
-        bot.view = await session.reclaim(reconnect_code)
-    except BaseException:
-        await session.close()
-        raise
-    bot._task = detached.spawn(bot._run(), name=f"bot {session.name}")
-    bot._changed.set()
-    return bot
+    return await bot._sit(coordinator, name, lambda session: session.reclaim(reconnect_code))
 
 
 async def seat_bots(
