@@ -14,6 +14,13 @@ class TableStatus(StrEnum):
     OVER = "over"
 
 
+class LiveKind(StrEnum):
+    """What a live notice between workers carries (never recorded): a team chat line, or who is writing a clue."""
+
+    TEAM = "team"
+    TYPING = "typing"
+
+
 class StandInReason(StrEnum):
     """Why a stand-in played for a seat (the log says so)."""
 

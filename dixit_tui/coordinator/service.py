@@ -27,6 +27,7 @@ from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS, ReconnectGuard, TableLimits
 from dixit_tui.coordinator.models import (
     Identity,
+    LiveKind,
     LobbyUpdate,
     NoticeUpdate,
     StateUpdate,
@@ -400,7 +401,7 @@ class Coordinator:
         if changed:
             self.broadcast(table)
         if self.shared is not None and (changed or seat in table.typing):  # other workers show (and renew) it too
-            self.shared.publish_live(table, {"k": "typing", "seat": seat, "active": active})
+            self.shared.publish_live(table, {"k": LiveKind.TYPING, "seat": seat, "active": active})
 
     def _typing_expired(self, table: Table) -> None:
         if self.tables.get(table.code) is table:
@@ -940,7 +941,7 @@ class PlayerSession:
                 for session in table.team_sessions(line.line.team):
                     session.deliver(line)
                 if self.coordinator.shared is not None:  # and to the teammate at another worker
-                    self.coordinator.shared.publish_live(table, {"k": "team", "line": line.line})
+                    self.coordinator.shared.publish_live(table, {"k": LiveKind.TEAM, "line": line.line})
             return
         async with table.lock:
             updates = table.say(self, table.seat_of(self), self.name, clean_chat(text))

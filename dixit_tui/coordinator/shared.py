@@ -40,7 +40,7 @@ from redis.exceptions import RedisError
 
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.errors import TableError
-from dixit_tui.coordinator.models import ChatLine, ChatUpdate, NoticeUpdate, StateUpdate, TableStatus
+from dixit_tui.coordinator.models import ChatLine, ChatUpdate, LiveKind, NoticeUpdate, StateUpdate, TableStatus
 from dixit_tui.coordinator.table import TEAM_CHAT_TAIL
 from dixit_tui.store.base import Record, StoreConflict, StoredTable
 from dixit_tui.store.redis_store import RedisStore, StoreUnavailable, _seq_of
@@ -541,7 +541,7 @@ class SharedTables:
         table = self.coordinator.tables.get(str(message.get("c")))
         if table is None:
             return
-        if message.get("k") == "team":
+        if message.get("k") == LiveKind.TEAM:
             line = ChatLine(**message["line"])
             if line.team is None:
                 return
@@ -549,7 +549,7 @@ class SharedTables:
             for session in table.team_sessions(line.team):
                 if not isinstance(session, RemoteSeat):
                     session.deliver(ChatUpdate(line))
-        elif message.get("k") == "typing" and self.coordinator.timers.set_typing(
+        elif message.get("k") == LiveKind.TYPING and self.coordinator.timers.set_typing(
             table, int(message["seat"]), bool(message["active"])
         ):
             self.coordinator.broadcast(table)
