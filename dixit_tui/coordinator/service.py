@@ -478,9 +478,7 @@ class Coordinator:
     def broadcast(self, table: Table, updates: Sequence[Update] = ()) -> None:
         """Send the table's updates and then each session its own fresh view: only the sessions at this table.
         A session whose last update was this very view (nothing it sees changed) gets nothing new."""
-        for session, view in table.views():
-            if getattr(session, "remote", False):
-                continue  # a player at another worker: that worker shows them
+        for session, view in table.views():  # a player at another worker is not among them: that worker shows them
             for update in updates:
                 session.deliver(update)
             if updates or not _same_view(session.last, view):

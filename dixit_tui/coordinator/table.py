@@ -619,14 +619,15 @@ class Table(Generic[S]):
         return self._view(seat, self._shared_view(), self.chat_for(self.team_of(seat)))
 
     def views(self) -> list[tuple[S, TableView]]:
-        """Every session at the table with its own view, as `view_for` builds it (and in `sessions()`'s order). What
-        is the same for every seat (the seats, the log, the table's chat, the clocks) is built once for all of them,
-        and so is the one view every spectator gets; the game part of each view is the engine's `view_for` of its
-        seat."""
+        """Every session at the table shown here with its own view, as `view_for` builds it (and in `sessions()`'s
+        order). A seat held at another worker (`remote`: that worker shows it its views) gets none, and none is built
+        for it. What is the same for every seat (the seats, the log, the table's chat, the clocks) is built once for
+        all of them, and so is the one view every spectator gets; the game part of each view is the engine's
+        `view_for` of its seat."""
         first: dict[int, int] = {}  # id(session) -> its seat (the first, as `seat_of` finds it)
         pairs: list[tuple[S, int | None]] = []
         for index, record in enumerate(self.seats):
-            if record.session is not None:
+            if record.session is not None and not getattr(record.session, "remote", False):
                 pairs.append((record.session, first.setdefault(id(record.session), index)))
         pairs.extend((watcher, first.get(id(watcher))) for watcher in self.spectators)
         shared = self._shared_view()

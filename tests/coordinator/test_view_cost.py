@@ -195,3 +195,26 @@ async def test_the_built_in_cards_are_sanitised_once_per_process(monkeypatch: py
         assert table.game is not None and table.game.state.cards
     assert sum(cleaned.values()) == once
     assert service_module._default_cards(["base"]) is deck
+
+
+async def test_no_view_is_built_for_a_seat_held_at_another_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dixit_tui.coordinator.shared import RemoteSeat  # (imports the Redis client: only where it is needed)
+
+    coordinator = Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    sessions, inboxes, table = await _table_of_eight(coordinator)
+    for seat in range(3, 8):  # five players are at another worker
+        table.seats[seat].session = RemoteSeat("elsewhere")
+    built: list[int | None] = []
+    engine_view_for = table_module.view_for
+
+    def counted_view_for(state: Any, seat: int | None) -> Any:
+        built.append(seat)
+        return engine_view_for(state, seat)
+
+    monkeypatch.setattr(table_module, "view_for", counted_view_for)
+    for inbox in inboxes:
+        inbox.updates.clear()
+    coordinator.broadcast(table, [LobbyUpdate(())])
+    assert built == [0, 1, 2]
+    assert [s for s, _ in table.views()] == sessions[:3]
+    assert all(inbox.updates for inbox in inboxes[:3]) and not any(inbox.updates for inbox in inboxes[3:])
