@@ -855,10 +855,39 @@ class KillTest:
             )
             possible &= self._check_post(rejoin, pre, inflight, seen, partial=False)
             break
+        if inflight is not None and self.cfg.kill_workers and inflight.kind != "create":
+            possible &= await self._survivors_allow(inflight, rejoin)
         if inflight is not None:
             self._settle(inflight, acked, seen, possible)
         await self._quiesce()
         self.report.recovery_ms.append((time.perf_counter() - began) * 1000)
+
+    async def _survivors_allow(self, action: Action, rejoin: Sequence[Client]) -> set[str]:
+        """With one worker killed, the players at the table who are connected to the other workers stay: once their
+        views show the table before or after the in-flight action, they tell whether it was committed (the change
+        notice of an append reaches every worker at once, long before the killed worker is replaced). Returns the
+        outcomes they allow ("before", "after")."""
+        code = action.game.code
+        survivors = [
+            c for c in self.clients if c.game is action.game and c is not action.actor and c not in rejoin and c.conn
+        ]
+        outcomes = {
+            c: {
+                "before": project(model_message(code, action.before, c.seat)),
+                "after": project(model_message(code, action.after, c.seat)),
+            }
+            for c in survivors
+        }
+
+        def shown() -> bool:
+            return all(project(c.last_state) in outcomes[c].values() for c in survivors)
+
+        await self._until(shown, f"the views at table {code} to show the table before or after {action}")
+        possible = {"before", "after"}
+        for client in survivors:
+            self.report.views_checked += 1
+            possible &= {name for name, view in outcomes[client].items() if project(client.last_state) == view}
+        return possible
 
     def _settle(self, action: Action, acked: bool, seen: bool, possible: set[str]) -> None:
         """Decide whether the in-flight action happened, from every view after the restart(s)."""

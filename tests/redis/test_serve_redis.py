@@ -31,12 +31,6 @@ async def test_server_kills_lose_nothing_with_the_tables_in_redis(redis_server: 
 
 
 @pytest.mark.timeout(400)
-@pytest.mark.xfail(
-    strict=False,
-    reason="known race, not yet fixed: once in a full-suite run (kill #3 of 50, seed 20240611), a join committed by a "
-    "worker killed 3.7 ms after it was sent never reached a player's view at another worker within 15 s (the store had "
-    "the seat; nothing was lost). It runs and reports; see the stop-10 note.",
-)
 async def test_worker_kills_lose_nothing_and_the_other_workers_players_play_on(
     redis_server: RedisServer, tmp_path: Path
 ) -> None:
