@@ -202,6 +202,7 @@ class Coordinator:
             table = Table(
                 create["code"], TableOptions(**{**options, "decks": tuple(options["decks"])}), rng, self.resolve_cards
             )
+            table.creator, table.creator_ip = create.get("creator"), create.get("creator_ip")
         for record in records:
             table.apply(record)
         return table
@@ -328,12 +329,14 @@ class Coordinator:
             return table
 
     async def _roll_back(self, table: SessionTable) -> None:
-        history = await self.store.history(table.code)
         if self.shared is not None:  # back to what the replica had folded: the next catch-up shows what is new
-            history = history[: self.shared.folded(table)]
-        saved = self._rebuild(None, history)
-        if self.shared is not None and saved is not None:
-            self.shared.adopt(table, len(history))
+            folded = self.shared.folded(table)
+            snapshot, records = await self.shared.saved_until(table.code, folded)
+            saved = self._rebuild(snapshot, records)
+            if saved is not None:
+                self.shared.adopt(table, folded)
+        else:
+            saved = self._rebuild(None, await self.store.history(table.code))
         if saved is None:  # the table itself was never saved
             self.tables.pop(table.code, None)
             for session in table.sessions():
@@ -341,6 +344,7 @@ class Coordinator:
                 session.deliver(StateUpdate(None))
             return
         gone = table.reset_from(saved) if self.shared is None else self.shared.reset_from(table, saved)
+        self.tables.setdefault(table.code, table)  # a close that was not saved did not happen
         for session in gone:
             session.table = None
             session.deliver(StateUpdate(None))
@@ -452,7 +456,7 @@ class Coordinator:
                     players,
                     table.max_seats,
                     host,
-                    len(table.spectators),
+                    table.watchers(),
                     table.options.decks,
                 )
             )
@@ -484,7 +488,9 @@ class Coordinator:
             if updates or not _same_view(session.last, view):
                 session.deliver(StateUpdate(view))
 
-    def create_table(self, options: TableOptions) -> SessionTable:
+    def create_table(
+        self, options: TableOptions, *, creator: str | None = None, creator_ip: str | None = None
+    ) -> SessionTable:
         if len(self.tables) >= self.limits.max_tables:
             raise TableError(
                 f"This server has {len(self.tables)} open tables, its most: join one, or try again later.",
@@ -513,6 +519,7 @@ class Coordinator:
         code = new_code(self.rng, self.used_codes | self.tables.keys())
         self.used_codes.add(code)
         table: SessionTable = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
+        table.creator, table.creator_ip = creator, creator_ip
         table.queue_created()
         self.tables[code] = table
         if self.shared is not None:
@@ -522,8 +529,7 @@ class Coordinator:
     def rematch_table(self, old: Table) -> tuple[SessionTable, dict[int, int]]:
         """A new table with the old one's options and seats (names, keys, reconnect codes, bots; not the removed) and
         its host. Returns it and where each old seat sits now. The old table and its records stay as they are."""
-        new = self.create_table(old.options)
-        new.creator, new.creator_ip = old.creator, old.creator_ip
+        new = self.create_table(old.options, creator=old.creator, creator_ip=old.creator_ip)
         self.rematches[old.code] = new.code
         moved: dict[int, int] = {}
         for index, seat in enumerate(old.seats):
@@ -657,8 +663,7 @@ class PlayerSession:
     @_retry_on_conflict  # another worker took the same code at the same moment: a new code
     async def create(self, options: TableOptions) -> TableView:
         self._check_table_caps()  # bots too: anyone can say they are one
-        table = self.coordinator.create_table(options)
-        table.creator, table.creator_ip = self.owner(), self.identity.peer
+        table = self.coordinator.create_table(options, creator=self.owner(), creator_ip=self.identity.peer)
         await self._enter(table)
         async with table.lock:
             table.sit(table.add_seat(self.name, self.identity.key, bot=self.identity.bot), self)
@@ -860,22 +865,36 @@ class PlayerSession:
                 bots, arriving = old.hand_over(new, moved)  # a built-in bot stops with its game: a fresh one sits
                 for session in arriving:
                     session.table = new
-                old.announce(f"{host} started a rematch: table {new.code}.")
-                if coordinator.shared is not None:  # the players at other workers follow it there
-                    old.pending[-1]["rematch"] = new.code
-                coordinator.forget_if_empty(old)
                 await coordinator.commit(new)
                 for session in arriving:
                     text = "You" if session is self else host
                     session.deliver(NoticeUpdate(f"{text} started a rematch: table {new.code}."))
                 await coordinator.changed(new)
-            await coordinator.changed(old, lobby=True)
+            await self._point_to_rematch(old, new, host)
         if bots:
             try:
                 await coordinator.seat_bots(new.code, len(bots), names=bots)
             except TableError as err:  # the table went away meanwhile: nothing to re-seat
                 log.info("rematch %s: bots not re-seated: %s", new.code, err.message)
         return new.view_for(self)
+
+    async def _point_to_rematch(self, old: Table, new: Table, host: str) -> None:
+        """The old table says where its rematch is (under its lock, once the new table is saved): the players and
+        spectators at other workers follow it there. Another worker's change to the old table at the same moment (a
+        chat line, someone leaving) wins the race: the replica catches up and the pointer is written again."""
+        coordinator = self.coordinator
+        for attempt in range(CONFLICT_TRIES):
+            old.announce(f"{host} started a rematch: table {new.code}.")
+            if coordinator.shared is not None:
+                old.pending[-1]["rematch"] = new.code
+            coordinator.forget_if_empty(old)
+            try:
+                await coordinator.changed(old, lobby=True)
+                return
+            except TableError as err:
+                if err.code != "conflict" or coordinator.shared is None or attempt == CONFLICT_TRIES - 1:
+                    raise
+                await coordinator.shared.sync(old)
 
     async def practice(self) -> None:
         """Host only, before the game: start it with a practice turn. The table plays turn 0 like any turn (the host

@@ -14,6 +14,7 @@ compare-and-append on the table's sequence number, so only one of two workers de
   when (each worker renews its own fields; a dead worker's expire). A seat held on another worker sits at this
   worker's replica as a `RemoteSeat`, so "is offline", grace timers and "bots hold when no person is connected"
   see every worker's players. A player who takes their seat on another worker pushes out their old session here.
+  The same hash counts each worker's spectators (field `~WORKER`), so the lobby and the table show them all.
 - One owner per table for its clocks: a lease in Redis that expires unless renewed. Every worker computes the
   deadlines it shows, but only the owner plays stand-ins and closes idle tables; when it dies another worker takes
   the lease within a few seconds.
@@ -162,10 +163,15 @@ class SharedStore:
         await self.redis.close()
 
 
+WATCHERS = "~"  # a presence hash's field `~WORKER` says how many watch the table at that worker: "COUNT EXPIRES_MS"
+
+
 def _holders(fields: dict[str, str], now_ms: float) -> dict[str, str]:
     """Seat code -> the worker connected to it, from a presence hash (expired fields left out)."""
     out = {}
     for code, value in fields.items():
+        if code.startswith(WATCHERS):
+            continue
         worker, _, expires = value.partition(" ")
         try:
             if float(expires) > now_ms:
@@ -173,6 +179,21 @@ def _holders(fields: dict[str, str], now_ms: float) -> dict[str, str]:
         except ValueError:
             continue
     return out
+
+
+def _watchers(fields: dict[str, str], now_ms: float, but: str) -> int:
+    """How many watch the table at the workers other than `but`, from a presence hash (expired fields left out)."""
+    total = 0
+    for field, value in fields.items():
+        if not field.startswith(WATCHERS) or field == WATCHERS + but:
+            continue
+        count, _, expires = value.partition(" ")
+        try:
+            if float(expires) > now_ms:
+                total += int(count)
+        except ValueError:
+            continue
+    return total
 
 
 class SharedTables:
@@ -195,10 +216,12 @@ class SharedTables:
         self.presence_ttl = presence_ttl
         self.lease_ttl = lease_ttl
         self.claimed: dict[str, set[str]] = {}  # table -> the seat codes this worker said it holds
+        self.watching: dict[str, int] = {}  # table -> how many watch it here, as this worker last said
         self.owned: set[str] = set()  # the tables whose lease (clocks, stand-ins) this worker holds
         self.round_trips = 0  # to Redis for changes and catching up (not the ticks): a figure for tests and benchmarks
         self.ticks = 0  # periodic round trips (renewals, leases, what lost notices left behind)
         self.conflicts = 0  # appends refused because another worker appended first
+        self.records_reread = 0  # records read back from Redis to undo changes that lost a race
         self._presence = store.client.register_script(_PRESENCE)
         self._syncing: set[str] = set()
         self.locks: dict[str, SyncedLock] = {}  # each table's lock (and so its replica's place), until it closes
@@ -239,6 +262,27 @@ class SharedTables:
             session = by_code.pop(seat.code, None)
             seat.session = None if isinstance(session, RemoteSeat) else session  # the next sync says who is where
         return [s for s in by_code.values() if s is not None and not isinstance(s, RemoteSeat)]
+
+    async def saved_until(self, code: str, seq: int) -> tuple[Record | None, list[Record]]:
+        """The table as of its record `seq` (what a replica that lost a race goes back to): its snapshot, if one was
+        taken at or before that record, and the records after the snapshot up to `seq`. Two round trips, and only
+        the records since the snapshot, however long the game (all of them in the rare case that the snapshot is
+        newer than `seq`: the winner of the race took it)."""
+        if seq <= 0:
+            return None, []
+        client = self.store.client
+        try:
+            snap: dict[str, str] = await client.hgetall(self.store._snap(code))  # type: ignore[misc]
+            base = int(snap["seq"]) if snap else 0
+            snapshot = json.loads(snap["data"]) if snap and base <= seq else None
+            if snapshot is None:
+                base = 0
+            entries = await client.xrange(self.store._log(code), min=f"{base + 1}-0", max=f"{seq}-1")
+        except RedisError as err:
+            raise StoreUnavailable(f"could not read from Redis: {err}") from err
+        self.round_trips += 2
+        self.records_reread += len(entries)
+        return snapshot, [json.loads(fields["d"]) for _, fields in entries]
 
     def lock_of(self, code: str) -> SyncedLock | None:
         """The lock of this worker's replica of table `code` (also while it closes: it may be out of the
@@ -345,6 +389,7 @@ class SharedTables:
         if coordinator.tables.get(table.code) is table:
             del coordinator.tables[table.code]
         self.claimed.pop(table.code, None)
+        self.watching.pop(table.code, None)
         self.owned.discard(table.code)
         self.locks.pop(table.code, None)
         notice = NoticeUpdate(f"Table {table.code} closed.")
@@ -362,7 +407,9 @@ class SharedTables:
         anything changed."""
         holders = _holders(fields, time.time() * 1000)
         now = self.coordinator.clock()
-        changed = False
+        watchers = _watchers(fields, time.time() * 1000, self.worker)
+        changed = watchers != table.remote_watchers
+        table.remote_watchers = watchers
         mine = self.claimed.get(table.code, set())
         for index, seat in enumerate(table.seats):
             holder = holders.get(seat.code)
@@ -393,17 +440,26 @@ class SharedTables:
         """Claim the seats this worker's sessions sit in now, and give up those they left (after a change, under
         the table's lock)."""
         local = {s.code for s in table.seats if s.session is not None and not isinstance(s.session, RemoteSeat)}
+        watching = len(table.spectators)
         closed = self.coordinator.tables.get(table.code) is not table
         if closed:
-            local = set()
+            local, watching = set(), 0
         before = self.claimed.get(table.code, set())
-        if local == before:
+        watched = self.watching.get(table.code, 0)
+        if local == before and watching == watched:
             return
-        value = f"{self.worker} {int((time.time() + self.presence_ttl) * 1000)}"
+        expires = int((time.time() + self.presence_ttl) * 1000)
+        value = f"{self.worker} {expires}"
         key = self._presence_key(table.code)
         channel = self.store.channel
         try:
             pipe = self.store.client.pipeline(transaction=False)
+            if watching != watched:
+                if watching:
+                    pipe.hset(key, WATCHERS + self.worker, f"{watching} {expires}")
+                else:
+                    pipe.hdel(key, WATCHERS + self.worker)
+                pipe.publish(channel, f"{table.code} 0")
             if local - before:
                 await self._presence(
                     keys=[key], args=[self.worker, value, "claim", channel, table.code, *(local - before)], client=pipe
@@ -421,6 +477,10 @@ class SharedTables:
             self.claimed[table.code] = local
         else:
             self.claimed.pop(table.code, None)
+        if watching:
+            self.watching[table.code] = watching
+        else:
+            self.watching.pop(table.code, None)
 
     # --- running -----------------------------------------------------------------------------------------------
 
@@ -446,6 +506,8 @@ class SharedTables:
                     args=[self.worker, "", "drop", self.store.channel, code, *seats],
                     client=pipe,
                 )
+            for code in self.watching:
+                pipe.hdel(self._presence_key(code), WATCHERS + self.worker)
             for code in self.owned:
                 await self.store._release(
                     keys=[f"{self.store.prefix}lease:table:{code}"], args=[self.worker], client=pipe
@@ -454,6 +516,7 @@ class SharedTables:
         except RedisError as err:
             log.warning("could not give up this worker's seats and tables in Redis: %s", err)
         self.claimed.clear()
+        self.watching.clear()
         self.owned.clear()
 
     async def _listen(self) -> None:
@@ -584,6 +647,9 @@ class SharedTables:
                 args=[self.worker, value, "renew", self.store.channel, code, *seats],
                 client=pipe,
             )
+        expires = value.partition(" ")[2]
+        for code, count in self.watching.items():
+            pipe.hset(self._presence_key(code), WATCHERS + self.worker, f"{count} {expires}")
         try:
             results = await pipe.execute()
         except RedisError as err:
@@ -640,6 +706,8 @@ class SharedTables:
             self._reviving.discard(seat_code)
 
     def _presence_moved(self, table: SessionTable, fields: dict[str, str], now_ms: float) -> bool:
+        if _watchers(fields, now_ms, self.worker) != table.remote_watchers:
+            return True
         holders = _holders(fields, now_ms)
         for seat in table.seats:
             current: Any = seat.session

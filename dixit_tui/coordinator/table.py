@@ -161,6 +161,7 @@ class Table(Generic[S]):
         self.idle_timer: asyncio.TimerHandle | None = None  # closes a running game nobody human is connected to
         self.creator: str | None = None  # who created it ("key:..." or "name:..."), for the per-player table cap
         self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
+        self.remote_watchers = 0  # spectators at other workers (several workers on Redis), by their presence
 
     # --- who is here -----------------------------------------------------------------------------------------
 
@@ -212,7 +213,11 @@ class Table(Generic[S]):
         return any(s.session is not None and not s.bot for s in self.seats)
 
     def is_empty(self) -> bool:
-        return not self.spectators and not any(s.session is not None for s in self.seats)
+        return not self.watchers() and not any(s.session is not None for s in self.seats)
+
+    def watchers(self) -> int:
+        """Spectators: those watching here, and those watching at other workers (`remote_watchers`)."""
+        return len(self.spectators) + self.remote_watchers
 
     # --- records: every change to a table is one JSON-able record, applied here and kept for the store ------------
 
@@ -281,8 +286,11 @@ class Table(Generic[S]):
                 {"name": s.name, "key": s.key, "code": s.code, "bot": s.bot, "removed": s.removed} for s in self.seats
             ],
             "lobby_host": self.lobby_host,
+            "creator": self.creator,
+            "creator_ip": self.creator_ip,
             "events": list(self.event_records) if self.game is not None else None,
             "chat": [asdict(line) for line in self.chat],  # team lines are never stored
+            "chat_total": self.chat_total,
             "log": list(self.log),
             "version": self.version,
         }
@@ -298,11 +306,13 @@ class Table(Generic[S]):
         table = cls(data["code"], TableOptions(**{**options, "decks": tuple(options["decks"])}), rng, cards)
         table.seats = [Seat(s["name"], s["key"], s["code"], s["bot"], s["removed"]) for s in data["seats"]]
         table.lobby_host = data["lobby_host"]
+        table.creator, table.creator_ip = data.get("creator"), data.get("creator_ip")
         if data["events"] is not None:
             table.game = Game(event_from_dict(e) for e in data["events"])
             table.event_records = list(data["events"])
         for line in data["chat"]:
             table.add_table_line(ChatLine(**line))
+        table.chat_total = data.get("chat_total", table.chat_total)
         table.log.extend(data["log"])
         table.version = data["version"]
         return table
@@ -422,8 +432,15 @@ class Table(Generic[S]):
         self.stand_ins = {}
 
     def queue_created(self) -> None:
-        """The table's first record, for the store: its code and options (the seats and the game come after)."""
-        self.pending.append({"t": "create", "code": self.code, "options": asdict(self.options)})
+        """The table's first record, for the store: its code and options, and who created it from where (for the
+        per-player and per-address table caps, which so hold across restarts and workers). The seats and the game
+        come after."""
+        record: dict[str, Any] = {"t": "create", "code": self.code, "options": asdict(self.options)}
+        if self.creator is not None:
+            record["creator"] = self.creator
+        if self.creator_ip is not None:
+            record["creator_ip"] = self.creator_ip
+        self.pending.append(record)
 
     def queue_closed(self) -> None:
         """The table's last record, for the store: it is closed (its records stay, for replays)."""
@@ -658,7 +675,7 @@ class Table(Generic[S]):
             seats=self._seat_infos(host),
             log=tuple(self.log),
             chat_paused=self.chat_paused(),
-            spectators=len(self.spectators),
+            spectators=self.watchers(),
             start_problem=self.start_problem() if lobby else None,
             typing=self.typing_seats(),
             stand_ins=tuple(sorted(self.stand_ins.items())),

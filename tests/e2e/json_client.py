@@ -217,11 +217,13 @@ def everyone_over(players: list[JsonClient]) -> Callable[[], bool]:
 
 
 def move_done(table: Table, version: int, player: JsonClient, start: int, ref: str) -> Callable[[], bool]:
-    """True once the game moved past `version`, or the move with `ref` was answered (an error)."""
+    """True once the game moved past `version` and the player was sent its new view (so the server has saved and
+    shown the move: the table's state changes before the save), or the move with `ref` was answered (an error)."""
 
     def done() -> bool:
         game = table.game
         moved = game is not None and game.state.version != version
-        return moved or any(m.get("ref") == ref for m in player.messages[start:])
+        news = player.messages[start:]
+        return (moved and any(m.get("type") == "state" for m in news)) or any(m.get("ref") == ref for m in news)
 
     return done

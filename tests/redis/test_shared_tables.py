@@ -205,6 +205,34 @@ async def test_two_workers_racing_for_the_same_state_give_one_winner(workers: tu
     assert len(history) == a.coordinator.tables[code].lock.seq  # type: ignore[attr-defined]
 
 
+async def test_a_change_that_loses_a_race_reads_back_only_the_records_since_the_last_snapshot(
+    workers: tuple[Worker, Worker],
+) -> None:
+    a, b = workers
+    for worker in workers:
+        worker.coordinator.snapshot_every = 3
+    code, players = await seated(a, b)
+    (_, ana), (_, ben), (_, cy) = players
+    for text in ("hello", "ready?", "go"):
+        await cy.chat(text)
+    saved = len(await a.shared.store.history(code))
+    assert saved > 6
+    for worker in workers:  # no new snapshot during the race (it would be newer than the loser's state: see shared.py)
+        worker.coordinator.snapshot_every = 100
+    conflicts = a.shared.conflicts + b.shared.conflicts
+    reread = a.shared.records_reread + b.shared.records_reread
+    collide(a, b)
+    await asyncio.gather(ana.chat("one"), ben.chat("two"))  # one loses the race, goes back, and is said again
+    assert a.shared.conflicts + b.shared.conflicts == conflicts + 1
+    assert a.shared.records_reread + b.shared.records_reread - reread < 3  # not the whole history again
+    replicas = [worker.coordinator.tables[code] for worker in workers]
+    for table in replicas:
+        await until(lambda t=table: len(t.chat) == 5, "both lines at both workers")  # type: ignore[misc]
+    assert [line.text for line in replicas[0].chat] == [line.text for line in replicas[1].chat]
+    assert {"one", "two"} <= {line.text for line in replicas[0].chat}
+    assert replicas[0].log == replicas[1].log and replicas[0].snapshot()["seats"] == replicas[1].snapshot()["seats"]
+
+
 async def test_a_dead_workers_players_come_back_on_the_other_with_their_hands(redis_server: RedisServer) -> None:
     a = await start_worker(redis_server.url, "wa")
     b = await start_worker(redis_server.url, "wb")
@@ -343,6 +371,25 @@ async def test_a_rematch_takes_the_players_of_every_worker_to_the_new_table(work
     assert b.coordinator.tables[new.code].seats[1].session is not None
 
 
+async def test_a_rematch_that_races_a_chat_line_on_the_other_worker_still_takes_everyone_along(
+    workers: tuple[Worker, Worker],
+) -> None:
+    a, b = workers
+    code, players = await seated(a, b)
+    (ana_c, ana), (ben_c, ben), _ = players
+    await ana.remove(2)
+    await until(lambda: last_view(ben_c).status == "over", "ben to see the game end")
+    conflicts = a.shared.conflicts
+    collide(a, b)  # ana's first save (the new table) and ben's line are decided at once; then the old table races
+    new, _ = await asyncio.gather(ana.rematch(), ben.chat("good game"))
+    assert a.shared.conflicts > conflicts  # the old table's pointer lost to ben's line, and was written again
+    await until(lambda: last_view(ben_c).code == new.code, "ben, on the other worker, to follow to the rematch")
+    history = await a.shared.store.history(code)
+    assert [r["text"] for r in history if r["t"] == "chat"][-1] == "good game"
+    assert [r.get("rematch") for r in history if r.get("rematch")] == [new.code]  # written once
+    await until(lambda: all(s.connected for s in last_view(ana_c).seats), "ana to see ben at the new table")
+
+
 class Lines(Client):
     """A client that also keeps the chat lines it was sent."""
 
@@ -429,3 +476,60 @@ async def test_players_reclaiming_on_one_worker_while_the_other_moves_end_at_the
         shown = len(client.views)
         await cara.join(view.code)
         assert len(client.views) > shown and client.views[-1] == table.view_for(cara)
+
+
+async def test_spectators_at_every_worker_count_in_the_lobby_and_at_the_table(redis_server: RedisServer) -> None:
+    a = await start_worker(redis_server.url, "wa")
+    b = await start_worker(redis_server.url, "wb")
+    try:
+        ana_c, ana = await a.connect("ana")
+        code = (await ana.create(TableOptions(seed=7, target=12))).code
+        eve_c, eve = await b.connect("eve")
+        await eve.watch(code)
+        _, fay = await a.connect("fay")
+        await fay.watch(code)
+        await until(lambda: last_view(ana_c).spectators == 2, "ana to count eve (worker B) and fay (worker A)")
+        await until(lambda: last_view(eve_c).spectators == 2, "eve to count both watchers too")
+        assert [t.spectators for t in await ana.tables()] == [2]
+        assert [t.spectators for t in await eve.tables()] == [2]
+        await eve.leave()
+        await until(lambda: last_view(ana_c).spectators == 1, "ana to see eve stop watching")
+        _, gus = await b.connect("gus")
+        await gus.watch(code)
+        await until(lambda: last_view(ana_c).spectators == 2, "ana to count gus")
+        await b.stop(crash=True)  # gus's worker dies: its count expires with its presence
+        await until(lambda: last_view(ana_c).spectators == 1, "ana to stop counting a dead worker's watchers")
+        assert [t.spectators for t in await ana.tables()] == [1]
+    finally:
+        await a.stop()
+        if b.shared._tasks and not b.shared._tasks[0].done():
+            await b.stop()
+
+
+async def test_the_table_caps_count_the_tables_created_at_every_worker(redis_server: RedisServer) -> None:
+    a = await start_worker(redis_server.url, "wa")
+    b = await start_worker(redis_server.url, "wb")
+    try:
+        limits = a.coordinator.limits
+        for index in range(limits.max_tables_per_player):
+            worker = (a, b)[index % 2]
+            _, ana = await worker.connect("ana")
+            await ana.create(TableOptions())
+        await until(lambda: len(a.coordinator.tables) == limits.max_tables_per_player, "worker A to hold them all")
+        await until(lambda: len(b.coordinator.tables) == limits.max_tables_per_player, "worker B to hold them all")
+        for worker in (a, b):
+            _, ana = await worker.connect("ana")  # the same key, on either worker
+            with pytest.raises(TableError) as refused:
+                await ana.create(TableOptions())
+            assert refused.value.code == "too_many_tables" and "your most" in refused.value.message
+        c = await start_worker(redis_server.url, "wc")  # a worker that starts later loads them from Redis
+        try:
+            _, ana = await c.connect("ana")
+            with pytest.raises(TableError) as refused:
+                await ana.create(TableOptions())
+            assert refused.value.code == "too_many_tables"
+        finally:
+            await c.stop()
+    finally:
+        await a.stop()
+        await b.stop()
