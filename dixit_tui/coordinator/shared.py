@@ -272,12 +272,13 @@ class SharedTables:
             return None, []
         client = self.store.client
         try:
-            snap: dict[str, str] = await client.hgetall(self.store._snap(code))  # type: ignore[misc]
+            snap = cast(dict[str, str], await client.hgetall(self.store._snap(code)))
             base = int(snap["seq"]) if snap else 0
             snapshot = json.loads(snap["data"]) if snap and base <= seq else None
             if snapshot is None:
                 base = 0
-            entries = await client.xrange(self.store._log(code), min=f"{base + 1}-0", max=f"{seq}-1")
+            found = await client.xrange(self.store._log(code), min=f"{base + 1}-0", max=f"{seq}-1")
+            entries = cast(list[tuple[str, dict[str, str]]], found)
         except RedisError as err:
             raise StoreUnavailable(f"could not read from Redis: {err}") from err
         self.round_trips += 2
