@@ -256,6 +256,15 @@ class CardList(OptionList):
         super().watch_highlighted(highlighted)
 
     def on_key(self, event: events.Key) -> None:
+        # The arrows act here, in the order the keys came, like the digits and the hand's Enter: as bindings they
+        # would act only once the key has bubbled up to the app, after an Enter typed right behind them ("down"
+        # and Enter in one packet would pick the card above the one the `▶` moved to).
+        move = _MOVES.get(event.key)
+        if move is not None and self.can_focus:
+            event.stop()
+            event.prevent_default()
+            getattr(self, f"action_{move}")()
+            return
         char = event.character
         if char is not None and len(char) == 1 and char in "123456789" and self.can_focus:
             index = int(char) - 1
@@ -266,6 +275,16 @@ class CardList(OptionList):
                     self.app.bell()
                     return
                 self.highlighted = index
+
+
+_MOVES = {
+    "up": "cursor_up",
+    "down": "cursor_down",
+    "home": "first",
+    "end": "last",
+    "pageup": "page_up",
+    "pagedown": "page_down",
+}  # OptionList's own bindings for these keys
 
 
 class Hand(CardList):

@@ -311,14 +311,30 @@ class Dial(LaidOutOnce, can_focus=True):
     # --- input -------------------------------------------------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        # Enter and Space are handled here too, in order with the digits: keys typed ahead in one packet ("1",
-        # Enter, "2", Enter) must act in the order they came, not digits first and bindings later.
+        # Enter, Space and the arrows are handled here too, in order with the digits: keys typed ahead in one packet
+        # ("1", Enter, "2", Enter; or → and Enter) must act in the order they came, not digits first and bindings
+        # later (a binding acts only once its key has bubbled up to the app: → then Enter would vote the old slot).
         action = {"enter": "cast", "space": "toggle_mark"}.get(event.key)
         if action is not None:
             event.stop()
             event.prevent_default()
             if self.check_action(action, ()):
                 self.action_cast() if action == "cast" else self.action_toggle_mark()
+            return
+        if event.key == "escape" and self.check_action("back", ()):
+            event.stop()
+            event.prevent_default()
+            self.action_back()
+            return
+        step = {"left": -1, "up": -1, "right": 1, "down": 1}.get(event.key)
+        end = {"home": 0, "end": 1}.get(event.key)
+        if step is not None or end is not None:
+            event.stop()
+            event.prevent_default()
+            if step is not None and self.check_action("turn", (step,)):
+                self.action_turn(step)
+            elif end is not None and self.check_action("jump_end", (end,)):
+                self.action_jump_end(end)
             return
         char = event.character
         if char is None or not char.isdigit() or len(char) != 1:

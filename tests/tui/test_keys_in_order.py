@@ -1,0 +1,86 @@
+"""Keys typed ahead in one packet act in the order they came: an arrow and then Enter pick the card or vote for the
+slot the arrow moved to. (The arrows were bindings, which act only once the key has bubbled up to the app; Enter
+acted at the hand or the dial itself, so it came first and picked the card above, or voted the old slot.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import OptionList
+
+from dixit_tui.coordinator import Identity
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.widgets.dial import Dial
+from tests.tui.fixtures import coordinator, default_move, options, seat_many
+from tests.tui.keys import alive, type_keys
+
+SIZE = (100, 30)
+
+
+async def _table(target: int = 10) -> tuple[Any, Any, list[Any], DixitApp]:
+    coord = coordinator()
+    host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
+    view = await host.create(options(target=target))
+    others = [s for s, _ in await seat_many(coord, ["cara", "dev"], view.code)]
+    app = DixitApp(coord, Identity("ben", "key-ben"), command=f"join {view.code}")
+    return coord, view.code, [host, *others], app
+
+
+async def test_down_then_enter_at_once_picks_the_card_the_arrow_moved_to() -> None:
+    _, _, (host, _, _), app = await _table()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await host.start()
+        assert await default_move(host)  # ana tells: ben (seat 3) gives one card
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        asked: list[list[str]] = []
+        screen._confirm_submit = asked.append  # type: ignore[method-assign,assignment]
+        hand = screen.query_one("#hand", OptionList)
+        hand.focus()
+        hand.highlighted = 0
+        await pilot.pause()
+        cards = [o.id for o in hand._options]
+        await type_keys(app, ["down", "down", "enter"])
+        for _ in range(3):
+            await pilot.pause()
+        alive(app)
+        assert hand.highlighted == 2
+        assert asked == [[cards[2]]], (asked, cards)  # not the first or the second card
+
+
+async def test_right_then_enter_at_once_votes_for_the_slot_the_dial_moved_to() -> None:
+    _, _, (host, cara, dev), app = await _table()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await host.start()
+        assert await default_move(host)
+        for session in (cara, dev):
+            assert await default_move(session)
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        assert app.session is not None and await default_move(app.session)  # ben's card: now the vote
+        for _ in range(3):
+            await pilot.pause()
+        dial = screen.query_one(Dial)
+        dial.focus()
+        await pilot.pause()
+        cast: list[Any] = []
+        session = app.session
+        real = session.vote
+
+        async def spy(slots: Any, red: Any = None) -> None:
+            cast.append(tuple(slots))
+            await real(slots, red)
+
+        session.vote = spy  # type: ignore[method-assign]
+        start = dial.pointer
+        dial._typed_at = None
+        await type_keys(app, ["right", "enter"])
+        for _ in range(3):
+            await pilot.pause()
+        alive(app)
+        assert dial.pointer != start
+        assert cast == [(dial.pointer,)], (cast, start, dial.pointer)
