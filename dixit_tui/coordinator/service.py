@@ -774,7 +774,12 @@ class PlayerSession:
         if table is None:
             return
         self.table = None
-        await self._leave_table(table)
+        try:
+            await self._leave_table(table)
+        except TableError as err:
+            if err.code != "no_table":
+                raise
+            table.spectators.discard(self)  # it closed meanwhile (at another worker): there is nothing to leave
 
     @_retry_on_conflict
     async def _leave_table(self, table: Table) -> None:

@@ -533,3 +533,22 @@ async def test_the_table_caps_count_the_tables_created_at_every_worker(redis_ser
     finally:
         await a.stop()
         await b.stop()
+
+
+async def test_leaving_a_table_that_closed_at_the_other_worker_is_back_to_the_lobby(
+    workers: tuple[Worker, Worker],
+) -> None:
+    a, b = workers
+    _, ana = await a.connect("ana")
+    code = (await ana.create(TableOptions())).code
+    eve_c, eve = await b.connect("eve")
+    await eve.watch(code)
+    await until(lambda: a.coordinator.tables[code].remote_watchers == 1, "worker A to count eve")
+    for task in b.shared._tasks:  # worker B hears nothing more: eve's leave is the first it learns of the close
+        task.cancel()
+    await a.shared.store.client.hdel(a.shared._presence_key(code), "~wb")  # as if A had not heard of eve yet
+    await ana.leave()
+    assert code not in a.coordinator.tables  # nobody left there: the lobby table closed
+    await eve.leave()  # no error: the table is gone, and so is eve, back in the lobby
+    assert eve.table is None and eve_c.views[-1] is None
+    assert code not in b.coordinator.tables
