@@ -294,6 +294,7 @@ async def one_run(args: argparse.Namespace, workers: int) -> dict[str, Any]:
         progress(f"--workers {workers}: listening on {HOST}:{server.port}, worker pids {pids}, Redis {redis.url}")
         run = LoadRun(args, HOST, server.port, ProcGroup([*pids, *([supervisor] if supervisor else [])]))
         run.count_frames = True
+        run.idle_seconds = 5.0  # the rate of the periodic Redis round trips (about one a second a worker) is read here
         placer = Placer(pids, balance=not args.no_balance)
         run.placement = placer
         recorder = Recorder(run, pids, supervisor, redis)

@@ -895,6 +895,7 @@ class LoadRun:
         self.placement_retries = 0
         self.mark_hooks: list[Callable[[str], None]] = []
         self.updates = 0
+        self.idle_seconds = 2.0  # the idle check's length
 
     async def connect(
         self, host: str, port: int, username: str, timeout: float, seat: tuple[TableRun, str]
@@ -1211,7 +1212,7 @@ class LoadRun:
         idle_before = {w: w.changes for t in self.tables for w in t.watchers}
         self.mark("idle0")
         idle_cpu0, idle_t0 = (stats.cpu_seconds() if stats else None), CLOCK()
-        await asyncio.sleep(2.0)
+        await asyncio.sleep(self.idle_seconds)
         idle_cpu1, idle_wall = (stats.cpu_seconds() if stats else None), CLOCK() - idle_t0
         self.mark("idle1")
         idle_changed = sum(1 for w, c in idle_before.items() if w.changes != c)
