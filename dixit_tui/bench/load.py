@@ -73,6 +73,7 @@ from dixit_tui.ssh import client as ssh_client
 
 HOST = "127.0.0.1"
 CLOCK = time.perf_counter
+WARM_UP_TABLE = 9999  # the index of the warm-up's table
 JOINERS_PER_TABLE = 7  # players joining one table in the joining section (with its host bot: 8 seats)
 RECAP_MARKER = "Close (Enter)"  # the recap modal after each reveal; it covers the table at 100x30
 LISTENING = re.compile(r"listening on (\S+):(\d+)")
@@ -1004,7 +1005,7 @@ class LoadRun:
 
     async def warm_up(self) -> None:
         """One bot table and one watcher, then gone: the server has imported and built everything once."""
-        table = self.table_class(self, 9999, 1, 1)
+        table = self.table_class(self, WARM_UP_TABLE, 1, 1)
         table.bots = [table.bot_class("warmbot", table, self.args.strategy, random.Random(0))]
         await table.bots[0].open(self.host, self.port, 30.0)
         await table.new_table()
@@ -1012,7 +1013,6 @@ class LoadRun:
         table.watchers = [watcher]
         await watcher.open(self.host, self.port, 30.0)
         await watcher.wait_table(30.0)
-        await table.close_watchers()  # first: a spectator whose table closes at another worker logs an error
         table.host_bot.send({"cmd": "leave"})
         await table.close()
 
