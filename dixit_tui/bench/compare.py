@@ -22,7 +22,7 @@ table, tables concurrent; terminals watching each table), made as cheap for this
 for the client. The figures say whether that held: each worker's share of a core, and how long its main thread was
 runnable but waiting for a CPU (/proc/PID/schedstat), which is the machine, not the server, being the limit.
 
-Figures, per run, over the play period only:
+Figures, per run, over the play period after its first quarter (at most 5 s: the tables all busy by then):
 - terminal updates per second: (action, terminal) pairs whose output arrived in the period / seconds;
 - server CPU: utime + stime of each worker (/proc/PID/stat), their sum, and the supervisor's;
 - Redis round trips per action: `total_reads_processed` of Redis's INFO (one per request batch a client sends,
@@ -152,9 +152,18 @@ class Recorder:
     workers: list[int]
     supervisor: int | None
     redis: LocalRedis
+    ramp: float = 0.0  # seconds of play before the measured period starts ("window0"), so the tables are all busy
     snaps: dict[str, Snapshot] = field(default_factory=dict)
+    _ramp: asyncio.TimerHandle | None = None
 
     def mark(self, name: str) -> None:
+        if name == "play0" and self.ramp > 0:
+            self._ramp = asyncio.get_running_loop().call_later(self.ramp, self.snapshot, "window0")
+        if name == "play1" and self._ramp is not None:
+            self._ramp.cancel()
+        self.snapshot(name)
+
+    def snapshot(self, name: str) -> None:
         info = self.redis.info("everything")
         commands = {
             key.removeprefix("cmdstat_"): int(value["calls"])
@@ -178,7 +187,7 @@ class Recorder:
         )
 
     def figures(self) -> dict[str, Any]:
-        a, b = self.snaps["play0"], self.snaps["play1"]
+        a, b = self.snaps.get("window0") or self.snaps["play0"], self.snaps["play1"]
         wall = b.t - a.t
         actions = b.actions - a.actions
         updates = b.updates - a.updates
@@ -228,6 +237,7 @@ class Recorder:
         net_per_action = dict(sorted(net_per_action.items(), key=lambda item: -item[1]))
         periodic_reads = periodic[1] if periodic is not None else None
         return {
+            "ramp_s": round(a.t - self.snaps["play0"].t, 2),
             "wall_s": round(wall, 2),
             "actions": actions,
             "actions_per_s": round(actions / wall, 1) if wall > 0 else None,
@@ -311,7 +321,7 @@ async def one_run(args: argparse.Namespace, workers: int) -> dict[str, Any]:
         run.idle_seconds = 5.0  # the rate of the periodic Redis round trips (about one a second a worker) is read here
         placer = Placer(pids, balance=not args.no_balance)
         run.placement = placer
-        recorder = Recorder(run, pids, supervisor, redis)
+        recorder = Recorder(run, pids, supervisor, redis, ramp=min(5.0, args.duration / 4))
         run.mark_hooks.append(recorder.mark)
         try:
             result = await run.execute()
