@@ -399,11 +399,14 @@ def render(result: dict[str, Any]) -> str:
     width = 22
     lines = [
         f"dixit-tui bench --compare-workers {','.join(str(n) for n in c['workers'])}: {c['sessions']} sessions "
-        f"({c['bots']} bots, {c['terminals']} terminals) at {c['tables']} tables, {c['duration_s']:g} s of play "
-        f"each, no think time, {c['cores']} cores",
+        f"({c['bots']} bots, {c['terminals']} terminals) at {c['tables']} tables,",
+        f"  {c['duration_s']:g} s of play each, no think time, {c['cores']} cores",
         f"  Redis {runs[0]['figures'].get('redis_version')} on loopback (appendonly yes, appendfsync always), a fresh "
-        "one per run; terminals count output (no terminal emulation); "
-        + ("each table's sessions spread evenly over the workers" if c["balanced"] else "placed by the kernel"),
+        "one per run",
+        "  terminals count output (no terminal emulation); "
+        + (
+            "each table's sessions spread evenly over the workers" if c["balanced"] else "sessions placed by the kernel"
+        ),
         "",
         f"{'':<40}" + "".join(f"{'--workers ' + str(r['workers']):<{width}}" for r in runs),
     ]
@@ -430,7 +433,7 @@ def render(result: dict[str, Any]) -> str:
     row("action -> every screen p50 / p95", lambda r: f"{_val(a(r).get('p50'))} / {_val(a(r).get('p95'))} ms")
     row("server CPU: the workers' sum", lambda r: f"{_val(f(r).get('workers_cpu_percent'), '%')} of a core")
     row(
-        "  each worker (waiting for a CPU)",
+        "  each worker, % (% waiting for a CPU)",
         lambda r: ", ".join(
             f"{_val(w['cpu_percent'])} ({_val(w['waiting_for_cpu_percent'])})" for w in f(r).get("workers", [])
         ),
@@ -450,9 +453,11 @@ def render(result: dict[str, Any]) -> str:
     row("whole machine busy", lambda r: f"{_val(f(r).get('machine_busy_percent'), '%')} of {c['cores'] * 100}%")
     for r in runs:
         commands = f(r).get("redis_commands_per_action_net_of_periodic") or f(r).get("redis_commands_per_action") or {}
-        shown = ", ".join(f"{name} {n}" for name, n in list(commands.items())[:8])
-        lines.append(f"Redis commands per action, --workers {r['workers']}, net of periodic: {shown or '-'}")
-    lines.append("  (round trips: Redis's total_reads_processed, one per request or pipeline; commands: INFO")
+        shown = ", ".join(f"{name} {n}" for name, n in list(commands.items())[:7])
+        lines.append(f"Redis commands per action, --workers {r['workers']}: {shown or '-'}")
+    lines.append(
+        "  (net of periodic; round trips: Redis's total_reads_processed, one per request or pipeline; commands: INFO"
+    )
     lines.append("   commandstats, with those a Lua script runs; both over the actions sent during play; periodic:")
     lines.append("   the workers' ticks (presence renewals, leases) during play, at what a tick cost in the idle")
     lines.append("   check, taken away)")
@@ -482,14 +487,17 @@ def verdict(result: dict[str, Any]) -> list[str]:
     if per_cpu_first and per_cpu_last:
         lines.append(
             f"  CPU per update: {per_cpu_last} terminal updates per worker CPU-second against {per_cpu_first} "
-            f"({round(per_cpu_last / per_cpu_first, 2)}x): what sharing through Redis costs each update"
+            f"({round(per_cpu_last / per_cpu_first, 2)}x: the cost of sharing)"
         )
     cores = fl.get("cores") or 1
     lines.append(
         f"  where the CPU went with --workers {last['workers']} (of {cores * 100}%): workers "
         f"{_val(fl.get('workers_cpu_percent'), '%')}, redis-server {_val(fl.get('redis_cpu_percent'), '%')}, "
-        f"this client {_val(fl.get('client_cpu_percent'), '%')}, supervisor "
-        f"{_val(fl.get('supervisor_cpu_percent'), '%')}, other processes {_val(fl.get('other_processes_percent'), '%')}"
+        f"this client {_val(fl.get('client_cpu_percent'), '%')},"
+    )
+    lines.append(
+        f"  supervisor {_val(fl.get('supervisor_cpu_percent'), '%')}, "
+        f"other processes {_val(fl.get('other_processes_percent'), '%')}"
     )
     busy = fl.get("machine_busy_percent") or 0.0
     waits = [w.get("waiting_for_cpu_percent") or 0.0 for w in fl.get("workers", [])]
@@ -509,8 +517,10 @@ def verdict(result: dict[str, Any]) -> list[str]:
     projected = projection(first, last)
     if projected is not None:
         lines.append(
-            f"  projection, not a measurement: with nothing else running (each run's workers getting every core but "
-            f"what its redis-server, client and supervisor used, at most one each), the same CPU per update gives "
+            "  projection, not a measurement: with nothing else running (each run's workers getting every core but"
+        )
+        lines.append(
+            f"  what its redis-server, client and supervisor used, at most one each), the same CPU per update gives "
             f"{projected}x"
         )
     return lines
