@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from dixit_tui.bench.compare import ProcGroup, render, verdict
+from dixit_tui.bench.compare import ProcGroup, median_throughputs, render, verdict
 from dixit_tui.bench.load import ProcStats
 from tests.redis_server import needs_redis
 
@@ -120,6 +120,19 @@ def test_the_verdict_says_where_the_cpu_went() -> None:
     lines = verdict(result)
     assert "(target >= 1.7x: met)" in lines[0]
     assert "  the workers were saturated, each on a core of its own" in lines
+
+
+def test_repeated_runs_compare_their_medians() -> None:
+    def run(workers: int, ups: float) -> dict:
+        return {"workers": workers, "figures": {"terminal_updates_per_s": ups, "cores": 2}}
+
+    runs = [run(1, 100.0), run(2, 150.0), run(1, 110.0), run(2, 190.0), run(2, 175.0)]
+    assert median_throughputs(runs) == {1: 105.0, 2: 175.0}
+    lines = verdict({"runs": runs, "ratio": 1.67})
+    assert lines[0] == (
+        "--workers 2 / --workers 1: 1.67x the terminal updates per second, medians of 3 and 2 runs "
+        "(target >= 1.7x: NOT met)"
+    )
 
 
 def test_a_group_of_processes_sums_their_counters() -> None:
