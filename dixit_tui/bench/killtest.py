@@ -16,6 +16,7 @@ agree on whether the in-flight action happened. The run stops at the first loss 
 where (seed, kill number, action, both views).
 
     python -m dixit_tui.bench.killtest --kills 300
+    dixit-tui killtest --start-redis --workers 2 --kill-workers --kills 200   # one worker of two killed each time
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from typing import Any
 import asyncssh
 
 from dixit_tui.bench import server
+from dixit_tui.bench.local_redis import LocalRedis, RedisStartError
 from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import (
     Card,
@@ -1057,6 +1059,17 @@ async def run_killtest(cfg: KillConfig, workdir: Path) -> KillReport:
     return await KillTest(cfg, workdir).run()
 
 
+async def _with_own_redis(cfg: KillConfig, workdir: Path) -> KillReport:
+    """The crash test on a redis-server started for it in `workdir`/redis (stopped at the end)."""
+    redis = LocalRedis(workdir / "redis")
+    await redis.start()
+    print(f"killtest: redis-server pid {redis.pid} at {redis.url} (appendonly yes, appendfsync always)", flush=True)
+    try:
+        return await run_killtest(replace(cfg, redis=redis.url), workdir)
+    finally:
+        await redis.stop()
+
+
 # --- command line ---------------------------------------------------------------------------------------------
 
 
@@ -1075,6 +1088,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keep", action="store_true", help="keep the work folder even when the run passes")
     parser.add_argument("--verbose", action="store_true", help="print every step")
     parser.add_argument("--redis", metavar="URL", default=None, help="run the server with its tables in this Redis")
+    parser.add_argument(
+        "--start-redis",
+        action="store_true",
+        help="start a redis-server of the run's own (a free loopback port, the work folder, append-only with fsync "
+        "always) and keep the tables there",
+    )
     parser.add_argument("--workers", type=int, default=None, help="with --redis: the server's worker processes")
     parser.add_argument(
         "--kill-workers", action="store_true", help="with --redis: kill one worker at a time, not the whole server"
@@ -1097,9 +1116,19 @@ def run(args: argparse.Namespace) -> int:
         kill_workers=args.kill_workers,
         log=print if args.verbose else None,
     )
+    if args.start_redis and args.redis:
+        print("killtest: give --redis URL or --start-redis, not both", file=sys.stderr)
+        return 2
+    if args.kill_workers and not (args.redis or args.start_redis):
+        print("killtest: --kill-workers needs --redis URL or --start-redis", file=sys.stderr)
+        return 2
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="dixit-killtest-"))
     print(f"killtest: {cfg.kills} kills, tables {list(cfg.tables)}, seed {seed}, work folder {workdir}", flush=True)
-    report = asyncio.run(run_killtest(cfg, workdir))
+    try:
+        report = asyncio.run(_with_own_redis(cfg, workdir) if args.start_redis else run_killtest(cfg, workdir))
+    except RedisStartError as error:
+        print(f"killtest: {error}", file=sys.stderr)
+        return 1
     print(report.figures())
     if report.ok and not args.keep and args.workdir is None:
         shutil.rmtree(workdir, ignore_errors=True)

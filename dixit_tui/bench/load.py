@@ -73,6 +73,7 @@ from dixit_tui.ssh import client as ssh_client
 
 HOST = "127.0.0.1"
 CLOCK = time.perf_counter
+WARM_UP_TABLE = 9999  # the index of the warm-up's table
 JOINERS_PER_TABLE = 7  # players joining one table in the joining section (with its host bot: 8 seats)
 RECAP_MARKER = "Close (Enter)"  # the recap modal after each reveal; it covers the table at 100x30
 LISTENING = re.compile(r"listening on (\S+):(\d+)")
@@ -89,11 +90,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--concurrency", type=int, default=20, help="connections opened at once (default 20)")
     parser.add_argument("--handshakes", type=int, help="connections of the handshake probe (default min(N, 100))")
     parser.add_argument("--term-size", default="100x30", help="watchers' terminal size (default 100x30)")
-    parser.add_argument("--target", type=int, default=30, help="points that end a game (default 30)")
+    parser.add_argument("--target", type=int, help="points that end a game (default 30; 100 with --compare-workers)")
+    parser.add_argument(
+        "--decks",
+        help="the tables' decks, comma-separated (default base; base,atlas with --compare-workers: longer games)",
+    )
     parser.add_argument(
         "--strategy", choices=["random", "smart"], default="random", help="the bots' strategy (default random)"
     )
-    parser.add_argument("--settle", type=float, default=0.2, help="quiet seconds between two actions of a table")
+    parser.add_argument(
+        "--settle",
+        type=float,
+        help="quiet seconds between two actions of a table (default 0.2; 0.05 with --compare-workers)",
+    )
     parser.add_argument(
         "--action-timeout", type=float, default=30.0, help="seconds to wait for every screen (default 30)"
     )
@@ -135,6 +144,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--lobby-burst", type=int, default=8, metavar="N", help="players opening the lobby at once (default 8)"
+    )
+    parser.add_argument(
+        "--compare-workers",
+        metavar="N,M",
+        help="start a redis-server (append-only, fsync always) and run the saturated load against "
+        "`serve --redis URL --workers N`, then --workers M (and so on), one after the other; print for each the "
+        "terminal updates per second, the CPU of each worker, of Redis, of this client and of the rest of the "
+        "machine, Redis round trips per action, and the ratio (dixit_tui/bench/compare.py)",
+    )
+    parser.add_argument(
+        "--no-balance",
+        action="store_true",
+        help="with --compare-workers: leave each connection on the worker the kernel picked (default: each table's "
+        "terminals and bots are spread evenly over the workers, as a least-connections balancer would)",
     )
     parser.add_argument(
         "--profile",
@@ -312,6 +335,14 @@ class Watcher:
             self.t_first_byte = now
         self.bytes += len(data)
         self.last_byte = now
+        if self.t_table is not None and self.table.run.count_frames:
+            # counting only (--compare-workers): once the table shows, any output is an update of this screen; no
+            # terminal emulation, so the client's CPU goes to SSH alone
+            self.last_change = now
+            self.changes += 1
+            self.table.screen_changed(self, now)
+            self.changed.set()
+            return
         self.stream.feed(data)
         dirty = self.screen.dirty
         if not dirty:
@@ -343,7 +374,7 @@ class Watcher:
     async def connect(self, host: str, port: int, timeout: float) -> None:
         """The SSH connection, authenticated, without its session yet."""
         self.t_start = CLOCK()
-        self.conn = await ssh_connect(host, port, self.name, timeout)
+        self.conn = await self.table.run.connect(host, port, self.name, timeout, (self.table, "terminal"))
         self.t_auth = CLOCK()
 
     async def start_session(self, timeout: float) -> None:
@@ -433,7 +464,7 @@ class Bot(asyncssh.SSHClientSession[str]):
         self.table.changed.set()
 
     async def open(self, host: str, port: int, timeout: float) -> None:
-        self.conn = await ssh_connect(host, port, self.name, timeout)
+        self.conn = await self.table.run.connect(host, port, self.name, timeout, (self.table, "bot"))
         self.chan, _ = await asyncio.wait_for(
             self.conn.create_session(lambda: self, "json bot", encoding="utf-8"), timeout
         )
@@ -544,6 +575,7 @@ class TableRun:
         self.last_screen_change = now
         m = self.pending
         if m is not None and watcher in m.remaining and now >= m.t0:
+            self.run.updates += 1
             m.remaining.discard(watcher)
             m.latencies.append(now - m.t0)
             if not m.remaining:
@@ -574,6 +606,8 @@ class TableRun:
         create: dict[str, Any] = {"cmd": "create", "mode": "standard", "target": run.args.target, "first": "random"}
         if run.seeded:
             create["seed"] = run.args.seed * 1_000_003 + self.index * 1009 + self.game
+        if getattr(run.args, "decks", None):
+            create["decks"] = [d.strip() for d in str(run.args.decks).split(",") if d.strip()]
         host.errors.clear()
         host.send({**create, "ref": "create"})
         await self._until(lambda: host.code not in (None, old) or bool(host.errors), 15.0, "create")
@@ -666,7 +700,8 @@ class TableRun:
         await self.settle()
         if self.reveal_seen:
             self.reveal_seen = False
-            await self.close_recaps()
+            if not run.count_frames:  # counting terminals keep no screen to look for a recap on
+                await self.close_recaps()
 
     async def settle(self) -> None:
         """Wait until no screen at this table changed for `--settle` seconds (at most 5 s)."""
@@ -853,6 +888,34 @@ class LoadRun:
         self.table_class: type[TableRun] = FloorTableRun if self.floor else TableRun
         self.join_tables: list[TableRun] = []
         self.stopped = asyncio.Event()
+        # --compare-workers (dixit_tui/bench/compare.py): terminals that count output once their table shows; where
+        # a new connection may stay (False: close it and connect again); callbacks at the start and end of the idle
+        # check and of play ("idle0", "idle1", "play0", "play1"); terminal updates measured so far
+        self.count_frames = False
+        self.placement: Callable[[asyncssh.SSHClientConnection, tuple[TableRun, str]], bool] | None = None
+        self.placement_retries = 0
+        self.mark_hooks: list[Callable[[str], None]] = []
+        self.updates = 0
+        self.idle_seconds = 2.0  # the idle check's length
+
+    async def connect(
+        self, host: str, port: int, username: str, timeout: float, seat: tuple[TableRun, str]
+    ) -> asyncssh.SSHClientConnection:
+        """An SSH connection for a session (`seat`: its table, and "terminal" or "bot"); with a placement, again
+        until it lands where the placement wants it (at most 30 tries, then where it landed)."""
+        for _ in range(30):
+            conn = await ssh_connect(host, port, username, timeout)
+            if self.placement is None or self.placement(conn, seat):
+                return conn
+            self.placement_retries += 1
+            conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.wait_closed(), 5.0)
+        return await ssh_connect(host, port, username, timeout)
+
+    def mark(self, name: str) -> None:
+        for hook in self.mark_hooks:
+            hook(name)
 
     async def pause(self, seconds: float) -> None:
         """Sleep, waking early when the run stops."""
@@ -942,7 +1005,7 @@ class LoadRun:
 
     async def warm_up(self) -> None:
         """One bot table and one watcher, then gone: the server has imported and built everything once."""
-        table = self.table_class(self, 9999, 1, 1)
+        table = self.table_class(self, WARM_UP_TABLE, 1, 1)
         table.bots = [table.bot_class("warmbot", table, self.args.strategy, random.Random(0))]
         await table.bots[0].open(self.host, self.port, 30.0)
         await table.new_table()
@@ -1147,9 +1210,11 @@ class LoadRun:
 
         # idle check: with nobody acting, does any screen change by itself (blinking cursor, clocks)?
         idle_before = {w: w.changes for t in self.tables for w in t.watchers}
+        self.mark("idle0")
         idle_cpu0, idle_t0 = (stats.cpu_seconds() if stats else None), CLOCK()
-        await asyncio.sleep(2.0)
+        await asyncio.sleep(self.idle_seconds)
         idle_cpu1, idle_wall = (stats.cpu_seconds() if stats else None), CLOCK() - idle_t0
+        self.mark("idle1")
         idle_changed = sum(1 for w, c in idle_before.items() if w.changes != c)
 
         # play
@@ -1160,11 +1225,13 @@ class LoadRun:
         own0 = time.process_time()
         machine0 = machine_cpu()
         lag_index = len(self.lags)
+        self.mark("play0")
         t_play = CLOCK()
         players = [asyncio.create_task(t.play()) for t in self.tables]
         await asyncio.wait(players, timeout=args.duration)
         self.stop()
         play_wall = CLOCK() - t_play
+        self.mark("play1")
         cpu1 = stats.cpu_seconds() if stats else None
         sched1 = stats.schedstat() if stats else None
         own1 = time.process_time()
@@ -1713,6 +1780,14 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print("dixit-tui bench: needs the `pyte` package (pip install pyte)", file=sys.stderr)
         return 2
+    if args.compare_workers:
+        from dixit_tui.bench import compare
+
+        return compare.run(args)
+    if args.target is None:
+        args.target = 30
+    if args.settle is None:
+        args.settle = 0.2
     try:
         result = asyncio.run(bench(args))
     except KeyboardInterrupt:
