@@ -1,9 +1,16 @@
-"""`LineCached`: a widget that draws a changed line of its text without drawing the others again.
+"""`LineCached`: a widget that draws a changed line of its text without drawing the others again; `shared_strips`: a
+line of text drawn once for every session that shows it.
 
 Textual renders a widget's whole text again (every line wrapped and turned into strips) whenever any part of it is
 refreshed: a seat row that changes redraws the sixteen rows of the seats panel, a new status line wraps the others
 again. `LineCached` keeps the strips of each line of its `Content` (keyed by its text and styles) and rebuilds only
 the lines whose text or styles changed; the strips of the others are reused as they are (strips are immutable).
+
+The sessions at a table show the same lines (the seats, the log, the clue, the board; a spectator's whole screen is
+every other spectator's): `shared_strips` keeps the strips of the lines drawn lately, process-wide, keyed by
+everything Textual's rendering of a line depends on (its text and styles, the width, the widget's style and text
+rules), so a line that changed at a table is drawn once, not once per session. A line whose styles name something
+a widget resolves itself (a component class, a theme variable) is drawn for its widget alone.
 
 The result is the same as Textual's: each line of a Content is wrapped on its own by Textual too
 (`Content._wrap_and_format` splits the text at newlines first), and the same `Visual.to_strips` renders each one. A
@@ -14,19 +21,63 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.cache import LRUCache
 from textual.content import Content, Span
 from textual.strip import Strip
+from textual.style import Style
 from textual.visual import Visual
 from textual.widget import Widget, _RenderCache
 
 LineKey = tuple[str, tuple[Span, ...]]
+
+SHARED_LINES = 4096
+"""Lines kept by `shared_strips` (a line of text at one width in one style: its strips)."""
+
+_shared: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(SHARED_LINES)
+shared_stats = {"hits": 0, "misses": 0}
+"""Lines `shared_strips` found drawn already, and lines it drew (for tests)."""
+
+
+def _own_styles(spans: tuple[Span, ...]) -> bool:
+    """Whether a span's style is resolved by its widget (a component class `.name`, a `$variable`)."""
+    for span in spans:
+        style = span.style
+        if isinstance(style, str) and (style.startswith(".") or "$" in style):
+            return True
+    return False
+
+
+def text_rules(widget: Widget) -> tuple[object, ...]:
+    """The widget's rules that Textual's rendering of a text line reads (`Content.render_strips`)."""
+    get = widget.styles.get
+    return (get("text_align", "left"), get("text_overflow", "fold"), get("text_wrap", "wrap"), get("line_pad", 0))
+
+
+def shared_strips(
+    widget: Widget, line: Content, width: int, style: Style, rules: tuple[object, ...] | None = None
+) -> list[Strip]:
+    """`Visual.to_strips(widget, line, width, None, style)`, drawn once for every widget showing the same line the
+    same way (`rules`: `text_rules(widget)`, when the caller has them). For a widget without a text selection whose
+    content is aligned left and top (`to_strips` aligns the whole block otherwise)."""
+    spans = tuple(line.spans)
+    if _own_styles(spans):
+        return Visual.to_strips(widget, line, width, None, style)
+    key = (line.plain, spans, width, style, rules if rules is not None else text_rules(widget))
+    strips = _shared.get(key)
+    if strips is None:
+        shared_stats["misses"] += 1
+        strips = Visual.to_strips(widget, line, width, None, style)
+        _shared.set(key, strips)
+    else:
+        shared_stats["hits"] += 1
+    return strips
 
 
 class LineCached(Widget):
     """(A mixin: list it after the widget's own class, so that CSS still matches that class's name.)"""
 
     _line_strips: dict[LineKey, list[Strip]]
-    _line_strips_for: tuple[Any, ...] | None = None  # (width, visual style) the strips were made for
+    _line_strips_for: tuple[Any, ...] | None = None  # (width, visual style, text rules) the strips were made for
 
     def _render_content(self) -> None:
         width, height = self.size
@@ -40,7 +91,8 @@ class LineCached(Widget):
             super()._render_content()
             return
         style = self.visual_style
-        made_for = (width, style)
+        rules = text_rules(self)
+        made_for = (width, style, rules)
         old = self._line_strips if self._line_strips_for == made_for else {}
         new: dict[LineKey, list[Strip]] = {}
         strips: list[Strip] = []
@@ -50,7 +102,7 @@ class LineCached(Widget):
             if got is None:
                 got = old.get(key)
                 if got is None:
-                    got = Visual.to_strips(self, line, width, None, style)
+                    got = shared_strips(self, line, width, style, rules)
                 new[key] = got
             strips.extend(got)
         self._line_strips = new

@@ -14,14 +14,20 @@ from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.content import Content
 from textual.geometry import Region, Size
 from textual.reactive import Reactive, reactive
 from textual.strip import Strip
+from textual.style import Style
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from dixit_tui.tui.line_cache import text_rules
 from dixit_tui.tui.widgets.textbox import same_content
+
+shared_options: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(1024)
+"""A card's strips as a list draws it (text, width, style, place in the list), for every session showing it."""
 
 GUTTER = 5  # "▶ 12 " before the text
 _WIDTH = 60  # the text width assumed before the list has a size
@@ -123,6 +129,27 @@ class CardList(OptionList):
         if not self.highlight_key(wanted) and self.highlighted is None and items:
             self.action_first()
         self._update_prompts()
+
+    def _get_option_render(self, option: Option, style: Style) -> list[Strip]:
+        """OptionList's, with the strips of a card shared by every session that shows it the same way (the board
+        is the same at every screen of the table; see `shared_strips`)."""
+        padding = self.get_component_styles("option-list--option").padding
+        cache_key = (option, style, padding)
+        if (strips := self._option_render_cache.get(cache_key)) is not None:
+            return strips
+        prompt = option.prompt
+        if not isinstance(prompt, Content) or option._divider or self.text_selection is not None:
+            return super()._get_option_render(option, style)
+        width = self.scrollable_content_region.width - self._get_left_gutter_width()
+        index = self._option_to_index[option]
+        key = ("option", prompt.plain, tuple(prompt.spans), width, style, padding, index, text_rules(self))
+        strips = shared_options.get(key)
+        if strips is None:
+            strips = super()._get_option_render(option, style)
+            shared_options.set(key, strips)
+        else:
+            self._option_render_cache[cache_key] = strips
+        return strips
 
     def _text_width(self) -> int:
         width = self.scrollable_content_region.width - GUTTER - 1  # the option's right padding

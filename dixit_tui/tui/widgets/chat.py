@@ -18,6 +18,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Region
 from textual.message import Message
@@ -41,6 +42,9 @@ def chat_text(line: ChatLine) -> Text:
     who = line.name if line.seat is not None else f"{line.name} (watching)"
     return Text.assemble((who, "bold"), ": ", line.text)
 
+
+shared_rows: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(2048)
+"""A feed line's rows (its text and styles, width and style), for every session showing it."""
 
 TABLE_HINT = "Chat: press c, type, Enter"
 PAUSED_HINT = "Chat paused until the reveal"
@@ -92,10 +96,16 @@ class Feed(Widget, can_focus=False):
     def _rows_of(self, entry: _Entry, width: int, style: Style) -> list[Strip]:
         key = (width, style)
         if entry.key != key:
-            console = self.app.console
-            options = console.options.update(width=width, height=None, no_wrap=False, overflow="fold")
-            lines = console.render_lines(entry.text, options, style=style, pad=False, new_lines=False)
-            entry.rows = [Strip(line).crop_extend(0, width, style) for line in lines] or [Strip.blank(width, style)]
+            text = entry.text
+            shared_key = (text.plain, tuple(text.spans), text.style, width, style)
+            rows = shared_rows.get(shared_key)  # the same line at every screen of the table: wrapped once
+            if rows is None:
+                console = self.app.console
+                options = console.options.update(width=width, height=None, no_wrap=False, overflow="fold")
+                lines = console.render_lines(text, options, style=style, pad=False, new_lines=False)
+                rows = [Strip(line).crop_extend(0, width, style) for line in lines] or [Strip.blank(width, style)]
+                shared_rows.set(shared_key, rows)
+            entry.rows = rows
             entry.key = key
         return entry.rows
 
