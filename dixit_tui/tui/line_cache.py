@@ -33,9 +33,23 @@ LineKey = tuple[str, tuple[Span, ...]]
 SHARED_LINES = 4096
 """Lines kept by `shared_strips` (a line of text at one width in one style: its strips)."""
 
-_shared: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(SHARED_LINES)
-shared_stats = {"hits": 0, "misses": 0}
-"""Lines `shared_strips` found drawn already, and lines it drew (for tests)."""
+_caches: list[LRUCache[tuple[object, ...], list[Strip]]] = []
+
+
+def shared_cache(maxsize: int) -> LRUCache[tuple[object, ...], list[Strip]]:
+    """A process-wide cache of drawn lines (`forget_shared` empties it with the others)."""
+    cache: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(maxsize)
+    _caches.append(cache)
+    return cache
+
+
+def forget_shared() -> None:
+    """Empty every process-wide cache of drawn lines (tests count the lines drawn from nothing)."""
+    for cache in _caches:
+        cache.clear()
+
+
+_shared = shared_cache(SHARED_LINES)
 
 
 def _own_styles(spans: tuple[Span, ...]) -> bool:
@@ -65,11 +79,8 @@ def shared_strips(
     key = (line.plain, spans, width, style, rules if rules is not None else text_rules(widget))
     strips = _shared.get(key)
     if strips is None:
-        shared_stats["misses"] += 1
         strips = Visual.to_strips(widget, line, width, None, style)
         _shared.set(key, strips)
-    else:
-        shared_stats["hits"] += 1
     return strips
 
 
@@ -78,25 +89,42 @@ class LineCached(Widget):
 
     _line_strips: dict[LineKey, list[Strip]]
     _line_strips_for: tuple[Any, ...] | None = None  # (width, visual style, text rules) the strips were made for
+    _split: tuple[Content, list[Content]] | None = None  # the text last drawn, and its lines
+
+    def content_lines(self) -> list[Content] | None:
+        """The lines of the text, when the widget has them at hand (else its `Content` is split into lines)."""
+        return None
+
+    def _lines_of(self, visual: Content) -> list[Content]:
+        """`visual` split into lines (splitting divides every span: done once per text)."""
+        split = self._split
+        if split is not None and split[0] is visual:
+            return split[1]
+        lines = [visual] if "\n" not in visual.plain else visual.split(allow_blank=True)
+        self._split = (visual, lines)
+        return lines
 
     def _render_content(self) -> None:
         width, height = self.size
-        visual = self._render()
-        if (
-            not isinstance(visual, Content)
-            or self.text_selection is not None
-            or self.styles.content_align != ("left", "top")
-        ):
-            self._line_strips_for = None
-            super()._render_content()
-            return
+        lines = self.content_lines()
+        if lines is None or self.text_selection is not None or self.styles.content_align != ("left", "top"):
+            visual = self._render()
+            if (
+                not isinstance(visual, Content)
+                or self.text_selection is not None
+                or self.styles.content_align != ("left", "top")
+            ):
+                self._line_strips_for = None
+                super()._render_content()
+                return
+            lines = self._lines_of(visual)
         style = self.visual_style
         rules = text_rules(self)
         made_for = (width, style, rules)
         old = self._line_strips if self._line_strips_for == made_for else {}
         new: dict[LineKey, list[Strip]] = {}
         strips: list[Strip] = []
-        for line in visual.split(allow_blank=True):
+        for line in lines:
             key = (line.plain, tuple(line.spans))
             got = new.get(key)
             if got is None:

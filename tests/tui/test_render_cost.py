@@ -377,3 +377,41 @@ async def test_the_terminal_shows_what_the_screen_draws() -> None:
                 await default_move(session)
                 await settle(pilot)
                 check()
+
+
+async def test_an_ordinary_move_splits_no_text_and_works_out_no_feed_style() -> None:
+    """A card given at an 8-seat table: the seats panel draws its changed row from the seat lines it has (it
+    joined them into one text and split that again at each drawing: every span divided), and the feed keeps its
+    style until a style changes (it worked it out from every ancestor's styles for each new line)."""
+    from textual.content import Content
+    from textual.dom import DOMNode
+
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        sessions, app, pilot = await eight_bots(coord, stack, (100, 30))
+        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+        await settle(pilot)
+        split, styles = Content.split, DOMNode.rich_style
+        splits: list[str] = []
+        feed_styles = 0
+
+        def counted_split(self: Content, *args: Any, **kwargs: Any) -> Any:
+            if "\n" in self.plain:  # (a line drawn is split at its newlines: none, it returns itself)
+                splits.append(self.plain)
+            return split(self, *args, **kwargs)
+
+        def counted_style(self: DOMNode) -> Any:
+            nonlocal feed_styles
+            feed_styles += isinstance(self, Feed)
+            return styles.fget(self)  # type: ignore[attr-defined]
+
+        movers = [s for s in sessions if default_move_pending(s)]
+        with (
+            patch.object(Content, "split", counted_split),
+            patch.object(DOMNode, "rich_style", property(counted_style)),
+        ):
+            for session in movers[:3]:
+                counts, changed = await count(app, pilot, lambda s=session: default_move(s))  # type: ignore[misc]
+                assert changed >= 3 and "SeatsPanel#seats" in counts.refreshed, counts.refreshed
+        assert splits == [], splits
+        assert feed_styles == 0

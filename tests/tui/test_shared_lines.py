@@ -26,6 +26,7 @@ from textual.visual import Visual
 from dixit_tui.coordinator import Identity, PlayerSession
 from dixit_tui.ssh.driver import _render_strip
 from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.line_cache import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import coordinator, default_move, options, play_until, screen_text, seat_many, settle
 from tests.tui.test_render_cost import default_move_pending, phase
@@ -58,6 +59,7 @@ def lines_drawn() -> Iterator[Counter[str]]:
 async def watched_table(
     stack: AsyncExitStack,
 ) -> tuple[list[PlayerSession], list[DixitApp], list[Pilot[Any]]]:
+    forget_shared()  # (lines drawn by earlier tests)
     coord = coordinator()
     host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
     view = await host.create(options(seats=8))

@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
 from textual.content import Content
 from textual.geometry import Region, Size
 from textual.reactive import Reactive, reactive
@@ -23,10 +22,10 @@ from textual.style import Style
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from dixit_tui.tui.line_cache import text_rules
+from dixit_tui.tui.line_cache import shared_cache, text_rules
 from dixit_tui.tui.widgets.textbox import same_content
 
-shared_options: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(1024)
+shared_options = shared_cache(1024)
 """A card's strips as a list draws it (text, width, style, place in the list), for every session showing it."""
 
 GUTTER = 5  # "▶ 12 " before the text
