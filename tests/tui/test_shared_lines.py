@@ -133,3 +133,38 @@ def test_a_shared_line_is_sent_in_each_terminals_colours() -> None:
     assert "48;2;18;52;86" in first
     assert "48;5;" in second and "48;2;" not in second
     assert _render_strip(strip, truecolor) == first
+
+
+async def test_the_board_builds_each_card_once_and_no_styles_per_line() -> None:
+    """The vote starts: each card's prompt (`▶ 3  text`) is built once for the three spectators (each session built
+    its own), and drawing a card's lines works out the options' styles once per list, not once per line drawn."""
+    from textual.dom import DOMNode
+
+    from dixit_tui.tui.widgets import cards
+
+    async with AsyncExitStack() as stack:
+        sessions, _, pilots = await watched_table(stack)
+        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+        movers = [s for s in sessions if default_move_pending(s)]
+        for session in movers[:-1]:
+            await default_move(session)
+        await settle(*pilots)
+        cards._shared_prompt.cache_clear()
+        component_styles = DOMNode.get_component_styles
+        looked_up: Counter[int] = Counter()
+
+        def counted(self: DOMNode, *names: str) -> Any:
+            if isinstance(self, cards.CardList):
+                looked_up[id(self)] += 1
+            return component_styles(self, *names)
+
+        with patch.object(DOMNode, "get_component_styles", counted):
+            await drawn_by(pilots, lambda: default_move(movers[-1]))
+        assert phase(sessions[0]) == "vote"
+        board = sessions[0].view().game.board  # type: ignore[union-attr]
+        made = cards._shared_prompt.cache_info()
+        assert made.misses >= len(board), made
+        assert made.hits >= (WATCHERS - 1) * made.misses, made
+        # (OptionList asks for them to lay out new options and to measure them: 4; it asked again for each line
+        # drawn: 20 and more)
+        assert looked_up and max(looked_up.values()) <= 4, looked_up
