@@ -168,3 +168,22 @@ async def test_the_board_builds_each_card_once_and_no_styles_per_line() -> None:
         # (OptionList asks for them to lay out new options and to measure them: 4; it asked again for each line
         # drawn: 20 and more)
         assert looked_up and max(looked_up.values()) <= 4, looked_up
+
+
+async def test_the_reveal_draws_only_the_score_tracks_rows_that_changed() -> None:
+    """The last vote reveals the turn and the markers move on the score track: the ruler, its numbers and the legend
+    are not drawn again, and each marker row that changed is drawn once for the three spectators (the whole track
+    was drawn again at every screen)."""
+    async with AsyncExitStack() as stack:
+        sessions, apps, pilots = await watched_table(stack)
+        await play_until(sessions, lambda: phase(sessions[0]) == "vote")
+        voters = [s for s in sessions if default_move_pending(s)]
+        for session in voters[:-1]:
+            await default_move(session)
+        drawn = await drawn_by(pilots, lambda: default_move(voters[-1]))
+        assert phase(sessions[0]) == "clue"
+        assert not [text for text in drawn if "├" in text or "goal 30" in text], drawn
+        markers = [text for text in drawn if text.strip() and set(text.strip()) <= set("12345678 ")]
+        assert markers, drawn  # the marker rows
+        assert all(drawn[text] == 1 for text in markers), drawn
+        assert len({screen_text(app) for app in apps}) == 1
