@@ -100,6 +100,8 @@ class CardList(OptionList):
     # the whole list as OptionList's repainting reactive did
     highlighted: reactive[int | None] = reactive(None, repaint=False)
 
+    _drawing = False  # inside render_lines
+
     def _move_page(self, direction: Any) -> None:
         if self.scrollable_content_region.height <= 0:  # not laid out yet (or a tiny terminal): nothing to page
             return
@@ -271,7 +273,18 @@ class CardList(OptionList):
             # Items shown while the list was hidden or not laid out yet (a hand dealt with the clue) were fitted to
             # a size it no longer has, and no resize may follow: fit them to the size they are drawn at.
             self._update_prompts()
-        return super().render_lines(crop)
+        self._drawing = True  # (OptionList.render_lines brings its lines up to date first)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._drawing = False
+
+    @property
+    def _lines(self) -> Sequence[tuple[int, int]]:
+        """OptionList's, without bringing the lines up to date again for every line drawn."""
+        if not self._drawing:
+            self._update_lines()
+        return self._line_cache.lines
 
     def highlighted_key(self) -> str | None:
         index = self.highlighted
