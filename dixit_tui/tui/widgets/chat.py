@@ -106,7 +106,7 @@ class Feed(Widget, can_focus=False):
         key = (width, style)
         if entry.key != key:
             text = entry.text
-            shared_key = (text.plain, tuple(text.spans), text.style, width, style)
+            shared_key = (text.plain, tuple(text.spans), text.style, text.justify, text.overflow, width, style)
             rows = shared_rows.get(shared_key)  # the same line at every screen of the table: wrapped once
             if rows is None:
                 console = self.app.console
