@@ -922,31 +922,47 @@ def _render_strip(self: Strip, console: Console) -> str:
     Here only what changes from one segment's style to the next is sent (nothing for the same style, `ESC[46m` for a
     new background; a reset with the new codes in one sequence when an attribute ends), and one reset at the end:
     each character is drawn with the same attributes and colours as with Textual's, and the terminal is left the
-    same after the line (reset). A segment with a link is sent Textual's way."""
-    if self._render_cache is None:
-        color_system = console._color_system or ColorSystem.TRUECOLOR
-        parts: list[str] = []
-        append = parts.append
-        current = _NO_CODES  # the codes in force (none, as after a reset)
-        for text, style, _ in self._segments:
-            if style is None:
-                codes, full = _NO_CODES, ""
-            elif style._link:
-                if current != _NO_CODES:
-                    append("\x1b[0m")
-                    current = _NO_CODES
-                append(_render_style(Strip, style, text, color_system))
-                continue
-            else:
-                codes, full = _style_codes(style, color_system)
-            if codes != current:
-                append(_sgr_change(current, codes, full))
-                current = codes
-            append(text)
-        if current != _NO_CODES:
-            append("\x1b[0m")
-        self._render_cache = "".join(parts)
-    return self._render_cache
+    same after the line (reset). A segment with a link is sent Textual's way.
+
+    The line as sent is kept per colour system (`_renders`), not on the strip as Textual does: sessions share strips
+    (the same line drawn once for every session showing it, see `dixit_tui.tui.line_cache`), and their terminals
+    may take different colour codes."""
+    color_system = console._color_system or ColorSystem.TRUECOLOR
+    key = (id(self), color_system)
+    kept = _renders.get(key)
+    if kept is not None and kept[0] is self:
+        return kept[1]
+    parts: list[str] = []
+    append = parts.append
+    current = _NO_CODES  # the codes in force (none, as after a reset)
+    for text, style, _ in self._segments:
+        if style is None:
+            codes, full = _NO_CODES, ""
+        elif style._link:
+            if current != _NO_CODES:
+                append("\x1b[0m")
+                current = _NO_CODES
+            append(_render_style(Strip, style, text, color_system))
+            continue
+        else:
+            codes, full = _style_codes(style, color_system)
+        if codes != current:
+            append(_sgr_change(current, codes, full))
+            current = codes
+        append(text)
+    if current != _NO_CODES:
+        append("\x1b[0m")
+    line = "".join(parts)
+    if len(_renders) >= _RENDERS_KEPT:
+        _renders.clear()
+    _renders[key] = (self, line)
+    return line
+
+
+_RENDERS_KEPT = 2048
+"""Lines kept as sent by `_render_strip` (the latest drawn; a screen update sends a few, a whole screen some 100)."""
+_renders: dict[tuple[int, ColorSystem], tuple[Strip, str]] = {}
+"""(id of a strip, colour system) -> (the strip, the line as sent): the strip is kept with it, so the id is its own."""
 
 
 _UNCHANGED: Any = object()

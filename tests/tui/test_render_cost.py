@@ -377,3 +377,93 @@ async def test_the_terminal_shows_what_the_screen_draws() -> None:
                 await default_move(session)
                 await settle(pilot)
                 check()
+
+
+async def test_an_ordinary_move_splits_no_text_and_works_out_no_feed_style() -> None:
+    """A card given at an 8-seat table: the seats panel draws its changed row from the seat lines it has (it
+    joined them into one text and split that again at each drawing: every span divided), and the feed keeps its
+    style until a style changes (it worked it out from every ancestor's styles for each new line)."""
+    from textual.content import Content
+    from textual.dom import DOMNode
+
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        sessions, app, pilot = await eight_bots(coord, stack, (100, 30))
+        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+        await settle(pilot)
+        split, styles = Content.split, DOMNode.rich_style
+        splits: list[str] = []
+        feed_styles = 0
+
+        def counted_split(self: Content, *args: Any, **kwargs: Any) -> Any:
+            if "\n" in self.plain:  # (a line drawn is split at its newlines: none, it returns itself)
+                splits.append(self.plain)
+            return split(self, *args, **kwargs)
+
+        def counted_style(self: DOMNode) -> Any:
+            nonlocal feed_styles
+            feed_styles += isinstance(self, Feed)
+            return styles.fget(self)  # type: ignore[attr-defined]
+
+        movers = [s for s in sessions if default_move_pending(s)]
+        with (
+            patch.object(Content, "split", counted_split),
+            patch.object(DOMNode, "rich_style", property(counted_style)),
+        ):
+            for session in movers[:3]:
+                counts, changed = await count(app, pilot, lambda s=session: default_move(s))  # type: ignore[misc]
+                assert changed >= 3 and "SeatsPanel#seats" in counts.refreshed, counts.refreshed
+        assert splits == [], splits
+        assert feed_styles == 0
+
+
+async def test_an_ordinary_move_measures_no_text_and_the_board_brings_its_lines_up_to_date_once() -> None:
+    """A card given: the status line that changed fits its row, so no text is wrapped to measure its height (it
+    was, twice a line). The vote starts: drawing the board brings the list's lines up to date once per drawing
+    (OptionList did it again for every line drawn)."""
+    from textual.content import Content
+    from textual.widgets import OptionList
+
+    from dixit_tui.tui.widgets.cards import CardList
+
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        sessions, app, pilot = await eight_bots(coord, stack, (100, 30))
+        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+        await settle(pilot)
+        get_height = Content.get_height
+        measured: list[str] = []
+
+        def counted_height(self: Content, *args: Any, **kwargs: Any) -> int:
+            measured.append(self.plain)
+            return get_height(self, *args, **kwargs)
+
+        movers = [s for s in sessions if default_move_pending(s)]
+        with patch.object(Content, "get_height", counted_height):
+            for session in movers[:2]:
+                counts, _ = await count(app, pilot, lambda s=session: default_move(s))  # type: ignore[misc]
+                assert "TextBox#status" in counts.refreshed, counts.refreshed
+        assert measured == [], measured
+        for session in movers[2:-1]:
+            await default_move(session)
+        await settle(pilot)
+        update_lines, render_lines = OptionList._update_lines, CardList.render_lines
+        updates = drawings = 0
+
+        def counted_update(self: OptionList) -> None:
+            nonlocal updates
+            updates += 1
+            update_lines(self)
+
+        def counted_render(self: CardList, crop: Any) -> Any:
+            nonlocal drawings
+            drawings += 1
+            return render_lines(self, crop)
+
+        with (
+            patch.object(OptionList, "_update_lines", counted_update),
+            patch.object(CardList, "render_lines", counted_render),
+        ):
+            counts, changed = await count(app, pilot, lambda: default_move(movers[-1]))
+        assert phase(sessions[0]) == "vote" and changed >= 10
+        assert drawings and updates <= 4 * drawings, (updates, drawings)

@@ -10,18 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.geometry import Region, Size
+from textual.geometry import Region, Size, Spacing
 from textual.reactive import Reactive, reactive
 from textual.strip import Strip
+from textual.style import Style
+from textual.visual import Padding, Visual
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from dixit_tui.tui.line_cache import shared_cache, text_rules
 from dixit_tui.tui.widgets.textbox import same_content
+
+shared_options = shared_cache(1024)
+"""A card's strips as a list draws it (text, width, style, place in the list), for every session showing it."""
 
 GUTTER = 5  # "▶ 12 " before the text
 _WIDTH = 60  # the text width assumed before the list has a size
@@ -58,6 +65,10 @@ def card_prompt(item: CardItem, highlighted: bool, width: int = _WIDTH, lines: i
     return Content("\n").join(Content.assemble(gutter if i == 0 else indent, line) for i, line in enumerate(wrapped))
 
 
+_shared_prompt = lru_cache(maxsize=512)(card_prompt)
+"""`card_prompt` built once for every session showing the card the same way (a prompt is not changed)."""
+
+
 class CardList(OptionList):
     """An OptionList of numbered cards, rebuilt only when its items change. Digits highlight a card."""
 
@@ -89,6 +100,8 @@ class CardList(OptionList):
     # the whole list as OptionList's repainting reactive did
     highlighted: reactive[int | None] = reactive(None, repaint=False)
 
+    _drawing = False  # inside render_lines
+
     def _move_page(self, direction: Any) -> None:
         if self.scrollable_content_region.height <= 0:  # not laid out yet (or a tiny terminal): nothing to page
             return
@@ -99,7 +112,7 @@ class CardList(OptionList):
         self.items: tuple[CardItem, ...] = ()
         self._prompts: list[Content] = []  # the prompt shown for each item (compared to redraw only what changed)
         self._wrapped: dict[tuple[CardItem, int], int] = {}  # (item, width) -> lines of its full text
-        self._made: dict[tuple[CardItem, bool, int, int | None], Content] = {}  # prompts already built
+        self._padding_kept: tuple[tuple[int, int, int], Spacing] | None = None
         self._fitted: tuple[int, int] | None = None  # the (text width, height) the prompts were made for
         self._resized_to: Size | None = None  # the size the list was last fitted to on a resize
 
@@ -123,6 +136,43 @@ class CardList(OptionList):
         if not self.highlight_key(wanted) and self.highlighted is None and items:
             self.action_first()
         self._update_prompts()
+
+    def _get_option_render(self, option: Option, style: Style) -> list[Strip]:
+        """OptionList's, with the strips of a card shared by every session that shows it the same way (the board
+        is the same at every screen of the table; see `shared_strips`)."""
+        padding = self._option_padding()
+        cache_key = (option, style, padding)
+        if (strips := self._option_render_cache.get(cache_key)) is not None:
+            return strips
+        prompt = option.prompt
+        if not isinstance(prompt, Content) or option._divider or self.text_selection is not None:
+            return super()._get_option_render(option, style)
+        width = self.scrollable_content_region.width - self._get_left_gutter_width()
+        index = self._option_to_index[option]
+        key = ("option", prompt.plain, tuple(prompt.spans), width, style, padding, index, text_rules(self))
+        strips = shared_options.get(key)
+        if strips is None:  # (OptionList's way, with the padding at hand)
+            visual: Visual = self._get_visual(option)
+            if padding:
+                visual = Padding(visual, padding)
+            meta = {"option": index}
+            strips = [
+                strip.extend_cell_length(width, style.rich_style).apply_meta(meta)
+                for strip in visual.to_strips(self, visual, width, None, style)
+            ]
+            shared_options.set(key, strips)
+        self._option_render_cache[cache_key] = strips
+        return strips
+
+    def _option_padding(self) -> Spacing:
+        """The options' padding (Textual works out the component's styles again for every line drawn), kept until
+        the list's styles change."""
+        component = self._component_styles.get("option-list--option")
+        key = (self.styles._cache_key, id(component), component._cache_key if component is not None else 0)
+        kept = self._padding_kept
+        if kept is None or kept[0] != key:
+            kept = self._padding_kept = (key, self.get_component_styles("option-list--option").padding)
+        return kept[1]
 
     def _text_width(self) -> int:
         width = self.scrollable_content_region.width - GUTTER - 1  # the option's right padding
@@ -153,12 +203,7 @@ class CardList(OptionList):
                 lines = max(1, height - (len(items) - 1))
             else:
                 lines = 1
-            made = (item, lit, width, lines)
-            if (prompt := self._made.get(made)) is None:
-                if len(self._made) > 256:
-                    self._made.clear()
-                prompt = self._made[made] = card_prompt(item, lit, width, lines)
-            prompts.append(prompt)
+            prompts.append(_shared_prompt(item, lit, width, lines))
         old = self._prompts
         self._prompts = prompts
         changed: list[int] = []
@@ -228,7 +273,18 @@ class CardList(OptionList):
             # Items shown while the list was hidden or not laid out yet (a hand dealt with the clue) were fitted to
             # a size it no longer has, and no resize may follow: fit them to the size they are drawn at.
             self._update_prompts()
-        return super().render_lines(crop)
+        self._drawing = True  # (OptionList.render_lines brings its lines up to date first)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._drawing = False
+
+    @property
+    def _lines(self) -> Sequence[tuple[int, int]]:
+        """OptionList's, without bringing the lines up to date again for every line drawn."""
+        if not self._drawing:
+            self._update_lines()
+        return self._line_cache.lines
 
     def highlighted_key(self) -> str | None:
         index = self.highlighted

@@ -26,6 +26,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label
 
 from dixit_tui.coordinator import ChatLine
+from dixit_tui.tui.line_cache import shared_cache
 
 CHAT_MAX = 200
 FEED_MAX = 400
@@ -41,6 +42,9 @@ def chat_text(line: ChatLine) -> Text:
     who = line.name if line.seat is not None else f"{line.name} (watching)"
     return Text.assemble((who, "bold"), ": ", line.text)
 
+
+shared_rows = shared_cache(2048)
+"""A feed line's rows (its text and styles, width and style), for every session showing it."""
 
 TABLE_HINT = "Chat: press c, type, Enter"
 PAUSED_HINT = "Chat paused until the reveal"
@@ -83,6 +87,15 @@ class Feed(Widget, can_focus=False):
         self._entries: deque[_Entry] = deque(maxlen=max_lines)
         self.back = 0  # rows scrolled back from the newest (0: the newest row is the last row shown)
         self._shown: list[Strip] | None = None  # the rows on screen, top to bottom (None: to be worked out)
+        self._style_kept: tuple[tuple[int, ...], Style] | None = None
+
+    def _text_style(self) -> Style:
+        """`rich_style` (worked out from every ancestor's styles at each call), kept until one of those changes."""
+        key = tuple(node.styles._cache_key for node in self.ancestors_with_self)
+        kept = self._style_kept
+        if kept is None or kept[0] != key:
+            kept = self._style_kept = (key, self.rich_style)
+        return kept[1]
 
     @property
     def lines(self) -> list[Text]:
@@ -92,16 +105,22 @@ class Feed(Widget, can_focus=False):
     def _rows_of(self, entry: _Entry, width: int, style: Style) -> list[Strip]:
         key = (width, style)
         if entry.key != key:
-            console = self.app.console
-            options = console.options.update(width=width, height=None, no_wrap=False, overflow="fold")
-            lines = console.render_lines(entry.text, options, style=style, pad=False, new_lines=False)
-            entry.rows = [Strip(line).crop_extend(0, width, style) for line in lines] or [Strip.blank(width, style)]
+            text = entry.text
+            shared_key = (text.plain, tuple(text.spans), text.style, text.justify, text.overflow, width, style)
+            rows = shared_rows.get(shared_key)  # the same line at every screen of the table: wrapped once
+            if rows is None:
+                console = self.app.console
+                options = console.options.update(width=width, height=None, no_wrap=False, overflow="fold")
+                lines = console.render_lines(text, options, style=style, pad=False, new_lines=False)
+                rows = [Strip(line).crop_extend(0, width, style) for line in lines] or [Strip.blank(width, style)]
+                shared_rows.set(shared_key, rows)
+            entry.rows = rows
             entry.key = key
         return entry.rows
 
     def _all_rows(self, want: int) -> list[Strip]:
         """The newest `want` rows (or all there are), oldest first."""
-        width, style = self.content_size.width, self.rich_style
+        width, style = self.content_size.width, self._text_style()
         rows: list[Strip] = []
         for entry in reversed(self._entries):
             rows[:0] = self._rows_of(entry, width, style)
@@ -126,7 +145,7 @@ class Feed(Widget, can_focus=False):
             self._shown = None
             return
         if self.back:  # scrolled back: the rows stay where the reader is; only the last row's count changes
-            self.back += len(self._rows_of(entry, width, self.rich_style))
+            self.back += len(self._rows_of(entry, width, self._text_style()))
             self._shown = None
             self.refresh(Region(0, height - 1, width, 1))
             return
@@ -174,10 +193,10 @@ class Feed(Widget, can_focus=False):
         if self.back and y == self.content_size.height - 1 and width > 0:
             more = f" ↓ {self.back} newer row{'s' if self.back != 1 else ''}: scroll down "
             strip = Strip([Segment(more, self.get_component_rich_style("feed--more"))])
-            return strip.crop_extend(0, width, self.rich_style)
+            return strip.crop_extend(0, width, self._text_style())
         if y < len(rows):
             return rows[y]
-        return Strip.blank(width, self.rich_style)
+        return Strip.blank(width, self._text_style())
 
 
 class ChatPanel(Vertical):

@@ -9,13 +9,16 @@ folded into a `30+`. A dim legend underneath says what the digits are and what t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Region, Size
 
 from dixit_tui.tui.compositor import LaidOutOnce
+from dixit_tui.tui.line_cache import LineCached
 from dixit_tui.tui.widgets.legend import pack_legend
 from dixit_tui.tui.widgets.seats import seat_marker
+from dixit_tui.tui.widgets.textbox import same_content
 
 STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
 MIN_CELLS = 3  # cells between two ticks: closer ticks would blur into a solid line
@@ -112,7 +115,15 @@ def track_rows(scores: Sequence[tuple[int, int]], target: int | None, width: int
     return lines
 
 
-class ScoreTrack(LaidOutOnce):
+_shared_rows = lru_cache(maxsize=256)(track_rows)
+"""`track_rows` worked out once for every session showing the same scores at the same width (the lines are not
+changed)."""
+
+
+class ScoreTrack(LaidOutOnce, LineCached):
+    """Draws only the rows that changed (the markers that moved; the ruler and legend stay), from the track's lines
+    as they are; lays out only when the number of rows changes."""
+
     DEFAULT_CSS = """
     ScoreTrack {
         height: auto;
@@ -132,16 +143,28 @@ class ScoreTrack(LaidOutOnce):
         scores = tuple(scores)
         if scores == self.scores and target == self.target:
             return
-        width = self.content_size.width or 30
-        relayout = len(track_rows(scores, target, width)) != len(track_rows(self.scores, self.target, width))
+        width = self.content_size.width
+        old = _shared_rows(self.scores, self.target, width or 30)
+        new = _shared_rows(scores, target, width or 30)
         self.scores, self.target = scores, target
-        self.refresh(layout=relayout)
+        if width <= 0 or len(old) != len(new):
+            self.refresh(layout=len(old) != len(new))
+            return
+        changed = [
+            Region(0, y, width, 1) for y, (a, b) in enumerate(zip(old, new, strict=True)) if not same_content(a, b)
+        ]
+        if changed:
+            self.refresh(*changed)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(track_rows(self.scores, self.target, width))
+        return len(_shared_rows(self.scores, self.target, width))
+
+    def content_lines(self) -> list[Content] | None:
+        width = self.content_size.width
+        return _shared_rows(self.scores, self.target, width) if width > 0 else None
 
     def render(self) -> Content:
         width = self.content_size.width
         if width <= 0:
             return Content("")
-        return Content("\n").join(track_rows(self.scores, self.target, width))
+        return Content("\n").join(_shared_rows(self.scores, self.target, width))

@@ -8,6 +8,7 @@ Every name is player text: it only ever goes into Content as plain text.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rich.cells import cell_len
 from textual.content import Content
@@ -127,11 +128,16 @@ def _fit(name: str, width: int) -> str:
     return out + "…"
 
 
+def _styled(text: str, style: str) -> str | tuple[str, str]:
+    """A stretch of text in `style` (no span for an empty stretch or style: it would cut the line's segments)."""
+    return (text, style) if text and style else text
+
+
 def _name_part(line: SeatLine, room: int) -> Content:
     you = " (you)" if line.you else ""
     name = _fit(line.name, max(1, room - len(you)))
     style = "bold" if line.you else "dim strike" if line.removed else "dim" if not line.connected else ""
-    return Content.assemble((name, style), (you, "bold"))
+    return Content.assemble(_styled(name, style), _styled(you, "bold"))
 
 
 def _legend(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
@@ -150,7 +156,7 @@ def render_seats(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
             room = width - 2 - len(score) - 1
             name = _name_part(line, room)
             pad = max(1, width - 2 - name.cell_length - len(score))
-            out.append(Content.assemble((line.marker, "bold"), " ", name, " " * pad, (score, "bold")))
+            out.append(Content.assemble((line.marker, "bold"), " ", name, " " * pad, _styled(score, "bold")))
             words = line.words()
             if words:
                 out.append(Content.styled("  " + " · ".join(words), "italic").truncate(width, ellipsis=True))
@@ -162,10 +168,14 @@ def render_seats(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
         room = width - len(head) - 1 - len(score) - 1
         name = _name_part(line, room)
         pad = max(1, width - len(head) - 1 - name.cell_length - len(score))
-        out.append(Content.assemble((head, "bold"), " ", name, " " * pad, (score, "bold")))
+        out.append(Content.assemble((head, "bold"), " ", name, " " * pad, _styled(score, "bold")))
     if lines:
         out.extend(_legend(lines, width))
     return out
+
+
+_shared_render = lru_cache(maxsize=256)(render_seats)
+"""`render_seats` done once for every session showing the same seats at the same width (the lines are not changed)."""
 
 
 class SeatsPanel(LaidOutOnce, LineCached):
@@ -193,7 +203,7 @@ class SeatsPanel(LaidOutOnce, LineCached):
         if lines == self.lines:
             return
         width = self.content_size.width
-        old, new = self._rendered(self.lines, width), render_seats(lines, width)
+        old, new = self._rendered(self.lines, width), _shared_render(lines, width)
         self.lines = lines
         self._drawn = (lines, width, new)
         if width <= 0 or len(old) != len(new):
@@ -209,12 +219,16 @@ class SeatsPanel(LaidOutOnce, LineCached):
         drawn = self._drawn
         if drawn is not None and drawn[0] == lines and drawn[1] == width:
             return drawn[2]
-        rendered = render_seats(lines, width)
+        rendered = _shared_render(lines, width)
         self._drawn = (lines, width, rendered)
         return rendered
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return max(1, len(self._rendered(self.lines, width)))
+
+    def content_lines(self) -> list[Content] | None:
+        """The rendered seat lines as they are (joined into one text, they were split again at every drawing)."""
+        return self._rendered(self.lines, self.content_size.width) or None
 
     def render(self) -> Content:
         lines = self._rendered(self.lines, self.content_size.width)

@@ -21,6 +21,14 @@ def same_content(a: Content, b: Content) -> bool:
     return a.plain == b.plain and list(a.spans) == list(b.spans)
 
 
+def _height(content: Content, rules: Any, width: int) -> int:
+    """The rows `content` takes at `width` (a line that fits takes one: no need to wrap it to know)."""
+    plain = content.plain
+    if plain and "\n" not in plain and content.cell_length <= width and not rules.line_pad:
+        return 1
+    return content.get_height(rules, width)
+
+
 class TextBox(Static, LaidOutOnce, LineCached):
     """`keep_height`: a shorter text does not shrink the box until `fit_height` is called (the table calls it when
     the phase changes, which lays the screen out anyway), so a line that shortens as players act (the status line)
@@ -53,11 +61,11 @@ class TextBox(Static, LaidOutOnce, LineCached):
         if width <= 0:
             relayout = True
         elif self._keep_height:  # lay out only to grow: a shorter text leaves a blank row until `fit_height`
-            height = content.get_height(rules, width)
+            height = _height(content, rules, width)
             relayout = height > self.content_region.height
             self._too_tall = not relayout and height < self.content_region.height
         else:
-            relayout = content.get_height(rules, width) != old.get_height(rules, width)
+            relayout = _height(content, rules, width) != _height(old, rules, width)
         self.update(content, layout=relayout)
 
     def fit_height(self) -> None:

@@ -1,0 +1,189 @@
+"""The sessions at a table show the same lines: a line that changed is turned into strips once for all of them.
+
+Counted, never timed: each line of text drawn (Textual's `Visual.to_strips`, the feed's `Console.render_lines`)
+during an update is recorded with its text; with three spectators at one table (same terminal size), every line
+that changed is drawn once, not once per spectator. The strips drawn for one session are shown by the others, and a
+line rendered for one terminal's colours is never sent to another's (`_render_strip` keeps the line as sent per
+colour system).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import AsyncExitStack, contextmanager
+from typing import Any
+from unittest.mock import patch
+
+from rich.color import ColorSystem
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.strip import Strip
+from textual.visual import Visual
+
+from dixit_tui.coordinator import Identity, PlayerSession
+from dixit_tui.ssh.driver import _render_strip
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.line_cache import forget_shared
+from dixit_tui.tui.table_screen import TableScreen
+from tests.tui.fixtures import coordinator, default_move, options, play_until, screen_text, seat_many, settle
+from tests.tui.test_render_cost import default_move_pending, phase
+
+WATCHERS = 3
+
+
+@contextmanager
+def lines_drawn() -> Iterator[Counter[str]]:
+    """Every line of text turned into strips while inside, by its text (any app)."""
+    drawn: Counter[str] = Counter()
+    to_strips = Visual.to_strips.__func__  # type: ignore[attr-defined]
+    render_lines = Console.render_lines
+
+    def counted_to_strips(cls: Any, widget: Any, visual: Any, *args: Any, **kwargs: Any) -> Any:
+        drawn[str(getattr(visual, "plain", visual))] += 1
+        return to_strips(cls, widget, visual, *args, **kwargs)
+
+    def counted_render_lines(self: Console, renderable: Any, *args: Any, **kwargs: Any) -> Any:
+        drawn[renderable.plain if isinstance(renderable, Text) else repr(renderable)] += 1
+        return render_lines(self, renderable, *args, **kwargs)
+
+    with (
+        patch.object(Visual, "to_strips", classmethod(counted_to_strips)),
+        patch.object(Console, "render_lines", counted_render_lines),
+    ):
+        yield drawn
+
+
+async def watched_table(
+    stack: AsyncExitStack,
+) -> tuple[list[PlayerSession], list[DixitApp], list[Pilot[Any]]]:
+    forget_shared()  # (lines drawn by earlier tests)
+    coord = coordinator()
+    host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
+    view = await host.create(options(seats=8))
+    others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dan", "eve", "finn", "gus", "hal"], view.code)]
+    apps, pilots = [], []
+    for i in range(WATCHERS):
+        app = DixitApp(coord, Identity(f"watcher{i}", f"key-watcher{i}"), command=f"watch {view.code}")
+        pilots.append(await stack.enter_async_context(app.run_test(size=(100, 30))))
+        apps.append(app)
+    await settle(*pilots)
+    await host.start()
+    await settle(*pilots)
+    assert all(isinstance(app.screen, TableScreen) for app in apps)
+    return [host, *others], apps, pilots
+
+
+async def drawn_by(pilots: list[Pilot[Any]], update: Callable[[], Awaitable[object]]) -> Counter[str]:
+    await settle(*pilots)
+    with lines_drawn() as drawn:
+        await update()
+        await settle(*pilots)
+    return drawn
+
+
+async def test_a_move_draws_each_changed_line_once_for_every_spectator() -> None:
+    """A card given changes a seat row, the status line and the log at every spectator's screen: each of those
+    lines is drawn once for the three of them (each session drew its own: three times)."""
+    async with AsyncExitStack() as stack:
+        sessions, apps, pilots = await watched_table(stack)
+        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+        await settle(*pilots)
+        movers = [s for s in sessions if default_move_pending(s)]
+        for session in movers[:3]:
+            drawn = await drawn_by(pilots, lambda s=session: default_move(s))  # type: ignore[misc]
+            assert phase(sessions[0]) == "submit"
+            assert any("gave a card" in text for text in drawn), drawn  # the new log line
+            assert len(drawn) >= 3, drawn  # the log line, the status line, a seat row (at least)
+            assert set(drawn.values()) == {1}, drawn
+        texts = {screen_text(app) for app in apps}
+        assert len(texts) == 1  # (the three show the same screen)
+
+
+async def test_the_board_is_drawn_once_for_every_spectator() -> None:
+    """The last card starts the vote: the board appears at every spectator's screen, each card drawn once for the
+    three of them."""
+    async with AsyncExitStack() as stack:
+        sessions, apps, pilots = await watched_table(stack)
+        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+        movers = [s for s in sessions if default_move_pending(s)]
+        for session in movers[:-1]:
+            await default_move(session)
+        drawn = await drawn_by(pilots, lambda: default_move(movers[-1]))
+        assert phase(sessions[0]) == "vote"
+        board = sessions[0].view().game.board  # type: ignore[union-attr]
+        card_lines = [text for text in drawn if any(slot.text[:20] in text for slot in board)]
+        assert len(card_lines) >= len(board), drawn
+        assert set(drawn.values()) == {1}, drawn
+        texts = {screen_text(app) for app in apps}
+        assert len(texts) == 1
+
+
+def test_a_shared_line_is_sent_in_each_terminals_colours() -> None:
+    """One strip sent to a truecolor terminal and to a 256-colour one: each gets its own colour codes (the line as
+    sent was kept on the strip, whatever the colour system: the second terminal got the first one's codes)."""
+    strip = Strip.blank(3, Style(bgcolor="#123456"))
+    truecolor = Console(color_system="truecolor", force_terminal=True)
+    eight_bit = Console(color_system="256", force_terminal=True)
+    assert truecolor._color_system == ColorSystem.TRUECOLOR and eight_bit._color_system == ColorSystem.EIGHT_BIT
+    first = _render_strip(strip, truecolor)
+    second = _render_strip(strip, eight_bit)
+    assert "48;2;18;52;86" in first
+    assert "48;5;" in second and "48;2;" not in second
+    assert _render_strip(strip, truecolor) == first
+
+
+async def test_the_board_builds_each_card_once_and_no_styles_per_line() -> None:
+    """The vote starts: each card's prompt (`▶ 3  text`) is built once for the three spectators (each session built
+    its own), and drawing a card's lines works out the options' styles once per list, not once per line drawn."""
+    from textual.dom import DOMNode
+
+    from dixit_tui.tui.widgets import cards
+
+    async with AsyncExitStack() as stack:
+        sessions, _, pilots = await watched_table(stack)
+        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+        movers = [s for s in sessions if default_move_pending(s)]
+        for session in movers[:-1]:
+            await default_move(session)
+        await settle(*pilots)
+        cards._shared_prompt.cache_clear()
+        component_styles = DOMNode.get_component_styles
+        looked_up: Counter[int] = Counter()
+
+        def counted(self: DOMNode, *names: str) -> Any:
+            if isinstance(self, cards.CardList):
+                looked_up[id(self)] += 1
+            return component_styles(self, *names)
+
+        with patch.object(DOMNode, "get_component_styles", counted):
+            await drawn_by(pilots, lambda: default_move(movers[-1]))
+        assert phase(sessions[0]) == "vote"
+        board = sessions[0].view().game.board  # type: ignore[union-attr]
+        made = cards._shared_prompt.cache_info()
+        assert made.misses >= len(board), made
+        assert made.hits >= (WATCHERS - 1) * made.misses, made
+        # (OptionList asks for them to lay out new options and to measure them: 4; it asked again for each line
+        # drawn: 20 and more)
+        assert looked_up and max(looked_up.values()) <= 4, looked_up
+
+
+async def test_the_reveal_draws_only_the_score_tracks_rows_that_changed() -> None:
+    """The last vote reveals the turn and the markers move on the score track: the ruler, its numbers and the legend
+    are not drawn again, and each marker row that changed is drawn once for the three spectators (the whole track
+    was drawn again at every screen)."""
+    async with AsyncExitStack() as stack:
+        sessions, apps, pilots = await watched_table(stack)
+        await play_until(sessions, lambda: phase(sessions[0]) == "vote")
+        voters = [s for s in sessions if default_move_pending(s)]
+        for session in voters[:-1]:
+            await default_move(session)
+        drawn = await drawn_by(pilots, lambda: default_move(voters[-1]))
+        assert phase(sessions[0]) == "clue"
+        assert not [text for text in drawn if "├" in text or "goal 30" in text], drawn
+        markers = [text for text in drawn if text.strip() and set(text.strip()) <= set("12345678 ")]
+        assert markers, drawn  # the marker rows
+        assert all(drawn[text] == 1 for text in markers), drawn
+        assert len({screen_text(app) for app in apps}) == 1
