@@ -46,6 +46,7 @@ from dixit_tui.tui.shared_css import (
     mark_styled_at_mount,
     share_parsed_css,
 )
+from dixit_tui.tui.shared_styles import share_computed_styles
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import voided_notice
 from dixit_tui.tui.theme_lookup import ThemeLookup
@@ -137,6 +138,7 @@ class DixitApp(ThemeLookup[int]):
         ssh_port: int | None = None,
     ) -> None:
         share_parsed_css()
+        share_computed_styles()
         install_screen_patches()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
         setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again

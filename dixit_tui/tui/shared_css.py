@@ -38,7 +38,7 @@ SAME_SIZE_NO_LAYOUT = "_dixit_same_size_no_layout"
 """An App class attribute: True where a Resize to the size a screen is laid out at lays nothing out again."""
 
 
-def _variables_key(stylesheet: Stylesheet) -> tuple[tuple[str, str], ...]:
+def variables_key(stylesheet: Stylesheet) -> tuple[tuple[str, str], ...]:
     """The stylesheet's CSS variables as a hashable key, remembered while its variables dict stays the same object
     (`set_variables` replaces it; `reparse` and `copy` hand it on)."""
     variables = stylesheet._variables
@@ -66,7 +66,7 @@ def share_parsed_css() -> None:
         scope: str = "",
     ) -> list[RuleSet]:
         global parses
-        key = (css, read_from, is_default_rules, tie_breaker, scope, _variables_key(self))
+        key = (css, read_from, is_default_rules, tie_breaker, scope, variables_key(self))
         rules = _shared.get(key)
         if rules is None:
             parses += 1
