@@ -313,6 +313,14 @@ INTERNALS: tuple[Internal, ...] = (
     ),
     Internal(
         "textual/css/stylesheet.py",
+        "Stylesheet.parse",
+        "patched: a stylesheet with the sources and variables of one parsed before takes its rules list (read: source, "
+        "_rules, _require_parse, _rules_map)",
+        "dixit_tui/tui/shared_css.py",
+        "a28a3042b4f9cb09",
+    ),
+    Internal(
+        "textual/css/stylesheet.py",
         "Stylesheet.apply",
         "patched: its answer kept per rules and path (read: the flags it sets, _has_hover_style, _has_focus_within, "
         "_has_order_style, _has_odd_or_even; it calls replace_rules and _process_component_classes)",

@@ -1,5 +1,6 @@
-"""A widget's styles are worked out once per process: a second session joining a table matches no selector and sets
-no style property one by one, and every widget ends with exactly the styles Textual gives it without the cache.
+"""A widget's styles are worked out once per process: a second session joining a table parses no stylesheet, matches no
+selector and sets no style property one by one, and every widget ends with exactly the styles Textual gives it without
+the caches.
 Counters and comparisons, not times."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from textual.widget import Widget
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui import shared_styles
 from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.shared_css import share_parsed_css
 from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import coordinator, options, seat, settle
 
@@ -23,12 +25,16 @@ SIZE = (100, 30)
 
 
 class Counts:
-    """Selector matchings, and rule sets handed to a new node's styles (each sets every property one by one)."""
+    """Selector matchings, rule sets handed to a new node's styles (each sets every property one by one), and CSS
+    sources read (parsed, or taken from the cache of parsed sources) to parse a stylesheet whole."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         shared_styles.share_computed_styles()  # (first, or its patches would wrap these counters, and lose them)
+        share_parsed_css()
         self.checks = 0
         self.replaced = 0
+        self.sources_read = 0
+        read = Stylesheet._parse_rules
         check = Stylesheet._check_rule.__func__  # type: ignore[attr-defined]
         replace = Stylesheet.replace_rules.__func__  # type: ignore[attr-defined]
 
@@ -41,11 +47,16 @@ class Counts:
                 self.replaced += 1
             replace(cls, node, rules, animate)
 
+        def counting_read(sheet: Stylesheet, *args: Any, **kwargs: Any) -> Any:
+            self.sources_read += 1
+            return read(sheet, *args, **kwargs)
+
+        monkeypatch.setattr(Stylesheet, "_parse_rules", counting_read)
         monkeypatch.setattr(Stylesheet, "_check_rule", classmethod(counting_check))
         monkeypatch.setattr(Stylesheet, "replace_rules", classmethod(counting_replace))
 
     def reset(self) -> None:
-        self.checks = self.replaced = 0
+        self.checks = self.replaced = self.sources_read = 0
 
 
 async def test_a_second_join_matches_no_selector_and_sets_no_style_one_by_one(
@@ -66,7 +77,9 @@ async def test_a_second_join_matches_no_selector_and_sets_no_style_one_by_one(
         await settle(pilot)
         assert isinstance(second.screen, TableScreen)
         assert f"Dixit · table {view.code}" in "\n".join(s.text for s in second.screen._compositor.render_strips())
-        # (before: 233 rule sets checked against the path and 37 new nodes styled property by property)
+        # (before: 233 rule sets checked against the path, 37 new nodes styled property by property, and the whole
+        # stylesheet parsed again, source by source, each time the app met a new widget class: 133 sources read)
+        assert counts.sources_read == 0, "the second join parsed stylesheets the first one had parsed"
         assert counts.checks == 0, "the second join matched selectors the first one had matched at the same places"
         assert counts.replaced == 0, "the second join's new widgets had their styles set one property at a time"
         assert shared_styles.copied - copied >= 30
