@@ -38,6 +38,7 @@ from dixit_tui.coordinator import (
 )
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
+from dixit_tui.tui.dispatch import share_dispatch_lookups
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.shared_css import (
     LAID_OUT,
@@ -139,6 +140,7 @@ class DixitApp(ThemeLookup[int]):
     ) -> None:
         share_parsed_css()
         share_computed_styles()
+        share_dispatch_lookups()
         install_screen_patches()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
         setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again
