@@ -29,7 +29,12 @@ import tempfile
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
+import asyncssh
+
+from tests.e2e import harness
 from tests.e2e.harness import PtyClient, connect
 from tests.e2e.json_client import JsonClient
 from tests.e2e.servers import dixit_server
@@ -164,6 +169,12 @@ async def burst(k: int) -> None:
             await idle(pid)
             start = time.perf_counter()
             before = cpu_seconds(pid)
+            logged_in: list[float] = []  # when each SSH login was done (the session not yet asked for)
+
+            async def timed_connect(*args: Any, **kwargs: Any) -> asyncssh.SSHClientConnection:
+                conn = await connect(*args, **kwargs)
+                logged_in.append(time.perf_counter() - start)
+                return conn
 
             async def one(number: int) -> float:
                 code = tables[number // 7][1]
@@ -172,14 +183,20 @@ async def burst(k: int) -> None:
                 seen = time.perf_counter() - start
                 return seen
 
-            times = sorted(await asyncio.gather(*(one(n) for n in range(k))))
+            with mock.patch.object(harness, "connect", timed_connect):
+                times = sorted(await asyncio.gather(*(one(n) for n in range(k))))
             cpu = cpu_seconds(pid) - before
-    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    logged_in.sort()
     print(
         f"burst: {k} `join CODE` at once: to the table screen p50 {1000 * statistics.median(times):.0f} ms, "
-        f"p95 {1000 * p95:.0f} ms, max {1000 * times[-1]:.0f} ms; server CPU {1000 * cpu:.0f} ms "
-        f"({1000 * cpu / k:.1f} ms per session)"
+        f"p95 {1000 * _p95(times):.0f} ms, max {1000 * times[-1]:.0f} ms; SSH logins done p50 "
+        f"{1000 * statistics.median(logged_in):.0f} ms, p95 {1000 * _p95(logged_in):.0f} ms; "
+        f"server CPU {1000 * cpu:.0f} ms ({1000 * cpu / k:.1f} ms per session)"
     )
+
+
+def _p95(times: list[float]) -> float:
+    return times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
 
 
 async def ssh_only(k: int, at_once: bool) -> None:
@@ -205,7 +222,7 @@ async def ssh_only(k: int, at_once: bool) -> None:
 
                 times = sorted(await asyncio.gather(*(one(n) for n in range(k))))
                 cpu = cpu_seconds(pid) - before
-                p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+                p95 = _p95(times)
                 print(
                     f"ssh-burst: {k} SSH logins at once (no session): authenticated p50 "
                     f"{1000 * statistics.median(times):.0f} ms, p95 {1000 * p95:.0f} ms, "
