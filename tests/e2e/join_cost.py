@@ -169,6 +169,7 @@ async def burst(k: int) -> None:
             await idle(pid)
             start = time.perf_counter()
             before = cpu_seconds(pid)
+            clients_before = time.process_time()
             logged_in: list[float] = []  # when each SSH login was done (the session not yet asked for)
 
             async def timed_connect(*args: Any, **kwargs: Any) -> asyncssh.SSHClientConnection:
@@ -186,12 +187,14 @@ async def burst(k: int) -> None:
             with mock.patch.object(harness, "connect", timed_connect):
                 times = sorted(await asyncio.gather(*(one(n) for n in range(k))))
             cpu = cpu_seconds(pid) - before
+            clients = time.process_time() - clients_before
     logged_in.sort()
     print(
         f"burst: {k} `join CODE` at once: to the table screen p50 {1000 * statistics.median(times):.0f} ms, "
         f"p95 {1000 * _p95(times):.0f} ms, max {1000 * times[-1]:.0f} ms; SSH logins done p50 "
         f"{1000 * statistics.median(logged_in):.0f} ms, p95 {1000 * _p95(logged_in):.0f} ms; "
-        f"server CPU {1000 * cpu:.0f} ms ({1000 * cpu / k:.1f} ms per session)"
+        f"server CPU {1000 * cpu:.0f} ms ({1000 * cpu / k:.1f} ms per session); the clients' CPU (this process: "
+        f"SSH and terminal emulation) {1000 * clients:.0f} ms"
     )
 
 
