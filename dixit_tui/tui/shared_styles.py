@@ -37,6 +37,9 @@ from dixit_tui.tui.shared_css import variables_key
 
 _LIMIT = 4096
 """Answers kept (each is one place in one screen: a few hundred for this app). Past this, the cache starts over."""
+_RULES_LIMIT = 128
+"""Rules lists kept (an app's stylesheet grows by one source per widget class it meets first: one list per step, and
+the steps depend on the way a session went, lobby first or straight to a table). Past this, both caches start over."""
 
 enabled = True
 """False: every node is styled Textual's way (for tests that compare the two)."""
@@ -92,7 +95,7 @@ def _rules_of(stylesheet: Stylesheet) -> _Rules:
     ids = tuple(map(id, rules))
     found = _rules.get(ids)
     if found is None:
-        if len(_rules) >= 64:
+        if len(_rules) >= _RULES_LIMIT:
             _rules.clear()
             _answers.clear()
         global _last_token
