@@ -38,14 +38,11 @@ from dixit_tui.coordinator import (
 )
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
+from dixit_tui.tui.dispatch import share_dispatch_lookups
 from dixit_tui.tui.lobby import LobbyScreen
-from dixit_tui.tui.shared_css import (
-    LAID_OUT,
-    SAME_SIZE_NO_LAYOUT,
-    install_screen_patches,
-    mark_styled_at_mount,
-    share_parsed_css,
-)
+from dixit_tui.tui.screen_patches import LAID_OUT, SAME_SIZE_NO_LAYOUT, install_screen_patches, mark_styled_at_mount
+from dixit_tui.tui.shared_css import share_parsed_css
+from dixit_tui.tui.shared_styles import share_computed_styles
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import voided_notice
 from dixit_tui.tui.theme_lookup import ThemeLookup
@@ -82,7 +79,7 @@ class CoordinatorUpdate(Message):
 
 class _ScreenMounted(AwaitMount):
     """Awaits a new screen's mounting, as Textual's AwaitMount does, then asks for its layout only if it has not been
-    laid out by its first resume (see `shared_css.LAID_OUT`)."""
+    laid out by its first resume (see `screen_patches.LAID_OUT`)."""
 
     def __await__(self) -> Generator[None, None, None]:
         async def await_mount() -> None:
@@ -137,6 +134,8 @@ class DixitApp(ThemeLookup[int]):
         ssh_port: int | None = None,
     ) -> None:
         share_parsed_css()
+        share_computed_styles()
+        share_dispatch_lookups()
         install_screen_patches()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
         setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again

@@ -5,6 +5,8 @@ many join at once, memory per terminal session. A measuring script (not a test: 
     .venv/bin/python -m tests.e2e.join_cost join -k 20        # K sequential `join CODE` to the table screen
     .venv/bin/python -m tests.e2e.join_cost watch -k 20       # K sequential `watch CODE`
     .venv/bin/python -m tests.e2e.join_cost burst -k 20       # K `join CODE` at once: time to every table screen
+    .venv/bin/python -m tests.e2e.join_cost ssh -k 20         # K sequential SSH logins, no session: the SSH part
+    .venv/bin/python -m tests.e2e.join_cost ssh-burst -k 20   # K SSH logins at once (no session): time to each
     .venv/bin/python -m tests.e2e.join_cost memory -k 50      # K sessions open at a table: RSS per session
     .venv/bin/python -m tests.e2e.join_cost profile           # cProfile of one join, server in this process
 
@@ -27,8 +29,13 @@ import tempfile
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
-from tests.e2e.harness import PtyClient
+import asyncssh
+
+from tests.e2e import harness
+from tests.e2e.harness import PtyClient, connect
 from tests.e2e.json_client import JsonClient
 from tests.e2e.servers import dixit_server
 
@@ -38,9 +45,17 @@ _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process (its threads included), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / _TICK
+    """CPU time of a process (its threads included), from /proc: the scheduler's nanoseconds where the kernel keeps
+    them (schedstat), else user + system in clock ticks."""
+    total = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(FileNotFoundError):  # a thread that just ended
+                total += int((task / "schedstat").read_text().split()[0])
+    except (FileNotFoundError, ValueError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICK
+    return total / 1e9
 
 
 def rss_bytes(pid: int) -> int:
@@ -140,8 +155,7 @@ async def sequential(mode: str, k: int) -> None:
     total = sum(costs)
     print(
         f"{mode}: {k} sequential sessions, server CPU from connect to first screen (SSH handshake included): "
-        f"mean {1000 * total / k:.1f} ms, median {1000 * statistics.median(costs):.0f} ms "
-        f"(/proc ticks of {1000 / _TICK:.0f} ms)"
+        f"mean {1000 * total / k:.1f} ms, median {1000 * statistics.median(costs):.1f} ms"
     )
 
 
@@ -155,6 +169,13 @@ async def burst(k: int) -> None:
             await idle(pid)
             start = time.perf_counter()
             before = cpu_seconds(pid)
+            clients_before = time.process_time()
+            logged_in: list[float] = []  # when each SSH login was done (the session not yet asked for)
+
+            async def timed_connect(*args: Any, **kwargs: Any) -> asyncssh.SSHClientConnection:
+                conn = await connect(*args, **kwargs)
+                logged_in.append(time.perf_counter() - start)
+                return conn
 
             async def one(number: int) -> float:
                 code = tables[number // 7][1]
@@ -163,13 +184,66 @@ async def burst(k: int) -> None:
                 seen = time.perf_counter() - start
                 return seen
 
-            times = sorted(await asyncio.gather(*(one(n) for n in range(k))))
+            with mock.patch.object(harness, "connect", timed_connect):
+                times = sorted(await asyncio.gather(*(one(n) for n in range(k))))
             cpu = cpu_seconds(pid) - before
-    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+            clients = time.process_time() - clients_before
+    logged_in.sort()
     print(
         f"burst: {k} `join CODE` at once: to the table screen p50 {1000 * statistics.median(times):.0f} ms, "
-        f"p95 {1000 * p95:.0f} ms, max {1000 * times[-1]:.0f} ms; server CPU {1000 * cpu:.0f} ms "
-        f"({1000 * cpu / k:.1f} ms per session)"
+        f"p95 {1000 * _p95(times):.0f} ms, max {1000 * times[-1]:.0f} ms; SSH logins done p50 "
+        f"{1000 * statistics.median(logged_in):.0f} ms, p95 {1000 * _p95(logged_in):.0f} ms; "
+        f"server CPU {1000 * cpu:.0f} ms ({1000 * cpu / k:.1f} ms per session); the clients' CPU (this process: "
+        f"SSH and terminal emulation) {1000 * clients:.0f} ms"
+    )
+
+
+def _p95(times: list[float]) -> float:
+    return times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+
+
+async def ssh_only(k: int, at_once: bool) -> None:
+    """SSH logins with no session opened: what the handshake (key exchange, host key, authentication) costs the server
+    of a join, and how long K logins at once take to be authenticated."""
+    with tempfile.TemporaryDirectory() as tmp:
+        async with server_process(Path(tmp)) as (pid, port):
+            warm = await connect(port, "warm")
+            warm.close()
+            await warm.wait_closed()
+            await idle(pid)
+            costs: list[float] = []
+            times: list[float] = []
+            if at_once:
+                start = time.perf_counter()
+                before = cpu_seconds(pid)
+
+                async def one(number: int) -> float:
+                    conn = await connect(port, f"p{number}", timeout=TIMEOUT)
+                    seen = time.perf_counter() - start
+                    conn.close()
+                    return seen
+
+                times = sorted(await asyncio.gather(*(one(n) for n in range(k))))
+                cpu = cpu_seconds(pid) - before
+                p95 = _p95(times)
+                print(
+                    f"ssh-burst: {k} SSH logins at once (no session): authenticated p50 "
+                    f"{1000 * statistics.median(times):.0f} ms, p95 {1000 * p95:.0f} ms, "
+                    f"max {1000 * times[-1]:.0f} ms; "
+                    f"server CPU {1000 * cpu:.0f} ms ({1000 * cpu / k:.1f} ms per login, closing included)"
+                )
+                return
+            for number in range(k):
+                await idle(pid)
+                before = cpu_seconds(pid)
+                conn = await connect(port, f"p{number}", timeout=TIMEOUT)
+                await idle(pid, quiet=0.02)
+                costs.append(cpu_seconds(pid) - before)
+                conn.close()
+                await conn.wait_closed()
+    print(
+        f"ssh: {k} sequential SSH logins (no session): server CPU mean {1000 * sum(costs) / k:.1f} ms, "
+        f"median {1000 * statistics.median(costs):.1f} ms"
     )
 
 
@@ -260,7 +334,19 @@ async def profile(out: Path | None, lobby: bool = False) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
-        "mode", choices=["lobby", "join", "watch", "burst", "lobby-burst", "memory", "profile", "profile-lobby"]
+        "mode",
+        choices=[
+            "lobby",
+            "join",
+            "watch",
+            "burst",
+            "lobby-burst",
+            "ssh",
+            "ssh-burst",
+            "memory",
+            "profile",
+            "profile-lobby",
+        ],
     )
     parser.add_argument("-k", type=int, default=20)
     parser.add_argument("--out", type=Path, default=None, help="profile: also save the stats here")
@@ -269,6 +355,8 @@ def main() -> None:
         asyncio.run(sequential(args.mode, args.k))
     elif args.mode == "burst":
         asyncio.run(burst(args.k))
+    elif args.mode in ("ssh", "ssh-burst"):
+        asyncio.run(ssh_only(args.k, at_once=args.mode == "ssh-burst"))
     elif args.mode == "lobby-burst":
         asyncio.run(lobby_burst(args.k))
     elif args.mode == "memory":

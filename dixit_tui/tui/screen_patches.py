@@ -1,0 +1,121 @@
+"""The patches of Textual's Screen that style a new screen once and lay it out once (one app per SSH session: each
+extra styling or layout of a first screen was paid by every session that opened).
+
+`DixitApp.push_screen` prepares a new screen (breakpoint classes set, the "terminal too small" notice composed with it)
+and marks it (`mark_styled_at_mount`): its first resume keeps the styles its widgets mounted with, the layout that
+resume makes answers the layouts asked for before it, and a Resize to the size a screen is laid out at lays nothing
+out again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import _time, events, messages
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets._toast import ToastRack
+
+_resume_patched = False
+_FRESH = "_dixit_styled_at_mount"
+LAID_OUT = "_dixit_laid_out_at_resume"
+"""Set on a screen whose first resume laid it out (see `mark_styled_at_mount`): when that layout started."""
+SAME_SIZE_NO_LAYOUT = "_dixit_same_size_no_layout"
+"""An App class attribute: True where a Resize to the size a screen is laid out at lays nothing out again."""
+
+
+def mark_styled_at_mount(screen: Screen[Any]) -> None:
+    """`screen` is about to be pushed for the first time, with its breakpoint classes already set (see
+    `DixitApp.push_screen`): its widgets get their styles when they mount, so its first ScreenResume need not
+    restyle every one of them again (Textual does, for screens coming back from below others)."""
+    _keep_styles_on_first_resume()
+    setattr(screen, _FRESH, True)
+
+
+def install_screen_patches() -> None:
+    """The patches of Textual's Screen that `mark_styled_at_mount` relies on, and the same-size Resize one.
+    Idempotent."""
+    _keep_styles_on_first_resume()
+
+
+def _keep_styles_on_first_resume() -> None:
+    global _resume_patched
+    if _resume_patched:
+        return
+    resume = Screen._on_screen_resume
+
+    def first_resume_keeps_styles(self: Screen[Any], event: events.ScreenResume) -> None:
+        if not getattr(self, _FRESH, False):
+            resume(self, event)
+            return
+        setattr(self, _FRESH, False)
+        event.refresh_styles = False
+        laid_out = self.is_attached and self._size != self.app.size
+        started = _time.get_time()
+        resume(self, event)
+        if laid_out:
+            # That layout placed every widget of the screen and drew them all. Each widget it gave a size for the first
+            # time asked for another layout (its new virtual size) and a repaint of itself, and Textual would lay the
+            # whole screen out and draw it again: those are answered already, as is any layout asked for before. A
+            # widget the layout gave a scroll bar still gets its second layout (the bar takes room from its content).
+            for widget in (self, *self._compositor.widgets):
+                if not (widget.show_vertical_scrollbar or widget.show_horizontal_scrollbar):
+                    widget._layout_required = False
+                    if widget is not self:
+                        widget._repaint_required = False
+            app = self.app
+            if not (app._running and not app._batch_count):
+                # Laid out while the app starts (or batches its updates): not drawn. The repaint Textual asks for draws
+                # it (with the lines just rendered), once the app's queue comes to it: the batch is over by then.
+                app.call_later(self.check_idle)
+            elif not self._layout_required:
+                # The repaint Textual asks for after the layout would draw it all again.
+                self._repaint_required = False
+            setattr(self, LAID_OUT, started)
+
+    Screen._on_screen_resume = first_resume_keeps_styles  # type: ignore[method-assign]
+
+    extend_compose = Screen._extend_compose
+
+    def toasts_start_as_shown(self: Screen[Any], widgets: list[Widget]) -> None:
+        """Each screen's toast rack starts as its first resume leaves it (hidden unless there are notifications):
+        Textual hides it only then, and that one change asked for a second layout of the whole new screen."""
+        extend_compose(self, widgets)
+        for widget in widgets:
+            if isinstance(widget, ToastRack):
+                widget.styles.set_rule("display", "block" if self.app._notifications else "none")  # (no refresh)
+
+    Screen._extend_compose = toasts_start_as_shown  # type: ignore[method-assign]
+
+    on_layout = Screen._on_layout
+
+    async def layout_once(self: Screen[Any], message: messages.Layout) -> None:
+        """A layout asked for before the screen's first layout started (a widget filled while the screen mounted) is
+        answered by it: Textual did it again once the screen was drawn, and drew the screen again."""
+        laid_out: float | None = getattr(self, LAID_OUT, None)
+        if laid_out is not None and message.time < laid_out:
+            message.stop()
+            message.prevent_default()
+            return
+        await on_layout(self, message)
+
+    Screen._on_layout = layout_once  # type: ignore[method-assign]
+
+    screen_resized = Screen._screen_resized
+
+    def resized_when_size_changed(self: Screen[Any], size: Size) -> None:
+        """In apps that opt in (SAME_SIZE_NO_LAYOUT), a screen told the size it is laid out at already, with no layout
+        pending, is not laid out again. A screen's first layout sends the screen a Resize, and Textual then laid out
+        the screen and every screen below it again, at the same size (twice per screen for a new session)."""
+        if (
+            getattr(self.app, SAME_SIZE_NO_LAYOUT, False)
+            and self._compositor.size == size
+            and not self._layout_required
+            and self._compositor.widgets
+        ):
+            return
+        screen_resized(self, size)
+
+    Screen._screen_resized = resized_when_size_changed  # type: ignore[method-assign]
+    _resume_patched = True

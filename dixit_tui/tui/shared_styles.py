@@ -1,0 +1,241 @@
+"""The styles CSS gives a widget, worked out once per process, not once per widget of every session.
+
+Every widget a session mounts is styled by `Stylesheet.apply`: the rules that could apply to it are gathered, each
+selector is matched against the widget's path from the app down, the most specific value of each property is kept,
+and each value is then set on the widget's styles one property at a time (and again for each of its component
+classes, on a virtual node). With one app per SSH session, the same widgets at the same places of the same screens were
+styled from scratch for every session: a good part of what a join cost.
+
+What `apply` decides is a function of the stylesheet's rules and of, for each node on the widget's path from the app:
+its class (type selectors), id, CSS classes, and the pseudo-classes the candidate rules ask about (`:focus`, `:hover`,
+`:dark`, `:first-child`...). Apps share their parsed rules (`shared_css.share_parsed_css`), so two apps with the same
+CSS and theme hold the same RuleSet objects in the same order: the answer is kept process-wide under a key made of
+exactly those things, and another widget at the same place of another session gets it without matching a selector.
+
+A new widget (not mounted yet, no CSS rule set on it yet) also gets its styles copied as a whole, as the property
+setters left them for the first widget at that place, with the side effects those setters have on an unmounted widget
+(`_restore`): no setter runs. A mounted widget being restyled (a class changed) gets the cached answer through
+Textual's own `replace_rules`, as before.
+
+Each stylesheet's map from selector names to rules and its tokenised CSS variables are shared the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from textual.css.model import RuleSet
+from textual.css.styles import RulesMap
+from textual.css.stylesheet import Stylesheet
+from textual.css.tokenize import Token, tokenize_values
+from textual.dom import DOMNode, NoScreen
+from textual.layouts.factory import get_layout
+from textual.widget import Widget
+
+from dixit_tui.tui.shared_css import variables_key
+
+_LIMIT = 4096
+"""Answers kept (each is one place in one screen: a few hundred for this app). Past this, the cache starts over."""
+_RULES_LIMIT = 128
+"""Rules lists kept (an app's stylesheet grows by one source per widget class it meets first: one list per step, and
+the steps depend on the way a session went, lobby first or straight to a table). Past this, both caches start over."""
+
+enabled = True
+"""False: every node is styled Textual's way (for tests that compare the two)."""
+matched = 0
+"""Nodes styled by matching selectors (what the process-wide cache could not answer): for tests."""
+copied = 0
+"""New nodes whose styles were copied whole from the cache: for tests."""
+
+_installed = False
+_last_token = 0
+
+
+class _Answer:
+    """What `apply` did for one place: the node's flags, the rules it handed `replace_rules` (None: no rule matched),
+    and, once seen on a new node, the rules that node's styles held afterwards and how many changes they counted."""
+
+    __slots__ = ("flags", "fresh", "rules", "updates")
+
+    def __init__(self, flags: tuple[bool, bool, bool, bool], rules: RulesMap | None) -> None:
+        self.flags = flags
+        self.rules = rules
+        self.fresh: dict[str, object] | None = None
+        self.updates = 0
+
+
+class _Rules:
+    """One stylesheet's rules, as parsed (shared by every app with the same CSS and variables)."""
+
+    __slots__ = ("by_name", "candidates", "token")
+
+    def __init__(self, token: int, rules: list[RuleSet]) -> None:
+        self.token = token
+        by_name: dict[str, list[RuleSet]] = {}
+        for rule in rules:
+            for name in rule.selector_names:
+                by_name.setdefault(name, []).append(rule)
+        self.by_name = by_name
+        self.candidates: dict[tuple[Any, ...], tuple[str, ...]] = {}
+        """A node's own (class, id, classes) -> the pseudo-classes its candidate rules ask about."""
+
+
+_rules: dict[tuple[int, ...], tuple[_Rules, list[RuleSet]]] = {}  # by the ids of the rules (kept alive here)
+_answers: dict[tuple[Any, ...], _Answer] = {}
+_tokens: dict[tuple[tuple[str, str], ...], dict[str, list[Token]]] = {}
+_capture: list[list[Any]] = []  # [node, rules handed to replace_rules] for each apply under way
+
+
+def _rules_of(stylesheet: Stylesheet) -> _Rules:
+    rules = stylesheet.rules  # (parses first if the sources changed)
+    memo: tuple[list[RuleSet], _Rules] | None = getattr(stylesheet, "_dixit_rules", None)
+    if memo is not None and memo[0] is rules:
+        return memo[1]
+    ids = tuple(map(id, rules))
+    found = _rules.get(ids)
+    if found is None:
+        if len(_rules) >= _RULES_LIMIT:
+            _rules.clear()
+            _answers.clear()
+        global _last_token
+        _last_token += 1
+        found = (_Rules(_last_token, rules), rules)
+        _rules[ids] = found
+    stylesheet._dixit_rules = (rules, found[0])  # type: ignore[attr-defined]
+    return found[0]
+
+
+def _pseudo_classes(shared: _Rules, node: DOMNode) -> tuple[str, ...]:
+    """The pseudo-classes any rule that could apply to `node` asks about, on any node of its path."""
+    own = (type(node), node._id, frozenset(node._classes))
+    names = shared.candidates.get(own)
+    if names is None:
+        found: set[str] = set()
+        for name in node._selector_names:
+            for rule in shared.by_name.get(name, ()):
+                found |= rule.pseudo_classes
+        names = tuple(sorted(found))
+        shared.candidates[own] = names
+    return names
+
+
+def _place(node: DOMNode, pseudo: tuple[str, ...]) -> tuple[Any, ...]:
+    """What selectors can see of `node`'s path: each node's class, id, classes and the pseudo-classes asked about."""
+    path: list[Any] = []
+    current: Any = node
+    while isinstance(current, DOMNode):
+        path.append(
+            (
+                type(current),
+                current._id,
+                frozenset(current._classes),
+                tuple([current.has_pseudo_class(name) for name in pseudo]) if pseudo else (),
+            )
+        )
+        current = current._parent
+    return tuple(path)
+
+
+def _flags(node: DOMNode) -> tuple[bool, bool, bool, bool]:
+    return (node._has_hover_style, node._has_focus_within, node._has_order_style, node._has_odd_or_even)
+
+
+def _restore(node: DOMNode, answer: _Answer, fresh: dict[str, object]) -> None:
+    """Give a new node the styles the first node at its place ended with, doing what the property setters do for an
+    unmounted node (their refreshes do nothing until it mounts)."""
+    base = node.styles.base
+    base._rules.update(fresh)  # type: ignore[typeddict-item]
+    if (layout := fresh.get("layout")) is not None:
+        base._rules["layout"] = get_layout(layout.name)  # type: ignore[attr-defined]  # (each node has its own)
+    base._updates += answer.updates
+    if "display" in fresh and node.parent:
+        node._nodes.updated()
+    if ("overflow_x" in fresh or "overflow_y" in fresh) and isinstance(node, Widget):
+        node._refresh_scrollbars()
+    if "pointer" in fresh:
+        with contextlib.suppress(NoScreen):
+            node.screen.update_pointer_shape()
+    node.notify_style_update()
+
+
+def share_computed_styles() -> None:
+    """Make every Stylesheet of this process share computed styles, rule maps and variable tokens. Idempotent."""
+    global _installed
+    if _installed:
+        return
+    apply = Stylesheet.apply
+    replace_rules = Stylesheet.replace_rules.__func__  # type: ignore[attr-defined]
+
+    def shared_apply(
+        self: Stylesheet, node: DOMNode, *, animate: bool = False, cache: dict[tuple[Any, ...], RulesMap] | None = None
+    ) -> None:
+        global matched, copied
+        if not enabled:
+            apply(self, node, animate=animate, cache=cache)
+            return
+        shared = _rules_of(self)
+        try:
+            key = (shared.token, _place(node, _pseudo_classes(shared, node)))
+        except Exception:  # a pseudo-class not answerable here: styled Textual's way, not kept
+            apply(self, node, animate=animate, cache=cache)
+            return
+        answer = _answers.get(key)
+        base = node.styles.base
+        fresh = not node._is_mounted and not base._rules
+        if answer is None:
+            matched += 1
+            updates = base._updates
+            _capture.append([node, None])
+            try:
+                apply(self, node, animate=animate, cache=cache)
+            finally:
+                rules = _capture.pop()[1]
+            if len(_answers) >= _LIMIT:
+                _answers.clear()
+            answer = _answers[key] = _Answer(_flags(node), rules)
+            if fresh and rules is not None and not (animate and "transitions" in base._rules):
+                answer.fresh = dict(base._rules)
+                answer.updates = base._updates - updates
+            return
+        node._has_hover_style, node._has_focus_within, node._has_order_style, node._has_odd_or_even = answer.flags
+        if answer.rules is not None:
+            if fresh and answer.fresh is not None and not (animate and "transitions" in answer.fresh):
+                # (animated, a change with no transition is set at once: the same)
+                copied += 1
+                _restore(node, answer, answer.fresh)
+            else:
+                updates = base._updates
+                self.replace_rules(node, answer.rules, animate=animate)
+                if fresh and not (animate and "transitions" in base._rules):
+                    answer.fresh = dict(base._rules)
+                    answer.updates = base._updates - updates
+        self._process_component_classes(node)
+
+    def capturing_replace_rules(cls: type[Stylesheet], node: DOMNode, rules: RulesMap, animate: bool = False) -> None:
+        if _capture and _capture[-1][0] is node:
+            _capture[-1][1] = rules
+        replace_rules(cls, node, rules, animate)
+
+    def shared_rules_map(self: Stylesheet) -> dict[str, list[RuleSet]]:
+        if self._rules_map is None:
+            self._rules_map = _rules_of(self).by_name
+        return self._rules_map
+
+    def shared_variable_tokens(self: Stylesheet) -> dict[str, list[Token]]:
+        tokens: dict[str, list[Token]] | None = self._Stylesheet__variable_tokens  # type: ignore[attr-defined]
+        if tokens is None:
+            key = variables_key(self)
+            tokens = _tokens.get(key)
+            if tokens is None:
+                if len(_tokens) >= 16:
+                    _tokens.clear()
+                tokens = _tokens[key] = tokenize_values(self._variables)
+            self._Stylesheet__variable_tokens = tokens  # type: ignore[attr-defined]
+        return tokens
+
+    Stylesheet.apply = shared_apply  # type: ignore[method-assign]
+    Stylesheet.replace_rules = classmethod(capturing_replace_rules)  # type: ignore[method-assign,assignment]
+    Stylesheet.rules_map = property(shared_rules_map)  # type: ignore[method-assign,assignment]
+    Stylesheet._variable_tokens = property(shared_variable_tokens)  # type: ignore[method-assign,assignment]
+    _installed = True

@@ -1,0 +1,157 @@
+"""A widget's styles are worked out once per process: a second session joining a table parses no stylesheet, matches no
+selector and sets no style property one by one, and every widget ends with exactly the styles Textual gives it without
+the caches.
+Counters and comparisons, not times."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from textual.css.stylesheet import Stylesheet
+from textual.dom import DOMNode
+from textual.layout import Layout
+from textual.widget import Widget
+
+from dixit_tui.coordinator import Identity
+from dixit_tui.tui import shared_styles
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.shared_css import share_parsed_css
+from dixit_tui.tui.table_screen import TableScreen
+from tests.tui.fixtures import coordinator, options, seat, settle
+
+SIZE = (100, 30)
+
+
+class Counts:
+    """Selector matchings, rule sets handed to a new node's styles (each sets every property one by one), and CSS
+    sources read (parsed, or taken from the cache of parsed sources) to parse a stylesheet whole."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        shared_styles.share_computed_styles()  # (first, or its patches would wrap these counters, and lose them)
+        share_parsed_css()
+        self.checks = 0
+        self.replaced = 0
+        self.sources_read = 0
+        read = Stylesheet._parse_rules
+        check = Stylesheet._check_rule.__func__  # type: ignore[attr-defined]
+        replace = Stylesheet.replace_rules.__func__  # type: ignore[attr-defined]
+
+        def counting_check(cls: type[Stylesheet], rule_set: Any, nodes: Any) -> Any:
+            self.checks += 1
+            return check(cls, rule_set, nodes)
+
+        def counting_replace(cls: type[Stylesheet], node: DOMNode, rules: Any, animate: bool = False) -> None:
+            if not node._is_mounted and not node.styles.base._rules:
+                self.replaced += 1
+            replace(cls, node, rules, animate)
+
+        def counting_read(sheet: Stylesheet, *args: Any, **kwargs: Any) -> Any:
+            self.sources_read += 1
+            return read(sheet, *args, **kwargs)
+
+        monkeypatch.setattr(Stylesheet, "_parse_rules", counting_read)
+        monkeypatch.setattr(Stylesheet, "_check_rule", classmethod(counting_check))
+        monkeypatch.setattr(Stylesheet, "replace_rules", classmethod(counting_replace))
+
+    def reset(self) -> None:
+        self.checks = self.replaced = self.sources_read = 0
+
+
+async def test_a_second_join_matches_no_selector_and_sets_no_style_one_by_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    coord = coordinator()
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options())
+    counts = Counts(monkeypatch)
+    first = DixitApp(coord, Identity("ana", "key-ana"), command=f"join {view.code}")
+    async with first.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(first.screen, TableScreen)
+    counts.reset()
+    copied = shared_styles.copied
+    second = DixitApp(coord, Identity("ben", "key-ben"), command=f"join {view.code}")
+    async with second.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(second.screen, TableScreen)
+        assert f"Dixit · table {view.code}" in "\n".join(s.text for s in second.screen._compositor.render_strips())
+        # (before: 233 rule sets checked against the path, 37 new nodes styled property by property, and the whole
+        # stylesheet parsed again, source by source, each time the app met a new widget class: 133 sources read)
+        assert counts.sources_read == 0, "the second join parsed stylesheets the first one had parsed"
+        assert counts.checks == 0, "the second join matched selectors the first one had matched at the same places"
+        assert counts.replaced == 0, "the second join's new widgets had their styles set one property at a time"
+        assert shared_styles.copied - copied >= 30
+
+
+def _nodes(app: DixitApp) -> Iterator[DOMNode]:
+    yield app
+    for screen in app.screen_stack:
+        yield screen
+        yield from screen.walk_children()
+
+
+def comparable(rules: Any) -> dict[str, object]:
+    """A node's rules, its layout by name (each node has a layout object of its own)."""
+    return {key: value.name if isinstance(value, Layout) else value for key, value in rules.items()}
+
+
+def styles_of(app: DixitApp) -> list[tuple[object, ...]]:
+    """Every node's CSS styles, its component classes' and its style flags, in DOM order."""
+    found: list[tuple[object, ...]] = []
+    for node in _nodes(app):
+        components = {name: comparable(styles.base._rules) for name, styles in node._component_styles.items()}
+        scrollbars = (node.show_vertical_scrollbar, node.show_horizontal_scrollbar) if isinstance(node, Widget) else ()
+        found.append(
+            (
+                type(node).__name__,
+                node.id,
+                sorted(node.classes),
+                comparable(node.styles.base._rules),
+                components,
+                shared_styles._flags(node),
+                scrollbars,
+            )
+        )
+    return found
+
+
+async def scene(name: str) -> list[list[tuple[object, ...]]]:
+    """A player joins a table in its lobby, the game starts (the hand is built), the vote comes (the board): the
+    styles of every node at each step."""
+    coord = coordinator()
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options())
+    ben, _ = await seat(coord, "ben", view.code)
+    app = DixitApp(coord, Identity(name, f"key-{name}"), command=f"join {view.code}")
+    steps = []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        steps.append(styles_of(app))
+        await host.start()
+        await settle(pilot)
+        steps.append(styles_of(app))
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        steps.append(styles_of(app))
+    lobby = DixitApp(coord, Identity(f"{name}2", f"key-{name}2"))
+    async with lobby.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        steps.append(styles_of(lobby))
+    await ben.close()
+    return steps
+
+
+async def test_every_widget_gets_the_styles_textual_gives_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shared_styles, "enabled", False)
+    textual_way = await scene("ana")
+    monkeypatch.setattr(shared_styles, "enabled", True)
+    await scene("ana")  # (fills the cache, if no test before did)
+    matched = shared_styles.matched
+    shared = await scene("ana")
+    assert shared_styles.matched == matched, "the same scene again matched selectors"
+    for step, (expected, got) in enumerate(zip(textual_way, shared, strict=True)):
+        assert len(expected) == len(got), step
+        for want, have in zip(expected, got, strict=True):
+            assert want == have, f"step {step}: {want[:2]}"
