@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from dixit_tui.engine.cards import Card
 from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, VoidTurn, Vote
-from dixit_tui.engine.config import CLUE_MAX_LEN, FirstStoryteller, GameConfig, Mode, rules_for
+from dixit_tui.engine.config import CLUE_MAX_LEN, PARTY, STANDARD, TEAM, FirstStoryteller, GameConfig, rules_for
 from dixit_tui.engine.errors import (
     BadCard,
     BadClue,
@@ -49,7 +49,7 @@ from dixit_tui.engine.events import (
 )
 from dixit_tui.engine.reveal import Points, Reveal, SlotResult
 from dixit_tui.engine.scoring import score_party, score_seats, score_units
-from dixit_tui.engine.state import MEMO_KEYS, GameState, Phase, Turn
+from dixit_tui.engine.state import CLUE, MEMO_KEYS, OVER, SUBMIT, VOTE, GameState, Turn
 
 # --- copying frozen states -----------------------------------------------------------------------------------
 #
@@ -230,7 +230,7 @@ def step(state: GameState, command: Command) -> tuple[list[Event], GameState]:
     """`decide` and `fold` in one go: the events `command` causes and the state after them, which equals
     `fold(events, state)` (made once, not folded twice). Raises RuleError, and changes nothing, if the rules
     refuse the command."""
-    if state.phase is Phase.OVER:
+    if state.phase is OVER:
         raise GameOver("The game is over.")
     seat = command.seat
     active = state.active
@@ -243,7 +243,7 @@ def step(state: GameState, command: Command) -> tuple[list[Event], GameState]:
 
 
 def _decide_clue(state: GameState, cmd: GiveClue) -> tuple[list[Event], GameState]:
-    if state.phase is not Phase.CLUE:
+    if state.phase is not CLUE:
         raise WrongPhase("The clue has already been given this turn.")
     teller = state.turn.storyteller
     if teller is not None and cmd.seat != teller:
@@ -253,7 +253,7 @@ def _decide_clue(state: GameState, cmd: GiveClue) -> tuple[list[Event], GameStat
         raise BadClue("A clue cannot be empty: a word, a sound, a line of a song, anything.")
     if len(text) > CLUE_MAX_LEN:
         raise BadClue(f"A clue can be at most {CLUE_MAX_LEN} characters.")
-    if state.config.mode is Mode.PARTY:
+    if state.config.mode is PARTY:
         if cmd.card is not None:
             raise BadCard("In party mode the clue refers to no card: give the clue alone.")
     else:
@@ -275,7 +275,7 @@ def _decide_clue(state: GameState, cmd: GiveClue) -> tuple[list[Event], GameStat
 
 
 def _decide_submit(state: GameState, cmd: Submit) -> tuple[list[Event], GameState]:
-    if state.phase is not Phase.SUBMIT:
+    if state.phase is not SUBMIT:
         raise WrongPhase("This is not the time to give cards.")
     seat, cards = cmd.seat, cmd.cards
     waiting = state._waiting  # the seats that may submit (GameState.may_submit), remembered: state.waiting_for()
@@ -283,7 +283,7 @@ def _decide_submit(state: GameState, cmd: Submit) -> tuple[list[Event], GameStat
         waiting = state.waiting_for()
     if seat not in waiting:
         raise NotYourTurn(_why_no_submit(state, seat))
-    want = 1 if state.config.mode is not Mode.STANDARD else state.rules.submit_count
+    want = 1 if state.config.mode is not STANDARD else state.rules.submit_count
     if type(cards) is not tuple:
         cards = tuple(cards)
     if len(cards) != want:
@@ -326,7 +326,7 @@ def _why_no_submit(state: GameState, seat: int) -> str:
         return "You have already given your card; it is final."
     if seat == state.turn.storyteller:
         return "You are the storyteller: your card is already in."
-    if state.config.mode is Mode.TEAM:
+    if state.config.mode is TEAM:
         if state.team_submitter(seat) is not None:
             return "Your teammate has given your team's card; you vote this turn."
         if state.partner(seat) is None:
@@ -338,7 +338,7 @@ def _why_no_submit(state: GameState, seat: int) -> str:
 
 
 def _decide_vote(state: GameState, cmd: Vote) -> tuple[list[Event], GameState]:
-    if state.phase is not Phase.VOTE:
+    if state.phase is not VOTE:
         raise WrongPhase("Voting has not started yet.")
     seat, slots, red, turn = cmd.seat, cmd.slots, cmd.red, state.turn
     voters = state._voters  # state.voter_tuple(), without the call when remembered
@@ -367,10 +367,10 @@ def _decide_vote(state: GameState, cmd: Vote) -> tuple[list[Event], GameState]:
             if slot in forbidden:
                 raise BadVote(
                     "You cannot vote for your own card."
-                    if state.config.mode is not Mode.TEAM
+                    if state.config.mode is not TEAM
                     else "You cannot vote for your team's card."
                 )
-    if state.config.mode is Mode.PARTY and seat == turn.storyteller:
+    if state.config.mode is PARTY and seat == turn.storyteller:
         if red is None:
             raise BadVote("As storyteller, place your red marker too.")
     elif red is not None:
@@ -391,7 +391,7 @@ def _decide_vote(state: GameState, cmd: Vote) -> tuple[list[Event], GameState]:
 def _decide_void(state: GameState, cmd: VoidTurn) -> tuple[list[Event], GameState]:
     if cmd.seat != state.host:
         raise NotHost("Only the table's host can void the turn.")
-    if state.phase is Phase.CLUE:
+    if state.phase is CLUE:
         raise WrongPhase("Nothing to void yet: no clue has been given this turn.")
     return _Draft.start(state, TurnVoided(state.turn.number)).outcome
 
@@ -404,7 +404,7 @@ def _decide_remove(state: GameState, cmd: RemovePlayer) -> tuple[list[Event], Ga
         raise NotYourTurn("That seat has no player.")
     draft: _Draft | None = None
     before = state
-    if state.phase in (Phase.SUBMIT, Phase.VOTE):
+    if state.phase in (SUBMIT, VOTE):
         draft = _Draft.start(state, TurnVoided(state.turn.number))
         before = draft.state
     still = [s for s in before.active_seats() if s != target]
@@ -434,7 +434,7 @@ _DECIDE: dict[type, Callable[[GameState, Any], tuple[list[Event], GameState]]] =
 
 
 def _too_few(state: GameState) -> bool:
-    if state.config.mode is Mode.TEAM:
+    if state.config.mode is TEAM:
         teams = {state.team_of(s) for s in state.active_seats()}
         return len(teams) < state.rules.min_players
     return len(state.active_seats()) < state.rules.min_players
@@ -461,7 +461,7 @@ def _end_turn(draft: _Draft) -> None:
         draft.emit(GameEnded(_leaders(state, state.active_seats())))
         return
     _refill(draft)
-    if state.config.mode is Mode.PARTY:
+    if state.config.mode is PARTY:
         draft.emit(HandsPassed())
     teller = state.turn.storyteller
     assert teller is not None
@@ -483,7 +483,7 @@ def _end_practice(draft: _Draft) -> None:
 
 def _game_finished(state: GameState) -> bool:
     seats, config = state.active_tuple(), state.config
-    if config.mode is Mode.STANDARD:
+    if config.mode is STANDARD:
         scores, target = state.scores, config.target
         return any(scores[seat] >= target for seat in seats)
     told, storytells = state.told, config.storytells
@@ -543,7 +543,7 @@ def _score(state: GameState) -> Reveal:
     )
     seats = state.active_tuple()
     points: list[Points] = []
-    if state.config.mode is Mode.PARTY:
+    if state.config.mode is PARTY:
         assert turn.red is not None
         green = {seat: slots_[0] for seat, slots_ in turn.votes.items()}
         got = score_party(green, turn.red)
@@ -555,7 +555,7 @@ def _score(state: GameState) -> Reveal:
         assert turn.clue_card is not None
         teller_slot = board.index(turn.clue_card) + 1
         rules, scores = state.rules, state.scores
-        if state.config.mode is Mode.TEAM:
+        if state.config.mode is TEAM:
             team_of = state.team_of
             outcome, units = score_units(
                 seats=seats,
@@ -631,7 +631,7 @@ def _apply_start(e: GameStarted) -> GameState:
         discard=(),
         scores=(0,) * n,
         told=(0,) * n,
-        phase=Phase.CLUE,
+        phase=CLUE,
         turn=Turn(number=0, storyteller=e.host) if e.practice else Turn(number=1, storyteller=None),
         seed=e.seed,
         rng_draws=1,
@@ -660,15 +660,15 @@ def _fold_clue(s: GameState, f: Fields, e: ClueGiven) -> None:
     seat, card = e.seat, e.card
     if card is not None:
         f["hands"] = _with_hand(s.hands, seat, _without(s.hands[seat], (card,)))
-    f["phase"] = Phase.SUBMIT
+    f["phase"] = SUBMIT
     turn = s.turn
     f["turn"] = _evolve(turn, storyteller=seat, clue=e.text, clue_card=card)
     f["version"] += 1
     f.update(_FORGOTTEN)
     mode = s.config.mode
-    if mode is not Mode.TEAM and not turn.submissions:  # GameState._waiting_for, for a turn with no card in yet
+    if mode is not TEAM and not turn.submissions:  # GameState._waiting_for, for a turn with no card in yet
         active = s.active_tuple()
-        f["_waiting"] = active if mode is Mode.PARTY else tuple([other for other in active if other != seat])
+        f["_waiting"] = active if mode is PARTY else tuple([other for other in active if other != seat])
 
 
 def _fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
@@ -694,7 +694,7 @@ def _fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
     f["version"] += 1
     waiting = f.get("_waiting")
     f.update(_FORGOTTEN)
-    if waiting is None or s.phase is not Phase.SUBMIT or s.config.mode is Mode.TEAM:
+    if waiting is None or s.phase is not SUBMIT or s.config.mode is TEAM:
         return
     if seat in waiting:  # outside team mode the seats that may submit are those that could before, but this one
         i = waiting.index(seat)
@@ -703,7 +703,7 @@ def _fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
 
 
 def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
-    f["phase"] = Phase.VOTE
+    f["phase"] = VOTE
     f["turn"] = _evolve(s.turn, board=e.order)
     f["rng_draws"] = s.rng_draws + 1
 
@@ -726,7 +726,7 @@ def _fold_vote(s: GameState, f: Fields, e: VoteCast) -> None:
     waiting = f.get("_waiting")
     if waiting is None:
         return
-    if s.phase is not Phase.VOTE:
+    if s.phase is not VOTE:
         f["_waiting"] = None
     elif seat in waiting:  # who had not voted, but this one
         i = waiting.index(seat)
@@ -771,7 +771,7 @@ def _on_hands_passed(s: GameState, f: Fields, e: HandsPassed) -> None:
 
 
 def _on_turn_began(s: GameState, f: Fields, e: TurnBegan) -> None:
-    f["phase"] = Phase.CLUE
+    f["phase"] = CLUE
     f["turn"] = Turn(number=e.number, storyteller=e.storyteller)
 
 
@@ -783,7 +783,7 @@ def _on_turn_voided(s: GameState, f: Fields, e: TurnVoided) -> None:
         if given:
             hands = _with_hand(hands, seat, (*hands[seat], *given))
     f["hands"] = hands
-    f["phase"] = Phase.CLUE
+    f["phase"] = CLUE
     f["turn"] = Turn(number=turn.number, storyteller=turn.storyteller, voided_card=turn.clue_card)
 
 
@@ -815,7 +815,7 @@ def _on_practice_ended(s: GameState, f: Fields, e: PracticeEnded) -> None:
         discard=(),
         scores=(0,) * n,
         told=(0,) * n,
-        phase=Phase.CLUE,
+        phase=CLUE,
         turn=Turn(number=1, storyteller=None),
         rng_draws=s.rng_draws + 1,
         last_reveal=None,
@@ -824,7 +824,7 @@ def _on_practice_ended(s: GameState, f: Fields, e: PracticeEnded) -> None:
 
 
 def _on_game_ended(s: GameState, f: Fields, e: GameEnded) -> None:
-    f["phase"] = Phase.OVER
+    f["phase"] = OVER
     f["winners"] = e.winners
 
 

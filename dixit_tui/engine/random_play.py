@@ -8,7 +8,7 @@ from itertools import count
 from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, VoidTurn, Vote
 from dixit_tui.engine.game import below, step
 from dixit_tui.engine.legal import acts, clue_cards, clue_needs_card, places_red, submit_count, vote_slots
-from dixit_tui.engine.state import GameState, Phase
+from dixit_tui.engine.state import CLUE, OVER, SUBMIT, VOTE, GameState, Phase
 
 _WORDS = (
     "echo",
@@ -33,13 +33,13 @@ def _command(state: GameState, phase: Phase, seat: int, rng: random.Random) -> C
     """command_for, for a seat known to act now. Every draw is the one rng.choice(items) (items[below(n)]),
     rng.randint(1, n) (1 + below(n)) or rng.sample would make; rng.sample(items, 1) draws as choice does."""
     bits = rng.getrandbits
-    if phase is Phase.CLUE:
+    if phase is CLUE:
         if not clue_needs_card(state):
             return GiveClue(seat, _WORDS[below(bits, len(_WORDS))], None)
         allowed = clue_cards(state, seat)
         card = allowed[below(bits, len(allowed))]
         return GiveClue(seat, _WORDS[below(bits, len(_WORDS))], card)
-    if phase is Phase.SUBMIT:
+    if phase is SUBMIT:
         hand = state.hands[seat]
         want = submit_count(state)
         return Submit(seat, (hand[below(bits, len(hand))],) if want == 1 else tuple(rng.sample(hand, want)))
@@ -56,7 +56,7 @@ def random_command(state: GameState, rng: random.Random, *, revote: float = 0.1)
     if not waiting:
         return None
     phase = state.phase
-    if phase is Phase.VOTE and state.turn.votes and rng.random() < revote:
+    if phase is VOTE and state.turn.votes and rng.random() < revote:
         voted = sorted(state.turn.votes)  # a voter: may vote again
         seat = voted[below(rng.getrandbits, len(voted))]
     else:
@@ -66,9 +66,9 @@ def random_command(state: GameState, rng: random.Random, *, revote: float = 0.1)
 
 def random_table_command(state: GameState, rng: random.Random) -> Command | None:
     """A rarer host action: void the turn, or remove a player."""
-    if state.phase is Phase.OVER:
+    if state.phase is OVER:
         return None
-    if rng.random() < 0.5 and state.phase is not Phase.CLUE:
+    if rng.random() < 0.5 and state.phase is not CLUE:
         return VoidTurn(state.host)
     target = rng.choice(state.active_seats())
     return RemovePlayer(state.host, target)
@@ -77,7 +77,7 @@ def random_table_command(state: GameState, rng: random.Random) -> Command | None
 def play_out(state: GameState, rng: random.Random, max_commands: int = 100_000) -> tuple[GameState, int]:
     """Play random legal moves until the game ends. Returns the final state and the number of commands."""
     for n in count():
-        if state.phase is Phase.OVER or n >= max_commands:
+        if state.phase is OVER or n >= max_commands:
             return state, n
         command = random_command(state, rng)
         assert command is not None, "a running game always waits for someone"
