@@ -69,13 +69,22 @@ def submit_count(state: GameState) -> int:
     return state.rules.submit_count
 
 
+# The slots (1, ..., size) of a board of each size a game can lay out (a card or two per player, at most twelve
+# players); vote_slots builds any bigger one as it goes.
+_BOARD_SLOTS = tuple(tuple(range(1, size + 1)) for size in range(25))
+
+
 def vote_slots(state: GameState, seat: int) -> tuple[int, ...]:
     """The board's slots `seat` may vote for: all but its own cards (team mode: its team's; party mode: all)."""
     size = len(state.turn.board)
+    slots = _BOARD_SLOTS[size] if size < len(_BOARD_SLOTS) else tuple(range(1, size + 1))
     forbidden = state.forbidden_slots(seat)
     if not forbidden:
-        return tuple(range(1, size + 1))
-    return tuple([s for s in range(1, size + 1) if s not in forbidden])
+        return slots
+    if len(forbidden) == 1:  # one card of its own (most votes): the slots before it and after it
+        mine = forbidden[0]
+        return slots[: mine - 1] + slots[mine:]
+    return tuple([s for s in slots if s not in forbidden])
 
 
 def places_red(state: GameState, seat: int) -> bool:
