@@ -63,24 +63,31 @@ _new = object.__new__
 # copies and the attribute lookups go through quickly (a key deleted and added again would move and make holes).
 _FORGOTTEN = dict.fromkeys(MEMO_KEYS)
 _UNKNOWN = dict.fromkeys(("_active", *MEMO_KEYS))  # what a new state remembers: nothing yet
-_set = object.__setattr__
+# A new GameState's or Turn's field dict is set through its class's own `__dict__` descriptor: the same as
+# object.__setattr__(new, "__dict__", fields) without looking the descriptor up (and slicing the arguments) each time.
+_SET_FIELDS: dict[type, Callable[[Any, dict[str, Any]], None]] = {
+    cls: cls.__dict__["__dict__"].__set__ for cls in (GameState, Turn)
+}
+_set_turn_fields = _SET_FIELDS[Turn]
 T = TypeVar("T")
 V = TypeVar("V")
 
 
 def _copy(obj: T) -> T:
     """A shallow copy of a GameState or Turn that no one else holds yet (so it may still be filled in)."""
-    new = _new(type(obj))
-    _set(new, "__dict__", obj.__dict__.copy())
+    cls = type(obj)
+    new = _new(cls)
+    _SET_FIELDS[cls](new, obj.__dict__.copy())
     return new
 
 
 def _evolve(obj: T, **changes: Any) -> T:
     """Like dataclasses.replace for a GameState or Turn, without re-running __init__."""
-    new = _new(type(obj))
+    cls = type(obj)
+    new = _new(cls)
     fields_ = obj.__dict__.copy()
     fields_.update(changes)
-    _set(new, "__dict__", fields_)
+    _SET_FIELDS[cls](new, fields_)
     return new
 
 
@@ -115,17 +122,19 @@ def _shuffled(items: Iterable[str], seed: int, draws: int) -> tuple[str, ...]:
     """The items in random.Random.shuffle's order for this seed and draw (the same Fisher-Yates draws, inline)."""
     out = list(items)
     bits = _rng(seed, draws).getrandbits
-    k = len(out).bit_length()  # the bits below(n) draws, for n from len(out) down: k while n >= low
-    low = 1 << k >> 1
-    for n in range(len(out), 1, -1):
-        if n < low:
-            k -= 1
-            low >>= 1
-        j = bits(k)
-        while j >= n:
+    # random.shuffle swaps out[i] with out[below(i + 1)] for every i from the last index down to 1. below(n) draws
+    # k = n.bit_length() bits, the same k for every n from low = 2 ** (k - 1) to 2 * low - 1: a run of i each.
+    top = len(out) - 1
+    k = len(out).bit_length()
+    while k > 1:
+        low = 1 << (k - 1)
+        for i in range(top, low - 2, -1):
             j = bits(k)
-        i = n - 1
-        out[i], out[j] = out[j], out[i]
+            while j > i:
+                j = bits(k)
+            out[i], out[j] = out[j], out[i]
+        top = low - 2
+        k -= 1
     return tuple(out)
 
 
@@ -232,9 +241,10 @@ def step(state: GameState, command: Command) -> tuple[list[Event], GameState]:
     refuse the command."""
     if state.phase is OVER:
         raise GameOver("The game is over.")
-    seat = command.seat
-    active = state.active
-    if not (0 <= seat < len(active)) or not active[seat]:
+    active = state._active  # state.active_tuple(): the seats still in, remembered
+    if active is None:
+        active = state.active_tuple()
+    if command.seat not in active:
         raise NotYourTurn("You are not playing at this table.")
     rule = _DECIDE.get(type(command))
     if rule is None:
@@ -485,7 +495,9 @@ def _game_finished(state: GameState) -> bool:
     seats, config = state.active_tuple(), state.config
     if config.mode is STANDARD:
         scores, target = state.scores, config.target
-        return any(scores[seat] >= target for seat in seats)
+        if len(seats) == len(scores):  # everyone is still in
+            return max(scores) >= target
+        return any([scores[seat] >= target for seat in seats])
     told, storytells = state.told, config.storytells
     return all(told[s] >= storytells for s in seats)
 
@@ -689,7 +701,7 @@ def _fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
     submissions[seat] = cards
     fields_["submissions"] = MappingProxyType(submissions)
     new = _new(Turn)
-    _set(new, "__dict__", fields_)
+    _set_turn_fields(new, fields_)
     f["turn"] = new
     f["version"] += 1
     waiting = f.get("_waiting")
@@ -719,7 +731,7 @@ def _fold_vote(s: GameState, f: Fields, e: VoteCast) -> None:
     if e.red is not None:
         fields_["red"] = e.red
     new = _new(Turn)
-    _set(new, "__dict__", fields_)
+    _set_turn_fields(new, fields_)
     f["turn"] = new
     f["version"] += 1
     f["_public"] = None

@@ -213,8 +213,8 @@ class GameState:
         if self.config.mode is TEAM:
             assert teller is not None
             own = set(self.teammates(teller))
-            return tuple(s for s in self.active_tuple() if s not in own and s not in self.turn.submissions)
-        return tuple(s for s in self.active_tuple() if s != teller)
+            return tuple([s for s in self.active_tuple() if s not in own and s not in self.turn.submissions])
+        return tuple([s for s in self.active_tuple() if s != teller])
 
     def submission_complete(self) -> bool:
         return self.phase is not SUBMIT or not self.waiting_for()
@@ -237,10 +237,10 @@ class GameState:
             # may_submit, for every active seat at once: standard and party differ only in the storyteller
             teller = turn.storyteller if mode is STANDARD else None
             given = turn.submissions
-            return tuple(s for s in self.active_tuple() if s != teller and s not in given)
+            return tuple([s for s in self.active_tuple() if s != teller and s not in given])
         if phase is VOTE:
             votes = self.turn.votes
-            return tuple(s for s in self.voter_tuple() if s not in votes)
+            return tuple([s for s in self.voter_tuple() if s not in votes])
         return ()
 
 
