@@ -541,7 +541,7 @@ def _score(state: GameState) -> Reveal:
     if turn.clue_card is not None:
         owner_of[turn.clue_card] = teller  # as GameState.owner_of, for every card at once
     board, votes = turn.board, turn.votes
-    owners = [owner_of.get(card) for card in board]  # by slot - 1
+    owners = list(map(owner_of.get, board))  # by slot - 1
     voters_on: list[list[int]] = [[] for _ in board]  # by slot - 1
     for voter in sorted(votes):
         for slot in votes[voter]:
