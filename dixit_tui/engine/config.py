@@ -18,6 +18,12 @@ class Mode(StrEnum):
     TEAM = "team"
 
 
+# The modes as plain module globals, for the engine's hot paths: on Python 3.11 every read such as `Mode.PARTY` goes
+# through the slot hook of EnumType.__getattr__ (about ten times the cost of reading a global; Python 3.12 dropped
+# the hook), and the rules ask a state's mode several times per command.
+STANDARD, PARTY, TEAM = Mode.STANDARD, Mode.PARTY, Mode.TEAM
+
+
 class Profile(StrEnum):
     REFRESH = "refresh"
     ODYSSEY = "odyssey"

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from dixit_tui.engine.cards import Card
 from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, VoidTurn, Vote
-from dixit_tui.engine.config import CLUE_MAX_LEN, FirstStoryteller, GameConfig, Mode, rules_for
+from dixit_tui.engine.config import CLUE_MAX_LEN, PARTY, STANDARD, TEAM, FirstStoryteller, GameConfig, rules_for
 from dixit_tui.engine.errors import (
     BadCard,
     BadClue,
@@ -49,7 +49,7 @@ from dixit_tui.engine.events import (
 )
 from dixit_tui.engine.reveal import Points, Reveal, SlotResult
 from dixit_tui.engine.scoring import score_party, score_seats, score_units
-from dixit_tui.engine.state import MEMO_KEYS, GameState, Phase, Turn
+from dixit_tui.engine.state import CLUE, MEMO_KEYS, OVER, SUBMIT, VOTE, GameState, Turn
 
 # --- copying frozen states -----------------------------------------------------------------------------------
 #
@@ -63,24 +63,31 @@ _new = object.__new__
 # copies and the attribute lookups go through quickly (a key deleted and added again would move and make holes).
 _FORGOTTEN = dict.fromkeys(MEMO_KEYS)
 _UNKNOWN = dict.fromkeys(("_active", *MEMO_KEYS))  # what a new state remembers: nothing yet
-_set = object.__setattr__
+# A new GameState's or Turn's field dict is set through its class's own `__dict__` descriptor: the same as
+# object.__setattr__(new, "__dict__", fields) without looking the descriptor up (and slicing the arguments) each time.
+_SET_FIELDS: dict[type, Callable[[Any, dict[str, Any]], None]] = {
+    cls: cls.__dict__["__dict__"].__set__ for cls in (GameState, Turn)
+}
+_set_turn_fields = _SET_FIELDS[Turn]
 T = TypeVar("T")
 V = TypeVar("V")
 
 
 def _copy(obj: T) -> T:
     """A shallow copy of a GameState or Turn that no one else holds yet (so it may still be filled in)."""
-    new = _new(type(obj))
-    _set(new, "__dict__", obj.__dict__.copy())
+    cls = type(obj)
+    new = _new(cls)
+    _SET_FIELDS[cls](new, obj.__dict__.copy())
     return new
 
 
 def _evolve(obj: T, **changes: Any) -> T:
     """Like dataclasses.replace for a GameState or Turn, without re-running __init__."""
-    new = _new(type(obj))
+    cls = type(obj)
+    new = _new(cls)
     fields_ = obj.__dict__.copy()
     fields_.update(changes)
-    _set(new, "__dict__", fields_)
+    _SET_FIELDS[cls](new, fields_)
     return new
 
 
@@ -115,17 +122,19 @@ def _shuffled(items: Iterable[str], seed: int, draws: int) -> tuple[str, ...]:
     """The items in random.Random.shuffle's order for this seed and draw (the same Fisher-Yates draws, inline)."""
     out = list(items)
     bits = _rng(seed, draws).getrandbits
-    k = len(out).bit_length()  # the bits below(n) draws, for n from len(out) down: k while n >= low
-    low = 1 << k >> 1
-    for n in range(len(out), 1, -1):
-        if n < low:
-            k -= 1
-            low >>= 1
-        j = bits(k)
-        while j >= n:
+    # random.shuffle swaps out[i] with out[below(i + 1)] for every i from the last index down to 1. below(n) draws
+    # k = n.bit_length() bits, the same k for every n from low = 2 ** (k - 1) to 2 * low - 1: a run of i each.
+    top = len(out) - 1
+    k = len(out).bit_length()
+    while k > 1:
+        low = 1 << (k - 1)
+        for i in range(top, low - 2, -1):
             j = bits(k)
-        i = n - 1
-        out[i], out[j] = out[j], out[i]
+            while j > i:
+                j = bits(k)
+            out[i], out[j] = out[j], out[i]
+        top = low - 2
+        k -= 1
     return tuple(out)
 
 
@@ -230,11 +239,12 @@ def step(state: GameState, command: Command) -> tuple[list[Event], GameState]:
     """`decide` and `fold` in one go: the events `command` causes and the state after them, which equals
     `fold(events, state)` (made once, not folded twice). Raises RuleError, and changes nothing, if the rules
     refuse the command."""
-    if state.phase is Phase.OVER:
+    if state.phase is OVER:
         raise GameOver("The game is over.")
-    seat = command.seat
-    active = state.active
-    if not (0 <= seat < len(active)) or not active[seat]:
+    active = state._active  # state.active_tuple(): the seats still in, remembered
+    if active is None:
+        active = state.active_tuple()
+    if command.seat not in active:
         raise NotYourTurn("You are not playing at this table.")
     rule = _DECIDE.get(type(command))
     if rule is None:
@@ -243,7 +253,7 @@ def step(state: GameState, command: Command) -> tuple[list[Event], GameState]:
 
 
 def _decide_clue(state: GameState, cmd: GiveClue) -> tuple[list[Event], GameState]:
-    if state.phase is not Phase.CLUE:
+    if state.phase is not CLUE:
         raise WrongPhase("The clue has already been given this turn.")
     teller = state.turn.storyteller
     if teller is not None and cmd.seat != teller:
@@ -253,7 +263,7 @@ def _decide_clue(state: GameState, cmd: GiveClue) -> tuple[list[Event], GameStat
         raise BadClue("A clue cannot be empty: a word, a sound, a line of a song, anything.")
     if len(text) > CLUE_MAX_LEN:
         raise BadClue(f"A clue can be at most {CLUE_MAX_LEN} characters.")
-    if state.config.mode is Mode.PARTY:
+    if state.config.mode is PARTY:
         if cmd.card is not None:
             raise BadCard("In party mode the clue refers to no card: give the clue alone.")
     else:
@@ -275,7 +285,7 @@ def _decide_clue(state: GameState, cmd: GiveClue) -> tuple[list[Event], GameStat
 
 
 def _decide_submit(state: GameState, cmd: Submit) -> tuple[list[Event], GameState]:
-    if state.phase is not Phase.SUBMIT:
+    if state.phase is not SUBMIT:
         raise WrongPhase("This is not the time to give cards.")
     seat, cards = cmd.seat, cmd.cards
     waiting = state._waiting  # the seats that may submit (GameState.may_submit), remembered: state.waiting_for()
@@ -283,7 +293,7 @@ def _decide_submit(state: GameState, cmd: Submit) -> tuple[list[Event], GameStat
         waiting = state.waiting_for()
     if seat not in waiting:
         raise NotYourTurn(_why_no_submit(state, seat))
-    want = 1 if state.config.mode is not Mode.STANDARD else state.rules.submit_count
+    want = 1 if state.config.mode is not STANDARD else state.rules.submit_count
     if type(cards) is not tuple:
         cards = tuple(cards)
     if len(cards) != want:
@@ -326,7 +336,7 @@ def _why_no_submit(state: GameState, seat: int) -> str:
         return "You have already given your card; it is final."
     if seat == state.turn.storyteller:
         return "You are the storyteller: your card is already in."
-    if state.config.mode is Mode.TEAM:
+    if state.config.mode is TEAM:
         if state.team_submitter(seat) is not None:
             return "Your teammate has given your team's card; you vote this turn."
         if state.partner(seat) is None:
@@ -338,7 +348,7 @@ def _why_no_submit(state: GameState, seat: int) -> str:
 
 
 def _decide_vote(state: GameState, cmd: Vote) -> tuple[list[Event], GameState]:
-    if state.phase is not Phase.VOTE:
+    if state.phase is not VOTE:
         raise WrongPhase("Voting has not started yet.")
     seat, slots, red, turn = cmd.seat, cmd.slots, cmd.red, state.turn
     voters = state._voters  # state.voter_tuple(), without the call when remembered
@@ -367,10 +377,10 @@ def _decide_vote(state: GameState, cmd: Vote) -> tuple[list[Event], GameState]:
             if slot in forbidden:
                 raise BadVote(
                     "You cannot vote for your own card."
-                    if state.config.mode is not Mode.TEAM
+                    if state.config.mode is not TEAM
                     else "You cannot vote for your team's card."
                 )
-    if state.config.mode is Mode.PARTY and seat == turn.storyteller:
+    if state.config.mode is PARTY and seat == turn.storyteller:
         if red is None:
             raise BadVote("As storyteller, place your red marker too.")
     elif red is not None:
@@ -391,7 +401,7 @@ def _decide_vote(state: GameState, cmd: Vote) -> tuple[list[Event], GameState]:
 def _decide_void(state: GameState, cmd: VoidTurn) -> tuple[list[Event], GameState]:
     if cmd.seat != state.host:
         raise NotHost("Only the table's host can void the turn.")
-    if state.phase is Phase.CLUE:
+    if state.phase is CLUE:
         raise WrongPhase("Nothing to void yet: no clue has been given this turn.")
     return _Draft.start(state, TurnVoided(state.turn.number)).outcome
 
@@ -404,7 +414,7 @@ def _decide_remove(state: GameState, cmd: RemovePlayer) -> tuple[list[Event], Ga
         raise NotYourTurn("That seat has no player.")
     draft: _Draft | None = None
     before = state
-    if state.phase in (Phase.SUBMIT, Phase.VOTE):
+    if state.phase in (SUBMIT, VOTE):
         draft = _Draft.start(state, TurnVoided(state.turn.number))
         before = draft.state
     still = [s for s in before.active_seats() if s != target]
@@ -434,7 +444,7 @@ _DECIDE: dict[type, Callable[[GameState, Any], tuple[list[Event], GameState]]] =
 
 
 def _too_few(state: GameState) -> bool:
-    if state.config.mode is Mode.TEAM:
+    if state.config.mode is TEAM:
         teams = {state.team_of(s) for s in state.active_seats()}
         return len(teams) < state.rules.min_players
     return len(state.active_seats()) < state.rules.min_players
@@ -461,7 +471,7 @@ def _end_turn(draft: _Draft) -> None:
         draft.emit(GameEnded(_leaders(state, state.active_seats())))
         return
     _refill(draft)
-    if state.config.mode is Mode.PARTY:
+    if state.config.mode is PARTY:
         draft.emit(HandsPassed())
     teller = state.turn.storyteller
     assert teller is not None
@@ -483,9 +493,11 @@ def _end_practice(draft: _Draft) -> None:
 
 def _game_finished(state: GameState) -> bool:
     seats, config = state.active_tuple(), state.config
-    if config.mode is Mode.STANDARD:
+    if config.mode is STANDARD:
         scores, target = state.scores, config.target
-        return any(scores[seat] >= target for seat in seats)
+        if len(seats) == len(scores):  # everyone is still in
+            return max(scores) >= target
+        return any([scores[seat] >= target for seat in seats])
     told, storytells = state.told, config.storytells
     return all(told[s] >= storytells for s in seats)
 
@@ -529,7 +541,7 @@ def _score(state: GameState) -> Reveal:
     if turn.clue_card is not None:
         owner_of[turn.clue_card] = teller  # as GameState.owner_of, for every card at once
     board, votes = turn.board, turn.votes
-    owners = [owner_of.get(card) for card in board]  # by slot - 1
+    owners = list(map(owner_of.get, board))  # by slot - 1
     voters_on: list[list[int]] = [[] for _ in board]  # by slot - 1
     for voter in sorted(votes):
         for slot in votes[voter]:
@@ -543,7 +555,7 @@ def _score(state: GameState) -> Reveal:
     )
     seats = state.active_tuple()
     points: list[Points] = []
-    if state.config.mode is Mode.PARTY:
+    if state.config.mode is PARTY:
         assert turn.red is not None
         green = {seat: slots_[0] for seat, slots_ in turn.votes.items()}
         got = score_party(green, turn.red)
@@ -555,7 +567,7 @@ def _score(state: GameState) -> Reveal:
         assert turn.clue_card is not None
         teller_slot = board.index(turn.clue_card) + 1
         rules, scores = state.rules, state.scores
-        if state.config.mode is Mode.TEAM:
+        if state.config.mode is TEAM:
             team_of = state.team_of
             outcome, units = score_units(
                 seats=seats,
@@ -631,7 +643,7 @@ def _apply_start(e: GameStarted) -> GameState:
         discard=(),
         scores=(0,) * n,
         told=(0,) * n,
-        phase=Phase.CLUE,
+        phase=CLUE,
         turn=Turn(number=0, storyteller=e.host) if e.practice else Turn(number=1, storyteller=None),
         seed=e.seed,
         rng_draws=1,
@@ -660,15 +672,15 @@ def _fold_clue(s: GameState, f: Fields, e: ClueGiven) -> None:
     seat, card = e.seat, e.card
     if card is not None:
         f["hands"] = _with_hand(s.hands, seat, _without(s.hands[seat], (card,)))
-    f["phase"] = Phase.SUBMIT
+    f["phase"] = SUBMIT
     turn = s.turn
     f["turn"] = _evolve(turn, storyteller=seat, clue=e.text, clue_card=card)
     f["version"] += 1
     f.update(_FORGOTTEN)
     mode = s.config.mode
-    if mode is not Mode.TEAM and not turn.submissions:  # GameState._waiting_for, for a turn with no card in yet
+    if mode is not TEAM and not turn.submissions:  # GameState._waiting_for, for a turn with no card in yet
         active = s.active_tuple()
-        f["_waiting"] = active if mode is Mode.PARTY else tuple([other for other in active if other != seat])
+        f["_waiting"] = active if mode is PARTY else tuple([other for other in active if other != seat])
 
 
 def _fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
@@ -689,12 +701,12 @@ def _fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
     submissions[seat] = cards
     fields_["submissions"] = MappingProxyType(submissions)
     new = _new(Turn)
-    _set(new, "__dict__", fields_)
+    _set_turn_fields(new, fields_)
     f["turn"] = new
     f["version"] += 1
     waiting = f.get("_waiting")
     f.update(_FORGOTTEN)
-    if waiting is None or s.phase is not Phase.SUBMIT or s.config.mode is Mode.TEAM:
+    if waiting is None or s.phase is not SUBMIT or s.config.mode is TEAM:
         return
     if seat in waiting:  # outside team mode the seats that may submit are those that could before, but this one
         i = waiting.index(seat)
@@ -703,7 +715,7 @@ def _fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
 
 
 def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
-    f["phase"] = Phase.VOTE
+    f["phase"] = VOTE
     f["turn"] = _evolve(s.turn, board=e.order)
     f["rng_draws"] = s.rng_draws + 1
 
@@ -719,14 +731,14 @@ def _fold_vote(s: GameState, f: Fields, e: VoteCast) -> None:
     if e.red is not None:
         fields_["red"] = e.red
     new = _new(Turn)
-    _set(new, "__dict__", fields_)
+    _set_turn_fields(new, fields_)
     f["turn"] = new
     f["version"] += 1
     f["_public"] = None
     waiting = f.get("_waiting")
     if waiting is None:
         return
-    if s.phase is not Phase.VOTE:
+    if s.phase is not VOTE:
         f["_waiting"] = None
     elif seat in waiting:  # who had not voted, but this one
         i = waiting.index(seat)
@@ -771,7 +783,7 @@ def _on_hands_passed(s: GameState, f: Fields, e: HandsPassed) -> None:
 
 
 def _on_turn_began(s: GameState, f: Fields, e: TurnBegan) -> None:
-    f["phase"] = Phase.CLUE
+    f["phase"] = CLUE
     f["turn"] = Turn(number=e.number, storyteller=e.storyteller)
 
 
@@ -783,7 +795,7 @@ def _on_turn_voided(s: GameState, f: Fields, e: TurnVoided) -> None:
         if given:
             hands = _with_hand(hands, seat, (*hands[seat], *given))
     f["hands"] = hands
-    f["phase"] = Phase.CLUE
+    f["phase"] = CLUE
     f["turn"] = Turn(number=turn.number, storyteller=turn.storyteller, voided_card=turn.clue_card)
 
 
@@ -815,7 +827,7 @@ def _on_practice_ended(s: GameState, f: Fields, e: PracticeEnded) -> None:
         discard=(),
         scores=(0,) * n,
         told=(0,) * n,
-        phase=Phase.CLUE,
+        phase=CLUE,
         turn=Turn(number=1, storyteller=None),
         rng_draws=s.rng_draws + 1,
         last_reveal=None,
@@ -824,7 +836,7 @@ def _on_practice_ended(s: GameState, f: Fields, e: PracticeEnded) -> None:
 
 
 def _on_game_ended(s: GameState, f: Fields, e: GameEnded) -> None:
-    f["phase"] = Phase.OVER
+    f["phase"] = OVER
     f["winners"] = e.winners
 
 

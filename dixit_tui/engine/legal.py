@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dixit_tui.engine.config import Mode
-from dixit_tui.engine.state import GameState, Phase
+from dixit_tui.engine.config import PARTY
+from dixit_tui.engine.state import CLUE, SUBMIT, VOTE, GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,24 +41,24 @@ _NOTHING_BLIND = LegalMoves(clue_needs_card=False)  # party mode
 def acts(state: GameState, seat: int) -> bool:
     """Whether `seat` has a move now: the clue or a submission it owes, or a vote (also one it may change)."""
     phase = state.phase
-    if phase is Phase.CLUE or phase is Phase.SUBMIT:
+    if phase is CLUE or phase is SUBMIT:
         return seat in state.waiting_for()  # SUBMIT: the seats that may submit (GameState.may_submit)
-    return phase is Phase.VOTE and seat in state.voter_tuple()
+    return phase is VOTE and seat in state.voter_tuple()
 
 
 def clue_needs_card(state: GameState) -> bool:
-    return state.config.mode is not Mode.PARTY
+    return state.config.mode is not PARTY
 
 
 def voided_card(state: GameState, seat: int) -> str | None:
     """The card this seat's new clue may not use after a void (only the storyteller, whose card it was, learns it)."""
     turn = state.turn
-    return turn.voided_card if state.phase is Phase.CLUE and seat == turn.storyteller else None
+    return turn.voided_card if state.phase is CLUE and seat == turn.storyteller else None
 
 
 def clue_cards(state: GameState, seat: int) -> tuple[str, ...]:
     """The cards of `seat`'s hand a clue may go with: all but a voided turn's card; none in party mode."""
-    if state.config.mode is Mode.PARTY:
+    if state.config.mode is PARTY:
         return ()
     hand, voided = state.hands[seat], state.turn.voided_card
     return hand if voided is None or voided not in hand else tuple([c for c in hand if c != voided])
@@ -69,18 +69,27 @@ def submit_count(state: GameState) -> int:
     return state.rules.submit_count
 
 
+# The slots (1, ..., size) of a board of each size a game can lay out (a card or two per player, at most twelve
+# players); vote_slots builds any bigger one as it goes.
+_BOARD_SLOTS = tuple(tuple(range(1, size + 1)) for size in range(25))
+
+
 def vote_slots(state: GameState, seat: int) -> tuple[int, ...]:
     """The board's slots `seat` may vote for: all but its own cards (team mode: its team's; party mode: all)."""
     size = len(state.turn.board)
+    slots = _BOARD_SLOTS[size] if size < len(_BOARD_SLOTS) else tuple(range(1, size + 1))
     forbidden = state.forbidden_slots(seat)
     if not forbidden:
-        return tuple(range(1, size + 1))
-    return tuple([s for s in range(1, size + 1) if s not in forbidden])
+        return slots
+    if len(forbidden) == 1:  # one card of its own (most votes): the slots before it and after it
+        mine = forbidden[0]
+        return slots[: mine - 1] + slots[mine:]
+    return tuple([s for s in slots if s not in forbidden])
 
 
 def places_red(state: GameState, seat: int) -> bool:
     """Party mode: the storyteller's vote carries the red marker."""
-    return state.config.mode is Mode.PARTY and seat == state.turn.storyteller
+    return state.config.mode is PARTY and seat == state.turn.storyteller
 
 
 def legal_moves(state: GameState, seat: int | None) -> LegalMoves:
@@ -89,14 +98,14 @@ def legal_moves(state: GameState, seat: int | None) -> LegalMoves:
     if seat is None or not 0 <= seat < len(state.names) or not acts(state, seat):
         return NOTHING if needs_card else _NOTHING_BLIND
     phase = state.phase
-    if phase is Phase.CLUE:
+    if phase is CLUE:
         return LegalMoves(
             clue=True,
             clue_needs_card=needs_card,
             clue_cards=clue_cards(state, seat),
             voided_card=voided_card(state, seat),
         )
-    if phase is Phase.SUBMIT:
+    if phase is SUBMIT:
         return LegalMoves(clue_needs_card=needs_card, submit_count=submit_count(state), submit_cards=state.hands[seat])
     board = range(1, len(state.turn.board) + 1)
     return LegalMoves(

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from dixit_tui.engine.cards import Card
-from dixit_tui.engine.config import GameConfig, Mode, Rules
+from dixit_tui.engine.config import PARTY, STANDARD, TEAM, GameConfig, Rules
 from dixit_tui.engine.frozen import quick_init
 from dixit_tui.engine.reveal import Reveal
 
@@ -21,6 +21,11 @@ class Phase(StrEnum):
     SUBMIT = "submit"
     VOTE = "vote"
     OVER = "over"
+
+
+# The phases as plain module globals, for the engine's hot paths (as config.STANDARD, PARTY and TEAM: reading
+# `Phase.VOTE` costs a metaclass hook on Python 3.11).
+CLUE, SUBMIT, VOTE, OVER = Phase.CLUE, Phase.SUBMIT, Phase.VOTE, Phase.OVER
 
 
 # GameState and Turn keep their fields in a __dict__ (no slots) on purpose: the engine copies a state by copying
@@ -101,13 +106,13 @@ class GameState:
         return seat
 
     def team_of(self, seat: int) -> int | None:
-        if self.config.mode is not Mode.TEAM:
+        if self.config.mode is not TEAM:
             return None
         return seat % (len(self.names) // 2)
 
     def partner(self, seat: int) -> int | None:
         """The teammate sitting opposite, if any and still in the game."""
-        if self.config.mode is not Mode.TEAM:
+        if self.config.mode is not TEAM:
             return None
         half = len(self.names) // 2
         mate = (seat + half) % len(self.names)
@@ -145,9 +150,9 @@ class GameState:
     def _all_forbidden(self) -> dict[int, tuple[int, ...]]:
         """forbidden_slots for every seat that has some, in one pass over the board (the voters all ask)."""
         mode, turn = self.config.mode, self.turn
-        if mode is Mode.PARTY or not turn.board:
+        if mode is PARTY or not turn.board:
             return {}
-        if mode is Mode.TEAM:
+        if mode is TEAM:
             return {seat: self._forbidden_slots(seat) for seat in self.seats}
         owner_of = {card: seat for seat, cards in turn.submissions.items() for card in cards}
         if turn.clue_card is not None:
@@ -161,9 +166,9 @@ class GameState:
 
     def _forbidden_slots(self, seat: int) -> tuple[int, ...]:
         mode, board = self.config.mode, self.turn.board
-        if mode is Mode.PARTY or not board:
+        if mode is PARTY or not board:
             return ()
-        if mode is Mode.STANDARD:
+        if mode is STANDARD:
             mine: Collection[str] = self.given_by(seat)
         else:
             mine = {c for s in self.teammates(seat) for c in self.given_by(s)}
@@ -176,14 +181,14 @@ class GameState:
         return next((s for s in self.teammates(seat) if s in self.turn.submissions), None)
 
     def may_submit(self, seat: int) -> bool:
-        if self.phase is not Phase.SUBMIT or not self.active[seat] or seat in self.turn.submissions:
+        if self.phase is not SUBMIT or not self.active[seat] or seat in self.turn.submissions:
             return False
         teller = self.turn.storyteller
-        if self.config.mode is Mode.PARTY:
+        if self.config.mode is PARTY:
             return True
         if seat == teller:
             return False
-        if self.config.mode is Mode.TEAM:
+        if self.config.mode is TEAM:
             assert teller is not None
             if seat == self.partner(teller):
                 return True
@@ -203,16 +208,16 @@ class GameState:
 
     def _compute_voters(self) -> tuple[int, ...]:
         teller = self.turn.storyteller
-        if self.config.mode is Mode.PARTY:
+        if self.config.mode is PARTY:
             return self.active_tuple()
-        if self.config.mode is Mode.TEAM:
+        if self.config.mode is TEAM:
             assert teller is not None
             own = set(self.teammates(teller))
-            return tuple(s for s in self.active_tuple() if s not in own and s not in self.turn.submissions)
-        return tuple(s for s in self.active_tuple() if s != teller)
+            return tuple([s for s in self.active_tuple() if s not in own and s not in self.turn.submissions])
+        return tuple([s for s in self.active_tuple() if s != teller])
 
     def submission_complete(self) -> bool:
-        return self.phase is not Phase.SUBMIT or not self.waiting_for()
+        return self.phase is not SUBMIT or not self.waiting_for()
 
     def waiting_for(self) -> tuple[int, ...]:
         memo = self._waiting
@@ -222,20 +227,20 @@ class GameState:
 
     def _waiting_for(self) -> tuple[int, ...]:
         phase = self.phase
-        if phase is Phase.CLUE:
+        if phase is CLUE:
             teller = self.turn.storyteller
             return self.active_tuple() if teller is None else (teller,)
-        if phase is Phase.SUBMIT:
+        if phase is SUBMIT:
             mode, turn = self.config.mode, self.turn
-            if mode is Mode.TEAM:
+            if mode is TEAM:
                 return tuple(s for s in self.active_tuple() if self.may_submit(s))
             # may_submit, for every active seat at once: standard and party differ only in the storyteller
-            teller = turn.storyteller if mode is Mode.STANDARD else None
+            teller = turn.storyteller if mode is STANDARD else None
             given = turn.submissions
-            return tuple(s for s in self.active_tuple() if s != teller and s not in given)
-        if phase is Phase.VOTE:
+            return tuple([s for s in self.active_tuple() if s != teller and s not in given])
+        if phase is VOTE:
             votes = self.turn.votes
-            return tuple(s for s in self.voter_tuple() if s not in votes)
+            return tuple([s for s in self.voter_tuple() if s not in votes])
         return ()
 
 

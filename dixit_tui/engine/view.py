@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dixit_tui.engine.config import Mode, Profile
+from dixit_tui.engine.config import PARTY, Mode, Profile
 from dixit_tui.engine.legal import legal_moves
 from dixit_tui.engine.reveal import Reveal
-from dixit_tui.engine.state import GameState, Phase
+from dixit_tui.engine.state import CLUE, OVER, VOTE, GameState, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +86,7 @@ class PlayerView:
 
 
 def _hand_hidden(state: GameState, seat: int) -> bool:
-    if state.config.mode is not Mode.PARTY or state.phase is not Phase.CLUE:
+    if state.config.mode is not PARTY or state.phase is not CLUE:
         return False
     teller = state.turn.storyteller
     return teller is None or teller == seat
@@ -104,7 +104,7 @@ def _public(state: GameState) -> tuple[tuple[SeatView, ...], tuple[SlotView, ...
             ]
         )
         board: tuple[SlotView, ...] = ()
-        if state.phase is Phase.VOTE:
+        if state.phase is VOTE:
             texts = state.cards
             board = tuple([SlotView(i, c, texts[c].text) for i, c in enumerate(state.turn.board, start=1)])
         memo = state.__dict__["_public"] = (players, board)
@@ -125,7 +125,7 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
     moves = legal_moves(state, you)
     your_votes: tuple[int, ...] = ()
     your_red = None
-    if you is not None and state.phase is Phase.VOTE:
+    if you is not None and state.phase is VOTE:
         your_votes = turn.votes.get(you, ())
         if you == turn.storyteller:
             your_red = turn.red
@@ -143,8 +143,8 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         hand_hidden=hidden,
         board=board,
         votes_allowed=state.rules.votes_allowed,
-        forbidden_slots=state.forbidden_slots(you) if you is not None and state.phase is Phase.VOTE else (),
-        your_cards=state.given_by(you) if you is not None and state.phase is not Phase.OVER else (),
+        forbidden_slots=state.forbidden_slots(you) if you is not None and state.phase is VOTE else (),
+        your_cards=state.given_by(you) if you is not None and state.phase is not OVER else (),
         your_votes=your_votes,
         your_red=your_red,
         waiting_for=waiting,

@@ -4,11 +4,13 @@ scoring by seat)."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 import random
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -125,3 +127,46 @@ def test_scoring_by_seat_matches_scoring_by_unit() -> None:
             unit_of=lambda s: s,  # the unit path, one seat per unit
         )
         assert by_unit == (outcome, {s: (pass1[s], raw[s], raw[s], extras[s]) for s in range(n)})
+
+
+def test_the_random_player_makes_few_python_calls_per_command() -> None:
+    """The random player's draws are written out (no call to `below` per draw) and it reads the remembered seats
+    awaited: a vote usually costs random_command, _command, vote_slots, forbidden_slots and Vote.__init__ (the
+    turn's first vote also works out who votes and the forbidden slots): about six on average; a card four calls.
+    Before, a vote made about fourteen (waiting_for, three draws, places_red, ...)."""
+    calls: dict[str, list[int]] = {"vote": [], "submit": []}
+    for seed in range(3):
+        game = make_game(8, seed=seed)
+        rng = random.Random(seed)
+        state = game.state
+        while state.phase is not Phase.OVER:
+            out: list[Any] = []
+            n = python_calls(lambda: out.append(random_command(state, rng)))  # noqa: B023  # called at once
+            command = out[0]
+            if type(command) in (Vote, Submit):
+                calls["vote" if type(command) is Vote else "submit"].append(n)
+            state = step(state, command)[1]
+    assert sum(calls["vote"]) / len(calls["vote"]) <= 7, calls["vote"]
+    assert max(calls["submit"]) <= 4, calls["submit"]
+
+
+def test_the_rules_read_phases_and_modes_from_module_globals() -> None:
+    """On Python 3.11 reading an enum member through its class (Phase.VOTE) goes through EnumType.__getattr__'s
+    slot hook, about ten times the cost of a global; the modules every command runs through use the globals
+    (engine.state.VOTE, engine.config.PARTY, ...)."""
+    from dixit_tui.engine import legal, random_play, state, view
+
+    for module in (game_module, legal, random_play, state, view):
+        assert module.__file__ is not None
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        # the globals themselves (CLUE, SUBMIT, VOTE, OVER = Phase.CLUE, ...) are module-level assignments
+        defining = {id(node) for top in tree.body if isinstance(top, ast.Assign) for node in ast.walk(top.value)}
+        reads = [
+            f"{module.__name__}:{node.lineno}: {ast.unparse(node)}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("Phase", "Mode")
+            and id(node) not in defining
+        ]
+        assert reads == [], reads
