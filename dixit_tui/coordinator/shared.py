@@ -271,6 +271,7 @@ class SharedTables:
             ) from err
         self.round_trips += 1
         updates: list[Any] = []
+        only_chat = True  # a chat line alone changes no view: it comes as the line, as at the worker that took it
         closed = False
         rematch: str | None = None
         for entry_id, fields in entries:
@@ -285,6 +286,7 @@ class SharedTables:
             if record.get("t") == "create":
                 continue
             rematch = record.get("rematch") or rematch
+            only_chat = only_chat and record.get("t") == "chat"
             updates += table.apply(record)
         if rematch is not None:
             self._follow_rematch(table, rematch)
@@ -295,6 +297,11 @@ class SharedTables:
         if entries or moved:
             coordinator.schedule(table)
             coordinator._watch_idle(table)
+            if only_chat and not moved:
+                for session in table.sessions():
+                    for update in updates:
+                        session.deliver(update)
+                return
             coordinator.broadcast(table, updates)
             coordinator.lobby_changed()
 
