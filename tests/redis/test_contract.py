@@ -87,6 +87,10 @@ async def coordinators(url: str) -> AsyncIterator[tuple[Coordinator, Coordinator
         yield pair[0], pair[1]
 
 
+def read_chat(updates: list[object], start: int) -> bool:
+    return any(isinstance(u, ChatUpdate) for u in updates[start:])
+
+
 async def test_a_chat_line_from_another_worker_reaches_a_player_as_the_chat_line_alone(
     redis_server: RedisServer,
 ) -> None:
@@ -111,6 +115,6 @@ async def test_a_chat_line_from_another_worker_reaches_a_player_as_the_chat_line
         for speaker, line in ((cy_session, "from this worker"), (ben_session, "from the other worker")):
             start = len(ana)
             await speaker.chat(line)
-            await until(lambda n=start: any(isinstance(u, ChatUpdate) for u in ana[n:]), f"ana to read {line!r}")
+            await until(functools.partial(read_chat, ana, start), f"ana to read {line!r}")
             await asyncio.sleep(0.5)  # anything else it brings would come within this
             assert [type(u).__name__ for u in ana[start:]] == ["ChatUpdate"], line
