@@ -40,6 +40,7 @@ Wrap = Callable[[AppFactory, Coordinator], AppFactory]
 class DixitServer:
     acceptor: DixitAcceptor
     apps: Mapping[str, DixitApp]  # the app of each terminal session still running, by SSH user name
+    saved_in: tuple[str, ...] = ()  # where `dixit-tui replay` finds the saved games (with store=True)
 
     @property
     def port(self) -> int:
@@ -91,7 +92,7 @@ async def dixit_server(
     handler = build_command_handler(args, coordinator)
     try:
         async with running_server(tmp_path, app_factory, command_handler=handler) as acceptor:
-            yield DixitServer(acceptor, apps), coordinator
+            yield DixitServer(acceptor, apps, ("--data-dir", str(tmp_path / "data"))), coordinator
     finally:
         if saved is not None:
             await saved.close()

@@ -249,6 +249,7 @@ class TwoServers:
 
     servers: list[DixitAcceptor]
     apps: Mapping[str, DixitApp]  # each terminal session's app still running, on either worker, by SSH user name
+    saved_in: tuple[str, ...] = ()  # where `dixit-tui replay` finds the saved games: their Redis
 
     @property
     def port(self) -> int:
@@ -282,4 +283,4 @@ async def shared_dixit_server(
             stack.callback(redis.stop)
             url = redis.url
         servers, coordinator = await stack.enter_async_context(two_workers(tmp_path, url, args, apps, seed=seed))
-        yield TwoServers(servers, apps), cast(Coordinator, coordinator)
+        yield TwoServers(servers, apps, ("--redis", url)), cast(Coordinator, coordinator)
