@@ -73,6 +73,15 @@ return 1
 CONFLICT = "conflict"
 
 
+async def _execute(pipe: Any) -> list[Any]:
+    """`pipe.execute()`, then the pipeline gives its connection back also when checking its scripts with Redis
+    failed or was cancelled (redis-py keeps the connection then, until the pipeline is collected)."""
+    try:
+        return cast(list[Any], await pipe.execute())
+    finally:
+        await pipe.reset()
+
+
 class RemoteSeat:
     """A seat whose player is connected to another worker: it counts as connected here, and is never shown a thing
     (that worker shows it its views)."""
@@ -264,7 +273,7 @@ class SharedTables:
         pipe.xrange(self.store._log(table.code), min=f"{lock.seq + 1}-0", max="+")
         pipe.hgetall(self._presence_key(table.code))
         try:
-            entries, presence = await pipe.execute()
+            entries, presence = await _execute(pipe)
         except RedisError as err:
             raise TableError(
                 "The server cannot reach its storage just now, so nothing changed. Try again in a moment.", "storage"
@@ -419,7 +428,7 @@ class SharedTables:
                 await self._presence(
                     keys=[key], args=[self.worker, value, "drop", channel, table.code, *(before - local)], client=pipe
                 )
-            await pipe.execute()
+            await _execute(pipe)
             self.round_trips += 1
         except RedisError as err:
             log.warning("could not tell Redis who is at table %s: %s (the next tick tries again)", table.code, err)
@@ -457,7 +466,7 @@ class SharedTables:
                 await self.store._release(
                     keys=[f"{self.store.prefix}lease:table:{code}"], args=[self.worker], client=pipe
                 )
-            await pipe.execute()
+            await _execute(pipe)
         except RedisError as err:
             log.warning("could not give up this worker's seats and tables in Redis: %s", err)
         self.claimed.clear()
@@ -592,7 +601,7 @@ class SharedTables:
                 client=pipe,
             )
         try:
-            results = await pipe.execute()
+            results = await _execute(pipe)
         except RedisError as err:
             log.warning("Redis did not answer the tick: %s", err)
             return

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from redis.asyncio.client import Pipeline
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from dixit_tui.coordinator import ChatUpdate, Coordinator, Identity, StateUpdate, TableOptions
 from dixit_tui.coordinator.shared import SharedTables
@@ -118,3 +120,28 @@ async def test_a_chat_line_from_another_worker_reaches_a_player_as_the_chat_line
             await until(functools.partial(read_chat, ana, start), f"ana to read {line!r}")
             await asyncio.sleep(0.5)  # anything else it brings would come within this
             assert [type(u).__name__ for u in ana[start:]] == ["ChatUpdate"], line
+
+
+async def test_a_tick_that_fails_while_loading_its_scripts_gives_its_redis_connection_back(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pipeline with scripts first checks them with Redis on a connection it keeps until it is reset; when that
+    check fails (Redis lost, or the task cancelled, as at shutdown), redis-py does not reset it: the connection would
+    be held until the pipeline is collected (which logs "Unclosed Pipeline client" as an error)."""
+    async with coordinators(redis_server.url) as (a, _b):
+        shared = a.shared
+        assert shared is not None
+        ana = await a.connect(Identity("ana", "SHA256:ana"), lambda update: None)
+        await ana.create(TableOptions())  # the tick renews its lease and ana's seat: with scripts
+        pool = shared.store.client.connection_pool
+        await shared.tick()
+        in_use = len(pool._in_use_connections)
+
+        async def lost(self: Pipeline) -> None:
+            await self.immediate_execute_command("PING")  # takes a connection, as SCRIPT EXISTS does
+            raise RedisConnectionError("Redis went away")
+
+        monkeypatch.setattr(Pipeline, "load_scripts", lost)
+        await shared.tick()  # (logged; the next tick tries again)
+        monkeypatch.undo()
+        assert len(pool._in_use_connections) == in_use
