@@ -283,6 +283,7 @@ class SharedTables:
         only_chat = True  # a chat line alone changes no view: it comes as the line, as at the worker that took it
         closed = False
         rematch: str | None = None
+        rematch_note = ""
         for entry_id, fields in entries:
             seq = _seq_of(entry_id)
             if seq <= lock.seq:
@@ -294,11 +295,12 @@ class SharedTables:
                 break
             if record.get("t") == "create":
                 continue
-            rematch = record.get("rematch") or rematch
+            if record.get("rematch"):  # the host's note naming it: "ana started a rematch: table CODE."
+                rematch, rematch_note = record["rematch"], str(record.get("text", ""))
             only_chat = only_chat and record.get("t") == "chat"
             updates += table.apply(record)
         if rematch is not None:
-            self._follow_rematch(table, rematch)
+            self._follow_rematch(table, rematch, rematch_note)
         if closed:
             self._closed(table)
             raise TableError(f"Table {table.code} has closed.", "no_table")
@@ -314,9 +316,11 @@ class SharedTables:
             coordinator.broadcast(table, updates)
             coordinator.lobby_changed()
 
-    def _follow_rematch(self, old: SessionTable, code: str) -> None:
+    def _follow_rematch(self, old: SessionTable, code: str, note: str) -> None:
         """The host (at another worker) started a rematch: this worker's players and spectators at the old table
-        move to the new one, each to the seat with their old seat's reconnect code (a rematch keeps them)."""
+        move to the new one, each to the seat with their old seat's reconnect code (a rematch keeps them), with the
+        host's `note`; the old code leads to the new table here too."""
+        self.coordinator.rematches[old.code] = code
         movers: list[tuple[str | None, Any]] = []
         for seat in old.seats:
             session: Any = seat.session
@@ -331,9 +335,9 @@ class SharedTables:
         for _, session in movers:
             session.table = None
         if movers:
-            detached.spawn(self._arrive(code, movers))
+            detached.spawn(self._arrive(code, movers, note))
 
-    async def _arrive(self, code: str, movers: list[tuple[str | None, Any]]) -> None:
+    async def _arrive(self, code: str, movers: list[tuple[str | None, Any]], note: str) -> None:
         coordinator = self.coordinator
         try:
             new = await coordinator.find_table(code)
@@ -348,7 +352,7 @@ class SharedTables:
                         session.deliver(StateUpdate(None))
                         continue
                     session.table = new
-                    session.deliver(NoticeUpdate(f"A rematch started: table {new.code}."))
+                    session.deliver(NoticeUpdate(note or f"A rematch started: table {new.code}."))
                 await coordinator.changed(new, lobby=True)
         except TableError as err:
             for _, session in movers:

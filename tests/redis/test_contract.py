@@ -19,7 +19,7 @@ import pytest
 from redis.asyncio.client import Pipeline
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from dixit_tui.coordinator import ChatUpdate, Coordinator, Identity, StateUpdate, TableOptions
+from dixit_tui.coordinator import ChatUpdate, Coordinator, Identity, NoticeUpdate, StateUpdate, TableOptions
 from dixit_tui.coordinator.shared import SharedTables
 from dixit_tui.store.redis_store import RedisStore
 from tests.e2e import test_headless_ssh as headless
@@ -145,3 +145,34 @@ async def test_a_tick_that_fails_while_loading_its_scripts_gives_its_redis_conne
         await shared.tick()  # (logged; the next tick tries again)
         monkeypatch.undo()
         assert len(pool._in_use_connections) == in_use
+
+
+async def test_a_rematch_started_at_another_worker_says_who_started_it_and_the_old_code_leads_to_it(
+    redis_server: RedisServer,
+) -> None:
+    """What `rematch` records at the host's worker (the new table, and the old table's note naming it): a player at
+    the other worker moves with the same notice as at one worker ("ana started a rematch: table NEW."), and `join
+    OLD` there finds the new table once the old one is gone, as at the host's worker."""
+    async with coordinators(redis_server.url) as (a, b):
+        ana = await a.connect(Identity("ana", "SHA256:ana"), lambda update: None)
+        view = await ana.create(TableOptions())
+        ben_updates: list[object] = []
+        ben = await b.connect(Identity("ben", "SHA256:ben"), ben_updates.append)
+        await ben.join(view.code)
+        old = a.tables[view.code]
+        await until(lambda: len(old.seats) == 2, "ben's seat at worker A")
+        async with old.lock:  # (as PlayerSession.rematch does, once the game is over)
+            new, _moved = a.rematch_table(old)
+            async with new.lock:
+                old.announce(f"ana started a rematch: table {new.code}.")
+                old.pending[-1]["rematch"] = new.code
+                await a.commit(new)
+            await a.changed(old, lobby=True)
+
+        def notices() -> list[str]:
+            return [u.text for u in ben_updates if isinstance(u, NoticeUpdate)]
+
+        await until(lambda: ben.table is not None and ben.table.code == new.code, "ben to move to the rematch")
+        await until(lambda: bool(notices()), "ben's notice")
+        assert notices() == [f"ana started a rematch: table {new.code}."]
+        assert b.rematches.get(view.code) == new.code
