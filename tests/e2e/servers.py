@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-import pytest
-
 from dixit_tui.coordinator import Coordinator
 from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
 from dixit_tui.ssh.server import DixitAcceptor
@@ -63,11 +61,9 @@ async def dixit_server(
     them (disconnect_grace=60.0, first_clue_grace=..., limit=[...]); `seed` seeds the coordinator's random source
     (table codes and each game's shuffle: the same on every run); `wrap` may replace the app factory (crash tests);
     `store` saves the games in tmp_path/data. On two workers (`--two-workers`) the games are saved in their Redis,
-    and a test that wraps the app factory skips."""
+    and `wrap` wraps each worker's factory."""
     if two_workers_wanted():
-        if wrap is not None:
-            pytest.skip("not on two workers: the test wraps one process's app factory (a crash factory)")
-        async with shared_dixit_server(tmp_path, seed=seed, **settings) as (two, coordinator):
+        async with shared_dixit_server(tmp_path, seed=seed, wrap=wrap, **settings) as (two, coordinator):
             yield cast(DixitServer, two), coordinator
         return
     args = argparse.Namespace(

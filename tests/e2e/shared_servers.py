@@ -19,7 +19,7 @@ import argparse
 import os
 import random
 import weakref
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +32,7 @@ from dixit_tui.coordinator import Coordinator
 from dixit_tui.coordinator.shared import SharedTables, is_remote
 from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
 from dixit_tui.ssh.server import DixitAcceptor, start_server
-from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.session import AppFactory, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store.redis_store import RedisStore
 from dixit_tui.tui.app import DixitApp
@@ -205,11 +205,18 @@ class BothWorkers:
 
 @asynccontextmanager
 async def two_workers(
-    tmp_path: Path, url: str, args: argparse.Namespace, apps: Any = None, *, seed: int | None = None
+    tmp_path: Path,
+    url: str,
+    args: argparse.Namespace,
+    apps: Any = None,
+    *,
+    seed: int | None = None,
+    wrap: Callable[[AppFactory, Coordinator], AppFactory] | None = None,
 ) -> AsyncIterator[tuple[list[DixitAcceptor], BothWorkers]]:
     """Two workers (coordinator, shared tables, SSH server) on one port: (their SSH servers, both coordinators).
     `apps` (a mutable mapping) gets each terminal session's app by SSH user name; `seed` seeds both coordinators'
-    random source alike (a table's code and shuffle are the same whichever worker creates it)."""
+    random source alike (a table's code and shuffle are the same whichever worker creates it); `wrap` replaces each
+    worker's app factory (given that worker's coordinator), as in `tests.e2e.servers.dixit_server`."""
     async with AsyncExitStack() as stack:
         port = 0
         coordinators: list[Coordinator] = []
@@ -225,6 +232,8 @@ async def two_workers(
             stack.push_async_callback(store.close)
             stack.push_async_callback(shared.stop)
             make_app = build_app_factory(args, coordinator)
+            if wrap is not None:
+                make_app = wrap(make_app, coordinator)
 
             def app_factory(identity: SessionIdentity, terminal: TerminalInfo, make_app: Any = make_app) -> Any:
                 app = make_app(identity, terminal)
@@ -266,7 +275,12 @@ class TwoServers:
 
 @asynccontextmanager
 async def shared_dixit_server(
-    tmp_path: Path, *, seed: int = 7, url: str | None = None, **settings: Any
+    tmp_path: Path,
+    *,
+    seed: int = 7,
+    url: str | None = None,
+    wrap: Callable[[AppFactory, Coordinator], AppFactory] | None = None,
+    **settings: Any,
 ) -> AsyncIterator[tuple[TwoServers, Coordinator]]:
     """`tests.e2e.servers.dixit_server` as two workers on one Redis: the redis-server at `url`, or one of its own
     in tmp_path/redis (skips when redis-server is not installed)."""
@@ -282,5 +296,7 @@ async def shared_dixit_server(
             redis.start()
             stack.callback(redis.stop)
             url = redis.url
-        servers, coordinator = await stack.enter_async_context(two_workers(tmp_path, url, args, apps, seed=seed))
+        servers, coordinator = await stack.enter_async_context(
+            two_workers(tmp_path, url, args, apps, seed=seed, wrap=wrap)
+        )
         yield TwoServers(servers, apps, ("--redis", url)), cast(Coordinator, coordinator)
