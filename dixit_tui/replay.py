@@ -1,4 +1,5 @@
-"""`dixit-tui replay CODE`: print the transcript of a game kept in the data folder."""
+"""`dixit-tui replay CODE`: print the transcript of a game kept in the data folder (or, with `--redis URL`, in the
+Redis that `serve --redis` shares its tables through)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 
 from dixit_tui.coordinator.codes import normalize_code
 from dixit_tui.engine import Event, event_from_dict, fold, view_for
-from dixit_tui.store import SqliteStore, StoreError
+from dixit_tui.store import SqliteStore, Store, StoreError
+from dixit_tui.store.redis_store import RedisStore
 from dixit_tui.store.sqlite import FILENAME
 from dixit_tui.transcript import transcript_of
 
@@ -16,10 +18,11 @@ from dixit_tui.transcript import transcript_of
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("code", help="the table's code, e.g. K7QF")
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="the server's data folder")
+    parser.add_argument("--redis", metavar="URL", help="read the game from this Redis (serve --redis), not the folder")
 
 
-async def _history(data_dir: Path, code: str) -> list[Event]:
-    store = await SqliteStore.open(data_dir)
+async def _history(data_dir: Path, code: str, redis: str | None = None) -> list[Event]:
+    store: Store = await RedisStore.open(redis) if redis else await SqliteStore.open(data_dir)
     try:
         records = await store.history(code)
     finally:
@@ -28,12 +31,13 @@ async def _history(data_dir: Path, code: str) -> list[Event]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not (args.data_dir / FILENAME).exists():
+    redis = getattr(args, "redis", None)
+    if not redis and not (args.data_dir / FILENAME).exists():
         print(f"dixit-tui replay: no saved games in {args.data_dir}/")
         return 1
     code = normalize_code(args.code)
     try:
-        events = asyncio.run(_history(args.data_dir, code))
+        events = asyncio.run(_history(args.data_dir, code, redis))
     except StoreError as err:
         print(f"dixit-tui replay: {err}")
         return 1

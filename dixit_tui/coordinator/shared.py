@@ -74,6 +74,15 @@ return 1
 CONFLICT = "conflict"
 
 
+async def _execute(pipe: Any) -> list[Any]:
+    """`pipe.execute()`, then the pipeline gives its connection back also when checking its scripts with Redis
+    failed or was cancelled (redis-py keeps the connection then, until the pipeline is collected)."""
+    try:
+        return cast(list[Any], await pipe.execute())
+    finally:
+        await pipe.reset()
+
+
 class RemoteSeat:
     """A seat whose player is connected to another worker: it counts as connected here, and is never shown a thing
     (that worker shows it its views)."""
@@ -309,15 +318,17 @@ class SharedTables:
         pipe.xrange(self.store._log(table.code), min=f"{lock.seq + 1}-0", max="+")
         pipe.hgetall(self._presence_key(table.code))
         try:
-            entries, presence = await pipe.execute()
+            entries, presence = await _execute(pipe)
         except RedisError as err:
             raise TableError(
                 "The server cannot reach its storage just now, so nothing changed. Try again in a moment.", "storage"
             ) from err
         self.round_trips += 1
         updates: list[Any] = []
+        only_chat = True  # a chat line alone changes no view: it comes as the line, as at the worker that took it
         closed = False
         rematch: str | None = None
+        rematch_note = ""
         for entry_id, fields in entries:
             seq = _seq_of(entry_id)
             if seq <= lock.seq:
@@ -329,10 +340,12 @@ class SharedTables:
                 break
             if record.get("t") == "create":
                 continue
-            rematch = record.get("rematch") or rematch
+            if record.get("rematch"):  # the host's note naming it: "ana started a rematch: table CODE."
+                rematch, rematch_note = record["rematch"], str(record.get("text", ""))
+            only_chat = only_chat and record.get("t") == "chat"
             updates += table.apply(record)
         if rematch is not None:
-            self._follow_rematch(table, rematch)
+            self._follow_rematch(table, rematch, rematch_note)
         if closed:
             self._closed(table)
             raise TableError(f"Table {table.code} has closed.", "no_table")
@@ -340,12 +353,19 @@ class SharedTables:
         if entries or moved:
             coordinator.schedule(table)
             coordinator._watch_idle(table)
+            if only_chat and not moved:
+                for session in table.sessions():
+                    for update in updates:
+                        session.deliver(update)
+                return
             coordinator.broadcast(table, updates)
             coordinator.lobby_changed()
 
-    def _follow_rematch(self, old: SessionTable, code: str) -> None:
+    def _follow_rematch(self, old: SessionTable, code: str, note: str) -> None:
         """The host (at another worker) started a rematch: this worker's players and spectators at the old table
-        move to the new one, each to the seat with their old seat's reconnect code (a rematch keeps them)."""
+        move to the new one, each to the seat with their old seat's reconnect code (a rematch keeps them), with the
+        host's `note`; the old code leads to the new table here too."""
+        self.coordinator.rematches[old.code] = code
         movers: list[tuple[str | None, Any]] = []
         for seat in old.seats:
             session: Any = seat.session
@@ -360,9 +380,9 @@ class SharedTables:
         for _, session in movers:
             session.table = None
         if movers:
-            detached.spawn(self._arrive(code, movers))
+            detached.spawn(self._arrive(code, movers, note))
 
-    async def _arrive(self, code: str, movers: list[tuple[str | None, Any]]) -> None:
+    async def _arrive(self, code: str, movers: list[tuple[str | None, Any]], note: str) -> None:
         coordinator = self.coordinator
         try:
             new = await coordinator.find_table(code)
@@ -377,7 +397,7 @@ class SharedTables:
                         session.deliver(StateUpdate(None))
                         continue
                     session.table = new
-                    session.deliver(NoticeUpdate(f"A rematch started: table {new.code}."))
+                    session.deliver(NoticeUpdate(note or f"A rematch started: table {new.code}."))
                 await coordinator.changed(new, lobby=True)
         except TableError as err:
             for _, session in movers:
@@ -469,7 +489,7 @@ class SharedTables:
                 await self._presence(
                     keys=[key], args=[self.worker, value, "drop", channel, table.code, *(before - local)], client=pipe
                 )
-            await pipe.execute()
+            await _execute(pipe)
             self.round_trips += 1
         except RedisError as err:
             log.warning("could not tell Redis who is at table %s: %s (the next tick tries again)", table.code, err)
@@ -513,7 +533,7 @@ class SharedTables:
                 await self.store._release(
                     keys=[f"{self.store.prefix}lease:table:{code}"], args=[self.worker], client=pipe
                 )
-            await pipe.execute()
+            await _execute(pipe)
         except RedisError as err:
             log.warning("could not give up this worker's seats and tables in Redis: %s", err)
         self.claimed.clear()
@@ -652,7 +672,7 @@ class SharedTables:
         for code, count in self.watching.items():
             pipe.hset(self._presence_key(code), WATCHERS + self.worker, f"{count} {expires}")
         try:
-            results = await pipe.execute()
+            results = await _execute(pipe)
         except RedisError as err:
             log.warning("Redis did not answer the tick: %s", err)
             return

@@ -7,6 +7,7 @@ command handler on one coordinator), in this process, on 127.0.0.1 with a port f
         assert coord.tables[code].game is not None
 
 The test shares the coordinator (to read the true game state) and sees each terminal session's app (`server.apps`).
+With `--two-workers` (or DIXIT_TEST_TWO_WORKERS=1) it is two workers sharing one Redis instead: see shared_servers.py.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from dixit_tui.coordinator import Coordinator
 from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
@@ -28,6 +29,7 @@ from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store import SqliteStore
 from dixit_tui.tui.app import DixitApp
 from tests.e2e.harness import HOST, running_server
+from tests.e2e.shared_servers import shared_dixit_server, two_workers_wanted
 
 Wrap = Callable[[AppFactory, Coordinator], AppFactory]
 
@@ -36,6 +38,7 @@ Wrap = Callable[[AppFactory, Coordinator], AppFactory]
 class DixitServer:
     acceptor: DixitAcceptor
     apps: Mapping[str, DixitApp]  # the app of each terminal session still running, by SSH user name
+    saved_in: tuple[str, ...] = ()  # where `dixit-tui replay` finds the saved games (with store=True)
 
     @property
     def port(self) -> int:
@@ -57,7 +60,12 @@ async def dixit_server(
     """The real server and its coordinator. `settings` are coordinator settings as `dixit-tui serve` flags would give
     them (disconnect_grace=60.0, first_clue_grace=..., limit=[...]); `seed` seeds the coordinator's random source
     (table codes and each game's shuffle: the same on every run); `wrap` may replace the app factory (crash tests);
-    `store` saves the games in tmp_path/data."""
+    `store` saves the games in tmp_path/data. On two workers (`--two-workers`) the games are saved in their Redis,
+    and `wrap` wraps each worker's factory."""
+    if two_workers_wanted():
+        async with shared_dixit_server(tmp_path, seed=seed, wrap=wrap, **settings) as (two, coordinator):
+            yield cast(DixitServer, two), coordinator
+        return
     args = argparse.Namespace(
         **{"deck": [], "allow_seeded_tables": True, "disconnect_grace": 60.0, "host": HOST, "port": 0, **settings}
     )
@@ -80,7 +88,7 @@ async def dixit_server(
     handler = build_command_handler(args, coordinator)
     try:
         async with running_server(tmp_path, app_factory, command_handler=handler) as acceptor:
-            yield DixitServer(acceptor, apps), coordinator
+            yield DixitServer(acceptor, apps, ("--data-dir", str(tmp_path / "data"))), coordinator
     finally:
         if saved is not None:
             await saved.close()

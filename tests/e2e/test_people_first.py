@@ -187,7 +187,7 @@ async def test_a_game_everyone_left_pauses_then_closes_and_can_be_replayed(tmp_p
         await lee.close()
 
         replay = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "dixit_tui", "replay", code, "--data-dir", str(tmp_path / "data"),
+            sys.executable, "-m", "dixit_tui", "replay", code, *server.saved_in,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
         )  # fmt: skip
         out, _ = await asyncio.wait_for(replay.communicate(), TIMEOUT)

@@ -17,7 +17,6 @@ import pytest
 from dixit_tui.coordinator.table import Table
 from dixit_tui.engine import Phase, event_from_dict, fold
 from dixit_tui.protocol.schema import validate_message
-from dixit_tui.store import SqliteStore
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.json_client import JsonClient, Message, everyone_over, play
 from tests.e2e.servers import dixit_server
@@ -53,8 +52,8 @@ def table_state(code: str) -> Callable[[Message], bool]:
 
 
 async def test_a_json_host_starts_a_rematch_and_everyone_moves_to_its_lobby(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (server, coord):
-        coord.store = store = await SqliteStore.open(tmp_path / "data")
+    async with dixit_server(tmp_path, store=True) as (server, coord):
+        store = coord.store
         ana, ben, sam = [await JsonClient.open(server.port, name) for name in ("ana", "ben", "sam")]
         ana.send({"cmd": "create", "mode": "standard", "target": 10, "bots": 1, "seed": 3})
         old = (await ana.wait_for(lambda m: m["type"] == "state" and len(m.get("players", [])) == 2))["table"]
@@ -122,7 +121,6 @@ async def test_a_json_host_starts_a_rematch_and_everyone_moves_to_its_lobby(tmp_
         assert [p["score"] for p in started["players"]] == [0, 0, 0]
         for client in (ana, ben, sam):
             assert await client.close() == 0
-        await store.close()
 
 
 # --- through the TUI ------------------------------------------------------------------------------------------------

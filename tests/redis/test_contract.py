@@ -1,122 +1,47 @@
 """Same contract on two workers: end-to-end tests of the embedded server, run unchanged against two workers that
 share one real redis-server. Both listen on the same port (SO_REUSEPORT, as `serve --workers 2` does; here in one
-process, so the tests can look at a coordinator), so the kernel spreads each test's SSH clients over the two."""
+process, so the tests can look at a coordinator), so the kernel spreads each test's SSH clients over the two.
+
+These are the protocol and hidden-information tests, run in every `./dev test`; the whole end-to-end suite runs this
+way with `./dev test tests/e2e --two-workers` (tests/e2e/shared_servers.py), as CI does."""
 
 from __future__ import annotations
 
-import argparse
+import asyncio
+import functools
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
+from redis.asyncio.client import Pipeline
+from redis.exceptions import ConnectionError as RedisConnectionError
 
-from dixit_tui.bots.player import revive_bot
-from dixit_tui.coordinator import Coordinator
+from dixit_tui.coordinator import ChatUpdate, Coordinator, Identity, NoticeUpdate, StateUpdate, TableOptions
 from dixit_tui.coordinator.shared import SharedTables
-from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
-from dixit_tui.ssh.server import start_server
-from dixit_tui.ssh.session import SessionIdentity
-from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store.redis_store import RedisStore
 from tests.e2e import test_headless_ssh as headless
 from tests.e2e import test_hidden_information as hidden
-from tests.e2e.harness import HOST
+from tests.e2e.shared_servers import shared_dixit_server
 from tests.redis_server import RedisServer
 
 pytestmark = [pytest.mark.e2e]
 
 
-async def _revive(coordinator: Coordinator, seat_code: str, name: str) -> object:
-    return await revive_bot(coordinator, seat_code, name, rng=random.Random(seat_code))
-
-
-class BothWorkers:
-    """The first worker's coordinator, for a test to look at; a spy the test sets on its `broadcast` (the hidden
-    information test's recorder of what each change was) sees each change once, when the first worker shows it
-    (that moment is what "before the reveal" means when players sit at two workers)."""
-
-    def __init__(self, coordinators: list[Coordinator]) -> None:
-        object.__setattr__(self, "_coordinators", coordinators)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._coordinators[0], name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name != "broadcast":
-            setattr(self._coordinators[0], name, value)
-            return
-        first_shown: dict[tuple[str, int], int] = {}  # (table, record) -> the worker that showed it first
-
-        for index, coordinator in enumerate(self._coordinators):
-
-            def broadcast(table: Any, updates: Any = (), index: int = index, plain: Any = coordinator.broadcast) -> Any:
-                if first_shown.setdefault((table.code, getattr(table.lock, "seq", 0)), index) == index:
-                    value(table, updates)  # the spy records this change (and shows it, through either worker)
-                else:
-                    plain(table, updates)  # shown by the other worker first: already recorded
-
-            setattr(coordinator, name, broadcast)
-
-
-@asynccontextmanager
-async def two_workers(
-    tmp_path: Path, url: str, args: argparse.Namespace, apps: dict[str, Any] | None = None
-) -> AsyncIterator[tuple[int, Coordinator]]:
-    """Two workers (coordinator, shared tables, SSH server) on one port: (port, both workers' coordinators)."""
-    async with AsyncExitStack() as stack:
-        port = 0
-        coordinators: list[Coordinator] = []
-        for name in ("wa", "wb"):
-            coordinator = build_coordinator(args)
-            store = await RedisStore.open(url)
-            shared = SharedTables(coordinator, store, worker=name, tick=0.2)
-            shared.revive = _revive
-            await shared.start()
-            stack.push_async_callback(store.close)
-            stack.push_async_callback(shared.stop)
-            make_app = build_app_factory(args, coordinator)
-
-            def app_factory(identity: SessionIdentity, terminal: TerminalInfo, make_app: Any = make_app) -> Any:
-                app = make_app(identity, terminal)
-                if apps is not None:
-                    apps[identity.username] = app
-                return app
-
-            handler = build_command_handler(args, coordinator)
-            server = await start_server(
-                HOST, port, tmp_path / "keys", app_factory, command_handler=handler, reuse_port=True
-            )
-            stack.push_async_callback(server.shutdown, 5.0)
-            port = server.port
-            coordinators.append(coordinator)
-        yield port, cast(Coordinator, BothWorkers(coordinators))
-
-
-@dataclass
-class TwoServers:
-    port: int
-    apps: Mapping[str, Any]  # each terminal session's app, on either worker, by SSH user name
+async def until(condition: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+    """Wait (bounded) for something another worker does to reach this one."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
 
 
 def shared_server(url: str) -> Callable[..., Any]:
-    """`tests.e2e.servers.dixit_server`, as two workers on one Redis."""
-
-    @asynccontextmanager
-    async def dixit_server(
-        tmp_path: Path, *, seed: int = 7, **settings: Any
-    ) -> AsyncIterator[tuple[TwoServers, Coordinator]]:
-        args = argparse.Namespace(
-            **{"deck": [], "allow_seeded_tables": True, "disconnect_grace": 60.0, "host": HOST, "port": 0, **settings}
-        )
-        apps: dict[str, Any] = {}
-        async with two_workers(tmp_path, url, args, apps) as (port, coordinator):
-            yield TwoServers(port, apps), coordinator
-
-    return dixit_server
+    """`tests.e2e.servers.dixit_server`, as two workers on the redis-server at `url`."""
+    return functools.partial(shared_dixit_server, url=url)
 
 
 HEADLESS: list[Callable[[Path], Awaitable[None]]] = [
@@ -143,3 +68,111 @@ async def test_nothing_hidden_reaches_anyone_on_two_workers(
 ) -> None:
     monkeypatch.setattr(hidden, "dixit_server", shared_server(redis_server.url))
     await hidden.test_nothing_hidden_reaches_anyone_before_the_reveal(tmp_path, mode)
+
+
+# --- what a player receives is the same whichever worker made the change ----------------------------------------------
+
+
+@asynccontextmanager
+async def coordinators(url: str) -> AsyncIterator[tuple[Coordinator, Coordinator]]:
+    """Two workers' coordinators (no SSH) sharing the redis-server at `url`."""
+    async with AsyncExitStack() as stack:
+        pair: list[Coordinator] = []
+        for name in ("wa", "wb"):
+            coordinator = Coordinator(rng=random.Random(name), allow_seeded_tables=True)
+            store = await RedisStore.open(url)
+            shared = SharedTables(coordinator, store, worker=name, tick=0.1)
+            await shared.start()
+            stack.push_async_callback(store.close)
+            stack.push_async_callback(shared.stop)
+            pair.append(coordinator)
+        yield pair[0], pair[1]
+
+
+def read_chat(updates: list[object], start: int) -> bool:
+    return any(isinstance(u, ChatUpdate) for u in updates[start:])
+
+
+async def test_a_chat_line_from_another_worker_reaches_a_player_as_the_chat_line_alone(
+    redis_server: RedisServer,
+) -> None:
+    """At one worker a chat line comes to the others at the table as a chat update and nothing else (no state: the
+    view did not change); a line said at the other worker must come the same way."""
+    async with coordinators(redis_server.url) as (a, b):
+        ana: list[object] = []
+        ana_session = await a.connect(Identity("ana", "SHA256:ana"), ana.append)
+        view = await ana_session.create(TableOptions())
+        ben_session = await b.connect(Identity("ben", "SHA256:ben"), lambda update: None)
+        cy: list[object] = []
+        cy_session = await a.connect(Identity("cy", "SHA256:cy"), cy.append)
+        await ben_session.join(view.code)
+        await cy_session.join(view.code)
+
+        def sees_everyone(updates: list[object]) -> bool:
+            last = next((u for u in reversed(updates) if isinstance(u, StateUpdate)), None)
+            return last is not None and last.view is not None and sum(s.connected for s in last.view.seats) == 3
+
+        await until(lambda: sees_everyone(ana) and sees_everyone(cy), "ana and cy to see all three seated")
+        await asyncio.sleep(0.5)  # (presence settles)
+        for speaker, line in ((cy_session, "from this worker"), (ben_session, "from the other worker")):
+            start = len(ana)
+            await speaker.chat(line)
+            await until(functools.partial(read_chat, ana, start), f"ana to read {line!r}")
+            await asyncio.sleep(0.5)  # anything else it brings would come within this
+            assert [type(u).__name__ for u in ana[start:]] == ["ChatUpdate"], line
+
+
+async def test_a_tick_that_fails_while_loading_its_scripts_gives_its_redis_connection_back(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pipeline with scripts first checks them with Redis on a connection it keeps until it is reset; when that
+    check fails (Redis lost, or the task cancelled, as at shutdown), redis-py does not reset it: the connection would
+    be held until the pipeline is collected (which logs "Unclosed Pipeline client" as an error)."""
+    async with coordinators(redis_server.url) as (a, _b):
+        shared = a.shared
+        assert shared is not None
+        ana = await a.connect(Identity("ana", "SHA256:ana"), lambda update: None)
+        await ana.create(TableOptions())  # the tick renews its lease and ana's seat: with scripts
+        pool = shared.store.client.connection_pool
+        await shared.tick()
+        in_use = len(pool._in_use_connections)
+
+        async def lost(self: Pipeline) -> None:
+            await self.immediate_execute_command("PING")  # takes a connection, as SCRIPT EXISTS does
+            raise RedisConnectionError("Redis went away")
+
+        monkeypatch.setattr(Pipeline, "load_scripts", lost)
+        await shared.tick()  # (logged; the next tick tries again)
+        monkeypatch.undo()
+        assert len(pool._in_use_connections) == in_use
+
+
+async def test_a_rematch_started_at_another_worker_says_who_started_it_and_the_old_code_leads_to_it(
+    redis_server: RedisServer,
+) -> None:
+    """What `rematch` records at the host's worker (the new table, and the old table's note naming it): a player at
+    the other worker moves with the same notice as at one worker ("ana started a rematch: table NEW."), and `join
+    OLD` there finds the new table once the old one is gone, as at the host's worker."""
+    async with coordinators(redis_server.url) as (a, b):
+        ana = await a.connect(Identity("ana", "SHA256:ana"), lambda update: None)
+        view = await ana.create(TableOptions())
+        ben_updates: list[object] = []
+        ben = await b.connect(Identity("ben", "SHA256:ben"), ben_updates.append)
+        await ben.join(view.code)
+        old = a.tables[view.code]
+        await until(lambda: len(old.seats) == 2, "ben's seat at worker A")
+        async with old.lock:  # (as PlayerSession.rematch does, once the game is over)
+            new, _moved = a.rematch_table(old)
+            async with new.lock:
+                old.announce(f"ana started a rematch: table {new.code}.")
+                old.pending[-1]["rematch"] = new.code
+                await a.commit(new)
+            await a.changed(old, lobby=True)
+
+        def notices() -> list[str]:
+            return [u.text for u in ben_updates if isinstance(u, NoticeUpdate)]
+
+        await until(lambda: ben.table is not None and ben.table.code == new.code, "ben to move to the rematch")
+        await until(lambda: bool(notices()), "ben's notice")
+        assert notices() == [f"ana started a rematch: table {new.code}."]
+        assert b.rematches.get(view.code) == new.code

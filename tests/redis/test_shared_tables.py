@@ -149,7 +149,7 @@ async def test_players_on_two_workers_play_a_turn_and_chat(workers: tuple[Worker
             await session.vote([next(x.slot for x in g.board if x.slot not in g.forbidden_slots)])
     await until(lambda: all(game_of(c).turn == 2 for c, _ in players), "everyone to see turn 2")
     await ben.chat("nice one")
-    await until(lambda: any(line.text == "nice one" for line in last_view(ana_c).chat), "ana to read ben's chat")
+    await until(lambda: any(line.text == "nice one" for line in ana_c.chat), "ana to read ben's chat")
     # both replicas folded the same records to the same state; each player's view is view_for of it
     state_a = a.coordinator.tables[code].game
     state_b = b.coordinator.tables[code].game
@@ -318,7 +318,7 @@ async def test_redis_unreachable_is_a_clear_message_and_the_table_goes_on_when_i
                 await asyncio.sleep(0.1)
         history = await a.shared.store.history(code)
         assert len(history) == saved + 1 and history[-1]["text"] == "back"  # nothing of the refused line
-        await until(lambda: any(line.text == "back" for line in last_view(ana_c).chat), "ana to read ben's line")
+        await until(lambda: any(line.text == "back" for line in ana_c.chat), "ana to read ben's line")
         assert not any(line.text == "while redis is down" for line in last_view(ana_c).chat + last_view(ben_c).chat)
     finally:
         await a.stop()

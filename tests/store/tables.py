@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 from dixit_tui.coordinator import (
+    ChatLine,
+    ChatUpdate,
     Coordinator,
     Identity,
     PlayerSession,
@@ -20,10 +22,13 @@ from dixit_tui.engine import PlayerView
 class Client:
     def __init__(self) -> None:
         self.views: list[TableView | None] = []
+        self.chat: list[ChatLine] = []  # the chat lines received (a line alone comes without a new view)
 
     def __call__(self, update: Update) -> None:
         if isinstance(update, StateUpdate):
             self.views.append(update.view)
+        elif isinstance(update, ChatUpdate):
+            self.chat.append(update.line)
 
 
 def last_view(client: Client) -> TableView:
