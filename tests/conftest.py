@@ -27,16 +27,6 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["DIXIT_TEST_TWO_WORKERS"] = "1"  # (read by tests/e2e/servers.py; xdist workers inherit it)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if os.environ.get("DIXIT_TEST_TWO_WORKERS", "") in ("", "0"):
-        return
-    for item in items:
-        gap = item.get_closest_marker("two_workers_gap")
-        if gap is not None:
-            reason = gap.args[0] if gap.args else gap.kwargs.get("reason", "")
-            item.add_marker(pytest.mark.xfail(reason=f"a known gap of two workers: {reason}", strict=False))
-
-
 def pytest_report_header(config: pytest.Config) -> str | None:
     if os.environ.get("DIXIT_TEST_TWO_WORKERS", "") not in ("", "0"):
         return "end-to-end servers: two workers sharing one redis-server (--two-workers)"

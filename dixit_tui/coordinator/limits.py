@@ -65,6 +65,16 @@ class ReconnectGuard:
     recent: dict[str, deque[float]] = field(default_factory=dict)  # "ip:..", "net:..", "all" -> try times
     refused: int = 0  # tries refused without looking (a counter for tests and logs)
 
+    def keys(self, address: str | None) -> list[tuple[str, int]]:
+        """What a try from `address` counts against, with each one's cap: everyone's, the address's, its network's."""
+        return self._keys(address)
+
+    def from_here(self) -> str:
+        """Why a try is refused when its address (or network, or everyone) made too many."""
+        self.refused += 1
+        minutes = max(1, round(self.limits.reconnect_window / 60))
+        return f"Too many wrong reconnect codes from here: try again within {minutes} minutes."
+
     def _keys(self, address: str | None) -> list[tuple[str, int]]:
         limits = self.limits
         keys = [("all", limits.reconnect_tries_total)]
@@ -93,9 +103,7 @@ class ReconnectGuard:
         keys = self._keys(address)
         for key, cap in keys:
             if len(self._window(key)) >= cap:
-                self.refused += 1
-                minutes = max(1, round(self.limits.reconnect_window / 60))
-                return f"Too many wrong reconnect codes from here: try again within {minutes} minutes."
+                return self.from_here()
         now = self.clock()
         self.per_connection[connection] = self.per_connection.get(connection, 0) + 1
         for key, _cap in keys:

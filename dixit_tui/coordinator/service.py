@@ -385,9 +385,10 @@ class Coordinator:
             except TableError:
                 return  # could not be saved: it stays open, and is tried again when next left alone
             self.tables.pop(table.code, None)
+            where = "" if self.shared is None else "--redis URL "  # the Redis the server keeps its tables in
             notice = NoticeUpdate(
                 f"Table {table.code} closed: nobody played at it for {idle}. "
-                f"Its game can be replayed with: dixit-tui replay {table.code}"
+                f"Its game can be replayed with: dixit-tui replay {where}{table.code}"
             )
             for session in table.close():  # spectators and bots
                 session.table = None
@@ -709,7 +710,13 @@ class PlayerSession:
         answered after a growing delay, and past the limits tries are refused without looking (too_many_tries)."""
         guard = self.coordinator.reconnect_guard
         address = self.identity.peer
+        shared = self.coordinator.shared
         refusal = guard.attempt(self, address)
+        token: str | None = None
+        if refusal is None and shared is not None:  # the address's tries at every worker
+            token = await shared.count_try(guard.keys(address), guard.limits.reconnect_window)
+            if token is None:
+                refusal = guard.from_here()
         if refusal is not None:
             log.debug("reconnect try refused for %s from %s: too many wrong codes", self.name, address)
             await asyncio.sleep(guard.longest_delay())  # and no quicker answers for a client that keeps on trying
@@ -731,6 +738,8 @@ class PlayerSession:
                     )
                     break
                 guard.forgive(self, address)
+                if shared is not None and token is not None:
+                    await shared.forgive_try(guard.keys(address), token)
                 await self._take_seat(table, seat)
                 return table.view_for(self)
         wait = guard.delay(self)

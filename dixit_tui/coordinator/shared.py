@@ -71,6 +71,24 @@ end
 return 1
 """
 
+# KEYS: a sorted set of try times per counted key (everyone, an address, a network). ARGV: now (ms), the window (ms),
+# this try's member, then each key's cap. Counts the try against every key unless one is full: returns 1, or 0.
+_TRIES = """
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+for i = 1, #KEYS do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
+    if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[3 + i]) then
+        return 0
+    end
+end
+for i = 1, #KEYS do
+    redis.call('ZADD', KEYS[i], now, ARGV[3])
+    redis.call('PEXPIRE', KEYS[i], window)
+end
+return 1
+"""
+
 CONFLICT = "conflict"
 
 
@@ -232,6 +250,7 @@ class SharedTables:
         self.conflicts = 0  # appends refused because another worker appended first
         self.records_reread = 0  # records read back from Redis to undo changes that lost a race
         self._presence = store.client.register_script(_PRESENCE)
+        self._tries = store.client.register_script(_TRIES)
         self._syncing: set[str] = set()
         self.locks: dict[str, SyncedLock] = {}  # each table's lock (and so its replica's place), until it closes
         self._reviving: set[str] = set()  # seat codes of built-in bots being brought back here
@@ -579,6 +598,36 @@ class SharedTables:
             return
         except Exception:
             log.exception("catching up table %s failed", code)
+
+    # --- reconnect tries, counted across the workers ---------------------------------------------------------------
+
+    def _tries_key(self, key: str) -> str:
+        return f"{self.store.prefix}tries:{key}"
+
+    async def count_try(self, keys: Sequence[tuple[str, int]], window: float) -> str | None:
+        """Count a reconnect try against every worker's count of each key (within `window` seconds). Returns the
+        try's token (to forgive it when the code was right), or None when one of the keys is at its cap. If Redis
+        cannot be reached the try is not refused for it (the seat it names cannot be taken then anyway)."""
+        token = secrets.token_hex(8)
+        try:
+            counted = await self._tries(
+                keys=[self._tries_key(key) for key, _ in keys],
+                args=[int(time.time() * 1000), max(1, int(window * 1000)), token, *(cap for _, cap in keys)],
+            )
+        except RedisError as err:
+            log.warning("could not count a reconnect try in Redis: %s", err)
+            return token
+        return token if counted else None
+
+    async def forgive_try(self, keys: Sequence[tuple[str, int]], token: str) -> None:
+        """The code was right: the try counts nowhere."""
+        try:
+            pipe = self.store.client.pipeline(transaction=False)
+            for key, _ in keys:
+                pipe.zrem(self._tries_key(key), token)
+            await _execute(pipe)
+        except RedisError as err:
+            log.warning("could not forgive a reconnect try in Redis: %s", err)
 
     # --- what is live only (never recorded): team chat, who is writing a clue --------------------------------------
 

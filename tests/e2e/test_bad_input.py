@@ -444,9 +444,6 @@ def fuzz_burst(rng: random.Random, *, huge: bool = False) -> bytes:
     return no_quit(rng.randbytes(rng.randint(1, 200)))
 
 
-@pytest.mark.two_workers_gap(
-    "spectators are counted per worker: players at one worker do not see those watching from the other"
-)
 async def test_random_keys_pastes_and_bytes_in_a_tui_break_nothing(tmp_path: Path) -> None:
     async with dixit_server(tmp_path) as (server, coordinator):
         players, code = await table_of(server.port, ["ana", "ben"], {"mode": "standard", "target": 10, "seed": 21})

@@ -87,9 +87,6 @@ async def test_a_keyless_client_with_the_code_of_a_key_bound_seat_is_refused_and
             await client.close()
 
 
-@pytest.mark.two_workers_gap(
-    "the per-address and per-server caps count per worker, not across the workers (issue 13's global caps)"
-)
 async def test_guessing_codes_is_refused_past_the_limit_per_connection_and_per_address(tmp_path: Path) -> None:
     limits = ["reconnect_delay=0.01", "reconnect_tries_per_connection=5", "reconnect_tries_per_ip=8"]
     async with dixit_server(tmp_path, store=True, limit=limits) as (server, coord):
@@ -114,9 +111,6 @@ async def test_guessing_codes_is_refused_past_the_limit_per_connection_and_per_a
             await client.close()
 
 
-@pytest.mark.two_workers_gap(
-    "the per-address and per-server caps count per worker, not across the workers (issue 13's global caps)"
-)
 async def test_headless_hosts_that_fill_the_server_with_bot_tables_and_leave_are_capped_and_closed(
     tmp_path: Path,
 ) -> None:

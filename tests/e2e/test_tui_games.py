@@ -216,9 +216,6 @@ async def test_a_dropped_player_gets_seat_hand_and_vote_back(tmp_path: Path) -> 
 # --- 4: a spectator -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.two_workers_gap(
-    "spectators are counted per worker: players at one worker do not see those watching from the other"
-)
 async def test_a_spectator_sees_the_board_but_no_hand(tmp_path: Path) -> None:
     async with dixit_server(tmp_path, seed=5) as (server, coord):
         players, table = await seat_players(server.port, coord, ["ana", "ben", "cara"])

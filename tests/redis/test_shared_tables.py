@@ -21,6 +21,7 @@ from dixit_tui.coordinator import (
     TableError,
     TableOptions,
 )
+from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.coordinator.shared import RemoteSeat, SharedTables
 from dixit_tui.engine import RuleError
 from dixit_tui.store.redis_store import RedisStore
@@ -552,3 +553,29 @@ async def test_leaving_a_table_that_closed_at_the_other_worker_is_back_to_the_lo
     await eve.leave()  # no error: the table is gone, and so is eve, back in the lobby
     assert eve.table is None and eve_c.views[-1] is None
     assert code not in b.coordinator.tables
+
+
+async def test_wrong_reconnect_codes_from_one_address_count_at_every_worker(workers: tuple[Worker, Worker]) -> None:
+    a, b = workers
+    limits = TableLimits(reconnect_tries_per_ip=4, reconnect_tries_per_connection=10, reconnect_delay=0.001)
+    for worker in workers:
+        worker.coordinator.reconnect_guard.limits = limits
+    _, ana = await a.connect("ana")
+    await ana.create(TableOptions())
+    here = "203.0.113.7"
+
+    async def guesses(worker: Worker, name: str, count: int) -> list[str]:
+        session = await worker.coordinator.connect(Identity(name, None, peer=here), Client())
+        codes = []
+        for _ in range(count):
+            with pytest.raises(TableError) as refused:
+                await session.reclaim("ZZZ-ZZZ-ZZZ-ZZZ")
+            codes.append(refused.value.code)
+        return codes
+
+    assert await guesses(a, "mal", 3) == ["bad_code"] * 3
+    assert await guesses(b, "mal2", 2) == ["bad_code", "too_many_tries"]  # the address's 4th try was its last
+    other = await b.coordinator.connect(Identity("ben", None, peer="198.51.100.3"), Client())
+    with pytest.raises(TableError) as typo:
+        await other.reclaim("ZZZ-ZZZ-ZZZ-ZZZ")
+    assert typo.value.code == "bad_code"  # another address is not held back
