@@ -177,9 +177,10 @@ class CreateScreen(ModalScreen[TableOptions | None]):
         return super().dismiss(result)
 
     def _gone(self) -> bool:
-        """Closed already (Esc typed with the key that opened it): its fields may be gone; events still queued for
-        it (its mount, changes of its fields) find nothing to do."""
-        return self._dismissed
+        """Closed already (Esc typed with the key that opened it), or its fields taken down with the app (the
+        connection closed as it opened): events still queued for it (its mount, changes of its fields) find nothing
+        to do."""
+        return self._dismissed or not self.query("#deck-base")
 
     def on_mount(self) -> None:
         if self._gone():

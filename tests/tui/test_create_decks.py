@@ -87,3 +87,16 @@ async def test_a_deck_given_to_the_server_is_offered_too(tmp_path: Path) -> None
         await settle(pilot)
         (table,) = coord.tables.values()
         assert table.options.decks == ("base", "mine")
+
+
+async def test_a_form_whose_fields_went_with_the_app_mounts_without_a_crash() -> None:
+    """The connection closed as the form opened (Esc then c, then the client gone): its fields were taken down
+    before its mount ran, which looked for them."""
+    coord = coordinator()
+    app = DixitApp(coord, Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await open_create(pilot)
+        await screen.query("*").remove()
+        screen.on_mount()  # its mount, still queued: nothing to do
+        assert app._exception is None
