@@ -410,6 +410,7 @@ class Table(Generic[S]):
             self.spectators.discard(watcher)
             new.spectators.add(watcher)
             arriving.append(watcher)
+        new.remote_watchers, self.remote_watchers = self.remote_watchers, 0  # those at other workers follow too
         return bots, arriving
 
     def close(self) -> list[S]:
