@@ -144,7 +144,9 @@ async def test_a_tick_that_fails_while_loading_its_scripts_gives_its_redis_conne
         monkeypatch.setattr(Pipeline, "load_scripts", lost)
         await shared.tick()  # (logged; the next tick tries again)
         monkeypatch.undo()
-        assert len(pool._in_use_connections) == in_use
+        # at once (a pipeline kept in a reference cycle gives its connection back only when the collector runs);
+        # the listeners may have given one of theirs back meanwhile, never taken one more
+        assert len(pool._in_use_connections) <= in_use
 
 
 async def test_a_rematch_started_at_another_worker_says_who_started_it_and_the_old_code_leads_to_it(
