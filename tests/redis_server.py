@@ -16,16 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from dixit_tui.bench.local_redis import free_port, redis_argv
+
 REDIS_SERVER = shutil.which("redis-server")
 needs_redis = pytest.mark.skipif(
     REDIS_SERVER is None, reason="redis-server is not installed: apt-get install redis-server"
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class RedisServer:
@@ -41,17 +37,7 @@ class RedisServer:
     def start(self, timeout: float = 10.0) -> None:
         assert REDIS_SERVER is not None
         self.folder.mkdir(parents=True, exist_ok=True)
-        args = [
-            REDIS_SERVER,
-            "--bind", "127.0.0.1",
-            "--port", str(self.port),
-            "--dir", str(self.folder),
-            "--appendonly", "yes",
-            "--appendfsync", "always",
-            "--save", "",
-            "--daemonize", "no",
-            "--logfile", str(self.folder / "redis.log"),
-        ]  # fmt: skip
+        args = redis_argv(REDIS_SERVER, "127.0.0.1", self.port, self.folder)
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -28,6 +28,22 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
+def redis_argv(exe: str, host: str, port: int, folder: Path) -> list[str]:
+    """The command line of a redis-server with the settings docs/operations.md asks for: the append-only file,
+    fsync on every write, no snapshots, in the foreground, its data and log in `folder`."""
+    return [
+        exe,
+        "--bind", host,
+        "--port", str(port),
+        "--dir", str(folder),
+        "--appendonly", "yes",
+        "--appendfsync", "always",
+        "--save", "",
+        "--daemonize", "no",
+        "--logfile", str(folder / "redis.log"),
+    ]  # fmt: skip
+
+
 class LocalRedis:
     """`await start()`, then `url`, `pid`, `info(section)`; `await stop()` (SIGTERM, then SIGKILL)."""
 
@@ -48,17 +64,7 @@ class LocalRedis:
         return self.proc.pid
 
     def argv(self, exe: str) -> list[str]:
-        return [
-            exe,
-            "--bind", self.host,
-            "--port", str(self.port),
-            "--dir", str(self.folder),
-            "--appendonly", "yes",
-            "--appendfsync", "always",
-            "--save", "",
-            "--daemonize", "no",
-            "--logfile", str(self.folder / "redis.log"),
-        ]  # fmt: skip
+        return redis_argv(exe, self.host, self.port, self.folder)
 
     async def start(self, timeout: float = 10.0) -> None:
         exe = redis_server_path()
