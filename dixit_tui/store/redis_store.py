@@ -20,6 +20,8 @@ acknowledged (docs/operations.md). Nothing here runs on the event loop for long:
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import json
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
@@ -85,6 +87,24 @@ def _seq_of(entry_id: str) -> int:
     return int(entry_id.split("-", 1)[0])
 
 
+_FRESH: dict[type, type] = {}
+
+
+def _opened_in_a_fresh_context(base: type[aioredis.connection.AbstractConnection]) -> type:
+    """`base` (TCP, TLS or Unix socket), opening its socket in an empty context. The pool opens connections on
+    demand, during whichever call needs one, and a socket's read callback keeps a copy of the context it was opened
+    in: opened during a call from a player's session, it would keep that session's app (Textual's `active_app`)
+    alive for as long as the connection lives."""
+
+    async def _connect(self: aioredis.connection.AbstractConnection) -> None:
+        opening = base._connect(self)
+        await asyncio.get_running_loop().create_task(opening, context=contextvars.Context())
+
+    if base not in _FRESH:
+        _FRESH[base] = type(f"Fresh{base.__name__}", (base,), {"_connect": _connect})
+    return _FRESH[base]
+
+
 class RedisStore:
     """The `Store` interface on Redis, plus what several processes need: compare-and-append (`append_at`),
     reading what is new (`read_after`, `last_seq`) and change notices (`changes`)."""
@@ -109,6 +129,8 @@ class RedisStore:
             )
         except ValueError as err:
             raise StoreError(f"not a Redis address: {url} ({err})") from err
+        pool = client.connection_pool
+        pool.connection_class = _opened_in_a_fresh_context(pool.connection_class)
         store = cls(client, prefix)
         try:
             await client.ping()

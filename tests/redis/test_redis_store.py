@@ -4,6 +4,8 @@ Redis is gone, change notices, and a coordinator that restores its tables from R
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import gc
 import random
 
 import pytest
@@ -178,4 +180,31 @@ async def test_redis_down_refuses_the_change_and_the_table_comes_back_as_saved(r
         await s.join(code)
         after.append(comparable(last_view(c)))
     assert after == before
+    await store.close()
+
+
+async def test_a_connection_opened_during_a_players_call_does_not_keep_that_players_objects_alive(
+    redis_server: RedisServer,
+) -> None:
+    """The pool opens connections on demand, during whichever call needs one. A socket's read callback copies the
+    context it was opened in: opened during a call from a player's session, it would keep that session's app
+    (Textual's `active_app`) alive for as long as the connection lives (found by the two-worker leak test)."""
+
+    class App:  # stands for a session's app, kept in a context variable as Textual does
+        pass
+
+    current: contextvars.ContextVar[App] = contextvars.ContextVar("current")
+    store = await RedisStore.open(redis_server.url)  # one connection, opened here
+
+    async def players_calls() -> None:
+        current.set(App())
+        # several calls at once make the pool open more connections, in this context
+        await asyncio.gather(*(store.last_seq(f"T{i}") for i in range(4)))
+
+    await asyncio.create_task(players_calls(), context=contextvars.Context())
+    assert len(store.client.connection_pool._available_connections) > 1  # the calls did open connections
+    for _ in range(3):
+        await asyncio.sleep(0)  # the finished task's own last callbacks, which hold its context, run
+    gc.collect()
+    assert not any(isinstance(obj, App) for obj in gc.get_objects())
     await store.close()
