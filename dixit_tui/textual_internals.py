@@ -433,6 +433,34 @@ INTERNALS: tuple[Internal, ...] = (
         "dixit_tui/tui/dispatch.py",
         "5bf00996a4e75b03",
     ),
+    Internal(
+        "textual/screen.py",
+        "Screen._on_update",
+        "patched: a repaint asked for before the screen's last whole frame began is dropped (that frame drew it)",
+        "dixit_tui/tui/frame_patches.py",
+        "ea306183f2ed9080",
+    ),
+    Internal(
+        "textual/_compositor.py",
+        "Compositor.render_update",
+        "patched: a whole frame a screen's own refresh draws is timed (not a screenshot, not one dropped in a batch)",
+        "dixit_tui/tui/frame_patches.py",
+        "0ad323b7518105ce",
+    ),
+    Internal(
+        "textual/widget.py",
+        "Widget.refresh",
+        "read: a widget's lines are marked stale at once, its Update to the screen is posted later (when idle)",
+        "dixit_tui/tui/frame_patches.py",
+        "9224b76d276f4834",
+    ),
+    Internal(
+        "textual/app.py",
+        "App.update_styles",
+        "overridden: a widget not in the DOM yet is not styled (it is when it mounts)",
+        "dixit_tui/tui/app.py",
+        "dd2c8ed8079956be",
+    ),
 )
 
 

@@ -15,8 +15,9 @@ from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
 from textual import events
+from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.dom import NoScreen
+from textual.dom import DOMNode, NoScreen
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import AwaitMount
@@ -39,6 +40,7 @@ from dixit_tui.coordinator import (
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
 from dixit_tui.tui.dispatch import share_dispatch_lookups
+from dixit_tui.tui.frame_patches import install_frame_patches
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.screen_patches import LAID_OUT, SAME_SIZE_NO_LAYOUT, install_screen_patches, mark_styled_at_mount
 from dixit_tui.tui.shared_css import share_parsed_css
@@ -137,6 +139,7 @@ class DixitApp(ThemeLookup[int]):
         share_computed_styles()
         share_dispatch_lookups()
         install_screen_patches()
+        install_frame_patches()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
         setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again
         self._disable_tooltips = True  # no widget here has a tooltip: no Tooltip widget composed into every screen
@@ -172,9 +175,11 @@ class DixitApp(ThemeLookup[int]):
         return lobby
 
     def get_default_screen(self) -> Screen[Any]:
-        """Textual's default screen (under every other), prepared as every screen of this app is (see push_screen)."""
+        """Textual's default screen (under every other), prepared as every screen of this app is (see push_screen),
+        except that it gets its "terminal too small" notice only if it ever shows (see `_screen_changed`): the lobby
+        or the table goes on it before the first frame."""
         screen = super().get_default_screen()
-        self._prepare_screen(screen)
+        self._prepare_screen(screen, notice=False)
         return screen
 
     def _base_depth(self) -> int:
@@ -213,6 +218,15 @@ class DixitApp(ThemeLookup[int]):
         if self._size is not None and event.size == self._size and self._resize_event is None:
             event.stop()
             event.prevent_default()
+
+    def update_styles(self, node: DOMNode, animate: bool = True) -> None:
+        """As Textual's, except for a widget not in the DOM yet (built in a compose, not mounted): it is styled when
+        it mounts, with its classes as they are then. Textual restyled it at each class its constructor set (a
+        compact Input or Button, a Button's variant): about ten stylings of lone widgets per table screen, each then
+        styled again at its mount (as if built outside the app, where Textual does not style them either)."""
+        if node._parent is None and not isinstance(node, App):
+            return
+        super().update_styles(node, animate)
 
     def _too_small_shown(self) -> bool:
         if not self.screen_stack:
@@ -280,12 +294,12 @@ class DixitApp(ThemeLookup[int]):
         self.call_next(await_mount)
         return new, await_mount
 
-    def _prepare_screen(self, screen: Screen[Any]) -> None:
+    def _prepare_screen(self, screen: Screen[Any], *, notice: bool = True) -> None:
         """A new screen gets what it would otherwise get only once shown, each costing a restyle or a relayout of
         all its widgets: the "terminal too small" notice (composed with it), and its breakpoint classes for the
         current size (Textual sets them on its first Resize). Its first resume then keeps the styles it mounted with.
         """
-        if not any(isinstance(child, TooSmall) for child in screen._pending_children):
+        if notice and not any(isinstance(child, TooSmall) for child in screen._pending_children):
             screen._pending_children.append(TooSmall())
         width, height = self.size
         if width and height:

@@ -9,17 +9,23 @@ from typing import Any
 
 import pytest
 from textual import events
+from textual._compositor import Compositor
+from textual.app import App
+from textual.css.stylesheet import Stylesheet
+from textual.dom import DOMNode
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui import dispatch
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.widgets.too_small import TooSmall
 from tests.tui.fixtures import coordinator, options, screen_text, settle
 
 SIZE = (100, 30)
-CALLS = 86_000
+CALLS = 70_500
 """Python calls for a join once another session has joined, headless, the test pilot's own calls included: 98,100
-before styles, stylesheets and handler lookups were shared across sessions, 79,100 after."""
+before styles, stylesheets and handler lookups were shared across sessions, 79,100 after; 75,700 before widgets were
+styled only once in the DOM and the first frame stayed the only drawing, 68,500 after."""
 
 
 async def joined(coord: Any, code: str, name: str) -> DixitApp:
@@ -72,3 +78,45 @@ async def test_a_second_join_looks_no_handler_up_and_a_handler_set_later_is_foun
     monkeypatch.setattr(TableScreen, "on_resize", spy)
     await joined(coord, view.code, "cara")
     assert resized, "a handler set on a class after its lookups were kept was not called"
+
+
+async def test_a_join_draws_its_table_once_and_styles_each_widget_once_it_is_in_the_dom(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table screen's first frame is its only drawing until something changes: the repaints its widgets asked for
+    while it mounted (and the chat feed's first Resize, at the size it was drawn at) were drawn again after it, most
+    of the screen a second time. A widget built in a compose is styled when it mounts, not also at each class its
+    constructor set (a compact Input or Button, a Button's variant). The default screen under the table never shows:
+    it gets no "terminal too small" notice of its own."""
+    coord = coordinator()
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options())
+    await joined(coord, view.code, "ana")
+    drawings = 0
+    styled_outside: list[str] = []
+    render_chops = Compositor._render_chops
+    apply = Stylesheet.apply
+
+    def counting_chops(compositor: Compositor, *args: Any, **kwargs: Any) -> Any:
+        nonlocal drawings
+        drawings += 1
+        return render_chops(compositor, *args, **kwargs)
+
+    def counting_apply(stylesheet: Stylesheet, node: DOMNode, **kwargs: Any) -> None:
+        if node._parent is None and not isinstance(node, App):
+            styled_outside.append(type(node).__name__)
+        apply(stylesheet, node, **kwargs)
+
+    monkeypatch.setattr(Compositor, "_render_chops", counting_chops)
+    monkeypatch.setattr(Stylesheet, "apply", counting_apply)
+    app = DixitApp(coord, Identity("ben", "key-ben"), command=f"join {view.code}")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, rounds=6)
+        assert isinstance(app.screen, TableScreen)
+        # (before: 2, the second repainting most of the table's rows)
+        assert drawings == 1, f"the new table screen was drawn {drawings} times"
+        # (before: Button x3, Button x3, Input x2, Input x2...)
+        assert styled_outside == [], f"widgets styled before they were in the DOM: {styled_outside}"
+        assert not app.screen_stack[0].query_children(TooSmall)
+        assert app.screen.query_children(TooSmall)
+        assert f"Dixit · table {view.code}" in screen_text(app)

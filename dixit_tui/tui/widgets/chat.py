@@ -19,7 +19,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
@@ -87,6 +87,7 @@ class Feed(Widget, can_focus=False):
         self._entries: deque[_Entry] = deque(maxlen=max_lines)
         self.back = 0  # rows scrolled back from the newest (0: the newest row is the last row shown)
         self._shown: list[Strip] | None = None  # the rows on screen, top to bottom (None: to be worked out)
+        self._shown_at = Size(0, 0)  # the content size they were worked out for
         self._style_kept: tuple[tuple[int, ...], Style] | None = None
 
     def _text_style(self) -> Style:
@@ -135,6 +136,7 @@ class Feed(Widget, can_focus=False):
             rows = self._all_rows(height + self.back)
             self.back = max(0, min(self.back, len(rows) - height))
             self._shown = rows[max(0, len(rows) - height - self.back) : len(rows) - self.back]
+            self._shown_at = self.content_size
         return self._shown
 
     def write_line(self, text: Text) -> None:
@@ -180,6 +182,8 @@ class Feed(Widget, can_focus=False):
         self.scroll_rows(-3)
 
     def on_resize(self) -> None:
+        if self._shown is not None and self._shown_at == self.content_size:
+            return  # drawn at this size already (a new screen's first drawing, before its widgets' first Resize)
         self._shown = None
         self.refresh()
 
