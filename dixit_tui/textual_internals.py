@@ -455,6 +455,27 @@ INTERNALS: tuple[Internal, ...] = (
         "9224b76d276f4834",
     ),
     Internal(
+        "textual/_callback.py",
+        "_count_parameters",
+        "patched: a callback's parameters counted once per function body or callable class",
+        "dixit_tui/tui/callback_counts.py",
+        "277031262506ab68",
+    ),
+    Internal(
+        "textual/_callback.py",
+        "count_parameters",
+        "read: calls the module's _count_parameters, keeps the count on the function object",
+        "dixit_tui/tui/callback_counts.py",
+        "a0c185bb395bb90e",
+    ),
+    Internal(
+        "textual/app.py",
+        "App.get_css_variables",
+        "overridden: worked out once per process for each theme (depends on the theme only)",
+        "dixit_tui/tui/app.py",
+        "5e7a60630934e186",
+    ),
+    Internal(
         "textual/app.py",
         "App.update_styles",
         "overridden: a widget not in the DOM yet is not styled (it is when it mounts)",

@@ -20,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.dom import DOMNode, NoScreen
 from textual.message import Message
 from textual.screen import Screen
+from textual.theme import Theme
 from textual.widget import AwaitMount
 
 from dixit_tui.coordinator import (
@@ -39,6 +40,7 @@ from dixit_tui.coordinator import (
 )
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
+from dixit_tui.tui.callback_counts import install_callback_counts
 from dixit_tui.tui.dispatch import share_dispatch_lookups
 from dixit_tui.tui.frame_patches import install_frame_patches
 from dixit_tui.tui.lobby import LobbyScreen
@@ -113,6 +115,10 @@ def _all_css_paths() -> tuple[Path, ...]:
     return tuple(paths)
 
 
+_THEME_VARIABLES: dict[str, tuple[Theme, dict[str, str]]] = {}
+"""A theme's CSS variables (`DixitApp.get_css_variables`), by its name, with the theme they were worked out from."""
+
+
 class DixitApp(ThemeLookup[int]):
     CSS_PATH = "dixit.tcss"
     TITLE = "dixit-tui"
@@ -140,6 +146,7 @@ class DixitApp(ThemeLookup[int]):
         share_dispatch_lookups()
         install_screen_patches()
         install_frame_patches()
+        install_callback_counts()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
         setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again
         self._disable_tooltips = True  # no widget here has a tooltip: no Tooltip widget composed into every screen
@@ -151,6 +158,17 @@ class DixitApp(ThemeLookup[int]):
         self.session: PlayerSession | None = None
         self.tables: tuple[TableSummary, ...] = ()
         self.table_view: TableView | None = None
+
+    def get_css_variables(self) -> dict[str, str]:
+        """As Textual's (the theme's colour system and variables over the defaults), worked out once per process for
+        each theme, not for every new session (a few hundred colour computations each); each app gets its own copy."""
+        theme = self.current_theme
+        known = _THEME_VARIABLES.get(theme.name)
+        if known is None or known[0] is not theme:
+            known = _THEME_VARIABLES[theme.name] = (theme, super().get_css_variables())
+        variables = dict(known[1])
+        self.theme_variables = variables
+        return variables
 
     # --- lifecycle -------------------------------------------------------------------------------------------
 

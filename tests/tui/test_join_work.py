@@ -8,10 +8,13 @@ from types import FrameType
 from typing import Any
 
 import pytest
+import textual._callback
 from textual import events
 from textual._compositor import Compositor
 from textual.app import App
+from textual.app import App as TextualApp
 from textual.css.stylesheet import Stylesheet
+from textual.design import ColorSystem
 from textual.dom import DOMNode
 
 from dixit_tui.coordinator import Identity
@@ -22,10 +25,11 @@ from dixit_tui.tui.widgets.too_small import TooSmall
 from tests.tui.fixtures import coordinator, options, screen_text, settle
 
 SIZE = (100, 30)
-CALLS = 70_500
+CALLS = 67_000
 """Python calls for a join once another session has joined, headless, the test pilot's own calls included: 98,100
 before styles, stylesheets and handler lookups were shared across sessions, 79,100 after; 75,700 before widgets were
-styled only once in the DOM and the first frame stayed the only drawing, 68,500 after."""
+styled only once in the DOM and the first frame stayed the only drawing, 68,500 after; 65,300 once callbacks'
+parameters and the theme's CSS variables were worked out once per process."""
 
 
 async def joined(coord: Any, code: str, name: str) -> DixitApp:
@@ -120,3 +124,42 @@ async def test_a_join_draws_its_table_once_and_styles_each_widget_once_it_is_in_
         assert not app.screen_stack[0].query_children(TooSmall)
         assert app.screen.query_children(TooSmall)
         assert f"Dixit · table {view.code}" in screen_text(app)
+
+
+async def test_a_second_join_works_out_no_signature_and_no_colour_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A callback's parameters are counted once per function body or callable class (a new session's callbacks are
+    new closures and AwaitMount objects: each cost an `inspect.signature`), and a theme's CSS variables once per
+    process (each app worked out the colour system again). Each app still gets variables of its own, the same as
+    Textual's."""
+    coord = coordinator()
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options())
+    first = await joined(coord, view.code, "ana")
+    signatures = 0
+    colour_systems = 0
+    signature = textual._callback.signature
+    generate = ColorSystem.generate
+
+    def counting_signature(func: Any) -> Any:
+        nonlocal signatures
+        signatures += 1
+        return signature(func)
+
+    def counting_generate(system: ColorSystem) -> dict[str, str]:
+        nonlocal colour_systems
+        colour_systems += 1
+        return generate(system)
+
+    monkeypatch.setattr(textual._callback, "signature", counting_signature)
+    monkeypatch.setattr(ColorSystem, "generate", counting_generate)
+    second = await joined(coord, view.code, "ben")
+    assert signatures == 0, f"a second join worked out {signatures} signatures (110 before)"
+    assert colour_systems == 0
+    assert second.get_css_variables() == first.get_css_variables() == TextualApp.get_css_variables(second)
+    assert second.get_css_variables() is not first.get_css_variables()
+    assert second.theme_variables == first.theme_variables and second.theme_variables is not first.theme_variables
+
+    def one(a: int) -> None: ...
+    def two(a: int, b: int) -> None: ...
+
+    assert [textual._callback.count_parameters(f) for f in (one, two, lambda: None)] == [1, 2, 0]
