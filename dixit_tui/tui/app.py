@@ -115,6 +115,19 @@ def _all_css_paths() -> tuple[Path, ...]:
     return tuple(paths)
 
 
+class DefaultScreen(Screen[Any]):
+    """Textual's default screen, the app's first, under every other: it shows nothing. While another screen is on top
+    of it, what it asks to repaint (its own first layout, as the app starts) is not passed on to that screen: Textual
+    repainted the whole new lobby once more for it."""
+
+    def _compositor_refresh(self) -> None:
+        if self is self.app.screen:
+            super()._compositor_refresh()
+            return
+        self._compositor._dirty_regions.clear()
+        self._dirty_widgets.clear()
+
+
 _THEME_VARIABLES: dict[str, tuple[Theme, dict[str, str]]] = {}
 """A theme's CSS variables (`DixitApp.get_css_variables`), by its name, with the theme they were worked out from."""
 
@@ -196,7 +209,7 @@ class DixitApp(ThemeLookup[int]):
         """Textual's default screen (under every other), prepared as every screen of this app is (see push_screen),
         except that it gets its "terminal too small" notice only if it ever shows (see `_screen_changed`): the lobby
         or the table goes on it before the first frame."""
-        screen = super().get_default_screen()
+        screen = DefaultScreen(id="_default")
         self._prepare_screen(screen, notice=False)
         return screen
 

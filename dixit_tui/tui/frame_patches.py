@@ -5,6 +5,10 @@ which then repaints the widget's region on its next frame. When the screen draws
 layout) between the two, that frame has drawn the widget's new lines already, and the `Update` still in the screen's
 queue made Textual repaint those regions again: for a new session, most of its first table screen a second time (the
 widgets filled while the screen mounted). An `Update` posted before the last whole frame began is dropped.
+
+And a frame is not rendered while the app batches its updates: Textual renders it, then drops it unsent (a new
+session's lobby was rendered whole once for nothing as the app started). Its regions stay to be drawn by the next
+refresh.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ WHOLE_FRAME_AT = "_dixit_whole_frame_at"
 
 dropped = 0
 """Updates dropped since the process started (for tests)."""
+skipped = 0
+"""Frames not rendered since the process started, because the app was batching its updates (for tests)."""
 
 _installed = False
 
@@ -38,9 +44,16 @@ def install_frame_patches() -> None:
     ) -> RenderableType | None:
         """As Textual's; a whole frame the screen's own refresh draws now is timed (not one asked for outright, a
         screenshot, nor one an app batching its updates drops)."""
+        global skipped
         root: Screen[Any] | None = self.root  # type: ignore[assignment]
-        if not full and root is not None and not root.app._batch_count and self.size.region in self._dirty_regions:
-            setattr(self, WHOLE_FRAME_AT, _time.get_time())
+        if not full and root is not None:
+            if root.app._batch_count:
+                # Textual drops what is rendered while the app batches its updates (App._display): rendered now, the
+                # regions would be drawn by nobody. They stay to be drawn by the next refresh.
+                skipped += 1
+                return None
+            if self.size.region in self._dirty_regions:
+                setattr(self, WHOLE_FRAME_AT, _time.get_time())
         return render_update(self, full, screen_stack, simplify)
 
     async def update_unless_drawn(self: Screen[Any], message: messages.Update) -> None:

@@ -20,6 +20,7 @@ from textual.dom import DOMNode
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui import dispatch
 from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.too_small import TooSmall
 from tests.tui.fixtures import coordinator, options, screen_text, settle
@@ -163,3 +164,29 @@ async def test_a_second_join_works_out_no_signature_and_no_colour_system(monkeyp
     def two(a: int, b: int) -> None: ...
 
     assert [textual._callback.count_parameters(f) for f in (one, two, lambda: None)] == [1, 2, 0]
+
+
+async def test_the_lobby_is_drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new session's lobby is rendered whole once: not also while the app starts (Textual rendered it then and
+    dropped it unsent, as it does every frame while an app batches its updates), nor again for the default screen
+    under it (its first layout asked for a repaint, passed on to the screen on top)."""
+    coord = coordinator()
+    await (await coord.connect(Identity("host", key="key-host"), lambda update: None)).create(options())
+    drawings = 0
+    render_chops = Compositor._render_chops
+
+    def counting_chops(compositor: Compositor, *args: Any, **kwargs: Any) -> Any:
+        nonlocal drawings
+        drawings += 1
+        return render_chops(compositor, *args, **kwargs)
+
+    for name in ("ana", "ben"):
+        drawings = 0
+        monkeypatch.setattr(Compositor, "_render_chops", counting_chops)
+        app = DixitApp(coord, Identity(name, f"key-{name}"))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, rounds=6)
+            assert isinstance(app.screen, LobbyScreen)
+            assert drawings == 1, f"the lobby was rendered {drawings} times (3 before)"
+            monkeypatch.undo()
+            assert f"Welcome, {name}!" in screen_text(app)
