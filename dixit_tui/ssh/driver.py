@@ -248,6 +248,8 @@ class SSHDriver(Driver):
         """Drawings and screen update ticks put off because this session is watching (see `frame_due`)."""
         self._last_frame = -float("inf")
         self._writes = 0
+        self.socket_writes = 0
+        """Writes of this session's output to its connection's socket (one per frame, see `_write_channel`)."""
 
     @property
     def username(self) -> str:
@@ -374,7 +376,7 @@ class SSHDriver(Driver):
         if self._output_closed:
             return
         try:
-            self._channel.write(data)
+            self._write_channel(data)
         except OSError:  # channel closed (BrokenPipeError) or connection gone
             self._output_closed = True
             return
@@ -383,6 +385,26 @@ class SSHDriver(Driver):
             self._pacer.charge(cost)
             self.output_charged += cost
         self._check_drain()
+
+    def _write_channel(self, data: bytes) -> None:
+        """Write a frame to the channel as one write to the connection's socket: asyncssh sends each channel packet
+        behind an empty SSH_MSG_IGNORE packet, and each of them as a write of its own to the socket (two sends, two TCP
+        segments for every frame). Here the packets a frame makes are gathered and written together, in the same
+        order, encrypted as asyncssh made them."""
+        connection = self._channel.get_connection()
+        send = getattr(type(connection), "_send", None)
+        if send is None or "_send" in vars(connection):  # (not asyncssh's connection as known, or gathering already)
+            self._channel.write(data)
+            return
+        packets: list[bytes] = []
+        connection._send = packets.append  # type: ignore[method-assign]
+        try:
+            self._channel.write(data)
+        finally:
+            del connection._send
+            if packets:
+                self.socket_writes += 1
+                send(connection, packets[0] if len(packets) == 1 else b"".join(packets))
 
     def _check_drain(self) -> None:
         """A client that stops reading (its channel or its socket) holds at most `max_write_buffer` bytes, and is

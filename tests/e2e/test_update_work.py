@@ -1,0 +1,74 @@
+"""What an ordinary move at an 8-seat table costs a watcher's SSH session outside its widgets, counted (never timed):
+the writes to its connection's socket per frame, and the messages its app dispatches."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dixit_tui.coordinator import Identity, PlayerSession
+from dixit_tui.ssh.driver import SSHDriver
+from tests.e2e.harness import PtyClient
+from tests.e2e.servers import dixit_server
+from tests.e2e.test_watcher_frames import driver_of, quiet, seated
+from tests.e2e.tui_driver import key_of, wait_text
+from tests.tui.fixtures import default_move, options, play_until
+from tests.tui.test_render_cost import default_move_pending, phase
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+
+
+async def ordinary_moves(
+    tmp_path: Path, measure: Callable[[SSHDriver], Callable[[], tuple[int, ...]]]
+) -> list[tuple[int, ...]]:
+    """At an 8-seat table in its submit phase, with a watcher over SSH: `measure(driver)` gives a function counting
+    something at the watcher; the counts' changes (and the frames drawn) for each card given but the last one."""
+    async with dixit_server(tmp_path) as (server, coord):
+        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+        view = await host.create(options(seats=8))
+        sessions: list[PlayerSession] = [
+            host,
+            *await seated(coord, view.code, ["ben", "cy", "dee", "eli", "fay", "gil", "hal"]),
+        ]
+        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
+        await wait_text(watcher, f"Dixit · table {view.code}")
+        await host.start()
+        await play_until(sessions, lambda: phase(host) == "submit")
+        driver = driver_of(coord, "wes")
+        await quiet(driver)
+        counts = measure(driver)
+        moves = []
+        movers = [s for s in sessions if default_move_pending(s)]
+        for session in movers[:-1]:  # (the last one changes the phase)
+            frames, before = driver.frames, counts()
+            await default_move(session)
+            await quiet(driver)
+            moves.append((driver.frames - frames, *(b - a for a, b in zip(before, counts(), strict=True))))
+        await watcher.close()
+        return moves
+
+
+async def test_a_frame_is_one_write_to_the_socket(tmp_path: Path) -> None:
+    """asyncssh sends each channel packet behind an empty SSH_MSG_IGNORE packet, each a send of its own (two TCP
+    segments a frame): the driver writes a frame's packets to the socket at once."""
+
+    def measure(driver: SSHDriver) -> Callable[[], tuple[int, ...]]:
+        transport: Any = driver._channel.get_connection()._transport
+        write = transport.write
+        writes = [0, 0]
+
+        def counted(data: bytes) -> None:
+            writes[0] += 1
+            writes[1] += len(data)
+            write(data)
+
+        transport.write = counted
+        return lambda: (writes[0], writes[1])
+
+    moves = await ordinary_moves(tmp_path, measure)
+    print("per move (frames, socket writes, bytes):", moves)
+    assert len(moves) == 6
+    assert all(frames == 1 and writes == 1 and size > 0 for frames, writes, size in moves), moves
