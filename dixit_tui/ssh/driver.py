@@ -397,7 +397,7 @@ class SSHDriver(Driver):
             self._channel.write(data)
             return
         packets: list[bytes] = []
-        connection._send = packets.append  # type: ignore[method-assign]
+        connection._send = packets.append  # type: ignore[method-assign, assignment]
         try:
             self._channel.write(data)
         finally:
