@@ -433,6 +433,34 @@ INTERNALS: tuple[Internal, ...] = (
         "dixit_tui/tui/dispatch.py",
         "5bf00996a4e75b03",
     ),
+    Internal(
+        "textual/widget.py",
+        "Widget.refresh",
+        "patched: a repaint notes the widget on its screen and resumes the update timer (no Prompt, no Update)",
+        "dixit_tui/tui/dispatch.py",
+        "9224b76d276f4834",
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen._on_update",
+        "replaced for noted repaints: the update tick adds them to _dirty_widgets as this handler does",
+        "dixit_tui/tui/dispatch.py",
+        "ea306183f2ed9080",
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen._on_idle",
+        "read: resumes the update timer when a layout asked for arrives (a drawing put off for it waits for that)",
+        "dixit_tui/tui/dispatch.py",
+        "90bcadb26d1333d3",
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen._update_timer",
+        "read: the timer (its private attribute, to know it exists) paused and resumed by the repaints and the pacing",
+        "dixit_tui/tui/dispatch.py, dixit_tui/ssh/driver.py",
+        "c333ed31bff9e1c1",
+    ),
 )
 
 

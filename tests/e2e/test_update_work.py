@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.app import App
+from textual.message import Message
+from textual.message_pump import MessagePump
 
 from dixit_tui.coordinator import Identity, PlayerSession
 from dixit_tui.ssh.driver import SSHDriver
@@ -72,3 +75,39 @@ async def test_a_frame_is_one_write_to_the_socket(tmp_path: Path) -> None:
     print("per move (frames, socket writes, bytes):", moves)
     assert len(moves) == 6
     assert all(frames == 1 and writes == 1 and size > 0 for frames, writes, size in moves), moves
+
+
+async def test_an_ordinary_move_is_one_message_at_a_watcher(tmp_path: Path) -> None:
+    """The view reaches the watcher's app as one message (the coordinator's update); the widgets it changes (seat
+    row, status line, feed) reach the screen without messages of their own. Textual's way was a Prompt to each
+    widget and an Update from each to the screen: 8 messages for a card given."""
+
+    def measure(driver: SSHDriver) -> Callable[[], tuple[int, ...]]:
+        app = driver._app
+        dispatched = [0]
+        original = MessagePump._dispatch_message
+
+        async def counted(self: MessagePump, message: Message) -> None:
+            if _app_of(self) is app:
+                dispatched[0] += 1
+            await original(self, message)
+
+        MessagePump._dispatch_message = counted  # type: ignore[method-assign]
+        measuring.append(lambda: setattr(MessagePump, "_dispatch_message", original))
+        return lambda: (dispatched[0],)
+
+    measuring: list[Callable[[], object]] = []
+    try:
+        moves = await ordinary_moves(tmp_path, measure)
+    finally:
+        for undo in measuring:
+            undo()
+    print("per move (frames, messages dispatched):", moves)
+    assert len(moves) == 6
+    assert all(frames == 1 and messages <= 2 for frames, messages in moves), moves
+
+
+def _app_of(node: MessagePump) -> object:
+    while node is not None and not isinstance(node, App):
+        node = node._parent  # type: ignore[assignment]
+    return node
