@@ -3,6 +3,7 @@ the writes to its connection's socket per frame, and the messages its app dispat
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,8 @@ from dixit_tui.coordinator import Identity, PlayerSession
 from dixit_tui.ssh.driver import SSHDriver
 from tests.e2e.harness import PtyClient
 from tests.e2e.servers import dixit_server
-from tests.e2e.test_watcher_frames import driver_of, quiet, seated
-from tests.e2e.tui_driver import key_of, wait_text
+from tests.e2e.test_watcher_frames import INTERVAL, driver_of, quiet, release, seated
+from tests.e2e.tui_driver import TIMEOUT, key_of, wait_text
 from tests.tui.fixtures import default_move, options, play_until
 from tests.tui.test_render_cost import default_move_pending, phase
 
@@ -111,3 +112,33 @@ def _app_of(node: MessagePump) -> object:
     while node is not None and not isinstance(node, App):
         node = node._parent  # type: ignore[assignment]
     return node
+
+
+async def test_a_watcher_holding_a_frame_does_not_tick_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watcher's drawing put off (its last frame was less than `WATCHER_FRAME_INTERVAL` ago) waits for the frame to
+    be due, its screen's update timer asleep: it asked again 60 times a second (about 90 ticks held in the 1.5 s of
+    changes below), now once per change."""
+    monkeypatch.setattr(SSHDriver, "WATCHER_FRAME_INTERVAL", INTERVAL, raising=False)
+    async with dixit_server(tmp_path) as (server, coord):
+        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+        view = await host.create(options())
+        players = [host, *await seated(coord, view.code, ["ben", "cy"])]
+        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
+        await wait_text(watcher, f"Dixit · table {view.code}")
+        driver = driver_of(coord, "wes")
+        await quiet(driver)
+        await host.chat("opening-line")  # drawn at once; what follows within the interval is held
+        await watcher.wait_until(lambda: "opening-line" in watcher.screen_text(), TIMEOUT, "the first line drawn")
+        frames, held = driver.frames, driver.frames_held
+        for number in range(5):
+            await players[(number + 1) % 3].chat(f"line {number}")  # (a few lines each: under the chat's rate)
+            await asyncio.sleep(0.3)
+        assert driver.frames == frames  # (all of them held)
+        ticks = driver.frames_held - held
+        print(f"5 changes held -> {ticks} ticks held")
+        assert 1 <= ticks <= 10, ticks
+        release(driver)
+        await wait_text(watcher, "line 4")
+        await watcher.close()
