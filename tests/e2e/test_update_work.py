@@ -142,3 +142,32 @@ async def test_a_watcher_holding_a_frame_does_not_tick_meanwhile(
         release(driver)
         await wait_text(watcher, "line 4")
         await watcher.close()
+
+
+async def test_a_phase_change_is_one_frame_at_a_watcher(tmp_path: Path) -> None:
+    """The last card (the vote starts) and the last vote (the reveal, the next turn): the repaints reach the screen at
+    once, the layouts the new phase asks for in messages; the screen draws once both are there, as one frame (drawn
+    when the repaints came, the new phase took two frames)."""
+    async with dixit_server(tmp_path) as (server, coord):
+        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+        view = await host.create(options(seats=8))
+        sessions = [host, *await seated(coord, view.code, ["ben", "cy", "dee", "eli", "fay", "gil", "hal"])]
+        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
+        await wait_text(watcher, f"Dixit · table {view.code}")
+        await host.start()
+        await play_until(sessions, lambda: phase(host) == "submit")
+        driver = driver_of(coord, "wes")
+        changes = []
+        for _ in range(2):  # the cards, then the votes
+            movers = [s for s in sessions if default_move_pending(s)]
+            for session in movers[:-1]:
+                await default_move(session)
+            await quiet(driver)
+            frames = driver.frames
+            await default_move(movers[-1])
+            await quiet(driver)
+            changes.append(driver.frames - frames)
+        print("frames per phase change:", changes)
+        assert phase(host) == "clue"
+        assert changes == [1, 1], changes
+        await watcher.close()
