@@ -129,7 +129,8 @@ async def test_a_watcher_holding_a_frame_does_not_tick_meanwhile(
         await wait_text(watcher, f"Dixit · table {view.code}")
         driver = driver_of(coord, "wes")
         await quiet(driver)
-        await host.chat("opening-line")  # drawn at once; what follows within the interval is held
+        await host.chat("opening-line")
+        release(driver)  # drawn at once (whatever came before it too); what follows within the interval is held
         await watcher.wait_until(lambda: "opening-line" in watcher.screen_text(), TIMEOUT, "the first line drawn")
         frames, held = driver.frames, driver.frames_held
         for number in range(5):
