@@ -448,13 +448,6 @@ INTERNALS: tuple[Internal, ...] = (
         "0ad323b7518105ce",
     ),
     Internal(
-        "textual/widget.py",
-        "Widget.refresh",
-        "read: a widget's lines are marked stale at once, its Update to the screen is posted later (when idle)",
-        "dixit_tui/tui/frame_patches.py",
-        "9224b76d276f4834",
-    ),
-    Internal(
         "textual/_callback.py",
         "_count_parameters",
         "patched: a callback's parameters counted once per function body or callable class",
@@ -481,6 +474,36 @@ INTERNALS: tuple[Internal, ...] = (
         "overridden: a widget not in the DOM yet is not styled (it is when it mounts)",
         "dixit_tui/tui/app.py",
         "dd2c8ed8079956be",
+    ),
+    Internal(
+        "textual/widget.py",
+        "Widget.refresh",
+        "patched: a repaint notes the widget on its screen and resumes the update timer (no Prompt, no Update); "
+        "read: a widget's lines are marked stale at once, its Update to the screen is posted later (when idle)",
+        "dixit_tui/tui/dispatch.py, dixit_tui/tui/frame_patches.py",
+        "9224b76d276f4834",
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen._on_update",
+        "replaced for noted repaints: the update tick adds them to _dirty_widgets as this handler does (the "
+        "Updates still posted go through the patch above)",
+        "dixit_tui/tui/dispatch.py",
+        "ea306183f2ed9080",
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen._on_idle",
+        "read: resumes the update timer when a layout asked for arrives (a drawing put off for it waits for that)",
+        "dixit_tui/tui/dispatch.py",
+        "90bcadb26d1333d3",
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen._update_timer",
+        "read: the timer (its private attribute, to know it exists) paused and resumed by the repaints and the pacing",
+        "dixit_tui/tui/dispatch.py, dixit_tui/ssh/driver.py",
+        "c333ed31bff9e1c1",
     ),
 )
 

@@ -350,12 +350,15 @@ class Coordinator:
             session.deliver(StateUpdate(None))
         self.broadcast(table)
 
-    async def changed(self, table: Table, updates: Sequence[Update] = (), *, lobby: bool = False) -> None:
-        """Commit, then show: every session at the table gets the updates and its own fresh view."""
+    async def changed(
+        self, table: Table, updates: Sequence[Update] = (), *, lobby: bool = False, first: PlayerSession | None = None
+    ) -> None:
+        """Commit, then show: every session at the table gets the updates and its own fresh view (`first`, the
+        session whose move it was, before the others)."""
         await self.commit(table)
         self.schedule(table)
         self._watch_idle(table)
-        self.broadcast(table, updates)
+        self.broadcast(table, updates, first=first)
         if lobby:
             self.lobby_changed()
 
@@ -480,10 +483,15 @@ class Coordinator:
             raise TableError(f"There is no table {shown}. Check the code and try again.", "no_table")
         return table
 
-    def broadcast(self, table: Table, updates: Sequence[Update] = ()) -> None:
+    def broadcast(self, table: Table, updates: Sequence[Update] = (), *, first: PlayerSession | None = None) -> None:
         """Send the table's updates and then each session its own fresh view: only the sessions at this table.
-        A session whose last update was this very view (nothing it sees changed) gets nothing new."""
-        for session, view in table.views():  # a player at another worker is not among them: that worker shows them
+        A session whose last update was this very view (nothing it sees changed) gets nothing new. `first` (the
+        session whose move it was) is sent its own first: its app takes its turn first, so a player's move shows on
+        their own screen before the others' screens are drawn."""
+        views = table.views()
+        if first is not None:
+            views.sort(key=lambda pair: pair[0] is not first)  # (stable: the others in their order)
+        for session, view in views:  # a player at another worker is not among them: that worker shows them
             for update in updates:
                 session.deliver(update)
             if updates or not _same_view(session.last, view):
@@ -1000,4 +1008,4 @@ class PlayerSession:
                 )
             updates = table.execute(command)
             lobby = table.status == TableStatus.OVER or isinstance(command, RemovePlayer)
-            await self.coordinator.changed(table, updates, lobby=lobby)
+            await self.coordinator.changed(table, updates, lobby=lobby, first=self)

@@ -247,7 +247,12 @@ class SSHDriver(Driver):
         self.frames_held = 0
         """Drawings and screen update ticks put off because this session is watching (see `frame_due`)."""
         self._last_frame = -float("inf")
+        self._held_timers: list[Any] = []
+        """Update timers of this app's screens paused while a drawing is put off (see `hold_frame`)."""
+        self._due_handle: asyncio.TimerHandle | None = None
         self._writes = 0
+        self.socket_writes = 0
+        """Writes of this session's output to its connection's socket (one per frame, see `_write_channel`)."""
 
     @property
     def username(self) -> str:
@@ -267,6 +272,30 @@ class SSHDriver(Driver):
         if time.perf_counter() < self.input_until:
             return True
         return self._loop.time() - self._last_frame >= self.WATCHER_FRAME_INTERVAL
+
+    def hold_frame(self, timer: Any) -> None:
+        """A screen's drawing is put off (`frame_due` said no): its update timer (`timer`) sleeps until the frame is
+        due, instead of ticking 60 times a second to ask again. Input of this session resumes it at once (its
+        refreshes do)."""
+        timer.pause()
+        if timer not in self._held_timers:
+            self._held_timers.append(timer)
+        if self._due_handle is None:
+            wait = self._last_frame + self.WATCHER_FRAME_INTERVAL - self._loop.time()
+            self._due_handle = self._loop.call_later(max(0.0, wait), self._frame_due_now)
+
+    def _frame_due_now(self) -> None:
+        self._due_handle = None
+        timers, self._held_timers = self._held_timers, []
+        for timer in timers:
+            timer.resume()
+
+    def draw_held_now(self) -> None:
+        """What this session holds back is drawn at once (as if its last frame were long ago; for tests)."""
+        self._last_frame = -float("inf")
+        if self._due_handle is not None:
+            self._due_handle.cancel()
+        self._frame_due_now()
 
     # ---- capabilities -------------------------------------------------------------------------------
 
@@ -338,6 +367,10 @@ class SSHDriver(Driver):
     def close(self) -> None:
         self.flush()
         self._cancel_tick()
+        if self._due_handle is not None:
+            self._due_handle.cancel()
+            self._due_handle = None
+        self._held_timers.clear()
         if self._drain_handle is not None:
             self._drain_handle.cancel()
             self._drain_handle = None
@@ -374,7 +407,7 @@ class SSHDriver(Driver):
         if self._output_closed:
             return
         try:
-            self._channel.write(data)
+            self._write_channel(data)
         except OSError:  # channel closed (BrokenPipeError) or connection gone
             self._output_closed = True
             return
@@ -383,6 +416,26 @@ class SSHDriver(Driver):
             self._pacer.charge(cost)
             self.output_charged += cost
         self._check_drain()
+
+    def _write_channel(self, data: bytes) -> None:
+        """Write a frame to the channel as one write to the connection's socket: asyncssh sends each channel packet
+        behind an empty SSH_MSG_IGNORE packet, and each of them as a write of its own to the socket (two sends, two TCP
+        segments for every frame). Here the packets a frame makes are gathered and written together, in the same
+        order, encrypted as asyncssh made them."""
+        connection = self._channel.get_connection()
+        send = getattr(type(connection), "_send", None)
+        if send is None or "_send" in vars(connection):  # (not asyncssh's connection as known, or gathering already)
+            self._channel.write(data)
+            return
+        packets: list[bytes] = []
+        connection._send = packets.append  # type: ignore[method-assign, assignment]
+        try:
+            self._channel.write(data)
+        finally:
+            del connection._send
+            if packets:
+                self.socket_writes += 1
+                send(connection, packets[0] if len(packets) == 1 else b"".join(packets))
 
     def _check_drain(self) -> None:
         """A client that stops reading (its channel or its socket) holds at most `max_write_buffer` bytes, and is
@@ -708,7 +761,7 @@ def _pace_watchers_frames() -> None:
         if getattr(self, _DRAWN, False) and not driver.frame_due():
             setattr(self, _DRAW_PENDING, True)
             driver.frames_held += 1
-            self._update_timer.resume()
+            driver.hold_frame(self._update_timer)  # (its tick draws it once due)
             return
         setattr(self, _DRAW_PENDING, False)
         writes = driver._writes
@@ -722,7 +775,8 @@ def _pace_watchers_frames() -> None:
         driver = self.app._driver
         if isinstance(driver, SSHDriver) and not driver.frame_due():
             driver.frames_held += 1
-            return  # (the timer stays on: a later tick draws)
+            driver.hold_frame(self._update_timer)  # (its tick once due draws)
+            return
         timer_update(self)
         if getattr(self, _DRAW_PENDING, False) and self.is_current and not self.app._batch_count:
             paced_compositor_refresh(self)  # a drawing put off, and nothing since drew it

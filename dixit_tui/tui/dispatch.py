@@ -12,6 +12,7 @@ A class attribute named like a handler set or deleted later (a patch, a test's m
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -110,3 +111,113 @@ def share_dispatch_lookups() -> None:
     _MessagePumpMeta.__delattr__ = delattr_forgets  # type: ignore[method-assign,assignment]
     MessagePump._get_dispatch_methods = get_dispatch_methods  # type: ignore[method-assign]
     _installed = True
+
+
+DIRECT_REPAINTS = "_dixit_direct_repaints"
+"""Set (True) on an app whose widgets' repaints go straight to their screen (see `repaint_without_messages`)."""
+_REPAINTS = "_dixit_repaints"
+"""A screen's widgets asked to repaint since its last update tick (see `repaint_without_messages`)."""
+_LAYOUTS = "_dixit_layouts"
+"""A screen's widgets that asked for a layout since its last drawing (their Layout message may be on its way)."""
+_POSTPONED = "_dixit_postponed"
+"""Update ticks of a screen put off in a row because a layout asked for had not reached it yet."""
+_MAX_POSTPONED = 3
+"""Update ticks a screen puts off in a row at most, waiting for a layout asked for (then it draws what it has)."""
+_LAYOUT_WAIT = 0.1
+"""Seconds after which a screen that put its drawing off for a layout asked for ticks again, whatever came."""
+repaints_direct = 0
+"""Repaints that went straight to their screen (for tests)."""
+
+_repaints_installed = False
+
+
+def repaint_without_messages() -> None:
+    """A widget's repaint (its content changed, not its size) in an app with `DIRECT_REPAINTS` reaches its screen
+    without messages. Textual's way: the widget posts itself a Prompt (a step of its own task), its idle handler posts
+    the screen an Update (a step of the screen's task), the screen's idle resumes its update timer; for each widget an
+    update changes. Here the widget is noted on its screen and the update timer resumed at once; the timer's tick
+    takes the noted widgets that still need a repaint into the screen's dirty widgets, as the Update handler does,
+    then draws as before. Only for a mounted widget (not a screen) on its app's current screen, outside a batch
+    update, once that screen has drawn (its update timer exists); any other refresh goes Textual's way. Idempotent."""
+    global _repaints_installed
+    if _repaints_installed:
+        return
+    from textual.app import App
+    from textual.screen import Screen
+
+    refresh = Widget.refresh
+    timer_update = Screen._on_timer_update
+
+    def direct_refresh(
+        self: Widget, *regions: Any, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Widget:
+        global repaints_direct
+        if self._is_mounted and not recompose and not isinstance(self, Screen):
+            node = self._parent
+            while node is not None and not isinstance(node, Screen):
+                node = node._parent
+            app = node._parent if node is not None else None
+            if (
+                isinstance(app, App)
+                and getattr(app, DIRECT_REPAINTS, False)
+                and not app._batch_count
+                and node._Screen__update_timer is not None  # type: ignore[union-attr]
+                and app._screen_stack
+                and app._screen_stack[-1] is node
+            ):
+                assert isinstance(node, Screen)
+                if layout:
+                    # Textual's way (the layout reaches the screen in a Layout message), noted: the screen's next
+                    # drawing waits for it, so that a repaint that reached it first is not drawn alone before it
+                    layouts: set[Widget] | None = node.__dict__.get(_LAYOUTS)
+                    if layouts is None:
+                        layouts = node.__dict__[_LAYOUTS] = set()
+                    layouts.add(self)
+                    return refresh(self, *regions, repaint=repaint, layout=layout, recompose=recompose)
+                if not repaint:
+                    return refresh(self, *regions, repaint=repaint, layout=layout, recompose=recompose)
+                # What Textual's refresh does for a repaint, but the widget's check_idle (its Prompt)
+                self._layout_cache.clear()
+                self._set_dirty(*regions)
+                self.clear_cached_dimensions()
+                self._rich_style_cache.clear()
+                self._repaint_required = True
+                noted: set[Widget] | None = node.__dict__.get(_REPAINTS)
+                if noted is None:
+                    noted = node.__dict__[_REPAINTS] = set()
+                noted.add(self)
+                node._update_timer.resume()
+                repaints_direct += 1
+                return self
+        return refresh(self, *regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def timer_update_takes_repaints(self: Screen[Any]) -> None:
+        noted: set[Widget] | None = self.__dict__.get(_REPAINTS)
+        if noted:
+            self.__dict__[_REPAINTS] = set()
+            for widget in noted:
+                # (as the widget's idle handler and the screen's Update handler would: a widget that has posted its
+                # Update meanwhile, or gone, is not taken again)
+                if widget._repaint_required and widget._parent is not None and not widget._closing:
+                    widget._repaint_required = False
+                    if widget.display and self in self._compositor:
+                        self._dirty_widgets.add(widget)
+        layouts: set[Widget] | None = self.__dict__.get(_LAYOUTS)
+        if layouts:
+            if any(w._layout_required and w._parent is not None and not w._closing for w in layouts):
+                postponed = self.__dict__.get(_POSTPONED, 0)
+                if postponed < _MAX_POSTPONED:
+                    # A layout asked for is on its way: the screen's idle handler resumes the timer once it came
+                    # (the screen's dirty widgets are waiting); the timer ticks again after a while whatever comes.
+                    self.__dict__[_POSTPONED] = postponed + 1
+                    timer = self._update_timer
+                    timer.pause()
+                    asyncio.get_running_loop().call_later(_LAYOUT_WAIT, timer.resume)
+                    return
+            layouts.clear()
+        self.__dict__[_POSTPONED] = 0
+        timer_update(self)
+
+    Widget.refresh = direct_refresh  # type: ignore[method-assign, assignment]
+    Screen._on_timer_update = timer_update_takes_repaints  # type: ignore[method-assign]
+    _repaints_installed = True

@@ -22,6 +22,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Input, OptionList, Static
 
@@ -125,6 +126,7 @@ class TableScreen(Screen[None]):
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
         self._clue_label = "Clue:"
         self._found: dict[tuple[object, object], Widget] = {}  # query_one's answers
+        self._clock: Timer | None = None  # the once-a-second tick, while there is a clock to count down
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
@@ -188,11 +190,16 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._render_view()
-        self.set_interval(1.0, self._tick)
+        self._clock = self.set_interval(1.0, self._tick, pause=not self._clock_needed())
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.height < self.CRAMPED, "-cramped")
         self._render_topbar()  # the top bar picks its words by width
+
+    def _clock_needed(self) -> bool:
+        """Whether the view has a clock to count down (else the once-a-second tick sleeps: an idle session does not
+        wake up every second for nothing)."""
+        return self.view.deadline is not None or bool(self.view.stand_ins)
 
     def _tick(self) -> None:
         """The countdown to the deadline, once a second while there is one (nothing else re-renders)."""
@@ -216,6 +223,11 @@ class TableScreen(Screen[None]):
         self.code = view.code
         if self.is_mounted:
             self._render_view()
+            if self._clock is not None:
+                if self._clock_needed():
+                    self._clock.resume()
+                else:
+                    self._clock.pause()
 
     def show_reveal(self, update: RevealUpdate) -> None:
         """The turn's outcome shows in the clue line (`reveal_line`); the full recap opens on `r`. Opening it for

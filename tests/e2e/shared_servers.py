@@ -194,11 +194,19 @@ class BothWorkers:
 
         for index, coordinator in enumerate(self._coordinators):
 
-            def broadcast(table: Any, updates: Any = (), index: int = index, plain: Any = coordinator.broadcast) -> Any:
+            def broadcast(
+                table: Any,
+                updates: Any = (),
+                index: int = index,
+                plain: Any = coordinator.broadcast,
+                *,
+                first: Any = None,
+            ) -> Any:
                 if first_shown.setdefault((table.code, getattr(table.lock, "seq", 0)), index) == index:
-                    value(table, updates)  # the spy records this change (and shows it, through either worker)
+                    # the spy records this change (and shows it, through either worker)
+                    value(table, updates, first=first)
                 else:
-                    plain(table, updates)  # shown by the other worker first: already recorded
+                    plain(table, updates, first=first)  # shown by the other worker first: already recorded
 
             setattr(coordinator, name, broadcast)
 

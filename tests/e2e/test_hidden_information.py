@@ -110,10 +110,10 @@ class Recorder:
     def install(self) -> None:
         original = self.coordinator.broadcast
 
-        def spy(table: Table, updates: Any = ()) -> None:
+        def spy(table: Table, updates: Any = (), *, first: Any = None) -> None:
             if table.code == self.code and table.game is not None:
                 self.snaps.append(self.snap(table, updates))
-            original(table, updates)
+            original(table, updates, first=first)
 
         self.coordinator.broadcast = spy  # type: ignore[method-assign]
 

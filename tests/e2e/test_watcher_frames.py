@@ -36,8 +36,8 @@ def driver_of(coord: Coordinator, name: str) -> SSHDriver:
 
 
 def release(driver: SSHDriver) -> None:
-    """Whatever the session holds back is drawn at its screen's next tick (as if its last frame were long ago)."""
-    driver._last_frame = -float("inf")
+    """Whatever the session holds back is drawn at once (as if its last frame were long ago)."""
+    driver.draw_held_now()
 
 
 async def quiet(driver: SSHDriver) -> None:

@@ -1,0 +1,174 @@
+"""What an ordinary move at an 8-seat table costs a watcher's SSH session outside its widgets, counted (never timed):
+the writes to its connection's socket per frame, and the messages its app dispatches."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.message import Message
+from textual.message_pump import MessagePump
+
+from dixit_tui.coordinator import Identity, PlayerSession
+from dixit_tui.ssh.driver import SSHDriver
+from tests.e2e.harness import PtyClient
+from tests.e2e.servers import dixit_server
+from tests.e2e.test_watcher_frames import INTERVAL, driver_of, quiet, release, seated
+from tests.e2e.tui_driver import TIMEOUT, key_of, wait_text
+from tests.tui.fixtures import default_move, options, play_until
+from tests.tui.test_render_cost import default_move_pending, phase
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+
+
+async def ordinary_moves(
+    tmp_path: Path, measure: Callable[[SSHDriver], Callable[[], tuple[int, ...]]]
+) -> list[tuple[int, ...]]:
+    """At an 8-seat table in its submit phase, with a watcher over SSH: `measure(driver)` gives a function counting
+    something at the watcher; the counts' changes (and the frames drawn) for each card given but the last one."""
+    async with dixit_server(tmp_path) as (server, coord):
+        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+        view = await host.create(options(seats=8))
+        sessions: list[PlayerSession] = [
+            host,
+            *await seated(coord, view.code, ["ben", "cy", "dee", "eli", "fay", "gil", "hal"]),
+        ]
+        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
+        await wait_text(watcher, f"Dixit · table {view.code}")
+        await host.start()
+        await play_until(sessions, lambda: phase(host) == "submit")
+        driver = driver_of(coord, "wes")
+        await quiet(driver)
+        counts = measure(driver)
+        moves = []
+        movers = [s for s in sessions if default_move_pending(s)]
+        for session in movers[:-1]:  # (the last one changes the phase)
+            frames, before = driver.frames, counts()
+            await default_move(session)
+            await quiet(driver)
+            moves.append((driver.frames - frames, *(b - a for a, b in zip(before, counts(), strict=True))))
+        await watcher.close()
+        return moves
+
+
+async def test_a_frame_is_one_write_to_the_socket(tmp_path: Path) -> None:
+    """asyncssh sends each channel packet behind an empty SSH_MSG_IGNORE packet, each a send of its own (two TCP
+    segments a frame): the driver writes a frame's packets to the socket at once."""
+
+    def measure(driver: SSHDriver) -> Callable[[], tuple[int, ...]]:
+        transport: Any = driver._channel.get_connection()._transport
+        write = transport.write
+        writes = [0, 0]
+
+        def counted(data: bytes) -> None:
+            writes[0] += 1
+            writes[1] += len(data)
+            write(data)
+
+        transport.write = counted
+        return lambda: (writes[0], writes[1])
+
+    moves = await ordinary_moves(tmp_path, measure)
+    print("per move (frames, socket writes, bytes):", moves)
+    assert len(moves) == 6
+    assert all(frames == 1 and writes == 1 and size > 0 for frames, writes, size in moves), moves
+
+
+async def test_an_ordinary_move_is_one_message_at_a_watcher(tmp_path: Path) -> None:
+    """The view reaches the watcher's app as one message (the coordinator's update); the widgets it changes (seat
+    row, status line, feed) reach the screen without messages of their own. Textual's way was a Prompt to each
+    widget and an Update from each to the screen: 8 messages for a card given."""
+
+    def measure(driver: SSHDriver) -> Callable[[], tuple[int, ...]]:
+        app = driver._app
+        dispatched = [0]
+        original = MessagePump._dispatch_message
+
+        async def counted(self: MessagePump, message: Message) -> None:
+            if _app_of(self) is app:
+                dispatched[0] += 1
+            await original(self, message)
+
+        MessagePump._dispatch_message = counted  # type: ignore[method-assign]
+        measuring.append(lambda: setattr(MessagePump, "_dispatch_message", original))
+        return lambda: (dispatched[0],)
+
+    measuring: list[Callable[[], object]] = []
+    try:
+        moves = await ordinary_moves(tmp_path, measure)
+    finally:
+        for undo in measuring:
+            undo()
+    print("per move (frames, messages dispatched):", moves)
+    assert len(moves) == 6
+    assert all(frames == 1 and messages <= 2 for frames, messages in moves), moves
+
+
+def _app_of(node: MessagePump) -> object:
+    while node is not None and not isinstance(node, App):
+        node = node._parent  # type: ignore[assignment]
+    return node
+
+
+async def test_a_watcher_holding_a_frame_does_not_tick_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watcher's drawing put off (its last frame was less than `WATCHER_FRAME_INTERVAL` ago) waits for the frame to
+    be due, its screen's update timer asleep: it asked again 60 times a second (about 90 ticks held in the 1.5 s of
+    changes below), now once per change."""
+    monkeypatch.setattr(SSHDriver, "WATCHER_FRAME_INTERVAL", INTERVAL, raising=False)
+    async with dixit_server(tmp_path) as (server, coord):
+        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+        view = await host.create(options())
+        players = [host, *await seated(coord, view.code, ["ben", "cy"])]
+        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
+        await wait_text(watcher, f"Dixit · table {view.code}")
+        driver = driver_of(coord, "wes")
+        await quiet(driver)
+        await host.chat("opening-line")
+        release(driver)  # drawn at once (whatever came before it too); what follows within the interval is held
+        await watcher.wait_until(lambda: "opening-line" in watcher.screen_text(), TIMEOUT, "the first line drawn")
+        frames, held = driver.frames, driver.frames_held
+        for number in range(5):
+            await players[(number + 1) % 3].chat(f"line {number}")  # (a few lines each: under the chat's rate)
+            await asyncio.sleep(0.3)
+        assert driver.frames == frames  # (all of them held)
+        ticks = driver.frames_held - held
+        print(f"5 changes held -> {ticks} ticks held")
+        assert 1 <= ticks <= 10, ticks
+        release(driver)
+        await wait_text(watcher, "line 4")
+        await watcher.close()
+
+
+async def test_a_phase_change_is_one_frame_at_a_watcher(tmp_path: Path) -> None:
+    """The last card (the vote starts) and the last vote (the reveal, the next turn): the repaints reach the screen at
+    once, the layouts the new phase asks for in messages; the screen draws once both are there, as one frame (drawn
+    when the repaints came, the new phase took two frames)."""
+    async with dixit_server(tmp_path) as (server, coord):
+        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+        view = await host.create(options(seats=8))
+        sessions = [host, *await seated(coord, view.code, ["ben", "cy", "dee", "eli", "fay", "gil", "hal"])]
+        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
+        await wait_text(watcher, f"Dixit · table {view.code}")
+        await host.start()
+        await play_until(sessions, lambda: phase(host) == "submit")
+        driver = driver_of(coord, "wes")
+        changes = []
+        for _ in range(2):  # the cards, then the votes
+            movers = [s for s in sessions if default_move_pending(s)]
+            for session in movers[:-1]:
+                await default_move(session)
+            await quiet(driver)
+            frames = driver.frames
+            await default_move(movers[-1])
+            await quiet(driver)
+            changes.append(driver.frames - frames)
+        print("frames per phase change:", changes)
+        assert phase(host) == "clue"
+        assert changes == [1, 1], changes
+        await watcher.close()
