@@ -60,6 +60,9 @@ reused = 0
 Label = tuple[Content, Color, Color, Style]
 _STYLES = "_dixit_styled_signature"
 """Set on a widget's StylesCache: (its styles' cache key, what `render_line` reads of them)."""
+_BACKGROUNDS = "_dixit_styled_backgrounds"
+"""Set on a widget's StylesCache: (the nodes from it up to the app and their styles' cache keys, its backgrounds and
+opacity as worked out from them)."""
 
 _lines: LRUCache[tuple[object, ...], Strip] = forget_with_shared(LRUCache(SHARED_STYLED_LINES))
 _signatures: dict[tuple[object, ...], int] = {}
@@ -88,6 +91,24 @@ def _style_signature(cache: StylesCache, styles: StylesBase) -> tuple[Any, ...] 
         )
     setattr(cache, _STYLES, (stamp, signature))
     return signature
+
+
+def _backgrounds(cache: StylesCache, widget: Widget) -> tuple[Color, Color, float]:
+    """`widget.background_colors` and `widget.opacity` (each blends the styles of every node up to the app), kept on
+    the widget's cache until a style of one of those nodes changes or the widget moves."""
+    nodes: list[object] = []
+    node: Any = widget
+    while node is not None:
+        nodes.append(node)
+        nodes.append(node.styles._cache_key)
+        node = node._parent
+    kept: tuple[list[object], tuple[Color, Color, float]] | None = getattr(cache, _BACKGROUNDS, None)
+    if kept is not None and kept[0] == nodes:  # (nodes compare by identity)
+        return kept[1]
+    base_background, background = widget.background_colors
+    found = (base_background, background, widget.opacity)
+    setattr(cache, _BACKGROUNDS, (nodes, found))
+    return found
 
 
 def _number(way: tuple[object, ...]) -> int:
@@ -210,7 +231,7 @@ def share_styled_lines() -> None:
         if signature is None:
             return render_widget(self, widget, crop)
         self._simple_strip = None
-        base_background, background = widget.background_colors
+        base_background, background, opacity = _backgrounds(self, widget)
         app = widget.app
         region = widget.region
         gutter: Spacing = signature[0]
@@ -219,7 +240,6 @@ def share_styled_lines() -> None:
         content_size = region.shrink(gutter).size  # (`widget.content_region`, without finding the region again)
         title = _label(widget, base_background, subtitle=False)
         subtitle = _label(widget, base_background, subtitle=True)
-        opacity = widget.opacity
         theme: TerminalTheme = app.ansi_theme
         native = app.native_ansi_color
         number = _number(
