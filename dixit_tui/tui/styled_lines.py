@@ -59,10 +59,11 @@ reused = 0
 
 Label = tuple[Content, Color, Color, Style]
 _STYLES = "_dixit_styled_signature"
-"""Set on a widget's StylesCache: (its styles' cache key, what `render_line` reads of them)."""
+"""Set on a widget: (its styles' cache key, what `render_line` reads of them)."""
 _BACKGROUNDS = "_dixit_styled_backgrounds"
-"""Set on a widget's StylesCache: (the nodes from it up to the app and their styles' cache keys, its backgrounds and
-opacity as worked out from them)."""
+"""Set on a widget: (the nodes from it up to the app and their styles' cache keys, its backgrounds and opacity as
+worked out from them). Not on its StylesCache: Textual's `get_inner_outer` is an `lru_cache` on a method, which
+keeps StylesCache objects alive (with their nodes, the apps) after their widgets are gone."""
 
 _lines: LRUCache[tuple[object, ...], Strip] = forget_with_shared(LRUCache(SHARED_STYLED_LINES))
 _signatures: dict[tuple[object, ...], int] = {}
@@ -70,11 +71,11 @@ _numbers = itertools.count(1)  # (never reused: a number cleared from `_signatur
 _installed = False
 
 
-def _style_signature(cache: StylesCache, styles: StylesBase) -> tuple[Any, ...] | None:
-    """What `StylesCache.render_line` reads of `styles` (None: a tint, which goes Textual's way), kept on the
-    widget's cache until its styles change."""
+def _style_signature(widget: Widget, styles: StylesBase) -> tuple[Any, ...] | None:
+    """What `StylesCache.render_line` reads of `styles`, the widget's (None: a tint, which goes Textual's way), kept
+    on the widget until its styles change."""
     stamp = styles._cache_key  # type: ignore[attr-defined]  # (RenderStyles: changes with any of its rules)
-    kept: tuple[int, tuple[Any, ...] | None] | None = getattr(cache, _STYLES, None)
+    kept: tuple[int, tuple[Any, ...] | None] | None = getattr(widget, _STYLES, None)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     signature: tuple[Any, ...] | None = None
@@ -89,25 +90,25 @@ def _style_signature(cache: StylesCache, styles: StylesBase) -> tuple[Any, ...] 
             styles.border_title_align,
             styles.border_subtitle_align,
         )
-    setattr(cache, _STYLES, (stamp, signature))
+    setattr(widget, _STYLES, (stamp, signature))
     return signature
 
 
-def _backgrounds(cache: StylesCache, widget: Widget) -> tuple[Color, Color, float]:
+def _backgrounds(widget: Widget) -> tuple[Color, Color, float]:
     """`widget.background_colors` and `widget.opacity` (each blends the styles of every node up to the app), kept on
-    the widget's cache until a style of one of those nodes changes or the widget moves."""
+    the widget until a style of one of those nodes changes or the widget moves."""
     nodes: list[object] = []
     node: Any = widget
     while node is not None:
         nodes.append(node)
         nodes.append(node.styles._cache_key)
         node = node._parent
-    kept: tuple[list[object], tuple[Color, Color, float]] | None = getattr(cache, _BACKGROUNDS, None)
+    kept: tuple[list[object], tuple[Color, Color, float]] | None = getattr(widget, _BACKGROUNDS, None)
     if kept is not None and kept[0] == nodes:  # (nodes compare by identity)
         return kept[1]
     base_background, background = widget.background_colors
     found = (base_background, background, widget.opacity)
-    setattr(cache, _BACKGROUNDS, (nodes, found))
+    setattr(widget, _BACKGROUNDS, (nodes, found))
     return found
 
 
@@ -227,11 +228,11 @@ def share_styled_lines() -> None:
 
     def shared_render_widget(self: StylesCache, widget: Widget, crop: Region) -> list[Strip]:
         styles = widget.styles
-        signature = _style_signature(self, styles) if enabled else None
+        signature = _style_signature(widget, styles) if enabled else None
         if signature is None:
             return render_widget(self, widget, crop)
         self._simple_strip = None
-        base_background, background, opacity = _backgrounds(self, widget)
+        base_background, background, opacity = _backgrounds(widget)
         app = widget.app
         region = widget.region
         gutter: Spacing = signature[0]
