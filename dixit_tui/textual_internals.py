@@ -505,6 +505,28 @@ INTERNALS: tuple[Internal, ...] = (
         "dixit_tui/tui/dispatch.py, dixit_tui/ssh/driver.py",
         "c333ed31bff9e1c1",
     ),
+    Internal(
+        "textual/_styles_cache.py",
+        "StylesCache.render_widget",
+        "patched: a widget's styled lines taken from a process-wide cache (the same arguments handed to render_line)",
+        "dixit_tui/tui/styled_lines.py",
+        "f75ee33a87886cb1",
+    ),
+    Internal(
+        "textual/_styles_cache.py",
+        "StylesCache.render",
+        "repeated with the cache asked first: _cache, _dirty_lines, _width, clear; the filters and crop after it",
+        "dixit_tui/tui/styled_lines.py",
+        "41a402e58b23ce64",
+    ),
+    Internal(
+        "textual/_styles_cache.py",
+        "StylesCache.render_line",
+        "called, and read: what a styled line depends on (its arguments, the styles it reads; the content line only "
+        "for the rows between the gutters; a tint blended with the active app's ANSI theme)",
+        "dixit_tui/tui/styled_lines.py",
+        "1a5a0244a4028e98",
+    ),
 )
 
 

@@ -19,7 +19,7 @@ selection, an alignment of the whole block or anything but a `Content` goes Text
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from textual.cache import LRUCache
 from textual.content import Content, Span
@@ -33,12 +33,20 @@ LineKey = tuple[str, tuple[Span, ...]]
 SHARED_LINES = 4096
 """Lines kept by `shared_strips` (a line of text at one width in one style: its strips)."""
 
-_caches: list[LRUCache[tuple[object, ...], list[Strip]]] = []
+_caches: list[LRUCache[Any, Any]] = []
+
+_Cache = TypeVar("_Cache", bound=LRUCache[Any, Any])
 
 
 def shared_cache(maxsize: int) -> LRUCache[tuple[object, ...], list[Strip]]:
     """A process-wide cache of drawn lines (`forget_shared` empties it with the others)."""
     cache: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(maxsize)
+    _caches.append(cache)
+    return cache
+
+
+def forget_with_shared(cache: _Cache) -> _Cache:
+    """`cache`, emptied by `forget_shared` with the others (a process-wide cache of other drawn things)."""
     _caches.append(cache)
     return cache
 

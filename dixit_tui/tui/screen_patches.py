@@ -17,6 +17,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets._toast import ToastRack
 
+from dixit_tui.tui.styled_lines import share_styled_lines
+
 _resume_patched = False
 _FRESH = "_dixit_styled_at_mount"
 LAID_OUT = "_dixit_laid_out_at_resume"
@@ -34,9 +36,10 @@ def mark_styled_at_mount(screen: Screen[Any]) -> None:
 
 
 def install_screen_patches() -> None:
-    """The patches of Textual's Screen that `mark_styled_at_mount` relies on, and the same-size Resize one.
-    Idempotent."""
+    """The patches of Textual's Screen that `mark_styled_at_mount` relies on, and the same-size Resize one; and the
+    widgets' styled lines shared by every session (`styled_lines`). Idempotent."""
     _keep_styles_on_first_resume()
+    share_styled_lines()
 
 
 def _keep_styles_on_first_resume() -> None:

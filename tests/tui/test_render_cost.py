@@ -23,6 +23,7 @@ from textual.pilot import Pilot
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.line_cache import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.cards import Hand
 from dixit_tui.tui.widgets.chat import Feed
@@ -143,6 +144,7 @@ async def test_the_clock_repaints_the_top_bar_only() -> None:
         for _ in range(3):
             top = table.query_one("#topbar").render()
             before = str(top)
+            forget_shared()  # (the line may have been styled by another test's app: counted here as made anew)
             counts, changed = await count(app, pilot, _tick(table))
             assert str(table.query_one("#topbar").render()) != before
             assert changed == 1
@@ -238,6 +240,7 @@ async def test_an_update_looks_up_no_theme_table() -> None:
             return available.fget(self)  # type: ignore[attr-defined]
 
         mover = next(s for s in sessions if default_move_pending(s))
+        forget_shared()  # (the same lines styled by another test's app would not be rendered here)
         with patch.object(App, "available_themes", property(counted)):
             counts, changed = await count(app, pilot, lambda: default_move(mover))
         assert counts.lines_rendered >= changed >= 3

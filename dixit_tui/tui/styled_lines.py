@@ -1,0 +1,268 @@
+"""`share_styled_lines`: a widget's final lines (its content lines with the padding, border, title, background and
+opacity CSS puts around them) made once per process for every session that shows the same widget the same way.
+
+`line_cache.shared_strips` draws each content line once for all the sessions at a table, but Textual's `StylesCache`
+(one per widget) then made the styled line from it again at every session: each dirty line of each widget of each
+screen went through `StylesCache.render_line` (the padding added, the border boxes looked up, the background and
+opacity blended, a new `Strip` built), about a seventh of the server's CPU at a busy table, for lines that are the
+same at every spectator's screen.
+
+`StylesCache.render_widget` is replaced by one that asks a process-wide cache first for each line it would render.
+A styled line is a function of what `render_line` is given and reads, all in its key:
+- the widget's styles as `render_line` reads them (gutter, padding, border, outline, hatch, text opacity, title
+  alignments), worked out again whenever the widget's styles change (`RenderStyles._cache_key`, as Textual does for
+  the gutter); a tint is blended with the active app's colours: such a widget goes Textual's way;
+- the widget's size and content size, its background and the one beneath it (all its ancestors' backgrounds and
+  opacities, as `background_colors` blends them), its opacity, its border title and subtitle with their styles,
+  the app's ANSI theme and whether it sends native ANSI colours (hover, focus and the theme reach the line through
+  these: they are resolved into the styles);
+- the row, and the content line drawn there, by value (its segments: text, style and control codes, and its cell
+  length): a line drawn for one session is only reused where the content is the same.
+
+What Textual does after its own per-widget cache stays per session: the line filters (the colour conversion of
+each terminal), the crop to the visible columns and the hover style of links. A content line holding a hyperlink
+or a click action is never stored (Rich's styles compare equal whatever their link id, which is per session).
+The lines are Textual's own, made by its `render_line` on a miss: the output is the same, only made once.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.terminal_theme import TerminalTheme
+from textual._styles_cache import StylesCache
+from textual.cache import LRUCache
+from textual.color import Color
+from textual.content import Content
+from textual.css.styles import StylesBase
+from textual.filter import LineFilter
+from textual.geometry import Region, Size, Spacing
+from textual.strip import Strip
+from textual.style import Style
+from textual.widget import Widget
+
+from dixit_tui.tui.line_cache import forget_with_shared
+
+SHARED_STYLED_LINES = 4096
+"""Styled lines kept process-wide (one row of one widget drawn one way)."""
+_SIGNATURES = 4096
+"""Ways of drawing a widget kept (each a small number in the lines' keys). Past this, the numbering starts over."""
+
+enabled = True
+"""False: every widget is drawn Textual's way (for tests that compare the two)."""
+built = 0
+"""Styled lines made by Textual's `render_line` (the process-wide cache could not answer): for tests."""
+reused = 0
+"""Styled lines taken from the process-wide cache: for tests."""
+
+Label = tuple[Content, Color, Color, Style]
+_STYLES = "_dixit_styled_signature"
+"""Set on a widget: (its styles' cache key, what `render_line` reads of them)."""
+_BACKGROUNDS = "_dixit_styled_backgrounds"
+"""Set on a widget: (the nodes from it up to the app and their styles' cache keys, its backgrounds and opacity as
+worked out from them). Not on its StylesCache: Textual's `get_inner_outer` is an `lru_cache` on a method, which
+keeps StylesCache objects alive (with their nodes, the apps) after their widgets are gone."""
+
+_lines: LRUCache[tuple[object, ...], Strip] = forget_with_shared(LRUCache(SHARED_STYLED_LINES))
+_signatures: dict[tuple[object, ...], int] = {}
+_numbers = itertools.count(1)  # (never reused: a number cleared from `_signatures` is not given to another way)
+_installed = False
+
+
+def _style_signature(widget: Widget, styles: StylesBase) -> tuple[Any, ...] | None:
+    """What `StylesCache.render_line` reads of `styles`, the widget's (None: a tint, which goes Textual's way), kept
+    on the widget until its styles change."""
+    stamp = styles._cache_key  # type: ignore[attr-defined]  # (RenderStyles: changes with any of its rules)
+    kept: tuple[int, tuple[Any, ...] | None] | None = getattr(widget, _STYLES, None)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    signature: tuple[Any, ...] | None = None
+    if not styles.tint.a:
+        signature = (
+            styles.gutter,
+            styles.padding,
+            styles.border,
+            styles.outline,
+            styles.hatch if styles.has_rule("hatch") else None,
+            styles.text_opacity,
+            styles.border_title_align,
+            styles.border_subtitle_align,
+        )
+    setattr(widget, _STYLES, (stamp, signature))
+    return signature
+
+
+def _backgrounds(widget: Widget) -> tuple[Color, Color, float]:
+    """`widget.background_colors` and `widget.opacity` (each blends the styles of every node up to the app), kept on
+    the widget until a style of one of those nodes changes or the widget moves."""
+    nodes: list[object] = []
+    node: Any = widget
+    while node is not None:
+        nodes.append(node)
+        nodes.append(node.styles._cache_key)
+        node = node._parent
+    kept: tuple[list[object], tuple[Color, Color, float]] | None = getattr(widget, _BACKGROUNDS, None)
+    if kept is not None and kept[0] == nodes:  # (nodes compare by identity)
+        return kept[1]
+    base_background, background = widget.background_colors
+    found = (base_background, background, widget.opacity)
+    setattr(widget, _BACKGROUNDS, (nodes, found))
+    return found
+
+
+def _number(way: tuple[object, ...]) -> int:
+    """A small number for one way of drawing a widget (the same for every widget drawn that way)."""
+    number = _signatures.get(way)
+    if number is None:
+        if len(_signatures) >= _SIGNATURES:
+            _signatures.clear()
+        number = _signatures[way] = next(_numbers)
+    return number
+
+
+def _storable(content: Strip) -> bool:
+    """Whether a content line may be shared: no hyperlink and no click action (their link ids are per session)."""
+    for _, style, _ in content._segments:
+        if style is not None and (style._link or (style._meta and b"@click" in style._meta)):
+            return False
+    return True
+
+
+def _styled_line(
+    cache: StylesCache,
+    number: int,
+    y: int,
+    top: int,
+    args: tuple[Any, ...],
+    render_content_line: Callable[[int], Strip],
+) -> Strip:
+    """Row `y` of the widget, from the process-wide cache or made by Textual's `render_line` (`args`: its arguments
+    but the row and the content callback, which are put in their places)."""
+    global built, reused
+    styles, size, content_size, padding, base_background, background, title, subtitle, opacity, theme, native = args
+    content_y = y - top
+    content: Strip | None = None
+    if 0 <= content_y < content_size.height:  # (every row `render_line` draws from the content, and only those)
+        content = render_content_line(content_y)
+        key: tuple[object, ...] = (number, y, content.cell_length, tuple(content._segments))
+    else:
+        key = (number, y)
+    strip = _lines.get(key)
+    if strip is not None:
+        reused += 1
+        return strip
+    built += 1
+    if content is not None:
+        line = content
+        render_content_line = lambda _: line  # noqa: E731  # (drawn already: not drawn twice)
+    strip = cache.render_line(
+        styles,
+        y,
+        size,
+        content_size,
+        padding,
+        base_background,
+        background,
+        render_content_line,
+        title,
+        subtitle,
+        opacity,
+        theme,
+        native,
+    )
+    if content is None or _storable(content):
+        _lines.set(key, strip)
+    return strip
+
+
+def _render(
+    cache: StylesCache,
+    number: int,
+    top: int,
+    args: tuple[Any, ...],
+    render_content_line: Callable[[int], Strip],
+    filters: Sequence[LineFilter],
+    crop: Region,
+) -> list[Strip]:
+    """`StylesCache.render`, each line it would render asked of the process-wide cache first."""
+    width = args[1].width
+    if width != cache._width:
+        cache.clear()
+        cache._width = width
+    lines = cache._cache
+    dirty = cache._dirty_lines
+    background: Color = args[5]
+    strips: list[Strip] = []
+    for y in crop.line_range:
+        if y in dirty or y not in lines:
+            strip = lines[y] = _styled_line(cache, number, y, top, args, render_content_line)
+        else:
+            strip = lines[y]
+        for line_filter in filters:
+            strip = strip.apply_filter(line_filter, background)
+        strips.append(strip)
+    dirty.difference_update(crop.line_range)
+    if crop.column_span != (0, width):
+        x1, x2 = crop.column_span
+        strips = [strip.crop(x1, x2) for strip in strips]
+    return strips
+
+
+def _label(widget: Widget, base_background: Color, subtitle: bool) -> Label | None:
+    """The border title (or subtitle) as `render_widget` hands it to `render_line`."""
+    if subtitle:
+        text = widget._border_subtitle
+        return None if text is None else (text, *widget._get_subtitle_style_information(base_background))
+    text = widget._border_title
+    return None if text is None else (text, *widget._get_title_style_information(base_background))
+
+
+def share_styled_lines() -> None:
+    """Make every widget's StylesCache take its lines from the process-wide cache when it can. Idempotent."""
+    global _installed
+    if _installed:
+        return
+    render_widget = StylesCache.render_widget
+
+    def shared_render_widget(self: StylesCache, widget: Widget, crop: Region) -> list[Strip]:
+        styles = widget.styles
+        signature = _style_signature(widget, styles) if enabled else None
+        if signature is None:
+            return render_widget(self, widget, crop)
+        self._simple_strip = None
+        base_background, background, opacity = _backgrounds(widget)
+        app = widget.app
+        region = widget.region
+        gutter: Spacing = signature[0]
+        padding: Spacing = signature[1]
+        size: Size = region.size
+        content_size = region.shrink(gutter).size  # (`widget.content_region`, without finding the region again)
+        title = _label(widget, base_background, subtitle=False)
+        subtitle = _label(widget, base_background, subtitle=True)
+        theme: TerminalTheme = app.ansi_theme
+        native = app.native_ansi_color
+        number = _number(
+            (signature, size, content_size, base_background, background, title, subtitle, opacity, theme, native)
+        )
+        args = (styles, size, content_size, padding, base_background, background, title, subtitle, opacity)
+        strips = _render(
+            self,
+            number,
+            gutter.top,
+            (*args, theme, native),
+            widget.render_line,
+            widget.get_line_filters(),
+            crop,
+        )
+        if widget.auto_links:  # (Textual's, as it is)
+            hover_style = widget.hover_style
+            if hover_style._link_id and hover_style._meta and "@click" in hover_style.meta:
+                link_style_hover = widget.link_style_hover
+                if link_style_hover:
+                    strips = [strip.style_links(hover_style.link_id, link_style_hover) for strip in strips]
+        return strips
+
+    StylesCache.render_widget = shared_render_widget  # type: ignore[method-assign]
+    _installed = True
