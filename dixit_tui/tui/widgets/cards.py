@@ -93,8 +93,10 @@ class CardList(OptionList):
     # The list's size comes from its parent, never from its options: a new set of options (a new board, a hand dealt)
     # changes the virtual size, which Textual answers with a layout of the whole screen (a second one, in the phase
     # change that shows the list). The scroll bars follow the virtual size without it (`_update_lines` updates them;
-    # one appearing is a layout of its own).
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    # one appearing is a layout of its own). Nor a repaint: the lines are brought up to date as the list is drawn
+    # (`render_lines`), which set a new virtual size and drew the whole list a second time at the next frame; a
+    # change of the options that changes it repaints the list anyway.
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
     # a new highlight changes the two prompts involved (the `▶` moves): `_update_prompts` redraws their rows, not
     # the whole list as OptionList's repainting reactive did
@@ -115,6 +117,7 @@ class CardList(OptionList):
         self._padding_kept: tuple[tuple[int, int, int], Spacing] | None = None
         self._fitted: tuple[int, int] | None = None  # the (text width, height) the prompts were made for
         self._resized_to: Size | None = None  # the size the list was last fitted to on a resize
+        self._shown_fit: tuple[int, int] | None = None  # (text width, height) when the list last had a size
 
     def show_items(self, items: Sequence[CardItem], *, highlight: str | None = None) -> None:
         """Show `items`; keep the highlighted card (by key) where possible, or move it to `highlight`."""
@@ -174,9 +177,19 @@ class CardList(OptionList):
             kept = self._padding_kept = (key, self.get_component_styles("option-list--option").padding)
         return kept[1]
 
+    def _fit_size(self) -> tuple[int, int]:
+        """The (text width, height) to fit the prompts to: the list's, or while it is hidden (a pane not shown: no
+        size) the one it had when last shown, where it shows again with the next phase. (Fitted to no size, the
+        prompts were all made again when the list was first drawn, and the whole list drawn twice.)"""
+        region = self.scrollable_content_region
+        if region.width > 0:
+            width = region.width - GUTTER - 1  # the option's right padding
+            self._shown_fit = (width if width > 0 else _WIDTH, region.height)
+            return self._shown_fit
+        return self._shown_fit if self._shown_fit is not None else (_WIDTH, region.height)
+
     def _text_width(self) -> int:
-        width = self.scrollable_content_region.width - GUTTER - 1  # the option's right padding
-        return width if width > 0 else _WIDTH
+        return self._fit_size()[0]
 
     def _full_height(self, item: CardItem, width: int) -> int:
         key = (item, width)
@@ -189,9 +202,8 @@ class CardList(OptionList):
     def _update_prompts(self, *, repaint: bool = True) -> None:
         """Every card in full if all fit, else one line each and the highlighted card in full (as far as there is
         room). Only the prompts that changed are replaced (and redrawn, unless not `repaint`: being drawn now)."""
-        items, width = self.items, self._text_width()
-        height = self.scrollable_content_region.height
-        self._fitted = (width, height)
+        items = self.items
+        width, height = self._fitted = self._fit_size()
         highlighted = self.highlighted
         full = height <= 0 or sum(self._full_height(item, width) for item in items) <= height
         prompts = []
@@ -269,7 +281,7 @@ class CardList(OptionList):
             self._prompts = []
             self._update_prompts(repaint=False)
             self.call_after_refresh(self.scroll_to_highlight)
-        elif self.items and self._fitted != (self._text_width(), self.scrollable_content_region.height):
+        elif self.items and self._fitted != self._fit_size():
             # Items shown while the list was hidden or not laid out yet (a hand dealt with the clue) were fitted to
             # a size it no longer has, and no resize may follow: fit them to the size they are drawn at.
             self._update_prompts()
