@@ -217,7 +217,9 @@ class CardList(OptionList):
                 lines = 1
             prompts.append(_shared_prompt(item, lit, width, lines))
         old = self._prompts
-        self._prompts = prompts
+        # (only the prompts given to options: while `set_options` clears the list, its highlight's reset comes here
+        # with the new items and no options yet, and prompts kept for options not there were never given to them)
+        self._prompts = prompts[: self.option_count]
         changed: list[int] = []
         for index, prompt in enumerate(prompts):
             if index < len(old) and (old[index] is prompt or same_content(old[index], prompt)):
