@@ -83,15 +83,6 @@ class _Cover:
         rows = self.rows
         return all(any(a <= x1 and x2 <= b for a, b in rows.get(y, ())) for y in range(region.y, region.bottom))
 
-    def exposed(self, region: Region) -> Region | None:
-        """The band of `region`'s rows from the first to the last one not covered (None: all are covered)."""
-        x1, x2 = region.x, region.right
-        rows = self.rows
-        shown = [y for y in range(region.y, region.bottom) if not any(a <= x1 and x2 <= b for a, b in rows.get(y, ()))]
-        if not shown:
-            return None
-        return Region(x1, shown[0], region.width, shown[-1] - shown[0] + 1)
-
     def add(self, region: Region) -> None:
         x1, x2 = region.x, region.right
         for y in range(region.y, region.bottom):
@@ -137,13 +128,11 @@ class RowCompositor(Compositor):
             y1, y2 = max(y, top), min(y + height, bottom)
             if y1 >= y2:
                 continue
-            # only the rows not hidden behind the widgets in front (their chops would lose): none, not drawn; a
-            # container filled by its children but for its border's row, that row (Textual drew every row of it)
-            shown = cover.exposed(Region(x, y1, width, y2 - y1))
-            if shown is None:
-                continue
+            shown = Region(x, y1, width, y2 - y1)
+            if cover.covers(shown):
+                continue  # hidden behind the widgets in front: its chops would all lose
             cover.add(shown)
-            yield shown, shown, widget.render_lines(Region(x - region.x, shown.y - region.y, width, shown.height))
+            yield shown, shown, widget.render_lines(Region(x - region.x, y1 - region.y, width, y2 - y1))
 
     def _displayed(self) -> bool:
         """Whether the update made now reaches the terminal (an app batching its updates drops them)."""
