@@ -334,8 +334,11 @@ async def test_a_phase_change_lays_out_once_and_repaints_only_the_rows_it_change
             heights: dict[str, int] = {}
             for widget in table.query("*"):
                 heights[_name(widget)] = max(heights.get(_name(widget), 0), widget.outer_size.height)
+            # (left: a player's new hand, dealt while its pane was hidden, gets its lines measured as it is first
+            # drawn, and its new virtual size repaints it, with the widgets beside its rows, in a second frame)
+            frames = 2 if role == "player" and seen[-1] == "vote->clue" else 1
             for name, drawn in counts.drawn.items():
-                assert drawn <= heights.get(name, 0), (name, drawn, heights.get(name), where)
+                assert drawn <= frames * heights.get(name, 0), (name, drawn, heights.get(name), where)
             assert counts.full_updates == 0, where
             assert counts.lines_sent <= changed + 2, (counts.lines_sent, changed, where)
             # widget lines: the widgets side by side on a changed row each draw theirs (seats and hand, track and

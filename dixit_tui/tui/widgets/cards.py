@@ -93,10 +93,8 @@ class CardList(OptionList):
     # The list's size comes from its parent, never from its options: a new set of options (a new board, a hand dealt)
     # changes the virtual size, which Textual answers with a layout of the whole screen (a second one, in the phase
     # change that shows the list). The scroll bars follow the virtual size without it (`_update_lines` updates them;
-    # one appearing is a layout of its own). Nor a repaint: the lines are brought up to date as the list is drawn
-    # (`render_lines`), which set a new virtual size and drew the whole list a second time at the next frame; a
-    # change of the options that changes it repaints the list anyway.
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+    # one appearing is a layout of its own).
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     # a new highlight changes the two prompts involved (the `▶` moves): `_update_prompts` redraws their rows, not
     # the whole list as OptionList's repainting reactive did
