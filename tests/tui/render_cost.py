@@ -52,6 +52,7 @@ class Counts:
     strips: int = 0  # Strip objects built
     composed: int = 0  # widget rows handed to the compositor (Widget.render_lines), sent or not
     refreshed: Counter[str] = field(default_factory=Counter)  # widget -> refresh calls that repaint
+    drawn: Counter[str] = field(default_factory=Counter)  # widget -> its rows handed to the compositor
 
     def __iadd__(self, other: Counts) -> Counts:
         for name in ("layouts", "scroll_layouts", "full_updates", "partial_updates", "lines_sent", "bytes_sent"):
@@ -60,6 +61,7 @@ class Counts:
         self.strips += other.strips
         self.composed += other.composed
         self.refreshed.update(other.refreshed)
+        self.drawn.update(other.drawn)
         return self
 
 
@@ -141,6 +143,7 @@ def counting() -> Iterator[Counts]:
         def wrapper(self: Widget, crop: Any) -> Any:
             strips = original(self, crop)
             counts.composed += len(strips)
+            counts.drawn[_name(self)] += len(strips)
             return strips
 
         return wrapper

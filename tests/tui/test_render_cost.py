@@ -38,7 +38,7 @@ from tests.tui.fixtures import (
     seat_many,
     settle,
 )
-from tests.tui.render_cost import Counts, counting
+from tests.tui.render_cost import Counts, _name, counting
 
 
 def rows(app: DixitApp) -> list[tuple[str, tuple[object, ...]]]:
@@ -79,16 +79,21 @@ def phase(session: PlayerSession) -> str:
     return view.game.phase
 
 
-async def test_an_ordinary_move_repaints_only_the_lines_it_changed() -> None:
-    """A card given (seat row, status line, a log line) and a vote (seat row, status line) at an 8-seat table: no
-    layout, no full-screen update, and no more lines sent or rendered than the rows that changed. Slack: the feed
-    sends every row it shows when a line scrolls in (each of them changed), and a row whose text is the same after
-    the update may still be sent once (the status line's second row, a seat row redrawn with the same text): 2."""
+@pytest.mark.parametrize("role", ["watcher", "player"])
+async def test_an_ordinary_move_repaints_only_the_lines_it_changed(role: str) -> None:
+    """A card given (seat row, status line, a log line) and a vote (seat row, status line) at an 8-seat table, seen
+    by a spectator and by a player who is not the one acting (who gave their card, who voted): no layout, no
+    full-screen update, and no more lines sent or rendered than the rows that changed (the dial drew its rows again
+    at each vote). Slack: the feed sends every row it shows when a line scrolls in (each of them changed), and a
+    row whose text is the same after the update may still be sent once (the status line's second row, a seat row
+    redrawn with the same text): 2."""
     for size in ((100, 30), (80, 24)):
         coord = coordinator()
         async with AsyncExitStack() as stack:
-            sessions, app, pilot = await eight_bots(coord, stack, size)
+            sessions, app, pilot = await _seat_at_eight(coord, stack, size, role)
             await play_until(sessions, lambda s=sessions[0]: phase(s) == "submit")  # type: ignore[misc]
+            if role == "player":  # the player's own card first: then they watch the others give theirs
+                assert app.session is not None and await default_move(app.session)
             await settle(pilot)
             movers = [s for s in sessions if default_move_pending(s)]
             checked = 0
@@ -110,11 +115,15 @@ async def test_an_ordinary_move_repaints_only_the_lines_it_changed() -> None:
                     counts.refreshed
                 )
                 checked += 1
-            assert checked == 6
+            assert checked == (6 if role == "watcher" else 5)
             await default_move(movers[-1])
             await settle(pilot)
             assert phase(sessions[0]) == "vote"
+            if role == "player":  # the player's own vote first
+                assert app.session is not None and await default_move(app.session)
+                await settle(pilot)
             voters = [s for s in sessions if default_move_pending(s)]
+            assert len(voters) == (7 if role == "watcher" else 6)
             for session in voters[:-1]:
                 counts, changed = await count(app, pilot, lambda s=session: default_move(s))  # type: ignore[misc]
                 assert counts.layouts == 0, (size, counts.refreshed)
@@ -292,29 +301,42 @@ async def _seat_at_eight(
 async def test_a_phase_change_lays_out_once_and_repaints_only_the_rows_it_changed(
     size: tuple[int, int], role: str
 ) -> None:
-    """clue -> submit -> vote -> clue at an 8-seat table (every pane built already: the second turn on): each phase
-    change lays the screen out once (Textual laid it out twice when a card list or a column got a new virtual
-    size), sends only the rows whose text or style changed (after a layout, Textual sent every row of every widget
-    that moved or changed size, and the rows of the whole list a second time), and draws and builds strips only
-    for those rows: the card list once (twice, with its caches dropped on the resize), a pane's blank rows not
-    again, a pane hidden behind the one shown not at all."""
+    """clue -> submit -> vote -> clue at an 8-seat table (every pane built already: the second turn on), seen by a
+    spectator and by a player who is not the one acting: each lays the screen out once at most (Textual laid it
+    out twice when a card list or a column got a new virtual size), sends only the rows whose
+    text or style changed (after a layout, Textual sent every row of every widget that moved or changed size, and
+    the rows of the whole list a second time), and draws and builds strips only for those rows: no widget more rows
+    than it has (the board and a new hand, filled while their pane was hidden, were drawn twice), a pane's blank
+    rows not again, a pane hidden behind the one shown not at all."""
     coord = coordinator()
     async with AsyncExitStack() as stack:
         sessions, app, pilot = await _seat_at_eight(coord, stack, size, role)
         while phase_of(sessions[0])[1:] != (2, "clue"):  # the first turn, each move shown
             assert any([await default_move(s) for s in sessions])
             await settle(pilot)
+        table = app.screen
+        assert isinstance(table, TableScreen)
         seen = []
         for _ in range(3):
             before = phase(sessions[0])
             movers = [s for s in sessions if default_move_pending(s)]
+            movers.sort(key=lambda s: s is not app.session)  # the player's own move first: then they watch
             for session in movers[:-1]:
                 await default_move(session)
+            await settle(pilot)
             counts, changed = await count(app, pilot, lambda m=movers[-1]: default_move(m))  # type: ignore[misc]
             seen.append(f"{before}->{phase(sessions[0])}")
             where = (size, role, seen[-1], counts.refreshed)
             assert changed >= 10, where  # most of the main column
             assert counts.layouts <= 1, where
+            heights: dict[str, int] = {}
+            for widget in table.query("*"):
+                heights[_name(widget)] = max(heights.get(_name(widget), 0), widget.outer_size.height)
+            # (left: a player's new hand, dealt while its pane was hidden, gets its lines measured as it is first
+            # drawn, and its new virtual size repaints it, with the widgets beside its rows, in a second frame)
+            frames = 2 if role == "player" and seen[-1] == "vote->clue" else 1
+            for name, drawn in counts.drawn.items():
+                assert drawn <= frames * heights.get(name, 0), (name, drawn, heights.get(name), where)
             assert counts.full_updates == 0, where
             assert counts.lines_sent <= changed + 2, (counts.lines_sent, changed, where)
             # widget lines: the widgets side by side on a changed row each draw theirs (seats and hand, track and

@@ -115,6 +115,7 @@ class CardList(OptionList):
         self._padding_kept: tuple[tuple[int, int, int], Spacing] | None = None
         self._fitted: tuple[int, int] | None = None  # the (text width, height) the prompts were made for
         self._resized_to: Size | None = None  # the size the list was last fitted to on a resize
+        self._shown_fit: tuple[int, int] | None = None  # (text width, height) when the list last had a size
 
     def show_items(self, items: Sequence[CardItem], *, highlight: str | None = None) -> None:
         """Show `items`; keep the highlighted card (by key) where possible, or move it to `highlight`."""
@@ -174,9 +175,19 @@ class CardList(OptionList):
             kept = self._padding_kept = (key, self.get_component_styles("option-list--option").padding)
         return kept[1]
 
+    def _fit_size(self) -> tuple[int, int]:
+        """The (text width, height) to fit the prompts to: the list's, or while it is hidden (a pane not shown: no
+        size) the one it had when last shown, where it shows again with the next phase. (Fitted to no size, the
+        prompts were all made again when the list was first drawn, and the whole list drawn twice.)"""
+        region = self.scrollable_content_region
+        if region.width > 0:
+            width = region.width - GUTTER - 1  # the option's right padding
+            self._shown_fit = (width if width > 0 else _WIDTH, region.height)
+            return self._shown_fit
+        return self._shown_fit if self._shown_fit is not None else (_WIDTH, region.height)
+
     def _text_width(self) -> int:
-        width = self.scrollable_content_region.width - GUTTER - 1  # the option's right padding
-        return width if width > 0 else _WIDTH
+        return self._fit_size()[0]
 
     def _full_height(self, item: CardItem, width: int) -> int:
         key = (item, width)
@@ -189,9 +200,8 @@ class CardList(OptionList):
     def _update_prompts(self, *, repaint: bool = True) -> None:
         """Every card in full if all fit, else one line each and the highlighted card in full (as far as there is
         room). Only the prompts that changed are replaced (and redrawn, unless not `repaint`: being drawn now)."""
-        items, width = self.items, self._text_width()
-        height = self.scrollable_content_region.height
-        self._fitted = (width, height)
+        items = self.items
+        width, height = self._fitted = self._fit_size()
         highlighted = self.highlighted
         full = height <= 0 or sum(self._full_height(item, width) for item in items) <= height
         prompts = []
@@ -205,7 +215,9 @@ class CardList(OptionList):
                 lines = 1
             prompts.append(_shared_prompt(item, lit, width, lines))
         old = self._prompts
-        self._prompts = prompts
+        # (only the prompts given to options: while `set_options` clears the list, its highlight's reset comes here
+        # with the new items and no options yet, and prompts kept for options not there were never given to them)
+        self._prompts = prompts[: self.option_count]
         changed: list[int] = []
         for index, prompt in enumerate(prompts):
             if index < len(old) and (old[index] is prompt or same_content(old[index], prompt)):
@@ -269,7 +281,7 @@ class CardList(OptionList):
             self._prompts = []
             self._update_prompts(repaint=False)
             self.call_after_refresh(self.scroll_to_highlight)
-        elif self.items and self._fitted != (self._text_width(), self.scrollable_content_region.height):
+        elif self.items and self._fitted != self._fit_size():
             # Items shown while the list was hidden or not laid out yet (a hand dealt with the clue) were fitted to
             # a size it no longer has, and no resize may follow: fit them to the size they are drawn at.
             self._update_prompts()

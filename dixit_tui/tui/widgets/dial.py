@@ -168,19 +168,20 @@ class Dial(LaidOutOnce, can_focus=True):
         )
         self.voted = tuple(voted)
         self.voted_red = voted_red
-        if not same:
-            self.board = board
-            self.slots = slots
-            self.forbidden = forbidden_set
-            self.votes_allowed = max(1, votes_allowed)
-            self.places_red = places_red
-            self.stage = "green"
-            self.green = None
-            self.marks = ()
-            start = self.voted[0] if self.voted and self.allowed(self.voted[0]) else None
-            self.pointer = start if start is not None else self._next_allowed(0, 1)
-            if self.votes_allowed > 1 and len(self.voted) > 1:
-                self.marks = tuple(sorted(s for s in self.voted if self.allowed(s)))
+        if same:
+            return  # what the dial shows stands (every view of the vote phase configures it again)
+        self.board = board
+        self.slots = slots
+        self.forbidden = forbidden_set
+        self.votes_allowed = max(1, votes_allowed)
+        self.places_red = places_red
+        self.stage = "green"
+        self.green = None
+        self.marks = ()
+        start = self.voted[0] if self.voted and self.allowed(self.voted[0]) else None
+        self.pointer = start if start is not None else self._next_allowed(0, 1)
+        if self.votes_allowed > 1 and len(self.voted) > 1:
+            self.marks = tuple(sorted(s for s in self.voted if self.allowed(s)))
         self.refresh()
 
     # --- queries -----------------------------------------------------------------------------------------------
