@@ -26,6 +26,7 @@ from dixit_tui.ssh.driver import SessionParser, SSHDriver
 from dixit_tui.tui.app import DixitApp
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.json_client import JsonClient
+from tests.e2e.leaks import holders
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     RECAP_CLOSE,
@@ -377,25 +378,6 @@ def live(*kinds: type) -> tuple[int, ...]:
             if isinstance(item, kind):
                 counts[index] += 1
     return tuple(counts)
-
-
-def holders(kind: type, depth: int = 8) -> list[str]:
-    """For a leak report: for each object of this kind, a chain of what keeps it alive (each link the first
-    referrer that is not a list or a frame), so that the report says where to look."""
-    chains: list[str] = []
-    for item in [obj for obj in gc.get_objects() if isinstance(obj, kind)]:
-        links, current, seen = [type(item).__name__], item, {id(item)}
-        for _ in range(depth):
-            refs = [
-                r for r in gc.get_referrers(current) if id(r) not in seen and type(r).__name__ not in ("list", "frame")
-            ]
-            if not refs:
-                break
-            current = refs[0]
-            seen.add(id(current))
-            links.append(f"{type(current).__name__} {current!r:.120}")
-        chains.append(" <- ".join(links))
-    return chains
 
 
 async def test_connect_leave_cycles_with_the_real_app_leave_nothing_behind(tmp_path: Path) -> None:
