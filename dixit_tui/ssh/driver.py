@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import contextvars
 import heapq
 import itertools
 import logging
@@ -452,7 +453,11 @@ class SSHDriver(Driver):
             self._stalled_since = None
         elif self._stalled_since is None:
             self._stalled_since = now
-            self._drain_handle = self._loop.call_later(self._limits.drain_timeout, self._check_drain)
+            # (in an empty context: cancelled when the session ends, a timer keeps its context until its time comes,
+            # and the session's, which holds its app, would stay alive that long)
+            self._drain_handle = self._loop.call_later(
+                self._limits.drain_timeout, self._check_drain, context=contextvars.Context()
+            )
         elif now - self._stalled_since >= self._limits.drain_timeout:
             problem = f"client output not drained for {now - self._stalled_since:.0f}s"
         if problem is not None:
