@@ -129,6 +129,7 @@ class TableScreen(Screen[None]):
         self.view = view
         self.code = view.code
         self.chosen: str | None = None  # the card chosen for your clue
+        self._build_on_resume = False  # the hand pane to build ahead once this screen shows again (_build_ahead)
         self.marked: list[str] = []  # cards marked for submission (two at three players)
         self.last_reveal: RevealUpdate | None = None
         self._bindings_state: tuple[bool | None, ...] | None = None  # the keys' states the footer shows
@@ -212,10 +213,12 @@ class TableScreen(Screen[None]):
         panes = self.query_one(Panes)
         if panes.is_built("hand-pane") or self.view.status != TableStatus.LOBBY:
             return
-        if self.app.screen is not self or not (self._message_queue.empty() and self.app._message_queue.empty()):
+        if self.app.screen is not self:
+            self._build_on_resume = True  # a question or the recap on top: once this screen shows again
+        elif not (self._message_queue.empty() and self.app._message_queue.empty()):
             self.set_timer(BUILD_AHEAD, self._build_ahead)
-            return
-        panes.build("hand-pane")
+        else:
+            panes.build("hand-pane")
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.height < self.CRAMPED, "-cramped")
@@ -824,6 +827,9 @@ class TableScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the keys may have changed while a recap or a question was on top
+        if self._build_on_resume:
+            self._build_on_resume = False
+            self.set_timer(BUILD_AHEAD, self._build_ahead)
 
     def on_descendant_focus(self) -> None:
         if self.game is not None:
