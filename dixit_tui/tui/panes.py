@@ -31,8 +31,6 @@ class Panes(ContentSwitcher):
         self._held: dict[str, Widget] = {}
         self.mounted_late = 0
         """Panes mounted after the switcher (on first need): for tests."""
-        self.built_ahead = 0
-        """Panes mounted, hidden, before they were needed (`build`): for tests."""
 
     def is_built(self, pane: str) -> bool:
         """Whether pane `pane` is in the DOM (shown now or before)."""
@@ -46,17 +44,6 @@ class Panes(ContentSwitcher):
             else:
                 shown.append(widget)
         await super().mount_composed_widgets(shown)
-
-    def build(self, pane: str) -> bool:
-        """Mount pane `pane` now, hidden, if it is still held back (so that showing it later only switches panes):
-        for an idle moment. Whether it was held back."""
-        widget = self._held.pop(pane, None)
-        if widget is None:
-            return False
-        widget.display = False
-        self._mount_whole(widget)
-        self.built_ahead += 1
-        return True
 
     def watch_current(self, old: str | None, new: str | None) -> None:
         if new is not None and (pane := self._held.pop(new, None)) is not None:

@@ -60,10 +60,6 @@ def content(text: Words) -> Content:
 
 
 CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
-BUILD_AHEAD = 0.5
-"""Seconds after a table screen opens in the lobby before its hand pane is built, hidden, once the session is idle
-(the game's start then only switches panes: it was mounted, styled and laid out at the start, at every screen of the
-table at once); never in the join's first frame."""
 
 
 class Pane(Vertical, LaidOutOnce, Backdrop):
@@ -76,14 +72,6 @@ class Panes(LazyPanes, LaidOutOnce):
 
 class Row(Horizontal, LaidOutOnce, Backdrop):
     """The body: side and main columns (see LaidOutOnce and Backdrop)."""
-
-
-class ClueRow(Horizontal, LaidOutOnce):
-    """The clue's label and box, one row (see LaidOutOnce: shown the first time, it laid the screen out twice)."""
-
-
-class ClueLabel(Static, LaidOutOnce):
-    """The clue box's label, of a fixed width (see LaidOutOnce)."""
 
 
 class Column(Vertical, LaidOutOnce, Backdrop):
@@ -129,7 +117,6 @@ class TableScreen(Screen[None]):
         self.view = view
         self.code = view.code
         self.chosen: str | None = None  # the card chosen for your clue
-        self._build_on_resume = False  # the hand pane to build ahead once this screen shows again (_build_ahead)
         self.marked: list[str] = []  # cards marked for submission (two at three players)
         self.last_reveal: RevealUpdate | None = None
         self._bindings_state: tuple[bool | None, ...] | None = None  # the keys' states the footer shows
@@ -175,8 +162,8 @@ class TableScreen(Screen[None]):
                     with Pane(id="hand-pane"):
                         yield Hand(id="hand")
                         yield TextBox(id="hand-note")
-                        with ClueRow(id="clue-row"):
-                            yield ClueLabel(Content("Clue:"), id="clue-label", markup=False)
+                        with Horizontal(id="clue-row"):
+                            yield Static(Content("Clue:"), id="clue-label", markup=False)
                             yield Input(
                                 placeholder="type your clue, Enter sends",
                                 id="clue-input",
@@ -204,21 +191,6 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self._render_view()
         self._clock = self.set_interval(1.0, self._tick, pause=not self._clock_needed())
-        if self._first_pane() == "lobby-pane":
-            self.set_timer(BUILD_AHEAD, self._build_ahead)
-
-    def _build_ahead(self) -> None:
-        """Build the hand pane, hidden, while the table waits in its lobby and nothing else is to be done (else try
-        again a little later; the start builds it if it comes first)."""
-        panes = self.query_one(Panes)
-        if panes.is_built("hand-pane") or self.view.status != TableStatus.LOBBY:
-            return
-        if self.app.screen is not self:
-            self._build_on_resume = True  # a question or the recap on top: once this screen shows again
-        elif not (self._message_queue.empty() and self.app._message_queue.empty()):
-            self.set_timer(BUILD_AHEAD, self._build_ahead)
-        else:
-            panes.build("hand-pane")
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.height < self.CRAMPED, "-cramped")
@@ -827,9 +799,6 @@ class TableScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the keys may have changed while a recap or a question was on top
-        if self._build_on_resume:
-            self._build_on_resume = False
-            self.set_timer(BUILD_AHEAD, self._build_ahead)
 
     def on_descendant_focus(self) -> None:
         if self.game is not None:

@@ -24,7 +24,7 @@ from textual.pilot import Pilot
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.line_cache import forget_shared
-from dixit_tui.tui.table_screen import Panes, TableScreen
+from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.cards import Hand
 from dixit_tui.tui.widgets.chat import Feed
 from dixit_tui.tui.widgets.recap import RecapScreen
@@ -492,35 +492,3 @@ async def test_an_ordinary_move_measures_no_text_and_the_board_brings_its_lines_
             counts, changed = await count(app, pilot, lambda: default_move(movers[-1]))
         assert phase(sessions[0]) == "vote" and changed >= 10
         assert drawings and updates <= 4 * drawings, (updates, drawings)
-
-
-@pytest.mark.parametrize("command", ["watch", "join"])
-async def test_the_start_only_switches_panes(command: str) -> None:
-    """The game starts: every screen of the table shows the hand pane instead of the lobby. The hand pane was built
-    (hidden) while the table waited, so the start mounts nothing, lays the screen out once (three times for a
-    watcher, twice for a player before) and draws each widget's rows once (the hand and the seats twice)."""
-    coord = coordinator()
-    async with AsyncExitStack() as stack:
-        host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
-        view = await host.create(options(seats=8))
-        await seat_many(coord, ["ben", "cara", "dan", "eve", "finn", "gus"], view.code)
-        app = DixitApp(coord, Identity("hal", "key-hal"), command=f"{command} {view.code}")
-        pilot = await stack.enter_async_context(app.run_test(size=(100, 30)))
-        await settle(pilot)
-        table = app.screen
-        assert isinstance(table, TableScreen)
-        panes = table.query_one(Panes)
-        for _ in range(100):  # (built when the session is idle, a moment after its first frame)
-            if panes.is_built("hand-pane"):
-                break
-            await pilot.pause(0.05)
-        await settle(pilot)
-        counts, changed = await count(app, pilot, host.start)
-        assert panes.current == "hand-pane"
-        assert panes.mounted_late == 0
-        assert counts.layouts == 1, counts.layouts
-        assert counts.full_updates == 0
-        heights = {_name(widget): widget.outer_size.height for widget in table.query("*")}
-        twice = {name: rows for name, rows in counts.drawn.items() if rows > heights.get(name, 0)}
-        assert not twice, f"rows drawn more than once: {twice} {heights}"
-        assert counts.lines_sent <= changed + 2, (counts.lines_sent, changed)
