@@ -9,12 +9,9 @@ from typing import Any
 
 import pytest
 
-from dixit_tui.coordinator import Identity
-from tests.e2e.harness import PtyClient
 from tests.e2e.servers import dixit_server
-from tests.e2e.test_watcher_frames import driver_of, quiet, seated
-from tests.e2e.tui_driver import key_of, wait_text
-from tests.tui.fixtures import default_move, options, play_until
+from tests.e2e.test_watcher_frames import driver_of, quiet, watched_table
+from tests.tui.fixtures import default_move, play_until
 from tests.tui.test_render_cost import default_move_pending, phase
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
@@ -22,11 +19,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
 async def test_an_ordinary_move_is_one_frame_one_write_and_few_bytes(tmp_path: Path) -> None:
     async with dixit_server(tmp_path) as (server, coord):
-        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
-        view = await host.create(options(seats=8))
-        sessions = [host, *await seated(coord, view.code, ["ben", "cy", "dee", "eli", "fay", "gil", "hal"])]
-        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
-        await wait_text(watcher, f"Dixit · table {view.code}")
+        sessions, watcher = await watched_table(
+            server, coord, ["ben", "cy", "dee", "eli", "fay", "gil", "hal"], seats=8
+        )
+        host = sessions[0]
         await host.start()
         await play_until(sessions, lambda: phase(host) == "submit")
         driver = driver_of(coord, "wes")

@@ -13,13 +13,11 @@ from textual.app import App
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from dixit_tui.coordinator import Identity, PlayerSession
 from dixit_tui.ssh.driver import SSHDriver
-from tests.e2e.harness import PtyClient
 from tests.e2e.servers import dixit_server
-from tests.e2e.test_watcher_frames import INTERVAL, driver_of, quiet, release, seated
-from tests.e2e.tui_driver import TIMEOUT, key_of, wait_text
-from tests.tui.fixtures import default_move, options, play_until
+from tests.e2e.test_watcher_frames import INTERVAL, driver_of, quiet, release, watched_table
+from tests.e2e.tui_driver import TIMEOUT, wait_text
+from tests.tui.fixtures import default_move, play_until
 from tests.tui.test_render_cost import default_move_pending, phase
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
@@ -31,14 +29,10 @@ async def ordinary_moves(
     """At an 8-seat table in its submit phase, with a watcher over SSH: `measure(driver)` gives a function counting
     something at the watcher; the counts' changes (and the frames drawn) for each card given but the last one."""
     async with dixit_server(tmp_path) as (server, coord):
-        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
-        view = await host.create(options(seats=8))
-        sessions: list[PlayerSession] = [
-            host,
-            *await seated(coord, view.code, ["ben", "cy", "dee", "eli", "fay", "gil", "hal"]),
-        ]
-        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
-        await wait_text(watcher, f"Dixit · table {view.code}")
+        sessions, watcher = await watched_table(
+            server, coord, ["ben", "cy", "dee", "eli", "fay", "gil", "hal"], seats=8
+        )
+        host = sessions[0]
         await host.start()
         await play_until(sessions, lambda: phase(host) == "submit")
         driver = driver_of(coord, "wes")
@@ -122,11 +116,8 @@ async def test_a_watcher_holding_a_frame_does_not_tick_meanwhile(
     changes below), now once per change."""
     monkeypatch.setattr(SSHDriver, "WATCHER_FRAME_INTERVAL", INTERVAL, raising=False)
     async with dixit_server(tmp_path) as (server, coord):
-        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
-        view = await host.create(options())
-        players = [host, *await seated(coord, view.code, ["ben", "cy"])]
-        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
-        await wait_text(watcher, f"Dixit · table {view.code}")
+        players, watcher = await watched_table(server, coord, ["ben", "cy"])
+        host = players[0]
         driver = driver_of(coord, "wes")
         await quiet(driver)
         await host.chat("opening-line")
@@ -150,11 +141,10 @@ async def test_a_phase_change_is_one_frame_at_a_watcher(tmp_path: Path) -> None:
     once, the layouts the new phase asks for in messages; the screen draws once both are there, as one frame (drawn
     when the repaints came, the new phase took two frames)."""
     async with dixit_server(tmp_path) as (server, coord):
-        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
-        view = await host.create(options(seats=8))
-        sessions = [host, *await seated(coord, view.code, ["ben", "cy", "dee", "eli", "fay", "gil", "hal"])]
-        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
-        await wait_text(watcher, f"Dixit · table {view.code}")
+        sessions, watcher = await watched_table(
+            server, coord, ["ben", "cy", "dee", "eli", "fay", "gil", "hal"], seats=8
+        )
+        host = sessions[0]
         await host.start()
         await play_until(sessions, lambda: phase(host) == "submit")
         driver = driver_of(coord, "wes")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,6 +53,19 @@ async def quiet(driver: SSHDriver) -> None:
         assert loop.time() < deadline, "the session never stopped drawing"
 
 
+async def watched_table(
+    server: Any, coord: Coordinator, others: list[str], **table_options: Any
+) -> tuple[list[PlayerSession], PtyClient]:
+    """A table created by `host` (a session of the coordinator) with `others` seated, and `wes` watching it over SSH,
+    its table screen shown: the sessions (host first) and wes's terminal."""
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options(**table_options))
+    sessions = [host, *await seated(coord, view.code, others)]
+    watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
+    await wait_text(watcher, f"Dixit · table {view.code}")
+    return sessions, watcher
+
+
 async def seated(coord: Coordinator, code: str, names: list[str]) -> list[PlayerSession]:
     out = []
     for name in names:
@@ -66,11 +80,7 @@ async def test_a_burst_of_changes_reaches_a_watcher_as_at_most_two_frames(
 ) -> None:
     monkeypatch.setattr(SSHDriver, "WATCHER_FRAME_INTERVAL", INTERVAL, raising=False)
     async with dixit_server(tmp_path) as (server, coord):
-        host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
-        view = await host.create(options())
-        players = [host, *await seated(coord, view.code, ["ben", "cy"])]
-        watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
-        await wait_text(watcher, f"Dixit · table {view.code}")
+        players, watcher = await watched_table(server, coord, ["ben", "cy"])
         driver = driver_of(coord, "wes")
         await quiet(driver)
         before = driver.frames
