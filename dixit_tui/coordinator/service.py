@@ -639,7 +639,7 @@ class PlayerSession:
 
     async def _enter(self, table: Table) -> None:
         if self.table is not None and self.table is not table:
-            await self._leave_quietly()
+            await self._leave_quietly(chosen=True)
         self.table = table
 
     # --- lobby -----------------------------------------------------------------------------------------------
@@ -757,7 +757,7 @@ class PlayerSession:
 
     async def _take_seat(self, table: Table, seat: int) -> None:
         if self.table is not None and self.table is not table:
-            await self._leave_quietly()
+            await self._leave_quietly(chosen=True)
         self.table = table
         previous = table.sit(seat, self)
         if previous is not None:
@@ -782,26 +782,27 @@ class PlayerSession:
     async def leave(self) -> None:
         """Back to the lobby. Before the start the seat is freed; during a game it is kept for your return."""
         self._need_table()
-        await self._leave_quietly()
+        await self._leave_quietly(chosen=True)
         self.deliver(StateUpdate(None))
         self.deliver(LobbyUpdate(self.coordinator.summaries()))
 
-    async def _leave_quietly(self) -> None:
+    async def _leave_quietly(self, chosen: bool = False) -> None:
+        """Off the current table, if any: `chosen` when the player asked for it, not when the connection ended."""
         table = self.table
         if table is None:
             return
         self.table = None
         try:
-            await self._leave_table(table)
+            await self._leave_table(table, chosen)
         except TableError as err:
             if err.code != "no_table":
                 raise
             table.spectators.discard(self)  # it closed meanwhile (at another worker): there is nothing to leave
 
     @_retry_on_conflict
-    async def _leave_table(self, table: Table) -> None:
+    async def _leave_table(self, table: Table, chosen: bool = False) -> None:
         async with table.lock:
-            table.leave(self, self.coordinator.clock())
+            table.leave(self, self.coordinator.clock(), chosen)
             self.coordinator.forget_if_empty(table)
             await self.coordinator.changed(table, lobby=True)
 

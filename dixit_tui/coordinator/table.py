@@ -365,9 +365,10 @@ class Table(Generic[S]):
     def watch(self, session: S) -> None:
         self.spectators.add(session)
 
-    def leave(self, session: S, now: float) -> None:
-        """`session` leaves (back to the lobby, or its connection ended). A spectator just goes; a player's seat is
-        freed before the start and kept during a game, away from `now` (a stand-in plays for it after the grace)."""
+    def leave(self, session: S, now: float, chosen: bool = False) -> None:
+        """`session` leaves (back to the lobby or to another table when `chosen`, else its connection ended). A
+        spectator just goes; a player's seat is freed before the start and kept during a game, away from `now` (a
+        stand-in plays for it after the grace)."""
         self.spectators.discard(session)
         seat = self.seat_of(session)
         if seat is None:
@@ -379,7 +380,12 @@ class Table(Generic[S]):
         self.seats[seat].session = None
         self.away_since[seat] = now
         if self.status == TableStatus.PLAYING:
-            self.announce(f"{self.seats[seat].name} is disconnected; their seat is kept.")
+            name = self.seats[seat].name
+            self.announce(
+                f"{name} left the table; their seat is kept."
+                if chosen
+                else f"{name} is disconnected; their seat is kept."
+            )
 
     def all_away(self, now: float) -> None:
         """Loaded from the store: nobody is back yet, and every seat counts as away from `now`."""

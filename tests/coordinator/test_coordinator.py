@@ -287,3 +287,17 @@ async def test_a_coordinator_without_a_bot_factory_refuses_bots_and_changes_noth
     assert info.value.code == "no_bots"
     assert info.value.message == "This server has no built-in bots: invite people to play instead."
     assert len(table.seats) == 1 and table.version == version and len(host.updates) == seen
+
+
+async def test_leaving_a_game_by_choice_is_not_announced_as_a_lost_connection(coord: Coordinator) -> None:
+    clients = await table_of(coord, 4)
+    await clients[0].session.start()
+    await clients[1].session.leave()  # `l` at the table: back to the lobby, the seat kept
+    log = clients[0].view.log  # type: ignore[union-attr]
+    assert log[-1] == "p1 left the table; their seat is kept."
+    await clients[2].session.close()  # the connection ended
+    log = clients[0].view.log  # type: ignore[union-attr]
+    assert log[-1] == "p2 is disconnected; their seat is kept."
+    other = await clients[3].session.create(TableOptions())  # off to another table: a choice too
+    assert other.code != clients[0].view.code  # type: ignore[union-attr]
+    assert clients[0].view.log[-1] == "p3 left the table; their seat is kept."  # type: ignore[union-attr]
