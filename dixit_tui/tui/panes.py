@@ -75,10 +75,37 @@ class Panes(ContentSwitcher):
             except TimeoutError:
                 pass
             finally:
+                self._take_layouts(pane)
                 app._end_batch()
                 screen.check_idle()  # draws what waited
 
         self.call_next(mounted)
+
+    def _take_layouts(self, pane: Widget) -> None:
+        """The layouts the pane's mounts asked for, handed to the screen at once. Each level of the pane, once
+        mounted, asks its parent for a layout, which reaches the screen in a message from that parent's idle handler,
+        some time later: those that came after the screen's first layout laid it out again (three times in all at a
+        watcher's screen at the start, twice at a player's). Done here, as that handler would, before the pane is
+        drawn: one layout."""
+        screen = self.screen
+        taken = False
+        for widget in (self, *pane.walk_children(with_self=True)):
+            if not widget._layout_required or widget._closing:
+                continue
+            widget._layout_required = False
+            taken = True
+            node = widget
+            for ancestor in widget.ancestors:
+                if not isinstance(ancestor, Widget):
+                    break
+                ancestor._clear_arrangement_cache()
+                ancestor._layout_updates += 1
+                screen._layout_widgets.setdefault(ancestor, set()).add(node)
+                if not ancestor.styles.auto_dimensions:
+                    break
+                node = ancestor
+        if taken:
+            screen._layout_required = True
 
 
 class Backdrop(Widget):

@@ -74,6 +74,14 @@ class Row(Horizontal, LaidOutOnce, Backdrop):
     """The body: side and main columns (see LaidOutOnce and Backdrop)."""
 
 
+class ClueRow(Horizontal, LaidOutOnce):
+    """The clue's label and box, one row (see LaidOutOnce: shown the first time, it laid the screen out twice)."""
+
+
+class ClueLabel(Static, LaidOutOnce):
+    """The clue box's label, of a fixed width (see LaidOutOnce)."""
+
+
 class Column(Vertical, LaidOutOnce, Backdrop):
     """The main column (see LaidOutOnce and Backdrop)."""
 
@@ -162,8 +170,8 @@ class TableScreen(Screen[None]):
                     with Pane(id="hand-pane"):
                         yield Hand(id="hand")
                         yield TextBox(id="hand-note")
-                        with Horizontal(id="clue-row"):
-                            yield Static(Content("Clue:"), id="clue-label", markup=False)
+                        with ClueRow(id="clue-row"):
+                            yield ClueLabel(Content("Clue:"), id="clue-label", markup=False)
                             yield Input(
                                 placeholder="type your clue, Enter sends",
                                 id="clue-input",
