@@ -160,7 +160,9 @@ class TableScreen(Screen[None]):
                 yield TextBox(id="practice-help")
             with Column(id="main"):
                 yield TextBox(id="clue")
-                with Panes(id="panes", initial=self._first_pane()):  # the others are built when first shown
+                # the other panes are built when first shown; the hand and the clue row when first needed (never
+                # at a spectator's screen)
+                with Panes(id="panes", initial=self._first_pane(), parts=("hand", "clue-row")):
                     with VerticalScroll(id="lobby-pane", can_focus=False):
                         yield TextBox(id="lobby-info")
                         with Horizontal(id="lobby-buttons"):
@@ -384,6 +386,16 @@ class TableScreen(Screen[None]):
         start.disabled = view.start_problem is not None
         self.query_one("#practice-btn", Button).display = view.is_host
 
+    def _hand(self) -> Hand:
+        """Your hand (built if it was not)."""
+        self.query_one(Panes).build_part("hand")
+        return self.query_one(Hand)
+
+    def _clue_input(self) -> Input:
+        """The clue box (its row built if it was not)."""
+        self.query_one(Panes).build_part("clue-row")
+        return self.query_one("#clue-input", Input)
+
     def _hand_items(self, game: PlayerView) -> list[CardItem]:
         items = []
         for i, card in enumerate(game.hand, start=1):
@@ -394,29 +406,33 @@ class TableScreen(Screen[None]):
     def _render_hand(self) -> None:
         game = self.game
         assert game is not None
-        hand = self.query_one(Hand)
-        hand.show_items(self._hand_items(game))
-        hand.display = bool(game.hand)
-        can_choose = (
-            self.view.you is not None
-            and not game.hand_hidden
-            and (
-                (game.phase == Phase.CLUE and game.can_clue and game.clue_needs_card)
-                or (game.phase == Phase.SUBMIT and game.submit_count > 0)
+        panes = self.query_one(Panes)
+        if game.hand or panes.part_built("hand"):  # (a spectator has none: never built)
+            hand = self._hand()
+            hand.show_items(self._hand_items(game))
+            hand.display = bool(game.hand)
+            can_choose = (
+                self.view.you is not None
+                and not game.hand_hidden
+                and (
+                    (game.phase == Phase.CLUE and game.can_clue and game.clue_needs_card)
+                    or (game.phase == Phase.SUBMIT and game.submit_count > 0)
+                )
             )
-        )
-        if hand.can_choose != can_choose:
-            hand.can_choose = can_choose
-            self.refresh_bindings()
+            if hand.can_choose != can_choose:
+                hand.can_choose = can_choose
+                self.refresh_bindings()
         note = self.query_one("#hand-note", TextBox)
-        clue_row = self.query_one("#clue-row")
-        # a clue typed when the turn moved on stays on screen, as typed, until you send or clear it
-        kept = bool(self.query_one("#clue-input", Input).value) and self.view.you is not None
-        clue_row.display = self._can_clue_now() or kept
-        label = words.clue_label(self.view)
-        if label != self._clue_label:
-            self._clue_label = label
-            self.query_one("#clue-label", Static).update(Content(label))
+        clue_now = self._can_clue_now()
+        if clue_now or panes.part_built("clue-row"):  # (built the first time you can give a clue)
+            box = self._clue_input()
+            # a clue typed when the turn moved on stays on screen, as typed, until you send or clear it
+            kept = bool(box.value) and self.view.you is not None
+            self.query_one("#clue-row").display = clue_now or kept
+            label = words.clue_label(self.view)
+            if label != self._clue_label:
+                self._clue_label = label
+                self.query_one("#clue-label", Static).update(Content(label))
         text = words.hand_note(self.view, Choices(chosen=self.chosen, marked=tuple(self.marked)))
         note.display = text is not None
         if text is not None:
@@ -498,10 +514,10 @@ class TableScreen(Screen[None]):
             if game.can_clue and (game.hand_hidden or not game.clue_needs_card):
                 target = None  # the blind clue: Enter opens the clue box (the status line says so)
             elif game.hand:
-                target = self.query_one(Hand)
+                target = self._hand()
         elif game.phase == Phase.SUBMIT:
             if game.hand:
-                target = self.query_one(Hand)
+                target = self._hand()
         elif game.phase == Phase.VOTE and game.can_vote:
             target = self.query_one(Dial)
         self.set_focus(target)
@@ -509,7 +525,7 @@ class TableScreen(Screen[None]):
     def _keep_typed_clue(self, previous: TableView) -> None:
         """The turn moved on while you were typing a clue: the text stays in the box (not sent), with a notice
         (once: when the clue could be given before and cannot now)."""
-        if not self.query_one(Panes).is_built("hand-pane"):
+        if not self.query_one(Panes).part_built("clue-row"):
             return  # no clue box yet: nothing typed
         box = self.query_one("#clue-input", Input)
         could = words.can_clue_now(previous)
@@ -554,7 +570,7 @@ class TableScreen(Screen[None]):
             self.chosen = card
             self._render_hand()
             self._render_status()
-            self.query_one("#clue-input", Input).focus()
+            self._clue_input().focus()
         elif game.phase == Phase.SUBMIT and game.submit_count:
             if game.submit_count == 1:
                 self._confirm_submit([card])
@@ -624,7 +640,7 @@ class TableScreen(Screen[None]):
         if game.clue_needs_card and not game.hand_hidden:
             if self.chosen is None:
                 self.notify(words.CLUE_NEEDS_CARD, severity="warning", markup=False)
-                self.query_one(Hand).focus()
+                self._hand().focus()
                 return
             card = self.chosen
         if await self._act(session.clue(text, card)):
@@ -818,7 +834,7 @@ class TableScreen(Screen[None]):
 
     def action_type_clue(self) -> None:
         if self._can_clue_now():
-            self.query_one("#clue-input", Input).focus()
+            self._clue_input().focus()
             self._render_status()
 
     def action_recap(self) -> None:

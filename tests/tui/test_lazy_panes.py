@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from textual.screen import Screen
-from textual.widgets import Button, Input
+from textual.widgets import Button
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui.app import DixitApp
@@ -84,11 +84,13 @@ async def test_a_watcher_arriving_at_the_vote_builds_only_the_board() -> None:
         assert built(screen) == {"lobby": 0, "hand": 0, "vote": 2, "over": 0}
         assert screen.query_one(Panes).mounted_late == 0
         assert "You are watching the vote." in screen_text(app)
-        # the next turn's clue phase: the hand pane (a watcher's hidden hand, no clue box to keep text in)
+        # the next turn's clue phase: the hand pane, without a hand or a clue box (a watcher never has them)
         await play_until([host, *others], lambda: phase_of(host)[1:] == (2, "clue"))
         await settle(pilot)
-        assert built(screen)["hand"] == 2
-        assert not screen.query_one("#clue-input", Input).value
+        panes = screen.query_one(Panes)
+        assert panes.current == "hand-pane" and panes.is_built("hand-pane")
+        assert built(screen)["hand"] == 0 and panes.parts_mounted == 0
+        assert "You are watching" in screen_text(app)
 
 
 async def test_a_pane_built_late_is_drawn_whole(monkeypatch: pytest.MonkeyPatch) -> None:

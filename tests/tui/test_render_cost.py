@@ -497,7 +497,7 @@ async def test_an_ordinary_move_measures_no_text_and_the_board_brings_its_lines_
 @pytest.mark.parametrize("command", ["watch", "join"])
 async def test_the_start_lays_out_once_and_draws_each_row_once(command: str) -> None:
     """The game starts at an 8-seat table: a spectator's screen and a player's show the hand pane instead of the
-    lobby. The pane is mounted then (once), the screen is laid out once (a watcher's three times before, a player's
+    lobby. The pane is mounted then (once; a spectator's without the hand and the clue row, never used), the screen is laid out once (a watcher's three times before, a player's
     twice: the layouts the pane's mounts asked for reached the screen one after another, and the clue row and its
     label, shown the first time, asked for one more), and each widget draws its rows once (a player's hand, seats
     and score track twice before: drawn again for the second layout, for the hand's resize and for the virtual size
@@ -514,9 +514,14 @@ async def test_the_start_lays_out_once_and_draws_each_row_once(command: str) -> 
         assert isinstance(table, TableScreen)
         panes = table.query_one(Panes)
         assert not panes.is_built("hand-pane")
+        widgets = len(table.query("*"))
         counts, changed = await count(app, pilot, host.start)
         assert panes.current == "hand-pane"
         assert panes.mounted_late == 1
+        # the widgets mounted: the pane and its note; a player's hand and clue row (anyone may give the first clue)
+        # too, never a spectator's (6 widgets at every screen before)
+        mounted = len(table.query("*")) - widgets
+        assert (mounted, panes.parts_mounted) == ((2, 0) if command == "watch" else (6, 2)), mounted
         assert counts.layouts == 1, (counts.layouts, counts.refreshed)
         assert counts.full_updates == 0
         heights = {_name(widget): widget.outer_size.height for widget in table.query("*")}
