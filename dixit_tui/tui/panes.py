@@ -67,8 +67,25 @@ class Panes(ContentSwitcher):
             if widget.id is not None and widget.id != self._initial:
                 self._held[widget.id] = widget
             else:
+                self._hold_back(widget)
                 shown.append(widget)
         await super().mount_composed_widgets(shown)
+
+    def _hold_back(self, pane: Widget) -> None:
+        """Take the parts held back out of the widgets composed into `pane` (at any depth), before it is mounted."""
+        level = [pane]
+        while level:
+            below: list[Widget] = []
+            for widget in level:
+                composed = list(widget._pending_children)
+                kept = [child for child in composed if child.id not in self._hold_parts]
+                if len(kept) < len(composed):
+                    widget._pending_children[:] = kept
+                    for child in composed:
+                        if child.id in self._hold_parts:
+                            self._parts[child.id] = (child, widget, composed)
+                below.extend(kept)
+            level = below
 
     def watch_current(self, old: str | None, new: str | None) -> None:
         if new is not None and (pane := self._held.pop(new, None)) is not None:
@@ -81,18 +98,15 @@ class Panes(ContentSwitcher):
         """Mount `pane` (into `parent`, this switcher by default) and, at once, every widget composed into it
         (Textual would add each level only when its parent has mounted), but the parts held back: the screen fills
         them in the same call that shows the pane."""
+        self._hold_back(pane)
         mounts: list[Awaitable[Any]] = [(parent or self).mount(pane, before=before)]
         level = [pane]
         while level:
             below: list[Widget] = []
             for widget in level:
-                composed = list(widget._pending_children)
-                children = [child for child in composed if child.id not in self._hold_parts]
-                for child in composed:
-                    if child.id in self._hold_parts:
-                        self._parts[child.id] = (child, widget, composed)
-                widget._pending_children.clear()
+                children = list(widget._pending_children)
                 if children:
+                    widget._pending_children.clear()
                     mounts.append(widget.mount(*children))
                     below.extend(children)
             level = below
