@@ -25,6 +25,7 @@ from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.line_cache import forget_shared
 from dixit_tui.tui.table_screen import Panes, TableScreen
+from dixit_tui.tui.widgets import cards
 from dixit_tui.tui.widgets.cards import Hand
 from dixit_tui.tui.widgets.chat import Feed
 from dixit_tui.tui.widgets.recap import RecapScreen
@@ -515,13 +516,26 @@ async def test_the_start_lays_out_once_and_draws_each_row_once(command: str) -> 
         panes = table.query_one(Panes)
         assert not panes.is_built("hand-pane")
         widgets = len(table.query("*"))
-        counts, changed = await count(app, pilot, host.start)
+        wrapped: list[str] = []
+        card_lines = cards.card_lines
+
+        def counted_lines(item: cards.CardItem, width: int) -> Any:
+            wrapped.append(item.key)
+            return card_lines(item, width)
+
+        cards._shared_prompt.cache_clear()  # (prompts made by another test's app would not be made here)
+        with patch.object(cards, "card_lines", counted_lines):
+            counts, changed = await count(app, pilot, host.start)
         assert panes.current == "hand-pane"
         assert panes.mounted_late == 1
         # the widgets mounted: the pane and its note; a player's hand and clue row (anyone may give the first clue)
         # too, never a spectator's (6 widgets at every screen before)
         mounted = len(table.query("*")) - widgets
         assert (mounted, panes.parts_mounted) == ((2, 0) if command == "watch" else (6, 2)), mounted
+        # each card of a player's hand wrapped twice (its full height, its prompt) at the width it is drawn at; it
+        # was wrapped first at a guessed width, when dealt before the hand was laid out (18 for 6 cards)
+        hand = 0 if command == "watch" else len(table.query_one(Hand).items)
+        assert len(wrapped) == 2 * hand, (len(wrapped), hand)
         assert counts.layouts == 1, (counts.layouts, counts.refreshed)
         assert counts.full_updates == 0
         heights = {_name(widget): widget.outer_size.height for widget in table.query("*")}

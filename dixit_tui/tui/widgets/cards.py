@@ -200,6 +200,11 @@ class CardList(OptionList):
     def _update_prompts(self, *, repaint: bool = True) -> None:
         """Every card in full if all fit, else one line each and the highlighted card in full (as far as there is
         room). Only the prompts that changed are replaced (and redrawn, unless not `repaint`: being drawn now)."""
+        if self._shown_fit is None and self.scrollable_content_region.width <= 0:
+            # never laid out (a hand dealt as its pane is mounted): fitted once, when first drawn (`render_lines`),
+            # not first to a guessed size and then again
+            self._prompts = []
+            return
         items = self.items
         width, height = self._fitted = self._fit_size()
         highlighted = self.highlighted
