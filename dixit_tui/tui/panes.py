@@ -133,7 +133,7 @@ class Panes(ContentSwitcher):
         drawn: one layout."""
         screen = self.screen
         taken = False
-        for widget in (self, parent, *pane.walk_children(with_self=True)):
+        for widget in (self, parent, *pane.walk_children(Widget, with_self=True)):
             if not widget._layout_required or widget._closing:
                 continue
             widget._layout_required = False

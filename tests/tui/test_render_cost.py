@@ -498,11 +498,11 @@ async def test_an_ordinary_move_measures_no_text_and_the_board_brings_its_lines_
 @pytest.mark.parametrize("command", ["watch", "join"])
 async def test_the_start_lays_out_once_and_draws_each_row_once(command: str) -> None:
     """The game starts at an 8-seat table: a spectator's screen and a player's show the hand pane instead of the
-    lobby. The pane is mounted then (once; a spectator's without the hand and the clue row, never used), the screen is laid out once (a watcher's three times before, a player's
-    twice: the layouts the pane's mounts asked for reached the screen one after another, and the clue row and its
-    label, shown the first time, asked for one more), and each widget draws its rows once (a player's hand, seats
-    and score track twice before: drawn again for the second layout, for the hand's resize and for the virtual size
-    OptionList sets while drawing it)."""
+    lobby. The pane is mounted then (once; at a spectator's screen without the hand and the clue row, never used),
+    the screen is laid out once (a watcher's three times before, a player's twice: the layouts the pane's mounts
+    asked for reached the screen one after another, and the clue row and its label, shown the first time, asked for
+    one more), and each widget draws its rows once (a player's hand, seats and score track twice before: drawn again
+    for the second layout, for the hand's resize and for the virtual size OptionList sets while drawing it)."""
     coord = coordinator()
     async with AsyncExitStack() as stack:
         host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
