@@ -160,9 +160,9 @@ class TableScreen(Screen[None]):
                 yield TextBox(id="practice-help")
             with Column(id="main"):
                 yield TextBox(id="clue")
-                # the other panes are built when first shown; the hand and the clue row when first needed (never
-                # at a spectator's screen)
-                with Panes(id="panes", initial=self._first_pane(), parts=("hand", "clue-row")):
+                # the other panes are built when first shown; the hand, the clue row and the dial when first needed
+                # (never at a spectator's screen)
+                with Panes(id="panes", initial=self._first_pane(), parts=("hand", "clue-row", "dial")):
                     with VerticalScroll(id="lobby-pane", can_focus=False):
                         yield TextBox(id="lobby-info")
                         with Horizontal(id="lobby-buttons"):
@@ -284,8 +284,13 @@ class TableScreen(Screen[None]):
         )
 
     def _dial(self) -> Dial | None:
-        """The dial, once the vote's pane is built."""
-        return self.query_one(Dial) if self.query_one(Panes).is_built("vote-pane") else None
+        """The dial, once built (the first time you vote)."""
+        return self.query_one(Dial) if self.query_one(Panes).part_built("dial") else None
+
+    def _voting_dial(self) -> Dial:
+        """The dial (built if it was not)."""
+        self.query_one(Panes).build_part("dial")
+        return self.query_one(Dial)
 
     def _ask(
         self,
@@ -438,10 +443,11 @@ class TableScreen(Screen[None]):
         if text is not None:
             note.show(content(text))
 
-    def _board_items(self, game: PlayerView, dial: Dial) -> list[CardItem]:
+    def _board_items(self, game: PlayerView, dial: Dial | None) -> list[CardItem]:
         items = []
-        marked = dial.marks if dial.display else ()
-        green = dial.green if dial.display and dial.stage == "red" else None
+        shown = dial is not None and dial.display
+        marked = dial.marks if dial is not None and shown else ()
+        green = dial.green if dial is not None and shown and dial.stage == "red" else None
         for slot in game.board:
             tags = words.board_tags(game, slot.slot, marked, green)
             items.append(CardItem(f"slot-{slot.slot}", slot.slot, slot.text, tags, slot.slot in game.forbidden_slots))
@@ -450,9 +456,10 @@ class TableScreen(Screen[None]):
     def _render_vote(self) -> None:
         game = self.game
         assert game is not None
-        dial = self.query_one(Dial)
-        dial.display = game.can_vote
-        if game.can_vote:
+        dial = self._voting_dial() if game.can_vote else self._dial()
+        if dial is not None:
+            dial.display = game.can_vote
+        if dial is not None and game.can_vote:
             dial.configure(
                 len(game.board),
                 open_slots=game.vote_slots,
@@ -463,7 +470,8 @@ class TableScreen(Screen[None]):
                 board=(game.turn, tuple(s.card for s in game.board)),
             )
         board = self.query_one(Board)
-        board.show_items(self._board_items(game, dial), highlight=f"slot-{dial.pointer}" if game.can_vote else None)
+        highlight = f"slot-{dial.pointer}" if dial is not None and game.can_vote else None
+        board.show_items(self._board_items(game, dial), highlight=highlight)
         if not game.can_vote:
             board.highlighted = None  # no pointer: you do not vote
         note = self.query_one("#vote-note", TextBox)
@@ -519,7 +527,7 @@ class TableScreen(Screen[None]):
             if game.hand:
                 target = self._hand()
         elif game.phase == Phase.VOTE and game.can_vote:
-            target = self.query_one(Dial)
+            target = self._voting_dial()
         self.set_focus(target)
 
     def _keep_typed_clue(self, previous: TableView) -> None:
@@ -665,8 +673,8 @@ class TableScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#board")
     def board_clicked(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        dial = self.query_one(Dial)
-        if dial.display and event.option.id is not None:
+        dial = self._dial()
+        if dial is not None and dial.display and event.option.id is not None:
             dial.focus()
             dial.select(int(event.option.id.removeprefix("slot-")))
 

@@ -121,7 +121,7 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         ana_slots = sorted(slot_of[c] for c in ana_cards)
         assert table_of(ana).query_one(Dial).forbidden == frozenset(ana_slots)
         assert "[yours]" in screen_text(ana)
-        assert not table_of(ben).query_one(Dial).display
+        assert not dial_shown(table_of(ben))
         assert status(ben).startswith("You are the storyteller. Waiting for votes from ana and cara")
         assert status(ana) == "Vote: turn the dial and press Enter."
         assert isinstance(ana.focused, Dial)
@@ -632,7 +632,7 @@ async def test_spectator_sees_the_table_but_no_hand() -> None:
         await default_move(seated[0])
         await play_until([session_of(ana), seated[1]], lambda: phase_of(seated[0])[2] == "vote")
         await settle(pa, pw)
-        assert not screen.query_one(Dial).display
+        assert not dial_shown(screen)
         assert status(watcher).startswith("You are watching. Waiting for votes from")
         await pw.press("c", *"nice one", "enter")  # chat is paused for spectators too
         await settle(pw)
@@ -776,3 +776,8 @@ async def test_at_four_players_the_status_asks_for_one_card() -> None:
 def hand_shown(screen: TableScreen) -> bool:
     """Whether the screen shows a hand (a spectator's screen, or a hidden hand, never builds one)."""
     return screen.query_one(Panes).part_built("hand") and screen.query_one(Hand).display
+
+
+def dial_shown(screen: TableScreen) -> bool:
+    """Whether the screen shows the dial (built the first time you vote: never at a spectator's screen)."""
+    return screen.query_one(Panes).part_built("dial") and screen.query_one(Dial).display
