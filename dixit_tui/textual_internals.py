@@ -527,6 +527,28 @@ INTERNALS: tuple[Internal, ...] = (
         "dixit_tui/tui/styled_lines.py",
         "1a5a0244a4028e98",
     ),
+    Internal(
+        "textual/widget.py",
+        "AwaitMount.__await__",
+        "read: each level of a pane mounted asks its parent for a layout (taken at once: Panes._take_layouts)",
+        "dixit_tui/tui/panes.py",
+        "05816ca4ba646c86",
+    ),
+    Internal(
+        "textual/widget.py",
+        "Widget._check_refresh",
+        "repeated: a layout asked for handed to the screen (read: _layout_required, _clear_arrangement_cache, "
+        "_layout_updates)",
+        "dixit_tui/tui/panes.py",
+        "a3731b142875c20c",
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen._on_layout",
+        "repeated: the same (read: _layout_widgets, _layout_required)",
+        "dixit_tui/tui/panes.py",
+        "bc3e2f97c400c6e1",
+    ),
 )
 
 

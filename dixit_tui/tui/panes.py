@@ -26,15 +26,40 @@ MOUNT_WAIT = 5.0
 
 
 class Panes(ContentSwitcher):
-    def __init__(self, *children: Widget, id: str | None = None, initial: str | None = None) -> None:
+    def __init__(
+        self, *children: Widget, id: str | None = None, initial: str | None = None, parts: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(*children, id=id, initial=initial)
         self._held: dict[str, Widget] = {}
+        self._hold_parts = set(parts)
+        """The ids of widgets composed into a pane that are held back when it is mounted, until asked for
+        (`build_part`): a part that may never show on this screen (a spectator's hand and clue box)."""
+        self._parts: dict[str, tuple[Widget, Widget, list[Widget]]] = {}  # held part -> (it, its parent, siblings)
         self.mounted_late = 0
         """Panes mounted after the switcher (on first need): for tests."""
+        self.parts_mounted = 0
+        """Parts mounted when asked for: for tests."""
 
     def is_built(self, pane: str) -> bool:
-        """Whether pane `pane` is in the DOM (shown now or before)."""
-        return pane not in self._held
+        """Whether pane `pane` (or part `pane` of a pane) is in the DOM (shown now or before)."""
+        return pane not in self._held and pane not in self._parts
+
+    def part_built(self, part: str) -> bool:
+        """Whether part `part` is in the DOM (its pane built, and the part asked for)."""
+        return part not in self._parts and part not in self._hold_parts
+
+    def build_part(self, part: str) -> None:
+        """Put part `part` in the DOM now (in its place in its pane), if it was held back; if its pane is not built
+        yet, the pane will come with it."""
+        self._hold_parts.discard(part)
+        held = self._parts.pop(part, None)
+        if held is None:
+            return
+        widget, parent, siblings = held
+        following = siblings[siblings.index(widget) + 1 :]
+        before = next((w for w in following if w.parent is parent), None)
+        self._mount_whole(widget, parent=parent, before=before)
+        self.parts_mounted += 1
 
     async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
         shown = []
@@ -42,8 +67,25 @@ class Panes(ContentSwitcher):
             if widget.id is not None and widget.id != self._initial:
                 self._held[widget.id] = widget
             else:
+                self._hold_back(widget)
                 shown.append(widget)
         await super().mount_composed_widgets(shown)
+
+    def _hold_back(self, pane: Widget) -> None:
+        """Take the parts held back out of the widgets composed into `pane` (at any depth), before it is mounted."""
+        level = [pane]
+        while level:
+            below: list[Widget] = []
+            for widget in level:
+                composed = list(widget._pending_children)
+                kept = [child for child in composed if child.id not in self._hold_parts]
+                if len(kept) < len(composed):
+                    widget._pending_children[:] = kept
+                    for child in composed:
+                        if child.id in self._hold_parts:
+                            self._parts[child.id] = (child, widget, composed)
+                below.extend(kept)
+            level = below
 
     def watch_current(self, old: str | None, new: str | None) -> None:
         if new is not None and (pane := self._held.pop(new, None)) is not None:
@@ -52,10 +94,12 @@ class Panes(ContentSwitcher):
             self.mounted_late += 1
         super().watch_current(old, new)
 
-    def _mount_whole(self, pane: Widget) -> None:
-        """Mount `pane` and, at once, every widget composed into it (Textual would add each level only when its
-        parent has mounted): the screen fills them in the same call that shows the pane."""
-        mounts: list[Awaitable[Any]] = [self.mount(pane)]
+    def _mount_whole(self, pane: Widget, parent: Widget | None = None, before: Widget | None = None) -> None:
+        """Mount `pane` (into `parent`, this switcher by default) and, at once, every widget composed into it
+        (Textual would add each level only when its parent has mounted), but the parts held back: the screen fills
+        them in the same call that shows the pane."""
+        self._hold_back(pane)
+        mounts: list[Awaitable[Any]] = [(parent or self).mount(pane, before=before)]
         level = [pane]
         while level:
             below: list[Widget] = []
@@ -75,10 +119,37 @@ class Panes(ContentSwitcher):
             except TimeoutError:
                 pass
             finally:
+                self._take_layouts(pane, parent or self)
                 app._end_batch()
                 screen.check_idle()  # draws what waited
 
         self.call_next(mounted)
+
+    def _take_layouts(self, pane: Widget, parent: Widget) -> None:
+        """The layouts the pane's mounts asked for, handed to the screen at once. Each level of the pane, once
+        mounted, asks its parent for a layout, which reaches the screen in a message from that parent's idle handler,
+        some time later: those that came after the screen's first layout laid it out again (three times in all at a
+        watcher's screen at the start, twice at a player's). Done here, as that handler would, before the pane is
+        drawn: one layout."""
+        screen = self.screen
+        taken = False
+        for widget in (self, parent, *pane.walk_children(Widget, with_self=True)):
+            if not widget._layout_required or widget._closing:
+                continue
+            widget._layout_required = False
+            taken = True
+            node = widget
+            for ancestor in widget.ancestors:
+                if not isinstance(ancestor, Widget):
+                    break
+                ancestor._clear_arrangement_cache()
+                ancestor._layout_updates += 1
+                screen._layout_widgets.setdefault(ancestor, set()).add(node)
+                if not ancestor.styles.auto_dimensions:
+                    break
+                node = ancestor
+        if taken:
+            screen._layout_required = True
 
 
 class Backdrop(Widget):

@@ -74,6 +74,14 @@ class Row(Horizontal, LaidOutOnce, Backdrop):
     """The body: side and main columns (see LaidOutOnce and Backdrop)."""
 
 
+class ClueRow(Horizontal, LaidOutOnce):
+    """The clue's label and box, one row (see LaidOutOnce: shown the first time, it laid the screen out twice)."""
+
+
+class ClueLabel(Static, LaidOutOnce):
+    """The clue box's label, of a fixed width (see LaidOutOnce)."""
+
+
 class Column(Vertical, LaidOutOnce, Backdrop):
     """The main column (see LaidOutOnce and Backdrop)."""
 
@@ -152,7 +160,9 @@ class TableScreen(Screen[None]):
                 yield TextBox(id="practice-help")
             with Column(id="main"):
                 yield TextBox(id="clue")
-                with Panes(id="panes", initial=self._first_pane()):  # the others are built when first shown
+                # the other panes are built when first shown; the hand, the clue row and the dial when first needed
+                # (never at a spectator's screen)
+                with Panes(id="panes", initial=self._first_pane(), parts=("hand", "clue-row", "dial")):
                     with VerticalScroll(id="lobby-pane", can_focus=False):
                         yield TextBox(id="lobby-info")
                         with Horizontal(id="lobby-buttons"):
@@ -162,8 +172,8 @@ class TableScreen(Screen[None]):
                     with Pane(id="hand-pane"):
                         yield Hand(id="hand")
                         yield TextBox(id="hand-note")
-                        with Horizontal(id="clue-row"):
-                            yield Static(Content("Clue:"), id="clue-label", markup=False)
+                        with ClueRow(id="clue-row"):
+                            yield ClueLabel(Content("Clue:"), id="clue-label", markup=False)
                             yield Input(
                                 placeholder="type your clue, Enter sends",
                                 id="clue-input",
@@ -274,8 +284,13 @@ class TableScreen(Screen[None]):
         )
 
     def _dial(self) -> Dial | None:
-        """The dial, once the vote's pane is built."""
-        return self.query_one(Dial) if self.query_one(Panes).is_built("vote-pane") else None
+        """The dial, once built (the first time you vote)."""
+        return self.query_one(Dial) if self.query_one(Panes).part_built("dial") else None
+
+    def _voting_dial(self) -> Dial:
+        """The dial (built if it was not)."""
+        self.query_one(Panes).build_part("dial")
+        return self.query_one(Dial)
 
     def _ask(
         self,
@@ -376,6 +391,16 @@ class TableScreen(Screen[None]):
         start.disabled = view.start_problem is not None
         self.query_one("#practice-btn", Button).display = view.is_host
 
+    def _hand(self) -> Hand:
+        """Your hand (built if it was not)."""
+        self.query_one(Panes).build_part("hand")
+        return self.query_one(Hand)
+
+    def _clue_input(self) -> Input:
+        """The clue box (its row built if it was not)."""
+        self.query_one(Panes).build_part("clue-row")
+        return self.query_one("#clue-input", Input)
+
     def _hand_items(self, game: PlayerView) -> list[CardItem]:
         items = []
         for i, card in enumerate(game.hand, start=1):
@@ -386,38 +411,43 @@ class TableScreen(Screen[None]):
     def _render_hand(self) -> None:
         game = self.game
         assert game is not None
-        hand = self.query_one(Hand)
-        hand.show_items(self._hand_items(game))
-        hand.display = bool(game.hand)
-        can_choose = (
-            self.view.you is not None
-            and not game.hand_hidden
-            and (
-                (game.phase == Phase.CLUE and game.can_clue and game.clue_needs_card)
-                or (game.phase == Phase.SUBMIT and game.submit_count > 0)
+        panes = self.query_one(Panes)
+        if game.hand or panes.part_built("hand"):  # (a spectator has none: never built)
+            hand = self._hand()
+            hand.show_items(self._hand_items(game))
+            hand.display = bool(game.hand)
+            can_choose = (
+                self.view.you is not None
+                and not game.hand_hidden
+                and (
+                    (game.phase == Phase.CLUE and game.can_clue and game.clue_needs_card)
+                    or (game.phase == Phase.SUBMIT and game.submit_count > 0)
+                )
             )
-        )
-        if hand.can_choose != can_choose:
-            hand.can_choose = can_choose
-            self.refresh_bindings()
+            if hand.can_choose != can_choose:
+                hand.can_choose = can_choose
+                self.refresh_bindings()
         note = self.query_one("#hand-note", TextBox)
-        clue_row = self.query_one("#clue-row")
-        # a clue typed when the turn moved on stays on screen, as typed, until you send or clear it
-        kept = bool(self.query_one("#clue-input", Input).value) and self.view.you is not None
-        clue_row.display = self._can_clue_now() or kept
-        label = words.clue_label(self.view)
-        if label != self._clue_label:
-            self._clue_label = label
-            self.query_one("#clue-label", Static).update(Content(label))
+        clue_now = self._can_clue_now()
+        if clue_now or panes.part_built("clue-row"):  # (built the first time you can give a clue)
+            box = self._clue_input()
+            # a clue typed when the turn moved on stays on screen, as typed, until you send or clear it
+            kept = bool(box.value) and self.view.you is not None
+            self.query_one("#clue-row").display = clue_now or kept
+            label = words.clue_label(self.view)
+            if label != self._clue_label:
+                self._clue_label = label
+                self.query_one("#clue-label", Static).update(Content(label))
         text = words.hand_note(self.view, Choices(chosen=self.chosen, marked=tuple(self.marked)))
         note.display = text is not None
         if text is not None:
             note.show(content(text))
 
-    def _board_items(self, game: PlayerView, dial: Dial) -> list[CardItem]:
+    def _board_items(self, game: PlayerView, dial: Dial | None) -> list[CardItem]:
         items = []
-        marked = dial.marks if dial.display else ()
-        green = dial.green if dial.display and dial.stage == "red" else None
+        shown = dial is not None and dial.display
+        marked = dial.marks if dial is not None and shown else ()
+        green = dial.green if dial is not None and shown and dial.stage == "red" else None
         for slot in game.board:
             tags = words.board_tags(game, slot.slot, marked, green)
             items.append(CardItem(f"slot-{slot.slot}", slot.slot, slot.text, tags, slot.slot in game.forbidden_slots))
@@ -426,9 +456,10 @@ class TableScreen(Screen[None]):
     def _render_vote(self) -> None:
         game = self.game
         assert game is not None
-        dial = self.query_one(Dial)
-        dial.display = game.can_vote
-        if game.can_vote:
+        dial = self._voting_dial() if game.can_vote else self._dial()
+        if dial is not None:
+            dial.display = game.can_vote
+        if dial is not None and game.can_vote:
             dial.configure(
                 len(game.board),
                 open_slots=game.vote_slots,
@@ -439,7 +470,8 @@ class TableScreen(Screen[None]):
                 board=(game.turn, tuple(s.card for s in game.board)),
             )
         board = self.query_one(Board)
-        board.show_items(self._board_items(game, dial), highlight=f"slot-{dial.pointer}" if game.can_vote else None)
+        highlight = f"slot-{dial.pointer}" if dial is not None and game.can_vote else None
+        board.show_items(self._board_items(game, dial), highlight=highlight)
         if not game.can_vote:
             board.highlighted = None  # no pointer: you do not vote
         note = self.query_one("#vote-note", TextBox)
@@ -490,18 +522,18 @@ class TableScreen(Screen[None]):
             if game.can_clue and (game.hand_hidden or not game.clue_needs_card):
                 target = None  # the blind clue: Enter opens the clue box (the status line says so)
             elif game.hand:
-                target = self.query_one(Hand)
+                target = self._hand()
         elif game.phase == Phase.SUBMIT:
             if game.hand:
-                target = self.query_one(Hand)
+                target = self._hand()
         elif game.phase == Phase.VOTE and game.can_vote:
-            target = self.query_one(Dial)
+            target = self._voting_dial()
         self.set_focus(target)
 
     def _keep_typed_clue(self, previous: TableView) -> None:
         """The turn moved on while you were typing a clue: the text stays in the box (not sent), with a notice
         (once: when the clue could be given before and cannot now)."""
-        if not self.query_one(Panes).is_built("hand-pane"):
+        if not self.query_one(Panes).part_built("clue-row"):
             return  # no clue box yet: nothing typed
         box = self.query_one("#clue-input", Input)
         could = words.can_clue_now(previous)
@@ -546,7 +578,7 @@ class TableScreen(Screen[None]):
             self.chosen = card
             self._render_hand()
             self._render_status()
-            self.query_one("#clue-input", Input).focus()
+            self._clue_input().focus()
         elif game.phase == Phase.SUBMIT and game.submit_count:
             if game.submit_count == 1:
                 self._confirm_submit([card])
@@ -616,7 +648,7 @@ class TableScreen(Screen[None]):
         if game.clue_needs_card and not game.hand_hidden:
             if self.chosen is None:
                 self.notify(words.CLUE_NEEDS_CARD, severity="warning", markup=False)
-                self.query_one(Hand).focus()
+                self._hand().focus()
                 return
             card = self.chosen
         if await self._act(session.clue(text, card)):
@@ -641,8 +673,8 @@ class TableScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#board")
     def board_clicked(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        dial = self.query_one(Dial)
-        if dial.display and event.option.id is not None:
+        dial = self._dial()
+        if dial is not None and dial.display and event.option.id is not None:
             dial.focus()
             dial.select(int(event.option.id.removeprefix("slot-")))
 
@@ -810,7 +842,7 @@ class TableScreen(Screen[None]):
 
     def action_type_clue(self) -> None:
         if self._can_clue_now():
-            self.query_one("#clue-input", Input).focus()
+            self._clue_input().focus()
             self._render_status()
 
     def action_recap(self) -> None:

@@ -24,7 +24,8 @@ from textual.pilot import Pilot
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.line_cache import forget_shared
-from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.table_screen import Panes, TableScreen
+from dixit_tui.tui.widgets import cards
 from dixit_tui.tui.widgets.cards import Hand
 from dixit_tui.tui.widgets.chat import Feed
 from dixit_tui.tui.widgets.recap import RecapScreen
@@ -492,3 +493,52 @@ async def test_an_ordinary_move_measures_no_text_and_the_board_brings_its_lines_
             counts, changed = await count(app, pilot, lambda: default_move(movers[-1]))
         assert phase(sessions[0]) == "vote" and changed >= 10
         assert drawings and updates <= 4 * drawings, (updates, drawings)
+
+
+@pytest.mark.parametrize("command", ["watch", "join"])
+async def test_the_start_lays_out_once_and_draws_each_row_once(command: str) -> None:
+    """The game starts at an 8-seat table: a spectator's screen and a player's show the hand pane instead of the
+    lobby. The pane is mounted then (once; at a spectator's screen without the hand and the clue row, never used),
+    the screen is laid out once (a watcher's three times before, a player's twice: the layouts the pane's mounts
+    asked for reached the screen one after another, and the clue row and its label, shown the first time, asked for
+    one more), and each widget draws its rows once (a player's hand, seats and score track twice before: drawn again
+    for the second layout, for the hand's resize and for the virtual size OptionList sets while drawing it)."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
+        view = await host.create(options(seats=8))
+        await seat_many(coord, ["ben", "cara", "dan", "eve", "finn", "gus"], view.code)
+        app = DixitApp(coord, Identity("hal", "key-hal"), command=f"{command} {view.code}")
+        pilot = await stack.enter_async_context(app.run_test(size=(100, 30)))
+        await settle(pilot)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        panes = table.query_one(Panes)
+        assert not panes.is_built("hand-pane")
+        widgets = len(table.query("*"))
+        wrapped: list[str] = []
+        card_lines = cards.card_lines
+
+        def counted_lines(item: cards.CardItem, width: int) -> Any:
+            wrapped.append(item.key)
+            return card_lines(item, width)
+
+        cards._shared_prompt.cache_clear()  # (prompts made by another test's app would not be made here)
+        with patch.object(cards, "card_lines", counted_lines):
+            counts, changed = await count(app, pilot, host.start)
+        assert panes.current == "hand-pane"
+        assert panes.mounted_late == 1
+        # the widgets mounted: the pane and its note; a player's hand and clue row (anyone may give the first clue)
+        # too, never a spectator's (6 widgets at every screen before)
+        mounted = len(table.query("*")) - widgets
+        assert (mounted, panes.parts_mounted) == ((2, 0) if command == "watch" else (6, 2)), mounted
+        # each card of a player's hand wrapped twice (its full height, its prompt) at the width it is drawn at; it
+        # was wrapped first at a guessed width, when dealt before the hand was laid out (18 for 6 cards)
+        hand = 0 if command == "watch" else len(table.query_one(Hand).items)
+        assert len(wrapped) == 2 * hand, (len(wrapped), hand)
+        assert counts.layouts == 1, (counts.layouts, counts.refreshed)
+        assert counts.full_updates == 0
+        heights = {_name(widget): widget.outer_size.height for widget in table.query("*")}
+        twice = {name: rows for name, rows in counts.drawn.items() if rows > heights.get(name, 0)}
+        assert not twice, f"rows drawn more than once: {twice} {heights}"
+        assert counts.lines_sent <= changed + 2, (counts.lines_sent, changed)

@@ -24,7 +24,7 @@ from dixit_tui.coordinator import (
 from dixit_tui.coordinator.timers import random_stand_in
 from dixit_tui.engine import view_for
 from dixit_tui.tui.app import CoordinatorUpdate, DixitApp
-from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.table_screen import Panes, TableScreen
 from dixit_tui.tui.widgets.cards import Board, Hand
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.dial import Dial
@@ -121,7 +121,7 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         ana_slots = sorted(slot_of[c] for c in ana_cards)
         assert table_of(ana).query_one(Dial).forbidden == frozenset(ana_slots)
         assert "[yours]" in screen_text(ana)
-        assert not table_of(ben).query_one(Dial).display
+        assert not dial_shown(table_of(ben))
         assert status(ben).startswith("You are the storyteller. Waiting for votes from ana and cara")
         assert status(ana) == "Vote: turn the dial and press Enter."
         assert isinstance(ana.focused, Dial)
@@ -402,7 +402,7 @@ async def test_party_blind_clue_and_red_marker() -> None:
         await settle(pa)
         # turn 1: anyone may give the first clue, blind; every hand is hidden
         screen = table_of(ana)
-        assert not screen.query_one(Hand).display
+        assert not hand_shown(screen)
         assert "hidden" in screen_text(ana)
         # the clue box opens when asked (Enter), not by itself: typed hotkeys never become a clue
         assert status(ana).startswith("Anyone may give the first clue: press Enter to type it")
@@ -626,13 +626,13 @@ async def test_spectator_sees_the_table_but_no_hand() -> None:
         await pa.press("s", "y")
         await settle(pa, pw)
         screen = table_of(watcher)
-        assert not screen.query_one(Hand).display
+        assert not hand_shown(screen)
         assert "hands stay hidden" in screen_text(watcher)
         assert screen.check_action("void", ()) is False
         await default_move(seated[0])
         await play_until([session_of(ana), seated[1]], lambda: phase_of(seated[0])[2] == "vote")
         await settle(pa, pw)
-        assert not screen.query_one(Dial).display
+        assert not dial_shown(screen)
         assert status(watcher).startswith("You are watching. Waiting for votes from")
         await pw.press("c", *"nice one", "enter")  # chat is paused for spectators too
         await settle(pw)
@@ -771,3 +771,13 @@ async def test_at_four_players_the_status_asks_for_one_card() -> None:
         assert await default_move(others[0])  # ben tells (anyone may give the first clue)
         await settle(pa)
         assert status(ana) == "Choose a card that fits the clue (Enter), then confirm."
+
+
+def hand_shown(screen: TableScreen) -> bool:
+    """Whether the screen shows a hand (a spectator's screen, or a hidden hand, never builds one)."""
+    return screen.query_one(Panes).part_built("hand") and screen.query_one(Hand).display
+
+
+def dial_shown(screen: TableScreen) -> bool:
+    """Whether the screen shows the dial (built the first time you vote: never at a spectator's screen)."""
+    return screen.query_one(Panes).part_built("dial") and screen.query_one(Dial).display

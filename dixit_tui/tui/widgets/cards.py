@@ -200,6 +200,11 @@ class CardList(OptionList):
     def _update_prompts(self, *, repaint: bool = True) -> None:
         """Every card in full if all fit, else one line each and the highlighted card in full (as far as there is
         room). Only the prompts that changed are replaced (and redrawn, unless not `repaint`: being drawn now)."""
+        if self._shown_fit is None and self.scrollable_content_region.width <= 0:
+            # never laid out (a hand dealt as its pane is mounted): fitted once, when first drawn (`render_lines`),
+            # not first to a guessed size and then again
+            self._prompts = []
+            return
         items = self.items
         width, height = self._fitted = self._fit_size()
         highlighted = self.highlighted
@@ -269,12 +274,13 @@ class CardList(OptionList):
         self.call_after_refresh(self.scroll_to_highlight)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        if self._resized_to is not None and self.size != self._resized_to:
+        if self.size != self._resized_to and (self._resized_to is not None or self.items):
             # drawn at a new size before the resize arrives (a layout draws at once; the resize is a message to
             # come): do now what the resize would (OptionList's caches and every prompt again, for this size),
             # without asking for a redraw: the lines are drawn just below, and the resize, when it comes, finds
             # the list already fitted. (Drawn with the old caches, lines went blank, and the whole list was drawn
-            # a second time on the resize.)
+            # a second time on the resize.) Also when first drawn with items given before it was laid out (a hand
+            # dealt at the start, as its pane is mounted): fitted now, not again on the resize that follows.
             self._resized_to = self.size
             self._option_render_cache.clear()
             self._line_cache.clear()
@@ -290,6 +296,16 @@ class CardList(OptionList):
             return super().render_lines(crop)
         finally:
             self._drawing = False
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> CardList:
+        if self._drawing and repaint and not (regions or layout or recompose):
+            # the whole list asked to be drawn again while it is being drawn (OptionList bringing its lines up to
+            # date sets their virtual size): the lines drawn now are already the new ones
+            return self
+        super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+        return self
 
     @property
     def _lines(self) -> Sequence[tuple[int, int]]:
