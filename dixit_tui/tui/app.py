@@ -43,8 +43,8 @@ from dixit_tui.engine import RuleError
 from dixit_tui.tui.callback_counts import install_callback_counts
 from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, share_dispatch_lookups
 from dixit_tui.tui.frame_patches import install_frame_patches
-from dixit_tui.tui.reactive_init import plan_reactive_setup
 from dixit_tui.tui.lobby import LobbyScreen
+from dixit_tui.tui.reactive_init import plan_reactive_setup
 from dixit_tui.tui.screen_patches import LAID_OUT, SAME_SIZE_NO_LAYOUT, install_screen_patches, mark_styled_at_mount
 from dixit_tui.tui.shared_css import share_parsed_css
 from dixit_tui.tui.shared_styles import share_computed_styles

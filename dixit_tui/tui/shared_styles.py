@@ -144,10 +144,7 @@ def _place(node: DOMNode, pseudo: tuple[str, ...]) -> tuple[Any, ...]:
     for index in range(len(nodes) - 1, -1, -1):
         current = nodes[index]
         checks = current._PSEUDO_CLASSES
-        if isinstance(current, Widget):
-            disabled = disabled or current.disabled
-        else:
-            disabled = False
+        disabled = (disabled or current.disabled) if isinstance(current, Widget) else False
         flags: list[bool] = []
         for name in pseudo:
             check = checks.get(name)

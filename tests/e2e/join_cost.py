@@ -364,7 +364,8 @@ async def profile(out: Path | None, lobby: bool = False, k: int = 1) -> None:
             for number in range(k):
                 started = time.process_time()
                 profiler.enable()
-                client = await PtyClient.connect(server.port, f"prof{number}", command=None if lobby else f"join {code}")
+                command = None if lobby else f"join {code}"
+                client = await PtyClient.connect(server.port, f"prof{number}", command=command)
                 await wait_text(client, lobby_text(f"prof{number}") if lobby else table_text(code))
                 await asyncio.sleep(0.3)
                 profiler.disable()

@@ -63,4 +63,4 @@ def test_a_strip_still_answers_from_its_caches() -> None:
     assert len(strip._crop_cache) == 1 and len(strip._style_cache) == 1
     assert strip.text == "hello world" and strip.cell_length == 11
     with pytest.raises(AttributeError):
-        strip.no_such_thing  # noqa: B018
+        strip.no_such_thing  # type: ignore[attr-defined]  # noqa: B018
