@@ -569,6 +569,20 @@ INTERNALS: tuple[Internal, ...] = (
         "dixit_tui/tui/shared_styles.py",
         "25a5cbfee75b88b4",
     ),
+    Internal(
+        "textual/dom.py",
+        "DOMNode.screen",
+        "patched: the same walk up the parents, reading each parent's weak reference directly",
+        "dixit_tui/tui/screen_patches.py",
+        "34ce7ac464f67c74",
+    ),
+    Internal(
+        "textual/message_pump.py",
+        "MessagePump._parent",
+        "read: the parent is a weak reference in _MessagePump__parent (or None)",
+        "dixit_tui/tui/screen_patches.py",
+        "e52667bcc30c36fa",
+    ),
 )
 
 
