@@ -549,6 +549,62 @@ INTERNALS: tuple[Internal, ...] = (
         "dixit_tui/tui/panes.py",
         "bc3e2f97c400c6e1",
     ),
+    Internal(
+        "textual/strip.py",
+        "Strip.__init__",
+        "patched: the seven caches are made when first used (Strip.__getattr__ added)",
+        "dixit_tui/tui/strip_caches.py",
+        "466b535b5e38cc72",
+    ),
+    Internal(
+        "textual/strip.py",
+        "Strip.__slots__",
+        "read: the cache slots and their sizes, as Strip.__init__ makes them",
+        "dixit_tui/tui/strip_caches.py",
+        "48cb671596a1bdea",
+    ),
+    Internal(
+        "textual/reactive.py",
+        "Reactive._initialize_object",
+        "patched: a plain default stored from a plan per class",
+        "dixit_tui/tui/reactive_init.py",
+        "67d84d01b8b8a689",
+    ),
+    Internal(
+        "textual/reactive.py",
+        "Reactive._initialize_reactive",
+        "read: what it does for a plain default (no init, no toggle class, no factory)",
+        "dixit_tui/tui/reactive_init.py",
+        "a0cbc1eab6942f8c",
+    ),
+    Internal(
+        "textual/widget.py",
+        "Widget._PSEUDO_CLASSES",
+        "read: :disabled and :enabled are is_disabled, worked out down a place's path",
+        "dixit_tui/tui/shared_styles.py",
+        "c126b79d467e03fd",
+    ),
+    Internal(
+        "textual/widget.py",
+        "Widget.is_disabled",
+        "read: the node or a widget above it, up to the first node that is not a widget",
+        "dixit_tui/tui/shared_styles.py",
+        "25a5cbfee75b88b4",
+    ),
+    Internal(
+        "textual/dom.py",
+        "DOMNode.screen",
+        "patched: the same walk up the parents, reading each parent's weak reference directly",
+        "dixit_tui/tui/screen_patches.py",
+        "34ce7ac464f67c74",
+    ),
+    Internal(
+        "textual/message_pump.py",
+        "MessagePump._parent",
+        "read: the parent is a weak reference in _MessagePump__parent (or None)",
+        "dixit_tui/tui/screen_patches.py",
+        "e52667bcc30c36fa",
+    ),
 )
 
 

@@ -22,6 +22,11 @@ from textual.filter import Monochrome, NoColor
 from dixit_tui.ssh.driver import SSHDriver, install_textual_patches
 from dixit_tui.ssh.guard import LOG_RATE, SessionLimits
 from dixit_tui.ssh.terminal import TerminalInfo, build_terminal_info
+from dixit_tui.tui.callback_counts import install_callback_counts
+from dixit_tui.tui.reactive_init import plan_reactive_setup
+from dixit_tui.tui.shared_css import share_parsed_css
+from dixit_tui.tui.shared_styles import share_computed_styles
+from dixit_tui.tui.strip_caches import make_strip_caches_lazily
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -126,6 +131,7 @@ def _prepare_app(
     Returns the buffer that collects what Textual would have printed on the server's stderr at exit.
     """
     install_textual_patches()
+    share_per_process_work()
     driver = partial(SSHDriver, process=process, terminal=terminal, limits=limits)
     app.driver_class = cast(type[Driver], driver)
     # Rich picked the colour system from the SERVER's environment; this session's terminal decides.
@@ -139,6 +145,18 @@ def _prepare_app(
         file=report, width=terminal.width, color_system=None, markup=False, highlight=False, emoji=False
     )
     return report
+
+
+def share_per_process_work() -> None:
+    """What every Textual app of the process may share, whatever app it is (the game's, the benchmark's floor): parsed
+    CSS, the styles CSS gives a widget at a place, callbacks' parameter counts, reactive defaults' plans; and strips
+    that make their caches only when used. Each is the same answer Textual works out per app, kept once per process.
+    Idempotent."""
+    share_parsed_css()
+    share_computed_styles()
+    install_callback_counts()
+    plan_reactive_setup()
+    make_strip_caches_lazily()
 
 
 def _send(process: asyncssh.SSHServerProcess[bytes], text: str) -> None:

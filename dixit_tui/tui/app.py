@@ -44,9 +44,11 @@ from dixit_tui.tui.callback_counts import install_callback_counts
 from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, share_dispatch_lookups
 from dixit_tui.tui.frame_patches import install_frame_patches
 from dixit_tui.tui.lobby import LobbyScreen
+from dixit_tui.tui.reactive_init import plan_reactive_setup
 from dixit_tui.tui.screen_patches import LAID_OUT, SAME_SIZE_NO_LAYOUT, install_screen_patches, mark_styled_at_mount
 from dixit_tui.tui.shared_css import share_parsed_css
 from dixit_tui.tui.shared_styles import share_computed_styles
+from dixit_tui.tui.strip_caches import make_strip_caches_lazily
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import voided_notice
 from dixit_tui.tui.theme_lookup import ThemeLookup
@@ -161,6 +163,8 @@ class DixitApp(ThemeLookup[int]):
         install_screen_patches()
         install_frame_patches()
         install_callback_counts()
+        plan_reactive_setup()
+        make_strip_caches_lazily()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
         setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again
         setattr(self, DIRECT_REPAINTS, True)  # a widget's repaint reaches its screen without messages

@@ -120,20 +120,42 @@ def _pseudo_classes(shared: _Rules, node: DOMNode) -> tuple[str, ...]:
     return names
 
 
+_IS_DISABLED = Widget._PSEUDO_CLASSES["disabled"]
+_IS_ENABLED = Widget._PSEUDO_CLASSES["enabled"]
+pseudo_checks = 0
+"""Pseudo-classes asked of a node for a place's key (`has_pseudo_class`), since the process started: for tests."""
+
+
 def _place(node: DOMNode, pseudo: tuple[str, ...]) -> tuple[Any, ...]:
-    """What selectors can see of `node`'s path: each node's class, id, classes and the pseudo-classes asked about."""
-    path: list[Any] = []
+    """What selectors can see of `node`'s path: each node's class, id, classes and the pseudo-classes asked about.
+
+    `:disabled` and `:enabled` (asked at almost every node: Textual's own widgets' CSS has them) are worked out from the
+    top of the path down, once per node: asked of each node, each walked up to its screen again (`is_disabled`)."""
+    global pseudo_checks
+    nodes: list[Any] = []
     current: Any = node
     while isinstance(current, DOMNode):
-        path.append(
-            (
-                type(current),
-                current._id,
-                frozenset(current._classes),
-                tuple([current.has_pseudo_class(name) for name in pseudo]) if pseudo else (),
-            )
-        )
+        nodes.append(current)
         current = current._parent
+    if not pseudo:
+        return tuple([(type(each), each._id, frozenset(each._classes), ()) for each in nodes])
+    path: list[Any] = [None] * len(nodes)
+    disabled = False  # (`is_disabled`: the node or a widget above it, up to the first node that is not a widget)
+    for index in range(len(nodes) - 1, -1, -1):
+        current = nodes[index]
+        checks = current._PSEUDO_CLASSES
+        disabled = (disabled or current.disabled) if isinstance(current, Widget) else False
+        flags: list[bool] = []
+        for name in pseudo:
+            check = checks.get(name)
+            if check is _IS_DISABLED:
+                flags.append(disabled)
+            elif check is _IS_ENABLED:
+                flags.append(not disabled)
+            else:
+                pseudo_checks += 1
+                flags.append(current.has_pseudo_class(name))
+        path[index] = (type(current), current._id, frozenset(current._classes), tuple(flags))
     return tuple(path)
 
 

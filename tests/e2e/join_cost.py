@@ -9,6 +9,10 @@ many join at once, memory per terminal session. A measuring script (not a test: 
     .venv/bin/python -m tests.e2e.join_cost ssh-burst -k 20   # K SSH logins at once (no session): time to each
     .venv/bin/python -m tests.e2e.join_cost memory -k 50      # K sessions open at a table: RSS per session
     .venv/bin/python -m tests.e2e.join_cost profile           # cProfile of one join, server in this process
+    .venv/bin/python -m tests.e2e.join_cost join -k 20 --floor  # the same against the floor's one-line app
+
+With --floor the server is the benchmark's floor (`python -m dixit_tui.bench.floor`: the same SSH server and driver,
+a one-line Textual app per session): what any Textual app costs per session on this SSH path (join/watch/lobby/burst).
 
 The server runs as `dixit-tui serve` in a subprocess (its CPU read from /proc), except for `profile`. Loopback only.
 """
@@ -19,6 +23,7 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import itertools
 import os
 import pstats
 import re
@@ -65,15 +70,16 @@ def rss_bytes(pid: int) -> int:
 @contextlib.asynccontextmanager
 async def server_process(workdir: Path) -> AsyncIterator[tuple[int, int]]:
     """`dixit-tui serve` on 127.0.0.1, any port: yields (pid, port). With JOIN_COST_PROFILE=FILE in the environment
-    the server runs under cProfile and saves its stats there when it stops."""
+    the server runs under cProfile and saves its stats there when it stops; with JOIN_COST_FLOOR=1, the floor server
+    (`dixit_tui.bench.floor`) runs instead."""
     out = os.environ.get("JOIN_COST_PROFILE")
     profile = ["-m", "cProfile", "-o", out] if out else []
+    server = ["dixit_tui.bench.floor"] if os.environ.get("JOIN_COST_FLOOR") else ["dixit_tui", "serve"]
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         *profile,
         "-m",
-        "dixit_tui",
-        "serve",
+        *server,
         "--host",
         "127.0.0.1",
         "--port",
@@ -125,7 +131,30 @@ async def idle(pid: int, quiet: float = 0.05, longest: float = 5.0) -> None:
         before = now
 
 
-async def new_table(port: int, host: str = "host") -> tuple[JsonClient, str]:
+def _floor() -> bool:
+    return bool(os.environ.get("JOIN_COST_FLOOR"))
+
+
+def table_text(code: str = "") -> str:
+    """What a table screen shows once drawn (the floor's line `table CODE · update N`)."""
+    return f"table {code}" if _floor() else f"Dixit · table {code}"
+
+
+def lobby_text(name: str = "") -> str:
+    return "dixit-tui floor: lobby" if _floor() else (f"Welcome, {name}!" if name else "Welcome, ")
+
+
+class _FloorTable:
+    async def close(self) -> None:
+        pass
+
+
+_floor_codes = itertools.count(1)
+
+
+async def new_table(port: int, host: str = "host") -> tuple[Any, str]:
+    if _floor():  # (the floor's terminal sessions show any code's line: nothing to create)
+        return _FloorTable(), f"F{next(_floor_codes)}"
     headless = await JsonClient.open(port, host)
     code = await headless.create(mode="standard", seats=8)
     return headless, code
@@ -138,13 +167,13 @@ async def sequential(mode: str, k: int) -> None:
             # Warm-up: the first session of a process pays for imports.
             for name in ("warm1", "warm2"):
                 client = await PtyClient.connect(port, name, command=None if mode == "lobby" else f"{mode} {code}")
-                await wait_text(client, "Welcome, " if mode == "lobby" else f"Dixit · table {code}")
+                await wait_text(client, lobby_text() if mode == "lobby" else table_text(code))
                 await client.close()
             costs: list[float] = []
             for number in range(k):
                 await idle(pid)
                 command = None if mode == "lobby" else f"{mode} {code}"
-                want = f"Welcome, p{number}!" if mode == "lobby" else f"Dixit · table {code}"
+                want = lobby_text(f"p{number}") if mode == "lobby" else table_text(code)
                 before = cpu_seconds(pid)
                 client = await PtyClient.connect(port, f"p{number}", command=command)
                 await wait_text(client, want)
@@ -164,7 +193,7 @@ async def burst(k: int) -> None:
         async with server_process(Path(tmp)) as (pid, port):
             tables = [await new_table(port, f"host{i}") for i in range((k + 6) // 7)]
             warm = await PtyClient.connect(port, "warm", command=f"watch {tables[0][1]}")
-            await wait_text(warm, "Dixit · table")
+            await wait_text(warm, table_text())
             await warm.close()
             await idle(pid)
             start = time.perf_counter()
@@ -180,7 +209,7 @@ async def burst(k: int) -> None:
             async def one(number: int) -> float:
                 code = tables[number // 7][1]
                 client = await PtyClient.connect(port, f"p{number}", command=f"join {code}")
-                await wait_text(client, f"Dixit · table {code}")
+                await wait_text(client, table_text(code))
                 seen = time.perf_counter() - start
                 return seen
 
@@ -251,14 +280,14 @@ async def lobby_burst(k: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         async with server_process(Path(tmp)) as (pid, port):
             warm = await PtyClient.connect(port, "warm")
-            await wait_text(warm, "Welcome, ")
+            await wait_text(warm, lobby_text())
             await warm.close()
             await idle(pid)
             start = time.perf_counter()
 
             async def one(number: int) -> float:
                 client = await PtyClient.connect(port, f"p{number}")
-                await wait_text(client, f"Welcome, p{number}!")
+                await wait_text(client, lobby_text(f"p{number}"))
                 return time.perf_counter() - start
 
             times = sorted(await asyncio.gather(*(one(n) for n in range(k))))
@@ -273,7 +302,7 @@ async def memory(k: int) -> None:
         async with server_process(Path(tmp)) as (pid, port):
             tables = [await new_table(port, f"host{i}") for i in range((k + 6) // 7)]
             warm = await PtyClient.connect(port, "warm", command=f"watch {tables[0][1]}")
-            await wait_text(warm, "Dixit · table")
+            await wait_text(warm, table_text())
             await warm.close()
             await idle(pid)
             base = rss_bytes(pid)
@@ -281,7 +310,7 @@ async def memory(k: int) -> None:
             for number in range(k):
                 code = tables[number // 7][1]
                 client = await PtyClient.connect(port, f"p{number}", command=f"join {code}")
-                await wait_text(client, f"Dixit · table {code}")
+                await wait_text(client, table_text(code))
                 clients.append(client)
             await idle(pid, quiet=0.2)
             grown = rss_bytes(pid) - base
@@ -290,13 +319,32 @@ async def memory(k: int) -> None:
     print(f"memory: {k} terminal sessions at tables: RSS +{grown / 1e6:.1f} MB, {grown / k / 1e6:.2f} MB per session")
 
 
-async def profile(out: Path | None, lobby: bool = False) -> None:
+@contextlib.asynccontextmanager
+async def profiled_server(workdir: Path) -> AsyncIterator[Any]:
+    """The server in this process: the game's, or with --floor the floor's (its one-line app)."""
+    if not _floor():
+        async with dixit_server(workdir) as (server, _coord):
+            yield server
+        return
+    from dixit_tui.bench.floor import Broadcaster, build
+
+    factory, handler = build(Broadcaster())
+    async with harness.running_server(workdir, factory, command_handler=handler) as acceptor:
+        yield acceptor
+
+
+async def profile(out: Path | None, lobby: bool = False, k: int = 1) -> None:
+    """cProfile of K joins (or lobbies) one after the other, after two warm-up sessions; the garbage collector set up
+    as `dixit-tui serve` sets it (startup objects frozen, its young threshold)."""
+    from dixit_tui.ssh.server import freeze_startup_objects
+
+    freeze_startup_objects()
     with tempfile.TemporaryDirectory() as tmp:
-        async with dixit_server(Path(tmp)) as (server, _coord):
+        async with profiled_server(Path(tmp)) as server:
             headless, code = await new_table(server.port)
             for name in ("warm1", "warm2"):
                 client = await PtyClient.connect(server.port, name, command=f"join {code}")
-                await wait_text(client, f"Dixit · table {code}")
+                await wait_text(client, table_text(code))
                 await client.close()
             await asyncio.sleep(0.5)
             import gc
@@ -312,17 +360,24 @@ async def profile(out: Path | None, lobby: bool = False) -> None:
 
             gc.callbacks.append(gc_watch)
             profiler = cProfile.Profile()
-            started = time.process_time()
-            profiler.enable()
-            client = await PtyClient.connect(server.port, "prof", command=None if lobby else f"join {code}")
-            await wait_text(client, "Welcome, prof!" if lobby else f"Dixit · table {code}")
-            await asyncio.sleep(0.3)
-            profiler.disable()
+            cpu = 0.0
+            for number in range(k):
+                started = time.process_time()
+                profiler.enable()
+                command = None if lobby else f"join {code}"
+                client = await PtyClient.connect(server.port, f"prof{number}", command=command)
+                await wait_text(client, lobby_text(f"prof{number}") if lobby else table_text(code))
+                await asyncio.sleep(0.3)
+                profiler.disable()
+                cpu += 1000 * (time.process_time() - started)
+                await client.close()
+                await asyncio.sleep(0.2)
             gc.callbacks.remove(gc_watch)
             print("gc ms by generation:", [round(1000 * t, 1) for t in gc_time], "objects", len(gc.get_objects()))
-            cpu = 1000 * (time.process_time() - started)
-            print(f"profile: one {'lobby' if lobby else 'join'}, server and client in this process: {cpu:.0f} ms")
-            await client.close()
+            print(
+                f"profile: {k} {'lobby' if lobby else 'join'}(s), server and client in this process: "
+                f"{cpu / k:.0f} ms each"
+            )
             await headless.close()
     stats = pstats.Stats(profiler)
     if out is not None:
@@ -350,7 +405,10 @@ def main() -> None:
     )
     parser.add_argument("-k", type=int, default=20)
     parser.add_argument("--out", type=Path, default=None, help="profile: also save the stats here")
+    parser.add_argument("--floor", action="store_true", help="serve the benchmark's floor app")
     args = parser.parse_args()
+    if args.floor:
+        os.environ["JOIN_COST_FLOOR"] = "1"
     if args.mode in ("lobby", "join", "watch"):
         asyncio.run(sequential(args.mode, args.k))
     elif args.mode == "burst":
@@ -362,7 +420,7 @@ def main() -> None:
     elif args.mode == "memory":
         asyncio.run(memory(args.k))
     else:
-        asyncio.run(profile(args.out, lobby=args.mode == "profile-lobby"))
+        asyncio.run(profile(args.out, lobby=args.mode == "profile-lobby", k=args.k))
 
 
 if __name__ == "__main__":

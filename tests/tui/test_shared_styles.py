@@ -9,10 +9,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from textual.app import App
+from textual.color import Color
+from textual.containers import Horizontal, Vertical
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.layout import Layout
 from textual.widget import Widget
+from textual.widgets import Label
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui import shared_styles
@@ -155,3 +159,57 @@ async def test_every_widget_gets_the_styles_textual_gives_it(monkeypatch: pytest
         assert len(expected) == len(got), step
         for want, have in zip(expected, got, strict=True):
             assert want == have, f"step {step}: {want[:2]}"
+
+
+async def test_a_second_join_walks_up_no_path_to_ask_whether_a_widget_is_disabled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`:disabled` is asked of nearly every node of every place (Textual's own CSS has it): worked out down the path
+    once, not by `is_disabled` (a walk up to the screen) at each node of each path (about 150 walks per join before)."""
+    coord = coordinator()
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options())
+    shared_styles.share_computed_styles()
+    first = DixitApp(coord, Identity("ana", "key-ana"), command=f"join {view.code}")
+    async with first.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+    walks = 0
+    is_disabled = Widget.is_disabled
+
+    def counting(widget: Widget) -> bool:
+        nonlocal walks
+        walks += 1
+        return bool(is_disabled.fget(widget))  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(Widget, "is_disabled", property(counting))
+    second = DixitApp(coord, Identity("ben", "key-ben"), command=f"join {view.code}")
+    async with second.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(second.screen, TableScreen)
+    assert walks <= 10, f"{walks} walks up a widget's path to know whether it is disabled"
+
+
+class _DisabledApp(App[None]):
+    CSS = "Label { color: green; } Label:disabled { color: red; } Vertical:disabled Label { text-style: bold; }"
+
+    def compose(self) -> Iterator[Widget]:
+        with Vertical(id="off", disabled=True), Horizontal():
+            yield Label("a", id="a")
+        with Vertical(id="on"), Horizontal():
+            yield Label("b", id="b")
+
+
+async def test_a_widget_under_a_disabled_container_gets_the_disabled_styles() -> None:
+    """The same place (classes, ids) under a disabled and an enabled container: two answers, each Textual's."""
+    shared_styles.share_computed_styles()
+    share_parsed_css()
+    for _ in range(2):  # (the second app gets the answers the first one left)
+        app = _DisabledApp()
+        async with app.run_test(size=(40, 10)) as pilot:
+            await pilot.pause()
+            off, on = app.query_one("#a", Label), app.query_one("#b", Label)
+            assert off.styles.color == Color.parse("red") and off.styles.text_style.bold
+            assert on.styles.color == Color.parse("green") and not on.styles.text_style.bold
+            app.query_one("#off", Vertical).disabled = False
+            await pilot.pause()
+            assert off.styles.color == Color.parse("green")
