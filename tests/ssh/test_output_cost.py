@@ -68,7 +68,7 @@ async def test_an_ordinary_move_copies_no_line_through_the_colour_filter() -> No
                     counts, _ = await count(app, pilot, lambda s=session: default_move(s))  # type: ignore[misc]
                     lines += counts.lines_rendered
         changed, same = copies
-        assert lines > 50 and changed > 0  # (enough lines drawn for the count to mean something)
+        assert lines > 30 and changed > 0  # (enough lines drawn for the count to mean something: 42-96 here)
         assert same == 0, (same, changed, lines)
 
 
