@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
+from unittest.mock import patch
 
 import pyte
+from textual._compositor import CompositorUpdate
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
 from dixit_tui.tui.compositor import RowCompositor
+from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages
+from dixit_tui.tui.frame_patches import install_frame_patches
 
 
 class Row(Screen[None]):
@@ -66,3 +73,63 @@ async def test_a_row_drawn_for_one_box_sends_the_other_box_when_its_change_arriv
         # and a row the terminal shows already is still not sent again
         compositor.update_widgets({left, right})
         assert compositor.render_update() is None
+
+
+class OneLine(App[None]):
+    """A line on a screen, repainted the table's way (`repaint_without_messages`, `install_frame_patches`)."""
+
+    CSS = "Static { width: 20; height: 1; }"
+
+    def __init__(self) -> None:
+        repaint_without_messages()
+        install_frame_patches()
+        super().__init__()
+        setattr(self, DIRECT_REPAINTS, True)
+
+    def compose(self) -> ComposeResult:
+        yield Static("one", id="line")
+
+
+@asynccontextmanager
+async def one_line() -> AsyncIterator[tuple[OneLine, Static, pyte.Screen]]:
+    """The app, its line, and a terminal fed every frame the app shows."""
+    terminal = pyte.Screen(30, 3)
+    stream = pyte.Stream(terminal)
+    display = App._display
+
+    def shown(self: App[Any], screen: Screen[Any], renderable: Any) -> None:
+        if isinstance(renderable, CompositorUpdate) and not self._batch_count:
+            stream.feed(renderable.render_segments(self.console))
+        display(self, screen, renderable)
+
+    app = OneLine()
+    with patch.object(App, "_display", shown):
+        async with app.run_test(size=(30, 3)) as pilot:
+            await pilot.pause()
+            line = app.screen.query_one("#line", Static)
+            assert terminal.display[0].rstrip() == "one"
+            yield app, line, terminal
+
+
+async def no_other_event() -> None:
+    """Many update ticks' worth of time, with nothing else happening (not `pilot.pause`: it runs a tick itself)."""
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+
+
+async def test_a_frame_not_rendered_in_a_batch_is_drawn_after_it() -> None:
+    """A frame the screen would draw while the app batches its updates is not rendered (`install_frame_patches`):
+    its regions stay in the compositor. After the batch, the screen's idle handler saw nothing Textual keeps to draw,
+    and the regions waited for some other change."""
+    async with one_line() as (app, line, terminal):
+        screen = app.screen
+        line.update("two", layout=False)
+        app._begin_batch()
+        screen._on_timer_update()  # a tick in the batch: the line is taken, nothing drawn
+        screen._refresh_layout()  # a layout in the batch draws later (`call_later`), while the batch is still on
+        await no_other_event()
+        assert terminal.display[0].rstrip() == "one"
+        app._end_batch()
+        screen.check_idle()  # as the pane switcher does after its batch
+        await no_other_event()
+        assert terminal.display[0].rstrip() == "two"
