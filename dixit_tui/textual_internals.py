@@ -500,6 +500,14 @@ INTERNALS: tuple[Internal, ...] = (
     ),
     Internal(
         "textual/screen.py",
+        "Screen._on_idle",
+        "patched: also resumes the update timer for the regions its compositor still has to draw (a frame not rendered"
+        " in a batch), which the tick then draws",
+        "dixit_tui/tui/dispatch.py",
+        "90bcadb26d1333d3",
+    ),
+    Internal(
+        "textual/screen.py",
         "Screen._update_timer",
         "read: the timer (its private attribute, to know it exists) paused and resumed by the repaints and the pacing",
         "dixit_tui/tui/dispatch.py, dixit_tui/ssh/driver.py",

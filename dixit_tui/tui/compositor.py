@@ -10,8 +10,12 @@ Two more savings, for the updates that move things around (a phase change lays t
 repaints every widget whose place or size changed, most of the screen):
 - A widget hidden behind the widgets in front of it (a container filled by its children, a pane behind the pane
   shown) is not drawn: Textual drew it and threw its lines away (the front widget's chops win).
-- Each row sent is remembered as the terminal shows it (its text and styles); a row drawn again with the same text
-  and styles is not sent again (a blank row of a pane that grew, the seats beside a pane that changed).
+- Each row sent is remembered as the terminal shows it (the text and styles of each of its chops, the pieces a row
+  is cut into at widget edges); a row drawn again with the same text and styles where it is sent is not sent again
+  (a blank row of a pane that grew, the seats beside a pane that changed). Only what is sent is remembered: a row is
+  drawn whole, but only its changed spans are sent, and a widget beside them whose change has not reached the screen
+  yet was drawn with its new text (remembered as shown, its own update then found the row unchanged and sent
+  nothing: its line stayed stale on the terminal).
 
 It relies on two things of Textual's `Compositor` (pinned below 9 in pyproject): `_render_chops(crop, rows)` fills the
 line chops of `rows` from `_get_renders(crop)`, front to back (the first chop drawn at a place wins), whose strips
@@ -35,6 +39,8 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
 RowKey = tuple[tuple[str, Style | None], ...]
+ShownRow = dict[int, tuple[int, RowKey]]
+"""What the terminal shows on a row, as far as known: chop start -> (chop end, its text and styles)."""
 _NO_CHOPS: Mapping[int, Strip | None] = {}
 
 
@@ -72,6 +78,32 @@ def _row_key(line: Iterable[Strip | None]) -> RowKey | None:
     return tuple(key)
 
 
+def _shown_already(
+    shown: ShownRow, row_cuts: Sequence[int], line: Mapping[int, Strip | None], spans: Sequence[tuple[int, int]]
+) -> bool:
+    """Whether the terminal shows `line` (a row's chops, drawn whole) already where `spans` of it would be sent; if
+    not, `shown` (what the terminal shows on the row) becomes what it shows once they are sent: the chops sent whole
+    are known, the ones cut by a span's end are not, the rest of the row stays as it was."""
+    sent: list[tuple[int, int, RowKey | None]] = []
+    changed = False
+    for x, end, strip in zip(row_cuts, row_cuts[1:], line.values(), strict=False):
+        if not any(x < x2 and x1 < end for x1, x2 in spans):
+            continue  # not sent: the terminal keeps what it shows there
+        key = _row_key((strip,)) if strip is not None else None
+        if key is None or shown.get(x) != (end, key):
+            changed = True
+        whole = any(x1 <= x and end <= x2 for x1, x2 in spans)
+        sent.append((x, end, key if whole else None))
+    if not changed:
+        return True
+    for x, end, key in sent:
+        for start in [start for start, (stop, _) in shown.items() if start < end and x < stop]:
+            del shown[start]  # (overwritten, at least in part)
+        if key is not None:
+            shown[x] = (end, key)
+    return False
+
+
 class _Cover:
     """The parts of each row already drawn by the widgets in front (as sorted, merged column spans)."""
 
@@ -101,7 +133,7 @@ class _Cover:
 class RowCompositor(Compositor):
     def __init__(self) -> None:
         super().__init__()
-        self._shown_rows: dict[int, RowKey] = {}  # what the terminal shows on each row, as last sent
+        self._shown_rows: dict[int, ShownRow] = {}  # what the terminal shows on each row, as last sent
 
     def forget_rows(self) -> None:
         """The terminal may show something else now (another screen drew over this one): send every row drawn."""
@@ -151,12 +183,17 @@ class RowCompositor(Compositor):
 
     def render_full_update(self, simplify: bool = False) -> LayoutUpdate:
         update = super().render_full_update(simplify)
-        shown: dict[int, RowKey] = {}
-        if self._displayed():
+        shown: dict[int, ShownRow] = {}
+        if self._displayed() and not simplify:
+            cuts = self.cuts
             for y, strips in enumerate(update.strips):
-                key = _row_key(strips)
-                if key is not None:
-                    shown[y] = key
+                row: ShownRow = {}
+                row_cuts = cuts[y]
+                for x, end, strip in zip(row_cuts, row_cuts[1:], strips, strict=False):
+                    key = _row_key((strip,))
+                    if key is not None:
+                        row[x] = (end, key)
+                shown[y] = row
         self._shown_rows = shown
         return update
 
@@ -173,19 +210,20 @@ class RowCompositor(Compositor):
         is_rendered_line = rows.__contains__
         chops: list[Mapping[int, Strip | None]] = [_NO_CHOPS] * screen.height  # (only the rows of the spans are read)
         shown_rows, displayed = self._shown_rows, self._displayed()
+        cuts = self.cuts
+        row_spans: dict[int, list[tuple[int, int]]] = {}
+        for y, x1, x2 in spans:
+            row_spans.setdefault(y, []).append((x1, x2))
         same: set[int] = set()
         for first, last in _bands(rows):
             band = Region(0, first, screen.width, last - first + 1)
             rendered: Sequence[Mapping[int, Strip | None]] = self._render_chops(band, is_rendered_line)
             for y in range(first, last + 1):
                 chops[y] = rendered[y]
-                key = _row_key(rendered[y].values())
-                if key is None or not displayed:
+                if not displayed:
                     shown_rows.pop(y, None)
-                elif shown_rows.get(y) == key:
-                    same.add(y)  # the terminal shows this row already
-                else:
-                    shown_rows[y] = key
+                elif _shown_already(shown_rows.setdefault(y, {}), cuts[y], rendered[y], row_spans[y]):
+                    same.add(y)  # the terminal shows what this row's spans would send already
         if same:
             spans = [span for span in spans if span[0] not in same]
             if not spans:

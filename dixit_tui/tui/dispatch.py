@@ -16,6 +16,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from textual import events
 from textual._on import OnNoWidget
 from textual.css.match import match
 from textual.css.model import SelectorSet
@@ -138,7 +139,12 @@ def repaint_without_messages() -> None:
     update changes. Here the widget is noted on its screen and the update timer resumed at once; the timer's tick
     takes the noted widgets that still need a repaint into the screen's dirty widgets, as the Update handler does,
     then draws as before. Only for a mounted widget (not a screen) on its app's current screen, outside a batch
-    update, once that screen has drawn (its update timer exists); any other refresh goes Textual's way. Idempotent."""
+    update, once that screen has drawn (its update timer exists); any other refresh goes Textual's way.
+
+    The regions a screen's compositor still has to draw (a frame not rendered while the app batched its updates, see
+    `frame_patches`) resume its update timer at its idle, and its tick draws them: Textual's idle handler resumes the
+    timer only for what Textual keeps (its dirty widgets were cleared as the frame was dropped), and the regions
+    waited, undrawn, for some other change. Idempotent."""
     global _repaints_installed
     if _repaints_installed:
         return
@@ -147,6 +153,7 @@ def repaint_without_messages() -> None:
 
     refresh = Widget.refresh
     timer_update = Screen._on_timer_update
+    on_idle = Screen._on_idle
 
     def direct_refresh(
         self: Widget, *regions: Any, repaint: bool = True, layout: bool = False, recompose: bool = False
@@ -217,7 +224,27 @@ def repaint_without_messages() -> None:
             layouts.clear()
         self.__dict__[_POSTPONED] = 0
         timer_update(self)
+        if (
+            self._compositor._dirty_regions
+            and not self._dirty_widgets
+            and self.is_current
+            and not self.app._batch_count
+            and getattr(self.app, DIRECT_REPAINTS, False)
+        ):
+            self._compositor_refresh()  # regions left to draw (a frame not rendered in a batch): drawn now
+
+    async def idle_knows_what_waits(self: Screen[Any], event: events.Idle) -> None:
+        await on_idle(self, event)
+        app = self.app
+        if (
+            getattr(app, DIRECT_REPAINTS, False)
+            and self._compositor._dirty_regions
+            and not app._batch_count
+            and self.is_current
+        ):
+            self._update_timer.resume()
 
     Widget.refresh = direct_refresh  # type: ignore[method-assign, assignment]
     Screen._on_timer_update = timer_update_takes_repaints  # type: ignore[method-assign]
+    Screen._on_idle = idle_knows_what_waits  # type: ignore[method-assign]
     _repaints_installed = True
