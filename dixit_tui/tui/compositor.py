@@ -24,18 +24,29 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.control import Control
 from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate, ReflowResult
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
+from dixit_tui.tui import styled_lines
+from dixit_tui.tui.line_cache import forget_with_shared
+
 if TYPE_CHECKING:
-    from rich.console import RenderableType
+    from rich.console import Console, RenderableType
     from textual.screen import Screen
 
 RowKey = tuple[tuple[str, Style | None], ...]
 _NO_CHOPS: Mapping[int, Strip | None] = {}
+
+SHARED_ROWS = 4096
+"""Rows kept process-wide (a screen row as drawn from given strips at given places: its chops, its text as sent)."""
+rows_built = 0
+"""Rows whose chops were made from their strips (the process-wide lookup could not answer): for tests."""
+rows_reused = 0
+"""Rows taken from the process-wide lookup: for tests."""
 
 
 def _bands(rows: Iterable[int]) -> list[tuple[int, int]]:
@@ -72,36 +83,118 @@ def _row_key(line: Iterable[Strip | None]) -> RowKey | None:
     return tuple(key)
 
 
+class _Row:
+    """One screen row drawn from given strips at given places (`parts`, front to back, kept so that the ids in its
+    key stay theirs): its chops as Textual's `_render_chops` makes them, its text and styles (`_row_key`) and its
+    text as sent for each span and colour system (`texts`)."""
+
+    __slots__ = ("chops", "key", "parts", "texts")
+
+    def __init__(self, parts: list[tuple[int, int, Strip]], cuts: list[int]) -> None:
+        global rows_built
+        rows_built += 1
+        self.parts = parts
+        chops: dict[int, Strip | None] = dict.fromkeys(cuts[:-1])
+        get = chops.get
+        for x, right, strip in parts:  # (Textual's `_render_chops` for one row: the first chop drawn at a place wins)
+            final_cuts = [cut for cut in cuts if right >= cut >= x]
+            for cut, piece in zip(final_cuts, strip.divide([cut - x for cut in final_cuts[1:]]), strict=False):
+                if get(cut) is None:
+                    chops[cut] = piece
+        self.chops: Mapping[int, Strip | None] = chops
+        self.key = _row_key(chops.values())
+        self.texts: dict[tuple[int, int, int, object], str] = {}
+
+    def text(self, y: int, x1: int, x2: int, ends: list[int], console: Console) -> str:
+        """The span's output, as Textual's `ChopsUpdate.render_segments` makes it for this row."""
+        key = (y, x1, x2, console._color_system)
+        text = self.texts.get(key)
+        if text is None:
+            sequences: list[str] = []
+            append = sequences.append
+            for end, (x, strip) in zip(ends, self.chops.items(), strict=False):
+                if strip is None or x > x2 or end <= x1:
+                    continue
+                if not (x2 > x >= x1 and end <= x2):
+                    strip = strip.crop(0, min(end, x2) - x)
+                append(Control.move_to(x, y).segment.text)
+                append(strip.render(console))
+            text = self.texts[key] = "".join(sequences)
+        return text
+
+
+_rows: dict[tuple[object, ...], _Row] = forget_with_shared({})
+
+
+def _shared_row(cut_key: tuple[int, ...], cuts: list[int], parts: list[tuple[int, int, Strip]]) -> _Row:
+    """The row drawn from `parts` (x, right, strip; front to back) with the cuts `cuts`, made once per process."""
+    global rows_reused
+    key: list[object] = [cut_key]
+    for x, right, strip in parts:
+        key += (x, right, id(strip))  # (the row kept holds its strips: while it is kept, their ids are theirs)
+    row_key = tuple(key)
+    row = _rows.get(row_key)
+    if row is not None:
+        rows_reused += 1
+        return row
+    if len(_rows) >= SHARED_ROWS:
+        _rows.clear()
+    row = _rows[row_key] = _Row(parts, cuts)
+    return row
+
+
+class RowChopsUpdate(ChopsUpdate):
+    """A partial update whose rows' output is looked up (`_Row.text`): the same bytes as Textual's."""
+
+    def __init__(
+        self,
+        chops: Sequence[Mapping[int, Strip | None]],
+        spans: list[tuple[int, int, int]],
+        chop_ends: list[list[int]],
+        rows: Mapping[int, _Row],
+    ) -> None:
+        super().__init__(chops, spans, chop_ends)
+        self.rows = rows
+
+    def render_segments(self, console: Console) -> str:
+        rows, chop_ends = self.rows, self.chop_ends
+        last_y = self.spans[-1][0]
+        sequences: list[str] = []
+        append = sequences.append
+        for y, x1, x2 in self.spans:
+            append(rows[y].text(y, x1, x2, chop_ends[y], console))
+            if y != last_y:
+                append("\n")
+        return "".join(sequences)
+
+
 class _Cover:
-    """The parts of each row already drawn by the widgets in front (as sorted, merged column spans)."""
+    """The parts of each row already drawn by the widgets in front (each row's columns as the bits of an int)."""
 
     def __init__(self) -> None:
-        self.rows: dict[int, list[tuple[int, int]]] = {}
+        self.rows: dict[int, int] = {}
 
     def covers(self, region: Region) -> bool:
-        x1, x2 = region.x, region.right
-        rows = self.rows
-        return all(any(a <= x1 and x2 <= b for a, b in rows.get(y, ())) for y in range(region.y, region.bottom))
+        mask = ((1 << region.width) - 1) << region.x
+        get = self.rows.get
+        for y in range(region.y, region.bottom):  # noqa: SIM110  # (a loop: cheaper than all() of a generator)
+            if get(y, 0) & mask != mask:
+                return False
+        return True
 
     def add(self, region: Region) -> None:
-        x1, x2 = region.x, region.right
+        mask = ((1 << region.width) - 1) << region.x
+        rows = self.rows
         for y in range(region.y, region.bottom):
-            spans = self.rows.setdefault(y, [])
-            spans.append((x1, x2))
-            spans.sort()
-            merged = [spans[0]]
-            for a, b in spans[1:]:
-                if a <= merged[-1][1]:
-                    merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-                else:
-                    merged.append((a, b))
-            self.rows[y] = merged
+            rows[y] = rows.get(y, 0) | mask
 
 
 class RowCompositor(Compositor):
     def __init__(self) -> None:
         super().__init__()
         self._shown_rows: dict[int, RowKey] = {}  # what the terminal shows on each row, as last sent
+        self._keyed_cuts: list[list[int]] | None = None  # the cuts `_cut_keys` were made of
+        self._cut_keys: list[tuple[int, ...]] = []
 
     def forget_rows(self) -> None:
         """The terminal may show something else now (another screen drew over this one): send every row drawn."""
@@ -132,7 +225,12 @@ class RowCompositor(Compositor):
             if cover.covers(shown):
                 continue  # hidden behind the widgets in front: its chops would all lose
             cover.add(shown)
-            yield shown, shown, widget.render_lines(Region(x - region.x, y1 - region.y, width, y2 - y1))
+            styled_lines.region_hint = (widget, region)  # (its region, as `widget.region` would find it again)
+            try:
+                strips = widget.render_lines(Region(x - region.x, y1 - region.y, width, y2 - y1))
+            finally:
+                styled_lines.region_hint = None
+            yield shown, shown, strips
 
     def _displayed(self) -> bool:
         """Whether the update made now reaches the terminal (an app batching its updates drops them)."""
@@ -170,16 +268,26 @@ class RowCompositor(Compositor):
         if not spans:
             return None
         rows = {y for y, _, _ in spans}
-        is_rendered_line = rows.__contains__
         chops: list[Mapping[int, Strip | None]] = [_NO_CHOPS] * screen.height  # (only the rows of the spans are read)
         shown_rows, displayed = self._shown_rows, self._displayed()
+        cuts = self.cuts
+        if cuts is not self._keyed_cuts:
+            self._cut_keys = [tuple(row_cuts) for row_cuts in cuts]
+            self._keyed_cuts = cuts
+        cut_keys = self._cut_keys
+        drawn: dict[int, _Row] = {}
         same: set[int] = set()
         for first, last in _bands(rows):
             band = Region(0, first, screen.width, last - first + 1)
-            rendered: Sequence[Mapping[int, Strip | None]] = self._render_chops(band, is_rendered_line)
+            renders = [
+                (region.x, region.right, region.y, region.bottom, strips)
+                for region, _, strips in self._get_renders(band)
+            ]
             for y in range(first, last + 1):
-                chops[y] = rendered[y]
-                key = _row_key(rendered[y].values())
+                parts = [(x, right, strips[y - top]) for x, right, top, bottom, strips in renders if top <= y < bottom]
+                row = drawn[y] = _shared_row(cut_keys[y], cuts[y], parts)
+                chops[y] = row.chops
+                key = row.key
                 if key is None or not displayed:
                     shown_rows.pop(y, None)
                 elif shown_rows.get(y) == key:
@@ -190,11 +298,10 @@ class RowCompositor(Compositor):
             spans = [span for span in spans if span[0] not in same]
             if not spans:
                 return None
-        cuts = self.cuts
         chop_ends: list[list[int]] = [[]] * screen.height
         for y in rows:
             chop_ends[y] = cuts[y][1:]
-        return ChopsUpdate(chops, spans, chop_ends)
+        return RowChopsUpdate(chops, spans, chop_ends, drawn)
 
 
 class LaidOutOnce(Widget):
