@@ -249,16 +249,26 @@ def _label(widget: Widget, base_background: Color, subtitle: bool) -> Label | No
 
 def _way(widget: Widget, signature: tuple[Any, ...]) -> tuple[int, tuple[Any, ...]]:
     """The number of the widget's way of drawing and the arguments `render_line` takes (but the row and the content
-    callback), worked out again only when something they are made of changes: its styles (`signature`, the same
-    object while they are unchanged), its and its ancestors' backgrounds and opacity (`_backgrounds`, likewise), its
-    size, its border title and subtitle, the app's ANSI theme and colours."""
+    callback), worked out again only when something they are made of changes: its styles (any rule: the border
+    title's colour and style are read here, not in `signature`), its and its ancestors' backgrounds and opacity
+    (`_backgrounds`), its size, its border title and subtitle, the app's ANSI theme and colours."""
     base_background, background, opacity = found = _backgrounds(widget)
     region: Region = widget.region  # (the compositor's, while it draws the widget: see `share_styled_lines`)
     size: Size = region.size
     app = widget.app
     theme: TerminalTheme = app.ansi_theme
     native = app.native_ansi_color
-    stamp = (signature, found, size, widget._border_title, widget._border_subtitle, theme, native)
+    styles = widget.styles
+    stamp = (
+        styles._cache_key,  # (changes with any rule: the titles' styles read below too)
+        signature,
+        found,
+        size,
+        widget._border_title,
+        widget._border_subtitle,
+        theme,
+        native,
+    )
     kept: tuple[tuple[object, ...], int, tuple[Any, ...]] | None = getattr(widget, _WAY, None)
     if kept is not None and kept[0] == stamp:  # (the same objects: compared by identity first)
         return kept[1], kept[2]
@@ -270,7 +280,6 @@ def _way(widget: Widget, signature: tuple[Any, ...]) -> tuple[int, tuple[Any, ..
     number = _number(
         (signature, size, content_size, base_background, background, title, subtitle, opacity, theme, native)
     )
-    styles = widget.styles
     args = (styles, size, content_size, padding, base_background, background, title, subtitle, opacity, theme, native)
     setattr(widget, _WAY, (stamp, number, args))
     return number, args
