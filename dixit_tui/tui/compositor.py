@@ -13,6 +13,12 @@ repaints every widget whose place or size changed, most of the screen):
 - Each row sent is remembered as the terminal shows it (its text and styles); a row drawn again with the same text
   and styles is not sent again (a blank row of a pane that grew, the seats beside a pane that changed).
 
+The spectators of a table draw the same rows from the very same strips (the styled lines, their colour filter and
+their chops are shared process-wide: `styled_lines`, `line_cache`, the driver's `_apply_filter`, `Strip.divide`'s
+cache). A row is looked up by what it is made of (its cuts, and each strip drawn in it with its place, front to
+back): its chops, its text and styles and its output as sent for each span are made at the first screen that draws
+it, and the others take them (`_shared_row`, `RowChopsUpdate`: the same bytes as Textual's `ChopsUpdate`).
+
 It relies on two things of Textual's `Compositor` (pinned below 9 in pyproject): `_render_chops(crop, rows)` fills the
 line chops of `rows` from `_get_renders(crop)`, front to back (the first chop drawn at a place wins), whose strips
 start at the top row of the region it yields; and a partial update is a `ChopsUpdate` of those chops and the changed
