@@ -613,6 +613,34 @@ INTERNALS: tuple[Internal, ...] = (
         "dixit_tui/tui/screen_patches.py",
         "e52667bcc30c36fa",
     ),
+    Internal(
+        "textual/_compositor.py",
+        "ChopsUpdate.render_segments",
+        "repeated per row (a row's output looked up process-wide): the same move, crop and render of each chop",
+        "dixit_tui/tui/compositor.py",
+        "9457b4621f67e725",
+    ),
+    Internal(
+        "textual/widget.py",
+        "Widget.region",
+        "patched: while the compositor draws a widget, its region is the compositor's (not found again in the map)",
+        "dixit_tui/tui/styled_lines.py",
+        "7207c6e06d882221",
+    ),
+    Internal(
+        "textual/strip.py",
+        "Strip.divide",
+        "read: cached on the strip (a shared strip divided at the same cuts gives the same chops to every session)",
+        "dixit_tui/tui/compositor.py",
+        "708bd67448d837d1",
+    ),
+    Internal(
+        "textual/filter.py",
+        "ANSIToTruecolor.__init__",
+        "read: _terminal_theme (a strip filtered once per theme and background for every session)",
+        "dixit_tui/ssh/driver.py",
+        "4eb17c26934e2275",
+    ),
 )
 
 

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO, cast
 
 import asyncssh
 from rich.color import ColorSystem
@@ -1039,20 +1039,36 @@ def _truecolor_changes(style: Style) -> bool:
     )
 
 
+_ANY_TRUECOLOR: Any = (ANSIToTruecolor, None)
+"""The key, in a strip's filter cache, of "every `ANSIToTruecolor` leaves this strip as it is" (whatever its theme
+and the background: see `_truecolor_changes`). Each session has its own filter object, and a strip's filter cache
+holds four: keyed by the filter, the answer was worked out again at each session for the same shared strip (and a
+strip it changes was copied again for each: it is kept by the filter's theme and the background)."""
+
+
 def _apply_filter(self: Strip, filter: LineFilter, background: Color) -> Strip:
     """Textual's Strip.apply_filter, but a strip that `ANSIToTruecolor` would leave unchanged is returned as it is
     (Textual copies every rendered line into a new strip, with its five caches, for every frame that renders it)."""
     global filtered_strips
-    key = (filter, background)
-    cached = self._filter_cache.get(key)
+    truecolor = type(filter) is ANSIToTruecolor
+    cache = self._filter_cache
+    if truecolor and cache.get(_ANY_TRUECOLOR) is _UNCHANGED:
+        return self
+    # (what `ANSIToTruecolor` makes depends on its theme and the background only: one strip for every session)
+    key: Any = (
+        (ANSIToTruecolor, cast(ANSIToTruecolor, filter)._terminal_theme, background)
+        if truecolor
+        else (filter, background)
+    )
+    cached = cache.get(key)
     if cached is _UNCHANGED:
         return self
     if cached is None:
-        if type(filter) is ANSIToTruecolor and not any(
+        if truecolor and not any(
             control is not None or (style is not None and _truecolor_changes(style))
             for _, style, control in self._segments
         ):
-            self._filter_cache[key] = _UNCHANGED
+            cache[_ANY_TRUECOLOR] = _UNCHANGED
             return self
         filtered_strips += 1
         cached = Strip(filter.apply(self._segments, background), self._cell_length)

@@ -17,6 +17,12 @@ repaints every widget whose place or size changed, most of the screen):
   yet was drawn with its new text (remembered as shown, its own update then found the row unchanged and sent
   nothing: its line stayed stale on the terminal).
 
+The spectators of a table draw the same rows from the very same strips (the styled lines, their colour filter and
+their chops are shared process-wide: `styled_lines`, `line_cache`, the driver's `_apply_filter`, `Strip.divide`'s
+cache). A row is looked up by what it is made of (its cuts, and each strip drawn in it with its place, front to
+back): its chops, its text and styles and its output as sent for each span are made at the first screen that draws
+it, and the others take them (`_shared_row`, `RowChopsUpdate`: the same bytes as Textual's `ChopsUpdate`).
+
 It relies on two things of Textual's `Compositor` (pinned below 9 in pyproject): `_render_chops(crop, rows)` fills the
 line chops of `rows` from `_get_renders(crop)`, front to back (the first chop drawn at a place wins), whose strips
 start at the top row of the region it yields; and a partial update is a `ChopsUpdate` of those chops and the changed
@@ -28,20 +34,31 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.control import Control
 from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate, ReflowResult
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
+from dixit_tui.tui import styled_lines
+from dixit_tui.tui.line_cache import forget_with_shared
+
 if TYPE_CHECKING:
-    from rich.console import RenderableType
+    from rich.console import Console, RenderableType
     from textual.screen import Screen
 
 RowKey = tuple[tuple[str, Style | None], ...]
 ShownRow = dict[int, tuple[int, RowKey]]
 """What the terminal shows on a row, as far as known: chop start -> (chop end, its text and styles)."""
 _NO_CHOPS: Mapping[int, Strip | None] = {}
+
+SHARED_ROWS = 4096
+"""Rows kept process-wide (a screen row as drawn from given strips at given places: its chops, its text as sent)."""
+rows_built = 0
+"""Rows whose chops were made from their strips (the process-wide lookup could not answer): for tests."""
+rows_reused = 0
+"""Rows taken from the process-wide lookup: for tests."""
 
 
 def _bands(rows: Iterable[int]) -> list[tuple[int, int]]:
@@ -78,18 +95,23 @@ def _row_key(line: Iterable[Strip | None]) -> RowKey | None:
     return tuple(key)
 
 
+def _chop_keys(chops: Iterable[Strip | None]) -> tuple[RowKey | None, ...]:
+    """The text and styles of each chop of a row (None: nothing drawn there, or control codes)."""
+    return tuple(_row_key((strip,)) if strip is not None else None for strip in chops)
+
+
 def _shown_already(
-    shown: ShownRow, row_cuts: Sequence[int], line: Mapping[int, Strip | None], spans: Sequence[tuple[int, int]]
+    shown: ShownRow, row_cuts: Sequence[int], chop_keys: Sequence[RowKey | None], spans: Sequence[tuple[int, int]]
 ) -> bool:
-    """Whether the terminal shows `line` (a row's chops, drawn whole) already where `spans` of it would be sent; if
-    not, `shown` (what the terminal shows on the row) becomes what it shows once they are sent: the chops sent whole
-    are known, the ones cut by a span's end are not, the rest of the row stays as it was."""
+    """Whether the terminal shows a row (its chops drawn whole, `chop_keys` their text and styles) already where
+    `spans` of it would be sent; if not, `shown` (what the terminal shows on the row) becomes what it shows once they
+    are sent: the chops sent whole are known, the ones cut by a span's end are not, the rest of the row stays as it
+    was."""
     sent: list[tuple[int, int, RowKey | None]] = []
     changed = False
-    for x, end, strip in zip(row_cuts, row_cuts[1:], line.values(), strict=False):
+    for x, end, key in zip(row_cuts, row_cuts[1:], chop_keys, strict=False):
         if not any(x < x2 and x1 < end for x1, x2 in spans):
             continue  # not sent: the terminal keeps what it shows there
-        key = _row_key((strip,)) if strip is not None else None
         if key is None or shown.get(x) != (end, key):
             changed = True
         whole = any(x1 <= x and end <= x2 for x1, x2 in spans)
@@ -104,36 +126,118 @@ def _shown_already(
     return False
 
 
+class _Row:
+    """One screen row drawn from given strips at given places (`parts`, front to back, kept so that the ids in its
+    key stay theirs): its chops as Textual's `_render_chops` makes them, their text and styles (`keys`) and its
+    text as sent for each span and colour system (`texts`)."""
+
+    __slots__ = ("chops", "keys", "parts", "texts")
+
+    def __init__(self, parts: list[tuple[int, int, Strip]], cuts: list[int]) -> None:
+        global rows_built
+        rows_built += 1
+        self.parts = parts
+        chops: dict[int, Strip | None] = dict.fromkeys(cuts[:-1])
+        get = chops.get
+        for x, right, strip in parts:  # (Textual's `_render_chops` for one row: the first chop drawn at a place wins)
+            final_cuts = [cut for cut in cuts if right >= cut >= x]
+            for cut, piece in zip(final_cuts, strip.divide([cut - x for cut in final_cuts[1:]]), strict=False):
+                if get(cut) is None:
+                    chops[cut] = piece
+        self.chops: Mapping[int, Strip | None] = chops
+        self.keys = _chop_keys(chops.values())
+        self.texts: dict[tuple[int, int, int, object], str] = {}
+
+    def text(self, y: int, x1: int, x2: int, ends: list[int], console: Console) -> str:
+        """The span's output, as Textual's `ChopsUpdate.render_segments` makes it for this row."""
+        key = (y, x1, x2, console._color_system)
+        text = self.texts.get(key)
+        if text is None:
+            sequences: list[str] = []
+            append = sequences.append
+            for end, (x, strip) in zip(ends, self.chops.items(), strict=False):
+                if strip is None or x > x2 or end <= x1:
+                    continue
+                if not (x2 > x >= x1 and end <= x2):
+                    strip = strip.crop(0, min(end, x2) - x)
+                append(Control.move_to(x, y).segment.text)
+                append(strip.render(console))
+            text = self.texts[key] = "".join(sequences)
+        return text
+
+
+_rows: dict[tuple[object, ...], _Row] = forget_with_shared({})
+
+
+def _shared_row(cut_key: tuple[int, ...], cuts: list[int], parts: list[tuple[int, int, Strip]]) -> _Row:
+    """The row drawn from `parts` (x, right, strip; front to back) with the cuts `cuts`, made once per process."""
+    global rows_reused
+    key: list[object] = [cut_key]
+    for x, right, strip in parts:
+        key += (x, right, id(strip))  # (the row kept holds its strips: while it is kept, their ids are theirs)
+    row_key = tuple(key)
+    row = _rows.get(row_key)
+    if row is not None:
+        rows_reused += 1
+        return row
+    if len(_rows) >= SHARED_ROWS:
+        _rows.clear()
+    row = _rows[row_key] = _Row(parts, cuts)
+    return row
+
+
+class RowChopsUpdate(ChopsUpdate):
+    """A partial update whose rows' output is looked up (`_Row.text`): the same bytes as Textual's."""
+
+    def __init__(
+        self,
+        chops: Sequence[Mapping[int, Strip | None]],
+        spans: list[tuple[int, int, int]],
+        chop_ends: list[list[int]],
+        rows: Mapping[int, _Row],
+    ) -> None:
+        super().__init__(chops, spans, chop_ends)
+        self.rows = rows
+
+    def render_segments(self, console: Console) -> str:
+        rows, chop_ends = self.rows, self.chop_ends
+        last_y = self.spans[-1][0]
+        sequences: list[str] = []
+        append = sequences.append
+        for y, x1, x2 in self.spans:
+            append(rows[y].text(y, x1, x2, chop_ends[y], console))
+            if y != last_y:
+                append("\n")
+        return "".join(sequences)
+
+
 class _Cover:
-    """The parts of each row already drawn by the widgets in front (as sorted, merged column spans)."""
+    """The parts of each row already drawn by the widgets in front (each row's columns as the bits of an int)."""
 
     def __init__(self) -> None:
-        self.rows: dict[int, list[tuple[int, int]]] = {}
+        self.rows: dict[int, int] = {}
 
     def covers(self, region: Region) -> bool:
-        x1, x2 = region.x, region.right
-        rows = self.rows
-        return all(any(a <= x1 and x2 <= b for a, b in rows.get(y, ())) for y in range(region.y, region.bottom))
+        mask = ((1 << region.width) - 1) << region.x
+        get = self.rows.get
+        for y in range(region.y, region.bottom):  # noqa: SIM110  # (a loop: cheaper than all() of a generator)
+            if get(y, 0) & mask != mask:
+                return False
+        return True
 
     def add(self, region: Region) -> None:
-        x1, x2 = region.x, region.right
+        mask = ((1 << region.width) - 1) << region.x
+        rows = self.rows
         for y in range(region.y, region.bottom):
-            spans = self.rows.setdefault(y, [])
-            spans.append((x1, x2))
-            spans.sort()
-            merged = [spans[0]]
-            for a, b in spans[1:]:
-                if a <= merged[-1][1]:
-                    merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-                else:
-                    merged.append((a, b))
-            self.rows[y] = merged
+            rows[y] = rows.get(y, 0) | mask
 
 
 class RowCompositor(Compositor):
     def __init__(self) -> None:
         super().__init__()
         self._shown_rows: dict[int, ShownRow] = {}  # what the terminal shows on each row, as last sent
+        self._keyed_cuts: list[list[int]] | None = None  # the cuts `_cut_keys` were made of
+        self._cut_keys: list[tuple[int, ...]] = []
 
     def forget_rows(self) -> None:
         """The terminal may show something else now (another screen drew over this one): send every row drawn."""
@@ -164,7 +268,12 @@ class RowCompositor(Compositor):
             if cover.covers(shown):
                 continue  # hidden behind the widgets in front: its chops would all lose
             cover.add(shown)
-            yield shown, shown, widget.render_lines(Region(x - region.x, y1 - region.y, width, y2 - y1))
+            styled_lines.region_hint = (widget, region)  # (its region, as `widget.region` would find it again)
+            try:
+                strips = widget.render_lines(Region(x - region.x, y1 - region.y, width, y2 - y1))
+            finally:
+                styled_lines.region_hint = None
+            yield shown, shown, strips
 
     def _displayed(self) -> bool:
         """Whether the update made now reaches the terminal (an app batching its updates drops them)."""
@@ -189,8 +298,7 @@ class RowCompositor(Compositor):
             for y, strips in enumerate(update.strips):
                 row: ShownRow = {}
                 row_cuts = cuts[y]
-                for x, end, strip in zip(row_cuts, row_cuts[1:], strips, strict=False):
-                    key = _row_key((strip,))
+                for x, end, key in zip(row_cuts, row_cuts[1:], _chop_keys(strips), strict=False):
                     if key is not None:
                         row[x] = (end, key)
                 shown[y] = row
@@ -207,32 +315,40 @@ class RowCompositor(Compositor):
         if not spans:
             return None
         rows = {y for y, _, _ in spans}
-        is_rendered_line = rows.__contains__
         chops: list[Mapping[int, Strip | None]] = [_NO_CHOPS] * screen.height  # (only the rows of the spans are read)
         shown_rows, displayed = self._shown_rows, self._displayed()
         cuts = self.cuts
         row_spans: dict[int, list[tuple[int, int]]] = {}
         for y, x1, x2 in spans:
             row_spans.setdefault(y, []).append((x1, x2))
+        if cuts is not self._keyed_cuts:
+            self._cut_keys = [tuple(row_cuts) for row_cuts in cuts]
+            self._keyed_cuts = cuts
+        cut_keys = self._cut_keys
+        drawn: dict[int, _Row] = {}
         same: set[int] = set()
         for first, last in _bands(rows):
             band = Region(0, first, screen.width, last - first + 1)
-            rendered: Sequence[Mapping[int, Strip | None]] = self._render_chops(band, is_rendered_line)
+            renders = [
+                (region.x, region.right, region.y, region.bottom, strips)
+                for region, _, strips in self._get_renders(band)
+            ]
             for y in range(first, last + 1):
-                chops[y] = rendered[y]
+                parts = [(x, right, strips[y - top]) for x, right, top, bottom, strips in renders if top <= y < bottom]
+                row = drawn[y] = _shared_row(cut_keys[y], cuts[y], parts)
+                chops[y] = row.chops
                 if not displayed:
                     shown_rows.pop(y, None)
-                elif _shown_already(shown_rows.setdefault(y, {}), cuts[y], rendered[y], row_spans[y]):
+                elif _shown_already(shown_rows.setdefault(y, {}), cuts[y], row.keys, row_spans[y]):
                     same.add(y)  # the terminal shows what this row's spans would send already
         if same:
             spans = [span for span in spans if span[0] not in same]
             if not spans:
                 return None
-        cuts = self.cuts
         chop_ends: list[list[int]] = [[]] * screen.height
         for y in rows:
             chop_ends[y] = cuts[y][1:]
-        return ChopsUpdate(chops, spans, chop_ends)
+        return RowChopsUpdate(chops, spans, chop_ends, drawn)
 
 
 class LaidOutOnce(Widget):

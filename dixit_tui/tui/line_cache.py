@@ -19,7 +19,7 @@ selection, an alignment of the whole block or anything but a `Content` goes Text
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from textual.cache import LRUCache
 from textual.content import Content, Span
@@ -33,9 +33,14 @@ LineKey = tuple[str, tuple[Span, ...]]
 SHARED_LINES = 4096
 """Lines kept by `shared_strips` (a line of text at one width in one style: its strips)."""
 
-_caches: list[LRUCache[Any, Any]] = []
 
-_Cache = TypeVar("_Cache", bound=LRUCache[Any, Any])
+class _Clearable(Protocol):
+    def clear(self) -> None: ...
+
+
+_caches: list[_Clearable] = []
+
+_Cache = TypeVar("_Cache", bound=_Clearable)
 
 
 def shared_cache(maxsize: int) -> LRUCache[tuple[object, ...], list[Strip]]:

@@ -65,7 +65,19 @@ _BACKGROUNDS = "_dixit_styled_backgrounds"
 worked out from them). Not on its StylesCache: Textual's `get_inner_outer` is an `lru_cache` on a method, which
 keeps StylesCache objects alive (with their nodes, the apps) after their widgets are gone."""
 
+_WAY = "_dixit_styled_way"
+"""Set on a widget: (what its way of drawing was worked out from, its number, the arguments for `render_line`),
+kept while none of those changes (see `_way`)."""
+
+region_hint: tuple[Widget, Region] | None = None
+"""Set by the compositor while it asks a widget for its lines: the widget and its region (`widget.region` finds it
+again in the screen's map, a lookup per widget per update)."""
+
 _lines: LRUCache[tuple[object, ...], Strip] = forget_with_shared(LRUCache(SHARED_STYLED_LINES))
+_by_content: dict[tuple[int, int, int], tuple[Strip, Strip]] = forget_with_shared({})
+"""(way's number, row, id of the content line) -> (the content line, the styled line): content lines are shared
+objects (`line_cache.shared_strips`), so the line met again is found by identity, without hashing its segments (the
+content line is kept with it: while kept, the id is its own)."""
 _signatures: dict[tuple[object, ...], int] = {}
 _numbers = itertools.count(1)  # (never reused: a number cleared from `_signatures` is not given to another way)
 _installed = False
@@ -146,12 +158,19 @@ def _styled_line(
     content: Strip | None = None
     if 0 <= content_y < content_size.height:  # (every row `render_line` draws from the content, and only those)
         content = render_content_line(content_y)
+        same = (number, y, id(content))
+        kept = _by_content.get(same)
+        if kept is not None and kept[0] is content:
+            reused += 1
+            return kept[1]
         key: tuple[object, ...] = (number, y, content.cell_length, tuple(content._segments))
     else:
         key = (number, y)
     strip = _lines.get(key)
     if strip is not None:
         reused += 1
+        if content is not None:
+            _keep_by_content(same, content, strip)
         return strip
     built += 1
     if content is not None:
@@ -172,9 +191,18 @@ def _styled_line(
         theme,
         native,
     )
-    if content is None or _storable(content):
+    if content is None:
         _lines.set(key, strip)
+    elif _storable(content):
+        _lines.set(key, strip)
+        _keep_by_content(same, content, strip)
     return strip
+
+
+def _keep_by_content(same: tuple[int, int, int], content: Strip, strip: Strip) -> None:
+    if len(_by_content) >= SHARED_STYLED_LINES:
+        _by_content.clear()
+    _by_content[same] = (content, strip)
 
 
 def _render(
@@ -219,6 +247,44 @@ def _label(widget: Widget, base_background: Color, subtitle: bool) -> Label | No
     return None if text is None else (text, *widget._get_title_style_information(base_background))
 
 
+def _way(widget: Widget, signature: tuple[Any, ...]) -> tuple[int, tuple[Any, ...]]:
+    """The number of the widget's way of drawing and the arguments `render_line` takes (but the row and the content
+    callback), worked out again only when something they are made of changes: its styles (any rule: the border
+    title's colour and style are read here, not in `signature`), its and its ancestors' backgrounds and opacity
+    (`_backgrounds`), its size, its border title and subtitle, the app's ANSI theme and colours."""
+    base_background, background, opacity = found = _backgrounds(widget)
+    region: Region = widget.region  # (the compositor's, while it draws the widget: see `share_styled_lines`)
+    size: Size = region.size
+    app = widget.app
+    theme: TerminalTheme = app.ansi_theme
+    native = app.native_ansi_color
+    styles = widget.styles
+    stamp = (
+        styles._cache_key,  # (changes with any rule: the titles' styles read below too)
+        signature,
+        found,
+        size,
+        widget._border_title,
+        widget._border_subtitle,
+        theme,
+        native,
+    )
+    kept: tuple[tuple[object, ...], int, tuple[Any, ...]] | None = getattr(widget, _WAY, None)
+    if kept is not None and kept[0] == stamp:  # (the same objects: compared by identity first)
+        return kept[1], kept[2]
+    gutter: Spacing = signature[0]
+    padding: Spacing = signature[1]
+    content_size = region.shrink(gutter).size  # (`widget.content_region`, without finding the region again)
+    title = _label(widget, base_background, subtitle=False)
+    subtitle = _label(widget, base_background, subtitle=True)
+    number = _number(
+        (signature, size, content_size, base_background, background, title, subtitle, opacity, theme, native)
+    )
+    args = (styles, size, content_size, padding, base_background, background, title, subtitle, opacity, theme, native)
+    setattr(widget, _WAY, (stamp, number, args))
+    return number, args
+
+
 def share_styled_lines() -> None:
     """Make every widget's StylesCache take its lines from the process-wide cache when it can. Idempotent."""
     global _installed
@@ -232,26 +298,12 @@ def share_styled_lines() -> None:
         if signature is None:
             return render_widget(self, widget, crop)
         self._simple_strip = None
-        base_background, background, opacity = _backgrounds(widget)
-        app = widget.app
-        region = widget.region
-        gutter: Spacing = signature[0]
-        padding: Spacing = signature[1]
-        size: Size = region.size
-        content_size = region.shrink(gutter).size  # (`widget.content_region`, without finding the region again)
-        title = _label(widget, base_background, subtitle=False)
-        subtitle = _label(widget, base_background, subtitle=True)
-        theme: TerminalTheme = app.ansi_theme
-        native = app.native_ansi_color
-        number = _number(
-            (signature, size, content_size, base_background, background, title, subtitle, opacity, theme, native)
-        )
-        args = (styles, size, content_size, padding, base_background, background, title, subtitle, opacity)
+        number, args = _way(widget, signature)
         strips = _render(
             self,
             number,
-            gutter.top,
-            (*args, theme, native),
+            signature[0].top,
+            args,
             widget.render_line,
             widget.get_line_filters(),
             crop,
@@ -264,5 +316,15 @@ def share_styled_lines() -> None:
                     strips = [strip.style_links(hover_style.link_id, link_style_hover) for strip in strips]
         return strips
 
+    region_property: property = vars(Widget)["region"]
+    find_region: Callable[[Widget], Region] = region_property.fget  # type: ignore[assignment]
+
+    def region(self: Widget) -> Region:
+        hint = region_hint  # (while the compositor draws this widget: its size, content size, region asked often)
+        if hint is not None and hint[0] is self:
+            return hint[1]
+        return find_region(self)
+
     StylesCache.render_widget = shared_render_widget  # type: ignore[method-assign]
+    Widget.region = property(region, doc=region_property.__doc__)  # type: ignore[method-assign, assignment]
     _installed = True

@@ -245,3 +245,26 @@ async def test_a_move_makes_each_styled_line_at_one_spectators_screen_only() -> 
                 assert len([index for index, other in made if other == name]) == 1, made  # styled at one screen
             assert styled_lines.reused - reused >= (len(apps) - 1) * sum(made.values()), made
         assert len({screen_text(app) for app in apps}) == 1
+
+
+async def test_a_widget_drawn_again_after_a_style_change_gets_the_lines_of_its_new_style() -> None:
+    """The way a widget is drawn is kept on it while nothing it is made of changes: a change of a style that only the
+    border title reads (its colour) is one of those, though the styles `render_line` reads otherwise are the same."""
+    install_screen_patches()
+    async with FixedApp().run_test(size=(60, 20)) as pilot:
+        app = pilot.app
+        fixed = app.query_one(Fixed)
+        fixed.border_title = "Title"
+        await settle(pilot)
+        before = render(fixed)
+        assert before == textual_lines(fixed)
+        fixed.styles.border_title_color = "red"
+        await settle(pilot)
+        after = render(fixed)
+        assert after != before
+        assert after == textual_lines(fixed)
+        fixed.styles.border_title_style = "italic"
+        await settle(pilot)
+        italic = render(fixed)
+        assert italic != after
+        assert italic == textual_lines(fixed)

@@ -1,0 +1,218 @@
+"""The spectators of a table show the same rows, drawn from the very same shared strips: a row's chops, its text and
+styles, and its output as sent are made once per process (`compositor._shared_row`), and the other screens look
+them up. The way each widget is drawn is worked out again only when something it is made of changes
+(`styled_lines._way`), and a strip's colour filter is checked once for every session (`driver._apply_filter`).
+
+Counted, never timed. The output of the shared rows is compared with Textual's own (`Compositor.render_partial_update`
+and `ChopsUpdate.render_segments`) for whole screens and for scattered regions, at every spectator's screen.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from contextlib import AsyncExitStack
+from typing import Any
+from unittest.mock import patch
+
+from rich.segment import Segment
+from rich.style import Style as RichStyle
+from rich.terminal_theme import DEFAULT_TERMINAL_THEME, MONOKAI
+from textual._compositor import ChopsUpdate, Compositor
+from textual.color import Color
+from textual.filter import ANSIToTruecolor
+from textual.geometry import Region
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widget import Widget
+
+from dixit_tui.ssh import driver
+from dixit_tui.ssh.driver import install_textual_patches
+from dixit_tui.tui import compositor, styled_lines
+from dixit_tui.tui.compositor import RowChopsUpdate, RowCompositor, _Cover
+from tests.tui.fixtures import default_move, play_until, screen_text, settle
+from tests.tui.test_render_cost import default_move_pending, phase
+from tests.tui.test_shared_lines import watched_table
+
+
+async def test_a_move_builds_each_changed_row_at_one_spectators_screen_only() -> None:
+    """A card given changes a seat row, the status line and the log at every spectator's screen (same size): each
+    changed row is made of the same shared strips at the three screens, so its chops, text and styles are made at
+    one of them and looked up at the others (each made its own: three times)."""
+    install_textual_patches()
+    async with AsyncExitStack() as stack:
+        sessions, apps, pilots = await watched_table(stack)
+        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+        await settle(*pilots)
+        bands, chop_keys = compositor._bands, compositor._chop_keys
+        drawn: list[int] = []  # rows drawn, per partial update
+        keyed: Counter[str] = Counter()
+
+        def counted_bands(rows: Any) -> list[tuple[int, int]]:
+            drawn.append(len(rows))
+            return bands(rows)
+
+        def counted_chop_keys(line: Any) -> Any:
+            keyed["rows made"] += 1  # (a row's text and styles, worked out from its chops)
+            return chop_keys(line)
+
+        movers = [s for s in sessions if default_move_pending(s)]
+        for session in movers[:3]:
+            await settle(*pilots)
+            drawn.clear()
+            keyed.clear()
+            built, reused = compositor.rows_built, compositor.rows_reused
+            with (
+                patch.object(compositor, "_bands", counted_bands),
+                patch.object(compositor, "_chop_keys", counted_chop_keys),
+            ):
+                await default_move(session)
+                await settle(*pilots)
+            assert phase(sessions[0]) == "submit"
+            assert len(drawn) >= len(apps), drawn  # every spectator's screen drew
+            assert min(drawn) >= 3, drawn  # a seat row, the status line, the log line (at least)
+            assert keyed["rows made"] <= max(drawn), (keyed, drawn)  # each row made at one screen
+            assert compositor.rows_built - built == keyed["rows made"]
+            assert compositor.rows_reused - reused >= sum(drawn) - max(drawn), drawn
+        assert len({screen_text(app) for app in apps}) == 1
+
+
+def _textual_update(screen_compositor: RowCompositor, regions: list[Region]) -> ChopsUpdate | None:
+    screen_compositor._dirty_regions = set(regions)
+    return Compositor.render_partial_update(screen_compositor)
+
+
+def _shared_update(screen_compositor: RowCompositor, regions: list[Region]) -> ChopsUpdate | None:
+    screen_compositor.forget_rows()  # (every row drawn is sent: as Textual's)
+    screen_compositor._dirty_regions = set(regions)
+    return screen_compositor.render_partial_update()
+
+
+async def test_the_shared_rows_send_what_textual_sends() -> None:
+    """At each spectator's screen (the first makes the rows, the others look them up), a whole screen and scattered
+    regions (rows cut at both ends, several bands) give the same chops and the same bytes as Textual's compositor."""
+    install_textual_patches()
+    async with AsyncExitStack() as stack:
+        sessions, apps, pilots = await watched_table(stack)
+        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+        await default_move(next(s for s in sessions if default_move_pending(s)))
+        await settle(*pilots)
+        width, height = apps[0].size
+        cases = [
+            [Region(0, 0, width, height)],
+            [Region(3, 1, 40, 4), Region(50, 9, 30, 9), Region(0, height - 2, width, 2)],
+            [Region(width - 7, 5, 7, 1), Region(1, 20, 1, 3)],
+        ]
+        built = compositor.rows_built
+        for regions in cases:
+            outputs = set()
+            for app in apps:
+                screen_compositor = app.screen._compositor
+                assert isinstance(screen_compositor, RowCompositor)
+                theirs = _textual_update(screen_compositor, regions)
+                ours = _shared_update(screen_compositor, regions)
+                assert isinstance(ours, RowChopsUpdate) and theirs is not None
+                assert ours.spans == theirs.spans
+                for y, _, _ in ours.spans:
+                    assert ours.chops[y] == theirs.chops[y], y
+                text = ours.render_segments(app.console)
+                assert text == ChopsUpdate.render_segments(theirs, app.console)
+                assert text == ChopsUpdate.render_segments(ours, app.console)  # (again: looked up the second time)
+                assert ours.render_segments(app.console) == text
+                outputs.add(text)
+            assert len(outputs) == 1
+        assert compositor.rows_built > built  # (the cases drew rows not drawn before)
+
+
+async def test_an_ordinary_move_works_out_no_widgets_way_of_drawing_again() -> None:
+    """A spectator's screen draws the changed rows of its widgets at each move: their way of drawing (styles, size,
+    backgrounds, titles, theme) is kept while none of those changes, and their regions come from the compositor
+    (Textual finds a widget's region again in the screen's map for each widget drawn)."""
+    install_textual_patches()
+    async with AsyncExitStack() as stack:
+        sessions, _, pilots = await watched_table(stack)
+        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+        await settle(*pilots)
+        number = styled_lines._number
+        find_widget = Screen.find_widget
+        render_lines = Widget.render_lines
+        counts: Counter[str] = Counter()
+        drawing: list[Widget] = []
+
+        def counted_number(way: tuple[object, ...]) -> int:
+            counts["ways"] += 1
+            return number(way)
+
+        def counted_find_widget(self: Screen[Any], widget: Widget) -> Any:
+            if drawing:
+                counts["regions found while drawing"] += 1
+            return find_widget(self, widget)
+
+        def counted_render_lines(self: Widget, crop: Region) -> list[Strip]:
+            drawing.append(self)
+            try:
+                return render_lines(self, crop)
+            finally:
+                drawing.pop()
+
+        movers = [s for s in sessions if default_move_pending(s)]
+        for session in movers[:3]:
+            await settle(*pilots)
+            counts.clear()
+            drawn = styled_lines.reused + styled_lines.built
+            with (
+                patch.object(styled_lines, "_number", counted_number),
+                patch.object(Screen, "find_widget", counted_find_widget),
+                patch.object(Widget, "render_lines", counted_render_lines),
+            ):
+                await default_move(session)
+                await settle(*pilots)
+            assert phase(sessions[0]) == "submit"
+            assert styled_lines.reused + styled_lines.built > drawn  # (lines were drawn)
+            assert counts["ways"] == 0, counts
+            assert counts["regions found while drawing"] == 0, counts
+
+
+def test_a_strips_colour_filter_is_checked_once_for_every_session() -> None:
+    """Each session has its own `ANSIToTruecolor` filter: a shared strip that none of them changes is checked once
+    (a strip's filter cache holds four entries: keyed by the filter, the check was made again at every session)."""
+    strip = Strip([Segment("hello ", RichStyle(bold=True, color="#ff8800")), Segment("world", RichStyle(italic=True))])
+    filters = [ANSIToTruecolor(DEFAULT_TERMINAL_THEME) for _ in range(8)]
+    changes = driver._truecolor_changes
+    checked: Counter[str] = Counter()
+
+    def counted(style: RichStyle) -> bool:
+        checked["styles"] += 1
+        return changes(style)
+
+    with patch.object(driver, "_truecolor_changes", counted):
+        for _ in range(2):
+            for line_filter in filters:
+                assert driver._apply_filter(strip, line_filter, Color(10, 20, 30)) is strip
+    assert checked["styles"] == 2  # (its two styles, once)
+    ansi = Strip([Segment("red", RichStyle(color="red"))])
+    built = driver.filtered_strips
+    made = {id(driver._apply_filter(ansi, line_filter, Color(10, 20, 30))) for line_filter in filters}
+    assert driver.filtered_strips - built == 1 and len(made) == 1  # (a strip the filters change: made once)
+    for line_filter in filters:
+        filtered = driver._apply_filter(ansi, line_filter, Color(10, 20, 30))
+        assert filtered is not ansi
+        assert list(filtered) == list(Strip(line_filter.apply(list(ansi), Color(10, 20, 30)), ansi.cell_length))
+    other = ANSIToTruecolor(MONOKAI)  # (another theme, another background: their own strips)
+    assert list(driver._apply_filter(ansi, other, Color(10, 20, 30))) == list(
+        other.apply(list(ansi), Color(10, 20, 30))
+    )
+    assert list(driver._apply_filter(ansi, filters[0], Color(0, 0, 0))) == list(
+        filters[0].apply(list(ansi), Color(0, 0, 0))
+    )
+
+
+def test_the_cover_knows_the_columns_drawn_in_front() -> None:
+    cover = _Cover()
+    cover.add(Region(0, 0, 10, 2))
+    cover.add(Region(10, 1, 5, 2))
+    assert cover.covers(Region(2, 0, 8, 1))
+    assert cover.covers(Region(0, 1, 15, 1))
+    assert not cover.covers(Region(0, 0, 15, 1))  # (columns 10-14 of row 0 are not drawn)
+    assert not cover.covers(Region(0, 1, 15, 2))  # (columns 0-9 of row 2 are not drawn)
+    assert cover.covers(Region(10, 2, 5, 1))
+    assert not cover.covers(Region(9, 2, 2, 1))
