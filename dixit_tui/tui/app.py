@@ -44,6 +44,7 @@ from dixit_tui.tui.callback_counts import install_callback_counts
 from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, share_dispatch_lookups
 from dixit_tui.tui.frame_patches import install_frame_patches
 from dixit_tui.tui.lobby import LobbyScreen
+from dixit_tui.tui.quiet_messages import install_quiet_messages, keep_full_map_after_reflow
 from dixit_tui.tui.reactive_init import plan_reactive_setup
 from dixit_tui.tui.screen_patches import LAID_OUT, SAME_SIZE_NO_LAYOUT, install_screen_patches, mark_styled_at_mount
 from dixit_tui.tui.shared_css import share_parsed_css
@@ -163,6 +164,8 @@ class DixitApp(ThemeLookup[int]):
         install_screen_patches()
         install_frame_patches()
         install_callback_counts()
+        install_quiet_messages()
+        keep_full_map_after_reflow()
         plan_reactive_setup()
         make_strip_caches_lazily()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
