@@ -45,6 +45,8 @@ class Messages:
     idle: int = 0  # Idle events run (a node's queue emptied)
     callbacks: int = 0  # callbacks run after a message (call_next, call_later's are Callback messages)
     timers: int = 0  # timer ticks
+    receivers: Counter[tuple[type, type]] = field(default_factory=Counter)  # (message class, receiver class)
+    paths: dict[int, tuple[Message, list[type]]] = field(default_factory=dict)  # a bubbling message: its receivers
     layouts: int = 0  # layouts of a screen (Screen._refresh_layout)
     arrangements: int = 0  # whole screens arranged (Compositor._arrange_root): a layout's, and any other
 
@@ -55,6 +57,8 @@ class Messages:
     def __iadd__(self, other: Messages) -> Messages:
         self.by_type.update(other.by_type)
         self.by_receiver.update(other.by_receiver)
+        self.receivers.update(other.receivers)
+        self.paths.update(other.paths)
         self.idle += other.idle
         self.callbacks += other.callbacks
         self.timers += other.timers
@@ -104,6 +108,9 @@ def counting(apps: list[App[Any]]) -> Iterator[list[Messages]]:
                     name = f"Callback({getattr(message.callback, '__qualname__', type(message.callback).__name__)})"
                 c.by_type[name] += 1
                 c.by_receiver[f"{name} -> {_kind(self)}"] += 1
+                c.receivers[type(message), type(self)] += 1
+                if message.bubble:
+                    c.paths.setdefault(id(message), (message, []))[1].append(type(self))
             await original(self, message)
 
         return wrapper
