@@ -19,6 +19,7 @@ from __future__ import annotations
 from textual import events
 from textual.message import Message
 from textual.message_pump import MessagePump, message_hook_context_var
+from textual.screen import Screen
 from textual.widget import Widget
 
 from dixit_tui.tui import dispatch
@@ -28,9 +29,10 @@ skipped: dict[str, int] = {"Resize": 0, "Show": 0, "Hide": 0, "hops": 0}
 
 _installed = False
 _SIZE_EVENTS = (events.Resize, events.Show, events.Hide)
+_IDLE = events.Idle()
 
 
-def _handlers(pump: MessagePump, message: Message) -> dispatch.Plan:
+def _handlers(pump: MessagePump | Widget, message: Message) -> dispatch.Plan:
     """The classes of `pump` with a handler for `message` (Textual's lookup, kept per classes)."""
     key = (type(pump), message.handler_name, type(message))
     plan = dispatch._plans.get(key)
@@ -54,6 +56,12 @@ def _default_events(pump: MessagePump) -> bool:
 
 
 def _waits_for_idle(widget: Widget) -> bool:
+    """True if the Idle that a message would make `widget` run has something to do (or is not Textual's own)."""
+    own = (Widget._on_idle, Screen.__dict__["_on_idle"])  # (a screen's: draw what waits, or run its callbacks)
+    if any(decorated or named not in own for _, decorated, named in _handlers(widget, _IDLE)):
+        return True
+    if isinstance(widget, Screen) and (widget._dirty_widgets or widget._callbacks or widget._compositor._dirty_regions):
+        return True
     return bool(
         widget._repaint_required
         or widget._layout_required
@@ -98,6 +106,7 @@ def install_quiet_messages() -> None:
             _default_events(node)
             and not _handlers(node, self)
             and not _watched(node)
+            and not (isinstance(node, Widget) and _waits_for_idle(node))
             and node._parent is not None
             and self._sender is not node._parent
             and not (node._closing or node._closed)

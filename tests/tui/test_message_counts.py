@@ -14,6 +14,7 @@ from typing import Any
 
 from textual import events
 from textual.message_pump import MessagePump
+from textual.screen import Screen
 from textual.widget import Widget
 
 from dixit_tui.tui import dispatch
@@ -66,7 +67,8 @@ async def test_a_layout_tells_only_widgets_that_act_on_it() -> None:
 
 
 async def test_a_bubbling_message_reaches_only_the_nodes_that_handle_it() -> None:
-    """A focus moving, an option highlighted: posted to the node it is about, then to the ancestors with a handler."""
+    """A focus moving, an option highlighted: posted to the node it is about, then to the ancestors with a handler
+    (the containers between them are skipped)."""
     needless: list[str] = []
     bubbled = 0
     for label, row in phase_changes(await played()).items():
@@ -74,7 +76,8 @@ async def test_a_bubbling_message_reaches_only_the_nodes_that_handle_it() -> Non
             for message, receivers in counts.paths.values():
                 bubbled += 1
                 for receiver in receivers[1:]:
-                    if not handles(receiver, type(message)):
+                    # (a screen still gets it while something waits for its idle: a drawing, callbacks)
+                    if not handles(receiver, type(message)) and not issubclass(receiver, Screen):
                         needless.append(f"{label} {who}: {type(message).__name__} -> {receiver.__name__}")
     assert bubbled >= 3  # (the vote's board highlighted; the hand blurred and focused)
     assert not needless, needless
