@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.message_pump import MessagePump, message_hook_context_var
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import OptionList
 
 from dixit_tui.tui import dispatch
 
@@ -30,6 +31,9 @@ skipped: dict[str, int] = {"Resize": 0, "Show": 0, "Hide": 0, "hops": 0}
 _installed = False
 _SIZE_EVENTS = (events.Resize, events.Show, events.Hide)
 _IDLE = events.Idle()
+_QUICK_BUBBLES = (events.DescendantFocus, events.DescendantBlur, OptionList.OptionHighlighted)
+"""Bubbling messages that skip the nodes without a handler (others, keys and selections among them, keep their pace
+through every container: what a key typed in a burst acts on depends on it)."""
 
 
 def _handlers(pump: MessagePump | Widget, message: Message) -> dispatch.Plan:
@@ -103,7 +107,8 @@ def install_quiet_messages() -> None:
         self._no_default_action = False
         node = widget
         while (
-            _default_events(node)
+            type(self) in _QUICK_BUBBLES
+            and _default_events(node)
             and not _handlers(node, self)
             and not _watched(node)
             and not (isinstance(node, Widget) and _waits_for_idle(node))
