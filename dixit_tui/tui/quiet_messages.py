@@ -95,7 +95,7 @@ def install_quiet_messages() -> None:
     global _installed
     if _installed:
         return
-    post_message = MessagePump.post_message
+    post_message = Widget.post_message
 
     def post_unless_moot(self: Widget, message: Message) -> bool:
         if type(message) in _SIZE_EVENTS and self._parent is not None and _moot(self, message):
