@@ -337,6 +337,7 @@ class TableScreen(Screen[None]):
         self._render_feed(previous)
         self._render_clue()
         switcher = self.query_one(ContentSwitcher)
+        pane = switcher.current
         if view.status == TableStatus.LOBBY or game is None:
             switcher.current = "lobby-pane"
             self._render_lobby()
@@ -353,7 +354,8 @@ class TableScreen(Screen[None]):
         self.set_class(game is not None and game.phase == Phase.VOTE and len(game.board) > CROWDED, "-crowded")
         self._render_status()
         if phase_changed:
-            self.query_one("#status", TextBox).fit_height()  # a layout comes with the new phase anyway
+            if switcher.current != pane:  # a layout comes with the new pane anyway (not with every phase)
+                self.query_one("#status", TextBox).fit_height()
             self._focus_for_phase()
         self._close_stale_dialogs()
         self.refresh_bindings_if_changed()
@@ -439,9 +441,10 @@ class TableScreen(Screen[None]):
                 self._clue_label = label
                 self.query_one("#clue-label", Static).update(Content(label))
         text = words.hand_note(self.view, Choices(chosen=self.chosen, marked=tuple(self.marked)))
-        note.display = text is not None
-        if text is not None:
-            note.show(content(text))
+        # the row stays, blank when there is nothing to say (shown and hidden as the phases went and your card was
+        # given, it laid the screen out each time, for every player at the table)
+        note.display = True
+        note.show(content(text) if text is not None else Content(""))
 
     def _board_items(self, game: PlayerView, dial: Dial | None) -> list[CardItem]:
         items = []
