@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
@@ -76,6 +77,17 @@ class Row(Horizontal, LaidOutOnce, Backdrop):
 
 class ClueRow(Horizontal, LaidOutOnce):
     """The clue's label and box, one row (see LaidOutOnce: shown the first time, it laid the screen out twice)."""
+
+
+class OverPane(VerticalScroll):
+    """The end of the game's pane: it scrolls when its text is taller than the screen. Shown, it laid the screen out
+    twice (its new virtual size asked for a second layout): while its text fits, with no scroll bar before or after,
+    the first layout is the last (see LaidOutOnce); a scroll bar coming or going still gets its layout."""
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        fits = self.virtual_size.height <= size.height and virtual_size.height <= size.height
+        fits = fits and self.virtual_size.width <= size.width and virtual_size.width <= size.width
+        return super()._size_updated(size, virtual_size, container_size, layout=layout and not fits)
 
 
 class ClueLabel(Static, LaidOutOnce):
@@ -184,7 +196,7 @@ class TableScreen(Screen[None]):
                         yield Board(id="board")
                         yield TextBox(id="vote-note")
                         yield Dial(id="dial")
-                    with VerticalScroll(id="over-pane", can_focus=False):
+                    with OverPane(id="over-pane", can_focus=False):
                         yield TextBox(id="over-body")
                 yield ChatPanel(id="chat")
         yield KeyBar()
