@@ -545,9 +545,13 @@ def status(view: TableView, choices: Choices) -> Words:
         elif you is not None and game.mode == Mode.TEAM:
             lead = "You vote this turn. "
         per = 2 if game.mode == Mode.STANDARD and sum(p.active for p in game.players) == 3 else 1
-        cards = "a card" if per == 1 else "two cards"
-        each = " each" if len(waiting) > 1 else ""
-        return _w(lead, "Waiting for ", name_list(waiting), f" to give {cards}{each}.")
+        # as short as the vote's line: at 80 columns it keeps to the one row the clue's line had (a second row laid
+        # the screen out as the clue came, for every spectator and every player waiting)
+        if per == 1:
+            cards = "a card" if len(waiting) == 1 else "a card each"
+        else:
+            cards = "two cards" if len(waiting) == 1 else "two cards each"
+        return _w(lead, f"Waiting for {cards} from ", name_list(waiting), ".")
     # vote
     if game.can_vote:
         if game.your_votes:

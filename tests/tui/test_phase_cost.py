@@ -96,6 +96,20 @@ async def test_each_phase_change_lays_out_only_where_a_size_changes(role: str) -
         assert counts.lines_rendered <= 2 * changed, (counts.lines_rendered, changed, where)
 
 
+async def test_the_clue_given_lays_nothing_out_at_a_spectators_80_columns() -> None:
+    """At 80x24 too the clue given lays nothing out at a spectator's screen: the status line waiting for the cards
+    keeps to one row, as the clue phase's did (it took two, and the screen was laid out every turn); each new pane
+    lays out once (the practice turn's board, the hand, the board). (A player who has not given a card yet is asked
+    for one in one row already.)"""
+    role = "watcher"
+    seen = await phase_changes((80, 24), role)
+    layouts = {transition: counts.layouts for transition, counts, _ in seen}
+    assert layouts["2:clue->submit"] == 0, (role, layouts)
+    # (the end of the game, its text taller than the screen here, gets its scroll bar in more layouts: left as is)
+    changes = [n for transition, n in layouts.items() if transition not in ("2:clue->submit", "2:vote->over")]
+    assert changes == [1, 1, 1], (role, layouts)
+
+
 def main() -> None:
     size = (int(sys.argv[1]), int(sys.argv[2])) if len(sys.argv) == 3 else (100, 30)
     for role in ("watcher", "player"):
