@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
@@ -76,6 +77,17 @@ class Row(Horizontal, LaidOutOnce, Backdrop):
 
 class ClueRow(Horizontal, LaidOutOnce):
     """The clue's label and box, one row (see LaidOutOnce: shown the first time, it laid the screen out twice)."""
+
+
+class OverPane(VerticalScroll):
+    """The end of the game's pane: it scrolls when its text is taller than the screen. Shown, it laid the screen out
+    twice (its new virtual size asked for a second layout): while its text fits, with no scroll bar before or after,
+    the first layout is the last (see LaidOutOnce); a scroll bar coming or going still gets its layout."""
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        fits = self.virtual_size.height <= size.height and virtual_size.height <= size.height
+        fits = fits and self.virtual_size.width <= size.width and virtual_size.width <= size.width
+        return super()._size_updated(size, virtual_size, container_size, layout=layout and not fits)
 
 
 class ClueLabel(Static, LaidOutOnce):
@@ -184,7 +196,7 @@ class TableScreen(Screen[None]):
                         yield Board(id="board")
                         yield TextBox(id="vote-note")
                         yield Dial(id="dial")
-                    with VerticalScroll(id="over-pane", can_focus=False):
+                    with OverPane(id="over-pane", can_focus=False):
                         yield TextBox(id="over-body")
                 yield ChatPanel(id="chat")
         yield KeyBar()
@@ -337,6 +349,7 @@ class TableScreen(Screen[None]):
         self._render_feed(previous)
         self._render_clue()
         switcher = self.query_one(ContentSwitcher)
+        pane = switcher.current
         if view.status == TableStatus.LOBBY or game is None:
             switcher.current = "lobby-pane"
             self._render_lobby()
@@ -353,7 +366,8 @@ class TableScreen(Screen[None]):
         self.set_class(game is not None and game.phase == Phase.VOTE and len(game.board) > CROWDED, "-crowded")
         self._render_status()
         if phase_changed:
-            self.query_one("#status", TextBox).fit_height()  # a layout comes with the new phase anyway
+            if switcher.current != pane:  # a layout comes with the new pane anyway (not with every phase)
+                self.query_one("#status", TextBox).fit_height()
             self._focus_for_phase()
         self._close_stale_dialogs()
         self.refresh_bindings_if_changed()
@@ -439,9 +453,10 @@ class TableScreen(Screen[None]):
                 self._clue_label = label
                 self.query_one("#clue-label", Static).update(Content(label))
         text = words.hand_note(self.view, Choices(chosen=self.chosen, marked=tuple(self.marked)))
-        note.display = text is not None
-        if text is not None:
-            note.show(content(text))
+        # the row stays, blank when there is nothing to say (shown and hidden as the phases went and your card was
+        # given, it laid the screen out each time, for every player at the table)
+        note.display = True
+        note.show(content(text) if text is not None else Content(""))
 
     def _board_items(self, game: PlayerView, dial: Dial | None) -> list[CardItem]:
         items = []

@@ -247,9 +247,10 @@ def reveal_line(reveal: Reveal, name_of: Callable[[int], str], you: int | None) 
 
 
 def clue_line(view: TableView, last_reveal: Reveal | None = None) -> Words | None:
-    """The clue and who told it (or who is writing one), and until the next clue how the last turn went. None when
-    there is no clue line (the lobby, the end). `last_reveal`: the last reveal announced, if the game has lost it
-    (the practice turn's)."""
+    """The clue and who told it (or who is writing one), and until the vote how the last turn went (in the clue and
+    the submit phases, which show the same pane: the line keeps its height when the clue comes, so the screen is
+    not laid out again for it). None when there is no clue line (the lobby, the end). `last_reveal`: the last
+    reveal announced, if the game has lost it (the practice turn's)."""
     game = view.game
     if game is None or game.phase == Phase.OVER:
         return None
@@ -265,9 +266,9 @@ def clue_line(view: TableView, last_reveal: Reveal | None = None) -> Words | Non
     if writers:  # in one line, also at 80 columns
         verb = " is" if len(writers) == 1 else " are"
         content = _w("No clue yet: ", name_list(writers), (f"{verb} writing a clue…", "italic"))
-    # until the next clue: how the last turn went (the practice turn's too, though its reveal is gone from the game)
+    # until the vote: how the last turn went (the practice turn's too, though its reveal is gone from the game)
     last = game.last_reveal or last_reveal
-    if game.phase == Phase.CLUE and last is not None and last.turn == game.turn - 1:
+    if game.phase in (Phase.CLUE, Phase.SUBMIT) and last is not None and last.turn == game.turn - 1:
         content = _w(content, "\n", reveal_line(last, lambda seat: seat_name(view, seat), view.you))
     return content
 
@@ -354,7 +355,7 @@ def hand_note(view: TableView, choices: Choices) -> Words | None:
         count = game.submit_count
         marked = ", ".join(str(hand_number(game, c)) for c in choices.marked) or "none"
         if count == 1:
-            return _w("Enter on a card gives it; you confirm first, then it is final.")
+            return _w("Enter gives a card; you confirm, then it is final.")
         return _w(
             f"Enter marks or unmarks a card (marked: {marked}); at {count} marked you confirm, then they are final."
         )
@@ -544,9 +545,13 @@ def status(view: TableView, choices: Choices) -> Words:
         elif you is not None and game.mode == Mode.TEAM:
             lead = "You vote this turn. "
         per = 2 if game.mode == Mode.STANDARD and sum(p.active for p in game.players) == 3 else 1
-        cards = "a card" if per == 1 else "two cards"
-        each = " each" if len(waiting) > 1 else ""
-        return _w(lead, "Waiting for ", name_list(waiting), f" to give {cards}{each}.")
+        # as short as the vote's line: at 80 columns it keeps to the one row the clue's line had (a second row laid
+        # the screen out as the clue came, for every spectator and every player waiting)
+        if per == 1:
+            cards = "a card" if len(waiting) == 1 else "a card each"
+        else:
+            cards = "two cards" if len(waiting) == 1 else "two cards each"
+        return _w(lead, f"Waiting for {cards} from ", name_list(waiting), ".")
     # vote
     if game.can_vote:
         if game.your_votes:

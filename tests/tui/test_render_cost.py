@@ -303,8 +303,9 @@ async def test_a_phase_change_lays_out_once_and_repaints_only_the_rows_it_change
     size: tuple[int, int], role: str
 ) -> None:
     """clue -> submit -> vote -> clue at an 8-seat table (every pane built already: the second turn on), seen by a
-    spectator and by a player who is not the one acting: each lays the screen out once at most (Textual laid it
-    out twice when a card list or a column got a new virtual size), sends only the rows whose
+    spectator and by a player who is not the one acting: the clue given lays nothing out (the clue line keeps its
+    height, and the note under the hand its row: the screen was laid out for each); a new pane lays the screen out
+    once (Textual laid it out twice when a card list or a column got a new virtual size), sends only the rows whose
     text or style changed (after a layout, Textual sent every row of every widget that moved or changed size, and
     the rows of the whole list a second time), and draws and builds strips only for those rows: no widget more rows
     than it has (the board and a new hand, filled while their pane was hidden, were drawn twice), a pane's blank
@@ -317,6 +318,7 @@ async def test_a_phase_change_lays_out_once_and_repaints_only_the_rows_it_change
             await settle(pilot)
         table = app.screen
         assert isinstance(table, TableScreen)
+        status = table.query_one("#status")
         seen = []
         for _ in range(3):
             before = phase(sessions[0])
@@ -325,10 +327,13 @@ async def test_a_phase_change_lays_out_once_and_repaints_only_the_rows_it_change
             for session in movers[:-1]:
                 await default_move(session)
             await settle(pilot)
+            rows_before = status.outer_size.height
             counts, changed = await count(app, pilot, lambda m=movers[-1]: default_move(m))  # type: ignore[misc]
             seen.append(f"{before}->{phase(sessions[0])}")
             where = (size, role, seen[-1], counts.refreshed)
             assert changed >= 10, where  # most of the main column
+            if seen[-1] == "clue->submit":  # the same pane: laid out only if the status line needs another row
+                assert counts.layouts == (status.outer_size.height != rows_before), where
             assert counts.layouts <= 1, where
             heights: dict[str, int] = {}
             for widget in table.query("*"):

@@ -84,7 +84,7 @@ async def test_refresh_three_player_turn_by_keys() -> None:
             "moon",
             ben_card,
         )
-        assert status(ben).startswith("Your card is in. Waiting for ana and cara")
+        assert status(ben) == "Your card is in. Waiting for two cards each from ana and cara."
         assert status(ana) == "Choose 2 cards that fit the clue (Enter), then confirm."
         assert "Clue: “moon” — told by ben" in screen_text(ana)
 
@@ -97,7 +97,7 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         await pa.press("y")
         await settle(*pilots)
         assert game.state.turn.submissions[0] == ana_cards
-        assert status(ana).startswith("Your cards are in. Waiting for cara")
+        assert status(ana) == "Your cards are in. Waiting for two cards from cara."
 
         # cara marks cards 3 and 5 with number keys; "n" first (not yet) unmarks the last one
         cara_cards = (game.state.hands[2][2], game.state.hands[2][4])

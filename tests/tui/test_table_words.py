@@ -176,15 +176,14 @@ async def test_standard_clue_submit_and_vote_as_each_seat_sees_them() -> None:
     # the cards
     waiting = [seat for o in others if (seat := view_of(o).you) is not None]
     assert (
-        say(teller)
-        == f"Your card is in. Waiting for {name_list(words.names(view, waiting)).plain} to give a card each."
+        say(teller) == f"Your card is in. Waiting for a card each from {name_list(words.names(view, waiting)).plain}."
     )
     assert say(others[0]) == "Choose a card that fits the clue (Enter), then confirm."
     line = words.clue_line(view_of(zoe))
     assert line is not None and line.plain == f"Clue: “a quiet storm” — told by {name}"
     assert plain(words.clue_line(view_of(teller))).endswith(f"told by {name} (you)")
     note = words.hand_note(view_of(others[0]), Choices())
-    assert note is not None and note.plain == "Enter on a card gives it; you confirm first, then it is final."
+    assert note is not None and note.plain == "Enter gives a card; you confirm, then it is final."
     writing = Choices(writing_clue=True)
     assert say(teller, writing) == "Your clue is already given: your text is kept, not sent. Esc: your hand."
     assert say(others[0], writing) == f"{name} gave the first clue: your text is kept, not sent. Esc: your hand."
@@ -247,7 +246,7 @@ async def test_three_players_give_two_cards_and_mark_them() -> None:
     assert note.plain == "Enter marks or unmarks a card (marked: 3); at 2 marked you confirm, then they are final."
     assert words.hand_tags(game, first, None, (first,)) == ("✓ marked 1/2",)
     assert words.submit_question(game, [c.card for c in game.hand[:2]]).title == "Give these cards?"
-    assert say(teller).endswith("to give two cards each.")
+    assert say(teller).startswith("Your card is in. Waiting for two cards each from ")
 
 
 async def test_the_first_clue_is_open_to_everyone() -> None:

@@ -99,11 +99,11 @@ async def test_the_hand_offers_choose_card_only_when_a_card_can_be_chosen_and_wo
         assert screen.focused is hand, screen.focused
         assert "⏎ Choose card" not in keys(ana), keys(ana)
         assert "Choose card" not in screen_text(ana).splitlines()[-1]
-        # One card each at four players: never "to give cards".
-        assert status(ana) == "Your card is in. Waiting for cara and dan to give a card each.", status(ana)
+        # One card each at four players: never "cards from".
+        assert status(ana) == "Your card is in. Waiting for a card each from cara and dan.", status(ana)
         assert await default_move(others[1])
         await settle(pa)
-        assert status(ana) == "Your card is in. Waiting for dan to give a card.", status(ana)
+        assert status(ana) == "Your card is in. Waiting for a card from dan.", status(ana)
 
 
 async def test_at_three_players_the_status_says_two_cards() -> None:
@@ -118,4 +118,4 @@ async def test_at_three_players_the_status_says_two_cards() -> None:
         assert await default_move(others[0])
         assert await default_move(session_of(ana))
         await settle(pa)
-        assert status(ana) == "Your cards are in. Waiting for cara to give two cards.", status(ana)
+        assert status(ana) == "Your cards are in. Waiting for two cards from cara.", status(ana)

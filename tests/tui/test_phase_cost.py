@@ -1,0 +1,125 @@
+"""What each phase change costs a screen that is not acting (a spectator, a player waiting for another), counted
+(never timed): the layouts (Screen._refresh_layout) and the rows sent and drawn for every transition of a short
+game at an 8-seat table, from the practice turn's clue to the end of the game. A layout comes only where a size
+changes (a new pane, a line growing a row); the clue given changes text in place; the end of the game lays the screen
+out once.
+
+    .venv/bin/python -m tests.tui.test_phase_cost [WIDTH HEIGHT]
+
+prints the counts per transition and screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from contextlib import AsyncExitStack
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.table_screen import TableScreen
+from tests.tui.fixtures import coordinator, default_move, options, phase_of, seat_many, settle
+from tests.tui.render_cost import Counts
+from tests.tui.test_render_cost import count, default_move_pending
+
+
+async def _short_game(
+    coord: Coordinator, stack: AsyncExitStack, size: tuple[int, int], role: str
+) -> tuple[list[PlayerSession], DixitApp, Pilot[Any]]:
+    """An 8-seat table playing to 10 points (two turns with seed 5: the practice turn, then one more), started, shown
+    by a DixitApp: a spectator beside 8 recording sessions, or the eighth player."""
+    host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
+    view = await host.create(options(seats=8, target=10))
+    names = ["ben", "cara", "dan", "eve", "finn", "gus", "hal"]
+    if role == "player":
+        names = names[:-1]
+    others = [s for s, _ in await seat_many(coord, names, view.code)]
+    command = f"watch {view.code}" if role == "watcher" else f"join {view.code}"
+    who = "watcher" if role == "watcher" else "hal"
+    app = DixitApp(coord, Identity(who, f"key-{who}"), command=command)
+    pilot = await stack.enter_async_context(app.run_test(size=size))
+    await settle(pilot)
+    await host.start()
+    await settle(pilot)
+    assert isinstance(app.screen, TableScreen)
+    sessions = [host, *others]
+    if role == "player":
+        assert app.session is not None
+        sessions.append(app.session)
+    return sessions, app, pilot
+
+
+async def phase_changes(size: tuple[int, int], role: str) -> list[tuple[str, Counts, int]]:
+    """Each phase change of the short game as the app's screen saw it: (transition, counts, rows changed). The
+    last move of each phase is counted alone (the player's own moves come first: then they watch)."""
+    coord = coordinator()
+    seen: list[tuple[str, Counts, int]] = []
+    async with AsyncExitStack() as stack:
+        sessions, app, pilot = await _short_game(coord, stack, size, role)
+        for _ in range(20):
+            _, turn, before = phase_of(sessions[0])
+            movers = [s for s in sessions if default_move_pending(s)]
+            if not movers:
+                break
+            movers.sort(key=lambda s: s is not app.session)
+            for session in movers[:-1]:
+                await default_move(session)
+            await settle(pilot)
+            counts, changed = await count(app, pilot, lambda m=movers[-1]: default_move(m))  # type: ignore[misc]
+            seen.append((f"{turn}:{before}->{phase_of(sessions[0])[2]}", counts, changed))
+    return seen
+
+
+@pytest.mark.parametrize("role", ["watcher", "player"])
+async def test_each_phase_change_lays_out_only_where_a_size_changes(role: str) -> None:
+    """At 100x30: a new pane lays the screen out once; the clue given (the same pane, the clue line and the note
+    under the hand keeping their rows) lays out nothing; the end of the game (its pane built then, its text fitting
+    the screen) lays out once (its pane's new virtual size laid the screen out a second time). Each sends only the
+    rows that changed, and draws no more widget lines than twice those rows."""
+    seen = await phase_changes((100, 30), role)
+    layouts = {transition: counts.layouts for transition, counts, _ in seen}
+    assert layouts == {
+        "1:clue->vote": 1,  # the practice turn: no cards given, the board comes
+        "1:vote->clue": 1,
+        "2:clue->submit": 0,
+        "2:submit->vote": 1,
+        "2:vote->over": 1,
+    }, (role, layouts)
+    for transition, counts, changed in seen:
+        where = (role, transition, counts.refreshed)
+        assert counts.full_updates == 0, where
+        assert counts.lines_sent <= changed + 2, (counts.lines_sent, changed, where)
+        assert counts.lines_rendered <= 2 * changed, (counts.lines_rendered, changed, where)
+
+
+async def test_the_clue_given_lays_nothing_out_at_a_spectators_80_columns() -> None:
+    """At 80x24 too the clue given lays nothing out at a spectator's screen: the status line waiting for the cards
+    keeps to one row, as the clue phase's did (it took two, and the screen was laid out every turn); each new pane
+    lays out once (the practice turn's board, the hand, the board). (A player who has not given a card yet is asked
+    for one in one row already.)"""
+    role = "watcher"
+    seen = await phase_changes((80, 24), role)
+    layouts = {transition: counts.layouts for transition, counts, _ in seen}
+    assert layouts["2:clue->submit"] == 0, (role, layouts)
+    # (the end of the game, its text taller than the screen here, gets its scroll bar in more layouts: left as is)
+    changes = [n for transition, n in layouts.items() if transition not in ("2:clue->submit", "2:vote->over")]
+    assert changes == [1, 1, 1], (role, layouts)
+
+
+def main() -> None:
+    size = (int(sys.argv[1]), int(sys.argv[2])) if len(sys.argv) == 3 else (100, 30)
+    for role in ("watcher", "player"):
+        for transition, counts, changed in asyncio.run(phase_changes(size, role)):
+            print(
+                f"{size[0]}x{size[1]} {role:7} {transition:15} layouts={counts.layouts} full={counts.full_updates}"
+                f" rows changed={changed} sent={counts.lines_sent} widget lines={counts.lines_rendered}"
+                f" strips={counts.strips}"
+            )
+
+
+if __name__ == "__main__":
+    main()
