@@ -8,10 +8,8 @@ import ast
 import dataclasses
 import inspect
 import random
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import pytest
@@ -23,23 +21,14 @@ from dixit_tui.engine.random_play import random_command
 from dixit_tui.engine.reveal import Points
 from dixit_tui.engine.scoring import score_seats, score_units
 from tests.engine.helpers import make_game
+from tests.work_counters import PythonCalls
 
 
 def python_calls(run: Callable[[], Any]) -> int:
     """How many Python functions `run` calls (C functions not counted)."""
-    calls = 0
-
-    def profile(frame: FrameType, event: str, arg: object) -> None:
-        nonlocal calls
-        if event == "call":
-            calls += 1
-
-    sys.setprofile(profile)
-    try:
+    with PythonCalls() as counted:
         run()
-    finally:
-        sys.setprofile(None)
-    return calls - 1  # `run` itself
+    return counted.calls - 1  # `run` itself
 
 
 def test_an_eight_player_turn_costs_few_python_calls() -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +40,7 @@ from textual.widgets import Input
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.tui.app import DixitApp
 from tests.tui.fixtures import coordinator, default_move, options, seat_many
+from tests.work_counters import wrapped_methods
 
 
 @dataclass
@@ -91,12 +92,6 @@ def counting(apps: list[App[Any]]) -> Iterator[list[Messages]]:
     """Count, while inside, what the nodes of each of `apps` dispatch (one Messages per app, in order)."""
     counts = [Messages() for _ in apps]
     index = {id(app): i for i, app in enumerate(apps)}
-    saved: list[tuple[type, str, Any]] = []
-
-    def patch(cls: type, name: str, make: Callable[[Any], Any]) -> None:
-        original = cls.__dict__[name]
-        saved.append((cls, name, original))
-        setattr(cls, name, make(original))
 
     def of(pump: Any) -> Messages | None:
         app = _app_of(pump)
@@ -165,17 +160,14 @@ def counting(apps: list[App[Any]]) -> Iterator[list[Messages]]:
 
         return wrapper
 
-    patch(Screen, "_refresh_layout", refresh_layout)
-    patch(Compositor, "_arrange_root", arrange)
-    patch(MessagePump, "_dispatch_message", dispatch)
-    patch(MessagePump, "_get_dispatch_methods", dispatch_methods)
-    patch(MessagePump, "_flush_next_callbacks", flush)
-    patch(Timer, "_tick", tick)
-    try:
+    with wrapped_methods() as patch:
+        patch(Screen, "_refresh_layout", refresh_layout)
+        patch(Compositor, "_arrange_root", arrange)
+        patch(MessagePump, "_dispatch_message", dispatch)
+        patch(MessagePump, "_get_dispatch_methods", dispatch_methods)
+        patch(MessagePump, "_flush_next_callbacks", flush)
+        patch(Timer, "_tick", tick)
         yield counts
-    finally:
-        for cls, name, original in reversed(saved):
-            setattr(cls, name, original)
 
 
 def _busy(app: App[Any]) -> bool:

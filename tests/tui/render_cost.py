@@ -18,7 +18,7 @@ import argparse
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +38,7 @@ from dixit_tui.ssh.driver import install_textual_patches
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.compositor import RowCompositor
 from tests.tui.fixtures import coordinator, default_move, options, seat_many, settle
+from tests.work_counters import wrapped_methods
 
 
 @dataclass
@@ -73,12 +74,6 @@ def _name(widget: Widget) -> str:
 def counting() -> Iterator[Counts]:
     """Count, while inside, the work of every app in this process (tests run one app to count one screen)."""
     counts = Counts()
-    saved: list[tuple[type, str, Any]] = []
-
-    def patch(cls: type, name: str, make: Callable[[Any], Any]) -> None:
-        original = cls.__dict__[name]
-        saved.append((cls, name, original))
-        setattr(cls, name, make(original))
 
     def refresh_layout(original: Any) -> Any:
         def wrapper(self: Screen[Any], size: Any = None, scroll: bool = False) -> None:
@@ -148,20 +143,17 @@ def counting() -> Iterator[Counts]:
 
         return wrapper
 
-    patch(Widget, "render_lines", render_lines)
-    patch(App, "_display", display)
-    patch(Screen, "_refresh_layout", refresh_layout)
-    patch(Compositor, "render_full_update", full)
-    patch(Compositor, "render_partial_update", partial)
-    patch(RowCompositor, "render_partial_update", partial)
-    patch(StylesCache, "render_line", render_line)
-    patch(Strip, "__init__", strip_init)
-    patch(Widget, "refresh", refresh)
-    try:
+    with wrapped_methods() as patch:
+        patch(Widget, "render_lines", render_lines)
+        patch(App, "_display", display)
+        patch(Screen, "_refresh_layout", refresh_layout)
+        patch(Compositor, "render_full_update", full)
+        patch(Compositor, "render_partial_update", partial)
+        patch(RowCompositor, "render_partial_update", partial)
+        patch(StylesCache, "render_line", render_line)
+        patch(Strip, "__init__", strip_init)
+        patch(Widget, "refresh", refresh)
         yield counts
-    finally:
-        for cls, name, original in reversed(saved):
-            setattr(cls, name, original)
 
 
 def kind_of(session: PlayerSession) -> str:

@@ -3,8 +3,6 @@ table on screen, and the handler lookups its messages need once another session 
 
 from __future__ import annotations
 
-import sys
-from types import FrameType
 from typing import Any
 
 import pytest
@@ -24,6 +22,7 @@ from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.too_small import TooSmall
 from tests.tui.fixtures import coordinator, options, screen_text, settle
+from tests.work_counters import PythonCalls
 
 SIZE = (100, 30)
 CALLS = 59_000
@@ -49,18 +48,9 @@ async def test_a_second_join_stays_within_its_python_calls() -> None:
     host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
     view = await host.create(options())
     await joined(coord, view.code, "ana")
-    calls = 0
-
-    def count(frame: FrameType, event: str, arg: object) -> None:
-        nonlocal calls
-        if event == "call":
-            calls += 1
-
-    sys.setprofile(count)
-    try:
+    with PythonCalls() as counted:
         await joined(coord, view.code, "ben")
-    finally:
-        sys.setprofile(None)
+    calls = counted.calls
     assert calls <= CALLS, f"a join made {calls} Python calls (at most {CALLS})"
 
 

@@ -3,9 +3,6 @@ the screen a widget is on (not the one on top), NoScreen for a widget not mounte
 
 from __future__ import annotations
 
-import sys
-from types import FrameType
-
 import pytest
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -14,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Label
 
 from dixit_tui.tui.screen_patches import install_screen_patches
+from tests.work_counters import PythonCalls
 
 
 class _Deep(Screen[None]):
@@ -40,18 +38,9 @@ async def test_a_widget_finds_its_own_screen_in_a_few_calls() -> None:
         assert base.screen is app.screen_stack[0] and base.screen is not app.screen
         with pytest.raises(NoScreen):
             _ = Label("loose").screen
-        calls = 0
-
-        def count(frame: FrameType, event: str, arg: object) -> None:
-            nonlocal calls
-            if event == "call":
-                calls += 1
-
-        sys.setprofile(count)
-        try:
+        with PythonCalls() as counted:
             found = deep.screen
-        finally:
-            sys.setprofile(None)
+        calls = counted.calls
         assert found is deep_screen
         # (before: one call of the `_parent` property per step up, and the property itself: 6 here)
         assert calls <= 1, f"{calls} Python calls to find a widget's screen five levels down"
