@@ -224,24 +224,23 @@ def repaint_without_messages() -> None:
             layouts.clear()
         self.__dict__[_POSTPONED] = 0
         timer_update(self)
-        if (
-            self._compositor._dirty_regions
-            and not self._dirty_widgets
-            and self.is_current
-            and not self.app._batch_count
-            and getattr(self.app, DIRECT_REPAINTS, False)
-        ):
+        if not self._dirty_widgets and regions_waiting(self):
             self._compositor_refresh()  # regions left to draw (a frame not rendered in a batch): drawn now
+
+    def regions_waiting(screen: Screen[Any]) -> bool:
+        """Whether the current screen's compositor has regions left to draw that nothing else will draw: a frame not
+        rendered while the app batched its updates (for apps that repaint directly)."""
+        app = screen.app
+        return bool(
+            screen._compositor._dirty_regions
+            and getattr(app, DIRECT_REPAINTS, False)
+            and not app._batch_count
+            and screen.is_current
+        )
 
     async def idle_knows_what_waits(self: Screen[Any], event: events.Idle) -> None:
         await on_idle(self, event)
-        app = self.app
-        if (
-            getattr(app, DIRECT_REPAINTS, False)
-            and self._compositor._dirty_regions
-            and not app._batch_count
-            and self.is_current
-        ):
+        if regions_waiting(self):
             self._update_timer.resume()
 
     Widget.refresh = direct_refresh  # type: ignore[method-assign, assignment]

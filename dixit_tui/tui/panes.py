@@ -41,12 +41,13 @@ class Panes(ContentSwitcher):
         """Parts mounted when asked for: for tests."""
 
     def is_built(self, pane: str) -> bool:
-        """Whether pane `pane` (or part `pane` of a pane) is in the DOM (shown now or before)."""
-        return pane not in self._held and pane not in self._parts
+        """Whether pane `pane` is in the DOM (shown now or before)."""
+        return pane not in self._held
 
     def part_built(self, part: str) -> bool:
-        """Whether part `part` is in the DOM (its pane built, and the part asked for)."""
-        return part not in self._parts and part not in self._hold_parts
+        """Whether part `part` was asked for (`build_part`): in the DOM, or coming with its pane when that is built.
+        (A part held back, `_parts`, is always one not asked for yet.)"""
+        return part not in self._hold_parts
 
     def build_part(self, part: str) -> None:
         """Put part `part` in the DOM now (in its place in its pane), if it was held back; if its pane is not built
