@@ -25,6 +25,7 @@ from textual.widget import Widget
 
 from dixit_tui.ssh import driver
 from dixit_tui.ssh.driver import install_textual_patches
+from dixit_tui.tui.line_cache import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import coordinator, default_move, play_until, settle
 from tests.tui.test_render_cost import count, default_move_pending, eight_bots, phase
@@ -61,6 +62,7 @@ async def test_an_ordinary_move_copies_no_line_through_the_colour_filter() -> No
         await play_until(sessions, lambda s=sessions[0]: phase(s) == "submit")  # type: ignore[misc]
         await settle(pilot)
         lines = 0
+        forget_shared()  # (lines drawn by earlier tests' apps in this process would not be drawn here)
         with counting_filter_copies() as copies:
             for _ in range(2):  # the cards, the votes, the reveal (phase changes included)
                 movers = [s for s in sessions if default_move_pending(s)]
@@ -68,7 +70,7 @@ async def test_an_ordinary_move_copies_no_line_through_the_colour_filter() -> No
                     counts, _ = await count(app, pilot, lambda s=session: default_move(s))  # type: ignore[misc]
                     lines += counts.lines_rendered
         changed, same = copies
-        assert lines > 30 and changed > 0  # (enough lines drawn for the count to mean something: 42-96 here)
+        assert lines > 50 and changed > 0  # (enough lines drawn for the count to mean something)
         assert same == 0, (same, changed, lines)
 
 
