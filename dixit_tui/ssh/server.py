@@ -25,6 +25,7 @@ from typing import Any
 import asyncssh
 
 from dixit_tui import __version__
+from dixit_tui.ssh import ignore_packets
 from dixit_tui.ssh.driver import check_work_measured
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
@@ -726,6 +727,7 @@ async def start_server(
     await check_work_measured()  # (only a warning in the log if the loop's work cannot be measured per session)
     host_key = ensure_host_key(Path(keys_dir))
     state = _ServerState(limits, fingerprint(host_key))
+    ignore_packets.install()  # (no empty MSG_IGNORE ahead of each packet: the ciphers allowed are not CBC)
 
     def server_factory() -> DixitSSHServer:
         return DixitSSHServer(state, app_factory, command_handler)
