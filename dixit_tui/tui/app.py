@@ -231,13 +231,23 @@ class DixitApp(ThemeLookup[int]):
             await self.session.close()
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
-        """Every screen carries the "terminal too small" notice (its CSS shows it only below the minimum size)."""
+        """A screen shown while the terminal is too small gets the "terminal too small" notice (its CSS shows it only
+        below the minimum size; once mounted, it stays)."""
+        if self._too_small(self.size):
+            self._add_notice(screen)
+
+    def _add_notice(self, screen: Screen[Any]) -> None:
         if screen not in self.screen_stack or screen.query_children(TooSmall):
             return
         if not (screen.is_mounted and screen.is_attached):  # pushed this instant (Esc then a key): add it later
-            self.call_after_refresh(self._screen_changed, screen)
+            self.call_after_refresh(self._add_notice, screen)
             return
         screen.mount(TooSmall())
+
+    @staticmethod
+    def _too_small(size: Any) -> bool:
+        width, height = size
+        return bool(width and height) and (width < MIN_WIDTH or height < MIN_HEIGHT)
 
     async def on_event(self, event: events.Event) -> None:
         """While the "terminal too small" notice shows, nothing is played blind: keys are dropped (Ctrl+C still
@@ -258,6 +268,9 @@ class DixitApp(ThemeLookup[int]):
         if self._size is not None and event.size == self._size and self._resize_event is None:
             event.stop()
             event.prevent_default()
+            return
+        if self._too_small(event.size) and self.screen_stack:
+            self._add_notice(self.screen)  # (mounted as the terminal becomes too small)
 
     def update_styles(self, node: DOMNode, animate: bool = True) -> None:
         """As Textual's, except for a widget not in the DOM yet (built in a compose, not mounted): it is styled when
@@ -336,10 +349,15 @@ class DixitApp(ThemeLookup[int]):
 
     def _prepare_screen(self, screen: Screen[Any], *, notice: bool = True) -> None:
         """A new screen gets what it would otherwise get only once shown, each costing a restyle or a relayout of
-        all its widgets: the "terminal too small" notice (composed with it), and its breakpoint classes for the
-        current size (Textual sets them on its first Resize). Its first resume then keeps the styles it mounted with.
+        all its widgets: the "terminal too small" notice (composed with it, when the terminal is too small already:
+        otherwise it is mounted only if it becomes so, see `_on_resize`), and its breakpoint classes for the current
+        size (Textual sets them on its first Resize). Its first resume then keeps the styles it mounted with.
         """
-        if notice and not any(isinstance(child, TooSmall) for child in screen._pending_children):
+        if (
+            notice
+            and self._too_small(self.size)
+            and not any(isinstance(child, TooSmall) for child in screen._pending_children)
+        ):
             screen._pending_children.append(TooSmall())
         width, height = self.size
         if width and height:

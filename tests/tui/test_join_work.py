@@ -18,6 +18,7 @@ from textual.dom import DOMNode
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui import dispatch
 from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.line_cache import forget_shared
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.too_small import TooSmall
@@ -25,13 +26,14 @@ from tests.tui.fixtures import coordinator, options, screen_text, settle
 from tests.work_counters import PythonCalls
 
 SIZE = (100, 30)
-CALLS = 59_000
+CALLS = 56_000
 """Python calls for a join once another session has joined, headless, the test pilot's own calls included: 98,100
 before styles, stylesheets and handler lookups were shared across sessions, 79,100 after; 75,700 before widgets were
 styled only once in the DOM and the first frame stayed the only drawing, 68,500 after; 65,300 once callbacks'
 parameters and the theme's CSS variables were worked out once per process; 62,200 before a place's :disabled was
 worked out down its path, reactive defaults were stored from a plan per class and strips made their caches only when
-used, 59,400 after; 58,500 once a node found its screen without a property call per parent."""
+used, 59,400 after; 58,500 once a node found its screen without a property call per parent; 56,000 before the
+"terminal too small" notice was mounted only on a screen shown too small, 55,200 after."""
 
 
 async def joined(coord: Any, code: str, name: str) -> DixitApp:
@@ -44,6 +46,7 @@ async def joined(coord: Any, code: str, name: str) -> DixitApp:
 
 
 async def test_a_second_join_stays_within_its_python_calls() -> None:
+    forget_shared()  # (the same lines drawn by another test's app: the first join here draws them)
     coord = coordinator()
     host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
     view = await host.create(options())
@@ -83,8 +86,8 @@ async def test_a_join_draws_its_table_once_and_styles_each_widget_once_it_is_in_
     """The table screen's first frame is its only drawing until something changes: the repaints its widgets asked for
     while it mounted (and the chat feed's first Resize, at the size it was drawn at) were drawn again after it, most
     of the screen a second time. A widget built in a compose is styled when it mounts, not also at each class its
-    constructor set (a compact Input or Button, a Button's variant). The default screen under the table never shows:
-    it gets no "terminal too small" notice of its own."""
+    constructor set (a compact Input or Button, a Button's variant). No screen gets a "terminal too small" notice
+    while the terminal is large enough (see `test_a_screen_gets_the_too_small_notice_only_once_the_terminal_is`)."""
     coord = coordinator()
     host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
     view = await host.create(options())
@@ -115,8 +118,39 @@ async def test_a_join_draws_its_table_once_and_styles_each_widget_once_it_is_in_
         # (before: Button x3, Button x3, Input x2, Input x2...)
         assert styled_outside == [], f"widgets styled before they were in the DOM: {styled_outside}"
         assert not app.screen_stack[0].query_children(TooSmall)
-        assert app.screen.query_children(TooSmall)
         assert f"Dixit · table {view.code}" in screen_text(app)
+
+
+async def test_a_screen_gets_the_too_small_notice_only_once_the_terminal_is() -> None:
+    """The "terminal too small" notice is a widget of its own on a screen (hidden by CSS at a size that fits): it was
+    composed into every new screen (the table's, the lobby's, each dialog's), mounted and styled at every join for a
+    notice almost nobody sees. It is mounted on the screen shown when the terminal becomes too small (or on a screen
+    opened while it is), and stays there."""
+    coord = coordinator()
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options())
+    app = DixitApp(coord, Identity("ana", "key-ana"), command=f"join {view.code}")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        # (before: a notice on the table screen, composed with it)
+        assert [screen for screen in app.screen_stack if screen.query_children(TooSmall)] == []
+        await pilot.resize_terminal(50, 15)
+        await settle(pilot)
+        assert app.screen.query_children(TooSmall)
+        assert "Terminal too small" in screen_text(app)
+        await pilot.resize_terminal(*SIZE)
+        await settle(pilot)
+        assert "Terminal too small" not in screen_text(app)
+        assert f"Dixit · table {view.code}" in screen_text(app)
+        await pilot.resize_terminal(50, 15)
+        await pilot.press("f1")  # (not played: the notice shows)
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen) and len(app.screen.query_children(TooSmall)) == 1
+    ana = DixitApp(coord, Identity("ben", "key-ben"))
+    async with ana.run_test(size=(50, 15)) as pilot:  # a lobby opened too small has it from the start
+        await settle(pilot)
+        assert "Terminal too small" in screen_text(ana)
 
 
 async def test_a_second_join_works_out_no_signature_and_no_colour_system(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,8 +1,8 @@
 """The "terminal too small" notice: below the smallest size the app can be used at, it covers every screen.
 
-Every screen of the app gets one (the app mounts it when a screen becomes active); it is hidden unless the screen
-has a `-too-narrow` or `-too-short` breakpoint class (see `DixitApp` and dixit.tcss), so a resize shows or hides it
-without any code running. While it shows, the app ignores keys (except Ctrl+C), so nothing is played blind.
+A screen gets one once it shows while the terminal is too small (the app mounts it then, see `DixitApp`); it is
+hidden unless the screen has a `-too-narrow` or `-too-short` breakpoint class (see dixit.tcss), so later resizes show
+or hide it without any code running. While it shows, the app ignores keys (except Ctrl+C), so nothing is played blind.
 """
 
 from __future__ import annotations
