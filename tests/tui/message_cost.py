@@ -51,7 +51,7 @@ class Messages:
     callbacks: int = 0  # callbacks run after a message (call_next, call_later's are Callback messages)
     timers: int = 0  # timer ticks
     receivers: Counter[tuple[type, type]] = field(default_factory=Counter)  # (message class, receiver class)
-    paths: dict[int, tuple[Message, list[type]]] = field(default_factory=dict)  # a bubbling message: its receivers
+    paths: dict[int, tuple[type[Message], list[type]]] = field(default_factory=dict)  # a bubbling message: receivers
     layouts: int = 0  # layouts of a screen (Screen._refresh_layout)
     arrangements: int = 0  # whole screens arranged (Compositor._arrange_root): a layout's, and any other
 
@@ -92,6 +92,7 @@ def counting(apps: list[App[Any]]) -> Iterator[list[Messages]]:
     """Count, while inside, what the nodes of each of `apps` dispatch (one Messages per app, in order)."""
     counts = [Messages() for _ in apps]
     index = {id(app): i for i, app in enumerate(apps)}
+    bubbling: dict[int, Message] = {}  # the bubbling messages seen, alive until the count ends (their ids unique)
 
     def of(pump: Any) -> Messages | None:
         app = _app_of(pump)
@@ -108,8 +109,9 @@ def counting(apps: list[App[Any]]) -> Iterator[list[Messages]]:
                 c.by_type[name] += 1
                 c.by_receiver[f"{name} -> {_kind(self)}"] += 1
                 c.receivers[type(message), type(self)] += 1
-                if message.bubble:
-                    c.paths.setdefault(id(message), (message, []))[1].append(type(self))
+                if message.bubble:  # (keyed by id while counting: the message is kept alive in `bubbling`)
+                    bubbling.setdefault(id(message), message)
+                    c.paths.setdefault(id(message), (type(message), []))[1].append(type(self))
             await original(self, message)
 
         return wrapper
@@ -167,7 +169,10 @@ def counting(apps: list[App[Any]]) -> Iterator[list[Messages]]:
         patch(MessagePump, "_get_dispatch_methods", dispatch_methods)
         patch(MessagePump, "_flush_next_callbacks", flush)
         patch(Timer, "_tick", tick)
-        yield counts
+        try:
+            yield counts
+        finally:
+            bubbling.clear()  # (counts kept after the block hold no message, so no app either)
 
 
 def _busy(app: App[Any]) -> bool:

@@ -77,8 +77,8 @@ async def test_a_bubbling_message_reaches_only_the_nodes_that_handle_it() -> Non
                 bubbled += 1
                 for receiver in receivers[1:]:
                     # (a screen still gets it while something waits for its idle: a drawing, callbacks)
-                    if not handles(receiver, type(message)) and not issubclass(receiver, Screen):
-                        needless.append(f"{label} {who}: {type(message).__name__} -> {receiver.__name__}")
+                    if not handles(receiver, message) and not issubclass(receiver, Screen):
+                        needless.append(f"{label} {who}: {message.__name__} -> {receiver.__name__}")
     assert bubbled >= 3  # (the vote's board highlighted; the hand blurred and focused)
     assert not needless, needless
 
