@@ -34,6 +34,7 @@ from dixit_tui.sanitize import CLUE_MAX
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.host import Host, Session
+from dixit_tui.tui.line_cache import forget_with_shared
 from dixit_tui.tui.panes import Backdrop
 from dixit_tui.tui.panes import Panes as LazyPanes
 from dixit_tui.tui.table_words import Choices, Question, Words
@@ -55,9 +56,22 @@ if TYPE_CHECKING:
 TYPING_RENEW = 3.0  # seconds between "still writing a clue" reports (the coordinator's mark lasts about 10)
 
 
+CONTENTS_MAX = 4096
+"""Words turned into Content kept process-wide (emptied when full)."""
+
+_contents: dict[Words, Content] = forget_with_shared({})
+
+
 def content(text: Words) -> Content:
-    """Words as Textual shows them (styles from `table_words`, player text as plain text)."""
-    return Content.assemble(*text.parts)
+    """Words as Textual shows them (styles from `table_words`, player text as plain text). The same words give the
+    same Content object, built once for every session showing them (Content is immutable): a line that did not
+    change is told apart by identity, without comparing its text and styles."""
+    found = _contents.get(text)
+    if found is None:
+        if len(_contents) >= CONTENTS_MAX:
+            _contents.clear()
+        found = _contents[text] = Content.assemble(*text.parts)
+    return found
 
 
 CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
@@ -140,8 +154,11 @@ class TableScreen(Screen[None]):
         self.marked: list[str] = []  # cards marked for submission (two at three players)
         self.last_reveal: RevealUpdate | None = None
         self._bindings_state: tuple[bool | None, ...] | None = None  # the keys' states the footer shows
+        # the keys' states worked out for (view, focus, last reveal)
+        self._states_kept: tuple[TableView, Widget | None, RevealUpdate | None, dict[str, bool | None]] | None = None
         self.over: OverUpdate | None = None
         self._phase_key: tuple[object, ...] | None = None
+        self._topbar_key: tuple[object, ...] | None = None  # what the top bar shown was worked out from
         self._shown: TableView | None = None  # the last view rendered
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
         self._clue_label = "Clue:"
@@ -151,11 +168,13 @@ class TableScreen(Screen[None]):
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
         def query_one(self, selector, expect_type=None):
-            """The table's widgets stay as composed: each is looked up once (the lookups were a good part of the
-            cost of an update)."""
+            """The table's widgets stay as composed (the parts built later are never removed either): each is
+            looked up once (the lookups were a good part of the cost of an update). A widget removed all the same
+            (closing or closed) is looked up again. (Asking whether it is attached walked up to the screen at each
+            call: a sixth of the calls of an update.)"""
             key = (selector, expect_type)
             widget = self._found.get(key)
-            if widget is None or not widget.is_attached:
+            if widget is None or widget._closing or widget._closed:
                 widget = super().query_one(selector, expect_type)
                 self._found[key] = widget
             return widget
@@ -233,7 +252,8 @@ class TableScreen(Screen[None]):
     def refresh_bindings_if_changed(self) -> None:
         """Rebuilding the footer is the costliest part of a re-render: do it only when a key's state changed.
         (Textual refreshes the bindings itself when the focus moves.)"""
-        state = tuple(self.check_action(action, ()) for action in _ACTIONS)
+        states = self._action_states()
+        state = tuple([states.get(action, True) for action in _ACTIONS])
         if state != self._bindings_state:
             self._bindings_state = state
             self.refresh_bindings()
@@ -374,8 +394,12 @@ class TableScreen(Screen[None]):
 
     def _render_topbar(self) -> None:
         """One line; when it does not fit, the less useful parts get shorter or go first (see `words.topbar`)."""
-        line = words.topbar(self.view, self.size.width - 2, time.time())
-        self.query_one("#topbar", TextBox).show(content(line))
+        view, width, now = self.view, self.size.width - 2, time.time()
+        key = words.topbar_key(view, width, now)
+        if key == self._topbar_key:
+            return  # (the same words: an ordinary move, a tick that leaves the clock's text as it was)
+        self._topbar_key = key
+        self.query_one("#topbar", TextBox).show(content(words.topbar(view, width, now)))
 
     def _render_feed(self, previous: TableView | None) -> None:
         chat = self.query_one(ChatPanel)
@@ -725,47 +749,42 @@ class TableScreen(Screen[None]):
     # --- actions ------------------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        view, game = self.view, self.game
+        return self._action_states().get(action, True)
+
+    def _action_states(self) -> dict[str, bool | None]:
+        """Whether each key works now (True), shows dimmed (None) or is hidden (False), worked out once for each view,
+        focus and reveal (every update asks for all of them, to tell whether the key bar changed)."""
+        view, focused, reveal = self.view, self.focused, self.last_reveal
+        kept = self._states_kept
+        if kept is not None and kept[0] is view and kept[1] is focused and kept[2] is reveal:
+            return kept[3]
+        game = view.game
         lobby = view.status == TableStatus.LOBBY or game is None
-        if action == "start":  # offered only when the table can start; the status line says what is missing
-            return lobby and view.is_host and view.start_problem is None
-        if action == "practice":
-            if not (lobby and view.is_host):
-                return False
-            return True if view.start_problem is None else None
-        if action == "rematch":
-            return view.status == TableStatus.OVER and view.is_host
-        if action == "add_bot":
-            return lobby and view.is_host and len(view.seats) < view.options.max_seats()
-        if action == "team_chat":
-            return words.team_chat_mate(view) is not None
-        if action == "transcript":
-            return view.status == TableStatus.OVER or bool(game is not None and game.history)
-        if action == "void":
-            return bool(
-                view.is_host
-                and game is not None
-                and view.status == TableStatus.PLAYING
-                and game.phase in words.VOID_PHASES
-            )
-        if action == "remove":
-            return (
-                view.is_host
-                and view.status != TableStatus.OVER
-                and any(s.seat != view.you and not s.removed for s in view.seats)
-            )
-        if action == "back":  # Esc leaves a text box (clue, chat) for the hand, board or dial
-            return isinstance(self.focused, Input)
-        if action == "type_clue":  # the blind clue (no card to choose first): Enter opens the clue box
-            return bool(
-                self._can_clue_now()
-                and game is not None
-                and (game.hand_hidden or not game.clue_needs_card)
-                and not isinstance(self.focused, Input)
-            )
-        if action == "recap":
-            return self.last_reveal is not None or (game is not None and game.last_reveal is not None)
-        return True
+        host = view.is_host
+        typing = isinstance(focused, Input)
+        states: dict[str, bool | None] = {
+            # offered only when the table can start; the status line says what is missing
+            "start": lobby and host and view.start_problem is None,
+            "practice": (True if view.start_problem is None else None) if lobby and host else False,
+            "rematch": view.status == TableStatus.OVER and host,
+            "add_bot": lobby and host and len(view.seats) < view.options.max_seats(),
+            "team_chat": words.team_chat_mate(view) is not None,
+            "transcript": view.status == TableStatus.OVER or bool(game is not None and game.history),
+            "void": bool(
+                host and game is not None and view.status == TableStatus.PLAYING and game.phase in words.VOID_PHASES
+            ),
+            "remove": host
+            and view.status != TableStatus.OVER
+            and any(s.seat != view.you and not s.removed for s in view.seats),
+            "back": typing,  # Esc leaves a text box (clue, chat) for the hand, board or dial
+            # the blind clue (no card to choose first): Enter opens the clue box
+            "type_clue": bool(
+                self._can_clue_now() and game is not None and (game.hand_hidden or not game.clue_needs_card) and not typing
+            ),
+            "recap": reveal is not None or (game is not None and game.last_reveal is not None),
+        }
+        self._states_kept = (view, focused, reveal, states)
+        return states
 
     async def action_start(self) -> None:
         await self._confirm_start(practice=False)

@@ -173,6 +173,17 @@ def clock(seconds_left: float) -> str:
 _Piece = tuple[str | tuple[str, str], str | tuple[str, str] | None]  # a part of the top bar: (full, short or None)
 
 
+def topbar_key(view: TableView, width: int, now: float) -> tuple[object, ...]:
+    """Everything `topbar` reads (equal keys: the same line), to tell cheaply that the top bar did not change (an
+    ordinary move changes none of it)."""
+    game = view.game
+    left = clock(view.deadline - now) if view.deadline is not None else None
+    shown = (width, view.code, view.options, left, view.you, view.spectators)
+    if game is None:
+        return (*shown, view.seats)
+    return (*shown, game.mode, game.target, game.storytells, game.practice, game.draw_pile, game.phase, game.turn)
+
+
 def topbar(view: TableView, width: int, now: float) -> Words:
     """One line; when it does not fit `width`, the less useful parts get shorter or go first (never the code, the
     timer or who is watching)."""
