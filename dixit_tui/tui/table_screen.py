@@ -159,6 +159,7 @@ class TableScreen(Screen[None]):
         self.over: OverUpdate | None = None
         self._phase_key: tuple[object, ...] | None = None
         self._topbar_key: tuple[object, ...] | None = None  # what the top bar shown was worked out from
+        self._displayed: dict[int, bool] = {}  # the display the screen set, by widget (see _show)
         self._shown: TableView | None = None  # the last view rendered
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
         self._clue_label = "Clue:"
@@ -358,11 +359,11 @@ class TableScreen(Screen[None]):
         self.query_one(SeatsPanel).show(view)
         help_box = self.query_one("#practice-help", TextBox)
         help_text = words.practice_help(view)
-        help_box.display = help_text is not None
+        self._show(help_box, help_text is not None)
         if help_text is not None:
             help_box.show(content(help_text))
         track = self.query_one(ScoreTrack)
-        track.display = game is not None and help_text is None  # all at 0 during the practice turn
+        self._show(track, game is not None and help_text is None)  # all at 0 during the practice turn
         if game is not None:
             goal = game.target if game.mode == Mode.STANDARD else None  # party and team games end by storytelling
             track.show([(p.seat, p.score) for p in game.players if p.active], goal)
@@ -392,6 +393,14 @@ class TableScreen(Screen[None]):
         self._close_stale_dialogs()
         self.refresh_bindings_if_changed()
 
+    def _show(self, widget: Widget, shown: bool) -> None:
+        """`widget.display = shown`, only when that changes what the screen set last (setting it restyles the widget
+        through several calls even when it is the same; nothing else sets these widgets' display)."""
+        shown = bool(shown)
+        if self._displayed.get(id(widget)) is not shown:
+            self._displayed[id(widget)] = shown
+            widget.display = shown
+
     def _render_topbar(self) -> None:
         """One line; when it does not fit, the less useful parts get shorter or go first (see `words.topbar`)."""
         view, width, now = self.view, self.size.width - 2, time.time()
@@ -417,7 +426,7 @@ class TableScreen(Screen[None]):
     def _render_clue(self) -> None:
         clue = self.query_one("#clue", TextBox)
         line = words.clue_line(self.view, self.last_reveal.reveal if self.last_reveal is not None else None)
-        clue.display = line is not None
+        self._show(clue, line is not None)
         if line is not None:
             clue.show(content(line))
 
@@ -453,7 +462,7 @@ class TableScreen(Screen[None]):
         if game.hand or panes.part_built("hand"):  # (a spectator has none: never built)
             hand = self._hand()
             hand.show_items(self._hand_items(game))
-            hand.display = bool(game.hand)
+            self._show(hand, bool(game.hand))
             can_choose = (
                 self.view.you is not None
                 and not game.hand_hidden
@@ -471,7 +480,7 @@ class TableScreen(Screen[None]):
             box = self._clue_input()
             # a clue typed when the turn moved on stays on screen, as typed, until you send or clear it
             kept = bool(box.value) and self.view.you is not None
-            self.query_one("#clue-row").display = clue_now or kept
+            self._show(self.query_one("#clue-row"), clue_now or kept)
             label = words.clue_label(self.view)
             if label != self._clue_label:
                 self._clue_label = label
@@ -479,7 +488,7 @@ class TableScreen(Screen[None]):
         text = words.hand_note(self.view, Choices(chosen=self.chosen, marked=tuple(self.marked)))
         # the row stays, blank when there is nothing to say (shown and hidden as the phases went and your card was
         # given, it laid the screen out each time, for every player at the table)
-        note.display = True
+        self._show(note, True)
         note.show(content(text) if text is not None else Content(""))
 
     def _board_items(self, game: PlayerView, dial: Dial | None) -> list[CardItem]:
@@ -497,7 +506,7 @@ class TableScreen(Screen[None]):
         assert game is not None
         dial = self._voting_dial() if game.can_vote else self._dial()
         if dial is not None:
-            dial.display = game.can_vote
+            self._show(dial, game.can_vote)
         if dial is not None and game.can_vote:
             dial.configure(
                 len(game.board),
@@ -515,7 +524,7 @@ class TableScreen(Screen[None]):
             board.highlighted = None  # no pointer: you do not vote
         note = self.query_one("#vote-note", TextBox)
         text = words.vote_note(self.view)
-        note.display = text is not None
+        self._show(note, text is not None)
         if text is not None:
             note.show(content(text))
 
@@ -779,7 +788,10 @@ class TableScreen(Screen[None]):
             "back": typing,  # Esc leaves a text box (clue, chat) for the hand, board or dial
             # the blind clue (no card to choose first): Enter opens the clue box
             "type_clue": bool(
-                self._can_clue_now() and game is not None and (game.hand_hidden or not game.clue_needs_card) and not typing
+                self._can_clue_now()
+                and game is not None
+                and (game.hand_hidden or not game.clue_needs_card)
+                and not typing
             ),
             "recap": reveal is not None or (game is not None and game.last_reveal is not None),
         }

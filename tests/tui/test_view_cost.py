@@ -16,7 +16,8 @@ from dataclasses import replace
 
 import pytest
 
-from dixit_tui.coordinator import Identity, TableView
+from dixit_tui.coordinator import Identity, PlayerSession, TableView
+from dixit_tui.coordinator.models import StateUpdate
 from dixit_tui.tui import table_words as words
 from tests.tui.fixtures import Recorder, coordinator, options, play_until, seat_many
 from tests.tui.view_cost import updates_of_a_turn
@@ -60,9 +61,14 @@ async def _views_of_games() -> list[TableView]:
         sinks.append(watcher_sink)
         sessions = [host, *[s for s, _ in seated]]
         await host.practice()
-        await play_until(sessions, lambda s=host: s.view() is not None and s.view().status == "over")  # type: ignore[misc, union-attr]
+
+        def over(session: PlayerSession = host) -> bool:
+            view = session.view()
+            return view is not None and view.status == "over"
+
+        await play_until(sessions, over)
         for sink in sinks:
-            views += [u.view for u in sink.updates if getattr(u, "view", None) is not None]
+            views += [u.view for u in sink.updates if isinstance(u, StateUpdate) and u.view is not None]
     out = list(views)
     for view in views:
         out.append(replace(view, deadline=1000.0, spectators=view.spectators + 2))

@@ -141,9 +141,10 @@ def owner(frame: FrameType) -> str:
 
 
 async def updates_of_a_turn(role: str, *, where: Callable[[FrameType], str] | None = None) -> list[tuple[str, Handled]]:
-    """The updates of the second turn (after the practice turn) as the app handling them last handled them: a chat line in the clue
-    phase, the clue (a phase change), each card given but the last, the last (a phase change), each vote but the
-    last, the last (the reveal and a phase change), then a seat going offline; (kind, counts) for each move."""
+    """The updates of the second turn (after the practice turn) as the app handling them last handled them: a chat
+    line in the clue phase, the clue (a phase change), each card given but the last, the last (a phase change), each
+    vote but the last, the last (the reveal and a phase change), then a seat going offline; (kind, counts) for each
+    move."""
     forget_shared()
     seen: list[tuple[str, Handled]] = []
     async with AsyncExitStack() as stack:
