@@ -160,6 +160,7 @@ class TableScreen(Screen[None]):
         self._phase_key: tuple[object, ...] | None = None
         self._topbar_key: tuple[object, ...] | None = None  # what the top bar shown was worked out from
         self._displayed: dict[int, bool] = {}  # the display the screen set, by widget (see _show)
+        self._hand_key: tuple[object, ...] | None = None  # what the hand shown was made from
         self._shown: TableView | None = None  # the last view rendered
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
         self._clue_label = "Clue:"
@@ -461,7 +462,11 @@ class TableScreen(Screen[None]):
         panes = self.query_one(Panes)
         if game.hand or panes.part_built("hand"):  # (a spectator has none: never built)
             hand = self._hand()
-            hand.show_items(self._hand_items(game))
+            # what the cards shown are made of (`_hand_items`): an ordinary move changes none of it
+            key = (game.hand, game.voided_card, game.can_clue, game.submit_count, self.chosen, tuple(self.marked))
+            if key != self._hand_key:
+                self._hand_key = key
+                hand.show_items(self._hand_items(game))
             self._show(hand, bool(game.hand))
             can_choose = (
                 self.view.you is not None

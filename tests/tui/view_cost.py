@@ -5,11 +5,12 @@ spectator's app and at a player's app whose player is not acting.
 
 Used by tests/tui/test_view_cost.py and runnable on its own:
 
-    .venv/bin/python -m tests.tui.view_cost [--role watcher|player] [--top 25] [--cpu N]
+    .venv/bin/python -m tests.tui.view_cost [--role ROLE] [--top 25 [--by owner] [--nth 3]] [--cpu N [--posted]]
 
-prints the calls of each update (with --top, the functions called most often in each kind of update; with --cpu, the
-process CPU time of handling the last ordinary update's view again N times, which compares code versions run in
-turn on one machine: never asserted).
+prints the calls of each update (with --top, the functions called most often in the --nth update of each kind, or
+with --by owner the project's functions that made the calls; with --cpu, the process CPU time of handling a card
+given and the view before it, in turn, N times, which compares code versions run in turn on one machine: never
+asserted).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from dixit_tui.coordinator import Identity, PlayerSession, TableView
+from dixit_tui.coordinator.models import StateUpdate
 from dixit_tui.tui.app import CoordinatorUpdate, DixitApp
 from dixit_tui.tui.line_cache import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
@@ -180,9 +182,10 @@ async def updates_of_a_turn(role: str, *, where: Callable[[FrameType], str] | No
 ORDINARY = ("chat", "card", "vote", "offline")
 
 
-async def cpu_of_views(role: str, repeat: int) -> float:
+async def cpu_of_views(role: str, repeat: int, *, posted: bool = False) -> float:
     """Process CPU seconds to handle `repeat` ordinary updates (a card given, the view before it, in turn), each
-    handled alone as the app handles it."""
+    handled alone as the app handles it; with `posted`, each posted to the app and drawn (with the settling of a
+    test's pilot: more than the update costs, the same for any version)."""
     forget_shared()
     async with AsyncExitStack() as stack:
         sessions, apps, pilots = await table_of_eight(stack, role)
@@ -204,6 +207,10 @@ async def cpu_of_views(role: str, repeat: int) -> float:
         views: tuple[TableView, TableView] = (before, after)
         start = time.process_time()
         for i in range(repeat):
+            if posted:  # through the app's queue, each drawn before the next
+                app.post_message(CoordinatorUpdate(StateUpdate(views[i % 2])))
+                await settle(pilot, rounds=1)
+                continue
             screen.show_view(views[i % 2])
             if i % 50 == 49:
                 await settle(pilot, rounds=1)  # the refreshes asked for are drawn now and then
@@ -219,10 +226,12 @@ def main() -> None:
     parser.add_argument("--by", choices=("function", "owner"), default="function")
     parser.add_argument("--nth", type=int, default=3, help="with --top: which update of each kind (1 for the first)")
     parser.add_argument("--cpu", type=int, default=0)
+    parser.add_argument("--posted", action="store_true", help="with --cpu: through the app's queue, each drawn")
     args = parser.parse_args()
     for role in (args.role,) if args.role else ("watcher", "player"):
         if args.cpu:
-            print(f"{role:7} cpu of {args.cpu} views: {asyncio.run(cpu_of_views(role, args.cpu)) * 1000:.0f} ms")
+            spent = asyncio.run(cpu_of_views(role, args.cpu, posted=args.posted))
+            print(f"{role:7} cpu of {args.cpu} views{' posted' if args.posted else ''}: {spent * 1000:.0f} ms")
             continue
         where = (function if args.by == "function" else owner) if args.top else None
         seen = asyncio.run(updates_of_a_turn(role, where=where))
