@@ -161,6 +161,7 @@ class TableScreen(Screen[None]):
         self._topbar_key: tuple[object, ...] | None = None  # what the top bar shown was worked out from
         self._displayed: dict[int, bool] = {}  # the display the screen set, by widget (see _show)
         self._hand_key: tuple[object, ...] | None = None  # what the hand shown was made from
+        self._clue_key: tuple[object, ...] | None = None  # what the clue line shown was worked out from
         self._shown: TableView | None = None  # the last view rendered
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
         self._clue_label = "Clue:"
@@ -425,8 +426,13 @@ class TableScreen(Screen[None]):
         chat.set_paused(view.chat_paused, words.team_chat_mate(view))
 
     def _render_clue(self) -> None:
+        view, reveal = self.view, self.last_reveal.reveal if self.last_reveal is not None else None
+        key = words.clue_line_key(view, reveal)
+        if key == self._clue_key:
+            return  # (the same words: an ordinary move)
+        self._clue_key = key
         clue = self.query_one("#clue", TextBox)
-        line = words.clue_line(self.view, self.last_reveal.reveal if self.last_reveal is not None else None)
+        line = words.clue_line(view, reveal)
         self._show(clue, line is not None)
         if line is not None:
             clue.show(content(line))

@@ -257,6 +257,17 @@ def reveal_line(reveal: Reveal, name_of: Callable[[int], str], you: int | None) 
     return _w(*parts)
 
 
+def clue_line_key(view: TableView, last_reveal: Reveal | None = None) -> tuple[object, ...]:
+    """Everything `clue_line` reads (equal keys: the same line), to tell cheaply that the clue line did not change
+    (an ordinary move changes none of it)."""
+    game = view.game
+    if game is None:
+        return ()
+    names = tuple([seat.name for seat in view.seats])
+    at = (game.phase, game.turn, game.clue, game.storyteller, game.last_reveal, last_reveal)
+    return (*at, view.you, view.typing, names)
+
+
 def clue_line(view: TableView, last_reveal: Reveal | None = None) -> Words | None:
     """The clue and who told it (or who is writing one), and until the vote how the last turn went (in the clue and
     the submit phases, which show the same pane: the line keeps its height when the clue comes, so the screen is
