@@ -34,6 +34,7 @@ from dixit_tui.sanitize import CLUE_MAX
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.host import Host, Session
+from dixit_tui.tui.line_cache import forget_with_shared
 from dixit_tui.tui.panes import Backdrop
 from dixit_tui.tui.panes import Panes as LazyPanes
 from dixit_tui.tui.table_words import Choices, Question, Words
@@ -55,9 +56,22 @@ if TYPE_CHECKING:
 TYPING_RENEW = 3.0  # seconds between "still writing a clue" reports (the coordinator's mark lasts about 10)
 
 
+CONTENTS_MAX = 4096
+"""Words turned into Content kept process-wide (emptied when full)."""
+
+_contents: dict[Words, Content] = forget_with_shared({})
+
+
 def content(text: Words) -> Content:
-    """Words as Textual shows them (styles from `table_words`, player text as plain text)."""
-    return Content.assemble(*text.parts)
+    """Words as Textual shows them (styles from `table_words`, player text as plain text). The same words give the
+    same Content object, built once for every session showing them (Content is immutable): a line that did not
+    change is told apart by identity, without comparing its text and styles."""
+    found = _contents.get(text)
+    if found is None:
+        if len(_contents) >= CONTENTS_MAX:
+            _contents.clear()
+        found = _contents[text] = Content.assemble(*text.parts)
+    return found
 
 
 CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
@@ -140,8 +154,14 @@ class TableScreen(Screen[None]):
         self.marked: list[str] = []  # cards marked for submission (two at three players)
         self.last_reveal: RevealUpdate | None = None
         self._bindings_state: tuple[bool | None, ...] | None = None  # the keys' states the footer shows
+        # the keys' states worked out for (view, focus, last reveal)
+        self._states_kept: tuple[TableView, Widget | None, RevealUpdate | None, dict[str, bool | None]] | None = None
         self.over: OverUpdate | None = None
         self._phase_key: tuple[object, ...] | None = None
+        self._topbar_key: tuple[object, ...] | None = None  # what the top bar shown was worked out from
+        self._displayed: dict[int, bool] = {}  # the display the screen set, by widget (see _show)
+        self._hand_key: tuple[object, ...] | None = None  # what the hand shown was made from
+        self._clue_key: tuple[object, ...] | None = None  # what the clue line shown was worked out from
         self._shown: TableView | None = None  # the last view rendered
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
         self._clue_label = "Clue:"
@@ -151,11 +171,13 @@ class TableScreen(Screen[None]):
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
         def query_one(self, selector, expect_type=None):
-            """The table's widgets stay as composed: each is looked up once (the lookups were a good part of the
-            cost of an update)."""
+            """The table's widgets stay as composed (the parts built later are never removed either): each is
+            looked up once (the lookups were a good part of the cost of an update). A widget removed all the same
+            (closing or closed) is looked up again. (Asking whether it is attached walked up to the screen at each
+            call: a sixth of the calls of an update.)"""
             key = (selector, expect_type)
             widget = self._found.get(key)
-            if widget is None or not widget.is_attached:
+            if widget is None or widget._closing or widget._closed:
                 widget = super().query_one(selector, expect_type)
                 self._found[key] = widget
             return widget
@@ -233,7 +255,8 @@ class TableScreen(Screen[None]):
     def refresh_bindings_if_changed(self) -> None:
         """Rebuilding the footer is the costliest part of a re-render: do it only when a key's state changed.
         (Textual refreshes the bindings itself when the focus moves.)"""
-        state = tuple(self.check_action(action, ()) for action in _ACTIONS)
+        states = self._action_states()
+        state = tuple([states.get(action, True) for action in _ACTIONS])
         if state != self._bindings_state:
             self._bindings_state = state
             self.refresh_bindings()
@@ -338,11 +361,11 @@ class TableScreen(Screen[None]):
         self.query_one(SeatsPanel).show(view)
         help_box = self.query_one("#practice-help", TextBox)
         help_text = words.practice_help(view)
-        help_box.display = help_text is not None
+        self._show(help_box, help_text is not None)
         if help_text is not None:
             help_box.show(content(help_text))
         track = self.query_one(ScoreTrack)
-        track.display = game is not None and help_text is None  # all at 0 during the practice turn
+        self._show(track, game is not None and help_text is None)  # all at 0 during the practice turn
         if game is not None:
             goal = game.target if game.mode == Mode.STANDARD else None  # party and team games end by storytelling
             track.show([(p.seat, p.score) for p in game.players if p.active], goal)
@@ -372,10 +395,22 @@ class TableScreen(Screen[None]):
         self._close_stale_dialogs()
         self.refresh_bindings_if_changed()
 
+    def _show(self, widget: Widget, shown: bool) -> None:
+        """`widget.display = shown`, only when that changes what the screen set last (setting it restyles the widget
+        through several calls even when it is the same; nothing else sets these widgets' display)."""
+        shown = bool(shown)
+        if self._displayed.get(id(widget)) is not shown:
+            self._displayed[id(widget)] = shown
+            widget.display = shown
+
     def _render_topbar(self) -> None:
         """One line; when it does not fit, the less useful parts get shorter or go first (see `words.topbar`)."""
-        line = words.topbar(self.view, self.size.width - 2, time.time())
-        self.query_one("#topbar", TextBox).show(content(line))
+        view, width, now = self.view, self.size.width - 2, time.time()
+        key = words.topbar_key(view, width, now)
+        if key == self._topbar_key:
+            return  # (the same words: an ordinary move, a tick that leaves the clock's text as it was)
+        self._topbar_key = key
+        self.query_one("#topbar", TextBox).show(content(words.topbar(view, width, now)))
 
     def _render_feed(self, previous: TableView | None) -> None:
         chat = self.query_one(ChatPanel)
@@ -391,9 +426,14 @@ class TableScreen(Screen[None]):
         chat.set_paused(view.chat_paused, words.team_chat_mate(view))
 
     def _render_clue(self) -> None:
+        view, reveal = self.view, self.last_reveal.reveal if self.last_reveal is not None else None
+        key = words.clue_line_key(view, reveal)
+        if key == self._clue_key:
+            return  # (the same words: an ordinary move)
+        self._clue_key = key
         clue = self.query_one("#clue", TextBox)
-        line = words.clue_line(self.view, self.last_reveal.reveal if self.last_reveal is not None else None)
-        clue.display = line is not None
+        line = words.clue_line(view, reveal)
+        self._show(clue, line is not None)
         if line is not None:
             clue.show(content(line))
 
@@ -428,8 +468,12 @@ class TableScreen(Screen[None]):
         panes = self.query_one(Panes)
         if game.hand or panes.part_built("hand"):  # (a spectator has none: never built)
             hand = self._hand()
-            hand.show_items(self._hand_items(game))
-            hand.display = bool(game.hand)
+            # what the cards shown are made of (`_hand_items`): an ordinary move changes none of it
+            key = (game.hand, game.voided_card, game.can_clue, game.submit_count, self.chosen, tuple(self.marked))
+            if key != self._hand_key:
+                self._hand_key = key
+                hand.show_items(self._hand_items(game))
+            self._show(hand, bool(game.hand))
             can_choose = (
                 self.view.you is not None
                 and not game.hand_hidden
@@ -447,7 +491,7 @@ class TableScreen(Screen[None]):
             box = self._clue_input()
             # a clue typed when the turn moved on stays on screen, as typed, until you send or clear it
             kept = bool(box.value) and self.view.you is not None
-            self.query_one("#clue-row").display = clue_now or kept
+            self._show(self.query_one("#clue-row"), clue_now or kept)
             label = words.clue_label(self.view)
             if label != self._clue_label:
                 self._clue_label = label
@@ -455,7 +499,7 @@ class TableScreen(Screen[None]):
         text = words.hand_note(self.view, Choices(chosen=self.chosen, marked=tuple(self.marked)))
         # the row stays, blank when there is nothing to say (shown and hidden as the phases went and your card was
         # given, it laid the screen out each time, for every player at the table)
-        note.display = True
+        self._show(note, True)
         note.show(content(text) if text is not None else Content(""))
 
     def _board_items(self, game: PlayerView, dial: Dial | None) -> list[CardItem]:
@@ -473,7 +517,7 @@ class TableScreen(Screen[None]):
         assert game is not None
         dial = self._voting_dial() if game.can_vote else self._dial()
         if dial is not None:
-            dial.display = game.can_vote
+            self._show(dial, game.can_vote)
         if dial is not None and game.can_vote:
             dial.configure(
                 len(game.board),
@@ -491,7 +535,7 @@ class TableScreen(Screen[None]):
             board.highlighted = None  # no pointer: you do not vote
         note = self.query_one("#vote-note", TextBox)
         text = words.vote_note(self.view)
-        note.display = text is not None
+        self._show(note, text is not None)
         if text is not None:
             note.show(content(text))
 
@@ -725,47 +769,45 @@ class TableScreen(Screen[None]):
     # --- actions ------------------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        view, game = self.view, self.game
+        return self._action_states().get(action, True)
+
+    def _action_states(self) -> dict[str, bool | None]:
+        """Whether each key works now (True), shows dimmed (None) or is hidden (False), worked out once for each view,
+        focus and reveal (every update asks for all of them, to tell whether the key bar changed)."""
+        view, focused, reveal = self.view, self.focused, self.last_reveal
+        kept = self._states_kept
+        if kept is not None and kept[0] is view and kept[1] is focused and kept[2] is reveal:
+            return kept[3]
+        game = view.game
         lobby = view.status == TableStatus.LOBBY or game is None
-        if action == "start":  # offered only when the table can start; the status line says what is missing
-            return lobby and view.is_host and view.start_problem is None
-        if action == "practice":
-            if not (lobby and view.is_host):
-                return False
-            return True if view.start_problem is None else None
-        if action == "rematch":
-            return view.status == TableStatus.OVER and view.is_host
-        if action == "add_bot":
-            return lobby and view.is_host and len(view.seats) < view.options.max_seats()
-        if action == "team_chat":
-            return words.team_chat_mate(view) is not None
-        if action == "transcript":
-            return view.status == TableStatus.OVER or bool(game is not None and game.history)
-        if action == "void":
-            return bool(
-                view.is_host
-                and game is not None
-                and view.status == TableStatus.PLAYING
-                and game.phase in words.VOID_PHASES
-            )
-        if action == "remove":
-            return (
-                view.is_host
-                and view.status != TableStatus.OVER
-                and any(s.seat != view.you and not s.removed for s in view.seats)
-            )
-        if action == "back":  # Esc leaves a text box (clue, chat) for the hand, board or dial
-            return isinstance(self.focused, Input)
-        if action == "type_clue":  # the blind clue (no card to choose first): Enter opens the clue box
-            return bool(
+        host = view.is_host
+        typing = isinstance(focused, Input)
+        states: dict[str, bool | None] = {
+            # offered only when the table can start; the status line says what is missing
+            "start": lobby and host and view.start_problem is None,
+            "practice": (True if view.start_problem is None else None) if lobby and host else False,
+            "rematch": view.status == TableStatus.OVER and host,
+            "add_bot": lobby and host and len(view.seats) < view.options.max_seats(),
+            "team_chat": words.team_chat_mate(view) is not None,
+            "transcript": view.status == TableStatus.OVER or bool(game is not None and game.history),
+            "void": bool(
+                host and game is not None and view.status == TableStatus.PLAYING and game.phase in words.VOID_PHASES
+            ),
+            "remove": host
+            and view.status != TableStatus.OVER
+            and any(s.seat != view.you and not s.removed for s in view.seats),
+            "back": typing,  # Esc leaves a text box (clue, chat) for the hand, board or dial
+            # the blind clue (no card to choose first): Enter opens the clue box
+            "type_clue": bool(
                 self._can_clue_now()
                 and game is not None
                 and (game.hand_hidden or not game.clue_needs_card)
-                and not isinstance(self.focused, Input)
-            )
-        if action == "recap":
-            return self.last_reveal is not None or (game is not None and game.last_reveal is not None)
-        return True
+                and not typing
+            ),
+            "recap": reveal is not None or (game is not None and game.last_reveal is not None),
+        }
+        self._states_kept = (view, focused, reveal, states)
+        return states
 
     async def action_start(self) -> None:
         await self._confirm_start(practice=False)

@@ -173,6 +173,17 @@ def clock(seconds_left: float) -> str:
 _Piece = tuple[str | tuple[str, str], str | tuple[str, str] | None]  # a part of the top bar: (full, short or None)
 
 
+def topbar_key(view: TableView, width: int, now: float) -> tuple[object, ...]:
+    """Everything `topbar` reads (equal keys: the same line), to tell cheaply that the top bar did not change (an
+    ordinary move changes none of it)."""
+    game = view.game
+    left = clock(view.deadline - now) if view.deadline is not None else None
+    shown = (width, view.code, view.options, left, view.you, view.spectators)
+    if game is None:
+        return (*shown, view.seats)
+    return (*shown, game.mode, game.target, game.storytells, game.practice, game.draw_pile, game.phase, game.turn)
+
+
 def topbar(view: TableView, width: int, now: float) -> Words:
     """One line; when it does not fit `width`, the less useful parts get shorter or go first (never the code, the
     timer or who is watching)."""
@@ -244,6 +255,17 @@ def reveal_line(reveal: Reveal, name_of: Callable[[int], str], you: int | None) 
             parts.extend([", found by ", name_list(finders, 3)])
     parts.append(".")
     return _w(*parts)
+
+
+def clue_line_key(view: TableView, last_reveal: Reveal | None = None) -> tuple[object, ...]:
+    """Everything `clue_line` reads (equal keys: the same line), to tell cheaply that the clue line did not change
+    (an ordinary move changes none of it)."""
+    game = view.game
+    if game is None:
+        return ()
+    names = tuple([seat.name for seat in view.seats])
+    at = (game.phase, game.turn, game.clue, game.storyteller, game.last_reveal, last_reveal)
+    return (*at, view.you, view.typing, names)
 
 
 def clue_line(view: TableView, last_reveal: Reveal | None = None) -> Words | None:

@@ -119,9 +119,9 @@ class Feed(Widget, can_focus=False):
             entry.key = key
         return entry.rows
 
-    def _all_rows(self, want: int) -> list[Strip]:
-        """The newest `want` rows (or all there are), oldest first."""
-        width, style = self.content_size.width, self._text_style()
+    def _all_rows(self, want: int, width: int | None = None) -> list[Strip]:
+        """The newest `want` rows (or all there are), oldest first (`width`: the content's, when known)."""
+        width, style = self.content_size.width if width is None else width, self._text_style()
         rows: list[Strip] = []
         for entry in reversed(self._entries):
             rows[:0] = self._rows_of(entry, width, style)
@@ -132,22 +132,31 @@ class Feed(Widget, can_focus=False):
     def shown_rows(self) -> list[Strip]:
         """The rows shown now, top to bottom (fewer than the height while the feed is short)."""
         if self._shown is None:
-            height = self.content_size.height
-            rows = self._all_rows(height + self.back)
+            size = self.content_size  # (looked up once: each lookup asks the compositor)
+            height = size.height
+            rows = self._all_rows(height + self.back, size.width)
             self.back = max(0, min(self.back, len(rows) - height))
             self._shown = rows[max(0, len(rows) - height - self.back) : len(rows) - self.back]
-            self._shown_at = self.content_size
+            self._shown_at = size
         return self._shown
 
     def write_line(self, text: Text) -> None:
-        entry = _Entry(text)
-        self._entries.append(entry)
+        self.write_lines((text,))
+
+    def write_lines(self, texts: Iterable[Text]) -> None:
+        """Add lines at the bottom, and draw the rows they moved or added once for all of them (the reveal's lines
+        come together)."""
+        entries = [_Entry(text) for text in texts]
+        if not entries:
+            return
+        self._entries.extend(entries)
         width, height = self.content_size
         if width <= 0 or height <= 0:
             self._shown = None
             return
         if self.back:  # scrolled back: the rows stay where the reader is; only the last row's count changes
-            self.back += len(self._rows_of(entry, width, self._text_style()))
+            style = self._text_style()
+            self.back += sum(len(self._rows_of(entry, width, style)) for entry in entries)
             self._shown = None
             self.refresh(Region(0, height - 1, width, 1))
             return
@@ -277,8 +286,7 @@ class ChatPanel(Vertical):
         return self.query_one("#chat-input", Input)
 
     def add_log(self, lines: Iterable[str]) -> None:
-        for line in lines:
-            self.feed.write_line(log_text(line))
+        self.feed.write_lines([log_text(line) for line in lines])
 
     def add_chat(self, line: ChatLine) -> None:
         self.feed.write_line(chat_text(line))

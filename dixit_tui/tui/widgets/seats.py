@@ -140,37 +140,46 @@ def _name_part(line: SeatLine, room: int) -> Content:
     return Content.assemble(_styled(name, style), _styled(you, "bold"))
 
 
-def _legend(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
-    """The meaning of the symbols in use (only those), packed into lines of `width` cells."""
-    used = "".join(line.symbols() for line in lines)
-    return pack_legend((f"{symbol} {word}" for symbol, word in LEGEND if symbol in used), width, "  ")
+def _seat_rows(line: SeatLine, width: int) -> tuple[Content, ...]:
+    """The rows of one seat at `width` (> 0): wide, its name line and its line of words (if any); narrow, one line."""
+    score = "" if line.score is None else f"{line.score:>3}"
+    if width >= WIDE:
+        room = width - 2 - len(score) - 1
+        name = _name_part(line, room)
+        pad = max(1, width - 2 - name.cell_length - len(score))
+        first = Content.assemble((line.marker, "bold"), " ", name, " " * pad, _styled(score, "bold"))
+        words = line.words()
+        if words:
+            return (first, Content.styled("  " + " · ".join(words), "italic").truncate(width, ellipsis=True))
+        return (first,)
+    team = f"T{line.team + 1}" if line.team is not None else ""
+    head = line.marker + line.symbols() + (team and f" {team}")
+    room = width - len(head) - 1 - len(score) - 1
+    name = _name_part(line, room)
+    pad = max(1, width - len(head) - 1 - name.cell_length - len(score))
+    return (Content.assemble((head, "bold"), " ", name, " " * pad, _styled(score, "bold")),)
+
+
+_shared_seat_rows = lru_cache(maxsize=1024)(_seat_rows)
+"""A seat's rows worked out once for every session showing that seat alike at that width (a move changes one or two
+seats: the others are the rows shown before; a player's own seat differs from the others' views of it, the rest are
+shared)."""
+
+
+@lru_cache(maxsize=256)
+def _shared_legend(used: frozenset[str], width: int) -> tuple[Content, ...]:
+    """The legend of the symbols `used`, packed at `width` (the same for every session and most moves)."""
+    return tuple(pack_legend((f"{symbol} {word}" for symbol, word in LEGEND if symbol in used), width, "  "))
 
 
 def render_seats(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
     if width <= 0:
         return []
     out: list[Content] = []
-    if width >= WIDE:
-        for line in lines:
-            score = "" if line.score is None else f"{line.score:>3}"
-            room = width - 2 - len(score) - 1
-            name = _name_part(line, room)
-            pad = max(1, width - 2 - name.cell_length - len(score))
-            out.append(Content.assemble((line.marker, "bold"), " ", name, " " * pad, _styled(score, "bold")))
-            words = line.words()
-            if words:
-                out.append(Content.styled("  " + " · ".join(words), "italic").truncate(width, ellipsis=True))
-        return out
     for line in lines:
-        score = "" if line.score is None else f"{line.score:>3}"
-        team = f"T{line.team + 1}" if line.team is not None else ""
-        head = line.marker + line.symbols() + (team and f" {team}")
-        room = width - len(head) - 1 - len(score) - 1
-        name = _name_part(line, room)
-        pad = max(1, width - len(head) - 1 - name.cell_length - len(score))
-        out.append(Content.assemble((head, "bold"), " ", name, " " * pad, _styled(score, "bold")))
-    if lines:
-        out.extend(_legend(lines, width))
+        out.extend(_shared_seat_rows(line, width))
+    if lines and width < WIDE:
+        out.extend(_shared_legend(frozenset("".join(line.symbols() for line in lines)), width))
     return out
 
 

@@ -18,6 +18,8 @@ from dixit_tui.tui.line_cache import LineCached
 
 def same_content(a: Content, b: Content) -> bool:
     """Same text and same styles (Content's own `==` compares the text only)."""
+    if a is b:
+        return True
     return a.plain == b.plain and list(a.spans) == list(b.spans)
 
 
@@ -56,14 +58,14 @@ class TextBox(Static, LaidOutOnce, LineCached):
         if same_content(content, old):
             return
         self._shown = content
-        width = self.content_region.width
+        width, box_height = self.content_region.size  # (looked up once: each lookup asks the compositor)
         rules: Any = self.styles  # what Textual itself passes to measure a visual
         if width <= 0:
             relayout = True
         elif self._keep_height:  # lay out only to grow: a shorter text leaves a blank row until `fit_height`
             height = _height(content, rules, width)
-            relayout = height > self.content_region.height
-            self._too_tall = not relayout and height < self.content_region.height
+            relayout = height > box_height
+            self._too_tall = not relayout and height < box_height
         else:
             relayout = _height(content, rules, width) != _height(old, rules, width)
         self.update(content, layout=relayout)
