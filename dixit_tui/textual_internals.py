@@ -761,6 +761,28 @@ INTERNALS: tuple[Internal, ...] = (
         "dixit_tui/tui/compositor.py",
         "0697f0d3c09d2336",
     ),
+    Internal(
+        "textual/_node_list.py",
+        "NodeList.updated",
+        "undone in part: a pane shown or hidden counts as a change of its own children and of every ancestor's; "
+        "the switcher puts back the counts (_updates) of all but itself",
+        "dixit_tui/tui/panes.py",
+        "15c582326563e333",
+    ),
+    Internal(
+        "textual/css/_style_properties.py",
+        "StringEnumProperty.__set__",
+        "read: setting display calls NodeList.updated on the widget's own children",
+        "dixit_tui/tui/panes.py",
+        "cec7e20b85520172",
+    ),
+    Internal(
+        "textual/widgets/_content_switcher.py",
+        "ContentSwitcher.watch_current",
+        "read: it only sets the display of the old and the new pane",
+        "dixit_tui/tui/panes.py",
+        "ff4ffd4ada5b1a9b",
+    ),
 )
 
 

@@ -404,8 +404,13 @@ class RowCompositor(Compositor):
 
     def _check_part(self, screen: Widget, size: Size, part_map: CompositorMap, widgets: set[Widget]) -> None:
         """(tests) A part laid out gives what Textual's whole layout gives: the same map (in the same order) and
-        widgets."""
+        widgets, also when every container is arranged anew."""
         full_map, full_widgets = self._arrange_root(screen, size, visible_only=False)
+        for widget in screen.walk_children(Widget, with_self=True):  # (and no container's kept arrangement is stale)
+            widget._arrangement_cache.clear()
+        fresh_map, fresh_widgets = self._arrange_root(screen, size, visible_only=False)
+        if list(full_map.items()) != list(fresh_map.items()) or full_widgets != fresh_widgets:
+            full_map, full_widgets = fresh_map, fresh_widgets
         if list(full_map.items()) != list(part_map.items()) or full_widgets != widgets:
             different = [w for w in full_map.keys() | part_map.keys() if full_map.get(w) != part_map.get(w)]
             self.part_mismatches.append(
