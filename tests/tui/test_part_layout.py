@@ -14,6 +14,7 @@ import pytest
 from dixit_tui.tui import compositor, subtree_layout
 from dixit_tui.tui.compositor import RowCompositor
 from dixit_tui.tui.line_cache import forget_shared
+from tests.tui import test_phase_cost
 from tests.tui.fixtures import coordinator, default_move, phase_of, settle
 from tests.tui.test_phase_cost import _short_game
 from tests.tui.test_render_cost import default_move_pending
@@ -70,3 +71,32 @@ async def test_the_check_sees_a_part_placed_wrong(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(compositor, "arrange_subtree", one_row_lower)
     parts, mismatches = await _game_checked(monkeypatch, "watcher", [(100, 30)])
     assert parts >= 3 and mismatches == parts
+
+
+async def test_a_pane_shown_again_keeps_its_arrangement(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Switching panes arranges again only what changed: the switcher (another pane shown) and the main column (the
+    clue line above it a row shorter); the board, shown again at the size it had, keeps its arrangement (Textual
+    counted a pane shown as a change of its own children, and arranged it again)."""
+    import textual.widget
+
+    arranged: list[str] = []
+    arrange = textual.widget.arrange
+
+    def counted(widget: Any, *args: Any, **kwargs: Any) -> Any:
+        arranged.append(widget.id or type(widget).__name__)
+        return arrange(widget, *args, **kwargs)
+
+    monkeypatch.setattr(textual.widget, "arrange", counted)
+    seen: dict[str, list[str]] = {}
+    count = test_phase_cost.count
+
+    async def count_arranged(app: Any, pilot: Any, update: Any) -> Any:
+        arranged.clear()
+        result = await count(app, pilot, update)
+        seen[f"{len(seen)}"] = list(arranged)
+        return result
+
+    monkeypatch.setattr(test_phase_cost, "count", count_arranged)
+    transitions = [transition for transition, _, _ in await test_phase_cost.phase_changes((100, 30), "watcher")]
+    by_transition = dict(zip(transitions, seen.values(), strict=True))
+    assert sorted(by_transition["2:submit->vote"]) == ["main", "panes"], by_transition
