@@ -301,17 +301,17 @@ class RowCompositor(Compositor):
         for widget in self.widgets:
             if widget._nodes and not widget._arrangement_cache:  # (cleared since the last layout: see above)
                 if widget is screen:
-                    return self._whole("screen arrangement")
+                    return self._whole("the screen's children changed")
                 changed.add(widget)
         if not changed:
-            return self._whole("nothing asked")
+            return self._whole("no layout asked for")
         roots: dict[Widget, MapGeometry] = {}
         for widget in changed:
             node = widget._parent
             while node is not None and node is not screen and node not in changed:
                 node = node._parent
             if node is None:
-                return self._whole("gone")  # (gone from the screen)
+                return self._whole("a widget gone from the screen")
             if node is screen:  # the topmost of those that changed: its place and size must be the ones it has
                 geometry = old_map.get(widget)
                 if (
@@ -321,18 +321,18 @@ class RowCompositor(Compositor):
                     or widget.styles.auto_dimensions
                     or len(geometry.order) < 2
                 ):
-                    return self._whole("root")
+                    return self._whole("a container that may move or change size")
                 roots[widget] = geometry
         if any(
             widget._layout_required and widget is not screen and not self._under(widget, roots, screen)
             for widget in self.widgets
         ):
-            return self._whole("pending")  # (a layout asked for elsewhere and not told to the screen yet: Textual would do it now)
+            return self._whole("a layout asked for elsewhere")  # (not told to the screen yet: Textual does it now)
         parts: dict[tuple[tuple[int, int, int], ...], tuple[CompositorMap, set[Widget]]] = {}
         for root, geometry in roots.items():
             part = arrange_subtree(root, size, geometry)
             if any(order[0] != (0, 0, 0) for _, order, *_ in part[0].values()):
-                return self._whole("overlay")  # an overlay (placed on the screen, not in its container): not here
+                return self._whole("an overlay")  # (placed on the screen, not in its container)
             parts[geometry.order] = part
         new_map: CompositorMap = {}
         removed: CompositorMap = {}
@@ -340,7 +340,7 @@ class RowCompositor(Compositor):
         for widget, geometry in old_map.items():
             order = geometry.order
             if order[0] != (0, 0, 0):
-                return self._whole("overlay")  # an overlay
+                return self._whole("an overlay")
             for prefix, (part_map, _) in parts.items():
                 if order[: len(prefix)] == prefix:  # (a container's part is together in the map, where it goes)
                     removed[widget] = geometry
@@ -350,11 +350,11 @@ class RowCompositor(Compositor):
                     break
             else:
                 if widget._parent is None:
-                    return self._whole("gone")  # a widget gone from the DOM: a whole layout drops it
+                    return self._whole("a widget gone from the screen")  # (a whole layout drops it)
                 new_map[widget] = geometry
         added = {widget: geometry for part_map, _ in parts.values() for widget, geometry in part_map.items()}
         if len(spliced) != len(parts) or len(new_map) != len(old_map) - len(removed) + len(added):
-            return self._whole("count")  # (a widget placed twice: not the map Textual would make)
+            return self._whole("a widget placed twice")  # (not the map Textual would make)
         old_widgets = self.widgets
         widgets = {widget for widget in old_widgets if not self._under(widget, roots, screen)}
         for _, part_widgets in parts.values():
@@ -388,9 +388,10 @@ class RowCompositor(Compositor):
         }
         return ReflowResult(hidden=old_widgets - widgets, shown=new_map.keys() - old_map.keys(), resized=resized)
 
-    def _whole(self, why: str) -> None:
-        """(`_reflow_part`) Not a part: the whole screen is laid out (`why`, for tests)."""
+    def _whole(self, why: str) -> ReflowResult | None:
+        """(`_reflow_part`) Not a part: the whole screen is laid out (`why`, for tests). None."""
         self.whole_why = why
+        return None
 
     @staticmethod
     def _under(widget: Widget, roots: Mapping[Widget, object], screen: Widget) -> bool:

@@ -15,7 +15,7 @@ instead of at the screen. Keep it the same as Textual's when Textual is upgraded
 
 # ruff: noqa
 # mypy: ignore-errors
-# (Textual's code as it is)
+# (Textual's code as it is, formatted as Textual formats it: see `fmt: off`)
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from textual.widget import Widget
 CompositorMap = dict[Widget, MapGeometry]
 
 
+# fmt: off
 def arrange_subtree(root: Widget, size: Size, geometry: MapGeometry) -> tuple[CompositorMap, set[Widget]]:
     """The map entries and the widgets that `Compositor._arrange_root(screen, size, visible_only=False)` would make for
     `root` and the widgets under it, `root` being placed at `geometry` (its entry in the screen's map: region, paint
@@ -246,3 +247,4 @@ def arrange_subtree(root: Widget, size: Size, geometry: MapGeometry) -> tuple[Co
     )
     widgets -= invisible_widgets
     return map, widgets
+# fmt: on

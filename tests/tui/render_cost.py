@@ -35,8 +35,8 @@ from textual.widgets import Static
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.ssh.driver import install_textual_patches
-from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui import compositor
+from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.compositor import RowCompositor
 from tests.tui.fixtures import coordinator, default_move, options, seat_many, settle
 from tests.work_counters import wrapped_methods
@@ -58,8 +58,9 @@ class Counts:
     drawn: Counter[str] = field(default_factory=Counter)  # widget -> its rows handed to the compositor
 
     def __iadd__(self, other: Counts) -> Counts:
-        for name in ("layouts", "whole_layouts", "scroll_layouts", "full_updates", "partial_updates", "lines_sent", "bytes_sent"):
+        for name in ("layouts", "whole_layouts", "scroll_layouts", "full_updates", "partial_updates", "lines_sent"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.bytes_sent += other.bytes_sent
         self.lines_rendered += other.lines_rendered
         self.strips += other.strips
         self.composed += other.composed

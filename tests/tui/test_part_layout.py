@@ -37,7 +37,7 @@ async def _game_checked(monkeypatch: pytest.MonkeyPatch, role: str, sizes: list[
     parts = compositor.part_reflows
     coord = coordinator()
     async with AsyncExitStack() as stack:
-        sessions, app, pilot = await _short_game(coord, stack, sizes[0], role)
+        sessions, _, pilot = await _short_game(coord, stack, sizes[0], role)
         for step in range(40):
             movers = [s for s in sessions if default_move_pending(s)]
             if not movers:

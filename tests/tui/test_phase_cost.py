@@ -1,8 +1,8 @@
 """What each phase change costs a screen that is not acting (a spectator, a player waiting for another), counted
 (never timed): the layouts (Screen._refresh_layout) and the rows sent and drawn for every transition of a short
 game at an 8-seat table, from the practice turn's clue to the end of the game. A layout comes only where a size
-changes (a new pane, a line growing a row); the clue given changes text in place; the end of the game lays the screen
-out once.
+changes (a new pane, a line growing a row), and places only the widgets of the column that changed (see
+RowCompositor._reflow_part); the clue given changes text in place; the end of the game lays the screen out once.
 
     .venv/bin/python -m tests.tui.test_phase_cost [WIDTH HEIGHT]
 
@@ -76,10 +76,10 @@ async def phase_changes(size: tuple[int, int], role: str) -> list[tuple[str, Cou
 
 @pytest.mark.parametrize("role", ["watcher", "player"])
 async def test_each_phase_change_lays_out_only_where_a_size_changes(role: str) -> None:
-    """At 100x30: a new pane lays out once (its column: not the whole screen); the clue given (the same pane, the clue line and the note
-    under the hand keeping their rows) lays out nothing; the end of the game (its pane built then, its text fitting
-    the screen) lays out once (its pane's new virtual size laid the screen out a second time). Each sends only the
-    rows that changed, and draws no more widget lines than twice those rows."""
+    """At 100x30: a new pane lays out once (its column, not the whole screen); the clue given (the same pane, the clue
+    line and the note under the hand keeping their rows) lays out nothing; the end of the game (its pane built then,
+    its text fitting the screen) lays out once (its pane's new virtual size laid the screen out a second time). Each
+    sends only the rows that changed, and draws no more widget lines than twice those rows."""
     seen = await phase_changes((100, 30), role)
     layouts = {transition: counts.layouts for transition, counts, _ in seen}
     assert layouts == {
