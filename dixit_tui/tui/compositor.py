@@ -442,6 +442,108 @@ class RowCompositor(Compositor):
                 )
             )
 
+    def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
+        if crop is None:
+            yield from super()._get_renders(crop)
+            return
+        top, bottom = crop.y, crop.bottom
+        cover = _Cover()
+        for widget, (region, clip) in self.visible_widgets.items():
+            if not crop.overlaps(clip):
+                continue
+            x, y, width, height = region.intersection(clip)
+            if not (width and height):
+                continue
+            # every column the widget shows (chops are cut at widget edges), only the rows inside the crop
+            y1, y2 = max(y, top), min(y + height, bottom)
+            if y1 >= y2:
+                continue
+            shown = Region(x, y1, width, y2 - y1)
+            if cover.covers(shown):
+                continue  # hidden behind the widgets in front: its chops would all lose
+            cover.add(shown)
+            styled_lines.region_hint = (widget, region)  # (its region, as `widget.region` would find it again)
+            try:
+                strips = widget.render_lines(Region(x - region.x, y1 - region.y, width, y2 - y1))
+            finally:
+                styled_lines.region_hint = None
+            yield shown, shown, strips
+
+    def _displayed(self) -> bool:
+        """Whether the update made now reaches the terminal (an app batching its updates drops them)."""
+        root: Screen[Any] | None = self.root  # type: ignore[assignment]
+        return root is not None and not root.app._batch_count
+
+    def render_update(
+        self, full: bool = False, screen_stack: list[Screen[Any]] | None = None, simplify: bool = False
+    ) -> RenderableType | None:
+        if full:  # asked for outright (a screenshot), not the screen's own refresh: the terminal did not get it
+            self.forget_rows()
+            update = super().render_update(full, screen_stack, simplify)
+            self.forget_rows()
+            return update
+        return super().render_update(full, screen_stack, simplify)
+
+    def render_full_update(self, simplify: bool = False) -> LayoutUpdate:
+        update = super().render_full_update(simplify)
+        shown: dict[int, ShownRow] = {}
+        if self._displayed() and not simplify:
+            cuts = self.cuts
+            for y, strips in enumerate(update.strips):
+                row: ShownRow = {}
+                row_cuts = cuts[y]
+                for x, end, key in zip(row_cuts, row_cuts[1:], _chop_keys(strips), strict=False):
+                    if key is not None:
+                        row[x] = (end, key)
+                shown[y] = row
+        self._shown_rows = shown
+        return update
+
+    def render_partial_update(self) -> ChopsUpdate | None:
+        update_regions = self._dirty_regions.copy()
+        self._dirty_regions.clear()
+        if not update_regions:
+            return None
+        screen = self.size.region
+        spans = [span for span in self._regions_to_spans(update_regions) if 0 <= span[0] < screen.height]
+        if not spans:
+            return None
+        rows = {y for y, _, _ in spans}
+        chops: list[Mapping[int, Strip | None]] = [_NO_CHOPS] * screen.height  # (only the rows of the spans are read)
+        shown_rows, displayed = self._shown_rows, self._displayed()
+        cuts = self.cuts
+        row_spans: dict[int, list[tuple[int, int]]] = {}
+        for y, x1, x2 in spans:
+            row_spans.setdefault(y, []).append((x1, x2))
+        if cuts is not self._keyed_cuts:
+            self._cut_keys = [tuple(row_cuts) for row_cuts in cuts]
+            self._keyed_cuts = cuts
+        cut_keys = self._cut_keys
+        drawn: dict[int, _Row] = {}
+        same: set[int] = set()
+        for first, last in _bands(rows):
+            band = Region(0, first, screen.width, last - first + 1)
+            renders = [
+                (region.x, region.right, region.y, region.bottom, strips)
+                for region, _, strips in self._get_renders(band)
+            ]
+            for y in range(first, last + 1):
+                parts = [(x, right, strips[y - top]) for x, right, top, bottom, strips in renders if top <= y < bottom]
+                row = drawn[y] = _shared_row(cut_keys[y], cuts[y], parts)
+                chops[y] = row.chops
+                if not displayed:
+                    shown_rows.pop(y, None)
+                elif _shown_already(shown_rows.setdefault(y, {}), cuts[y], row.keys, row_spans[y]):
+                    same.add(y)  # the terminal shows what this row's spans would send already
+        if same:
+            spans = [span for span in spans if span[0] not in same]
+            if not spans:
+                return None
+        chop_ends: list[list[int]] = [[]] * screen.height
+        for y in rows:
+            chop_ends[y] = cuts[y][1:]
+        return RowChopsUpdate(chops, spans, chop_ends, drawn)
+
 
 class LaidOutOnce(Widget):
     """A widget whose size comes from its parent or its own content in one layout. Textual lays the whole screen out
