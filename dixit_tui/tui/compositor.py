@@ -23,6 +23,12 @@ cache). A row is looked up by what it is made of (its cuts, and each strip drawn
 back): its chops, its text and styles and its output as sent for each span are made at the first screen that draws
 it, and the others take them (`_shared_row`, `RowChopsUpdate`: the same bytes as Textual's `ChopsUpdate`).
 
+A layout asked for under containers that cannot move or change size (the hand and the board switched, the clue line
+above them a row taller or shorter: the main column) places only the widgets under them (`_reflow_part`, with
+Textual's own arrangement code started at the container, `subtree_layout`); the rest of the map is kept, and the map
+is the one Textual's whole layout makes (tests/tui/test_part_layout.py compares them). Anything else lays out the
+whole screen.
+
 It relies on two things of Textual's `Compositor` (pinned below 9 in pyproject): `_render_chops(crop, rows)` fills the
 line chops of `rows` from `_get_renders(crop)`, front to back (the first chop drawn at a place wins), whose strips
 start at the top row of the region it yields; and a partial update is a `ChopsUpdate` of those chops and the changed
