@@ -93,7 +93,18 @@ class Panes(ContentSwitcher):
             pane.display = False  # shown below, as ContentSwitcher shows any pane
             self._mount_whole(pane)
             self.mounted_late += 1
+        # Showing a widget or hiding it counts as a change of its own children and of those of every ancestor
+        # (NodeList.updated): each of them is arranged again at the next layout, the pane shown, the main column, the
+        # screen. Only this switcher's displayed children change: the others arrange their children as they did (a
+        # pane keeps its arrangement at its size; anything sized by its content is arranged again anyway, its layout
+        # asked for clears its ancestors' arrangements up to the first one that is not).
+        kept = [
+            (node._nodes, node._nodes._updates)
+            for node in (*(child for child in self._nodes if child.id in (old, new)), *self.ancestors)
+        ]
         super().watch_current(old, new)
+        for nodes, updates in kept:
+            nodes._updates = updates
 
     def _mount_whole(self, pane: Widget, parent: Widget | None = None, before: Widget | None = None) -> None:
         """Mount `pane` (into `parent`, this switcher by default) and, at once, every widget composed into it

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets._toast import ToastRack
 
+from dixit_tui.tui.compositor import RowCompositor
 from dixit_tui.tui.styled_lines import share_styled_lines
 
 _resume_patched = False
@@ -41,7 +42,36 @@ def install_screen_patches() -> None:
     widgets' styled lines shared by every session (`styled_lines`). Idempotent."""
     _keep_styles_on_first_resume()
     _find_screens_directly()
+    _lay_out_parts()
     share_styled_lines()
+
+
+_parts_patched = False
+
+
+def _lay_out_parts() -> None:
+    """A screen laid out for the layouts its widgets asked for (not for a new size, a scroll or new styles: those
+    call `_refresh_layout` with the size, or to scroll) may lay out only the parts that asked, where its compositor
+    can (`RowCompositor._reflow_part`): the hand and the board switched at a table placed every widget of the screen
+    again, at every screen of the table, twice a turn."""
+    global _parts_patched
+    if _parts_patched:
+        return
+    refresh_layout = Screen._refresh_layout
+
+    def refresh_layout_parts(self: Screen[Any], size: Size | None = None, scroll: bool = False) -> None:
+        compositor = self._compositor
+        if size is not None or scroll or not isinstance(compositor, RowCompositor):
+            refresh_layout(self, size, scroll)
+            return
+        compositor.part_allowed = True
+        try:
+            refresh_layout(self, size, scroll)
+        finally:
+            compositor.part_allowed = False
+
+    Screen._refresh_layout = refresh_layout_parts  # type: ignore[method-assign]
+    _parts_patched = True
 
 
 _screen_found = False

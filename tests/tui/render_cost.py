@@ -35,6 +35,7 @@ from textual.widgets import Static
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.ssh.driver import install_textual_patches
+from dixit_tui.tui import compositor
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.compositor import RowCompositor
 from tests.tui.fixtures import coordinator, default_move, options, seat_many, settle
@@ -44,6 +45,7 @@ from tests.work_counters import wrapped_methods
 @dataclass
 class Counts:
     layouts: int = 0  # Screen._refresh_layout, a full reflow (not a scroll)
+    whole_layouts: int = 0  # of those, the ones that placed every widget of the screen (not a part: see compositor)
     scroll_layouts: int = 0  # Screen._refresh_layout(scroll=True)
     full_updates: int = 0  # the compositor drew the whole screen
     partial_updates: int = 0
@@ -56,8 +58,9 @@ class Counts:
     drawn: Counter[str] = field(default_factory=Counter)  # widget -> its rows handed to the compositor
 
     def __iadd__(self, other: Counts) -> Counts:
-        for name in ("layouts", "scroll_layouts", "full_updates", "partial_updates", "lines_sent", "bytes_sent"):
+        for name in ("layouts", "whole_layouts", "scroll_layouts", "full_updates", "partial_updates", "lines_sent"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.bytes_sent += other.bytes_sent
         self.lines_rendered += other.lines_rendered
         self.strips += other.strips
         self.composed += other.composed
@@ -81,7 +84,9 @@ def counting() -> Iterator[Counts]:
                 counts.scroll_layouts += 1
             else:
                 counts.layouts += 1
+            whole = compositor.full_reflows
             original(self, size, scroll)
+            counts.whole_layouts += compositor.full_reflows - whole
 
         return wrapper
 

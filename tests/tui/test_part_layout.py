@@ -1,0 +1,102 @@
+"""A layout of a part of the screen (`RowCompositor._reflow_part`: the hand and the board switched, the clue line above
+them a row taller or shorter) makes the very map a layout of the whole screen makes: every widget's region, clip,
+paint order and sizes, in the same order, and the same widgets. Checked at each part laid out (`check_parts`: the
+whole screen is arranged again beside it and compared) over games at several terminal sizes, with the terminal
+resized between the moves, at a spectator's screen and at a player's."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from typing import Any
+
+import pytest
+
+from dixit_tui.tui import compositor, subtree_layout
+from dixit_tui.tui.compositor import RowCompositor
+from dixit_tui.tui.line_cache import forget_shared
+from tests.tui import test_phase_cost
+from tests.tui.fixtures import coordinator, default_move, phase_of, settle
+from tests.tui.test_phase_cost import _short_game
+from tests.tui.test_render_cost import default_move_pending
+
+
+async def _game_checked(monkeypatch: pytest.MonkeyPatch, role: str, sizes: list[tuple[int, int]]) -> tuple[int, int]:
+    """A short game (see test_phase_cost), the terminal resized to the next of `sizes` before each move, every part
+    laid out compared with the whole screen's layout: (parts laid out, mismatches)."""
+    forget_shared()
+    monkeypatch.setattr(RowCompositor, "check_parts", True)
+    mismatches: list[object] = []
+    check = RowCompositor._check_part
+
+    def checked(self: RowCompositor, *args: Any) -> None:
+        check(self, *args)
+        mismatches.extend(self.part_mismatches)
+        self.part_mismatches.clear()
+
+    monkeypatch.setattr(RowCompositor, "_check_part", checked)
+    parts = compositor.part_reflows
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        sessions, _, pilot = await _short_game(coord, stack, sizes[0], role)
+        for step in range(40):
+            movers = [s for s in sessions if default_move_pending(s)]
+            if not movers:
+                break
+            await pilot.resize_terminal(*sizes[step % len(sizes)])
+            await settle(pilot)
+            await default_move(movers[0])
+            await settle(pilot)
+        assert phase_of(sessions[0])[2] == "over"
+    return compositor.part_reflows - parts, len(mismatches)
+
+
+@pytest.mark.parametrize("role", ["watcher", "player"])
+@pytest.mark.parametrize("sizes", [[(100, 30)], [(80, 24), (100, 30), (140, 45)], [(60, 20), (80, 24)]])
+async def test_a_part_laid_out_is_what_the_whole_layout_makes(
+    monkeypatch: pytest.MonkeyPatch, role: str, sizes: list[tuple[int, int]]
+) -> None:
+    parts, mismatches = await _game_checked(monkeypatch, role, sizes)
+    assert mismatches == 0, (role, sizes)
+    assert parts >= 3, (role, sizes, parts)  # (the board, the hand, the board again, at least)
+
+
+async def test_the_check_sees_a_part_placed_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(The comparison can fail: a part placed one row lower than Textual places it is seen.)"""
+    arrange = subtree_layout.arrange_subtree
+
+    def one_row_lower(root: Any, size: Any, geometry: Any) -> Any:
+        map, widgets = arrange(root, size, geometry)
+        return {w: g._replace(region=g.region.translate((0, 1))) for w, g in map.items()}, widgets
+
+    monkeypatch.setattr(compositor, "arrange_subtree", one_row_lower)
+    parts, mismatches = await _game_checked(monkeypatch, "watcher", [(100, 30)])
+    assert parts >= 3 and mismatches == 2 * parts  # (against the whole layout, and one arranged anew)
+
+
+async def test_a_pane_shown_again_keeps_its_arrangement(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Switching panes arranges again only what changed: the switcher (another pane shown) and the main column (the
+    clue line above it a row shorter); the board, shown again at the size it had, keeps its arrangement (Textual
+    counted a pane shown as a change of its own children, and arranged it again)."""
+    import textual.widget
+
+    arranged: list[str] = []
+    arrange = textual.widget.arrange
+
+    def counted(widget: Any, *args: Any, **kwargs: Any) -> Any:
+        arranged.append(widget.id or type(widget).__name__)
+        return arrange(widget, *args, **kwargs)
+
+    monkeypatch.setattr(textual.widget, "arrange", counted)
+    seen: dict[str, list[str]] = {}
+    count = test_phase_cost.count
+
+    async def count_arranged(app: Any, pilot: Any, update: Any) -> Any:
+        arranged.clear()
+        result = await count(app, pilot, update)
+        seen[f"{len(seen)}"] = list(arranged)
+        return result
+
+    monkeypatch.setattr(test_phase_cost, "count", count_arranged)
+    transitions = [transition for transition, _, _ in await test_phase_cost.phase_changes((100, 30), "watcher")]
+    by_transition = dict(zip(transitions, seen.values(), strict=True))
+    assert sorted(by_transition["2:submit->vote"]) == ["main", "panes"], by_transition
