@@ -423,6 +423,8 @@ class SSHDriver(Driver):
         behind an empty SSH_MSG_IGNORE packet, and each of them as a write of its own to the socket (two sends, two TCP
         segments for every frame). Here the packets a frame makes are gathered and written together, in the same
         order, encrypted as asyncssh made them."""
+        if self._channel.is_closing():  # (closed under the app: its connection may be gone, as `write` would say)
+            raise BrokenPipeError("the channel is closed")
         connection = self._channel.get_connection()
         send = getattr(type(connection), "_send", None)
         if send is None or "_send" in vars(connection):  # (not asyncssh's connection as known, or gathering already)
