@@ -448,7 +448,9 @@ class TableScreen(Screen[None]):
     def _hand(self) -> Hand:
         """Your hand (built if it was not)."""
         self.query_one(Panes).build_part("hand")
-        return self.query_one(Hand)
+        hand = self.query_one(Hand)
+        hand.pick = self._pick_now
+        return hand
 
     def _clue_input(self) -> Input:
         """The clue box (its row built if it was not)."""
@@ -622,11 +624,27 @@ class TableScreen(Screen[None]):
     # --- the hand, the clue, the board and the dial ------------------------------------------------------------
 
     @on(OptionList.OptionSelected, "#hand")
-    async def hand_picked(self, event: OptionList.OptionSelected) -> None:
+    def hand_picked(self, event: OptionList.OptionSelected) -> None:
+        """A card clicked (Enter at the hand calls `_pick` itself: see `Hand.pick`)."""
         event.stop()
+        if event.option.id is not None:
+            self._pick(event.option.id)
+
+    def _pick_now(self, card: str) -> bool:
+        """Enter at the hand (`Hand.pick`): a card for your clue is picked at once, so that the letters typed right
+        behind the Enter go into the clue box it opens; any other pick comes as a click's does (a question's dialog
+        opens after the keys typed ahead, which then answer nothing)."""
         game = self.game
-        card = event.option.id
-        if game is None or card is None:
+        if game is None or not (game.phase == Phase.CLUE and game.can_clue and game.clue_needs_card):
+            return False
+        if self._question_open():
+            return False
+        self._pick(card)
+        return True
+
+    def _pick(self, card: str) -> None:
+        game = self.game
+        if game is None:
             return
         if self._question_open():
             return  # a question is open: Enter typed ahead at the hand opens no second one

@@ -84,3 +84,26 @@ async def test_right_then_enter_at_once_votes_for_the_slot_the_dial_moved_to() -
         alive(app)
         assert dial.pointer != start
         assert cast == [(dial.pointer,)], (cast, start, dial.pointer)
+
+
+async def test_enter_then_a_clue_at_once_writes_the_whole_clue() -> None:
+    """The storyteller's Enter at the hand opens the clue box; the letters typed right behind it, in the same packet,
+    go into the box (they reached the hand first, and were lost there, or worse: `r` opened the recap)."""
+    _, _, (host, _, _), app = await _table()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await host.start()  # anyone may give the first clue
+        for _ in range(3):
+            await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        hand = screen.query_one("#hand", OptionList)
+        hand.focus()
+        await pilot.pause()
+        await type_keys(app, ["enter", "r", "i", "p", "p", "l", "e", "s", "enter"])
+        for _ in range(5):
+            await pilot.pause()
+        alive(app)
+        view = host.view()
+        assert view.game is not None and view.game.clue == "ripples", view.game
+        assert app.screen is screen

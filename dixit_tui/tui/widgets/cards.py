@@ -8,7 +8,7 @@ highlighted card shows its full text, so every card of the list stays in sight a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -21,7 +21,7 @@ from textual.reactive import Reactive, reactive
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import Padding, Visual
-from textual.widgets import OptionList
+from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from dixit_tui.tui.line_cache import shared_cache, text_rules
@@ -385,12 +385,27 @@ class Hand(CardList):
             return False
         return super().check_action(action, parameters)
 
+    pick: Callable[[str], bool] | None = None
+    """Set by the screen: picks the card with this id in the same step as the Enter, if it can (True), else Enter
+    selects as a click does. (Enter's OptionSelected message reaches the screen only after the keys typed right behind
+    the Enter, which the hand then takes: the letters of a clue typed after the Enter that opens the clue box.)"""
+
     def on_key(self, event: events.Key) -> None:
+        focused = self.screen.focused
+        if focused is not self and isinstance(focused, Input):
+            # typed ahead behind the Enter that moved the focus to a text box (the clue box): the box's keys
+            event.stop()
+            event.prevent_default()
+            focused.post_message(events.Key(event.key, event.character))
+            return
         # picking is handled with the digits, in the order the keys came (typed ahead in one packet)
         if event.key == "enter" and self.can_focus:
             event.stop()
             event.prevent_default()
-            self.action_select()
+            option = self.highlighted_option
+            pick, card = self.pick, option.id if option is not None and not option.disabled else None
+            if pick is None or card is None or not pick(card):
+                self.action_select()
             return
         super().on_key(event)
 
