@@ -630,17 +630,18 @@ class TableScreen(Screen[None]):
         if event.option.id is not None:
             self._pick(event.option.id)
 
-    def _pick_now(self, card: str) -> bool:
-        """Enter at the hand (`Hand.pick`): a card for your clue is picked at once, so that the letters typed right
-        behind the Enter go into the clue box it opens; any other pick comes as a click's does (a question's dialog
-        opens after the keys typed ahead, which then answer nothing)."""
+    def _pick_now(self, card: str) -> Widget | None:
+        """Enter at the hand (`Hand.pick`): a card for your clue is picked at once, and the clue box it opens takes
+        the letters typed right behind the Enter (returned); any other pick comes as a click's does (None: a
+        question's dialog opens after the keys typed ahead, which then answer nothing)."""
         game = self.game
         if game is None or not (game.phase == Phase.CLUE and game.can_clue and game.clue_needs_card):
-            return False
-        if self._question_open():
-            return False
+            return None
+        if self._question_open() or card == game.voided_card:
+            return None
         self._pick(card)
-        return True
+        box = self._clue_input()
+        return box if self.chosen == card else None
 
     def _pick(self, card: str) -> None:
         game = self.game

@@ -13,7 +13,7 @@ from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.dial import Dial
 from tests.tui.fixtures import coordinator, default_move, options, seat_many
-from tests.tui.keys import alive, type_keys
+from tests.tui.keys import alive, key_event, type_keys
 
 SIZE = (100, 30)
 
@@ -100,7 +100,12 @@ async def test_enter_then_a_clue_at_once_writes_the_whole_clue() -> None:
         hand = screen.query_one("#hand", OptionList)
         hand.focus()
         await pilot.pause()
-        await type_keys(app, ["enter", "r", "i", "p", "p", "l", "e", "s", "enter"])
+        driver = app._driver
+        assert driver is not None
+        for key in ["enter", "r", "i", "p", "p", "l", "e", "s", "enter"]:  # in one packet: no step between them
+            event = key_event(key)
+            event.set_sender(app)
+            driver.send_message(event)
         for _ in range(5):
             await pilot.pause()
         alive(app)

@@ -21,7 +21,8 @@ from textual.reactive import Reactive, reactive
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import Padding, Visual
-from textual.widgets import Input, OptionList
+from textual.widget import Widget
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from dixit_tui.tui.line_cache import shared_cache, text_rules
@@ -385,18 +386,19 @@ class Hand(CardList):
             return False
         return super().check_action(action, parameters)
 
-    pick: Callable[[str], bool] | None = None
-    """Set by the screen: picks the card with this id in the same step as the Enter, if it can (True), else Enter
-    selects as a click does. (Enter's OptionSelected message reaches the screen only after the keys typed right behind
-    the Enter, which the hand then takes: the letters of a clue typed after the Enter that opens the clue box.)"""
+    pick: Callable[[str], Widget | None] | None = None
+    """Set by the screen: picks the card with this id in the same step as the Enter, if it can, and returns the
+    widget the focus goes to (the clue box), which takes the keys typed right behind the Enter; else (None) Enter
+    selects as a click does. (Enter's OptionSelected message reached the screen only after the keys typed behind it,
+    and the focus moves only once the app has run its callback: the hand took the letters of the clue.)"""
+    _typed_ahead_to: Widget | None = None
 
     def on_key(self, event: events.Key) -> None:
-        focused = self.screen.focused
-        if focused is not self and isinstance(focused, Input):
-            # typed ahead behind the Enter that moved the focus to a text box (the clue box): the box's keys
+        target = self._typed_ahead_to
+        if target is not None:  # typed ahead behind the Enter that sent the focus to `target`: the keys are its
             event.stop()
             event.prevent_default()
-            focused.post_message(events.Key(event.key, event.character))
+            target.post_message(events.Key(event.key, event.character))
             return
         # picking is handled with the digits, in the order the keys came (typed ahead in one packet)
         if event.key == "enter" and self.can_focus:
@@ -404,10 +406,17 @@ class Hand(CardList):
             event.prevent_default()
             option = self.highlighted_option
             pick, card = self.pick, option.id if option is not None and not option.disabled else None
-            if pick is None or card is None or not pick(card):
+            target = pick(card) if pick is not None and card is not None else None
+            if target is None:
                 self.action_select()
+                return
+            self._typed_ahead_to = target
+            self.call_later(self._end_typed_ahead)  # (after the keys in the hand's queue now: the typed-ahead ones)
             return
         super().on_key(event)
+
+    def _end_typed_ahead(self) -> None:
+        self._typed_ahead_to = None
 
 
 class Board(CardList, can_focus=False):
