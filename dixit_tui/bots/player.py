@@ -373,6 +373,25 @@ async def add_bots(
     return bots
 
 
+async def revive_bots(coordinator: Coordinator, *, rng: random.Random) -> list[BotPlayer]:
+    """After a restart of a one-process server: the built-in bots of every running game take their seats back
+    (`revive_bot`), so that the game goes on without waiting for a stand-in at each of their turns."""
+    if coordinator.bots is None:
+        return []
+    revived: list[BotPlayer] = []
+    for table in list(coordinator.tables.values()):
+        if table.status != TableStatus.PLAYING:
+            continue
+        for seat in list(table.seats):
+            if not seat.bot or seat.removed or seat.session is not None:
+                continue
+            try:
+                revived.append(await revive_bot(coordinator, seat.code, seat.name, rng=random.Random(rng.random())))
+            except TableError as err:
+                log.info("bot %s at table %s could not come back: %s", seat.name, table.code, err.message)
+    return revived
+
+
 async def revive_bot(coordinator: Coordinator, reconnect_code: str, name: str, *, rng: random.Random) -> BotPlayer:
     """A built-in bot takes its seat back by the seat's reconnect code, after the server process it ran in died
     (tables shared by several workers: the table's new owner runs it). TableError if the seat cannot be taken."""

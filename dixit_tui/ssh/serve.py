@@ -249,6 +249,11 @@ async def _serve(
         restored = await coordinator.restore()
         if restored:
             logger.info("restored %d table(s) from %s", restored, store.path)
+            from dixit_tui.bots.player import revive_bots
+
+            bots = await revive_bots(coordinator, rng=random.Random())
+            if bots:
+                logger.info("%d built-in bot(s) back at their tables", len(bots))
         return await _listen(args, app_factory, handler, limits)
     finally:
         await store.close()

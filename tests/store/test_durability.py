@@ -10,13 +10,16 @@ from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
+from dixit_tui.bots.player import revive_bots, seat_bots
 from dixit_tui.coordinator import (
     Coordinator,
     Identity,
     TableOptions,
 )
+from dixit_tui.engine import Phase
 from dixit_tui.store import SqliteStore, StoreError
 from tests.store.tables import Client, comparable, game_of, last_view, play_some, views_after_restart
+from tests.tui.fixtures import default_move
 
 if TYPE_CHECKING:
     from _typeshed import SupportsLenAndGetItem
@@ -160,4 +163,36 @@ async def test_a_failed_save_rolls_the_table_back_and_refuses_the_change(tmp_pat
     assert all(v.game.your_cards == () for v in clients[1][0].views[seen_before:] if v and v.game)
     await clients[1][1].submit([c.card for c in ben.hand[:2]])  # and it works once the disk does
     assert 1 in coord.tables[view.code].game.state.turn.submissions  # type: ignore[union-attr]
+    await store.close()
+
+
+async def test_built_in_bots_of_a_running_game_take_their_seats_back_after_a_restart(tmp_path: Path) -> None:
+    """(They stayed away, and a stand-in played each of their turns after the turn's wait.)"""
+    store = await SqliteStore.open(tmp_path)
+    coord = Coordinator(store=store, bots=seat_bots)
+    ana = await coord.connect(Identity("ana"), Client())
+    view = await ana.create(TableOptions())
+    assert await ana.add_bots(2) == 2
+    await ana.start()
+    await store.close()  # the process dies with its bots
+
+    store = await SqliteStore.open(tmp_path)
+    again = Coordinator(store=store, bots=seat_bots)
+    assert await again.restore() == 1
+    table = again.tables[view.code]
+    assert [s.session is None for s in table.seats] == [True, True, True]
+    bots = await revive_bots(again, rng=random.Random(3))
+    assert sorted(b.name for b in bots) == sorted(s.name for s in table.seats if s.bot)
+    assert [s.session is not None for s in table.seats] == [False, True, True]
+    ana_again = await again.connect(Identity("ana"), Client())
+    await ana_again.reclaim(table.seats[0].code)
+    assert await default_move(ana_again)  # ana gives the first clue: the bots give their cards
+    for _ in range(200):
+        if table.game is not None and table.game.state.phase == Phase.VOTE:
+            break
+        await asyncio.sleep(0.1)
+    assert table.game is not None and table.game.state.phase == Phase.VOTE
+    for bot in bots:
+        await bot.stop()
+    await ana_again.close()
     await store.close()
