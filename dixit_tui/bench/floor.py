@@ -24,6 +24,7 @@ import itertools
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from textual.app import App, ComposeResult
@@ -44,7 +45,7 @@ class Bump(Message):
 class FloorApp(App[None]):
     """One line: `table CODE · update N` (or the lobby line), updated in place, nothing else."""
 
-    CSS_PATH = "floor.tcss"
+    CSS_PATH = Path(__file__).with_name("floor.tcss")  # (beside this file also when run under `-m cProfile`)
 
     def __init__(self, broadcaster: Broadcaster, command: str | None) -> None:
         super().__init__()
