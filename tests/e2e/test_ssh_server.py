@@ -338,8 +338,14 @@ async def test_a_client_that_stops_reading_is_disconnected(tmp_path: Path) -> No
         await wait_for(lambda: server.connection_count == 0 and server.session_count == 0)
 
 
-def live(kind: type) -> int:
-    return sum(1 for item in gc.get_objects() if isinstance(item, kind))
+def live_counts(*kinds: type) -> tuple[int, ...]:
+    """How many objects of each of `kinds` are alive, in one scan of the heap."""
+    counts = dict.fromkeys(kinds, 0)
+    for item in gc.get_objects():
+        for kind in kinds:
+            if isinstance(item, kind):
+                counts[kind] += 1
+    return tuple(counts.values())
 
 
 async def test_connect_leave_cycles_leave_no_apps_or_tasks_behind(tmp_path: Path) -> None:
@@ -363,11 +369,15 @@ async def test_connect_leave_cycles_leave_no_apps_or_tasks_behind(tmp_path: Path
             to go on a busy machine (a cancelled timer keeps its context until its time comes); a leak never gets
             there and is reported as it stands after the bounded wait."""
             counts: tuple[int, int, int, int] = (0, 0, 0, 0)
-            for _ in range(50):
+            deadline = asyncio.get_running_loop().time() + 20.0  # (each step scans the whole heap: bound the time)
+            while True:
                 await asyncio.sleep(0.2)
                 gc.collect()
-                counts = (live(App), live(SSHDriver), live(SessionParser), len(asyncio.all_tasks()))
+                apps, drivers, parsers = live_counts(App, SSHDriver, SessionParser)
+                counts = (apps, drivers, parsers, len(asyncio.all_tasks()))
                 if counts[:3] == (0, 0, 0) and (tasks_before is None or counts[3] <= tasks_before):
+                    break
+                if asyncio.get_running_loop().time() > deadline:
                     break
             return counts
 
