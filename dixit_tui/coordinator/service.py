@@ -356,6 +356,10 @@ class Coordinator:
         """Commit, then show: every session at the table gets the updates and its own fresh view (`first`, the
         session whose move it was, before the others)."""
         await self.commit(table)
+        if self.shared is not None:
+            # the seats taken or left here are told to the other workers before anyone is shown the change: a move
+            # made at another worker right after it (the host's start) finds them where this worker's players saw them
+            await self.shared.publish_presence(table)
         self.schedule(table)
         self._watch_idle(table)
         self.broadcast(table, updates, first=first)
@@ -432,8 +436,8 @@ class Coordinator:
         if self.shared is not None and not self.shared.owns(table.code):
             return  # only the table's owner plays stand-ins (its moves reach this worker like any other)
         async with table.lock:
-            if table.game is None:
-                return
+            if table.game is None or not self.timers.due(table):
+                return  # catching up (other workers' moves, who left) set new clocks: they fire when due
             updates = self.timers.stand_in_moves(table)
             await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
 

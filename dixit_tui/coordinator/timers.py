@@ -133,6 +133,10 @@ class Timers:
             return [s for s in away if not any(m in waiting and m not in away for m in state.teammates(s) if m != s)]
         return away
 
+    def due(self, table: Table) -> bool:
+        """Whether the table's deadline has come (none is set while the table waits for its players)."""
+        return table.deadline is not None and self.clock() >= table.deadline - 0.01
+
     def stand_in_moves(self, table: Table) -> list[Update]:
         """A deadline passed: a stand-in plays, from their own view, for each player the phase still waits for.
         Called under the table's lock; returns the updates of the moves made (the caller commits and shows them)."""

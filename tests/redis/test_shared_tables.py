@@ -579,3 +579,65 @@ async def test_wrong_reconnect_codes_from_one_address_count_at_every_worker(work
     with pytest.raises(TableError) as typo:
         await other.reclaim("ZZZ-ZZZ-ZZZ-ZZZ")
     assert typo.value.code == "bad_code"  # another address is not held back
+
+
+async def test_a_seat_is_claimed_at_every_worker_before_its_player_is_shown_it(workers: tuple[Worker, Worker]) -> None:
+    """ben sits down at worker B; the moment he is shown his seat, the host at worker A may start the game: A must
+    find him connected there, not away (the start said "ben is not here", and his turn waited on his grace)."""
+    a, b = workers
+    ana = await a.connect("ana")
+    view = await ana[1].create(TableOptions(seed=3))
+    cy = await a.connect("cy")
+    await cy[1].join(view.code)
+    claimed_when_shown: list[bool] = []
+
+    class Ben(Client):
+        def __call__(self, update: Any) -> None:
+            super().__call__(update)
+            if isinstance(update, StateUpdate) and update.view is not None and not claimed_when_shown:
+                seat = next(s for s in b.coordinator.tables[view.code].seats if s.name == "ben")
+                claimed_when_shown.append(seat.code in b.shared.claimed.get(view.code, set()))
+
+    ben_client = Ben()
+    ben = await b.coordinator.connect(Identity("ben", "SHA256:ben"), ben_client)
+    await ben.join(view.code)
+    assert claimed_when_shown == [True], "ben was shown his seat before worker B claimed it in Redis"
+    await ana[1].start()
+    table = a.coordinator.tables[view.code]
+    assert not any("not here" in line for line in table.log), table.log
+    assert isinstance(table.seats[2].session, RemoteSeat) and 2 not in table.away_since
+
+
+async def test_a_deadline_that_fires_before_its_worker_heard_everyone_left_plays_nobody(
+    workers: tuple[Worker, Worker],
+) -> None:
+    """Worker A keeps the table's clocks while all its players sit at worker B. They all leave; A's phase deadline
+    fires before A has heard of it. Catching up under the table's lock, A finds the table empty: its clocks stop,
+    and no stand-in plays (one played for the storyteller, and the game went on with nobody there)."""
+    a, b = workers
+    players = [await b.connect(name) for name in ("ana", "ben", "cy")]
+    view = await players[0][1].create(TableOptions(seed=3, turn_seconds=600))
+    for _, session in players[1:]:
+        await session.join(view.code)
+    await players[0][1].start()
+    await until(
+        lambda: (
+            view.code in a.coordinator.tables
+            and a.coordinator.tables[view.code].game is not None
+            and all(isinstance(s.session, RemoteSeat) for s in a.coordinator.tables[view.code].seats)
+            and a.coordinator.tables[view.code].deadline is not None
+        ),
+        "worker A to follow the game, with everyone connected at B",
+    )
+    for task in a.shared._tasks:  # A hears of nothing by itself from now on: only when it takes the table's lock
+        task.cancel()
+    table = a.coordinator.tables[view.code]
+    for _, session in players:
+        await session.close()
+    assert table.deadline is not None  # A has not heard yet
+    a.shared.owned.add(view.code)  # A keeps the clocks
+    clock = a.coordinator.timers.clock
+    a.coordinator.timers.clock = lambda: clock() + 601.0  # the phase's 10 minutes have passed
+    await a.coordinator.expire(table)
+    assert not any("stand-in" in line for line in table.log), list(table.log)[-2:]
+    assert table.deadline is None and table.timer is None and table.idle_since is not None
