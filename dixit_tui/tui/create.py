@@ -83,7 +83,7 @@ def parse_int(text: str) -> int | None:
 
 class CreateScreen(ModalScreen[TableOptions | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
+        Binding("escape", "cancel", "Cancel", priority=True),
         Binding("f2", "create", "Create"),
     ]
 

@@ -201,7 +201,7 @@ class HelpScreen(Screen[None]):
 
     AUTO_FOCUS = "#help-scroll"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close"),
+        Binding("escape", "close", "Close", priority=True),
         Binding("f1", "close", "Close", show=False),
         Binding("q", "close", "Close", show=False),
     ]

@@ -59,7 +59,7 @@ class TableList(DataTable[Text]):
 class NamePrompt(ModalScreen[str | None]):
     """Asked when the wanted name is already used at the table: returns another name, or None to give up."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", priority=True)]
 
     def __init__(self, message: str, current: str) -> None:
         super().__init__(classes="dialog-screen")
@@ -104,7 +104,7 @@ class ReconnectPrompt(ModalScreen[bool]):
     """Asked when `join CODE` finds a started game with a seat under your name: your reconnect code gets it back.
     Returns True once you are back in your seat, False if you gave up."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", priority=True)]
 
     def __init__(self, message: str, code: str, session: Session | None) -> None:
         super().__init__(classes="dialog-screen")

@@ -10,7 +10,9 @@ from textual.widgets import OptionList
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.help import HelpScreen
 from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.widgets.confirm import ConfirmScreen
 from dixit_tui.tui.widgets.dial import Dial
 from tests.tui.fixtures import coordinator, default_move, options, seat_many
 from tests.tui.keys import alive, key_event, type_keys
@@ -112,3 +114,47 @@ async def test_enter_then_a_clue_at_once_writes_the_whole_clue() -> None:
         view = host.view()
         assert view.game is not None and view.game.clue == "ripples", view.game
         assert app.screen is screen
+
+
+async def _send_at_once(app: DixitApp, keys: list[str]) -> None:
+    """Keys as one SSH packet brings them: all handed to the app with no step between them."""
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        event = key_event(key)
+        event.set_sender(app)
+        driver.send_message(event)
+
+
+async def test_esc_then_a_key_at_once_closes_the_dialog_and_the_key_acts_on_the_table() -> None:
+    """Esc (or n) closes the open question, and the key typed right behind it, in the same packet, acts on the
+    table under it (it went to the closing dialog, which dropped it: `Esc c` did not open the chat box)."""
+    _, _, (host, _, _), app = await _table()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await host.start()
+        for _ in range(3):
+            await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+
+        async def at_once(keys: list[str], shown: type[Any]) -> None:
+            await _send_at_once(app, keys)
+            for _ in range(5):
+                await pilot.pause()
+            alive(app)
+            assert isinstance(app.screen, shown), (keys, app.screen_stack)
+
+        def chat_focused() -> bool:
+            return app.focused is not None and app.focused.id == "chat-input"
+
+        for opener, dialog, closer in (
+            ("l", ConfirmScreen, "escape"),
+            ("l", ConfirmScreen, "n"),
+            ("f1", HelpScreen, "escape"),
+        ):
+            await at_once([opener], dialog)
+            await at_once([closer, "c"], TableScreen)
+            assert chat_focused(), (opener, closer, app.focused)
+            await at_once(["escape"], TableScreen)
+            assert not chat_focused()

@@ -83,7 +83,7 @@ class ConfirmScreen(ModalScreen[bool | None]):
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("n,escape", "answer(False)", "No", priority=True),
         Binding("left", "app.focus_previous", "Previous", show=False),
         Binding("right", "app.focus_next", "Next", show=False),
     ]
@@ -229,7 +229,7 @@ class SeatPicker(ModalScreen[int | None]):
     }
     """
     )
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", priority=True)]
 
     def __init__(self, title: str, seats: Sequence[tuple[int, Content]]) -> None:
         super().__init__()

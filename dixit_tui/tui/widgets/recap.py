@@ -225,7 +225,7 @@ class RecapScreen(ModalScreen[None]):
         width: 100%;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape", "close", "Close", priority=True)]
 
     def __init__(
         self,

@@ -20,7 +20,7 @@ class TranscriptScreen(ModalScreen[None]):
     TranscriptScreen TextArea { height: 1fr; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close"),
+        Binding("escape", "close", "Close", priority=True),
         Binding("y", "copy", "Copy all"),
     ]
 
