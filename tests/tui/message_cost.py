@@ -193,7 +193,12 @@ def _busy(app: App[Any]) -> bool:
     nodes: list[MessagePump] = [app]
     for screen in app._screen_stack:
         nodes.extend(screen.walk_children(with_self=True))
-    return any(not node._message_queue.empty() or node._next_callbacks for node in nodes)
+    if any(not node._message_queue.empty() or node._next_callbacks for node in nodes):
+        return True
+    # a layout or a repaint asked for and not done yet: the screen's update timer does it a moment later (on a busy
+    # machine, after several empty polls: the counts then missed the layout)
+    screen = app.screen
+    return bool(screen._layout_required or screen._repaint_required or screen._dirty_widgets)
 
 
 async def quiet(apps: list[App[Any]], rounds: int = 200) -> None:
