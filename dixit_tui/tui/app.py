@@ -43,6 +43,7 @@ from dixit_tui.engine import RuleError
 from dixit_tui.tui.callback_counts import install_callback_counts
 from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, share_dispatch_lookups
 from dixit_tui.tui.frame_patches import install_frame_patches
+from dixit_tui.tui.key_order import KeyGate
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.quiet_messages import install_quiet_messages, keep_full_map_after_reflow
 from dixit_tui.tui.reactive_init import plan_reactive_setup
@@ -180,6 +181,7 @@ class DixitApp(ThemeLookup[int]):
         self.session: PlayerSession | None = None
         self.tables: tuple[TableSummary, ...] = ()
         self.table_view: TableView | None = None
+        self._key_gate = KeyGate(self)
 
     def get_css_variables(self) -> dict[str, str]:
         """As Textual's (the theme's colour system and variables over the defaults), worked out once per process for
@@ -227,6 +229,7 @@ class DixitApp(ThemeLookup[int]):
         return 2 if any(isinstance(s, LobbyScreen) for s in self.screen_stack) else 1
 
     async def on_unmount(self) -> None:
+        self._key_gate.close()
         if self.session is not None:
             await self.session.close()
 
@@ -253,12 +256,36 @@ class DixitApp(ThemeLookup[int]):
         """While the "terminal too small" notice shows, nothing is played blind: keys are dropped (Ctrl+C still
         quits). What counts is what the screen shows (its breakpoint classes), not the size the driver just
         reported: a key typed before a resize belongs to the screen it was typed at."""
+        if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
+            await self._typed(event)
+            return
         if isinstance(event, events.Key) and event.key != "ctrl+c" and self._too_small_shown():
             event.stop()
             return
-        if isinstance(event, events.Key) and not event.is_forwarded:
-            setattr(event, _TYPED_AT, self.screen)  # see _on_key
         await super().on_event(event)
+
+    async def _typed(self, event: events.Key | events.Paste) -> None:
+        """A key or paste from the terminal goes on once the one before it is done (see key_order.py), and only to
+        the screen it was typed at; Ctrl+C goes at once."""
+        gate = self._key_gate
+        quitting = isinstance(event, events.Key) and event.key == "ctrl+c"
+        if getattr(event, _TYPED_AT, None) is None:
+            setattr(event, _TYPED_AT, self.screen)  # see _on_key
+        if not quitting and not gate.admit(event):
+            return
+        if not quitting and (
+            getattr(event, _TYPED_AT) is not self.screen or (isinstance(event, events.Key) and self._too_small_shown())
+        ):
+            event.stop()
+            gate.done()
+            return
+        await super().on_event(event)
+        if quitting:
+            return
+        if event.is_forwarded:
+            gate.follow(event, self.focused or self.screen)
+        else:
+            gate.done()  # (a priority binding had it)
 
     async def _on_resize(self, event: events.Resize) -> None:
         """A Resize to the size the app has already is dropped (Textual's own handler, run after this one, is not

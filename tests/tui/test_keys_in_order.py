@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import OptionList
+from textual.widgets import Input, OptionList
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui.app import DixitApp
@@ -16,6 +16,7 @@ from dixit_tui.tui.widgets.confirm import ConfirmScreen
 from dixit_tui.tui.widgets.dial import Dial
 from tests.tui.fixtures import coordinator, default_move, options, seat_many
 from tests.tui.keys import alive, key_event, type_keys
+from tests.tui.lobby_pilot import open_create, settle
 
 SIZE = (100, 30)
 
@@ -158,3 +159,67 @@ async def test_esc_then_a_key_at_once_closes_the_dialog_and_the_key_acts_on_the_
             assert chat_focused(), (opener, closer, app.focused)
             await at_once(["escape"], TableScreen)
             assert not chat_focused()
+
+
+async def test_editing_keys_and_letters_in_one_packet_act_in_the_order_typed() -> None:
+    """Ctrl+U, Backspace, Home, Ctrl+K and Tab act before the letters typed right behind them. (They are bindings,
+    which Textual looks up only once the key has bubbled back up to the app; the letter went to the text box
+    meanwhile: "Ctrl+U 8" left the box empty, "Backspace 8" deleted the 8, "Home 9" typed the 9 at the end.)"""
+    app = DixitApp(coordinator(), Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await open_create(pilot)
+        seats = screen.query_one("#seats", Input)
+        target = screen.query_one("#target", Input)
+        seats.focus()
+        await settle(pilot)
+
+        async def at_once(keys: list[str]) -> str:
+            await _send_at_once(app, keys)
+            await settle(pilot)
+            alive(app)
+            return seats.value
+
+        assert seats.value == "8"
+        assert await at_once(["ctrl+u", "7"]) == "7"
+        assert await at_once(["backspace", "6"]) == "6"
+        assert await at_once(["home", "1"]) == "16"
+        assert await at_once(["ctrl+k", "2"]) == "12"  # (the cursor was after the 1)
+        assert await at_once(["backspace", "backspace", "ctrl+u", "5", "left", "x", "4"]) == "45"  # (x: not a digit)
+        assert await at_once(["tab", "2", "0"]) == "45"
+        assert app.focused is target and target.value == "20"  # Tab chose the whole target: the 2 replaced it
+        assert app._key_gate.held > 0 and app._key_gate.lost_trails == 0
+
+
+async def test_a_key_typed_behind_one_that_opens_a_dialog_does_not_answer_it() -> None:
+    """`l` opens "Leave table?"; a `y` in the same packet was typed at the table, before the question showed: it
+    waits for the `l` to be done, and then does not act on the dialog (a key acts only on the screen it was typed
+    at). The keys after it, once the dialog shows, do."""
+    _, _, (host, _, _), app = await _table()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await host.start()
+        for _ in range(3):
+            await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        await _send_at_once(app, ["l", "y", "y", "enter"])
+        for _ in range(5):
+            await pilot.pause()
+        alive(app)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen) and not dialog.answered, app.screen_stack
+        assert dialog.refused == 0  # (dropped before the dialog: not refused by its guard either)
+        assert any(seat.name == "ben" for seat in host.view().seats)
+        await _send_at_once(app, ["n"])
+        for _ in range(3):
+            await pilot.pause()
+        assert app.screen is table
+        await _send_at_once(app, ["l"])
+        for _ in range(3):
+            await pilot.pause()
+        await _send_at_once(app, ["enter", "c"])  # Stay; the c was typed at the dialog: it does not open the chat
+        for _ in range(5):
+            await pilot.pause()
+        assert app.screen is table and (app.focused is None or app.focused.id != "chat-input")
+        assert app._key_gate.lost_trails == 0  # each key was seen done (none waited for the GIVE_UP time)
