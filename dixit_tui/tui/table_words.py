@@ -444,17 +444,17 @@ def over_text(view: TableView, over: OverUpdate | None) -> Words:
     lines.append(Words.styled("Final scores", "bold underline"))
     for rank, (seat, score) in enumerate(sorted(scores, key=lambda p: (-p[1], p[0])), start=1):
         star = "★" if seat in winners else " "
-        you = " (you)" if seat == view.you else ""
-        team = ""
+        notes = ["you"] if seat == view.you else []
         if game.mode == Mode.TEAM and seat < len(game.players) and (t := game.players[seat].team) is not None:
-            team = f" (team {t + 1})"
+            notes.append(f"team {t + 1}")
+        about = f" ({', '.join(notes)})" if notes else ""  # "ana (you, team 1)"
         lines.append(
             _w(
                 f"{rank:>2}. {star} ",
                 (f"{score:>3}", "bold"),
                 "  ",
                 (seat_name(view, seat), "bold" if seat == view.you else ""),
-                f"{you}{team}",
+                about,
             )
         )
     if winners:

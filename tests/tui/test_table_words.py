@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -352,6 +353,30 @@ async def test_the_end_says_who_won_and_what_now() -> None:
     assert words.why_no_clue(host) == "The game is over"
     assert words.moved_on(host, game.turn, (Phase.SUBMIT,)) == "the game is over"
     assert words.rematch_stale(host) is None and words.rematch_stale(guest) == "the table has moved on"
+
+
+async def test_the_final_scores_of_a_team_game_say_you_and_your_team_in_one_bracket() -> None:
+    sessions = await open_table(["ana", "ben", "cara", "dev", "eve", "finn"], mode="team", first="random")
+    await sessions[0].start()
+    for _ in range(200):
+        game = view_of(sessions[0]).game
+        assert game is not None
+        if game.phase == Phase.OVER:
+            break
+        if game.phase == Phase.CLUE:
+            await tell(teller_of(sessions))
+        await give(sessions)
+        await vote_all(sessions)
+    view = view_of(sessions[0])
+    assert view.game is not None and view.game.phase == Phase.OVER
+    scores = [line for line in words.over_text(view, None).plain.splitlines() if line[:3].strip().endswith(".")]
+    assert len(scores) == 6
+    assert view.you is not None
+    team = view.game.players[view.you].team
+    assert team is not None
+    (mine,) = [line for line in scores if "ana" in line]
+    assert mine.endswith(f"ana (you, team {team + 1})"), scores  # not "ana (you) (team 1)"
+    assert all(re.search(r"\w \(team \d\)$", line) for line in scores if line is not mine), scores
 
 
 async def test_the_top_bar_gives_up_its_least_useful_words_first() -> None:
