@@ -698,15 +698,16 @@ class PlayerSession:
                 if not wanted:
                     raise TableError("A name needs at least one visible letter.", "bad_name")
                 returning = _returning_seat(table, wanted) if table.game is not None else None
+                game = "is over" if table.status is TableStatus.OVER else "has started"
                 if returning is not None and table.seats[returning].key is not None:
                     raise TableError(
-                        f"The game at table {table.code} has started, and {wanted} has a seat there, taken with an "
+                        f"The game at table {table.code} {game}, and {wanted} has a seat there, taken with an "
                         "SSH key: connect with that key to get it back.",
                         "key_required",
                     )
                 if returning is not None:
                     raise TableError(
-                        f"The game at table {table.code} has started, and {wanted} has a seat there. "
+                        f"The game at table {table.code} {game}, and {wanted} has a seat there. "
                         "Is it yours? Get it back with your reconnect code.",
                         "reconnect_needed",
                     )

@@ -334,7 +334,8 @@ class Table(Generic[S]):
 
     def add_seat(self, name: str, key: str | None, *, bot: bool = False) -> int:
         if self.game is not None:
-            raise TableError("The game has already started: you can watch it instead.", "started")
+            game = "is over" if self.status is TableStatus.OVER else "has already started"
+            raise TableError(f"The game {game}: you can watch it instead.", "started")
         if len(self.seats) >= self.max_seats:
             raise TableError(f"This table is full ({self.max_seats} seats).", "table_full")
         if self.name_taken(name):

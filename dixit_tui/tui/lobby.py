@@ -21,7 +21,7 @@ from textual.widgets import Button, DataTable, Input, Label, Static
 
 from dixit_tui.coordinator import TableOptions, TableSummary
 from dixit_tui.coordinator.codes import normalize_code
-from dixit_tui.coordinator.models import mode_text
+from dixit_tui.coordinator.models import TableStatus, mode_text
 from dixit_tui.engine import RuleError
 from dixit_tui.sanitize import NAME_MAX, clean_name, ssh_user
 from dixit_tui.tui.create import CreateScreen
@@ -29,6 +29,8 @@ from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.textbox import same_content
 
+# Refusals of a seat at a table whose game is over: the lobby shows its end instead (see LobbyScreen.join).
+_NO_SEAT_AFTER_THE_END = frozenset({"started", "reconnect_needed", "key_required"})
 EMPTY_TEXT = "No tables yet: press c to create one."
 # Fixed widths: the header lines up with the rows from the first paint on (auto widths left it misaligned until the
 # next key), and the columns do not jump as tables come and go. Mode fits "standard (odyssey)", Host a whole name.
@@ -288,8 +290,23 @@ class LobbyScreen(Screen[None]):
         try:
             await session.join(code, name=name)
         except RuleError as err:
+            if err.code in _NO_SEAT_AFTER_THE_END and self._over(code):
+                return await self._watch_the_end(code)
             self.join_refused(err, code, name)
             return False
+        return True
+
+    def _over(self, code: str) -> bool:
+        wanted = normalize_code(code)
+        return any(t.code == wanted and t.status is TableStatus.OVER for t in self.host.tables)
+
+    async def _watch_the_end(self, code: str) -> bool:
+        """A game that is over has no seat to take (nor one worth a reconnect code: the rematch, if any, moved
+        everyone on): its final scores are watched instead."""
+        session = self.host.session
+        if session is None or not await self.host.act(session.watch(code)):
+            return False
+        self.app.notify(f"The game at {normalize_code(code)} is over: here are its final scores.", markup=False)
         return True
 
     def join_refused(self, err: RuleError, code: str, name: str | None = None) -> None:

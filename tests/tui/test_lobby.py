@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions, TableView, Update
+from dixit_tui.engine import RuleError
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import Choice, Tick
 from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, shell_hint
@@ -388,6 +390,59 @@ async def test_join_after_the_start_asks_a_returning_name_for_the_code_and_other
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
         assert any("watch it instead" in n and "Press r and type your reconnect code" in n for n in notes(app))
+
+
+async def test_enter_on_a_table_whose_game_is_over_shows_its_end_instead_of_asking_for_a_seat() -> None:
+    """A player who left a finished game, and anyone else, pressing Enter on it in the list (or typing its code)
+    watches its final scores: there is no seat to take any more, nor one to reclaim (they were asked for a
+    reconnect code, told the game "has started")."""
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    view = await ben.create(TableOptions())
+    dev = await player(coord, "dev", "key-dev")
+    await dev.join(view.code)
+    cara = await player(coord, "cara")
+    await cara.join(view.code)
+    await ben.start()
+    await ben.remove(1)  # the house remedy: two players are too few, the game ends
+    game = coord.tables[view.code].game
+    assert game is not None and coord.tables[view.code].status.value == "over"
+    await cara.leave()
+    await cara.close()
+
+    for who, how in (("cara", "enter"), ("zoe", "enter"), ("cara", "code")):
+        app = DixitApp(coord, Identity(who))
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await settle(pilot)
+            assert rows(app)[0][0] == view.code and rows(app)[0][3] == "over"
+            if how == "enter":
+                await pilot.press("enter")
+            else:
+                await pilot.press("j", *view.code.lower(), "enter")
+            await settle(pilot)
+            assert isinstance(app.screen, TableScreen), (who, how, app.screen_stack, notes(app))
+            assert f"The game at {view.code} is over: here are its final scores." in notes(app)
+            assert not any(isinstance(s, ReconnectPrompt) for s in app.screen_stack)
+            assert app.session is not None and coord.tables[view.code].seat_of(app.session) is None  # watching
+    assert [seat.name for seat in coord.tables[view.code].seats] == ["ben", "dev", "cara"]
+
+
+async def test_a_table_whose_game_is_over_says_so_when_a_seat_is_asked_for() -> None:
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    view = await ben.create(TableOptions())
+    for name in ("dev", "cara"):
+        await (await player(coord, name, f"key-{name}")).join(view.code)
+    await ben.start()
+    late = await player(coord, "zoe")
+    with pytest.raises(RuleError, match=r"^The game has already started: you can watch it instead\.$"):
+        await late.join(view.code)
+    await ben.remove(1)
+    with pytest.raises(RuleError, match=r"^The game is over: you can watch it instead\.$"):
+        await late.join(view.code)
+    returning = r"^The game at table \w+ is over, and cara has a seat there, taken with an SSH key"
+    with pytest.raises(RuleError, match=returning):
+        await late.join(view.code, name="cara")
 
 
 async def test_wrong_reconnect_code_explains() -> None:
