@@ -4,11 +4,13 @@ acted at the hand or the dial itself, so it came first and picked the card above
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from textual.widgets import Input, OptionList
 
 from dixit_tui.coordinator import Identity
+from dixit_tui.tui import key_order
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.help import HelpScreen
 from dixit_tui.tui.table_screen import TableScreen
@@ -223,3 +225,33 @@ async def test_a_key_typed_behind_one_that_opens_a_dialog_does_not_answer_it() -
             await pilot.pause()
         assert app.screen is table and (app.focused is None or app.focused.id != "chat-input")
         assert app._key_gate.lost_trails == 0  # each key was seen done (none waited for the GIVE_UP time)
+
+
+async def test_a_key_whose_trail_is_lost_lets_the_next_one_go_after_a_while(monkeypatch: Any) -> None:
+    """Should the callback that follows a key never run (its widget closed under it), the keys behind it still go,
+    GIVE_UP seconds later: typing never stops for good."""
+    monkeypatch.setattr(key_order, "GIVE_UP", 0.05)
+    app = DixitApp(coordinator(), Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await open_create(pilot)
+        seats = screen.query_one("#seats", Input)
+        seats.focus()
+        await settle(pilot)
+        lost: list[object] = []
+        step = key_order.KeyGate._step
+
+        def lost_at_the_box(gate: key_order.KeyGate, event: Any, node: Any) -> None:
+            if node is seats:
+                lost.append(event)  # as if the box had closed with the callback still in its queue
+                return
+            step(gate, event, node)
+
+        monkeypatch.setattr(key_order.KeyGate, "_step", lost_at_the_box)
+        before = app._key_gate.lost_trails  # (the c that opened the dialog took longer than this short GIVE_UP)
+        await _send_at_once(app, ["ctrl+u", "7", "3"])
+        await asyncio.sleep(0.3)  # (each of the three keys waits GIVE_UP for a callback that never comes)
+        await settle(pilot)
+        alive(app)
+        assert seats.value == "73", seats.value  # in order, and none left waiting
+        assert len(lost) == 3 and app._key_gate.lost_trails - before == 3
