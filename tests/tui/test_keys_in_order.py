@@ -5,6 +5,7 @@ acted at the hand or the dial itself, so it came first and picked the card above
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 from textual.widgets import Input, OptionList
@@ -255,3 +256,57 @@ async def test_a_key_whose_trail_is_lost_lets_the_next_one_go_after_a_while(monk
         alive(app)
         assert seats.value == "73", seats.value  # in order, and none left waiting
         assert len(lost) == 3 and app._key_gate.lost_trails - before == 3
+
+
+def _edited(keys: list[str]) -> str:
+    """What a text box holds after `keys`, typed one at a time into an empty box (Textual's Input's editing)."""
+    text, cursor = "", 0
+    for key in keys:
+        if len(key) == 1:
+            text, cursor = text[:cursor] + key + text[cursor:], cursor + 1
+        elif key == "backspace" and cursor:
+            text, cursor = text[: cursor - 1] + text[cursor:], cursor - 1
+        elif key == "delete":
+            text = text[:cursor] + text[cursor + 1 :]
+        elif key == "left":
+            cursor = max(0, cursor - 1)
+        elif key == "right":
+            cursor = min(len(text), cursor + 1)
+        elif key == "home":
+            cursor = 0
+        elif key == "end":
+            cursor = len(text)
+        elif key == "ctrl+u":
+            text, cursor = text[cursor:], 0
+        elif key == "ctrl+k":
+            text = text[:cursor]
+    return text
+
+
+async def test_random_bursts_of_typing_and_editing_keys_edit_the_chat_box_as_typed_one_by_one() -> None:
+    """Forty bursts of letters mixed with Backspace, Delete, the arrows, Home, End, Ctrl+U and Ctrl+K, each burst in
+    one packet: the chat box ends as if they had been typed slowly."""
+    rng = random.Random(11)
+    editing = ["backspace", "delete", "left", "right", "home", "end", "ctrl+u", "ctrl+k"]
+    _, _, _, app = await _table()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        for _ in range(3):
+            await pilot.pause()
+        box = app.focused
+        assert isinstance(box, Input) and box.id == "chat-input"
+        for burst in range(40):
+            keys = [
+                rng.choice("abcxyz") if rng.random() < 0.6 else rng.choice(editing) for _ in range(rng.randint(2, 14))
+            ]
+            await _send_at_once(app, keys)
+            for _ in range(3):
+                await pilot.pause()
+            assert box.value == _edited(keys), (burst, keys, box.value)
+            await _send_at_once(app, ["end", "ctrl+u"])  # empty again
+            for _ in range(2):
+                await pilot.pause()
+            assert box.value == ""
+        alive(app)
+        assert app._key_gate.lost_trails == 0
