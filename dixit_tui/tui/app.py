@@ -267,21 +267,19 @@ class DixitApp(ThemeLookup[int]):
     async def _typed(self, event: events.Key | events.Paste) -> None:
         """A key or paste from the terminal goes on once the one before it is done (see key_order.py), and only to
         the screen it was typed at; Ctrl+C goes at once."""
+        if isinstance(event, events.Key) and event.key == "ctrl+c":
+            await super().on_event(event)  # (a priority binding: quits, whatever waits)
+            return
         gate = self._key_gate
-        quitting = isinstance(event, events.Key) and event.key == "ctrl+c"
         if getattr(event, _TYPED_AT, None) is None:
             setattr(event, _TYPED_AT, self.screen)  # see _on_key
-        if not quitting and not gate.admit(event):
+        if not gate.admit(event):
             return
-        if not quitting and (
-            getattr(event, _TYPED_AT) is not self.screen or (isinstance(event, events.Key) and self._too_small_shown())
-        ):
+        if getattr(event, _TYPED_AT) is not self.screen or (isinstance(event, events.Key) and self._too_small_shown()):
             event.stop()
             gate.done()
             return
         await super().on_event(event)
-        if quitting:
-            return
         if event.is_forwarded:
             gate.follow(event, self.focused or self.screen)
         else:

@@ -72,9 +72,7 @@ class KeyGate:
     def done(self) -> None:
         """The event on its way (if any) is done, or never went: the next waiting one goes, back through the app."""
         self._going = None
-        if self._give_up is not None:
-            self._give_up.cancel()
-            self._give_up = None
+        self._stop_waiting_to_give_up()
         if not self._waiting:
             return
         following = self._waiting.popleft()
@@ -85,6 +83,9 @@ class KeyGate:
     def close(self) -> None:
         self._waiting.clear()
         self._going = self._let_go = None
+        self._stop_waiting_to_give_up()
+
+    def _stop_waiting_to_give_up(self) -> None:
         if self._give_up is not None:
             self._give_up.cancel()
             self._give_up = None

@@ -33,6 +33,17 @@ async def _table(target: int = 10) -> tuple[Any, Any, list[Any], DixitApp]:
     return coord, view.code, [host, *others], app
 
 
+async def _started(pilot: Any, host: Any) -> TableScreen:
+    """The table screen once the host has started the game (anyone may give the first clue)."""
+    await pilot.pause()
+    await host.start()
+    for _ in range(3):
+        await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, TableScreen)
+    return screen
+
+
 async def test_down_then_enter_at_once_picks_the_card_the_arrow_moved_to() -> None:
     _, _, (host, _, _), app = await _table()
     async with app.run_test(size=SIZE) as pilot:
@@ -97,12 +108,7 @@ async def test_enter_then_a_clue_at_once_writes_the_whole_clue() -> None:
     go into the box (they reached the hand first, and were lost there, or worse: `r` opened the recap)."""
     _, _, (host, _, _), app = await _table()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await host.start()  # anyone may give the first clue
-        for _ in range(3):
-            await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, TableScreen)
+        screen = await _started(pilot, host)  # anyone may give the first clue
         hand = screen.query_one("#hand", OptionList)
         hand.focus()
         await pilot.pause()
@@ -135,12 +141,7 @@ async def test_esc_then_a_key_at_once_closes_the_dialog_and_the_key_acts_on_the_
     table under it (it went to the closing dialog, which dropped it: `Esc c` did not open the chat box)."""
     _, _, (host, _, _), app = await _table()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await host.start()
-        for _ in range(3):
-            await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, TableScreen)
+        await _started(pilot, host)
 
         async def at_once(keys: list[str], shown: type[Any]) -> None:
             await _send_at_once(app, keys)
@@ -200,12 +201,7 @@ async def test_a_key_typed_behind_one_that_opens_a_dialog_does_not_answer_it() -
     at). The keys after it, once the dialog shows, do."""
     _, _, (host, _, _), app = await _table()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await host.start()
-        for _ in range(3):
-            await pilot.pause()
-        table = app.screen
-        assert isinstance(table, TableScreen)
+        table = await _started(pilot, host)
         await _send_at_once(app, ["l", "y", "y", "enter"])
         for _ in range(5):
             await pilot.pause()

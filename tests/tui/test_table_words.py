@@ -78,6 +78,19 @@ async def vote_all(sessions: list[PlayerSession]) -> None:
             await session.vote(allowed[:1], red=game.board[-1].slot if game.places_red else None)
 
 
+async def play_to_the_end(sessions: list[PlayerSession]) -> None:
+    """Clue, cards and votes by the first legal choices until the game is over (at most 200 rounds)."""
+    for _ in range(200):
+        game = view_of(sessions[0]).game
+        assert game is not None
+        if game.phase == Phase.OVER:
+            return
+        if game.phase == Phase.CLUE:
+            await tell(teller_of(sessions))
+        await give(sessions)
+        await vote_all(sessions)
+
+
 def test_the_words_import_no_textual() -> None:
     code = (
         "import sys, dixit_tui.tui.table_words, dixit_tui.tui.host; "
@@ -325,15 +338,7 @@ async def test_the_end_says_who_won_and_what_now() -> None:
     sessions = await open_table(["ana", "ben", "cara"], watcher=True, mode="standard", target=10, first="random")
     zoe = sessions.pop()
     await sessions[0].start()
-    for _ in range(200):
-        game = view_of(sessions[0]).game
-        assert game is not None
-        if game.phase == Phase.OVER:
-            break
-        if game.phase == Phase.CLUE:
-            await tell(teller_of(sessions))
-        await give(sessions)
-        await vote_all(sessions)
+    await play_to_the_end(sessions)
     host, guest = view_of(sessions[0]), view_of(sessions[1])
     game = host.game
     assert game is not None and game.phase == Phase.OVER and game.winners
@@ -358,15 +363,7 @@ async def test_the_end_says_who_won_and_what_now() -> None:
 async def test_the_final_scores_of_a_team_game_say_you_and_your_team_in_one_bracket() -> None:
     sessions = await open_table(["ana", "ben", "cara", "dev", "eve", "finn"], mode="team", first="random")
     await sessions[0].start()
-    for _ in range(200):
-        game = view_of(sessions[0]).game
-        assert game is not None
-        if game.phase == Phase.OVER:
-            break
-        if game.phase == Phase.CLUE:
-            await tell(teller_of(sessions))
-        await give(sessions)
-        await vote_all(sessions)
+    await play_to_the_end(sessions)
     view = view_of(sessions[0])
     assert view.game is not None and view.game.phase == Phase.OVER
     scores = [line for line in words.over_text(view, None).plain.splitlines() if line[:3].strip().endswith(".")]
