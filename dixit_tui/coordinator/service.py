@@ -26,6 +26,7 @@ from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS, ReconnectGuard, TableLimits
 from dixit_tui.coordinator.models import (
+    CloseReason,
     Identity,
     LiveKind,
     LobbyUpdate,
@@ -287,7 +288,8 @@ class Coordinator:
         table.stop_clocks()
         notice = NoticeUpdate(
             f"The server cannot reach its storage, so table {table.code} is paused as it was last saved. "
-            f"Join it again with its code ({table.code}) in a moment."
+            f"Join it again with its code ({table.code}) in a moment.",
+            CloseReason.STORAGE,
         )
         for session in table.sessions():
             session.table = None
@@ -339,8 +341,10 @@ class Coordinator:
             saved = self._rebuild(None, await self.store.history(table.code))
         if saved is None:  # the table itself was never saved
             self.tables.pop(table.code, None)
+            notice = NoticeUpdate(f"Table {table.code} closed: the server could not save it.", CloseReason.CLOSED)
             for session in table.sessions():
                 session.table = None
+                session.deliver(notice)
                 session.deliver(StateUpdate(None))
             return
         gone = table.reset_from(saved) if self.shared is None else self.shared.reset_from(table, saved)
@@ -395,7 +399,8 @@ class Coordinator:
             where = "" if self.shared is None else "--redis URL "  # the Redis the server keeps its tables in
             notice = NoticeUpdate(
                 f"Table {table.code} closed: nobody played at it for {idle}. "
-                f"Its game can be replayed with: dixit-tui replay {where}{table.code}"
+                f"Its game can be replayed with: dixit-tui replay {where}{table.code}",
+                CloseReason.IDLE,
             )
             for session in table.close():  # spectators and bots
                 session.table = None
@@ -549,7 +554,8 @@ class Coordinator:
             if seat.removed:
                 continue
             moved[index] = len(new.seats)
-            new.record({"t": "seat", "name": seat.name, "key": seat.key, "code": seat.code, "bot": seat.bot})
+            record = {"t": "seat", "name": seat.name, "key": seat.key, "code": seat.code, "bot": seat.bot}
+            new.record({**record, "builtin": seat.builtin} if seat.bot else record)
         host = moved.get(old.host, 0)
         if host:
             new.record({"t": "host", "seat": host})
@@ -562,6 +568,37 @@ class Coordinator:
         if self.bots is None:
             raise TableError(NO_BOTS, "no_bots")
         return await self.bots(self, code, count, names=names, rng=random.Random(self.rng.random()))
+
+    @_retry_on_conflict
+    async def sit_bots(self, code: str, bots: Sequence[PlayerSession], names: Sequence[str]) -> list[PlayerSession]:
+        """Seat the built-in bots' sessions `bots` at table `code` in one change (nobody ever sees some of them seated
+        and not the others), each under the next of `names` with a seat kept for it (a rematch) or free at the table.
+        Returns those seated, as far as seats allow; TableError if none could sit."""
+        table = await self.find_table(code)
+        async with table.lock:
+            seated: list[PlayerSession] = []
+            candidates = iter(names)
+            for session in bots:
+                for name in candidates:
+                    seat = table.empty_bot_seat(name)
+                    if seat is not None or not table.name_taken(name):
+                        break
+                else:
+                    break
+                if seat is None:
+                    try:
+                        seat = table.add_seat(name, None, bot=True, builtin=True)
+                    except TableError:
+                        if not seated:
+                            raise
+                        break
+                session.name, session.table = name, table
+                table.sit(seat, session)
+                seated.append(session)
+            if not seated:
+                raise TableError("There is no free name left for a bot at this table.", "name_taken")
+            await self.changed(table, lobby=True)
+        return seated
 
     def forget_if_empty(self, table: Table) -> None:
         """A table nobody is connected to is forgotten unless its game is still running (players may return).
@@ -679,7 +716,8 @@ class PlayerSession:
         table = self.coordinator.create_table(options, creator=self.owner(), creator_ip=self.identity.peer)
         await self._enter(table)
         async with table.lock:
-            table.sit(table.add_seat(self.name, self.identity.key, bot=self.identity.bot), self)
+            seat = table.add_seat(self.name, self.identity.key, bot=self.identity.bot, builtin=self.builtin_bot)
+            table.sit(seat, self)
             await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
 
@@ -711,7 +749,7 @@ class PlayerSession:
                         "Is it yours? Get it back with your reconnect code.",
                         "reconnect_needed",
                     )
-                seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot)
+                seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot, builtin=self.builtin_bot)
                 self.name = wanted
             await self._take_seat(table, seat)
         return table.view_for(self)
@@ -869,7 +907,7 @@ class PlayerSession:
         if not 1 <= count <= table.max_seats:
             raise TableError(f"Add between 1 and {table.max_seats} bots.", "bad_option")
         most = self.coordinator.limits.max_bots_per_table
-        seated = sum(seat.bot and not seat.removed for seat in table.seats)
+        seated = sum(seat.builtin and not seat.removed for seat in table.seats)
         if seated + count > most:
             left = most - seated
             room = f"you can add {_plural(left, 'more bot')}" if left > 0 else "it has all it may have"
