@@ -17,6 +17,7 @@ from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import Card, Command, PlayerView
+from dixit_tui.log_setup import FORMATS, LEVELS, configure_logging
 from dixit_tui.ssh.keys import HostKeyError
 from dixit_tui.ssh.server import Limits, freeze_startup_objects, start_server
 from dixit_tui.ssh.session import AppFactory, CommandHandler, SessionIdentity
@@ -84,7 +85,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=100,
         help="save a whole-table snapshot after this many changes, for fast restarts (default: %(default)s)",
     )
-    parser.add_argument("--log-level", default="INFO", help="logging level (default: %(default)s)")
+    parser.add_argument(
+        "--log-level",
+        default="INFO",
+        type=str.upper,
+        choices=LEVELS,
+        help="the least important log lines written (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--log-format",
+        default="text",
+        choices=FORMATS,
+        help="text lines, or JSON lines for log shippers (default: %(default)s)",
+    )
 
 
 def build_coordinator(args: argparse.Namespace) -> Coordinator:
@@ -195,7 +208,7 @@ def run(
     app_factory: AppFactory | None = None,
     command_handler: CommandHandler | None = None,
 ) -> int:
-    _configure_logging(str(getattr(args, "log_level", "INFO")))
+    configure_logging(str(getattr(args, "log_level", "INFO")), str(getattr(args, "log_format", "text")))
     workers = getattr(args, "workers", None)
     if workers is not None and workers < 1:
         logger.error("--workers takes a number of processes, 1 or more")
@@ -324,13 +337,3 @@ async def _listen(
             loop.remove_signal_handler(signum)
         await acceptor.shutdown(timeout=5.0)
     return 0
-
-
-def _configure_logging(level: str) -> None:
-    logging.basicConfig(
-        level=level.upper(),
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    # asyncssh logs several INFO lines per connection; keep its warnings and errors only.
-    logging.getLogger("asyncssh").setLevel(max(logging.WARNING, logging.getLogger().level))
