@@ -8,13 +8,13 @@ from __future__ import annotations
 import logging
 import sys
 
-LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 FORMATS = ("text", "json")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def configure_logging(level: str = "INFO", log_format: str = "text") -> None:
-    """Log to stderr at `level` (one of LEVELS), as text or JSON lines. Replaces the handlers set before."""
+    """Log to stderr at `level` (DEBUG, INFO, WARNING, ERROR, CRITICAL), as text or JSON lines. Replaces the
+    handlers set before."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(json_formatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
     root = logging.getLogger()

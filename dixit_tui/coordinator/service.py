@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
-from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS, ReconnectGuard, TableLimits
+from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS, ReconnectGuard, TableLimits, network_of
 from dixit_tui.coordinator.models import (
+    CloseReason,
     Identity,
     LiveKind,
     LobbyUpdate,
@@ -39,6 +40,7 @@ from dixit_tui.coordinator.models import (
 )
 from dixit_tui.coordinator.story import Story
 from dixit_tui.coordinator.table import ChatLimiter, Table
+from dixit_tui.coordinator.tallies import Tally
 from dixit_tui.coordinator.timers import StandIn, Timers, random_stand_in
 from dixit_tui.engine import (
     Card,
@@ -157,6 +159,7 @@ class Coordinator:
         bots: BotFactory | None = None,  # seats built-in bots; None: this coordinator has none ("add bots" is refused)
     ) -> None:
         self.limits = limits
+        self.tally = Tally(clock)  # what was refused or undone under pressure, logged as summaries
         self.reconnect_guard = ReconnectGuard(limits)  # wrong reconnect codes, per connection, address and in all
         # People first: with a person seated, built-in bots leave the first clue (and a team's card) to the
         # people for `first_clue_grace` seconds, and never take the first clue while a person is writing one.
@@ -290,7 +293,8 @@ class Coordinator:
         table.stop_clocks()
         notice = NoticeUpdate(
             f"The server cannot reach its storage, so table {table.code} is paused as it was last saved. "
-            f"Join it again with its code ({table.code}) in a moment."
+            f"Join it again with its code ({table.code}) in a moment.",
+            CloseReason.STORAGE,
         )
         for session in table.sessions():
             session.table = None
@@ -342,8 +346,10 @@ class Coordinator:
             saved = self._rebuild(None, await self.store.history(table.code))
         if saved is None:  # the table itself was never saved
             self.tables.pop(table.code, None)
+            notice = NoticeUpdate(f"Table {table.code} closed: the server could not save it.", CloseReason.CLOSED)
             for session in table.sessions():
                 session.table = None
+                session.deliver(notice)
                 session.deliver(StateUpdate(None))
             return
         gone = table.reset_from(saved) if self.shared is None else self.shared.reset_from(table, saved)
@@ -381,31 +387,55 @@ class Coordinator:
             return  # its owner (another worker) closes it
         async with table.lock:
             self.timers.idle_fired(table)
-            if (
-                table.status != TableStatus.PLAYING
-                or table.humans_connected()
-                or self.tables.get(table.code) is not table
-            ):
-                return
-            idle = _duration(self.timers.close_idle_after)
-            table.announce(f"The table closed: nobody played at it for {idle}.")
-            table.queue_closed()
-            try:
-                await self.commit(table)
-            except TableError:
-                return  # could not be saved: it stays open, and is tried again when next left alone
-            self.tables.pop(table.code, None)
-            where = "" if self.shared is None else "--redis URL "  # the Redis the server keeps its tables in
-            notice = NoticeUpdate(
-                f"Table {table.code} closed: nobody played at it for {idle}. "
-                f"Its game can be replayed with: dixit-tui replay {where}{table.code}"
-            )
-            for session in table.close():  # spectators and bots
-                session.table = None
-                session.deliver(notice)
-                session.deliver(StateUpdate(None))
-            log.info("table %s closed: no player connected for %.0f s", table.code, self.timers.close_idle_after)
+            await self._close_unattended(table, f"nobody played at it for {_duration(self.timers.close_idle_after)}")
         self.lobby_changed()
+
+    async def _close_unattended(self, table: Table, why: str) -> bool:
+        """Close a running game no person is connected to (under its lock): its record stays for replay. `why`
+        ends "The table closed: ...". False if it is no such game any longer, or the close could not be saved."""
+        if table.status != TableStatus.PLAYING or table.humans_connected() or self.tables.get(table.code) is not table:
+            return False
+        table.announce(f"The table closed: {why}.")
+        table.queue_closed()
+        try:
+            await self.commit(table)
+        except TableError:
+            return False  # could not be saved: it stays open, and is tried again when next left alone
+        self.tables.pop(table.code, None)
+        where = "" if self.shared is None else "--redis URL "  # the Redis the server keeps its tables in
+        notice = NoticeUpdate(
+            f"Table {table.code} closed: {why}. Its game can be replayed with: dixit-tui replay {where}{table.code}",
+            CloseReason.IDLE,
+        )
+        for session in table.close():  # spectators and bots
+            session.table = None
+            session.deliver(notice)
+            session.deliver(StateUpdate(None))
+        log.info("table %s closed: %s", table.code, why)
+        return True
+
+    def unattended(self) -> list[SessionTable]:
+        """Running games no person is connected to (their clocks wait), the longest-waiting first."""
+        waiting = [t for t in self.tables.values() if t.status == TableStatus.PLAYING and not t.humans_connected()]
+        return sorted(waiting, key=lambda t: t.idle_since if t.idle_since is not None else self.clock())
+
+    async def make_room(self) -> bool:
+        """All `max_tables` are open and someone who is here wants one: the running game that has had no person
+        connected the longest (for at least `make_room_after` seconds) closes. True if one did."""
+        now = self.clock()
+        for table in self.unattended():
+            if table.idle_since is None or now - table.idle_since < self.limits.make_room_after:
+                break
+            try:  # at any worker: the close is appended after the table's latest record, or not at all
+                async with table.lock:
+                    closed = await self._close_unattended(table, "nobody was at it, and someone else needed the table")
+            except TableError:
+                continue  # closed at another worker meanwhile, or the store is away
+            if closed:
+                self.tally.count("running games with nobody at them closed to make room", table.creator_ip)
+                self.lobby_changed()
+                return True
+        return False
 
     # --- who is writing a clue ---------------------------------------------------------------------------------
 
@@ -508,6 +538,7 @@ class Coordinator:
         self, options: TableOptions, *, creator: str | None = None, creator_ip: str | None = None
     ) -> SessionTable:
         if len(self.tables) >= self.limits.max_tables:
+            self.tally.count("creates refused: all tables open", creator_ip)
             raise TableError(
                 f"This server has {len(self.tables)} open tables, its most: join one, or try again later.",
                 "too_many_tables",
@@ -552,7 +583,8 @@ class Coordinator:
             if seat.removed:
                 continue
             moved[index] = len(new.seats)
-            new.record({"t": "seat", "name": seat.name, "key": seat.key, "code": seat.code, "bot": seat.bot})
+            record = {"t": "seat", "name": seat.name, "key": seat.key, "code": seat.code, "bot": seat.bot}
+            new.record({**record, "builtin": seat.builtin} if seat.bot else record)
         host = moved.get(old.host, 0)
         if host:
             new.record({"t": "host", "seat": host})
@@ -565,6 +597,37 @@ class Coordinator:
         if self.bots is None:
             raise TableError(NO_BOTS, "no_bots")
         return await self.bots(self, code, count, names=names, rng=random.Random(self.rng.random()))
+
+    @_retry_on_conflict
+    async def sit_bots(self, code: str, bots: Sequence[PlayerSession], names: Sequence[str]) -> list[PlayerSession]:
+        """Seat the built-in bots' sessions `bots` at table `code` in one change (nobody ever sees some of them seated
+        and not the others), each under the next of `names` with a seat kept for it (a rematch) or free at the table.
+        Returns those seated, as far as seats allow; TableError if none could sit."""
+        table = await self.find_table(code)
+        async with table.lock:
+            seated: list[PlayerSession] = []
+            candidates = iter(names)
+            for session in bots:
+                for name in candidates:
+                    seat = table.empty_bot_seat(name)
+                    if seat is not None or not table.name_taken(name):
+                        break
+                else:
+                    break
+                if seat is None:
+                    try:
+                        seat = table.add_seat(name, None, bot=True, builtin=True)
+                    except TableError:
+                        if not seated:
+                            raise
+                        break
+                session.name, session.table = name, table
+                table.sit(seat, session)
+                seated.append(session)
+            if not seated:
+                raise TableError("There is no free name left for a bot at this table.", "name_taken")
+            await self.changed(table, lobby=True)
+        return seated
 
     def forget_if_empty(self, table: Table) -> None:
         """A table nobody is connected to is forgotten unless its game is still running (players may return).
@@ -675,14 +738,46 @@ class PlayerSession:
                 "join one of them, or try again later.",
                 "too_many_tables",
             )
+        self._check_abandoned()
+
+    def _check_abandoned(self) -> None:
+        """Running games left with nobody at them are capped per creator, address and network: a new table is
+        refused until one of them has a person back, or closes."""
+        coordinator = self.coordinator
+        limits = coordinator.limits
+        left = coordinator.unattended()
+        owner, address = self.owner(), self.identity.peer
+        network = network_of(address)
+        caps = [
+            (sum(t.creator == owner for t in left), limits.abandoned_per_player, "one player", "player", owner),
+            (sum(t.creator_ip == address for t in left), limits.abandoned_per_ip, "your address", "address", address),
+            (
+                sum(network_of(t.creator_ip) == network for t in left) if network is not None else 0,
+                limits.abandoned_per_network,
+                "your network",
+                "network",
+                network,
+            ),
+        ]
+        for count, cap, who, per, source in caps:
+            if source is not None and count >= cap:
+                coordinator.tally.count(f"creates refused: too many running games left with nobody, per {per}", source)
+                raise TableError(
+                    f"Games left running with nobody at them: {count}, the most {who} may have. "
+                    "Go back to one, or wait for them to close, before you open another table.",
+                    "too_many_tables",
+                )
 
     @_retry_on_conflict  # another worker took the same code at the same moment: a new code
     async def create(self, options: TableOptions) -> TableView:
         self._check_table_caps()  # bots too: anyone can say they are one
+        if len(self.coordinator.tables) >= self.coordinator.limits.max_tables:
+            await self.coordinator.make_room()  # a game nobody is at does not keep out someone who is here
         table = self.coordinator.create_table(options, creator=self.owner(), creator_ip=self.identity.peer)
         await self._enter(table)
         async with table.lock:
-            table.sit(table.add_seat(self.name, self.identity.key, bot=self.identity.bot), self)
+            seat = table.add_seat(self.name, self.identity.key, bot=self.identity.bot, builtin=self.builtin_bot)
+            table.sit(seat, self)
             await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
 
@@ -714,7 +809,7 @@ class PlayerSession:
                         "Is it yours? Get it back with your reconnect code.",
                         "reconnect_needed",
                     )
-                seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot)
+                seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot, builtin=self.builtin_bot)
                 self.name = wanted
             await self._take_seat(table, seat)
         return table.view_for(self)
@@ -872,7 +967,7 @@ class PlayerSession:
         if not 1 <= count <= table.max_seats:
             raise TableError(f"Add between 1 and {table.max_seats} bots.", "bad_option")
         most = self.coordinator.limits.max_bots_per_table
-        seated = sum(seat.bot and not seat.removed for seat in table.seats)
+        seated = sum(seat.builtin and not seat.removed for seat in table.seats)
         if seated + count > most:
             left = most - seated
             room = f"you can add {_plural(left, 'more bot')}" if left > 0 else "it has all it may have"

@@ -84,6 +84,7 @@ class Seat(Generic[S]):
     bot: bool = False
     removed: bool = False
     session: S | None = None
+    builtin: bool = False  # one of the server's own bots (a `json bot` agent is a bot, not a built-in one)
 
     @property
     def connected(self) -> bool:
@@ -208,9 +209,10 @@ class Table(Generic[S]):
         return any(name_key(s.name) == key for i, s in enumerate(self.seats) if i != except_seat and not s.removed)
 
     def humans_connected(self) -> bool:
-        """Whether a person (not a bot) is connected to a seat. Spectators do not count: a game only they watch
+        """Whether a player who is not a built-in bot (a person, or an agent connected with `json bot`) is connected
+        to a seat: a table of agents plays like a table of people. Spectators do not count: a game only they watch
         waits (its timers and bots pause) and closes after a while."""
-        return any(s.session is not None and not s.bot for s in self.seats)
+        return any(s.session is not None and not s.builtin for s in self.seats)
 
     def is_empty(self) -> bool:
         return not self.watchers() and not any(s.session is not None for s in self.seats)
@@ -238,7 +240,9 @@ class Table(Generic[S]):
         `game`: see `record`."""
         kind = rec["t"]
         if kind == "seat":
-            self.seats.append(Seat(name=rec["name"], key=rec["key"], code=rec["code"], bot=rec.get("bot", False)))
+            bot = rec.get("bot", False)
+            builtin = rec.get("builtin", bot)  # before agents were told apart, every bot seat was a built-in one
+            self.seats.append(Seat(name=rec["name"], key=rec["key"], code=rec["code"], bot=bot, builtin=builtin))
             self.note(f"{rec['name']} sat down.")
         elif kind == "unseat":
             gone = self.seats.pop(rec["seat"])
@@ -283,7 +287,8 @@ class Table(Generic[S]):
             "code": self.code,
             "options": asdict(self.options),
             "seats": [
-                {"name": s.name, "key": s.key, "code": s.code, "bot": s.bot, "removed": s.removed} for s in self.seats
+                {"name": s.name, "key": s.key, "code": s.code, "bot": s.bot, "removed": s.removed, "builtin": s.builtin}
+                for s in self.seats
             ],
             "lobby_host": self.lobby_host,
             "creator": self.creator,
@@ -304,7 +309,10 @@ class Table(Generic[S]):
     ) -> Table:
         options = data["options"]
         table = cls(data["code"], TableOptions(**{**options, "decks": tuple(options["decks"])}), rng, cards)
-        table.seats = [Seat(s["name"], s["key"], s["code"], s["bot"], s["removed"]) for s in data["seats"]]
+        table.seats = [
+            Seat(s["name"], s["key"], s["code"], s["bot"], s["removed"], builtin=s.get("builtin", s["bot"]))
+            for s in data["seats"]
+        ]
         table.lobby_host = data["lobby_host"]
         table.creator, table.creator_ip = data.get("creator"), data.get("creator_ip")
         if data["events"] is not None:
@@ -332,7 +340,7 @@ class Table(Generic[S]):
 
     # --- seating ---------------------------------------------------------------------------------------------
 
-    def add_seat(self, name: str, key: str | None, *, bot: bool = False) -> int:
+    def add_seat(self, name: str, key: str | None, *, bot: bool = False, builtin: bool = False) -> int:
         if self.game is not None:
             game = "is over" if self.status is TableStatus.OVER else "has already started"
             raise TableError(f"The game {game}: you can watch it instead.", "started")
@@ -340,7 +348,10 @@ class Table(Generic[S]):
             raise TableError(f"This table is full ({self.max_seats} seats).", "table_full")
         if self.name_taken(name):
             raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
-        self.record({"t": "seat", "name": name, "key": key, "code": new_reconnect_code(), "bot": bot})
+        record: dict[str, Any] = {"t": "seat", "name": name, "key": key, "code": new_reconnect_code(), "bot": bot}
+        if bot:
+            record["builtin"] = builtin
+        self.record(record)
         return len(self.seats) - 1
 
     def leave_lobby_seat(self, seat: int) -> S | None:
@@ -405,7 +416,7 @@ class Table(Generic[S]):
         for before, after in moved.items():
             record = self.seats[before]
             session = record.session
-            if record.bot and (session is None or session.builtin_bot):
+            if record.bot and (session.builtin_bot if session is not None else record.builtin):
                 bots.append(record.name)
                 continue
             if session is None:
@@ -715,7 +726,10 @@ class Table(Generic[S]):
         key = (self.version, host, len(self.seats), *[s.session is not None for s in self.seats])
         if self._seat_infos_key != key:
             self._seat_infos_value = tuple(
-                [SeatInfo(i, s.name, s.connected, s.bot, i == host, s.removed) for i, s in enumerate(self.seats)]
+                [
+                    SeatInfo(i, s.name, s.connected, s.bot, i == host, s.removed, s.builtin)
+                    for i, s in enumerate(self.seats)
+                ]
             )
             self._seat_infos_key = key
         return self._seat_infos_value
