@@ -38,6 +38,7 @@ from dixit_tui.coordinator.models import (
     TableView,
     Update,
 )
+from dixit_tui.coordinator.story import Story
 from dixit_tui.coordinator.table import ChatLimiter, Table
 from dixit_tui.coordinator.tallies import Tally
 from dixit_tui.coordinator.timers import StandIn, Timers, random_stand_in
@@ -192,6 +193,7 @@ class Coordinator:
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
         self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
+        self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -273,6 +275,7 @@ class Coordinator:
             raise TableError(
                 "The server could not save that, so nothing changed. Please try again.", "storage"
             ) from err
+        self.story.tell(table, records)
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
             try:

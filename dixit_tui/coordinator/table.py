@@ -409,7 +409,7 @@ class Table(Generic[S]):
         """Before the game starts, leaving frees the seat; the host role passes on. Returns the session that sat
         there (it is no longer at the table: tell it, if it did not leave by itself)."""
         gone = self.seats[seat].session
-        self.record({"t": "unseat", "seat": seat})
+        self.record({"t": "unseat", "seat": seat, "name": self.seats[seat].name})
         return gone
 
     def sit(self, seat: int, session: S) -> S | None:
