@@ -21,6 +21,16 @@ class TableLimits:
     """Open tables one player hosts: counted by SSH key, or by name for players without one."""
     max_tables_per_ip: int = 10
     """Open tables created from one address."""
+    abandoned_per_player: int = 2
+    """Running games one player created (by SSH key, or by name without one) that have no person connected: past it
+    they open no new table until they go back to one or it closes."""
+    abandoned_per_ip: int = 3
+    """Running games created from one address that have no person connected (the same rule, per address)."""
+    abandoned_per_network: int = 10
+    """Running games created from one network (IPv4 /24, IPv6 /64) that have no person connected."""
+    make_room_after: float = 60.0
+    """Seconds a running game with no person connected keeps its table slot once all `max_tables` are open: after
+    that, someone who is here and wants a table gets it, and that game closes (it stays replayable)."""
     max_bots_per_table: int = 11
     """Built-in bots at one table (a person and 11 bots fill the largest table); lower it on a busy server."""
     reconnect_tries_per_connection: int = 10
