@@ -16,7 +16,7 @@ class Chunks:
 
 
 async def _all_lines(reader: LineReader) -> list[bytes]:
-    lines = []
+    lines: list[bytes] = []
     for _ in range(100_000):
         line = await reader.readline()
         if not line:
