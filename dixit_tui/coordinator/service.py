@@ -42,6 +42,7 @@ from dixit_tui.coordinator.story import Story
 from dixit_tui.coordinator.table import ChatLimiter, Table
 from dixit_tui.coordinator.tallies import Tally
 from dixit_tui.coordinator.timers import StandIn, Timers, random_stand_in
+from dixit_tui.counts import COUNTS
 from dixit_tui.engine import (
     Card,
     ConfigError,
@@ -275,6 +276,7 @@ class Coordinator:
                 "The server could not save that, so nothing changed. Please try again.", "storage"
             ) from err
         self.story.tell(table, records)
+        COUNTS.committed(records)
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
             try:
@@ -364,6 +366,7 @@ class Coordinator:
     ) -> None:
         """Commit, then show: every session at the table gets the updates and its own fresh view (`first`, the
         session whose move it was, before the others)."""
+        began = time.perf_counter()
         await self.commit(table)
         if self.shared is not None:
             # the seats taken or left here are told to the other workers before anyone is shown the change: a move
@@ -372,6 +375,7 @@ class Coordinator:
         self.schedule(table)
         self._watch_idle(table)
         self.broadcast(table, updates, first=first)
+        COUNTS.update_took(time.perf_counter() - began)
         if lobby:
             self.lobby_changed()
 

@@ -8,6 +8,7 @@ import logging
 from typing import Any, Protocol
 
 from dixit_tui.coordinator import Coordinator, Identity, LobbyUpdate, TableSummary, Update
+from dixit_tui.counts import COUNTS
 from dixit_tui.engine import RuleError
 from dixit_tui.protocol.commands import dispatch
 from dixit_tui.protocol.messages import encode_update, error, hello
@@ -118,6 +119,7 @@ async def _handle(session: Any, text: str, outbox: asyncio.Queue[dict[str, Any] 
     try:
         await dispatch(session, msg)
     except RuleError as err:
+        COUNTS.refused(err.code)
         outbox.put_nowait(error(err.code, err.message, ref))
     except Exception:  # a bug must not end the session or touch the game
         log.exception("headless command failed: %r", msg.get("cmd"))
