@@ -244,9 +244,11 @@ def build_command_handler(args: argparse.Namespace, coordinator: Coordinator) ->
     """Sessions without a terminal: the headless JSON protocol and the plain commands."""
     from dixit_tui.protocol.plain import handle_plain
 
+    idle = parse_limits(getattr(args, "limit", [])).json_idle_timeout
+
     async def handler(identity: SessionIdentity, command: str | None, reader: Any, writer: Any) -> int:
         who = Identity(identity.username, identity.key_fingerprint, identity.peer_ip)
-        return await handle_plain(coordinator, who, command, reader, writer)
+        return await handle_plain(coordinator, who, command, reader, writer, idle_timeout=idle)
 
     return handler
 
