@@ -18,6 +18,7 @@ from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import Card, Command, PlayerView
+from dixit_tui.log_setup import FORMATS, configure_logging
 from dixit_tui.ssh.keys import HostKeyError
 from dixit_tui.ssh.server import Limits, freeze_startup_objects, start_server
 from dixit_tui.ssh.session import AppFactory, CommandHandler, SessionIdentity
@@ -117,6 +118,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=LOG_LEVELS,
         default="INFO",
         help="the least important log lines shown (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--log-format",
+        default="text",
+        choices=FORMATS,
+        help="text lines, or JSON lines for log shippers (default: %(default)s)",
     )
 
 
@@ -223,9 +230,11 @@ def build_command_handler(args: argparse.Namespace, coordinator: Coordinator) ->
     """Sessions without a terminal: the headless JSON protocol and the plain commands."""
     from dixit_tui.protocol.plain import handle_plain
 
+    idle = parse_limits(getattr(args, "limit", [])).json_idle_timeout
+
     async def handler(identity: SessionIdentity, command: str | None, reader: Any, writer: Any) -> int:
         who = Identity(identity.username, identity.key_fingerprint, identity.peer_ip)
-        return await handle_plain(coordinator, who, command, reader, writer)
+        return await handle_plain(coordinator, who, command, reader, writer, idle_timeout=idle)
 
     return handler
 
@@ -242,7 +251,7 @@ def run(
     workers = getattr(args, "workers", None)
     check_usage(args)
     args.data_dir, args.keys_dir = data_folders(args)
-    _configure_logging(str(getattr(args, "log_level", "INFO")))
+    configure_logging(str(getattr(args, "log_level", "INFO")), str(getattr(args, "log_format", "text")))
     if not getattr(args, "reuse_port", False):  # (said once, by the supervisor, not by each worker)
         config = getattr(args, "config", None)
         where = f"tables in Redis at {redis_url}" if redis_url else f"data folder {Path(args.data_dir).resolve()}"
@@ -426,13 +435,3 @@ async def _listen(
             loop.remove_signal_handler(signum)
         await acceptor.shutdown(timeout=5.0)
     return 0
-
-
-def _configure_logging(level: str) -> None:
-    logging.basicConfig(
-        level=level.upper(),
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    # asyncssh logs several INFO lines per connection; keep its warnings and errors only.
-    logging.getLogger("asyncssh").setLevel(max(logging.WARNING, logging.getLogger().level))
