@@ -8,6 +8,7 @@ from typing import Any
 from dixit_tui import __version__
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.models import mode_text
+from dixit_tui.health import health
 from dixit_tui.protocol.lines import LineReader
 from dixit_tui.protocol.session import MAX_LINE, serve_json
 from dixit_tui.sanitize import ssh_user
@@ -20,6 +21,7 @@ HELP_LINES = (
     ("ssh {at} json bot", "the same, for a bot (shown as a bot at the table)"),
     ("ssh {at} tables", "list the tables"),
     ("ssh {at} version", "print the server's version"),
+    ("ssh {at} health", "is the server well? one line, exit status 0 if so (for load balancers)"),
 )
 
 
@@ -87,10 +89,13 @@ async def handle_plain(
         text, status = help_here, 0
     elif not verb:  # a plain `ssh host` without a terminal
         text, status = "dixit-tui needs a terminal to play: add -t, or use the json command.\n\n" + help_here, 2
+    elif verb == "health":
+        well, text = await health(coordinator)
+        status = 0 if well else 1
     elif verb == "version":
         text, status = f"dixit-tui {__version__} (protocol 1)\n", 0
     else:
         shown = "".join(ch for ch in verb[:40] if ch.isprintable())
-        text, status = f"Unknown command {shown!r}. Try: help, tables, version, json.\n", 2
+        text, status = f"Unknown command {shown!r}. Try: help, tables, version, health, json.\n", 2
     writer.write(text.encode())
     return status

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from dixit_tui.coordinator import Coordinator, Identity, LobbyUpdate, TableSummary, Update
+from dixit_tui.counts import COUNTS
 from dixit_tui.engine import RuleError
 from dixit_tui.protocol.commands import dispatch
 from dixit_tui.protocol.messages import encode_update, error, hello
@@ -162,6 +163,7 @@ async def _handle(session: Any, text: str, say: Callable[[dict[str, Any]], None]
     try:
         await dispatch(session, msg)
     except RuleError as err:
+        COUNTS.refused(err.code)
         say(error(err.code, err.message, ref))
     except Exception:  # a bug must not end the session or touch the game
         log.exception("headless command failed: %r", msg.get("cmd"))

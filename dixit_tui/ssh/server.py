@@ -25,6 +25,7 @@ from typing import Any
 import asyncssh
 
 from dixit_tui import __version__
+from dixit_tui.counts import COUNTS
 from dixit_tui.ssh import ignore_packets, receive_window
 from dixit_tui.ssh.driver import check_work_measured
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits
@@ -183,6 +184,11 @@ _LOG_LABELS = {
 }
 
 
+def session_kind(command: str | None) -> str:
+    """A session without a terminal: `json` (the headless protocol, a bot's too) or `command` (tables, help, ...)."""
+    return "json" if (command or "").split()[:1] == ["json"] else "command"
+
+
 def network_of(ip: str) -> str:
     """The network an address is counted in: its IPv4 /24 or IPv6 /64 (an IPv4-mapped IPv6 address as IPv4)."""
     try:
@@ -207,6 +213,7 @@ class _RefusalLog:
 
     def add(self, ip: str, what: str) -> None:
         self.total += 1
+        COUNTS.refused(what)
         if self._timer is None:
             logger.warning("%s: %s (more are summarised every %gs)", what, ip, REFUSAL_LOG_INTERVAL)
             self._timer = asyncio.get_running_loop().call_later(REFUSAL_LOG_INTERVAL, self._summarise)
@@ -255,6 +262,7 @@ class _ServerState:
         self.ids = itertools.count(1)
         self.refusals = _RefusalLog()
         self.evicted = 0
+        self.session_kinds: Counter[str] = Counter()  # sessions running now: terminal, json, command
         self.headless = 0  # sessions without a terminal running now
 
     def admit(self, server: DixitSSHServer) -> str | None:
@@ -635,6 +643,8 @@ class DixitSSHServer(asyncssh.SSHServer):
         if task is not None:
             self._state.sessions.add(task)
         status = 1
+        kind = "terminal" if process.term_type is not None else session_kind(process.command)
+        self._state.session_kinds[kind] += 1
         try:
             if process.term_type is None:
                 status = await self._run_headless(process, identity)
@@ -646,6 +656,7 @@ class DixitSSHServer(asyncssh.SSHServer):
         except Exception:
             logger.exception("session of connection #%d failed", self.connection_id)
         finally:
+            _decrement(self._state.session_kinds, kind)
             if task is not None:
                 self._state.sessions.discard(task)
             with contextlib.suppress(OSError):
@@ -710,6 +721,11 @@ class DixitAcceptor(asyncssh.SSHAcceptor):
     @property
     def session_count(self) -> int:
         return len(self._state.sessions)
+
+    @property
+    def session_kinds(self) -> dict[str, int]:
+        """Sessions running now, by kind: terminal (the app), json (headless), command (tables, help, ...)."""
+        return dict(self._state.session_kinds)
 
     async def shutdown(self, timeout: float = 5.0) -> None:
         """Stop listening, disconnect every client and wait (at most `timeout`) for the sessions to end."""
