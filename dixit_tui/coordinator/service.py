@@ -24,7 +24,13 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
-from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS, ReconnectGuard, TableLimits, network_of
+from dixit_tui.coordinator.limits import (
+    DEFAULT_TABLE_LIMITS,
+    ReconnectGuard,
+    TableLimits,
+    address_key,
+    network_of,
+)
 from dixit_tui.coordinator.matchmaker import Matchmaker
 from dixit_tui.coordinator.models import (
     CloseReason,
@@ -39,11 +45,14 @@ from dixit_tui.coordinator.models import (
     TableView,
     Update,
 )
+from dixit_tui.coordinator.story import Story
 from dixit_tui.coordinator.table import ChatLimiter, Table
 from dixit_tui.coordinator.tallies import Tally
 from dixit_tui.coordinator.timers import StandIn, Timers, random_stand_in
+from dixit_tui.counts import COUNTS
 from dixit_tui.engine import (
     Card,
+    Command,
     ConfigError,
     GameConfig,
     GiveClue,
@@ -192,6 +201,7 @@ class Coordinator:
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
         self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
+        self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
         self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
@@ -274,6 +284,8 @@ class Coordinator:
             raise TableError(
                 "The server could not save that, so nothing changed. Please try again.", "storage"
             ) from err
+        self.story.tell(table, records)
+        COUNTS.committed(records)
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
             try:
@@ -362,8 +374,13 @@ class Coordinator:
         self, table: Table, updates: Sequence[Update] = (), *, lobby: bool = False, first: PlayerSession | None = None
     ) -> None:
         """Commit, then show: every session at the table gets the updates and its own fresh view (`first`, the
-        session whose move it was, before the others)."""
+        session whose move it was, before the others). A host who can no longer act hands over first (`_pass_host`)."""
+        host = table.host
+        updates = [*updates, *self._pass_host(table)]
+        lobby = lobby or table.host != host  # the listing names the host
+        began = time.perf_counter()
         await self.commit(table)
+        self.send_off_removed(table, first)
         if self.shared is not None:
             # the seats taken or left here are told to the other workers before anyone is shown the change: a move
             # made at another worker right after it (the host's start) finds them where this worker's players saw them
@@ -371,8 +388,48 @@ class Coordinator:
         self.schedule(table)
         self._watch_idle(table)
         self.broadcast(table, updates, first=first)
+        COUNTS.update_took(time.perf_counter() - began)
         if lobby:
             self.lobby_changed()
+
+    def send_off_removed(self, table: Table, mover: PlayerSession | None = None) -> None:
+        """A player who left the game for good, or whom the host removed, is no longer at the table: back to the
+        lobby, told why (they may watch the game from there). `mover`: the session whose move it was."""
+        for record in table.seats:
+            session: PlayerSession | None = record.session
+            if not record.removed or session is None or getattr(session, "remote", False):
+                continue
+            record.session = None
+            if session.table is not table:
+                continue
+            session.table = None
+            if session is mover:
+                text = f"You left the game at table {table.code} for good."
+            else:
+                text = f"The host, {table.seats[table.host].name}, removed you from the game at table {table.code}."
+            if table.status is TableStatus.PLAYING:
+                text += " You can still watch it: pick it in the lobby and press w."
+            session.deliver(NoticeUpdate(text))
+            session.deliver(StateUpdate(None))
+            session.deliver(LobbyUpdate(self.summaries()))
+
+    def _pass_host(self, table: Table) -> list[Update]:
+        """Under the table's lock: the host's duties go to a connected person when the host left the game, is a bot,
+        left a lobby or a finished game, or has been away from a running game for the disconnect grace. The new host
+        is told; everyone reads it in the log."""
+        if self.tables.get(table.code) is not table:
+            return []
+        to = table.next_host(self.clock(), self.timers.disconnect_grace)
+        if to is None:
+            return []
+        updates = table.pass_host(to)
+        session = table.seats[to].session
+        if session is not None:
+            can = "start the game" if table.game is None else "void a turn or remove a player"
+            if table.status is TableStatus.OVER:
+                can = "start a rematch"
+            session.deliver(NoticeUpdate(f"You are the host now: you can {can}."))
+        return updates
 
     # --- idle tables -----------------------------------------------------------------------------------------
 
@@ -731,7 +788,8 @@ class PlayerSession:
                 "play or leave one of them first.",
                 "too_many_tables",
             )
-        if address is not None and sum(t.creator_ip == address for t in tables) >= limits.max_tables_per_ip:
+        here = address_key(address)
+        if here is not None and sum(address_key(t.creator_ip) == here for t in tables) >= limits.max_tables_per_ip:
             raise TableError(
                 f"{_plural(limits.max_tables_per_ip, 'open table')} were already created from your address, its most: "
                 "join one of them, or try again later.",
@@ -749,7 +807,13 @@ class PlayerSession:
         network = network_of(address)
         caps = [
             (sum(t.creator == owner for t in left), limits.abandoned_per_player, "one player", "player", owner),
-            (sum(t.creator_ip == address for t in left), limits.abandoned_per_ip, "your address", "address", address),
+            (
+                sum(address_key(t.creator_ip) == address_key(address) for t in left),
+                limits.abandoned_per_ip,
+                "your address",
+                "address",
+                address,
+            ),
             (
                 sum(network_of(t.creator_ip) == network for t in left) if network is not None else 0,
                 limits.abandoned_per_network,
@@ -1093,7 +1157,7 @@ class PlayerSession:
                 for update in updates:
                     session.deliver(update)
 
-    async def _run(self, table: Table, command: GiveClue | Submit | Vote | VoidTurn | RemovePlayer) -> None:
+    async def _run(self, table: Table, command: Command) -> None:
         for attempt in range(3):
             try:
                 return await self._run_once(table, command)
@@ -1101,7 +1165,7 @@ class PlayerSession:
                 if err.code != "conflict" or self.expected_version is not None or attempt == 2:
                     raise
 
-    async def _run_once(self, table: Table, command: GiveClue | Submit | Vote | VoidTurn | RemovePlayer) -> None:
+    async def _run_once(self, table: Table, command: Command) -> None:
         async with table.lock:
             expected = self.expected_version
             if expected is not None and expected != table.version:

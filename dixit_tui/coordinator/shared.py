@@ -377,6 +377,8 @@ class SharedTables:
             self._closed(table)
             raise TableError(f"Table {table.code} has closed.", "no_table")
         moved = self._take_presence(table, presence)
+        if entries:  # a player of this worker removed at another: back to the lobby, told why
+            coordinator.send_off_removed(table)
         if entries or moved:
             coordinator.schedule(table)
             coordinator._watch_idle(table)

@@ -38,6 +38,7 @@ from dixit_tui.engine import (
     GameConfig,
     GameState,
     Mode,
+    PassHost,
     Phase,
     Profile,
     check_player_count,
@@ -214,6 +215,56 @@ class Table(Generic[S]):
         waits (its timers and bots pause) and closes after a while."""
         return any(s.session is not None and not s.builtin for s in self.seats)
 
+    def next_host(self, now: float, grace: float) -> int | None:
+        """The person to pass the host's duties to, if the host cannot use them: they left the game, are a bot, are
+        not at a lobby or a finished game, or have been away from a running game for `grace` seconds. The next
+        connected person (not a bot) after the host, in seat order; None: the host stays (or nobody could take over)."""
+        if not self.seats:
+            return None
+        host = self.host
+        record = self.seats[host] if host < len(self.seats) else None
+        if record is not None and not record.removed and not record.bot:
+            if record.session is not None:
+                return None
+            if self.status is TableStatus.PLAYING and now < self.away_since.get(host, now) + grace:
+                return None
+        count = len(self.seats)
+        for offset in range(1, count + 1):
+            seat = (host + offset) % count
+            candidate = self.seats[seat]
+            if candidate.session is not None and not candidate.bot and not candidate.removed:
+                return seat
+        return None
+
+    def host_away_until(self, grace: float) -> float | None:
+        """When an absent host of a running game loses the host's duties (their grace ends), if someone is here to
+        take them; None otherwise."""
+        if self.status is not TableStatus.PLAYING or not self.seats:
+            return None
+        record = self.seats[self.host]
+        if record.session is not None or record.removed or record.bot or self.host not in self.away_since:
+            return None
+        if self.next_host(float("inf"), grace) is None:
+            return None
+        return self.away_since[self.host] + grace
+
+    def pass_host(self, to: int) -> list[Update]:
+        """The host's duties go to seat `to` (see `next_host`); everyone reads who the host is now in the log."""
+        before = self.seats[self.host]
+        game = self.game is not None
+        updates = self.execute(PassHost(self.host, to)) if game else self.record({"t": "host", "seat": to})
+        name = self.seats[to].name
+        if before.removed:
+            why = f"{before.name} has left the game, so "
+        elif before.bot:
+            why = ""
+        elif self.status is TableStatus.PLAYING:
+            why = f"{before.name} is away, so "
+        else:
+            why = f"{before.name} has left, so "
+        self.announce(f"{why}{name} is the host now.")
+        return updates
+
     def is_empty(self) -> bool:
         return not self.watchers() and not any(s.session is not None for s in self.seats)
 
@@ -358,7 +409,7 @@ class Table(Generic[S]):
         """Before the game starts, leaving frees the seat; the host role passes on. Returns the session that sat
         there (it is no longer at the table: tell it, if it did not leave by itself)."""
         gone = self.seats[seat].session
-        self.record({"t": "unseat", "seat": seat})
+        self.record({"t": "unseat", "seat": seat, "name": self.seats[seat].name})
         return gone
 
     def sit(self, seat: int, session: S) -> S | None:
