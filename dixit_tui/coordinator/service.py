@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
-from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS, ReconnectGuard, TableLimits, network_of
+from dixit_tui.coordinator.limits import (
+    DEFAULT_TABLE_LIMITS,
+    ReconnectGuard,
+    TableLimits,
+    address_key,
+    network_of,
+)
+from dixit_tui.coordinator.matchmaker import Matchmaker
 from dixit_tui.coordinator.models import (
     CloseReason,
     Identity,
@@ -195,6 +202,7 @@ class Coordinator:
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
         self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
+        self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -780,7 +788,8 @@ class PlayerSession:
                 "play or leave one of them first.",
                 "too_many_tables",
             )
-        if address is not None and sum(t.creator_ip == address for t in tables) >= limits.max_tables_per_ip:
+        here = address_key(address)
+        if here is not None and sum(address_key(t.creator_ip) == here for t in tables) >= limits.max_tables_per_ip:
             raise TableError(
                 f"{_plural(limits.max_tables_per_ip, 'open table')} were already created from your address, its most: "
                 "join one of them, or try again later.",
@@ -798,7 +807,13 @@ class PlayerSession:
         network = network_of(address)
         caps = [
             (sum(t.creator == owner for t in left), limits.abandoned_per_player, "one player", "player", owner),
-            (sum(t.creator_ip == address for t in left), limits.abandoned_per_ip, "your address", "address", address),
+            (
+                sum(address_key(t.creator_ip) == address_key(address) for t in left),
+                limits.abandoned_per_ip,
+                "your address",
+                "address",
+                address,
+            ),
             (
                 sum(network_of(t.creator_ip) == network for t in left) if network is not None else 0,
                 limits.abandoned_per_network,
@@ -961,6 +976,7 @@ class PlayerSession:
         """The connection ended (quit or drop). A seated player keeps their seat in a running game."""
         if self.closed:
             return
+        self.coordinator.matchmaker.unqueue(self)
         try:
             await self._leave_quietly()
         finally:
