@@ -26,6 +26,7 @@ from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS, ReconnectGuard, TableLimits, network_of
 from dixit_tui.coordinator.models import (
+    CloseReason,
     Identity,
     LiveKind,
     LobbyUpdate,
@@ -38,11 +39,13 @@ from dixit_tui.coordinator.models import (
     TableView,
     Update,
 )
+from dixit_tui.coordinator.story import Story
 from dixit_tui.coordinator.table import ChatLimiter, Table
 from dixit_tui.coordinator.tallies import Tally
 from dixit_tui.coordinator.timers import StandIn, Timers, random_stand_in
 from dixit_tui.engine import (
     Card,
+    Command,
     ConfigError,
     GameConfig,
     GiveClue,
@@ -192,6 +195,7 @@ class Coordinator:
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
         self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
+        self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -273,6 +277,7 @@ class Coordinator:
             raise TableError(
                 "The server could not save that, so nothing changed. Please try again.", "storage"
             ) from err
+        self.story.tell(table, records)
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
             try:
@@ -291,7 +296,8 @@ class Coordinator:
         table.stop_clocks()
         notice = NoticeUpdate(
             f"The server cannot reach its storage, so table {table.code} is paused as it was last saved. "
-            f"Join it again with its code ({table.code}) in a moment."
+            f"Join it again with its code ({table.code}) in a moment.",
+            CloseReason.STORAGE,
         )
         for session in table.sessions():
             session.table = None
@@ -343,8 +349,10 @@ class Coordinator:
             saved = self._rebuild(None, await self.store.history(table.code))
         if saved is None:  # the table itself was never saved
             self.tables.pop(table.code, None)
+            notice = NoticeUpdate(f"Table {table.code} closed: the server could not save it.", CloseReason.CLOSED)
             for session in table.sessions():
                 session.table = None
+                session.deliver(notice)
                 session.deliver(StateUpdate(None))
             return
         gone = table.reset_from(saved) if self.shared is None else self.shared.reset_from(table, saved)
@@ -358,8 +366,12 @@ class Coordinator:
         self, table: Table, updates: Sequence[Update] = (), *, lobby: bool = False, first: PlayerSession | None = None
     ) -> None:
         """Commit, then show: every session at the table gets the updates and its own fresh view (`first`, the
-        session whose move it was, before the others)."""
+        session whose move it was, before the others). A host who can no longer act hands over first (`_pass_host`)."""
+        host = table.host
+        updates = [*updates, *self._pass_host(table)]
+        lobby = lobby or table.host != host  # the listing names the host
         await self.commit(table)
+        self.send_off_removed(table, first)
         if self.shared is not None:
             # the seats taken or left here are told to the other workers before anyone is shown the change: a move
             # made at another worker right after it (the host's start) finds them where this worker's players saw them
@@ -369,6 +381,45 @@ class Coordinator:
         self.broadcast(table, updates, first=first)
         if lobby:
             self.lobby_changed()
+
+    def send_off_removed(self, table: Table, mover: PlayerSession | None = None) -> None:
+        """A player who left the game for good, or whom the host removed, is no longer at the table: back to the
+        lobby, told why (they may watch the game from there). `mover`: the session whose move it was."""
+        for record in table.seats:
+            session: PlayerSession | None = record.session
+            if not record.removed or session is None or getattr(session, "remote", False):
+                continue
+            record.session = None
+            if session.table is not table:
+                continue
+            session.table = None
+            if session is mover:
+                text = f"You left the game at table {table.code} for good."
+            else:
+                text = f"The host, {table.seats[table.host].name}, removed you from the game at table {table.code}."
+            if table.status is TableStatus.PLAYING and not table.keeps_out(session.identity.key, session.identity.peer):
+                text += " You can still watch it: pick it in the lobby and press w."
+            session.deliver(NoticeUpdate(text))
+            session.deliver(StateUpdate(None))
+            session.deliver(LobbyUpdate(self.summaries()))
+
+    def _pass_host(self, table: Table) -> list[Update]:
+        """Under the table's lock: the host's duties go to a connected person when the host left the game, is a bot,
+        left a lobby or a finished game, or has been away from a running game for the disconnect grace. The new host
+        is told; everyone reads it in the log."""
+        if self.tables.get(table.code) is not table:
+            return []
+        to = table.next_host(self.clock(), self.timers.disconnect_grace)
+        if to is None:
+            return []
+        updates = table.pass_host(to)
+        session = table.seats[to].session
+        if session is not None:
+            can = "start the game" if table.game is None else "void a turn or remove a player"
+            if table.status is TableStatus.OVER:
+                can = "start a rematch"
+            session.deliver(NoticeUpdate(f"You are the host now: you can {can}."))
+        return updates
 
     # --- idle tables -----------------------------------------------------------------------------------------
 
@@ -399,7 +450,8 @@ class Coordinator:
         self.tables.pop(table.code, None)
         where = "" if self.shared is None else "--redis URL "  # the Redis the server keeps its tables in
         notice = NoticeUpdate(
-            f"Table {table.code} closed: {why}. Its game can be replayed with: dixit-tui replay {where}{table.code}"
+            f"Table {table.code} closed: {why}. Its game can be replayed with: dixit-tui replay {where}{table.code}",
+            CloseReason.IDLE,
         )
         for session in table.close():  # spectators and bots
             session.table = None
@@ -579,7 +631,8 @@ class Coordinator:
             if seat.removed:
                 continue
             moved[index] = len(new.seats)
-            new.record({"t": "seat", "name": seat.name, "key": seat.key, "code": seat.code, "bot": seat.bot})
+            record = {"t": "seat", "name": seat.name, "key": seat.key, "code": seat.code, "bot": seat.bot}
+            new.record({**record, "builtin": seat.builtin} if seat.bot else record)
         host = moved.get(old.host, 0)
         if host:
             new.record({"t": "host", "seat": host})
@@ -592,6 +645,37 @@ class Coordinator:
         if self.bots is None:
             raise TableError(NO_BOTS, "no_bots")
         return await self.bots(self, code, count, names=names, rng=random.Random(self.rng.random()))
+
+    @_retry_on_conflict
+    async def sit_bots(self, code: str, bots: Sequence[PlayerSession], names: Sequence[str]) -> list[PlayerSession]:
+        """Seat the built-in bots' sessions `bots` at table `code` in one change (nobody ever sees some of them seated
+        and not the others), each under the next of `names` with a seat kept for it (a rematch) or free at the table.
+        Returns those seated, as far as seats allow; TableError if none could sit."""
+        table = await self.find_table(code)
+        async with table.lock:
+            seated: list[PlayerSession] = []
+            candidates = iter(names)
+            for session in bots:
+                for name in candidates:
+                    seat = table.empty_bot_seat(name)
+                    if seat is not None or not table.name_taken(name):
+                        break
+                else:
+                    break
+                if seat is None:
+                    try:
+                        seat = table.add_seat(name, None, bot=True, builtin=True)
+                    except TableError:
+                        if not seated:
+                            raise
+                        break
+                session.name, session.table = name, table
+                table.sit(seat, session)
+                seated.append(session)
+            if not seated:
+                raise TableError("There is no free name left for a bot at this table.", "name_taken")
+            await self.changed(table, lobby=True)
+        return seated
 
     def forget_if_empty(self, table: Table) -> None:
         """A table nobody is connected to is forgotten unless its game is still running (players may return).
@@ -751,7 +835,8 @@ class PlayerSession:
         table = self.coordinator.create_table(options, creator=self.owner(), creator_ip=self.identity.peer)
         await self._enter(table)
         async with table.lock:
-            table.sit(table.add_seat(self.name, self.identity.key, bot=self.identity.bot), self)
+            seat = table.add_seat(self.name, self.identity.key, bot=self.identity.bot, builtin=self.builtin_bot)
+            table.sit(seat, self)
             await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
 
@@ -786,7 +871,7 @@ class PlayerSession:
                         "Is it yours? Get it back with your reconnect code.",
                         "reconnect_needed",
                     )
-                seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot)
+                seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot, builtin=self.builtin_bot)
                 self.name = wanted
             await self._take_seat(table, seat)
         return table.view_for(self)
@@ -949,7 +1034,7 @@ class PlayerSession:
         if not 1 <= count <= table.max_seats:
             raise TableError(f"Add between 1 and {table.max_seats} bots.", "bad_option")
         most = self.coordinator.limits.max_bots_per_table
-        seated = sum(seat.bot and not seat.removed for seat in table.seats)
+        seated = sum(seat.builtin and not seat.removed for seat in table.seats)
         if seated + count > most:
             left = most - seated
             room = f"you can add {_plural(left, 'more bot')}" if left > 0 else "it has all it may have"
@@ -1110,12 +1195,7 @@ class PlayerSession:
                 for update in updates:
                     session.deliver(update)
 
-    async def _run(
-        self,
-        table: Table,
-        command: GiveClue | Submit | Vote | VoidTurn | RemovePlayer,
-        ban: tuple[str | None, str | None] | None = None,
-    ) -> None:
+    async def _run(self, table: Table, command: Command, ban: tuple[str | None, str | None] | None = None) -> None:
         """Run a game command. `ban`: the (key, address) the command's removal keeps out of the table."""
         for attempt in range(3):
             try:
@@ -1124,12 +1204,7 @@ class PlayerSession:
                 if err.code != "conflict" or self.expected_version is not None or attempt == 2:
                     raise
 
-    async def _run_once(
-        self,
-        table: Table,
-        command: GiveClue | Submit | Vote | VoidTurn | RemovePlayer,
-        ban: tuple[str | None, str | None] | None = None,
-    ) -> None:
+    async def _run_once(self, table: Table, command: Command, ban: tuple[str | None, str | None] | None = None) -> None:
         async with table.lock:
             expected = self.expected_version
             if expected is not None and expected != table.version:

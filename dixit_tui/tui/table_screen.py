@@ -814,9 +814,12 @@ class TableScreen(Screen[None]):
                 host and game is not None and view.status == TableStatus.PLAYING and game.phase in words.VOID_PHASES
             ),
             "lock": lobby and host,
-            "remove": host
-            and view.status != TableStatus.OVER
-            and any(s.seat != view.you and not s.removed for s in view.seats),
+            "remove": (
+                host
+                and view.status != TableStatus.OVER
+                and any(s.seat != view.you and not s.removed for s in view.seats)
+            )
+            or (view.status == TableStatus.PLAYING and view.you is not None),  # leaving the game for good
             "back": typing,  # Esc leaves a text box (clue, chat) for the hand, board or dial
             # the blind clue (no card to choose first): Enter opens the clue box
             "type_clue": bool(
