@@ -397,7 +397,7 @@ class Coordinator:
                 text = f"You left the game at table {table.code} for good."
             else:
                 text = f"The host, {table.seats[table.host].name}, removed you from the game at table {table.code}."
-            if table.status is TableStatus.PLAYING and not table.keeps_out(session.identity.key, session.identity.peer):
+            if table.status is TableStatus.PLAYING:
                 text += " You can still watch it: pick it in the lobby and press w."
             session.deliver(NoticeUpdate(text))
             session.deliver(StateUpdate(None))
@@ -942,7 +942,6 @@ class PlayerSession:
         table = await self.coordinator.find_table(code)
         if table.seat_of(self) is not None:  # already playing here: you see it already
             return table.view_for(self)
-        self._check_kept_out(table)
         await self._enter(table)
         async with table.lock:
             table.watch(self)
@@ -1113,8 +1112,8 @@ class PlayerSession:
 
     @_retry_on_conflict
     async def remove(self, target: int) -> None:
-        """Remove a player (the host; or yourself). Someone the host removes is kept out of the table: by their
-        key, or by their address if they have none."""
+        """Remove a player (the host; or yourself). Someone the host removes may no longer take a seat at the table
+        (they may still watch it): kept out by their key, or by their address if they have none."""
         table, seat = self._need_seat()
         if table.game is not None:
             await self._run(table, RemovePlayer(seat, target), ban=_who_sits(table, target) if seat != target else None)
