@@ -43,6 +43,7 @@ from dixit_tui.coordinator.story import Story
 from dixit_tui.coordinator.table import ChatLimiter, Table
 from dixit_tui.coordinator.tallies import Tally
 from dixit_tui.coordinator.timers import StandIn, Timers, random_stand_in
+from dixit_tui.counts import COUNTS
 from dixit_tui.engine import (
     Card,
     Command,
@@ -278,6 +279,7 @@ class Coordinator:
                 "The server could not save that, so nothing changed. Please try again.", "storage"
             ) from err
         self.story.tell(table, records)
+        COUNTS.committed(records)
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
             try:
@@ -370,6 +372,7 @@ class Coordinator:
         host = table.host
         updates = [*updates, *self._pass_host(table)]
         lobby = lobby or table.host != host  # the listing names the host
+        began = time.perf_counter()
         await self.commit(table)
         self.send_off_removed(table, first)
         if self.shared is not None:
@@ -379,6 +382,7 @@ class Coordinator:
         self.schedule(table)
         self._watch_idle(table)
         self.broadcast(table, updates, first=first)
+        COUNTS.update_took(time.perf_counter() - began)
         if lobby:
             self.lobby_changed()
 

@@ -120,6 +120,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the least important log lines shown (default: %(default)s)",
     )
     parser.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve Prometheus metrics at /metrics and a health check at /health on this port (needs the "
+        "[metrics] extra; with --workers N, worker K takes PORT+K-1)",
+    )
+    parser.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        help="address of the metrics port (default: %(default)s: only this machine may read it)",
+    )
+    parser.add_argument("--worker-index", type=int, default=0, help=argparse.SUPPRESS)  # (set by the supervisor)
+    parser.add_argument(
         "--log-format",
         default="text",
         choices=FORMATS,
@@ -230,9 +244,11 @@ def build_command_handler(args: argparse.Namespace, coordinator: Coordinator) ->
     """Sessions without a terminal: the headless JSON protocol and the plain commands."""
     from dixit_tui.protocol.plain import handle_plain
 
+    idle = parse_limits(getattr(args, "limit", [])).json_idle_timeout
+
     async def handler(identity: SessionIdentity, command: str | None, reader: Any, writer: Any) -> int:
         who = Identity(identity.username, identity.key_fingerprint, identity.peer_ip)
-        return await handle_plain(coordinator, who, command, reader, writer)
+        return await handle_plain(coordinator, who, command, reader, writer, idle_timeout=idle)
 
     return handler
 
@@ -312,6 +328,8 @@ def check_usage(args: argparse.Namespace) -> None:
         raise UsageError("--workers needs --redis: several processes share their tables through Redis")
     if getattr(args, "redis", None) and importlib.util.find_spec("redis") is None:
         raise UsageError("--redis needs the redis package: pip install 'dixit-tui[redis]'")
+    if getattr(args, "metrics_port", None) is not None and importlib.util.find_spec("prometheus_client") is None:
+        raise UsageError("--metrics-port needs the prometheus-client package: pip install 'dixit-tui[metrics]'")
     try:
         parse_limits(getattr(args, "limit", []))
         parse_table_limits(getattr(args, "limit", []))
@@ -363,7 +381,7 @@ async def _serve(
             bots = await revive_bots(coordinator, rng=random.Random())
             if bots:
                 logger.info("%d built-in bot(s) back at their tables", len(bots))
-        return await _listen(args, app_factory, handler, limits)
+        return await _listen(args, app_factory, handler, coordinator, limits)
     finally:
         await store.close()
 
@@ -401,14 +419,18 @@ async def _serve_redis(
         await shared.start()
         if coordinator.tables:
             logger.info("restored %d table(s) from %s", len(coordinator.tables), url)
-        return await _listen(args, app_factory, handler, limits)
+        return await _listen(args, app_factory, handler, coordinator, limits)
     finally:
         await shared.stop()
         await store.close()
 
 
 async def _listen(
-    args: argparse.Namespace, app_factory: AppFactory, handler: CommandHandler | None, limits: Limits
+    args: argparse.Namespace,
+    app_factory: AppFactory,
+    handler: CommandHandler | None,
+    coordinator: Coordinator,
+    limits: Limits,
 ) -> int:
     acceptor = await start_server(
         args.host,
@@ -419,6 +441,7 @@ async def _listen(
         limits=limits,
         reuse_port=bool(getattr(args, "reuse_port", False)),
     )
+    metrics = await _start_metrics(args, coordinator, acceptor)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):  # before "listening on": a stop right after it is clean too
@@ -431,5 +454,25 @@ async def _listen(
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
+        if metrics is not None:
+            metrics.close()
         await acceptor.shutdown(timeout=5.0)
     return 0
+
+
+async def _start_metrics(args: argparse.Namespace, coordinator: Coordinator, acceptor: Any) -> asyncio.Server | None:
+    """`--metrics-port`: /metrics and /health on their own port (worker K of several: the port + K - 1)."""
+    port = getattr(args, "metrics_port", None)
+    if port is None:
+        return None
+    from dixit_tui.metrics import start_metrics_server
+
+    index = getattr(args, "worker_index", 0)
+    host = getattr(args, "metrics_host", "127.0.0.1")
+    port = port + index if port else 0
+    server = await start_metrics_server(
+        host, port, coordinator, lambda: acceptor.connection_count, lambda: acceptor.session_kinds
+    )
+    bound = server.sockets[0].getsockname()[1]
+    print(f"metrics on http://{host}:{bound}/metrics", flush=True)
+    return server

@@ -25,9 +25,10 @@ from typing import Any
 import asyncssh
 
 from dixit_tui import __version__
-from dixit_tui.ssh import ignore_packets
+from dixit_tui.counts import COUNTS
+from dixit_tui.ssh import ignore_packets, receive_window
 from dixit_tui.ssh.driver import check_work_measured
-from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, SessionLimits
+from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
 from dixit_tui.ssh.session import (
     AppFactory,
@@ -131,6 +132,14 @@ class Limits:
     """Seconds an authenticated connection may stay open without opening its session."""
     linger_after_session: float = 5.0
     """Seconds the connection may stay open after its session ended (the client normally closes first)."""
+    json_idle_timeout: float = 300.0
+    """Seconds a `json` session not seated at a table (in the lobby, or watching) may stay silent before it ends."""
+    terminal_reserve: float = 0.2
+    """Share of `max_connections` kept for terminal players: sessions without a terminal (`json`, `tables`...) may
+    hold at most the rest."""
+    input_window: int = 256 * 1024
+    """Bytes of input a client may send ahead of what its session has read (the SSH receive window); a session
+    holds at most about twice this much unread input."""
 
     def session_limits(self) -> SessionLimits:
         return SessionLimits(
@@ -162,6 +171,10 @@ BUSY_ADDRESS = "Too many connections from your address; close some and try again
 BUSY_LOGINS = "Too many logins from your address at once; please try again in a moment."
 BUSY_NETWORK = "Too many logins from your network at once; please try again in a moment."
 BUSY_SERVER = "Too many logins at once; please try again in a moment."
+FULL_HEADLESS = (
+    "The server is full for sessions without a terminal right now; please try again in a few minutes "
+    "(with a terminal: ssh -t).\n"
+)
 _LOG_LABELS = {
     FULL: "the server is full",
     BUSY_ADDRESS: "too many connections from the address",
@@ -169,6 +182,11 @@ _LOG_LABELS = {
     BUSY_NETWORK: "too many logins from the network",
     BUSY_SERVER: "too many logins in all",
 }
+
+
+def session_kind(command: str | None) -> str:
+    """A session without a terminal: `json` (the headless protocol, a bot's too) or `command` (tables, help, ...)."""
+    return "json" if (command or "").split()[:1] == ["json"] else "command"
 
 
 def network_of(ip: str) -> str:
@@ -195,6 +213,7 @@ class _RefusalLog:
 
     def add(self, ip: str, what: str) -> None:
         self.total += 1
+        COUNTS.refused(what)
         if self._timer is None:
             logger.warning("%s: %s (more are summarised every %gs)", what, ip, REFUSAL_LOG_INTERVAL)
             self._timer = asyncio.get_running_loop().call_later(REFUSAL_LOG_INTERVAL, self._summarise)
@@ -243,6 +262,8 @@ class _ServerState:
         self.ids = itertools.count(1)
         self.refusals = _RefusalLog()
         self.evicted = 0
+        self.session_kinds: Counter[str] = Counter()  # sessions running now: terminal, json, command
+        self.headless = 0  # sessions without a terminal running now
 
     def admit(self, server: DixitSSHServer) -> str | None:
         """Count a new connection, or return why it is refused (and count nothing). A connection over the
@@ -383,7 +404,19 @@ def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
 
 
 class _SessionProcess(asyncssh.SSHServerProcess[bytes]):
-    """The one session of a connection. Subsystems (sftp included) are refused."""
+    """The one session of a connection. Subsystems (sftp included) are refused. A session without a terminal has
+    its input metered as it arrives (`input_guard`: a flood disconnects the client, as a terminal's does)."""
+
+    input_guard: InputGuard | None = None
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        guard = self.input_guard
+        if guard is not None and guard.check(len(data)) is not None:
+            self.input_guard = None
+            logger.warning("disconnecting a client: input flood (a session without a terminal)")
+            self.channel.get_connection().abort()
+            return
+        super().data_received(data, datatype)
 
     def subsystem_requested(self, subsystem: str) -> bool:
         logger.info("refused subsystem %r", subsystem[:40])
@@ -610,9 +643,11 @@ class DixitSSHServer(asyncssh.SSHServer):
         if task is not None:
             self._state.sessions.add(task)
         status = 1
+        kind = "terminal" if process.term_type is not None else session_kind(process.command)
+        self._state.session_kinds[kind] += 1
         try:
             if process.term_type is None:
-                status = await run_command_session(process, identity, self._command_handler, hint=self._hint(identity))
+                status = await self._run_headless(process, identity)
             else:
                 status = await run_pty_session(process, identity, self._app_factory, limits.session_limits())
             logger.info("connection #%d: session ended with status %d", self.connection_id, status)
@@ -621,11 +656,29 @@ class DixitSSHServer(asyncssh.SSHServer):
         except Exception:
             logger.exception("session of connection #%d failed", self.connection_id)
         finally:
+            _decrement(self._state.session_kinds, kind)
             if task is not None:
                 self._state.sessions.discard(task)
             with contextlib.suppress(OSError):
                 process.exit(status)
             self._set_timer(limits.linger_after_session)
+
+    async def _run_headless(self, process: asyncssh.SSHServerProcess[bytes], identity: SessionIdentity) -> int:
+        """A session without a terminal: metered input, and at most the share of the server not kept for terminals."""
+        state = self._state
+        limits = state.limits
+        if state.headless >= max(1, int(limits.max_connections * (1 - limits.terminal_reserve))):
+            state.refusals.add(self.peer_ip, "refused a session without a terminal (their share is full)")
+            with contextlib.suppress(OSError):
+                process.stderr.write(FULL_HEADLESS.encode())
+            return 1
+        if isinstance(process, _SessionProcess):
+            process.input_guard = InputGuard(limits.session_limits())
+        state.headless += 1
+        try:
+            return await run_command_session(process, identity, self._command_handler, hint=self._hint(identity))
+        finally:
+            state.headless -= 1
 
     def _hint(self, identity: SessionIdentity) -> str:
         assert self._conn is not None
@@ -668,6 +721,11 @@ class DixitAcceptor(asyncssh.SSHAcceptor):
     @property
     def session_count(self) -> int:
         return len(self._state.sessions)
+
+    @property
+    def session_kinds(self) -> dict[str, int]:
+        """Sessions running now, by kind: terminal (the app), json (headless), command (tables, help, ...)."""
+        return dict(self._state.session_kinds)
 
     async def shutdown(self, timeout: float = 5.0) -> None:
         """Stop listening, disconnect every client and wait (at most `timeout`) for the sessions to end."""
@@ -728,6 +786,7 @@ async def start_server(
     host_key = ensure_host_key(Path(keys_dir))
     state = _ServerState(limits, fingerprint(host_key))
     ignore_packets.install()  # (no empty MSG_IGNORE ahead of each packet: the ciphers allowed are not CBC)
+    receive_window.install()  # (a session's window stays shut while its unread input is queued)
 
     def server_factory() -> DixitSSHServer:
         return DixitSSHServer(state, app_factory, command_handler)
@@ -759,6 +818,7 @@ async def start_server(
         login_timeout=limits.login_timeout,
         keepalive_interval=limits.keepalive_interval,
         keepalive_count_max=limits.keepalive_count_max,
+        window=limits.input_window,
         reuse_port=reuse_port or None,
     )
     return DixitAcceptor(acceptor, state)

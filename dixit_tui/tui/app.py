@@ -38,6 +38,7 @@ from dixit_tui.coordinator import (
     Update,
     VoidedUpdate,
 )
+from dixit_tui.counts import COUNTS
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
 from dixit_tui.tui.callback_counts import install_callback_counts
@@ -416,6 +417,7 @@ class DixitApp(ThemeLookup[int]):
         try:
             await call
         except RuleError as err:
+            COUNTS.refused(err.code)
             self.notify(err.message, severity="error", markup=False)
             return False
         return True
