@@ -10,7 +10,6 @@ from pathlib import Path
 from dixit_tui.coordinator.codes import normalize_code
 from dixit_tui.engine import Event, event_from_dict, fold, view_for
 from dixit_tui.store import SqliteStore, Store, StoreError
-from dixit_tui.store.redis_store import RedisStore
 from dixit_tui.store.sqlite import FILENAME
 from dixit_tui.transcript import transcript_of
 
@@ -22,7 +21,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 async def _history(data_dir: Path, code: str, redis: str | None = None) -> list[Event]:
-    store: Store = await RedisStore.open(redis) if redis else await SqliteStore.open(data_dir)
+    if redis:
+        from dixit_tui.store.redis_store import RedisStore  # (the redis package: the [redis] extra)
+
+        store: Store = await RedisStore.open(redis)
+    else:
+        store = await SqliteStore.open(data_dir)
     try:
         records = await store.history(code)
     finally:

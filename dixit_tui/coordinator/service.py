@@ -24,7 +24,13 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
-from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS, ReconnectGuard, TableLimits, network_of
+from dixit_tui.coordinator.limits import (
+    DEFAULT_TABLE_LIMITS,
+    ReconnectGuard,
+    TableLimits,
+    address_key,
+    network_of,
+)
 from dixit_tui.coordinator.models import (
     CloseReason,
     Identity,
@@ -795,7 +801,8 @@ class PlayerSession:
                 "play or leave one of them first.",
                 "too_many_tables",
             )
-        if address is not None and sum(t.creator_ip == address for t in tables) >= limits.max_tables_per_ip:
+        here = address_key(address)
+        if here is not None and sum(address_key(t.creator_ip) == here for t in tables) >= limits.max_tables_per_ip:
             raise TableError(
                 f"{_plural(limits.max_tables_per_ip, 'open table')} were already created from your address, its most: "
                 "join one of them, or try again later.",
@@ -813,7 +820,13 @@ class PlayerSession:
         network = network_of(address)
         caps = [
             (sum(t.creator == owner for t in left), limits.abandoned_per_player, "one player", "player", owner),
-            (sum(t.creator_ip == address for t in left), limits.abandoned_per_ip, "your address", "address", address),
+            (
+                sum(address_key(t.creator_ip) == address_key(address) for t in left),
+                limits.abandoned_per_ip,
+                "your address",
+                "address",
+                address,
+            ),
             (
                 sum(network_of(t.creator_ip) == network for t in left) if network is not None else 0,
                 limits.abandoned_per_network,
