@@ -31,6 +31,7 @@ from dixit_tui.coordinator.limits import (
     address_key,
     network_of,
 )
+from dixit_tui.coordinator.matchmaker import Matchmaker
 from dixit_tui.coordinator.models import (
     CloseReason,
     Identity,
@@ -203,6 +204,7 @@ class Coordinator:
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
         self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
+        self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -996,6 +998,7 @@ class PlayerSession:
         """The connection ended (quit or drop). A seated player keeps their seat in a running game."""
         if self.closed:
             return
+        self.coordinator.matchmaker.unqueue(self)
         try:
             await self._leave_quietly()
         finally:

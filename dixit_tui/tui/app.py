@@ -31,6 +31,7 @@ from dixit_tui.coordinator import (
     NoticeUpdate,
     OverUpdate,
     PlayerSession,
+    QueueUpdate,
     RevealUpdate,
     StateUpdate,
     TableSummary,
@@ -481,7 +482,7 @@ class DixitApp(ThemeLookup[int]):
             case ChatUpdate(line=line):
                 if (table := self._table_screen()) is not None:
                     table.add_chat(line)
-            case NoticeUpdate(text=text):
+            case NoticeUpdate(text=text) | QueueUpdate(text=text):
                 self.notify(text, markup=False)
 
     def _table_screen(self) -> TableScreen | None:
