@@ -29,12 +29,26 @@ from dixit_tui.store.base import NullStore
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--mode", choices=[m.value for m in Mode], default="standard")
-    parser.add_argument("--profile", choices=[p.value for p in Profile], default="refresh")
-    parser.add_argument("--players", type=int, default=5)
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--first", choices=[f.value for f in FirstStoryteller], default="first_clue")
+    parser.add_argument(
+        "--mode", choices=[m.value for m in Mode], default="standard", help="game mode (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--profile",
+        choices=[p.value for p in Profile],
+        default="refresh",
+        help="rule profile of the standard mode (default: %(default)s)",
+    )
+    parser.add_argument("--players", type=int, default=5, help="players at each table (default: %(default)s)")
+    parser.add_argument("--games", type=int, default=100, help="how many games to play (default: %(default)s)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="game g is dealt from seed + g, so a run repeats (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--first",
+        choices=[f.value for f in FirstStoryteller],
+        default="first_clue",
+        help="who tells the first story (default: %(default)s)",
+    )
     parser.add_argument("--deck", action="append", default=None, help="deck name or TOML file (repeatable)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(

@@ -15,8 +15,9 @@ for the coordinator's `first_clue_grace` seconds and never takes it while a pers
 is); in team mode it leaves its team's card to its human teammate for as long. A bot added by the host holds while no
 person is connected to a seat at its table, even with spectators watching (nothing runs at a table every player has
 left). Nothing ever raises out of the sink:
-errors are logged. A bot leaves a table that has not started once no human is connected to it (so an abandoned table
-can be forgotten), and closes its session when the game is over or its seat is removed.
+errors are logged. A bot leaves a table that has not started once no person or agent (a `json bot` client: not one of
+the built-in bots) is connected to it, so an abandoned table can be forgotten, and closes its session when the game is
+over or its seat is removed. The bots `add_bots` seats sit down in one change (`Coordinator.sit_bots`).
 """
 
 from __future__ import annotations
@@ -144,16 +145,27 @@ class BotPlayer:
         self, coordinator: Coordinator, name: str, take: Callable[[PlayerSession], Awaitable[TableView]]
     ) -> BotPlayer:
         """Connect as a built-in bot called `name`, take a seat with `take(session)`, and start playing."""
-        session = await coordinator.connect(Identity(name, bot=True), self._sink, builtin_bot=True)
-        self.session = session
+        session = await self._connect(coordinator, name)
         try:
             self.view = await take(session)
         except BaseException:
             await session.close()
             raise
-        self._task = detached.spawn(self._run(), name=f"bot {session.name}")
-        self._changed.set()
+        self._play()
         return self
+
+    async def _connect(self, coordinator: Coordinator, name: str) -> PlayerSession:
+        """Connect as a built-in bot called `name`, at no table yet."""
+        self.session = await coordinator.connect(Identity(name, bot=True), self._sink, builtin_bot=True)
+        return self.session
+
+    def _play(self) -> None:
+        """Seated: start playing."""
+        assert self.session is not None
+        if self.view is None:
+            self.view = self.session.view()
+        self._task = detached.spawn(self._run(), name=f"bot {self.session.name}")
+        self._changed.set()
 
     @property
     def name(self) -> str:
@@ -228,7 +240,7 @@ class BotPlayer:
         if view.you is not None and view.you < len(view.seats) and view.seats[view.you].removed:
             return True  # removed from the game for good
         if view.status == TableStatus.LOBBY and self.leave_when_alone:
-            return not any(s.connected and not s.bot for s in view.seats)
+            return not any(s.connected and not s.builtin for s in view.seats)
         return False
 
     async def _run(self) -> None:
@@ -275,7 +287,8 @@ class BotPlayer:
         need = view.needed()
         if table is None or need is None:
             return None
-        alone = not any(s.connected and not s.bot for s in table.seats)  # spectators do not count (nor for timers)
+        # a person or an agent (`json bot`) plays here; spectators do not count (nor for timers)
+        alone = not any(s.connected and not s.builtin for s in table.seats)
         if alone and self.leave_when_alone and table.status == TableStatus.PLAYING:
             return Hold.ALONE, math.inf  # nobody to play for: wait until a person is back
         people = [s for s in table.seats if s.connected and not s.bot and not s.removed and s.seat != view.you]
@@ -340,37 +353,41 @@ async def add_bots(
     leave_when_alone: bool = True,
     first_clue_grace: float | None = None,
 ) -> list[BotPlayer]:
-    """Seat `count` bots at table `code`, each under the first name of `names` nobody at the table has.
-
-    Stops at the first seat that cannot be taken for another reason than the name (table full, game started, no
-    such table): that TableError is raised if no bot could sit, otherwise the bots seated so far are returned."""
+    """Seat `count` bots at table `code` in one change (`Coordinator.sit_bots`), each under the first of `names`
+    nobody at the table has, as far as seats allow. Raises the TableError if none could sit (table full, game
+    started, no such table)."""
     base = rng or random.Random()
+    if first_clue_grace is None:
+        first_clue_grace = coordinator.first_clue_grace if leave_when_alone else 0.0
     bots: list[BotPlayer] = []
-    candidates = [*names, *(f"{n}{round_}" for round_ in range(2, 5) for n in names)]
-    for name in candidates:
-        if len(bots) >= count:
-            break
+    for _ in range(count):
         chosen = strategy_named(strategy) if isinstance(strategy, str) else strategy
-        try:
-            bot = await BotPlayer.join(
-                coordinator,
-                code,
-                name,
-                chosen,
-                random.Random(base.randrange(2**63)),
-                delay,
-                leave_when_alone=leave_when_alone,
-                first_clue_grace=first_clue_grace,
-            )
-        except TableError as err:
-            if err.code == "name_taken":
-                continue
-            if not bots:
-                raise
-            log.info("add_bots: %d of %d seated: %s", len(bots), count, err.message)
-            break
+        bot = BotPlayer(
+            chosen,
+            random.Random(base.randrange(2**63)),
+            delay,
+            leave_when_alone=leave_when_alone,
+            first_clue_grace=first_clue_grace,
+        )
+        await bot._connect(coordinator, "bot")
         bots.append(bot)
-    return bots
+    sessions = [bot.session for bot in bots if bot.session is not None]
+    candidates = [*names, *(f"{n}{round_}" for round_ in range(2, 5) for n in names)]
+    try:
+        seated = await coordinator.sit_bots(code, sessions, candidates)
+    except BaseException:
+        for bot in bots:
+            await bot.stop()
+        raise
+    playing = [bot for bot in bots if bot.session in seated]
+    for bot in bots:
+        if bot in playing:
+            bot._play()
+        else:
+            await bot.stop()
+    if len(playing) < count:
+        log.info("add_bots: %d of %d seated", len(playing), count)
+    return playing
 
 
 async def revive_bots(coordinator: Coordinator, *, rng: random.Random) -> list[BotPlayer]:
@@ -383,7 +400,7 @@ async def revive_bots(coordinator: Coordinator, *, rng: random.Random) -> list[B
         if table.status != TableStatus.PLAYING:
             continue
         for seat in list(table.seats):
-            if not seat.bot or seat.removed or seat.session is not None:
+            if not seat.builtin or seat.removed or seat.session is not None:
                 continue
             try:
                 revived.append(await revive_bot(coordinator, seat.code, seat.name, rng=random.Random(rng.random())))

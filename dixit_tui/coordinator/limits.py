@@ -4,11 +4,13 @@ Each limit is a `dixit-tui serve --limit NAME=VALUE` beside the SSH server's (do
 
 from __future__ import annotations
 
-import ipaddress
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from dixit_tui.addresses import address_of
+from dixit_tui.addresses import network_of as _network_of
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,16 @@ class TableLimits:
     """Open tables one player hosts: counted by SSH key, or by name for players without one."""
     max_tables_per_ip: int = 10
     """Open tables created from one address."""
+    abandoned_per_player: int = 2
+    """Running games one player created (by SSH key, or by name without one) that have no person connected: past it
+    they open no new table until they go back to one or it closes."""
+    abandoned_per_ip: int = 3
+    """Running games created from one address that have no person connected (the same rule, per address)."""
+    abandoned_per_network: int = 10
+    """Running games created from one network (IPv4 /24, IPv6 /64) that have no person connected."""
+    make_room_after: float = 60.0
+    """Seconds a running game with no person connected keeps its table slot once all `max_tables` are open: after
+    that, someone who is here and wants a table gets it, and that game closes (it stays replayable)."""
     max_bots_per_table: int = 11
     """Built-in bots at one table (a person and 11 bots fill the largest table); lower it on a busy server."""
     reconnect_tries_per_connection: int = 10
@@ -42,16 +54,12 @@ FREE_TRIES = 3  # wrong codes a connection may send before its answers are delay
 
 def network_of(address: str | None) -> str | None:
     """The address's network for the per-network count: IPv4 /24, IPv6 /64; None if it is not an address."""
-    if not address:
-        return None
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return None
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    prefix = 24 if ip.version == 4 else 64
-    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+    return _network_of(address) if address else None
+
+
+def address_key(address: str | None) -> str | None:
+    """What a per-address limit counts: an IPv4 address, an IPv6 address's /64 (`dixit_tui.addresses`)."""
+    return address_of(address) if address else None
 
 
 @dataclass
@@ -79,7 +87,7 @@ class ReconnectGuard:
         limits = self.limits
         keys = [("all", limits.reconnect_tries_total)]
         if address:
-            keys.append((f"ip:{address}", limits.reconnect_tries_per_ip))
+            keys.append((f"ip:{address_of(address)}", limits.reconnect_tries_per_ip))
             network = network_of(address)
             if network is not None:
                 keys.append((f"net:{network}", 4 * limits.reconnect_tries_per_ip))

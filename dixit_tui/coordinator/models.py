@@ -76,6 +76,7 @@ class SeatInfo:
     bot: bool
     host: bool
     removed: bool = False
+    builtin: bool = False  # one of the server's own bots (`bot` is also true of an agent connected with `json bot`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,9 +162,29 @@ class ChatUpdate:
     line: ChatLine
 
 
+class CloseReason(StrEnum):
+    """Why a table closed (or was taken out of play) with you at it: the protocol's `notice` says it as `reason`."""
+
+    IDLE = "idle"  # a running game nobody played at for a while
+    CLOSED = "closed"  # closed elsewhere (another worker), or never saved
+    STORAGE = "storage"  # the store cannot be reached: paused as last saved, `join` it again in a moment
+
+
 @dataclass(frozen=True, slots=True)
 class NoticeUpdate:
     text: str
+    reason: str | None = None  # why you were sent to the lobby, when you were: a `CloseReason`
 
 
-Update = StateUpdate | LobbyUpdate | RevealUpdate | VoidedUpdate | OverUpdate | ChatUpdate | NoticeUpdate
+@dataclass(frozen=True, slots=True)
+class QueueUpdate:
+    """Where you stand in the queue for a table (`Matchmaker`): `queued` while you wait, with how many wait for a table
+    like yours (you too); False once you left it or were seated (`table`: the table's code)."""
+
+    queued: bool
+    waiting: int
+    text: str
+    table: str | None = None
+
+
+Update = StateUpdate | LobbyUpdate | RevealUpdate | VoidedUpdate | OverUpdate | ChatUpdate | NoticeUpdate | QueueUpdate

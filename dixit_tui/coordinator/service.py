@@ -24,8 +24,16 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
-from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS, ReconnectGuard, TableLimits
+from dixit_tui.coordinator.limits import (
+    DEFAULT_TABLE_LIMITS,
+    ReconnectGuard,
+    TableLimits,
+    address_key,
+    network_of,
+)
+from dixit_tui.coordinator.matchmaker import Matchmaker
 from dixit_tui.coordinator.models import (
+    CloseReason,
     Identity,
     LiveKind,
     LobbyUpdate,
@@ -37,10 +45,14 @@ from dixit_tui.coordinator.models import (
     TableView,
     Update,
 )
+from dixit_tui.coordinator.story import Story
 from dixit_tui.coordinator.table import ChatLimiter, Table
+from dixit_tui.coordinator.tallies import Tally
 from dixit_tui.coordinator.timers import StandIn, Timers, random_stand_in
+from dixit_tui.counts import COUNTS
 from dixit_tui.engine import (
     Card,
+    Command,
     ConfigError,
     GameConfig,
     GiveClue,
@@ -156,6 +168,7 @@ class Coordinator:
         bots: BotFactory | None = None,  # seats built-in bots; None: this coordinator has none ("add bots" is refused)
     ) -> None:
         self.limits = limits
+        self.tally = Tally(clock)  # what was refused or undone under pressure, logged as summaries
         self.reconnect_guard = ReconnectGuard(limits)  # wrong reconnect codes, per connection, address and in all
         # People first: with a person seated, built-in bots leave the first clue (and a team's card) to the
         # people for `first_clue_grace` seconds, and never take the first clue while a person is writing one.
@@ -188,6 +201,8 @@ class Coordinator:
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
         self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
+        self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
+        self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -269,6 +284,8 @@ class Coordinator:
             raise TableError(
                 "The server could not save that, so nothing changed. Please try again.", "storage"
             ) from err
+        self.story.tell(table, records)
+        COUNTS.committed(records)
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
             try:
@@ -287,7 +304,8 @@ class Coordinator:
         table.stop_clocks()
         notice = NoticeUpdate(
             f"The server cannot reach its storage, so table {table.code} is paused as it was last saved. "
-            f"Join it again with its code ({table.code}) in a moment."
+            f"Join it again with its code ({table.code}) in a moment.",
+            CloseReason.STORAGE,
         )
         for session in table.sessions():
             session.table = None
@@ -339,8 +357,10 @@ class Coordinator:
             saved = self._rebuild(None, await self.store.history(table.code))
         if saved is None:  # the table itself was never saved
             self.tables.pop(table.code, None)
+            notice = NoticeUpdate(f"Table {table.code} closed: the server could not save it.", CloseReason.CLOSED)
             for session in table.sessions():
                 session.table = None
+                session.deliver(notice)
                 session.deliver(StateUpdate(None))
             return
         gone = table.reset_from(saved) if self.shared is None else self.shared.reset_from(table, saved)
@@ -354,8 +374,13 @@ class Coordinator:
         self, table: Table, updates: Sequence[Update] = (), *, lobby: bool = False, first: PlayerSession | None = None
     ) -> None:
         """Commit, then show: every session at the table gets the updates and its own fresh view (`first`, the
-        session whose move it was, before the others)."""
+        session whose move it was, before the others). A host who can no longer act hands over first (`_pass_host`)."""
+        host = table.host
+        updates = [*updates, *self._pass_host(table)]
+        lobby = lobby or table.host != host  # the listing names the host
+        began = time.perf_counter()
         await self.commit(table)
+        self.send_off_removed(table, first)
         if self.shared is not None:
             # the seats taken or left here are told to the other workers before anyone is shown the change: a move
             # made at another worker right after it (the host's start) finds them where this worker's players saw them
@@ -363,8 +388,48 @@ class Coordinator:
         self.schedule(table)
         self._watch_idle(table)
         self.broadcast(table, updates, first=first)
+        COUNTS.update_took(time.perf_counter() - began)
         if lobby:
             self.lobby_changed()
+
+    def send_off_removed(self, table: Table, mover: PlayerSession | None = None) -> None:
+        """A player who left the game for good, or whom the host removed, is no longer at the table: back to the
+        lobby, told why (they may watch the game from there). `mover`: the session whose move it was."""
+        for record in table.seats:
+            session: PlayerSession | None = record.session
+            if not record.removed or session is None or getattr(session, "remote", False):
+                continue
+            record.session = None
+            if session.table is not table:
+                continue
+            session.table = None
+            if session is mover:
+                text = f"You left the game at table {table.code} for good."
+            else:
+                text = f"The host, {table.seats[table.host].name}, removed you from the game at table {table.code}."
+            if table.status is TableStatus.PLAYING:
+                text += " You can still watch it: pick it in the lobby and press w."
+            session.deliver(NoticeUpdate(text))
+            session.deliver(StateUpdate(None))
+            session.deliver(LobbyUpdate(self.summaries()))
+
+    def _pass_host(self, table: Table) -> list[Update]:
+        """Under the table's lock: the host's duties go to a connected person when the host left the game, is a bot,
+        left a lobby or a finished game, or has been away from a running game for the disconnect grace. The new host
+        is told; everyone reads it in the log."""
+        if self.tables.get(table.code) is not table:
+            return []
+        to = table.next_host(self.clock(), self.timers.disconnect_grace)
+        if to is None:
+            return []
+        updates = table.pass_host(to)
+        session = table.seats[to].session
+        if session is not None:
+            can = "start the game" if table.game is None else "void a turn or remove a player"
+            if table.status is TableStatus.OVER:
+                can = "start a rematch"
+            session.deliver(NoticeUpdate(f"You are the host now: you can {can}."))
+        return updates
 
     # --- idle tables -----------------------------------------------------------------------------------------
 
@@ -378,31 +443,55 @@ class Coordinator:
             return  # its owner (another worker) closes it
         async with table.lock:
             self.timers.idle_fired(table)
-            if (
-                table.status != TableStatus.PLAYING
-                or table.humans_connected()
-                or self.tables.get(table.code) is not table
-            ):
-                return
-            idle = _duration(self.timers.close_idle_after)
-            table.announce(f"The table closed: nobody played at it for {idle}.")
-            table.queue_closed()
-            try:
-                await self.commit(table)
-            except TableError:
-                return  # could not be saved: it stays open, and is tried again when next left alone
-            self.tables.pop(table.code, None)
-            where = "" if self.shared is None else "--redis URL "  # the Redis the server keeps its tables in
-            notice = NoticeUpdate(
-                f"Table {table.code} closed: nobody played at it for {idle}. "
-                f"Its game can be replayed with: dixit-tui replay {where}{table.code}"
-            )
-            for session in table.close():  # spectators and bots
-                session.table = None
-                session.deliver(notice)
-                session.deliver(StateUpdate(None))
-            log.info("table %s closed: no player connected for %.0f s", table.code, self.timers.close_idle_after)
+            await self._close_unattended(table, f"nobody played at it for {_duration(self.timers.close_idle_after)}")
         self.lobby_changed()
+
+    async def _close_unattended(self, table: Table, why: str) -> bool:
+        """Close a running game no person is connected to (under its lock): its record stays for replay. `why`
+        ends "The table closed: ...". False if it is no such game any longer, or the close could not be saved."""
+        if table.status != TableStatus.PLAYING or table.humans_connected() or self.tables.get(table.code) is not table:
+            return False
+        table.announce(f"The table closed: {why}.")
+        table.queue_closed()
+        try:
+            await self.commit(table)
+        except TableError:
+            return False  # could not be saved: it stays open, and is tried again when next left alone
+        self.tables.pop(table.code, None)
+        where = "" if self.shared is None else "--redis URL "  # the Redis the server keeps its tables in
+        notice = NoticeUpdate(
+            f"Table {table.code} closed: {why}. Its game can be replayed with: dixit-tui replay {where}{table.code}",
+            CloseReason.IDLE,
+        )
+        for session in table.close():  # spectators and bots
+            session.table = None
+            session.deliver(notice)
+            session.deliver(StateUpdate(None))
+        log.info("table %s closed: %s", table.code, why)
+        return True
+
+    def unattended(self) -> list[SessionTable]:
+        """Running games no person is connected to (their clocks wait), the longest-waiting first."""
+        waiting = [t for t in self.tables.values() if t.status == TableStatus.PLAYING and not t.humans_connected()]
+        return sorted(waiting, key=lambda t: t.idle_since if t.idle_since is not None else self.clock())
+
+    async def make_room(self) -> bool:
+        """All `max_tables` are open and someone who is here wants one: the running game that has had no person
+        connected the longest (for at least `make_room_after` seconds) closes. True if one did."""
+        now = self.clock()
+        for table in self.unattended():
+            if table.idle_since is None or now - table.idle_since < self.limits.make_room_after:
+                break
+            try:  # at any worker: the close is appended after the table's latest record, or not at all
+                async with table.lock:
+                    closed = await self._close_unattended(table, "nobody was at it, and someone else needed the table")
+            except TableError:
+                continue  # closed at another worker meanwhile, or the store is away
+            if closed:
+                self.tally.count("running games with nobody at them closed to make room", table.creator_ip)
+                self.lobby_changed()
+                return True
+        return False
 
     # --- who is writing a clue ---------------------------------------------------------------------------------
 
@@ -505,6 +594,7 @@ class Coordinator:
         self, options: TableOptions, *, creator: str | None = None, creator_ip: str | None = None
     ) -> SessionTable:
         if len(self.tables) >= self.limits.max_tables:
+            self.tally.count("creates refused: all tables open", creator_ip)
             raise TableError(
                 f"This server has {len(self.tables)} open tables, its most: join one, or try again later.",
                 "too_many_tables",
@@ -549,7 +639,8 @@ class Coordinator:
             if seat.removed:
                 continue
             moved[index] = len(new.seats)
-            new.record({"t": "seat", "name": seat.name, "key": seat.key, "code": seat.code, "bot": seat.bot})
+            record = {"t": "seat", "name": seat.name, "key": seat.key, "code": seat.code, "bot": seat.bot}
+            new.record({**record, "builtin": seat.builtin} if seat.bot else record)
         host = moved.get(old.host, 0)
         if host:
             new.record({"t": "host", "seat": host})
@@ -562,6 +653,37 @@ class Coordinator:
         if self.bots is None:
             raise TableError(NO_BOTS, "no_bots")
         return await self.bots(self, code, count, names=names, rng=random.Random(self.rng.random()))
+
+    @_retry_on_conflict
+    async def sit_bots(self, code: str, bots: Sequence[PlayerSession], names: Sequence[str]) -> list[PlayerSession]:
+        """Seat the built-in bots' sessions `bots` at table `code` in one change (nobody ever sees some of them seated
+        and not the others), each under the next of `names` with a seat kept for it (a rematch) or free at the table.
+        Returns those seated, as far as seats allow; TableError if none could sit."""
+        table = await self.find_table(code)
+        async with table.lock:
+            seated: list[PlayerSession] = []
+            candidates = iter(names)
+            for session in bots:
+                for name in candidates:
+                    seat = table.empty_bot_seat(name)
+                    if seat is not None or not table.name_taken(name):
+                        break
+                else:
+                    break
+                if seat is None:
+                    try:
+                        seat = table.add_seat(name, None, bot=True, builtin=True)
+                    except TableError:
+                        if not seated:
+                            raise
+                        break
+                session.name, session.table = name, table
+                table.sit(seat, session)
+                seated.append(session)
+            if not seated:
+                raise TableError("There is no free name left for a bot at this table.", "name_taken")
+            await self.changed(table, lobby=True)
+        return seated
 
     def forget_if_empty(self, table: Table) -> None:
         """A table nobody is connected to is forgotten unless its game is still running (players may return).
@@ -666,20 +788,59 @@ class PlayerSession:
                 "play or leave one of them first.",
                 "too_many_tables",
             )
-        if address is not None and sum(t.creator_ip == address for t in tables) >= limits.max_tables_per_ip:
+        here = address_key(address)
+        if here is not None and sum(address_key(t.creator_ip) == here for t in tables) >= limits.max_tables_per_ip:
             raise TableError(
                 f"{_plural(limits.max_tables_per_ip, 'open table')} were already created from your address, its most: "
                 "join one of them, or try again later.",
                 "too_many_tables",
             )
+        self._check_abandoned()
+
+    def _check_abandoned(self) -> None:
+        """Running games left with nobody at them are capped per creator, address and network: a new table is
+        refused until one of them has a person back, or closes."""
+        coordinator = self.coordinator
+        limits = coordinator.limits
+        left = coordinator.unattended()
+        owner, address = self.owner(), self.identity.peer
+        network = network_of(address)
+        caps = [
+            (sum(t.creator == owner for t in left), limits.abandoned_per_player, "one player", "player", owner),
+            (
+                sum(address_key(t.creator_ip) == address_key(address) for t in left),
+                limits.abandoned_per_ip,
+                "your address",
+                "address",
+                address,
+            ),
+            (
+                sum(network_of(t.creator_ip) == network for t in left) if network is not None else 0,
+                limits.abandoned_per_network,
+                "your network",
+                "network",
+                network,
+            ),
+        ]
+        for count, cap, who, per, source in caps:
+            if source is not None and count >= cap:
+                coordinator.tally.count(f"creates refused: too many running games left with nobody, per {per}", source)
+                raise TableError(
+                    f"Games left running with nobody at them: {count}, the most {who} may have. "
+                    "Go back to one, or wait for them to close, before you open another table.",
+                    "too_many_tables",
+                )
 
     @_retry_on_conflict  # another worker took the same code at the same moment: a new code
     async def create(self, options: TableOptions) -> TableView:
         self._check_table_caps()  # bots too: anyone can say they are one
+        if len(self.coordinator.tables) >= self.coordinator.limits.max_tables:
+            await self.coordinator.make_room()  # a game nobody is at does not keep out someone who is here
         table = self.coordinator.create_table(options, creator=self.owner(), creator_ip=self.identity.peer)
         await self._enter(table)
         async with table.lock:
-            table.sit(table.add_seat(self.name, self.identity.key, bot=self.identity.bot), self)
+            seat = table.add_seat(self.name, self.identity.key, bot=self.identity.bot, builtin=self.builtin_bot)
+            table.sit(seat, self)
             await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
 
@@ -711,7 +872,7 @@ class PlayerSession:
                         "Is it yours? Get it back with your reconnect code.",
                         "reconnect_needed",
                     )
-                seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot)
+                seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot, builtin=self.builtin_bot)
                 self.name = wanted
             await self._take_seat(table, seat)
         return table.view_for(self)
@@ -815,6 +976,7 @@ class PlayerSession:
         """The connection ended (quit or drop). A seated player keeps their seat in a running game."""
         if self.closed:
             return
+        self.coordinator.matchmaker.unqueue(self)
         try:
             await self._leave_quietly()
         finally:
@@ -869,7 +1031,7 @@ class PlayerSession:
         if not 1 <= count <= table.max_seats:
             raise TableError(f"Add between 1 and {table.max_seats} bots.", "bad_option")
         most = self.coordinator.limits.max_bots_per_table
-        seated = sum(seat.bot and not seat.removed for seat in table.seats)
+        seated = sum(seat.builtin and not seat.removed for seat in table.seats)
         if seated + count > most:
             left = most - seated
             room = f"you can add {_plural(left, 'more bot')}" if left > 0 else "it has all it may have"
@@ -995,7 +1157,7 @@ class PlayerSession:
                 for update in updates:
                     session.deliver(update)
 
-    async def _run(self, table: Table, command: GiveClue | Submit | Vote | VoidTurn | RemovePlayer) -> None:
+    async def _run(self, table: Table, command: Command) -> None:
         for attempt in range(3):
             try:
                 return await self._run_once(table, command)
@@ -1003,7 +1165,7 @@ class PlayerSession:
                 if err.code != "conflict" or self.expected_version is not None or attempt == 2:
                     raise
 
-    async def _run_once(self, table: Table, command: GiveClue | Submit | Vote | VoidTurn | RemovePlayer) -> None:
+    async def _run_once(self, table: Table, command: Command) -> None:
         async with table.lock:
             expected = self.expected_version
             if expected is not None and expected != table.version:

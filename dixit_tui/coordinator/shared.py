@@ -41,7 +41,15 @@ from redis.exceptions import RedisError
 
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.errors import TableError
-from dixit_tui.coordinator.models import ChatLine, ChatUpdate, LiveKind, NoticeUpdate, StateUpdate, TableStatus
+from dixit_tui.coordinator.models import (
+    ChatLine,
+    ChatUpdate,
+    CloseReason,
+    LiveKind,
+    NoticeUpdate,
+    StateUpdate,
+    TableStatus,
+)
 from dixit_tui.coordinator.table import TEAM_CHAT_TAIL
 from dixit_tui.store.base import Record, StoreConflict, StoredTable
 from dixit_tui.store.redis_store import RedisStore, StoreUnavailable, _seq_of
@@ -369,6 +377,8 @@ class SharedTables:
             self._closed(table)
             raise TableError(f"Table {table.code} has closed.", "no_table")
         moved = self._take_presence(table, presence)
+        if entries:  # a player of this worker removed at another: back to the lobby, told why
+            coordinator.send_off_removed(table)
         if entries or moved:
             coordinator.schedule(table)
             coordinator._watch_idle(table)
@@ -432,7 +442,7 @@ class SharedTables:
         self.watching.pop(table.code, None)
         self.owned.discard(table.code)
         self.locks.pop(table.code, None)
-        notice = NoticeUpdate(f"Table {table.code} closed.")
+        notice = NoticeUpdate(f"Table {table.code} closed.", CloseReason.CLOSED)
         for session in table.close():
             if isinstance(session, RemoteSeat):
                 continue
@@ -756,7 +766,7 @@ class SharedTables:
         if self.revive is None or table.status != TableStatus.PLAYING:
             return
         for seat in table.seats:
-            if not seat.bot or seat.removed or seat.session is not None or seat.code in holders:
+            if not seat.builtin or seat.removed or seat.session is not None or seat.code in holders:
                 continue
             if seat.code in self._reviving:
                 continue

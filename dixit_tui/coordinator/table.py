@@ -38,6 +38,7 @@ from dixit_tui.engine import (
     GameConfig,
     GameState,
     Mode,
+    PassHost,
     Phase,
     Profile,
     check_player_count,
@@ -84,6 +85,7 @@ class Seat(Generic[S]):
     bot: bool = False
     removed: bool = False
     session: S | None = None
+    builtin: bool = False  # one of the server's own bots (a `json bot` agent is a bot, not a built-in one)
 
     @property
     def connected(self) -> bool:
@@ -208,9 +210,60 @@ class Table(Generic[S]):
         return any(name_key(s.name) == key for i, s in enumerate(self.seats) if i != except_seat and not s.removed)
 
     def humans_connected(self) -> bool:
-        """Whether a person (not a bot) is connected to a seat. Spectators do not count: a game only they watch
+        """Whether a player who is not a built-in bot (a person, or an agent connected with `json bot`) is connected
+        to a seat: a table of agents plays like a table of people. Spectators do not count: a game only they watch
         waits (its timers and bots pause) and closes after a while."""
-        return any(s.session is not None and not s.bot for s in self.seats)
+        return any(s.session is not None and not s.builtin for s in self.seats)
+
+    def next_host(self, now: float, grace: float) -> int | None:
+        """The person to pass the host's duties to, if the host cannot use them: they left the game, are a bot, are
+        not at a lobby or a finished game, or have been away from a running game for `grace` seconds. The next
+        connected person (not a bot) after the host, in seat order; None: the host stays (or nobody could take over)."""
+        if not self.seats:
+            return None
+        host = self.host
+        record = self.seats[host] if host < len(self.seats) else None
+        if record is not None and not record.removed and not record.bot:
+            if record.session is not None:
+                return None
+            if self.status is TableStatus.PLAYING and now < self.away_since.get(host, now) + grace:
+                return None
+        count = len(self.seats)
+        for offset in range(1, count + 1):
+            seat = (host + offset) % count
+            candidate = self.seats[seat]
+            if candidate.session is not None and not candidate.bot and not candidate.removed:
+                return seat
+        return None
+
+    def host_away_until(self, grace: float) -> float | None:
+        """When an absent host of a running game loses the host's duties (their grace ends), if someone is here to
+        take them; None otherwise."""
+        if self.status is not TableStatus.PLAYING or not self.seats:
+            return None
+        record = self.seats[self.host]
+        if record.session is not None or record.removed or record.bot or self.host not in self.away_since:
+            return None
+        if self.next_host(float("inf"), grace) is None:
+            return None
+        return self.away_since[self.host] + grace
+
+    def pass_host(self, to: int) -> list[Update]:
+        """The host's duties go to seat `to` (see `next_host`); everyone reads who the host is now in the log."""
+        before = self.seats[self.host]
+        game = self.game is not None
+        updates = self.execute(PassHost(self.host, to)) if game else self.record({"t": "host", "seat": to})
+        name = self.seats[to].name
+        if before.removed:
+            why = f"{before.name} has left the game, so "
+        elif before.bot:
+            why = ""
+        elif self.status is TableStatus.PLAYING:
+            why = f"{before.name} is away, so "
+        else:
+            why = f"{before.name} has left, so "
+        self.announce(f"{why}{name} is the host now.")
+        return updates
 
     def is_empty(self) -> bool:
         return not self.watchers() and not any(s.session is not None for s in self.seats)
@@ -238,7 +291,9 @@ class Table(Generic[S]):
         `game`: see `record`."""
         kind = rec["t"]
         if kind == "seat":
-            self.seats.append(Seat(name=rec["name"], key=rec["key"], code=rec["code"], bot=rec.get("bot", False)))
+            bot = rec.get("bot", False)
+            builtin = rec.get("builtin", bot)  # before agents were told apart, every bot seat was a built-in one
+            self.seats.append(Seat(name=rec["name"], key=rec["key"], code=rec["code"], bot=bot, builtin=builtin))
             self.note(f"{rec['name']} sat down.")
         elif kind == "unseat":
             gone = self.seats.pop(rec["seat"])
@@ -283,7 +338,8 @@ class Table(Generic[S]):
             "code": self.code,
             "options": asdict(self.options),
             "seats": [
-                {"name": s.name, "key": s.key, "code": s.code, "bot": s.bot, "removed": s.removed} for s in self.seats
+                {"name": s.name, "key": s.key, "code": s.code, "bot": s.bot, "removed": s.removed, "builtin": s.builtin}
+                for s in self.seats
             ],
             "lobby_host": self.lobby_host,
             "creator": self.creator,
@@ -304,7 +360,10 @@ class Table(Generic[S]):
     ) -> Table:
         options = data["options"]
         table = cls(data["code"], TableOptions(**{**options, "decks": tuple(options["decks"])}), rng, cards)
-        table.seats = [Seat(s["name"], s["key"], s["code"], s["bot"], s["removed"]) for s in data["seats"]]
+        table.seats = [
+            Seat(s["name"], s["key"], s["code"], s["bot"], s["removed"], builtin=s.get("builtin", s["bot"]))
+            for s in data["seats"]
+        ]
         table.lobby_host = data["lobby_host"]
         table.creator, table.creator_ip = data.get("creator"), data.get("creator_ip")
         if data["events"] is not None:
@@ -332,7 +391,7 @@ class Table(Generic[S]):
 
     # --- seating ---------------------------------------------------------------------------------------------
 
-    def add_seat(self, name: str, key: str | None, *, bot: bool = False) -> int:
+    def add_seat(self, name: str, key: str | None, *, bot: bool = False, builtin: bool = False) -> int:
         if self.game is not None:
             game = "is over" if self.status is TableStatus.OVER else "has already started"
             raise TableError(f"The game {game}: you can watch it instead.", "started")
@@ -340,14 +399,17 @@ class Table(Generic[S]):
             raise TableError(f"This table is full ({self.max_seats} seats).", "table_full")
         if self.name_taken(name):
             raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
-        self.record({"t": "seat", "name": name, "key": key, "code": new_reconnect_code(), "bot": bot})
+        record: dict[str, Any] = {"t": "seat", "name": name, "key": key, "code": new_reconnect_code(), "bot": bot}
+        if bot:
+            record["builtin"] = builtin
+        self.record(record)
         return len(self.seats) - 1
 
     def leave_lobby_seat(self, seat: int) -> S | None:
         """Before the game starts, leaving frees the seat; the host role passes on. Returns the session that sat
         there (it is no longer at the table: tell it, if it did not leave by itself)."""
         gone = self.seats[seat].session
-        self.record({"t": "unseat", "seat": seat})
+        self.record({"t": "unseat", "seat": seat, "name": self.seats[seat].name})
         return gone
 
     def sit(self, seat: int, session: S) -> S | None:
@@ -405,7 +467,7 @@ class Table(Generic[S]):
         for before, after in moved.items():
             record = self.seats[before]
             session = record.session
-            if record.bot and (session is None or session.builtin_bot):
+            if record.bot and (session.builtin_bot if session is not None else record.builtin):
                 bots.append(record.name)
                 continue
             if session is None:
@@ -715,7 +777,10 @@ class Table(Generic[S]):
         key = (self.version, host, len(self.seats), *[s.session is not None for s in self.seats])
         if self._seat_infos_key != key:
             self._seat_infos_value = tuple(
-                [SeatInfo(i, s.name, s.connected, s.bot, i == host, s.removed) for i, s in enumerate(self.seats)]
+                [
+                    SeatInfo(i, s.name, s.connected, s.bot, i == host, s.removed, s.builtin)
+                    for i, s in enumerate(self.seats)
+                ]
             )
             self._seat_infos_key = key
         return self._seat_infos_value

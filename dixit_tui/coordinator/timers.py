@@ -104,6 +104,9 @@ class Timers:
             table.stand_ins[seat] = due_at if table.phase_deadline is None else min(due_at, table.phase_deadline)
         due = [] if table.phase_deadline is None else [table.phase_deadline]
         due += table.stand_ins.values()
+        host_due = table.host_away_until(self.disconnect_grace)
+        if host_due is not None and host_due > now:  # then someone else takes over as host (`Coordinator.changed`)
+            due.append(host_due)
         table.deadline = min(due) if due else None
         if table.deadline is not None:
             delay = max(0.0, table.deadline - now)

@@ -5,7 +5,7 @@ state leaves the engine toward a player is `view_for(state, seat)`.
 """
 
 from dixit_tui.engine.cards import CARD_TEXT_MAX, Card
-from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, VoidTurn, Vote
+from dixit_tui.engine.commands import Command, GiveClue, PassHost, RemovePlayer, Submit, VoidTurn, Vote
 from dixit_tui.engine.config import (
     CLUE_MAX_LEN,
     FirstStoryteller,
@@ -58,6 +58,7 @@ __all__ = [
     "Mode",
     "NotHost",
     "NotYourTurn",
+    "PassHost",
     "Phase",
     "PlayerView",
     "Points",

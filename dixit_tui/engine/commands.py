@@ -43,4 +43,11 @@ class RemovePlayer:
     target: int
 
 
-Command = GiveClue | Submit | Vote | VoidTurn | RemovePlayer
+@quick_init
+@dataclass(frozen=True, slots=True)
+class PassHost:
+    seat: int  # the host (the coordinator passes the duty on for a host who left or dropped)
+    to: int  # a player still in the game
+
+
+Command = GiveClue | Submit | Vote | VoidTurn | RemovePlayer | PassHost

@@ -113,6 +113,12 @@ class PlayerRemoved:
 
 @quick_init
 @dataclass(frozen=True, slots=True)
+class HostPassed:
+    host: int  # the host from now on (the one before left or dropped; possible once the game is over too)
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     winners: tuple[int, ...]
 
@@ -131,6 +137,7 @@ Event = (
     | TurnBegan
     | TurnVoided
     | PlayerRemoved
+    | HostPassed
     | GameEnded
     | PracticeEnded
 )
@@ -149,6 +156,7 @@ EVENT_TYPES: tuple[type, ...] = (
     TurnBegan,
     TurnVoided,
     PlayerRemoved,
+    HostPassed,
     GameEnded,
     PracticeEnded,
 )

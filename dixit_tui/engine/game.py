@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from dixit_tui.engine.cards import Card
-from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, VoidTurn, Vote
+from dixit_tui.engine.commands import Command, GiveClue, PassHost, RemovePlayer, Submit, VoidTurn, Vote
 from dixit_tui.engine.config import CLUE_MAX_LEN, PARTY, STANDARD, TEAM, FirstStoryteller, GameConfig, rules_for
 from dixit_tui.engine.errors import (
     BadCard,
@@ -39,6 +39,7 @@ from dixit_tui.engine.events import (
     GameEnded,
     GameStarted,
     HandsPassed,
+    HostPassed,
     PlayerRemoved,
     PracticeEnded,
     StorytellerChosen,
@@ -239,7 +240,7 @@ def step(state: GameState, command: Command) -> tuple[list[Event], GameState]:
     """`decide` and `fold` in one go: the events `command` causes and the state after them, which equals
     `fold(events, state)` (made once, not folded twice). Raises RuleError, and changes nothing, if the rules
     refuse the command."""
-    if state.phase is OVER:
+    if state.phase is OVER and type(command) is not PassHost:  # the host of a game over may still change
         raise GameOver("The game is over.")
     active = state._active  # state.active_tuple(): the seats still in, remembered
     if active is None:
@@ -434,12 +435,21 @@ def _decide_remove(state: GameState, cmd: RemovePlayer) -> tuple[list[Event], Ga
     return draft.outcome
 
 
+def _decide_pass_host(state: GameState, cmd: PassHost) -> tuple[list[Event], GameState]:
+    if cmd.seat != state.host:
+        raise NotHost("Only the table's host can pass the host's duties on.")
+    if not (0 <= cmd.to < len(state.names)) or not state.active[cmd.to] or cmd.to == cmd.seat:
+        raise NotYourTurn("The host's duties go to another player still in the game.")
+    return _Draft.start(state, HostPassed(cmd.to)).outcome
+
+
 _DECIDE: dict[type, Callable[[GameState, Any], tuple[list[Event], GameState]]] = {
     GiveClue: _decide_clue,
     Submit: _decide_submit,
     Vote: _decide_vote,
     VoidTurn: _decide_void,
     RemovePlayer: _decide_remove,
+    PassHost: _decide_pass_host,
 }
 
 
@@ -810,6 +820,10 @@ def _on_player_removed(s: GameState, f: Fields, e: PlayerRemoved) -> None:
     f["turn"] = _evolve(s.turn, storyteller=e.storyteller)
 
 
+def _on_host_passed(s: GameState, f: Fields, e: HostPassed) -> None:
+    f["host"] = e.host
+
+
 def _on_practice_ended(s: GameState, f: Fields, e: PracticeEnded) -> None:
     order = e.order
     h = s.rules.hand_size
@@ -850,6 +864,7 @@ _APPLY: dict[type, Callable[[GameState, Fields, Any], None]] = {
     TurnBegan: _on_turn_began,
     TurnVoided: _on_turn_voided,
     PlayerRemoved: _on_player_removed,
+    HostPassed: _on_host_passed,
     PracticeEnded: _on_practice_ended,
     GameEnded: _on_game_ended,
 }

@@ -9,6 +9,7 @@ from dixit_tui.coordinator import (
     LobbyUpdate,
     NoticeUpdate,
     OverUpdate,
+    QueueUpdate,
     RevealUpdate,
     StateUpdate,
     TableSummary,
@@ -86,6 +87,7 @@ def table_state(view: TableView) -> dict[str, Any]:
             "connected": s.connected,
             "bot": s.bot,
             "removed": s.removed,
+            "builtin": s.builtin,
         }
         for s in view.seats
     ]
@@ -151,6 +153,11 @@ def encode_update(update: Update, lobby: tuple[TableSummary, ...]) -> dict[str, 
             if line.team is not None:
                 chat["team"] = True  # added to v1: a line only the sender's team sees
             return chat
-        case NoticeUpdate(text=text):
-            return {"type": "notice", "text": text}
+        case QueueUpdate(queued=queued, waiting=waiting, text=text, table=table):
+            return {"type": "queue", "queued": queued, "waiting": waiting, "text": text, "table": table}
+        case NoticeUpdate(text=text, reason=reason):
+            notice: dict[str, Any] = {"type": "notice", "text": text}
+            if reason is not None:
+                notice["reason"] = reason  # added to v1: you were sent to the lobby because your table closed
+            return notice
     return None

@@ -1,14 +1,19 @@
-"""Sessions without a terminal: `json` (the headless protocol) and the plain commands `tables`, `help`, `version`."""
+"""Sessions without a terminal: `json` (the headless protocol) and the plain commands `tables` (`tables --json`),
+`help`, `version`, `health`."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 from dixit_tui import __version__
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.models import mode_text
-from dixit_tui.protocol.session import serve_json
+from dixit_tui.health import health
+from dixit_tui.protocol.lines import LineReader
+from dixit_tui.protocol.messages import summary
+from dixit_tui.protocol.session import MAX_LINE, serve_json
 from dixit_tui.sanitize import ssh_user
 
 HELP_LINES = (
@@ -17,8 +22,9 @@ HELP_LINES = (
     ("ssh -t {at} reconnect ABC-DEF-GHJ-KMN", "return to your seat with your reconnect code"),
     ("ssh {at} json", "headless play: JSON lines (scripts, agents)"),
     ("ssh {at} json bot", "the same, for a bot (shown as a bot at the table)"),
-    ("ssh {at} tables", "list the tables"),
+    ("ssh {at} tables", "list the tables (tables --json: as one JSON object)"),
     ("ssh {at} version", "print the server's version"),
+    ("ssh {at} health", "is the server well? one line, exit status 0 if so (for load balancers)"),
 )
 
 
@@ -48,6 +54,11 @@ def _address(writer: Any) -> tuple[str | None, int | None]:
     return (str(host) if host else None), (int(port) if isinstance(port, int) and port > 0 else None)
 
 
+def tables_json(coordinator: Coordinator) -> str:
+    """`tables --json`: one line, {"tables": [...]}, each entry as in the lobby state's `tables` (docs/protocol.md)."""
+    return json.dumps({"tables": [summary(t) for t in coordinator.summaries()]}, ensure_ascii=False) + "\n"
+
+
 def tables_text(coordinator: Coordinator) -> str:
     rows = coordinator.summaries()
     if not rows:
@@ -63,24 +74,38 @@ def tables_text(coordinator: Coordinator) -> str:
 
 
 async def handle_plain(
-    coordinator: Coordinator, identity: Identity, command: str | None, reader: Any, writer: Any
+    coordinator: Coordinator,
+    identity: Identity,
+    command: str | None,
+    reader: Any,
+    writer: Any,
+    *,
+    idle_timeout: float | None = None,
 ) -> int:
+    """Serve one session without a terminal. `reader` is the client's input stream (its `read(n)`, or `readline()`
+    for in-memory streams); `idle_timeout` ends `json` sessions that stay silent outside a seat (see serve_json)."""
     verb = (command or "").strip()
     host, port = _address(writer)
     help_here = help_text(identity.name, host, port)
     if verb in ("json", "json bot"):  # `json bot`: a headless bot, shown as a bot to everyone
         who = dataclasses.replace(identity, bot=verb == "json bot")
-        return await serve_json(coordinator, who, reader, writer)
+        lines = LineReader(reader, MAX_LINE) if callable(getattr(reader, "read", None)) else reader
+        return await serve_json(coordinator, who, lines, writer, idle_timeout=idle_timeout)
     if verb == "tables":
         text, status = tables_text(coordinator), 0
+    elif verb == "tables --json":
+        text, status = tables_json(coordinator), 0
     elif verb in ("help", "--help"):
         text, status = help_here, 0
     elif not verb:  # a plain `ssh host` without a terminal
         text, status = "dixit-tui needs a terminal to play: add -t, or use the json command.\n\n" + help_here, 2
+    elif verb == "health":
+        well, text = await health(coordinator)
+        status = 0 if well else 1
     elif verb == "version":
         text, status = f"dixit-tui {__version__} (protocol 1)\n", 0
     else:
         shown = "".join(ch for ch in verb[:40] if ch.isprintable())
-        text, status = f"Unknown command {shown!r}. Try: help, tables, version, json.\n", 2
+        text, status = f"Unknown command {shown!r}. Try: help, tables, version, health, json.\n", 2
     writer.write(text.encode())
     return status

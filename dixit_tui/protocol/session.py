@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from dixit_tui.coordinator import Coordinator, Identity, LobbyUpdate, TableSummary, Update
+from dixit_tui.counts import COUNTS
 from dixit_tui.engine import RuleError
 from dixit_tui.protocol.commands import dispatch
 from dixit_tui.protocol.messages import encode_update, error, hello
@@ -16,6 +18,7 @@ log = logging.getLogger(__name__)
 
 MAX_LINE = 16_384
 QUEUE_LIMIT = 1_000  # messages waiting for a client that stopped reading; past this it is disconnected
+IDLE_MESSAGE = "You sent nothing for {seconds} seconds outside a seat, so the server closed this session."
 
 
 class ByteReader(Protocol):
@@ -46,22 +49,34 @@ def _finite_float(text: str) -> float:
     return value
 
 
-async def serve_json(coordinator: Coordinator, identity: Identity, reader: ByteReader, writer: ByteWriter) -> int:
-    """Run one headless session until the client closes its input. Returns the exit status."""
+async def serve_json(
+    coordinator: Coordinator,
+    identity: Identity,
+    reader: ByteReader,
+    writer: ByteWriter,
+    *,
+    idle_timeout: float | None = None,
+) -> int:
+    """Run one headless session until the client closes its input. Returns the exit status.
+
+    With `idle_timeout`, a session not seated at a table (in the lobby, or watching) that sends nothing, not even an
+    empty line, for that many seconds is told so (`idle`) and ended: idle sessions cannot fill the server."""
     outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
     lobby: list[tuple[TableSummary, ...]] = [()]
     overflow = asyncio.Event()
+
+    def say(message: dict[str, Any]) -> None:
+        if outbox.qsize() >= QUEUE_LIMIT:
+            overflow.set()
+            return
+        outbox.put_nowait(message)
 
     def sink(update: Update) -> None:
         if isinstance(update, LobbyUpdate):
             lobby[0] = update.tables
         message = encode_update(update, lobby[0])
-        if message is None:
-            return
-        if outbox.qsize() >= QUEUE_LIMIT:
-            overflow.set()
-            return
-        outbox.put_nowait(message)
+        if message is not None:
+            say(message)
 
     async def pump() -> None:
         while (message := await outbox.get()) is not None:
@@ -72,53 +87,84 @@ async def serve_json(coordinator: Coordinator, identity: Identity, reader: ByteR
     writer.write(_line(hello(session.name)))
     pumping = asyncio.create_task(pump())
     stalled = asyncio.ensure_future(overflow.wait())
+    reading: asyncio.Future[bytes] | None = None
+    loop = asyncio.get_running_loop()
+    status = 0
     try:
+        last_input = loop.time()
         while True:
-            reading = asyncio.ensure_future(reader.readline())
-            await asyncio.wait({reading, stalled}, return_when=asyncio.FIRST_COMPLETED)
+            if reading is None:
+                reading = asyncio.ensure_future(reader.readline())
+            wait = None if idle_timeout is None else max(0.0, last_input + idle_timeout - loop.time())
+            watched: set[asyncio.Future[Any]] = {reading, stalled, pumping}
+            await asyncio.wait(watched, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
             if stalled.done():  # the client stopped reading: end the session now, not at its next line
-                reading.cancel()
                 log.warning("headless client %s stopped reading; disconnecting", session.name)
-                return 1
+                status = 1
+                break
+            if pumping.done():  # writing to the client failed: it is gone
+                log.info("headless client %s disconnected (output closed)", session.name)
+                break
+            if not reading.done():
+                if idle_timeout is not None and loop.time() >= last_input + idle_timeout:
+                    if session.seat is None:
+                        log.info("headless client %s idle for %gs; disconnecting", session.name, idle_timeout)
+                        say(error("idle", IDLE_MESSAGE.format(seconds=round(idle_timeout))))
+                        status = 1
+                        break
+                    last_input = loop.time()  # seated at a table: a player may wait for their turn
+                continue
+            done, reading = reading, None
+            last_input = loop.time()
             try:
-                raw = reading.result()
+                raw = done.result()
             except Exception as lost:  # the stream failed: the client is gone (an ordinary disconnect)
                 log.info("headless client %s disconnected: %s", session.name, type(lost).__name__)
                 break
             if not raw:
                 break
             if len(raw) > MAX_LINE:
-                outbox.put_nowait(error("line_too_long", f"A line can be at most {MAX_LINE} bytes."))
+                say(error("line_too_long", f"A line can be at most {MAX_LINE} bytes."))
                 continue
             text = raw.decode("utf-8", errors="replace").strip()
             if not text:
                 continue
-            await _handle(session, text, outbox)
+            await _handle(session, text, say)
     finally:
+        if reading is not None:
+            reading.cancel()
         stalled.cancel()
-        await session.close()
+        try:
+            await session.close()
+        except Exception:  # the rest of the clean-up must run (the session's seat is kept as in any disconnect)
+            log.warning("headless client %s: leaving its table failed", session.name, exc_info=True)
         outbox.put_nowait(None)
         try:
             await asyncio.wait_for(pumping, timeout=5)
-        except (TimeoutError, ConnectionError, OSError):
+        except (TimeoutError, ConnectionError, OSError) as gone:
             pumping.cancel()
-    return 0
+            log.debug("headless client %s: output ended: %r", session.name, gone)
+        except Exception:
+            pumping.cancel()
+            log.debug("headless client %s: output failed", session.name, exc_info=True)
+    return status
 
 
-async def _handle(session: Any, text: str, outbox: asyncio.Queue[dict[str, Any] | None]) -> None:
+async def _handle(session: Any, text: str, say: Callable[[dict[str, Any]], None]) -> None:
     try:
         msg = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except (ValueError, RecursionError):
-        outbox.put_nowait(error("bad_json", "That line is not valid JSON."))
+        say(error("bad_json", "That line is not valid JSON."))
         return
     if not isinstance(msg, dict):
-        outbox.put_nowait(error("bad_json", 'Send one JSON object per line, like {"cmd": "start"}.'))
+        say(error("bad_json", 'Send one JSON object per line, like {"cmd": "start"}.'))
         return
     ref = msg.get("ref")
     try:
         await dispatch(session, msg)
     except RuleError as err:
-        outbox.put_nowait(error(err.code, err.message, ref))
+        COUNTS.refused(err.code)
+        say(error(err.code, err.message, ref))
     except Exception:  # a bug must not end the session or touch the game
         log.exception("headless command failed: %r", msg.get("cmd"))
-        outbox.put_nowait(error("internal", "Something went wrong on the server; nothing changed.", ref))
+        say(error("internal", "Something went wrong on the server; nothing changed.", ref))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import importlib.util
 import logging
 import random
 import signal
@@ -17,20 +18,45 @@ from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import Card, Command, PlayerView
+from dixit_tui.log_setup import FORMATS, configure_logging
 from dixit_tui.ssh.keys import HostKeyError
 from dixit_tui.ssh.server import Limits, freeze_startup_objects, start_server
 from dixit_tui.ssh.session import AppFactory, CommandHandler, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store import SqliteStore, StoreError
+from dixit_tui.store.lock import DataDirLock
+from dixit_tui.usage import UsageError
 
 logger = logging.getLogger(__name__)
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+DEFAULT_KEYS = Path("keys")
+DEFAULT_DATA = Path("data")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: %(default)s)")
     parser.add_argument("--port", type=int, default=2222, help="port to listen on, 0 for any (default: %(default)s)")
-    parser.add_argument("--keys-dir", type=Path, default=Path("keys"), help="host key folder (default: %(default)s)")
-    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="saved games folder (default: %(default)s)")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="take any of these options from a TOML file (flags win over DIXIT_TUI_* variables, which win over it; "
+        "see docs/operations.md)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="the server's folder: its saved games, and its host key in DATA_DIR/keys (default: the games in data/ "
+        "and the key in keys/, in the current folder)",
+    )
+    parser.add_argument(
+        "--keys-dir",
+        type=Path,
+        default=None,
+        help="host key folder (default: DATA_DIR/keys, or keys/ without --data-dir)",
+    )
     parser.add_argument(
         "--redis",
         metavar="URL",
@@ -46,7 +72,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: one per core)",
     )
     parser.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # one worker of several
-    parser.add_argument("--deck", action="append", default=[], metavar="FILE", help="extra deck file (repeatable)")
+    parser.add_argument(
+        "--deck", action="append", type=Path, default=[], metavar="FILE", help="extra deck file (repeatable)"
+    )
     parser.add_argument(
         "--allow-seeded-tables",
         action="store_true",
@@ -84,7 +112,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=100,
         help="save a whole-table snapshot after this many changes, for fast restarts (default: %(default)s)",
     )
-    parser.add_argument("--log-level", default="INFO", help="logging level (default: %(default)s)")
+    parser.add_argument(
+        "--log-level",
+        type=str.upper,
+        choices=LOG_LEVELS,
+        default="INFO",
+        help="the least important log lines shown (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve Prometheus metrics at /metrics and a health check at /health on this port (needs the "
+        "[metrics] extra; with --workers N, worker K takes PORT+K-1)",
+    )
+    parser.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        help="address of the metrics port (default: %(default)s: only this machine may read it)",
+    )
+    parser.add_argument("--worker-index", type=int, default=0, help=argparse.SUPPRESS)  # (set by the supervisor)
+    parser.add_argument(
+        "--log-format",
+        default="text",
+        choices=FORMATS,
+        help="text lines, or JSON lines for log shippers (default: %(default)s)",
+    )
+
+
+def configure(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
+    """Every option from a config file and DIXIT_TUI_* variables as well (see ssh/settings.py)."""
+    from dixit_tui.ssh.settings import configure
+
+    configure(parser, argv)
 
 
 def build_coordinator(args: argparse.Namespace) -> Coordinator:
@@ -183,9 +244,11 @@ def build_command_handler(args: argparse.Namespace, coordinator: Coordinator) ->
     """Sessions without a terminal: the headless JSON protocol and the plain commands."""
     from dixit_tui.protocol.plain import handle_plain
 
+    idle = parse_limits(getattr(args, "limit", [])).json_idle_timeout
+
     async def handler(identity: SessionIdentity, command: str | None, reader: Any, writer: Any) -> int:
         who = Identity(identity.username, identity.key_fingerprint, identity.peer_ip)
-        return await handle_plain(coordinator, who, command, reader, writer)
+        return await handle_plain(coordinator, who, command, reader, writer, idle_timeout=idle)
 
     return handler
 
@@ -195,15 +258,30 @@ def run(
     app_factory: AppFactory | None = None,
     command_handler: CommandHandler | None = None,
 ) -> int:
-    _configure_logging(str(getattr(args, "log_level", "INFO")))
+    """Serve until SIGINT/SIGTERM. Options that cannot work raise UsageError before anything is created; a Redis
+    that does not answer, a data folder another server holds, a host key or a port that cannot be used are
+    logged as errors (status 1)."""
+    redis_url = getattr(args, "redis", None)
     workers = getattr(args, "workers", None)
-    if workers is not None and workers < 1:
-        logger.error("--workers takes a number of processes, 1 or more")
-        return 1
-    if workers is not None and workers > 1 and not getattr(args, "redis", None):
-        logger.error("--workers needs --redis: several processes share their tables through Redis")
-        return 1
-    if getattr(args, "redis", None) and (workers or _default_workers()) > 1 and app_factory is None:
+    check_usage(args)
+    args.data_dir, args.keys_dir = data_folders(args)
+    configure_logging(str(getattr(args, "log_level", "INFO")), str(getattr(args, "log_format", "text")))
+    if not getattr(args, "reuse_port", False):  # (said once, by the supervisor, not by each worker)
+        config = getattr(args, "config", None)
+        where = f"tables in Redis at {redis_url}" if redis_url else f"data folder {Path(args.data_dir).resolve()}"
+        logger.info(
+            "config file: %s; %s; host key folder %s",
+            Path(config).resolve() if config else "none",
+            where,
+            Path(args.keys_dir).resolve(),
+        )
+    if redis_url:
+        try:
+            _check_redis(redis_url)
+        except StoreError as error:
+            logger.error("%s", error)
+            return 1
+    if redis_url and (workers or _default_workers()) > 1 and app_factory is None:
         from dixit_tui.ssh.workers import supervise
 
         try:
@@ -219,11 +297,13 @@ def run(
         coordinator = build_coordinator(args)
         limits = parse_limits(getattr(args, "limit", []))
     except (DeckError, ValueError) as error:
-        logger.error("%s", error)
-        return 1
+        raise UsageError(str(error)) from error
     factory = app_factory or build_app_factory(args, coordinator)
     handler = command_handler or build_command_handler(args, coordinator)
+    lock: DataDirLock | None = None
     try:
+        if not redis_url:
+            lock = DataDirLock.hold(Path(args.data_dir))
         return asyncio.run(_serve(args, factory, handler, coordinator, limits))
     except (HostKeyError, StoreError) as error:
         logger.error("%s", error)
@@ -231,6 +311,53 @@ def run(
     except OSError as error:  # e.g. the port is taken
         logger.error("cannot listen on %s:%s: %s", args.host, args.port, error)
         return 1
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def check_usage(args: argparse.Namespace) -> None:
+    """UsageError for options that cannot work, before anything is created: `--workers` without `--redis`, an
+    unknown limit or a bad value, a deck file that is missing or not a deck, `--redis` without the redis package."""
+    from dixit_tui.decks import load_deck
+
+    workers = getattr(args, "workers", None)
+    if workers is not None and workers < 1:
+        raise UsageError("--workers takes a number of processes, 1 or more")
+    if workers is not None and workers > 1 and not getattr(args, "redis", None):
+        raise UsageError("--workers needs --redis: several processes share their tables through Redis")
+    if getattr(args, "redis", None) and importlib.util.find_spec("redis") is None:
+        raise UsageError("--redis needs the redis package: pip install 'dixit-tui[redis]'")
+    if getattr(args, "metrics_port", None) is not None and importlib.util.find_spec("prometheus_client") is None:
+        raise UsageError("--metrics-port needs the prometheus-client package: pip install 'dixit-tui[metrics]'")
+    try:
+        parse_limits(getattr(args, "limit", []))
+        parse_table_limits(getattr(args, "limit", []))
+        for path in getattr(args, "deck", []):
+            load_deck(path)
+    except (DeckError, ValueError) as error:
+        raise UsageError(str(error)) from error
+
+
+def data_folders(args: argparse.Namespace) -> tuple[Path, Path]:
+    """(games folder, host key folder): `--data-dir D` holds both (the key in D/keys unless `--keys-dir` says
+    otherwise); without it, data/ and keys/ in the current folder, as `./dev serve` has always made them."""
+    data_dir = getattr(args, "data_dir", None)
+    keys_dir = getattr(args, "keys_dir", None)
+    if keys_dir is None:
+        keys_dir = DEFAULT_KEYS if data_dir is None else Path(data_dir) / "keys"
+    return Path(data_dir if data_dir is not None else DEFAULT_DATA), Path(keys_dir)
+
+
+def _check_redis(url: str) -> None:
+    """StoreError unless Redis answers at `url`: checked before the host key is made or a worker is started."""
+    from dixit_tui.store.redis_store import RedisStore
+
+    async def ping() -> None:
+        store = await RedisStore.open(url)
+        await store.close()
+
+    asyncio.run(ping())
 
 
 async def _serve(
@@ -254,7 +381,7 @@ async def _serve(
             bots = await revive_bots(coordinator, rng=random.Random())
             if bots:
                 logger.info("%d built-in bot(s) back at their tables", len(bots))
-        return await _listen(args, app_factory, handler, limits)
+        return await _listen(args, app_factory, handler, coordinator, limits)
     finally:
         await store.close()
 
@@ -292,14 +419,18 @@ async def _serve_redis(
         await shared.start()
         if coordinator.tables:
             logger.info("restored %d table(s) from %s", len(coordinator.tables), url)
-        return await _listen(args, app_factory, handler, limits)
+        return await _listen(args, app_factory, handler, coordinator, limits)
     finally:
         await shared.stop()
         await store.close()
 
 
 async def _listen(
-    args: argparse.Namespace, app_factory: AppFactory, handler: CommandHandler | None, limits: Limits
+    args: argparse.Namespace,
+    app_factory: AppFactory,
+    handler: CommandHandler | None,
+    coordinator: Coordinator,
+    limits: Limits,
 ) -> int:
     acceptor = await start_server(
         args.host,
@@ -310,6 +441,7 @@ async def _listen(
         limits=limits,
         reuse_port=bool(getattr(args, "reuse_port", False)),
     )
+    metrics = await _start_metrics(args, coordinator, acceptor)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):  # before "listening on": a stop right after it is clean too
@@ -322,15 +454,25 @@ async def _listen(
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
+        if metrics is not None:
+            metrics.close()
         await acceptor.shutdown(timeout=5.0)
     return 0
 
 
-def _configure_logging(level: str) -> None:
-    logging.basicConfig(
-        level=level.upper(),
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+async def _start_metrics(args: argparse.Namespace, coordinator: Coordinator, acceptor: Any) -> asyncio.Server | None:
+    """`--metrics-port`: /metrics and /health on their own port (worker K of several: the port + K - 1)."""
+    port = getattr(args, "metrics_port", None)
+    if port is None:
+        return None
+    from dixit_tui.metrics import start_metrics_server
+
+    index = getattr(args, "worker_index", 0)
+    host = getattr(args, "metrics_host", "127.0.0.1")
+    port = port + index if port else 0
+    server = await start_metrics_server(
+        host, port, coordinator, lambda: acceptor.connection_count, lambda: acceptor.session_kinds
     )
-    # asyncssh logs several INFO lines per connection; keep its warnings and errors only.
-    logging.getLogger("asyncssh").setLevel(max(logging.WARNING, logging.getLogger().level))
+    bound = server.sockets[0].getsockname()[1]
+    print(f"metrics on http://{host}:{bound}/metrics", flush=True)
+    return server

@@ -13,9 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import ipaddress
 import itertools
 import logging
+import socket
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,9 +25,12 @@ from typing import Any
 import asyncssh
 
 from dixit_tui import __version__
-from dixit_tui.ssh import ignore_packets
+from dixit_tui.addresses import address_of, plain_ip
+from dixit_tui.addresses import network_of as _network_of
+from dixit_tui.counts import COUNTS
+from dixit_tui.ssh import ignore_packets, receive_window
 from dixit_tui.ssh.driver import check_work_measured
-from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, SessionLimits
+from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
 from dixit_tui.ssh.session import (
     AppFactory,
@@ -131,6 +134,14 @@ class Limits:
     """Seconds an authenticated connection may stay open without opening its session."""
     linger_after_session: float = 5.0
     """Seconds the connection may stay open after its session ended (the client normally closes first)."""
+    json_idle_timeout: float = 300.0
+    """Seconds a `json` session not seated at a table (in the lobby, or watching) may stay silent before it ends."""
+    terminal_reserve: float = 0.2
+    """Share of `max_connections` kept for terminal players: sessions without a terminal (`json`, `tables`...) may
+    hold at most the rest."""
+    input_window: int = 256 * 1024
+    """Bytes of input a client may send ahead of what its session has read (the SSH receive window); a session
+    holds at most about twice this much unread input."""
 
     def session_limits(self) -> SessionLimits:
         return SessionLimits(
@@ -162,6 +173,10 @@ BUSY_ADDRESS = "Too many connections from your address; close some and try again
 BUSY_LOGINS = "Too many logins from your address at once; please try again in a moment."
 BUSY_NETWORK = "Too many logins from your network at once; please try again in a moment."
 BUSY_SERVER = "Too many logins at once; please try again in a moment."
+FULL_HEADLESS = (
+    "The server is full for sessions without a terminal right now; please try again in a few minutes "
+    "(with a terminal: ssh -t).\n"
+)
 _LOG_LABELS = {
     FULL: "the server is full",
     BUSY_ADDRESS: "too many connections from the address",
@@ -171,16 +186,14 @@ _LOG_LABELS = {
 }
 
 
+def session_kind(command: str | None) -> str:
+    """A session without a terminal: `json` (the headless protocol, a bot's too) or `command` (tables, help, ...)."""
+    return "json" if (command or "").split()[:1] == ["json"] else "command"
+
+
 def network_of(ip: str) -> str:
     """The network an address is counted in: its IPv4 /24 or IPv6 /64 (an IPv4-mapped IPv6 address as IPv4)."""
-    try:
-        address = ipaddress.ip_address(ip)
-    except ValueError:
-        return ip
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    bits = 24 if address.version == 4 else 64
-    return str(ipaddress.ip_network(f"{address}/{bits}", strict=False))
+    return _network_of(ip) or ip
 
 
 class _RefusalLog:
@@ -195,6 +208,7 @@ class _RefusalLog:
 
     def add(self, ip: str, what: str) -> None:
         self.total += 1
+        COUNTS.refused(what)
         if self._timer is None:
             logger.warning("%s: %s (more are summarised every %gs)", what, ip, REFUSAL_LOG_INTERVAL)
             self._timer = asyncio.get_running_loop().call_later(REFUSAL_LOG_INTERVAL, self._summarise)
@@ -243,12 +257,14 @@ class _ServerState:
         self.ids = itertools.count(1)
         self.refusals = _RefusalLog()
         self.evicted = 0
+        self.session_kinds: Counter[str] = Counter()  # sessions running now: terminal, json, command
+        self.headless = 0  # sessions without a terminal running now
 
     def admit(self, server: DixitSSHServer) -> str | None:
         """Count a new connection, or return why it is refused (and count nothing). A connection over the
         per-address login cap is counted as a connection and queued to wait for a login slot (`server.waiting`)."""
         limits = self.limits
-        ip = server.peer_ip
+        ip = server.address
         if self.connections.total() >= limits.max_connections:
             return FULL
         if self.connections[ip] >= limits.max_connections_per_ip:
@@ -276,7 +292,7 @@ class _ServerState:
             return BUSY_NETWORK
         if self.unauthenticated.total() >= limits.max_unauthenticated and not self._evict_one():
             return BUSY_SERVER
-        self.unauthenticated[server.peer_ip] += 1
+        self.unauthenticated[server.address] += 1
         self.unauthenticated_networks[server.network] += 1
         self.logging_in[server] = None
         return None
@@ -294,7 +310,7 @@ class _ServerState:
         if held < 2:
             return False
         for candidate in self.logging_in:
-            if candidate.peer_ip == busiest:
+            if candidate.address == busiest:
                 self.evicted += 1
                 self.refusals.add(candidate.peer_ip, "dropped to make room (the address with most logins)")
                 candidate.drop()
@@ -303,13 +319,13 @@ class _ServerState:
 
     def waited(self, server: DixitSSHServer) -> str | None:
         """A waiting connection's turn came (or its wait ended): count it as logging in, or say why not."""
-        queue = self.waiting.get(server.peer_ip)
+        queue = self.waiting.get(server.address)
         if queue is not None and server in queue:
             queue.remove(server)
             if not queue:
-                del self.waiting[server.peer_ip]
+                del self.waiting[server.address]
         server.waiting = False
-        if self.unauthenticated[server.peer_ip] >= self.limits.max_unauthenticated_per_ip:
+        if self.unauthenticated[server.address] >= self.limits.max_unauthenticated_per_ip:
             return BUSY_LOGINS
         return self._login_slot(server)
 
@@ -317,14 +333,14 @@ class _ServerState:
         self._leave_login(server)
 
     def release(self, server: DixitSSHServer) -> None:
-        _decrement(self.connections, server.peer_ip)
+        _decrement(self.connections, server.address)
         if server.waiting:
             server.waiting = False
-            queue = self.waiting.get(server.peer_ip)
+            queue = self.waiting.get(server.address)
             if queue is not None and server in queue:
                 queue.remove(server)
                 if not queue:
-                    del self.waiting[server.peer_ip]
+                    del self.waiting[server.address]
         elif server in self.logging_in:
             self._leave_login(server)
 
@@ -332,9 +348,9 @@ class _ServerState:
         if server not in self.logging_in:
             return
         del self.logging_in[server]
-        _decrement(self.unauthenticated, server.peer_ip)
+        _decrement(self.unauthenticated, server.address)
         _decrement(self.unauthenticated_networks, server.network)
-        queue = self.waiting.get(server.peer_ip)
+        queue = self.waiting.get(server.address)
         if queue:  # a slot for this address: the first connection waiting for one takes it (once this call is over)
             asyncio.get_running_loop().call_soon(queue[0].wake)
 
@@ -383,7 +399,19 @@ def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
 
 
 class _SessionProcess(asyncssh.SSHServerProcess[bytes]):
-    """The one session of a connection. Subsystems (sftp included) are refused."""
+    """The one session of a connection. Subsystems (sftp included) are refused. A session without a terminal has
+    its input metered as it arrives (`input_guard`: a flood disconnects the client, as a terminal's does)."""
+
+    input_guard: InputGuard | None = None
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        guard = self.input_guard
+        if guard is not None and guard.check(len(data)) is not None:
+            self.input_guard = None
+            logger.warning("disconnecting a client: input flood (a session without a terminal)")
+            self.channel.get_connection().abort()
+            return
+        super().data_received(data, datatype)
 
     def subsystem_requested(self, subsystem: str) -> bool:
         logger.info("refused subsystem %r", subsystem[:40])
@@ -399,6 +427,7 @@ class DixitSSHServer(asyncssh.SSHServer):
         self._command_handler = command_handler
         self._conn: asyncssh.SSHServerConnection | None = None
         self.peer_ip = "?"
+        self.address = "?"  # what per-address limits count: the IPv4 address, or the IPv6 address's /64
         self.network = "?"
         self.waiting = False
         self._admitted = False
@@ -416,7 +445,8 @@ class DixitSSHServer(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         peer = conn.get_extra_info("peername")
-        self.peer_ip = str(peer[0]) if peer else "?"
+        self.peer_ip = plain_ip(str(peer[0])) if peer else "?"
+        self.address = address_of(self.peer_ip)
         self.network = network_of(self.peer_ip)
         refusal = self._state.admit(self)
         if refusal is not None:
@@ -610,9 +640,11 @@ class DixitSSHServer(asyncssh.SSHServer):
         if task is not None:
             self._state.sessions.add(task)
         status = 1
+        kind = "terminal" if process.term_type is not None else session_kind(process.command)
+        self._state.session_kinds[kind] += 1
         try:
             if process.term_type is None:
-                status = await run_command_session(process, identity, self._command_handler, hint=self._hint(identity))
+                status = await self._run_headless(process, identity)
             else:
                 status = await run_pty_session(process, identity, self._app_factory, limits.session_limits())
             logger.info("connection #%d: session ended with status %d", self.connection_id, status)
@@ -621,11 +653,29 @@ class DixitSSHServer(asyncssh.SSHServer):
         except Exception:
             logger.exception("session of connection #%d failed", self.connection_id)
         finally:
+            _decrement(self._state.session_kinds, kind)
             if task is not None:
                 self._state.sessions.discard(task)
             with contextlib.suppress(OSError):
                 process.exit(status)
             self._set_timer(limits.linger_after_session)
+
+    async def _run_headless(self, process: asyncssh.SSHServerProcess[bytes], identity: SessionIdentity) -> int:
+        """A session without a terminal: metered input, and at most the share of the server not kept for terminals."""
+        state = self._state
+        limits = state.limits
+        if state.headless >= max(1, int(limits.max_connections * (1 - limits.terminal_reserve))):
+            state.refusals.add(self.peer_ip, "refused a session without a terminal (their share is full)")
+            with contextlib.suppress(OSError):
+                process.stderr.write(FULL_HEADLESS.encode())
+            return 1
+        if isinstance(process, _SessionProcess):
+            process.input_guard = InputGuard(limits.session_limits())
+        state.headless += 1
+        try:
+            return await run_command_session(process, identity, self._command_handler, hint=self._hint(identity))
+        finally:
+            state.headless -= 1
 
     def _hint(self, identity: SessionIdentity) -> str:
         assert self._conn is not None
@@ -668,6 +718,11 @@ class DixitAcceptor(asyncssh.SSHAcceptor):
     @property
     def session_count(self) -> int:
         return len(self._state.sessions)
+
+    @property
+    def session_kinds(self) -> dict[str, int]:
+        """Sessions running now, by kind: terminal (the app), json (headless), command (tables, help, ...)."""
+        return dict(self._state.session_kinds)
 
     async def shutdown(self, timeout: float = 5.0) -> None:
         """Stop listening, disconnect every client and wait (at most `timeout`) for the sessions to end."""
@@ -728,14 +783,18 @@ async def start_server(
     host_key = ensure_host_key(Path(keys_dir))
     state = _ServerState(limits, fingerprint(host_key))
     ignore_packets.install()  # (no empty MSG_IGNORE ahead of each packet: the ciphers allowed are not CBC)
+    receive_window.install()  # (a session's window stays shut while its unread input is queued)
 
     def server_factory() -> DixitSSHServer:
         return DixitSSHServer(state, app_factory, command_handler)
 
+    # `::` listens on IPv6 and IPv4 both (one dual-stack socket: asyncio's own would be IPv6 only)
+    where: dict[str, Any] = {"host": host, "port": port}
+    if host == "::":
+        where = {"sock": dual_stack_socket(port, reuse_port)}
     acceptor = await asyncssh.create_server(
         server_factory,
-        host,
-        port,
+        **where,
         server_host_keys=[host_key],
         server_version=f"dixit-tui_{__version__}",
         kex_algs=KEX_ALGS,
@@ -759,6 +818,23 @@ async def start_server(
         login_timeout=limits.login_timeout,
         keepalive_interval=limits.keepalive_interval,
         keepalive_count_max=limits.keepalive_count_max,
-        reuse_port=reuse_port or None,
+        window=limits.input_window,
+        reuse_port=None if host == "::" else reuse_port or None,
     )
     return DixitAcceptor(acceptor, state)
+
+
+def dual_stack_socket(port: int, reuse_port: bool = False) -> socket.socket:
+    """A TCP socket bound to port on `::` that takes IPv4 clients too (as ::ffff:a.b.c.d, counted as their IPv4
+    address), whatever the system's default (net.ipv6.bindv6only)."""
+    sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(("::", port))
+    except OSError:
+        sock.close()
+        raise
+    return sock

@@ -33,9 +33,13 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child between 
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
-def worker_argv(argv: Sequence[str], port: int) -> list[str]:
-    """The command line of one worker: this command's own, as one worker on the shared port."""
-    return [sys.executable, "-m", "dixit_tui", *argv, "--workers", "1", "--reuse-port", "--port", str(port)]
+def worker_argv(argv: Sequence[str], port: int, index: int = 0) -> list[str]:
+    """The command line of one worker: this command's own, as one worker on the shared port (worker `index`, from 0:
+    its metrics port is `--metrics-port` + index)."""
+    return [
+        *(sys.executable, "-m", "dixit_tui", *argv),
+        *("--workers", "1", "--reuse-port", "--port", str(port), "--worker-index", str(index)),
+    ]
 
 
 def reserve_port(host: str, port: int) -> socket.socket:
@@ -44,6 +48,8 @@ def reserve_port(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    if host == "::":  # as the workers' sockets: IPv6 and IPv4 (server.dual_stack_socket)
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
     sock.bind((host, port))
     return sock
 
@@ -60,7 +66,7 @@ class Supervisor:
 
     async def _start(self, index: int, ready: asyncio.Future[None] | None) -> asyncio.subprocess.Process:
         proc = await asyncio.create_subprocess_exec(
-            *worker_argv(self.argv, self.port),
+            *worker_argv(self.argv, self.port, index),
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             preexec_fn=_die_with_parent,

@@ -29,6 +29,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from dixit_tui.counts import COUNTS
 from dixit_tui.store.base import Record, StoreConflict, StoredTable, StoreError
 
 DEFAULT_PREFIX = "dixit:"
@@ -100,8 +101,13 @@ def _opened_in_a_fresh_context(base: type[aioredis.connection.AbstractConnection
         opening = base._connect(self)
         await asyncio.get_running_loop().create_task(opening, context=contextvars.Context())
 
+    async def send_packed_command(self: aioredis.connection.AbstractConnection, *args: Any, **kwargs: Any) -> None:
+        COUNTS.redis_round_trips += 1  # a command, or a pipeline's commands at once
+        await base.send_packed_command(self, *args, **kwargs)
+
     if base not in _FRESH:
-        _FRESH[base] = type(f"Fresh{base.__name__}", (base,), {"_connect": _connect})
+        methods = {"_connect": _connect, "send_packed_command": send_packed_command}
+        _FRESH[base] = type(f"Fresh{base.__name__}", (base,), methods)
     return _FRESH[base]
 
 

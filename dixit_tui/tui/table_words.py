@@ -566,7 +566,9 @@ def status(view: TableView, choices: Choices) -> Words:
             lead = "Your card is in. " if len(game.your_cards) == 1 else "Your cards are in. "
         elif you is not None and game.mode == Mode.TEAM:
             lead = "You vote this turn. "
-        per = 2 if game.mode == Mode.STANDARD and sum(p.active for p in game.players) == 3 else 1
+        # the rules are set at the start: two cards each only in a game that began with three (a removal that
+        # leaves three keeps one each, as docs/rules.md says)
+        per = 2 if game.mode == Mode.STANDARD and len(game.players) == 3 else 1
         # as short as the vote's line: at 80 columns it keeps to the one row the clue's line had (a second row laid
         # the screen out as the clue came, for every spectator and every player waiting)
         if per == 1:
@@ -625,6 +627,21 @@ CLUE_EMPTY = "Type a clue first: a word, a sound, a line of a song..."
 CLUE_NEEDS_CARD = "Choose the card for your clue first: ↑↓ then Enter."
 CHAT_PAUSED = "Chat is paused until the reveal, so nobody can hint at a card."
 NOTHING_TO_CHOOSE = "Nothing to choose now"  # the title of a notice that repeats the status line
+
+
+def role_key(view: TableView) -> tuple[object, ...]:
+    """What a key at the hand or the dial acts on: the phase and what you may do in it. A key typed for one of these
+    never acts in the next (an Enter meant as "give this card", typed as the teammate gave the team's, voted)."""
+    game = view.game
+    if game is None:
+        return (view.status,)
+    return (view.status, game.turn, game.phase, game.can_clue, game.submit_count, game.can_vote, game.places_red)
+
+
+def key_dropped(key: str) -> str:
+    """The notice when a key typed for a step that just ended is dropped."""
+    name = {"enter": "Enter", "space": "Space"}.get(key, key)
+    return f"{name} did nothing: the table moved on as you pressed it. Look, then press it again."
 
 
 def voided_notice(turn: int) -> str:
@@ -737,18 +754,32 @@ REMOVE_TITLE = "Remove which player?"
 
 
 def remove_choices(view: TableView, marker: Callable[[int], str]) -> list[tuple[int, Words]]:
-    """The players the host may remove, each as (seat, label): its marker, name, and whether it is offline."""
+    """The players the host may remove, each as (seat, label): its marker, name, and whether it is offline; during
+    a game, last, yourself (anyone may leave the game for good)."""
     seats = []
     for info in view.seats:
-        if info.seat == view.you or info.removed:
+        if info.removed or (info.seat == view.you and view.status != TableStatus.PLAYING):
+            continue
+        if info.seat == view.you:
+            continue  # added last
+        if not view.is_host:
             continue
         state = "" if info.connected else " (offline)"
         seats.append((info.seat, _w((marker(info.seat), "bold"), "  ", info.name, state)))
+    you = view.you
+    if view.status == TableStatus.PLAYING and you is not None and not view.seats[you].removed:
+        seats.append((you, _w((marker(you), "bold"), "  ", view.seats[you].name, " (you: leave the game for good)")))
     return seats
 
 
 def remove_question(view: TableView, seat: int) -> Question:
     name = seat_name(view, seat)
+    if seat == view.you and view.status == TableStatus.PLAYING:
+        body = _w(
+            "Leave the game for good? You cannot come back, and you go back to the lobby (you may watch the game). "
+            "If a turn is under way it is voided first: every card returns to its owner."
+        )
+        return Question("Leave for good?", body, "Leave for good", "Stay")
     if view.status == TableStatus.LOBBY:
         body = _w("Remove ", (name, "bold"), " from the table? Their seat is freed.")
     else:
@@ -788,7 +819,13 @@ def come_back(view: TableView, *, with_key: bool) -> str:
 
 def leave_question(view: TableView, *, with_key: bool) -> Question:
     if view.status == TableStatus.PLAYING and view.you is not None:
-        body = _w(come_back(view, with_key=with_key) + " While you are away, the game may wait for you.")
+        # stepping away (the seat is kept) is not leaving for good (x, then yourself): the dialog says which it is
+        host = " You are the host: if you stay away, another player takes over." if view.is_host else ""
+        body = _w(
+            come_back(view, with_key=with_key) + " While you are away, the game may wait for you." + host,
+            "\n\nTo leave the game for good instead, press x at the table and pick yourself.",
+        )
+        return Question(f"Leave table {view.code}?", body, "Step away", "Stay")
     elif view.status == TableStatus.LOBBY and view.you is not None:
         body = _w("Your seat is freed.")
     else:

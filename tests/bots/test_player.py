@@ -73,16 +73,17 @@ async def test_bots_alone_with_random_and_smart_strategies_finish() -> None:
     assert table.code not in coord.tables
 
 
-async def test_a_started_game_of_bots_only_plays_to_the_end() -> None:
-    coord = Coordinator(rng=random.Random(8), allow_seeded_tables=True)
+async def test_a_started_game_of_bots_only_waits_and_closes_and_its_bots_stop() -> None:
+    coord = Coordinator(rng=random.Random(8), allow_seeded_tables=True, close_idle_after=0.3)
     ana = Human("ana", plays=False)
     session = await ana.connect(coord)
     table = await session.create(TableOptions(mode="standard", target=10, seed=2))
     bots = await add_bots(coord, table.code, 4, rng=random.Random(4), delay=(0.0, 0.001))
     await session.start()
-    await session.remove(0)  # the human leaves for good; four bots go on
+    await session.remove(0)  # the human leaves for good (to the lobby): the bots alone do not play on
+    assert session.table is None
     await asyncio.wait_for(asyncio.gather(*(b.finished.wait() for b in bots)), 20)
-    assert ana.view is not None and ana.view.status == "over" and ana.view.seats[0].removed
+    assert table.code not in coord.tables  # closed, as a table nobody plays at is
     assert all(b.session is not None and b.session.closed for b in bots)
 
 

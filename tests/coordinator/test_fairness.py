@@ -164,8 +164,9 @@ async def test_a_running_game_everyone_left_closes_and_stays_replayable(tmp_path
         await wait_until(lambda: code not in coord.tables)
         assert all(t.code != code for t in coord.summaries())
         assert lobby.updates and not any(t.code == code for t in lobby.updates[-1].tables)  # type: ignore[union-attr]
-        notices = [u.text for u in watcher.updates if isinstance(u, NoticeUpdate)]
-        assert notices and "closed" in notices[-1] and f"dixit-tui replay {code}" in notices[-1]
+        notices = [u for u in watcher.updates if isinstance(u, NoticeUpdate)]
+        assert notices and "closed" in notices[-1].text and f"dixit-tui replay {code}" in notices[-1].text
+        assert notices[-1].reason == "idle"  # the protocol's notice says why, for a program to read
         assert watcher.view is None and watcher.session.table is None
         stored = {t.code: t for t in await store.load()}[code]
         assert stored.closed

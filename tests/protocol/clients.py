@@ -6,17 +6,26 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 from jsonschema import ValidationError
 
-from dixit_tui.bots.player import seat_bots
+from dixit_tui.bots.player import BOT_NAMES, add_bots, seat_bots
 from dixit_tui.coordinator import Coordinator, Identity
+from dixit_tui.coordinator.service import BotFactory
 from dixit_tui.protocol.schema import validate_message
 from dixit_tui.protocol.session import serve_json
 from tests.protocol.moves import Message, check_order, next_move
+
+
+async def quick_bots(
+    coordinator: Coordinator, code: str, count: int, *, names: Sequence[str] | None, rng: random.Random
+) -> int:
+    """A bot factory like the server's (`seat_bots`) whose bots move without a think delay."""
+    bots = await add_bots(coordinator, code, count, rng=rng, delay=(0.0, 0.0), names=names or BOT_NAMES)
+    return len(bots)
 
 
 class Client:
@@ -64,8 +73,8 @@ class Client:
 class Game:
     """A coordinator with seeded tables and any number of in-process headless clients."""
 
-    def __init__(self, seed: int = 1, *, allow_seeded_tables: bool = True) -> None:
-        self.coord = Coordinator(rng=random.Random(seed), allow_seeded_tables=allow_seeded_tables, bots=seat_bots)
+    def __init__(self, seed: int = 1, *, allow_seeded_tables: bool = True, bots: BotFactory = seat_bots) -> None:
+        self.coord = Coordinator(rng=random.Random(seed), allow_seeded_tables=allow_seeded_tables, bots=bots)
         self.rng = random.Random(seed)
         self.clients: list[Client] = []
         self.refs = 0
@@ -84,9 +93,10 @@ class Game:
         if exc[0] is None:
             assert not pending and all(t.result() == 0 for t in done)
 
-    async def connect(self, name: str, key: str | None = None, *, keyless: bool = False) -> Client:
+    async def connect(self, name: str, key: str | None = None, *, keyless: bool = False, bot: bool = False) -> Client:
+        """A headless client; with `bot`, an agent (`ssh NAME@HOST json bot`)."""
         client = Client(name)
-        identity = Identity(name, None if keyless else key or f"SHA256:{name}")
+        identity = Identity(name, None if keyless else key or f"SHA256:{name}", bot=bot)
         client.task = asyncio.create_task(serve_json(self.coord, identity, client, client))
         self.clients.append(client)
         await self.settle()

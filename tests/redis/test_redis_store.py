@@ -208,3 +208,21 @@ async def test_a_connection_opened_during_a_players_call_does_not_keep_that_play
     gc.collect()
     assert not any(isinstance(obj, App) for obj in gc.get_objects())
     await store.close()
+
+
+async def test_each_command_sent_to_redis_counts_as_a_round_trip(redis_server: RedisServer) -> None:
+    """`dixit_redis_round_trips_total` (serve --metrics-port): a command, or a pipeline, is one round trip."""
+    from dixit_tui.counts import COUNTS
+
+    store = await RedisStore.open(redis_server.url)
+    before = COUNTS.redis_round_trips
+    await store.append("ABCD", [{"t": "create"}])
+    after_append = COUNTS.redis_round_trips
+    await store.history("ABCD")
+    pipe = store.client.pipeline(transaction=False)
+    pipe.ping()
+    pipe.ping()
+    await pipe.execute()
+    await store.close()
+    assert after_append > before
+    assert COUNTS.redis_round_trips - after_append == 2  # the history read, then the pipeline of two

@@ -72,5 +72,5 @@ async def test_workers_without_redis_is_a_clear_refusal(tmp_path: Path) -> None:
         stderr=asyncio.subprocess.PIPE,
     )
     out, err = await asyncio.wait_for(process.communicate(), 50)
-    assert process.returncode == 1
+    assert process.returncode == 2, "a usage error"
     assert "--workers needs --redis" in err.decode() and b"listening on" not in out

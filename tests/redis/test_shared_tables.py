@@ -641,3 +641,22 @@ async def test_a_deadline_that_fires_before_its_worker_heard_everyone_left_plays
     await a.coordinator.expire(table)
     assert not any("stand-in" in line for line in table.log), list(table.log)[-2:]
     assert table.deadline is None and table.timer is None and table.idle_since is not None
+
+
+async def test_a_game_nobody_is_at_makes_room_for_a_person_at_another_worker(workers: tuple[Worker, Worker]) -> None:
+    from dataclasses import replace
+
+    a, b = workers
+    for worker in workers:
+        worker.coordinator.limits = replace(worker.coordinator.limits, max_tables=1, make_room_after=0.5)
+    code, players = await seated(a, b)
+    for _, session in players:
+        await session.close()
+    await until(lambda: b.coordinator.unattended() != [], "worker B to see nobody at the game")
+    idle = b.coordinator.tables[code]
+    assert idle.idle_since is not None
+    idle.idle_since -= 1  # waited longer than make_room_after
+    _, dan = await b.connect("dan")
+    view = await dan.create(TableOptions())
+    assert view.code != code and set(b.coordinator.tables) == {view.code}
+    await until(lambda: code not in a.coordinator.tables, "worker A to close the game too")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dixit_tui.ssh.serve import add_arguments
+from dixit_tui.ssh.serve import add_arguments, data_folders
 from dixit_tui.ssh.session import connect_hint
 from dixit_tui.ssh.terminal import build_terminal_info, clamp_size, detect_color_system, wants_no_color
 from tests.e2e.placeholder_app import display_name
@@ -69,15 +69,9 @@ def test_serve_arguments() -> None:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     args = parser.parse_args([])
-    assert (args.host, args.port, args.keys_dir, args.data_dir, args.deck) == (
-        "0.0.0.0",
-        2222,
-        Path("keys"),
-        Path("data"),
-        [],
-    )
+    assert (args.host, args.port, data_folders(args), args.deck) == ("0.0.0.0", 2222, (Path("data"), Path("keys")), [])
     args = parser.parse_args(["--port", "0", "--deck", "a.toml", "--deck", "b.toml"])
-    assert (args.port, args.deck) == (0, ["a.toml", "b.toml"])
+    assert (args.port, args.deck) == (0, [Path("a.toml"), Path("b.toml")])
 
 
 def test_limits_are_configurable_from_the_command_line() -> None:

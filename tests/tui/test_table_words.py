@@ -424,8 +424,16 @@ async def test_coming_back_after_leaving_a_game() -> None:
     assert words.leave_question(keyless, with_key=False).body.plain == (
         f"Your seat is kept. Your reconnect code is {keyless.reconnect_code}: write it down. To come back, join "
         f"{table.code} as ben and type the code, or press r in the lobby and type it. While you are away, the game "
-        "may wait for you."
+        "may wait for you.\n\nTo leave the game for good instead, press x at the table and pick yourself."
     )
+    assert words.leave_question(keyless, with_key=False).yes == "Step away"
+    assert "You are the host: if you stay away, another player takes over." in (
+        words.leave_question(view_of(ana), with_key=True).body.plain
+    )
+    assert words.remove_question(keyless, keyless.you or 0).title == "Leave for good?"
+    assert [label.plain for _, label in words.remove_choices(keyless, lambda seat: str(seat + 1))] == [
+        "2  ben (you: leave the game for good)"
+    ]
     keyed = view_of(cara)
     assert words.come_back(keyed, with_key=True).startswith(f"Your seat is kept: join {table.code} again with the same")
     assert words.leave_question(keyed, with_key=True).title == f"Leave table {table.code}?"
@@ -435,6 +443,7 @@ async def test_coming_back_after_leaving_a_game() -> None:
     assert [label.plain for _, label in words.remove_choices(view_of(ana), lambda seat: str(seat + 1))] == [
         "2  ben",
         "3  cara",
+        "1  ana (you: leave the game for good)",
     ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -16,6 +17,9 @@ from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from dixit_tui.tui.widgets.keybar import KeyBar
+
+clock: Callable[[], float] = time.monotonic
+"""The typing guard's clock (read at each key: tests set their own)."""
 
 MODAL_CSS = """
     {cls} {
@@ -59,13 +63,15 @@ class ConfirmScreen(ModalScreen[bool | None]):
     - It opens on the safe button ("Not yet", "Stay"): Enter there cancels.
     - `y` (or the confirm button) confirms only once the dialog is *ready*: it has been open for `GUARD` seconds
       and no typing key (a letter, a digit, Space, Enter...) came in the last `GUARD` seconds, even after it was
-      ready once. Before that, a confirming key is ignored and the hint line says so. `n` and Esc cancel at any
-      time.
+      ready once. Before that, a confirming key is ignored, never silently: the hint line says to press it again
+      (`l y` typed at a person's speed, 0.4 s apart, left "Leave table?" open without a word). A confirming key
+      that came too soon does not put the guard back on: pressed again once the dialog is ready, it answers.
+      `n` and Esc cancel at any time.
     - It answers once: keys that follow an answer do nothing (a second dismiss would close the screen below).
     - `stale` (optional) says why the question no longer applies (the phase moved on), or None while it does;
       `withdraw(reason)` closes it without an answer (the callback gets None) and tells the player why.
 
-    The guard runs on the app's clock (a Textual timer), so tests can drive it through `ready`.
+    The guard reads the module's `clock` (tests drive their own); a Textual timer redraws the hint when it is ready.
     """
 
     GUARD: ClassVar[float] = 0.6  # seconds; tests may set it to 0
@@ -78,6 +84,10 @@ class ConfirmScreen(ModalScreen[bool | None]):
         content-align: center middle;
         color: $text-muted;
         padding-top: 1;
+    }
+    ConfirmScreen #confirm-hint.-again {
+        color: $text-warning;
+        text-style: bold;
     }
     """
     )
@@ -103,9 +113,11 @@ class ConfirmScreen(ModalScreen[bool | None]):
         self.yes_label = yes
         self.no_label = no
         self.stale = stale
-        self.ready = False  # may `y` or the confirm button answer yet?
         self.answered = False
         self.refused = 0  # confirming keys ignored because they came too soon (a count tests can read)
+        self.again = False  # a confirming key came too soon: the hint asks for it again
+        self._quiet_since = clock()  # opened, or the last typing key (the guard counts from there)
+        self._shown_ready: bool | None = None  # what the hint shows
         self._guard: Timer | None = None
         self._withdrawn: str | None = None  # withdrawn while another screen was on top: close when back on top
 
@@ -117,7 +129,8 @@ class ConfirmScreen(ModalScreen[bool | None]):
             with Horizontal():
                 yield Button(Content(self.yes_label), id="yes", variant="primary")
                 yield Button(Content(self.no_label), id="no")
-            yield Static(self._hint(), id="confirm-hint", markup=False)
+            self._shown_ready = self.ready
+            yield Static(self._hint(self._shown_ready), id="confirm-hint", markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -127,35 +140,51 @@ class ConfirmScreen(ModalScreen[bool | None]):
             button.focus()
         self._hold()
 
-    def _hint(self) -> Content:
-        if self.ready:
+    @property
+    def ready(self) -> bool:
+        """May `y` or the confirm button answer now: `GUARD` seconds since the dialog opened or the last typing key."""
+        return self.GUARD <= 0 or clock() - self._quiet_since >= self.GUARD
+
+    def _hint(self, ready: bool) -> Content:
+        if ready:
             return Content(f"y: {self.yes_label} · n or Esc: {self.no_label}")
+        if self.again:
+            return Content(f"Too soon: press y again to {self.yes_label.lower()} · n or Esc: {self.no_label}")
         return Content("Read it first: y works in a moment. · n or Esc: " + self.no_label)
 
     def _show_hint(self) -> None:
+        ready = self.ready
         for hint in self.query("#confirm-hint").results(Static):
-            hint.update(self._hint())
-        self.refresh_bindings()
+            hint.update(self._hint(ready))
+            hint.set_class(self.again and not ready, "-again")
+        if ready != self._shown_ready:
+            self._shown_ready = ready
+            self.refresh_bindings()
 
     def _hold(self) -> None:
         """(Re)start the guard: not ready until GUARD seconds pass without a typing key."""
         if self.answered:
             return
-        was_ready = self.ready
-        self.ready = False
+        self._quiet_since = clock()
+        self._wait_until_ready()
+        if self._shown_ready != self.ready:
+            self._show_hint()
+
+    def _wait_until_ready(self) -> None:
         if self._guard is not None:
             self._guard.stop()
-        self._guard = self.set_timer(self.GUARD, self._arm) if self.GUARD > 0 else None
-        if self.GUARD <= 0:
-            self.ready = True
-        if was_ready != self.ready:
-            self._show_hint()
+            self._guard = None
+        left = self.GUARD - (clock() - self._quiet_since)
+        if left > 0 and not self.answered:
+            self._guard = self.set_timer(left + 0.01, self._arm)
 
     def _arm(self) -> None:
         self._guard = None
-        if not self.answered:
-            self.ready = True
-            self._show_hint()
+        if self.answered:
+            return
+        self._show_hint()
+        if not self.ready:
+            self._wait_until_ready()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "answer" and parameters == (True,) and not self.ready:
@@ -168,18 +197,21 @@ class ConfirmScreen(ModalScreen[bool | None]):
             return
         on_yes = self.focused is not None and self.focused.id == "yes"
         confirming = event.key == "y" or (on_yes and event.key in ("enter", "space"))
-        if self.ready:
-            # A burst of typing into a dialog left open (the `y` of "ready?") is not an answer: any other typing key
-            # puts the guard back on, so `y` counts only after a quiet moment again.
-            if not confirming and (event.is_printable or event.key in ("enter", "space", "backspace", "delete")):
-                self._hold()
-            return
         if confirming:
-            event.stop()  # a confirming key too soon: ignored (it never reaches the bindings)
-            self.refused += 1
-            self.app.bell()
+            if not self.ready:
+                event.stop()  # a confirming key too soon: ignored (it never reaches the bindings), and said so
+                self._refuse()
+            return
+        # A burst of typing into a dialog left open (the `y` of "ready?") is not an answer: any other typing key
+        # puts the guard back on, so `y` counts only after a quiet moment again.
         if event.is_printable or event.key in ("enter", "space", "backspace", "delete"):
-            self._hold()  # still typing: wait until the keys stop
+            self._hold()
+
+    def _refuse(self) -> None:
+        self.refused += 1
+        self.again = True
+        self.app.bell()
+        self._show_hint()
 
     def on_screen_resume(self) -> None:
         if self._withdrawn is not None:
@@ -194,8 +226,7 @@ class ConfirmScreen(ModalScreen[bool | None]):
         if self.answered:
             return
         if answer and not self.ready:
-            self.refused += 1
-            self.app.bell()
+            self._refuse()
             return
         self._close(answer)
 

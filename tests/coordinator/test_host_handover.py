@@ -1,0 +1,83 @@
+"""A host who leaves does not keep the host's duties: they pass to a connected person (never a bot) at once when the
+host leaves the game for good or the game is over, and after the disconnect grace when the host drops; everyone
+reads who the host is now (issue 22, item 2: host tom pressed `l y` mid-game and was still host 33 minutes later;
+host hal's window closed, and the end screen said "The host, hal, can start a rematch" to people who could not)."""
+
+from __future__ import annotations
+
+import random
+
+from dixit_tui.coordinator import Coordinator, Identity, NoticeUpdate, TableOptions
+from tests.coordinator.clients import Client, connect, table_of
+
+
+async def _with_bot(coord: Coordinator, code: str) -> Client:
+    bot = Client()
+    bot.session = await coord.connect(Identity("robo", bot=True), bot)
+    await bot.session.join(code)
+    return bot
+
+
+def _notices(client: Client) -> list[str]:
+    return [u.text for u in client.updates if isinstance(u, NoticeUpdate)]
+
+
+async def test_a_host_who_leaves_the_game_for_good_hands_over_at_once_to_a_person_not_the_bot() -> None:
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    ana = await connect(coord, "ana", key="SHA256:ana")
+    code = (await ana.session.create(TableOptions(seed=4))).code
+    await _with_bot(coord, code)  # seat 1, right after the host: the engine's pick, and never the new host
+    p2 = await connect(coord, "p2", key="SHA256:p2")
+    await p2.session.join(code)
+    p3 = await connect(coord, "p3", key="SHA256:p3")
+    await p3.session.join(code)
+    table = coord.tables[code]
+    await ana.session.start()
+    await ana.session.remove(0)  # ana leaves the game for good
+    view = p2.view
+    assert view is not None and view.host == 2 and table.host == 2 and not table.seats[2].bot
+    assert view.log[-1] == "p2 is the host now."  # (the engine had passed it to the bot, robo)
+    assert _notices(p2)[-1] == "You are the host now: you can void a turn or remove a player."
+    assert [s.host for s in view.seats] == [False, False, True, False]
+    await p2.session.remove(1)  # the new host can use the duties
+
+
+async def test_a_host_who_drops_hands_over_after_the_grace_and_not_before() -> None:
+    now = [1000.0]
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=60, clock=lambda: now[0])
+    ana, p1, p2 = await table_of(coord, 3, seed=4)
+    code = ana.view.code  # type: ignore[union-attr]
+    table = coord.tables[code]
+    await ana.session.start()
+    await ana.session.leave()  # steps away: the seat is kept, and the host too for the grace
+    assert table.host == 0
+    assert table.deadline == 1060  # the host's grace is on the table's clock
+    now[0] += 30
+    await p1.session.chat("still here")
+    await coord.expire(table)  # too early: nothing happens
+    assert table.host == 0
+    with_host = p1.view
+    assert with_host is not None and with_host.host == 0
+    now[0] += 30
+    await coord.expire(table)
+    view = p1.view
+    assert view is not None and view.host == 1
+    assert "ana is away, so p1 is the host now." in view.log
+    assert p2.view is not None and p2.view.host == 1
+    back = await connect(coord, "ana", key="SHA256:ana")
+    await back.session.join(code)
+    assert table.host == 1  # coming back does not take the duties back
+
+
+async def test_the_end_screen_never_names_a_host_who_is_gone() -> None:
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=3600)
+    ana, p1, p2 = await table_of(coord, 3, seed=4)
+    code = ana.view.code  # type: ignore[union-attr]
+    await ana.session.start()
+    await ana.session.close()  # the host's window closed
+    await p2.session.remove(2)  # p2 leaves for good; two players left: the game is over
+    view = p1.view
+    assert view is not None and view.status == "over" and view.host == 1
+    assert "ana has left, so p1 is the host now." in view.log
+    rematch = await p1.session.rematch()  # and p1 can use it
+    assert rematch.is_host and rematch.code != code
