@@ -529,6 +529,8 @@ class Coordinator:
         async with table.lock:
             if table.game is None or not self.timers.due(table):
                 return  # catching up (other workers' moves, who left) set new clocks: they fire when due
+            if self.timers.put_off_after_a_stall(table):
+                return  # it fired long after its time: what players sent meanwhile is read first
             updates = self.timers.stand_in_moves(table)
             await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
 

@@ -47,6 +47,7 @@ from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.score_track import ScoreTrack
 from dixit_tui.tui.widgets.seats import SeatsPanel, seat_marker
+from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
 from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 
@@ -222,12 +223,15 @@ class TableScreen(Screen[None]):
                         yield TextBox(id="hand-note")
                         with ClueRow(id="clue-row"):
                             yield ClueLabel(Content("Clue:"), id="clue-label", markup=False)
-                            yield Input(
+                            yield TextField(
                                 placeholder="type your clue, Enter sends",
                                 id="clue-input",
                                 compact=True,
-                                max_length=CLUE_MAX,
+                                limit=CLUE_MAX,
+                                what="Your clue",
+                                counter="clue-left",
                             )
+                            yield RoomLeft(id="clue-left", markup=False)
                     with Pane(id="vote-pane"):
                         yield Board(id="board")
                         yield TextBox(id="vote-note")
