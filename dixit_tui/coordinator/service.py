@@ -547,6 +547,7 @@ class Coordinator:
                     host,
                     table.watchers(),
                     table.options.decks,
+                    table.options.turn_seconds,
                 )
             )
         order = {TableStatus.LOBBY: 0, TableStatus.PLAYING: 1, TableStatus.OVER: 2}
@@ -1135,11 +1136,15 @@ class PlayerSession:
                     self.coordinator.shared.publish_live(table, {"k": LiveKind.TEAM, "line": line.line})
             return
         async with table.lock:
+            waiting = table.unattended
             updates = table.say(self, table.seat_of(self), self.name, clean_chat(text))
             await self.coordinator.commit(table)
             for session in table.sessions():
                 for update in updates:
                     session.deliver(update)
+            if waiting and not table.unattended:  # a table that had stopped playing itself: its clock runs again
+                self.coordinator.schedule(table)
+                self.coordinator.broadcast(table)
 
     async def _run(self, table: Table, command: Command) -> None:
         for attempt in range(3):

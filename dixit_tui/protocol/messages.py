@@ -41,6 +41,7 @@ def summary(t: TableSummary) -> dict[str, Any]:
         "host": t.host,
         "spectators": t.spectators,
         "decks": list(t.decks),
+        "turn_seconds": t.turn_seconds,
     }
 
 
