@@ -13,6 +13,7 @@ Player text (names, clue, chat, card text) never goes into markup: every widget 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import events, on
@@ -46,14 +47,24 @@ from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.score_track import ScoreTrack
 from dixit_tui.tui.widgets.seats import SeatsPanel, seat_marker
+from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
 from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable
 
 
 TYPING_RENEW = 3.0  # seconds between "still writing a clue" reports (the coordinator's mark lasts about 10)
+
+REACTION = 0.5
+"""Seconds after the phase (or what you may do in it) changed during which an Enter or Space that comes in counts as
+typed for the step before: a person's key already on its way as the screen changed (see `TableScreen.key_role`)."""
+
+ACTING_KEYS = frozenset({"enter", "space"})  # the keys that give, mark or vote at the hand and the dial
+
+clock: Callable[[], float] = time.monotonic
+"""The clock of `REACTION` (tests set their own)."""
 
 
 CONTENTS_MAX = 4096
@@ -132,6 +143,7 @@ class TableScreen(Screen[None]):
         Binding("r", "recap", "Recap"),
         Binding("v", "void", "Void turn"),
         Binding("x", "remove", "Remove player"),
+        Binding("k", "lock", "Lock"),
         Binding("l", "leave", "Leave"),
         Binding("m", "rematch", "Rematch"),
         Binding("enter", "type_clue", "Type your clue"),
@@ -167,6 +179,9 @@ class TableScreen(Screen[None]):
         self._clue_label = "Clue:"
         self._found: dict[tuple[object, object], Widget] = {}  # query_one's answers
         self._clock: Timer | None = None  # the once-a-second tick, while there is a clock to count down
+        self._role: tuple[object, ...] = words.role_key(view)  # what a key at the hand or dial acts on now
+        self._role_before = self._role  # ... before its last change
+        self._role_since: float | None = None  # when it last changed (None: not since the screen opened)
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
@@ -208,12 +223,15 @@ class TableScreen(Screen[None]):
                         yield TextBox(id="hand-note")
                         with ClueRow(id="clue-row"):
                             yield ClueLabel(Content("Clue:"), id="clue-label", markup=False)
-                            yield Input(
+                            yield TextField(
                                 placeholder="type your clue, Enter sends",
                                 id="clue-input",
                                 compact=True,
-                                max_length=CLUE_MAX,
+                                limit=CLUE_MAX,
+                                what="Your clue",
+                                counter="clue-left",
                             )
+                            yield RoomLeft(id="clue-left", markup=False)
                     with Pane(id="vote-pane"):
                         yield Board(id="board")
                         yield TextBox(id="vote-note")
@@ -251,6 +269,20 @@ class TableScreen(Screen[None]):
             self._render_topbar()
         if self.view.stand_ins:
             self._render_status()
+
+    def key_role(self, key: events.Key, *, arriving: bool) -> object | None:
+        """What `key` acts on (see `words.role_key`), as the app stamps it when it comes in (`arriving`) and checks it
+        when its turn comes: a key whose role changed in between is dropped (`key_dropped`). None for keys that act
+        the same in every phase: all but Enter and Space, and any key going into a text box. A key that comes in
+        within `REACTION` seconds of a change counts as typed for the step before (it was on its way)."""
+        if key.key not in ACTING_KEYS or isinstance(self.focused, Input):
+            return None
+        if arriving and self._role_since is not None and clock() - self._role_since < REACTION:
+            return self._role_before
+        return self._role
+
+    def key_dropped(self, key: events.Key) -> None:
+        self.notify(words.key_dropped(key.key), severity="warning", markup=False)
 
     def refresh_bindings_if_changed(self) -> None:
         """Rebuilding the footer is the costliest part of a re-render: do it only when a key's state changed.
@@ -342,6 +374,9 @@ class TableScreen(Screen[None]):
     def _render_view(self) -> None:
         view, previous = self.view, self._shown
         self._shown = view
+        role = words.role_key(view)
+        if role != self._role:
+            self._role_before, self._role, self._role_since = self._role, role, clock()
         game = view.game
         key: tuple[object, ...] = (view.status, game.turn if game else None, game.phase if game else None)
         phase_changed = key != self._phase_key
@@ -812,6 +847,7 @@ class TableScreen(Screen[None]):
             "void": bool(
                 host and game is not None and view.status == TableStatus.PLAYING and game.phase in words.VOID_PHASES
             ),
+            "lock": lobby and host,
             "remove": (
                 host
                 and view.status != TableStatus.OVER
@@ -967,6 +1003,34 @@ class TableScreen(Screen[None]):
         self._ask(
             words.remove_question(self.view, seat), answer, stale=lambda: words.remove_stale(self.view, seat, name)
         )
+
+    def action_lock(self) -> None:
+        """The host chooses who may join: anyone, people with the code, or those invited; or invites someone."""
+        if self._session() is None or self._question_open():
+            return
+        choices = [(index, content(label)) for index, label in enumerate(words.lock_choices(self.view))]
+
+        async def picked(choice: int | None) -> None:
+            session = self._session()
+            if choice is None or session is None:
+                return
+            if choice < len(words.LOCKS):
+                await self._act(session.lock(words.LOCKS[choice]))
+            else:
+                self._invite()
+
+        self.app.push_screen(SeatPicker(words.LOCK_TITLE, choices), picked)
+
+    def _invite(self) -> None:
+        from dixit_tui.tui.lobby import NamePrompt
+
+        async def invited(name: str | None) -> None:
+            session = self._session()
+            if name and session is not None:
+                await self._act(session.invite(name))
+
+        prompt = NamePrompt(words.INVITE_TEXT, "", title="Invite a player", placeholder="their name", ok="Invite")
+        self.app.push_screen(prompt, invited)
 
     def action_leave(self) -> None:
         async def answer(ok: bool | None) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 
 from dixit_tui.coordinator import OverUpdate, TableView
-from dixit_tui.coordinator.models import TableStatus
+from dixit_tui.coordinator.models import TableLock, TableStatus
 from dixit_tui.engine import Mode, Phase, PlayerView, Reveal
 from dixit_tui.engine.reveal import Outcome
 
@@ -646,6 +646,21 @@ CHAT_PAUSED = "Chat is paused until the reveal, so nobody can hint at a card."
 NOTHING_TO_CHOOSE = "Nothing to choose now"  # the title of a notice that repeats the status line
 
 
+def role_key(view: TableView) -> tuple[object, ...]:
+    """What a key at the hand or the dial acts on: the phase and what you may do in it. A key typed for one of these
+    never acts in the next (an Enter meant as "give this card", typed as the teammate gave the team's, voted)."""
+    game = view.game
+    if game is None:
+        return (view.status,)
+    return (view.status, game.turn, game.phase, game.can_clue, game.submit_count, game.can_vote, game.places_red)
+
+
+def key_dropped(key: str) -> str:
+    """The notice when a key typed for a step that just ended is dropped."""
+    name = {"enter": "Enter", "space": "Space"}.get(key, key)
+    return f"{name} did nothing: the table moved on as you pressed it. Look, then press it again."
+
+
 def voided_notice(turn: int) -> str:
     what = "The practice turn" if turn == 0 else f"Turn {turn}"
     return f"{what} was voided: every card went back to its owner."
@@ -753,6 +768,22 @@ def void_question(view: TableView) -> Question:
 VOID_PHASES = (Phase.SUBMIT, Phase.VOTE)  # a turn may be voided once its clue is given, until the reveal
 
 REMOVE_TITLE = "Remove which player?"
+LOCK_TITLE = "Who may join this table?"
+LOCKS = (TableLock.OPEN, TableLock.CODE, TableLock.INVITED)
+INVITE_TEXT = "Who may join? Type their name as they will use it (with the table locked to those invited)."
+_LOCK_LABELS = {
+    TableLock.OPEN: "Anyone (the lobby lists it)",
+    TableLock.CODE: "Only people who have its code",
+    TableLock.INVITED: "Only people you invite",
+}
+
+
+def lock_choices(view: TableView) -> list[Words]:
+    """The host's choices for the table's lock (the current one marked), then "Invite a player"."""
+    out = [_w("✓ " if view.lock is lock else "  ", _LOCK_LABELS[lock]) for lock in LOCKS]
+    invited = f" ({', '.join(view.invited)})" if view.invited else ""
+    out.append(_w("  Invite a player…", invited))
+    return out
 
 
 def remove_choices(view: TableView, marker: Callable[[int], str]) -> list[tuple[int, Words]]:
