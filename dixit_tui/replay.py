@@ -5,24 +5,39 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
+import json
 from pathlib import Path
+from typing import Any
 
 from dixit_tui.coordinator.codes import normalize_code
-from dixit_tui.engine import Event, event_from_dict, fold, view_for
+from dixit_tui.engine import Event, PlayerView, event_from_dict, fold, view_for
+from dixit_tui.protocol.messages import reveal_message
 from dixit_tui.store import SqliteStore, Store, StoreError
-from dixit_tui.store.redis_store import RedisStore
 from dixit_tui.store.sqlite import FILENAME
 from dixit_tui.transcript import transcript_of
+from dixit_tui.usage import UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("code", help="the table's code, e.g. K7QF")
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="the server's data folder")
     parser.add_argument("--redis", metavar="URL", help="read the game from this Redis (serve --redis), not the folder")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the game as one JSON object: its players, each scored turn as the protocol's reveal message, "
+        "the winners (docs/protocol.md)",
+    )
 
 
 async def _history(data_dir: Path, code: str, redis: str | None = None) -> list[Event]:
-    store: Store = await RedisStore.open(redis) if redis else await SqliteStore.open(data_dir)
+    if redis:
+        from dixit_tui.store.redis_store import RedisStore  # (the redis package: the [redis] extra)
+
+        store: Store = await RedisStore.open(redis)
+    else:
+        store = await SqliteStore.open(data_dir)
     try:
         records = await store.history(code)
     finally:
@@ -30,8 +45,23 @@ async def _history(data_dir: Path, code: str, redis: str | None = None) -> list[
     return [event_from_dict(e) for record in records if record["t"] == "events" for e in record["events"]]
 
 
+def replay_json(code: str, view: PlayerView) -> dict[str, Any]:
+    """A game's public record (what the transcript says), for scripts: nothing in it was ever hidden once shown."""
+    return {
+        "table": code,
+        "mode": view.mode.value,
+        "profile": view.profile.value,
+        "phase": view.phase.value,
+        "players": [{"seat": p.seat, "name": p.name, "team": p.team, "score": p.score} for p in view.players],
+        "turns": [reveal_message(r) for r in view.history],
+        "winners": list(view.winners),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     redis = getattr(args, "redis", None)
+    if redis and importlib.util.find_spec("redis") is None:
+        raise UsageError("--redis needs the redis package: pip install 'dixit-tui[redis]'")
     if not redis and not (args.data_dir / FILENAME).exists():
         print(f"dixit-tui replay: no saved games in {args.data_dir}/")
         return 1
@@ -44,6 +74,10 @@ def run(args: argparse.Namespace) -> int:
     if not events:
         print(f"dixit-tui replay: no game was played at table {code}.")
         return 1
+    view = view_for(fold(events), None)
+    if getattr(args, "json", False):
+        print(json.dumps(replay_json(code, view), ensure_ascii=False))
+        return 0
     print(f"Table {code}")
-    print("\n".join(transcript_of(view_for(fold(events), None))))
+    print("\n".join(transcript_of(view)))
     return 0

@@ -40,3 +40,12 @@ def _confirm_without_guard(monkeypatch: pytest.MonkeyPatch) -> None:
     from dixit_tui.tui.widgets.confirm import ConfirmScreen
 
     monkeypatch.setattr(ConfirmScreen, "GUARD", 0.0, raising=False)  # (absent before the guard)
+
+
+@pytest.fixture(autouse=True)
+def _keys_without_reaction_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An Enter or Space that comes in right after the table moved on acts in the new phase in tests, as if the
+    player had seen it (a test presses Enter as soon as the dial shows). The tests of that guard set REACTION."""
+    from dixit_tui.tui import table_screen
+
+    monkeypatch.setattr(table_screen, "REACTION", 0.0, raising=False)

@@ -1778,7 +1778,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import pyte  # noqa: F401
     except ImportError:
-        print("dixit-tui bench: needs the `pyte` package (pip install pyte)", file=sys.stderr)
+        print("dixit-tui bench: needs the pyte package: pip install 'dixit-tui[bench]'", file=sys.stderr)
         return 2
     if args.compare_workers:
         from dixit_tui.bench import compare

@@ -156,7 +156,10 @@ def clue_value(clue: str, card: BotCard, others: Sequence[BotCard]) -> float:
 
 def _clues_for(card: BotCard, others: Sequence[BotCard], rng: random.Random) -> list[tuple[float, str]]:
     """(value with a little noise, clue) for the candidate clues of one card: single words and pairs."""
-    scored = [(clue_value(w, card, others), w) for w in candidate_words(card.text)[:MAX_SINGLES]]
+    # a word of another card of the hand (a voided turn's card too) is never the clue: it would tell of that card
+    theirs = {word_stem for other in others for word_stem in content_stems(other.text)}
+    singles = [w for w in candidate_words(card.text) if stem(w) not in theirs][:MAX_SINGLES]
+    scored = [(clue_value(w, card, others), w) for w in singles]
     scored.sort(key=lambda t: -t[0])
     base = [w for v, w in scored[:MAX_PAIR_BASE] if v > -1.0]
     pairs = []

@@ -4,11 +4,13 @@ Each limit is a `dixit-tui serve --limit NAME=VALUE` beside the SSH server's (do
 
 from __future__ import annotations
 
-import ipaddress
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from dixit_tui.addresses import address_of
+from dixit_tui.addresses import network_of as _network_of
 
 
 @dataclass(frozen=True)
@@ -52,16 +54,12 @@ FREE_TRIES = 3  # wrong codes a connection may send before its answers are delay
 
 def network_of(address: str | None) -> str | None:
     """The address's network for the per-network count: IPv4 /24, IPv6 /64; None if it is not an address."""
-    if not address:
-        return None
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return None
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    prefix = 24 if ip.version == 4 else 64
-    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+    return _network_of(address) if address else None
+
+
+def address_key(address: str | None) -> str | None:
+    """What a per-address limit counts: an IPv4 address, an IPv6 address's /64 (`dixit_tui.addresses`)."""
+    return address_of(address) if address else None
 
 
 @dataclass
@@ -89,7 +87,7 @@ class ReconnectGuard:
         limits = self.limits
         keys = [("all", limits.reconnect_tries_total)]
         if address:
-            keys.append((f"ip:{address}", limits.reconnect_tries_per_ip))
+            keys.append((f"ip:{address_of(address)}", limits.reconnect_tries_per_ip))
             network = network_of(address)
             if network is not None:
                 keys.append((f"net:{network}", 4 * limits.reconnect_tries_per_ip))

@@ -176,4 +176,15 @@ class NoticeUpdate:
     reason: str | None = None  # why you were sent to the lobby, when you were: a `CloseReason`
 
 
-Update = StateUpdate | LobbyUpdate | RevealUpdate | VoidedUpdate | OverUpdate | ChatUpdate | NoticeUpdate
+@dataclass(frozen=True, slots=True)
+class QueueUpdate:
+    """Where you stand in the queue for a table (`Matchmaker`): `queued` while you wait, with how many wait for a table
+    like yours (you too); False once you left it or were seated (`table`: the table's code)."""
+
+    queued: bool
+    waiting: int
+    text: str
+    table: str | None = None
+
+
+Update = StateUpdate | LobbyUpdate | RevealUpdate | VoidedUpdate | OverUpdate | ChatUpdate | NoticeUpdate | QueueUpdate

@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
-from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS, ReconnectGuard, TableLimits, network_of
+from dixit_tui.coordinator.limits import (
+    DEFAULT_TABLE_LIMITS,
+    ReconnectGuard,
+    TableLimits,
+    address_key,
+    network_of,
+)
+from dixit_tui.coordinator.matchmaker import Matchmaker
 from dixit_tui.coordinator.models import (
     CloseReason,
     Identity,
@@ -198,6 +205,7 @@ class Coordinator:
         self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
         self.moderation = Moderation(moderation or ModerationSettings(), lambda: self.store)  # bans, admins, MOTD
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
+        self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -522,6 +530,8 @@ class Coordinator:
         async with table.lock:
             if table.game is None or not self.timers.due(table):
                 return  # catching up (other workers' moves, who left) set new clocks: they fire when due
+            if self.timers.put_off_after_a_stall(table):
+                return  # it fired long after its time: what players sent meanwhile is read first
             updates = self.timers.stand_in_moves(table)
             await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
 
@@ -833,7 +843,8 @@ class PlayerSession:
                 "play or leave one of them first.",
                 "too_many_tables",
             )
-        if address is not None and sum(t.creator_ip == address for t in tables) >= limits.max_tables_per_ip:
+        here = address_key(address)
+        if here is not None and sum(address_key(t.creator_ip) == here for t in tables) >= limits.max_tables_per_ip:
             raise TableError(
                 f"{_plural(limits.max_tables_per_ip, 'open table')} were already created from your address, its most: "
                 "join one of them, or try again later.",
@@ -851,7 +862,13 @@ class PlayerSession:
         network = network_of(address)
         caps = [
             (sum(t.creator == owner for t in left), limits.abandoned_per_player, "one player", "player", owner),
-            (sum(t.creator_ip == address for t in left), limits.abandoned_per_ip, "your address", "address", address),
+            (
+                sum(address_key(t.creator_ip) == address_key(address) for t in left),
+                limits.abandoned_per_ip,
+                "your address",
+                "address",
+                address,
+            ),
             (
                 sum(network_of(t.creator_ip) == network for t in left) if network is not None else 0,
                 limits.abandoned_per_network,
@@ -1014,6 +1031,7 @@ class PlayerSession:
         """The connection ended (quit or drop). A seated player keeps their seat in a running game."""
         if self.closed:
             return
+        self.coordinator.matchmaker.unqueue(self)
         try:
             await self._leave_quietly()
         finally:

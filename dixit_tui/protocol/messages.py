@@ -9,6 +9,7 @@ from dixit_tui.coordinator import (
     LobbyUpdate,
     NoticeUpdate,
     OverUpdate,
+    QueueUpdate,
     RevealUpdate,
     StateUpdate,
     TableSummary,
@@ -155,6 +156,8 @@ def encode_update(update: Update, lobby: tuple[TableSummary, ...]) -> dict[str, 
             if line.team is not None:
                 chat["team"] = True  # added to v1: a line only the sender's team sees
             return chat
+        case QueueUpdate(queued=queued, waiting=waiting, text=text, table=table):
+            return {"type": "queue", "queued": queued, "waiting": waiting, "text": text, "table": table}
         case NoticeUpdate(text=text, reason=reason):
             notice: dict[str, Any] = {"type": "notice", "text": text}
             if reason is not None:

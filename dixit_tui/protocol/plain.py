@@ -1,8 +1,10 @@
-"""Sessions without a terminal: `json` (the headless protocol) and the plain commands `tables`, `help`, `version`."""
+"""Sessions without a terminal: `json` (the headless protocol) and the plain commands `tables` (`tables --json`),
+`help`, `version`, `health`."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 from dixit_tui import __version__
@@ -11,6 +13,7 @@ from dixit_tui.coordinator.models import mode_text
 from dixit_tui.health import health
 from dixit_tui.protocol.admin import handle_admin
 from dixit_tui.protocol.lines import LineReader
+from dixit_tui.protocol.messages import summary
 from dixit_tui.protocol.session import MAX_LINE, serve_json
 from dixit_tui.sanitize import ssh_user
 
@@ -20,7 +23,7 @@ HELP_LINES = (
     ("ssh -t {at} reconnect ABC-DEF-GHJ-KMN", "return to your seat with your reconnect code"),
     ("ssh {at} json", "headless play: JSON lines (scripts, agents)"),
     ("ssh {at} json bot", "the same, for a bot (shown as a bot at the table)"),
-    ("ssh {at} tables", "list the tables"),
+    ("ssh {at} tables", "list the tables (tables --json: as one JSON object)"),
     ("ssh {at} version", "print the server's version"),
     ("ssh {at} admin help", "the admins' commands: ban, close a table, message of the day, ..."),
     ("ssh {at} health", "is the server well? one line, exit status 0 if so (for load balancers)"),
@@ -51,6 +54,11 @@ def _address(writer: Any) -> tuple[str | None, int | None]:
         return None, None
     host, port = sockname[0], sockname[1]
     return (str(host) if host else None), (int(port) if isinstance(port, int) and port > 0 else None)
+
+
+def tables_json(coordinator: Coordinator) -> str:
+    """`tables --json`: one line, {"tables": [...]}, each entry as in the lobby state's `tables` (docs/protocol.md)."""
+    return json.dumps({"tables": [summary(t) for t in coordinator.summaries()]}, ensure_ascii=False) + "\n"
 
 
 def tables_text(coordinator: Coordinator) -> str:
@@ -87,6 +95,8 @@ async def handle_plain(
         return await serve_json(coordinator, who, lines, writer, idle_timeout=idle_timeout)
     if verb == "tables":
         text, status = tables_text(coordinator), 0
+    elif verb == "tables --json":
+        text, status = tables_json(coordinator), 0
     elif verb in ("help", "--help"):
         text, status = help_here, 0
     elif not verb:  # a plain `ssh host` without a terminal

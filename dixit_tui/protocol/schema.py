@@ -5,7 +5,7 @@
     validate_message({"type": "voided", "turn": 3})     # a server message: may carry more fields
 
 The schema file is `dixit_tui/protocol/schema/protocol-v1.schema.json` (package data); docs/protocol.md explains
-every message. `jsonschema` is only needed to validate, not to run the server.
+every message. `jsonschema` is only needed to validate, not to run the server: `pip install 'dixit-tui[client]'`.
 """
 
 from __future__ import annotations
@@ -29,8 +29,18 @@ def load_schema() -> dict[str, Any]:
     return schema
 
 
+def _jsonschema() -> None:
+    try:
+        import jsonschema  # noqa: F401
+    except ModuleNotFoundError as err:
+        raise ModuleNotFoundError(
+            "validate_message needs the jsonschema package: pip install 'dixit-tui[client]'", name="jsonschema"
+        ) from err
+
+
 @cache
 def _validator(part: str | None) -> Any:
+    _jsonschema()
     from jsonschema import Draft202012Validator
 
     schema = load_schema()
@@ -46,6 +56,7 @@ def validate_message(msg: Any) -> None:
 
     A dict with "type" is checked as a server message, one with "cmd" (and no "type") as a command, so the error
     raised names the field at fault rather than "is not valid under any of the given schemas"."""
+    _jsonschema()
     from jsonschema.exceptions import best_match
 
     if isinstance(msg, dict) and "type" in msg and "cmd" not in msg:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import ipaddress
 import itertools
 import logging
+import socket
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -25,6 +25,8 @@ from typing import Any, TypeAlias
 import asyncssh
 
 from dixit_tui import __version__
+from dixit_tui.addresses import address_of, plain_ip
+from dixit_tui.addresses import network_of as _network_of
 from dixit_tui.counts import COUNTS
 from dixit_tui.ssh import ignore_packets, receive_window
 from dixit_tui.ssh.driver import check_work_measured
@@ -195,14 +197,7 @@ def session_kind(command: str | None) -> str:
 
 def network_of(ip: str) -> str:
     """The network an address is counted in: its IPv4 /24 or IPv6 /64 (an IPv4-mapped IPv6 address as IPv4)."""
-    try:
-        address = ipaddress.ip_address(ip)
-    except ValueError:
-        return ip
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    bits = 24 if address.version == 4 else 64
-    return str(ipaddress.ip_network(f"{address}/{bits}", strict=False))
+    return _network_of(ip) or ip
 
 
 class _RefusalLog:
@@ -275,7 +270,7 @@ class _ServerState:
         """Count a new connection, or return why it is refused (and count nothing). A connection over the
         per-address login cap is counted as a connection and queued to wait for a login slot (`server.waiting`)."""
         limits = self.limits
-        ip = server.peer_ip
+        ip = server.address
         if self.connections.total() >= limits.max_connections:
             return FULL
         if self.connections[ip] >= limits.max_connections_per_ip:
@@ -303,7 +298,7 @@ class _ServerState:
             return BUSY_NETWORK
         if self.unauthenticated.total() >= limits.max_unauthenticated and not self._evict_one():
             return BUSY_SERVER
-        self.unauthenticated[server.peer_ip] += 1
+        self.unauthenticated[server.address] += 1
         self.unauthenticated_networks[server.network] += 1
         self.logging_in[server] = None
         return None
@@ -321,7 +316,7 @@ class _ServerState:
         if held < 2:
             return False
         for candidate in self.logging_in:
-            if candidate.peer_ip == busiest:
+            if candidate.address == busiest:
                 self.evicted += 1
                 self.refusals.add(candidate.peer_ip, "dropped to make room (the address with most logins)")
                 candidate.drop()
@@ -330,13 +325,13 @@ class _ServerState:
 
     def waited(self, server: DixitSSHServer) -> str | None:
         """A waiting connection's turn came (or its wait ended): count it as logging in, or say why not."""
-        queue = self.waiting.get(server.peer_ip)
+        queue = self.waiting.get(server.address)
         if queue is not None and server in queue:
             queue.remove(server)
             if not queue:
-                del self.waiting[server.peer_ip]
+                del self.waiting[server.address]
         server.waiting = False
-        if self.unauthenticated[server.peer_ip] >= self.limits.max_unauthenticated_per_ip:
+        if self.unauthenticated[server.address] >= self.limits.max_unauthenticated_per_ip:
             return BUSY_LOGINS
         return self._login_slot(server)
 
@@ -344,14 +339,14 @@ class _ServerState:
         self._leave_login(server)
 
     def release(self, server: DixitSSHServer) -> None:
-        _decrement(self.connections, server.peer_ip)
+        _decrement(self.connections, server.address)
         if server.waiting:
             server.waiting = False
-            queue = self.waiting.get(server.peer_ip)
+            queue = self.waiting.get(server.address)
             if queue is not None and server in queue:
                 queue.remove(server)
                 if not queue:
-                    del self.waiting[server.peer_ip]
+                    del self.waiting[server.address]
         elif server in self.logging_in:
             self._leave_login(server)
 
@@ -359,9 +354,9 @@ class _ServerState:
         if server not in self.logging_in:
             return
         del self.logging_in[server]
-        _decrement(self.unauthenticated, server.peer_ip)
+        _decrement(self.unauthenticated, server.address)
         _decrement(self.unauthenticated_networks, server.network)
-        queue = self.waiting.get(server.peer_ip)
+        queue = self.waiting.get(server.address)
         if queue:  # a slot for this address: the first connection waiting for one takes it (once this call is over)
             asyncio.get_running_loop().call_soon(queue[0].wake)
 
@@ -438,6 +433,7 @@ class DixitSSHServer(asyncssh.SSHServer):
         self._command_handler = command_handler
         self._conn: asyncssh.SSHServerConnection | None = None
         self.peer_ip = "?"
+        self.address = "?"  # what per-address limits count: the IPv4 address, or the IPv6 address's /64
         self.network = "?"
         self.waiting = False
         self._admitted = False
@@ -456,7 +452,8 @@ class DixitSSHServer(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         peer = conn.get_extra_info("peername")
-        self.peer_ip = str(peer[0]) if peer else "?"
+        self.peer_ip = plain_ip(str(peer[0])) if peer else "?"
+        self.address = address_of(self.peer_ip)
         self.network = network_of(self.peer_ip)
         refusal = self._state.admit(self)
         if refusal is not None:
@@ -811,10 +808,13 @@ async def start_server(
     def server_factory() -> DixitSSHServer:
         return DixitSSHServer(state, app_factory, command_handler)
 
+    # `::` listens on IPv6 and IPv4 both (one dual-stack socket: asyncio's own would be IPv6 only)
+    where: dict[str, Any] = {"host": host, "port": port}
+    if host == "::":
+        where = {"sock": dual_stack_socket(port, reuse_port)}
     acceptor = await asyncssh.create_server(
         server_factory,
-        host,
-        port,
+        **where,
         server_host_keys=[host_key],
         server_version=f"dixit-tui_{__version__}",
         kex_algs=KEX_ALGS,
@@ -839,6 +839,22 @@ async def start_server(
         keepalive_interval=limits.keepalive_interval,
         keepalive_count_max=limits.keepalive_count_max,
         window=limits.input_window,
-        reuse_port=reuse_port or None,
+        reuse_port=None if host == "::" else reuse_port or None,
     )
     return DixitAcceptor(acceptor, state)
+
+
+def dual_stack_socket(port: int, reuse_port: bool = False) -> socket.socket:
+    """A TCP socket bound to port on `::` that takes IPv4 clients too (as ::ffff:a.b.c.d, counted as their IPv4
+    address), whatever the system's default (net.ipv6.bindv6only)."""
+    sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(("::", port))
+    except OSError:
+        sock.close()
+        raise
+    return sock

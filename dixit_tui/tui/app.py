@@ -31,6 +31,7 @@ from dixit_tui.coordinator import (
     NoticeUpdate,
     OverUpdate,
     PlayerSession,
+    QueueUpdate,
     RevealUpdate,
     StateUpdate,
     TableSummary,
@@ -59,6 +60,7 @@ from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 _TYPED_AT = "_dixit_typed_at"  # the screen on top when a key arrived (an attribute set on the Key event)
+_TYPED_FOR = "_dixit_typed_for"  # what it acted on then at the table (TableScreen.key_role), or None
 
 
 class CoordinatorUpdate(Message):
@@ -274,17 +276,35 @@ class DixitApp(ThemeLookup[int]):
         gate = self._key_gate
         if getattr(event, _TYPED_AT, None) is None:
             setattr(event, _TYPED_AT, self.screen)  # see _on_key
+            setattr(event, _TYPED_FOR, self._key_role(event, arriving=True))
         if not gate.admit(event):
             return
         if getattr(event, _TYPED_AT) is not self.screen or (isinstance(event, events.Key) and self._too_small_shown()):
             event.stop()
             gate.done()
             return
+        typed_for, now_for = getattr(event, _TYPED_FOR), self._key_role(event, arriving=False)
+        if typed_for is not None and now_for is not None and typed_for != now_for:
+            # typed for a phase (or role) of the table that has ended: it never acts in the next one (a key that
+            # goes into a text box, as the Enter behind a clue typed ahead, is the box's)
+            event.stop()
+            gate.done()
+            screen = self.screen
+            if isinstance(event, events.Key) and isinstance(screen, TableScreen):
+                screen.key_dropped(event)
+            return
         await super().on_event(event)
         if event.is_forwarded:
             gate.follow(event, self.focused or self.screen)
         else:
             gate.done()  # (a priority binding had it)
+
+    def _key_role(self, event: events.Key | events.Paste, *, arriving: bool) -> object | None:
+        """What a key acts on at the table (see TableScreen.key_role); None elsewhere, and for pastes."""
+        screen = self.screen if self.screen_stack else None
+        if isinstance(event, events.Key) and isinstance(screen, TableScreen):
+            return screen.key_role(event, arriving=arriving)
+        return None
 
     async def _on_resize(self, event: events.Resize) -> None:
         """A Resize to the size the app has already is dropped (Textual's own handler, run after this one, is not
@@ -466,7 +486,7 @@ class DixitApp(ThemeLookup[int]):
             case ChatUpdate(line=line):
                 if (table := self._table_screen()) is not None:
                     table.add_chat(line)
-            case NoticeUpdate(text=text):
+            case NoticeUpdate(text=text) | QueueUpdate(text=text):
                 self.notify(text, markup=False)
 
     def _table_screen(self) -> TableScreen | None:

@@ -13,6 +13,7 @@ Player text (names, clue, chat, card text) never goes into markup: every widget 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import events, on
@@ -50,10 +51,19 @@ from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable
 
 
 TYPING_RENEW = 3.0  # seconds between "still writing a clue" reports (the coordinator's mark lasts about 10)
+
+REACTION = 0.5
+"""Seconds after the phase (or what you may do in it) changed during which an Enter or Space that comes in counts as
+typed for the step before: a person's key already on its way as the screen changed (see `TableScreen.key_role`)."""
+
+ACTING_KEYS = frozenset({"enter", "space"})  # the keys that give, mark or vote at the hand and the dial
+
+clock: Callable[[], float] = time.monotonic
+"""The clock of `REACTION` (tests set their own)."""
 
 
 CONTENTS_MAX = 4096
@@ -167,6 +177,9 @@ class TableScreen(Screen[None]):
         self._clue_label = "Clue:"
         self._found: dict[tuple[object, object], Widget] = {}  # query_one's answers
         self._clock: Timer | None = None  # the once-a-second tick, while there is a clock to count down
+        self._role: tuple[object, ...] = words.role_key(view)  # what a key at the hand or dial acts on now
+        self._role_before = self._role  # ... before its last change
+        self._role_since: float | None = None  # when it last changed (None: not since the screen opened)
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
@@ -251,6 +264,20 @@ class TableScreen(Screen[None]):
             self._render_topbar()
         if self.view.stand_ins:
             self._render_status()
+
+    def key_role(self, key: events.Key, *, arriving: bool) -> object | None:
+        """What `key` acts on (see `words.role_key`), as the app stamps it when it comes in (`arriving`) and checks it
+        when its turn comes: a key whose role changed in between is dropped (`key_dropped`). None for keys that act
+        the same in every phase: all but Enter and Space, and any key going into a text box. A key that comes in
+        within `REACTION` seconds of a change counts as typed for the step before (it was on its way)."""
+        if key.key not in ACTING_KEYS or isinstance(self.focused, Input):
+            return None
+        if arriving and self._role_since is not None and clock() - self._role_since < REACTION:
+            return self._role_before
+        return self._role
+
+    def key_dropped(self, key: events.Key) -> None:
+        self.notify(words.key_dropped(key.key), severity="warning", markup=False)
 
     def refresh_bindings_if_changed(self) -> None:
         """Rebuilding the footer is the costliest part of a re-render: do it only when a key's state changed.
@@ -342,6 +369,9 @@ class TableScreen(Screen[None]):
     def _render_view(self) -> None:
         view, previous = self.view, self._shown
         self._shown = view
+        role = words.role_key(view)
+        if role != self._role:
+            self._role_before, self._role, self._role_since = self._role, role, clock()
         game = view.game
         key: tuple[object, ...] = (view.status, game.turn if game else None, game.phase if game else None)
         phase_changed = key != self._phase_key

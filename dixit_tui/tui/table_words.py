@@ -629,6 +629,21 @@ CHAT_PAUSED = "Chat is paused until the reveal, so nobody can hint at a card."
 NOTHING_TO_CHOOSE = "Nothing to choose now"  # the title of a notice that repeats the status line
 
 
+def role_key(view: TableView) -> tuple[object, ...]:
+    """What a key at the hand or the dial acts on: the phase and what you may do in it. A key typed for one of these
+    never acts in the next (an Enter meant as "give this card", typed as the teammate gave the team's, voted)."""
+    game = view.game
+    if game is None:
+        return (view.status,)
+    return (view.status, game.turn, game.phase, game.can_clue, game.submit_count, game.can_vote, game.places_red)
+
+
+def key_dropped(key: str) -> str:
+    """The notice when a key typed for a step that just ended is dropped."""
+    name = {"enter": "Enter", "space": "Space"}.get(key, key)
+    return f"{name} did nothing: the table moved on as you pressed it. Look, then press it again."
+
+
 def voided_notice(turn: int) -> str:
     what = "The practice turn" if turn == 0 else f"Turn {turn}"
     return f"{what} was voided: every card went back to its owner."

@@ -28,7 +28,7 @@ from tests.protocol.clients import Game
 from tests.protocol.moves import Message
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-SERVER_TYPES = {"hello", "state", "reveal", "voided", "over", "chat", "notice", "error"}
+SERVER_TYPES = {"hello", "state", "reveal", "voided", "over", "chat", "notice", "error", "queue"}
 
 
 # --- the games ------------------------------------------------------------------------------------------------
@@ -354,6 +354,10 @@ VALID_COMMANDS: list[Message] = [
     {"cmd": "add_bots"},
     {"cmd": "add_bots", "count": 3},
     {"cmd": "create", "mode": "party", "bots": 5},
+    {"cmd": "queue"},
+    {"cmd": "queue", "mode": "standard", "profile": "refresh", "players": [4, 6], "fill_with_bots_after": 30},
+    {"cmd": "queue", "mode": "team", "players": 6, "fill_with_bots_after": None, "ref": 2},
+    {"cmd": "unqueue"},
 ]
 
 INVALID_COMMANDS: list[Any] = [
@@ -391,6 +395,12 @@ INVALID_COMMANDS: list[Any] = [
     {"cmd": "add_bots", "count": 0},
     {"cmd": "add_bots", "bots": 2},
     {"cmd": "create", "mode": "standard", "bots": -1},
+    {"cmd": "queue", "players": [4]},
+    {"cmd": "queue", "players": [2, 6]},
+    {"cmd": "queue", "fill_with_bots_after": -1},
+    {"cmd": "queue", "fill_with_bots_after": "soon"},
+    {"cmd": "queue", "size": 4},
+    {"cmd": "unqueue", "now": True},
 ]
 
 

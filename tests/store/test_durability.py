@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sqlite3
 from pathlib import Path
@@ -96,6 +97,32 @@ async def test_replay_prints_the_transcript_of_a_saved_game(tmp_path: Path, caps
     # the transcript never shows a hand: only cards that were on a board
     assert "points: ana +" in out
     assert await asyncio.to_thread(main, ["replay", "ZZZZ", "--data-dir", str(tmp_path)]) == 1
+
+
+async def test_replay_json_gives_the_same_game_as_reveal_messages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dixit_tui.cli import main
+    from dixit_tui.protocol.schema import validate_message
+
+    store = await SqliteStore.open(tmp_path)
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, store=store)
+    code, clients = await play_some(coord, 200, seed=5)
+    final = last_view(clients[0][0]).game
+    assert final is not None
+    await store.close()
+    assert await asyncio.to_thread(main, ["replay", code, "--data-dir", str(tmp_path), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1, "one JSON object on one line"
+    game = json.loads(out)
+    assert (game["table"], game["phase"]) == (code, "over")
+    assert [p["name"] for p in game["players"]] == [p.name for p in final.players]
+    assert [p["score"] for p in game["players"]] == [p.score for p in final.players]
+    assert game["winners"] == list(final.winners) and game["turns"]
+    for turn in game["turns"]:
+        validate_message(turn)  # each scored turn is the protocol's reveal message
+        assert turn["type"] == "reveal"
+    assert [t["turn"] for t in game["turns"]] == sorted({t["turn"] for t in game["turns"]})
 
 
 class FirstChoice(random.Random):

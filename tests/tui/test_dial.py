@@ -101,7 +101,11 @@ async def test_number_keys_jump_and_refuse_forbidden() -> None:
         assert dial.pointer == 6
         await pilot.pause()
         assert app.of("refused") == [("refused", 3), ("refused", 9), ("refused", 0)]
+        # the Enter right after a refused number does not vote for the card the dial stayed on: it says so
         await pilot.press("enter")
+        await pilot.pause()
+        assert app.of("cast") == [] and app.of("refused")[-1] == ("refused", 0)
+        await pilot.press("enter")  # pressed again: the vote goes to the card the dial shows
         await pilot.pause()
         assert app.of("cast") == [("cast", (6,), None)]
 

@@ -113,6 +113,7 @@ class Dial(LaidOutOnce, can_focus=True):
         self._digits = ""
         self._digit_time = 0.0
         self._typed_at: float | None = None  # when a letter (not a dial key) last reached the dial
+        self._refused: int | None = None  # a slot asked for and refused, until the pointer is moved or a key refused
         self.board: object = None
         self.slots = 0
         self.forbidden: frozenset[int] = frozenset()
@@ -178,6 +179,7 @@ class Dial(LaidOutOnce, can_focus=True):
         self.stage = "green"
         self.green = None
         self.marks = ()
+        self._refused = None
         start = self.voted[0] if self.voted and self.allowed(self.voted[0]) else None
         self.pointer = start if start is not None else self._next_allowed(0, 1)
         if self.votes_allowed > 1 and len(self.voted) > 1:
@@ -215,6 +217,7 @@ class Dial(LaidOutOnce, can_focus=True):
     # --- actions -----------------------------------------------------------------------------------------------
 
     def _moved(self) -> None:
+        self._refused = None
         self.refresh()
         state = tuple(self.check_action(b.action if isinstance(b, Binding) else b[1], ()) for b in self.BINDINGS)
         if state != self._bindings_state:  # the footer is costly to rebuild: only when a key's state changed
@@ -231,12 +234,14 @@ class Dial(LaidOutOnce, can_focus=True):
         return True
 
     def action_turn(self, step: int) -> None:
+        self._refused = None  # the player turns the dial: Enter acts on where it stops
         slot = self._next_allowed(self.pointer or (0 if step > 0 else 1), step)
         if slot and slot != self.pointer:
             self.pointer = slot
             self._moved()
 
     def action_jump_end(self, last: int) -> None:
+        self._refused = None
         slot = self._next_allowed(1, -1) if last else self._next_allowed(self.slots, 1)
         if slot and slot != self.pointer:
             self.pointer = slot
@@ -245,16 +250,37 @@ class Dial(LaidOutOnce, can_focus=True):
     def select(self, slot: int) -> bool:
         """Point at `slot` (a number key or a click). Refuses a forbidden or unknown slot."""
         if not 1 <= slot <= self.slots:
-            self.post_message(
-                self.Refused(self, slot, f"There is no card {slot}: the board has cards 1 to {self.slots}.")
-            )
+            self._refuse_pick(slot, f"There is no card {slot}: the board has cards 1 to {self.slots}.")
             return False
         if not self.allowed(slot):
-            self.post_message(self.Refused(self, slot, f"Card {slot} is yours: you cannot vote for it."))
+            self._refuse_pick(slot, f"Card {slot} is yours: you cannot vote for it.")
             return False
+        self._refused = None
         if slot != self.pointer:
             self.pointer = slot
             self._moved()
+        return True
+
+    def _refuse_pick(self, slot: int, reason: str) -> None:
+        """A slot that cannot be chosen: the pointer stays, and the next Enter or Space does not act on the slot it
+        stays on (the player meant another: "2" refused, then Enter, voted for 1)."""
+        self._refused = slot
+        self.post_message(self.Refused(self, slot, reason))
+
+    def _after_refusal(self, key: str, does: Callable[[], str]) -> bool:
+        """After a refused pick, `key` (Enter or Space) is refused once, saying what pressing it again does."""
+        refused = self._refused
+        if refused is None:
+            return False
+        self._refused = None
+        self.post_message(
+            self.Refused(
+                self,
+                refused,
+                f"{key} did nothing: card {refused} was not chosen. The dial is on {self.pointer}: "
+                f"press {key} again to {does()}.",
+            )
+        )
         return True
 
     def action_toggle_mark(self) -> None:
@@ -264,6 +290,8 @@ class Dial(LaidOutOnce, can_focus=True):
             self.post_message(
                 self.Refused(self, self.pointer, "One vote this turn: turn the dial to your card and press Enter.")
             )
+            return
+        if self._after_refusal("Space", lambda: f"{'unmark' if self.pointer in self.marks else 'mark'} {self.pointer}"):
             return
         if self.pointer in self.marks:
             self.marks = tuple(s for s in self.marks if s != self.pointer)
@@ -284,6 +312,8 @@ class Dial(LaidOutOnce, can_focus=True):
             self._typed_at = self._clock()
             self.post_message(self.Refused(self, self.pointer, "You were typing: Enter did not vote. Press it again."))
             return
+        if self._after_refusal("Enter", self._what_enter_does):
+            return
         if self.places_red and self.stage == "green":
             self.green = self.pointer
             self.stage = "red"
@@ -301,6 +331,14 @@ class Dial(LaidOutOnce, can_focus=True):
             self.pointer = self.green
             self.green = None
             self._moved()
+
+    def _what_enter_does(self) -> str:
+        if self.stage == "red":
+            return f"send green {self.green} and red {self.pointer}"
+        if self.places_red:
+            return f"choose green {self.pointer}"
+        slots, _ = self.pending()
+        return "vote for " + " and ".join(map(str, slots))
 
     def action_back(self) -> None:
         if self.stage == "red" and self.green is not None:
