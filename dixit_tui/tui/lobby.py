@@ -238,13 +238,17 @@ class LobbyScreen(Screen[None]):
             self._render_tables(tables)
 
     def _render_tables(self, tables: tuple[TableSummary, ...]) -> None:
-        shown = (tables, self.player_name())
+        motd = self.host.motd()
+        shown = (tables, self.player_name(), motd)
         if shown == self._shown:
             return  # (a lobby update that changes nothing this list shows)
         self._shown = shown
         self.query_one("#welcome", Static).update(
             Content.assemble(
-                "Welcome, ", (self.player_name(), "bold"), "! Join a table, watch one, or create your own."
+                "Welcome, ",
+                (self.player_name(), "bold"),
+                "! Join a table, watch one, or create your own.",
+                *(("\n", ("Notice: ", "bold"), motd) if motd else ()),
             )
         )
         table = self.query_one("#tables", TableList)
