@@ -14,6 +14,14 @@ class TableStatus(StrEnum):
     OVER = "over"
 
 
+class TableLock(StrEnum):
+    """Who may take a new seat at a table, as its host set it."""
+
+    OPEN = "open"  # anyone; the lobby lists the table
+    CODE = "code"  # only people who have its code: the lobby does not list it
+    INVITED = "invited"  # only those the host invited, by name (the lobby does not list it either)
+
+
 class LiveKind(StrEnum):
     """What a live notice between workers carries (never recorded): a team chat line, or who is writing a clue."""
 
@@ -125,6 +133,8 @@ class TableView:
     deadline: float | None = None  # wall-clock time (epoch seconds) when a stand-in will play for those missing
     typing: tuple[int, ...] = ()  # seats writing a clue right now (only seats that may give the clue)
     stand_ins: tuple[tuple[int, float], ...] = ()  # (seat, epoch seconds): offline seats a stand-in will play for
+    lock: TableLock = TableLock.OPEN  # who may take a new seat (the host's lock)
+    invited: tuple[str, ...] = ()  # the names the host invited (shown to the host only)
 
     @property
     def is_host(self) -> bool:

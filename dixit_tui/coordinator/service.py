@@ -39,6 +39,7 @@ from dixit_tui.coordinator.models import (
     LobbyUpdate,
     NoticeUpdate,
     StateUpdate,
+    TableLock,
     TableOptions,
     TableStatus,
     TableSummary,
@@ -76,6 +77,7 @@ log = logging.getLogger(__name__)
 Sink = Callable[[Update], None]
 
 NO_BOTS = "This server has no built-in bots: invite people to play instead."
+INVITES_MAX = 32  # names a host may invite to one table
 
 SessionTable = Table["PlayerSession"]  # a table of this coordinator: its seats and spectators are sessions
 
@@ -545,6 +547,8 @@ class Coordinator:
     def summaries(self) -> tuple[TableSummary, ...]:
         out = []
         for table in self.tables.values():
+            if table.lock_to is not TableLock.OPEN:
+                continue  # locked by its host: only people who have its code (or an invitation) find it
             host = table.seats[table.host].name if table.seats else ""
             players = sum(not s.removed for s in table.seats)
             out.append(
@@ -710,6 +714,17 @@ def _same_view(last: Update | None, view: TableView) -> bool:
     return old == view
 
 
+def _who_sits(table: Table, seat: int) -> tuple[str | None, str | None]:
+    """The key of the player in `seat`, and (keyless) the address they are connected from, to keep them out."""
+    if not 0 <= seat < len(table.seats):
+        return None, None
+    record = table.seats[seat]
+    session = record.session
+    identity = getattr(session, "identity", None)  # a seat held at another worker has none here
+    peer = identity.peer if isinstance(identity, Identity) else None
+    return record.key, (peer if record.key is None else None)
+
+
 def _returning_seat(table: Table, name: str) -> int | None:
     """The seat of a player (not a bot, not removed) called `name` at this table: someone coming back after the
     start with the same name, who gets it back with their reconnect code (a key-bound seat also by its key)."""
@@ -862,6 +877,9 @@ class PlayerSession:
                 wanted = clean_name(name) if name is not None else self.name
                 if not wanted:
                     raise TableError("A name needs at least one visible letter.", "bad_name")
+                self._check_kept_out(table)
+                if not self.builtin_bot:  # the host's own bots sit down whatever the lock
+                    table.check_new_seat(wanted)
                 returning = _returning_seat(table, wanted) if table.game is not None else None
                 game = "is over" if table.status is TableStatus.OVER else "has started"
                 if returning is not None and table.seats[returning].key is not None:
@@ -924,6 +942,10 @@ class PlayerSession:
         if wait > 0:
             await asyncio.sleep(wait)
         raise problem
+
+    def _check_kept_out(self, table: Table) -> None:
+        if table.keeps_out(self.identity.key, self.identity.peer):
+            raise TableError(f"The host of table {table.code} removed you from it: you cannot come back.", "removed")
 
     async def _take_seat(self, table: Table, seat: int) -> None:
         if self.table is not None and self.table is not table:
@@ -1114,15 +1136,19 @@ class PlayerSession:
 
     @_retry_on_conflict
     async def remove(self, target: int) -> None:
+        """Remove a player (the host; or yourself). Someone the host removes may no longer take a seat at the table
+        (they may still watch it): kept out by their key, or by their address if they have none."""
         table, seat = self._need_seat()
         if table.game is not None:
-            await self._run(table, RemovePlayer(seat, target))
+            await self._run(table, RemovePlayer(seat, target), ban=_who_sits(table, target) if seat != target else None)
             return
         async with table.lock:
             if seat != table.host and seat != target:
                 raise TableError("Only the host can remove another player.", "not_host")
             if not 0 <= target < len(table.seats):
                 raise TableError("That seat has no player.", "no_seat")
+            if seat != target:
+                table.ban(*_who_sits(table, target))
             gone = table.leave_lobby_seat(target)
             if gone is not None:
                 gone.table = None
@@ -1130,6 +1156,37 @@ class PlayerSession:
                     gone.deliver(NoticeUpdate("The host removed you from the table."))
                 gone.deliver(StateUpdate(None))
             await self.coordinator.changed(table, lobby=True)
+
+    @_retry_on_conflict
+    async def lock(self, to: TableLock | str) -> None:
+        """Host only: who may take a new seat. OPEN: anyone (the lobby lists the table); CODE: only people who have
+        its code (the lobby does not list it); INVITED: only the names the host invited (`invite`)."""
+        try:
+            lock = TableLock(to)
+        except ValueError:
+            choices = " or ".join(f'"{e}"' for e in TableLock)
+            raise TableError(f"A table's lock is {choices}.", "bad_option") from None
+        table, seat = self._need_seat()
+        async with table.lock:
+            if seat != table.host:
+                raise TableError("Only the host can lock or open the table.", "not_host")
+            table.set_lock(lock)
+            await self.coordinator.changed(table, lobby=True)
+
+    @_retry_on_conflict
+    async def invite(self, name: str) -> None:
+        """Host only: the player called `name` may take a seat at a table locked to the invited."""
+        cleaned = clean_name(name)
+        if not cleaned:
+            raise TableError("A name needs at least one visible letter.", "bad_name")
+        table, seat = self._need_seat()
+        async with table.lock:
+            if seat != table.host:
+                raise TableError("Only the host can invite players.", "not_host")
+            if len(table.invited) >= INVITES_MAX and name_key(cleaned) not in table.invited:
+                raise TableError(f"A table keeps at most {INVITES_MAX} invitations.", "too_many_invites")
+            table.invite(cleaned)
+            await self.coordinator.changed(table)
 
     async def typing(self, active: bool) -> None:
         """You started (True) or stopped (False) writing a clue: the table shows who is writing one. Renew it every
@@ -1161,15 +1218,16 @@ class PlayerSession:
                 for update in updates:
                     session.deliver(update)
 
-    async def _run(self, table: Table, command: Command) -> None:
+    async def _run(self, table: Table, command: Command, ban: tuple[str | None, str | None] | None = None) -> None:
+        """Run a game command. `ban`: the (key, address) the command's removal keeps out of the table."""
         for attempt in range(3):
             try:
-                return await self._run_once(table, command)
+                return await self._run_once(table, command, ban)
             except TableError as err:  # another worker moved first: decide again against the new state
                 if err.code != "conflict" or self.expected_version is not None or attempt == 2:
                     raise
 
-    async def _run_once(self, table: Table, command: Command) -> None:
+    async def _run_once(self, table: Table, command: Command, ban: tuple[str | None, str | None] | None = None) -> None:
         async with table.lock:
             expected = self.expected_version
             if expected is not None and expected != table.version:
@@ -1179,5 +1237,7 @@ class PlayerSession:
                     "stale",
                 )
             updates = table.execute(command)
+            if ban is not None:
+                table.ban(*ban)
             lobby = table.status == TableStatus.OVER or isinstance(command, RemovePlayer)
             await self.coordinator.changed(table, updates, lobby=lobby, first=self)

@@ -23,6 +23,7 @@ from dixit_tui.coordinator.models import (
     RevealUpdate,
     SeatInfo,
     StandInReason,
+    TableLock,
     TableOptions,
     TableStatus,
     TableView,
@@ -75,6 +76,11 @@ S = TypeVar("S", bound=Occupant)  # the sessions at a table
 CHAT_TAIL = 60
 TEAM_CHAT_TAIL = 30  # team lines are kept apart, per team, so they never push the table's lines out
 LOG_TAIL = 60
+LOCK_NOTES = {
+    TableLock.OPEN: "The table is open: the lobby lists it, and anyone may join.",
+    TableLock.CODE: "The table is locked: only people who have its code can join (the lobby no longer lists it).",
+    TableLock.INVITED: "The table is locked: only the players its host invited can join.",
+}
 
 
 @dataclass(slots=True)
@@ -164,6 +170,10 @@ class Table(Generic[S]):
         self.creator: str | None = None  # who created it ("key:..." or "name:..."), for the per-player table cap
         self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
         self.remote_watchers = 0  # spectators at other workers (several workers on Redis), by their presence
+        self.banned_keys: set[str] = set()  # keys of players the host removed: kept out of this table
+        self.banned_ips: set[str] = set()  # addresses of keyless players the host removed: keyless joins refused
+        self.lock_to = TableLock.OPEN  # who may take a new seat (and whether the lobby lists the table)
+        self.invited: dict[str, str] = {}  # name key -> name, of those the host invited (see `TableLock.INVITED`)
 
     # --- who is here -----------------------------------------------------------------------------------------
 
@@ -347,6 +357,18 @@ class Table(Generic[S]):
             self.note(rec["text"])
         elif kind == "host":  # a rematch keeps the old table's host, wherever they sit
             self.lobby_host = rec["seat"]
+        elif kind == "ban":
+            if rec.get("key"):
+                self.banned_keys.add(rec["key"])
+            if rec.get("ip"):
+                self.banned_ips.add(rec["ip"])
+            self.version += 1
+        elif kind == "lock":
+            self.lock_to = TableLock(rec["to"])
+            self.note(LOCK_NOTES[self.lock_to])
+        elif kind == "invite":
+            self.invited[name_key(rec["name"])] = rec["name"]
+            self.note(f"{rec['name']} is invited.")
         else:
             raise ValueError(f"unknown table record {kind!r}")
         return []
@@ -368,6 +390,10 @@ class Table(Generic[S]):
             "chat_total": self.chat_total,
             "log": list(self.log),
             "version": self.version,
+            "banned_keys": sorted(self.banned_keys),
+            "banned_ips": sorted(self.banned_ips),
+            "lock_to": self.lock_to.value,
+            "invited": list(self.invited.values()),
         }
 
     @classmethod
@@ -393,6 +419,10 @@ class Table(Generic[S]):
         table.chat_total = data.get("chat_total", table.chat_total)
         table.log.extend(data["log"])
         table.version = data["version"]
+        table.banned_keys = set(data.get("banned_keys", ()))
+        table.banned_ips = set(data.get("banned_ips", ()))
+        table.lock_to = TableLock(data.get("lock_to", TableLock.OPEN))
+        table.invited = {name_key(name): name for name in data.get("invited", ())}
         return table
 
     def reset_from(self, saved: Table[S]) -> list[S]:
@@ -401,6 +431,8 @@ class Table(Generic[S]):
         sessions = [seat.session for seat in self.seats]
         self.seats = saved.seats
         self.lobby_host, self.game, self.event_records = saved.lobby_host, saved.game, saved.event_records
+        self.banned_keys, self.banned_ips = saved.banned_keys, saved.banned_ips
+        self.lock_to, self.invited = saved.lock_to, saved.invited
         self.chat, self.chat_total, self.log, self.version = saved.chat, saved.chat_total, saved.log, saved.version + 1
         self.pending = []
         self._seat_infos_key = ()
@@ -423,6 +455,32 @@ class Table(Generic[S]):
             record["builtin"] = builtin
         self.record(record)
         return len(self.seats) - 1
+
+    def keeps_out(self, key: str | None, address: str | None) -> bool:
+        """Whether the host removed this player from the table: by their key, or (keyless) by their address."""
+        if key is not None:
+            return key in self.banned_keys
+        return address is not None and address in self.banned_ips
+
+    def ban(self, key: str | None, address: str | None) -> None:
+        """Keep a removed player out: their key, or their address if they have none."""
+        if key is not None:
+            self.record({"t": "ban", "key": key})
+        elif address is not None:
+            self.record({"t": "ban", "ip": address})
+
+    def check_new_seat(self, name: str) -> None:
+        """A table locked by its host takes new players only as it says (those invited, by name)."""
+        if self.lock_to is TableLock.INVITED and name_key(name) not in self.invited:
+            raise TableError(f"Table {self.code} takes only the players its host invited.", "locked")
+
+    def set_lock(self, to: TableLock) -> None:
+        if to is not self.lock_to:
+            self.record({"t": "lock", "to": to.value})
+
+    def invite(self, name: str) -> None:
+        if name_key(name) not in self.invited:
+            self.record({"t": "invite", "name": name})
 
     def leave_lobby_seat(self, seat: int) -> S | None:
         """Before the game starts, leaving frees the seat; the host role passes on. Returns the session that sat
@@ -789,6 +847,8 @@ class Table(Generic[S]):
             deadline=self.deadline,
             typing=shared.typing,
             stand_ins=shared.stand_ins,
+            lock=self.lock_to,
+            invited=tuple(self.invited.values()) if seat is not None and seat == shared.host else (),
         )
 
     def _seat_infos(self, host: int) -> tuple[SeatInfo, ...]:

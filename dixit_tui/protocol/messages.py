@@ -113,6 +113,8 @@ def table_state(view: TableView) -> dict[str, Any]:
         "typing": list(view.typing),
         "stand_ins": [{"seat": seat, "at": at} for seat, at in view.stand_ins],
         "version": view.version,
+        "lock": view.lock,
+        "invited": list(view.invited),
     }
 
 

@@ -63,23 +63,32 @@ class NamePrompt(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", priority=True)]
 
-    def __init__(self, message: str, current: str) -> None:
+    def __init__(
+        self,
+        message: str,
+        current: str,
+        *,
+        title: str = "Pick another name",
+        placeholder: str = "another name",
+        ok: str = "Join",
+    ) -> None:
         super().__init__(classes="dialog-screen")
         self.message = message
         self.current = current
+        self.title_text, self.placeholder, self.ok = title, placeholder, ok
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="name-dialog") as box:
-            box.border_title = "Pick another name"
+            box.border_title = self.title_text
             yield Static(Content(self.message), id="name-message", classes="dialog-text")
             yield Input(
-                placeholder="another name",
+                placeholder=self.placeholder,
                 max_length=NAME_MAX,
                 id="new-name",
             )
             yield Static(Content(""), id="name-error", classes="error")
             with Horizontal(classes="buttons"):
-                yield Button("Join", variant="primary", id="name-ok")
+                yield Button(self.ok, variant="primary", id="name-ok")
                 yield Button("Cancel", id="name-cancel")
         yield KeyBar()
 

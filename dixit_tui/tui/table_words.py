@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 
 from dixit_tui.coordinator import OverUpdate, TableView
-from dixit_tui.coordinator.models import TableStatus
+from dixit_tui.coordinator.models import TableLock, TableStatus
 from dixit_tui.engine import Mode, Phase, PlayerView, Reveal
 from dixit_tui.engine.reveal import Outcome
 
@@ -751,6 +751,22 @@ def void_question(view: TableView) -> Question:
 VOID_PHASES = (Phase.SUBMIT, Phase.VOTE)  # a turn may be voided once its clue is given, until the reveal
 
 REMOVE_TITLE = "Remove which player?"
+LOCK_TITLE = "Who may join this table?"
+LOCKS = (TableLock.OPEN, TableLock.CODE, TableLock.INVITED)
+INVITE_TEXT = "Who may join? Type their name as they will use it (with the table locked to those invited)."
+_LOCK_LABELS = {
+    TableLock.OPEN: "Anyone (the lobby lists it)",
+    TableLock.CODE: "Only people who have its code",
+    TableLock.INVITED: "Only people you invite",
+}
+
+
+def lock_choices(view: TableView) -> list[Words]:
+    """The host's choices for the table's lock (the current one marked), then "Invite a player"."""
+    out = [_w("✓ " if view.lock is lock else "  ", _LOCK_LABELS[lock]) for lock in LOCKS]
+    invited = f" ({', '.join(view.invited)})" if view.invited else ""
+    out.append(_w("  Invite a player…", invited))
+    return out
 
 
 def remove_choices(view: TableView, marker: Callable[[int], str]) -> list[tuple[int, Words]]:
