@@ -46,6 +46,7 @@ from dixit_tui.coordinator.models import (
     TableView,
     Update,
 )
+from dixit_tui.coordinator.moderation import Moderation, ModerationSettings
 from dixit_tui.coordinator.story import Story
 from dixit_tui.coordinator.table import ChatLimiter, Table
 from dixit_tui.coordinator.tallies import Tally
@@ -168,6 +169,7 @@ class Coordinator:
         close_idle_after: float = 600.0,
         limits: TableLimits = DEFAULT_TABLE_LIMITS,
         bots: BotFactory | None = None,  # seats built-in bots; None: this coordinator has none ("add bots" is refused)
+        moderation: ModerationSettings | None = None,  # admins, private mode (bans and the MOTD are in the store)
     ) -> None:
         self.limits = limits
         self.tally = Tally(clock)  # what was refused or undone under pressure, logged as summaries
@@ -203,6 +205,7 @@ class Coordinator:
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
         self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
+        self.moderation = Moderation(moderation or ModerationSettings(), lambda: self.store)  # bans, admins, MOTD
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
         self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
 
@@ -561,6 +564,7 @@ class Coordinator:
                     host,
                     table.watchers(),
                     table.options.decks,
+                    table.options.turn_seconds,
                 )
             )
         order = {TableStatus.LOBBY: 0, TableStatus.PLAYING: 1, TableStatus.OVER: 2}
@@ -697,6 +701,56 @@ class Coordinator:
         if table.is_empty() and table.status != TableStatus.PLAYING:
             self.tables.pop(table.code, None)
             table.queue_closed()
+
+    # --- moderation: the admins' commands (`ssh HOST admin ...`, protocol/admin.py checks who may) ---------------
+
+    @_retry_on_conflict
+    async def admin_close(self, code: str) -> str:
+        """Close a table now, whatever its state (its records stay, for replays). Returns what happened, in words."""
+        table = await self.find_table(code)
+        async with table.lock:
+            if self.tables.get(table.code) is not table:
+                raise TableError(f"There is no table {table.code} any longer.", "no_table")
+            table.announce("An admin closed the table.")
+            table.queue_closed()
+            await self.commit(table)
+            self.tables.pop(table.code, None)
+            notice = NoticeUpdate(f"An admin closed table {table.code}.", CloseReason.CLOSED)
+            for session in table.close():
+                session.table = None
+                session.deliver(notice)
+                session.deliver(StateUpdate(None))
+        self.lobby_changed()
+        return f"Table {table.code} closed."
+
+    @_retry_on_conflict
+    async def admin_remove(self, code: str, name: str) -> str:
+        """Take the player called `name` off table `code` (before the start, their seat is freed; in a game, they
+        leave it for good, as if they had chosen to). Returns what happened, in words."""
+        table = await self.find_table(code)
+        async with table.lock:
+            key = name_key(name)
+            seat = next(
+                (i for i, s in enumerate(table.seats) if not s.removed and name_key(s.name) == key and key), None
+            )
+            if seat is None:
+                raise TableError(f"Nobody called {name[:40]!r} plays at table {table.code}.", "no_seat")
+            who = table.seats[seat].name
+            session = table.seats[seat].session
+            updates: list[Update] = []
+            if table.game is None:
+                table.leave_lobby_seat(seat)
+            else:
+                table.announce(f"An admin removed {who} from the game.")
+                updates = table.execute(RemovePlayer(seat, seat))
+                table.seats[seat].session = None
+            if isinstance(session, PlayerSession) and session.table is table:
+                session.table = None
+                session.deliver(NoticeUpdate(f"An admin removed you from table {table.code}."))
+                session.deliver(StateUpdate(None))
+                session.deliver(LobbyUpdate(self.summaries()))
+            await self.changed(table, updates, lobby=True)
+        return f"{who} removed from table {table.code}."
 
 
 def _same_view(last: Update | None, view: TableView) -> bool:
@@ -1212,11 +1266,15 @@ class PlayerSession:
                     self.coordinator.shared.publish_live(table, {"k": LiveKind.TEAM, "line": line.line})
             return
         async with table.lock:
+            waiting = table.unattended
             updates = table.say(self, table.seat_of(self), self.name, clean_chat(text))
             await self.coordinator.commit(table)
             for session in table.sessions():
                 for update in updates:
                     session.deliver(update)
+            if waiting and not table.unattended:  # a table that had stopped playing itself: its clock runs again
+                self.coordinator.schedule(table)
+                self.coordinator.broadcast(table)
 
     async def _run(self, table: Table, command: Command, ban: tuple[str | None, str | None] | None = None) -> None:
         """Run a game command. `ban`: the (key, address) the command's removal keeps out of the table."""

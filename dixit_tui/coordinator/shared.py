@@ -194,6 +194,12 @@ class SharedStore:
     async def history(self, code: str) -> list[Record]:
         return await self.redis.history(code)
 
+    async def moderation_entries(self) -> list[tuple[str, str, str]]:
+        return await self.redis.moderation_entries()
+
+    async def moderate(self, kind: str, key: str, value: str | None) -> None:
+        await self.redis.moderate(kind, key, value)
+
     async def close(self) -> None:
         await self.redis.close()
 

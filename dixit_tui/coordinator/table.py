@@ -76,6 +76,7 @@ S = TypeVar("S", bound=Occupant)  # the sessions at a table
 CHAT_TAIL = 60
 TEAM_CHAT_TAIL = 30  # team lines are kept apart, per team, so they never push the table's lines out
 LOG_TAIL = 60
+QUIET_TURNS = 2  # whole turns with no person playing, after which a timed table stops playing itself
 LOCK_NOTES = {
     TableLock.OPEN: "The table is open: the lobby lists it, and anyone may join.",
     TableLock.CODE: "The table is locked: only people who have its code can join (the lobby no longer lists it).",
@@ -131,6 +132,7 @@ class _SharedView:
     start_problem: str | None
     typing: tuple[int, ...]
     stand_ins: tuple[tuple[int, float], ...]
+    stand_in_clue: str | None
 
 
 class Table(Generic[S]):
@@ -170,6 +172,9 @@ class Table(Generic[S]):
         self.creator: str | None = None  # who created it ("key:..." or "name:..."), for the per-player table cap
         self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
         self.remote_watchers = 0  # spectators at other workers (several workers on Redis), by their presence
+        self.clue_stand_in: str | None = None  # why a stand-in gave this turn's clue ("time", "away"); None: a player
+        self.quiet_turns = 0  # whole turns in a row no person played in (stand-ins and bots only); see `unattended`
+        self.person_played = False  # a person made a move in the turn in progress
         self.banned_keys: set[str] = set()  # keys of players the host removed: kept out of this table
         self.banned_ips: set[str] = set()  # addresses of keyless players the host removed: keyless joins refused
         self.lock_to = TableLock.OPEN  # who may take a new seat (and whether the lobby lists the table)
@@ -294,6 +299,13 @@ class Table(Generic[S]):
         self.announce(f"{why}{name} is the host now.")
         return updates
 
+    @property
+    def unattended(self) -> bool:
+        """At a timed table, two whole turns went by with no person playing (only stand-ins and bots): the table
+        waits for its people as an empty one does (its clocks stop) until a person moves or chats. (Without a time
+        limit a connected person's move is never made for them: such a table cannot play itself.)"""
+        return bool(self.options.turn_seconds) and self.quiet_turns >= QUIET_TURNS
+
     def is_empty(self) -> bool:
         return not self.watchers() and not any(s.session is not None for s in self.seats)
 
@@ -346,12 +358,17 @@ class Table(Generic[S]):
                 else:
                     self.note("The game has started. " + self._clue_prompt())
                 return []
-            self.game.state = fold(events, self.game.state) if game is None else game[1]
+            state = self.game.state
+            open_clue = state.phase is Phase.CLUE and state.turn.storyteller is None  # the first clue, open to all
+            self.game.state = fold(events, state) if game is None else game[1]
             self.game.events.extend(events)
-            return self._describe(events, rec.get("stand_in"))
+            return self._describe(events, rec.get("stand_in"), open_clue=open_clue)
         elif kind == "chat":
             line = ChatLine(rec["seat"], rec["name"], rec["text"])
             self.add_table_line(line)
+            seat = rec["seat"]
+            if seat is not None and 0 <= seat < len(self.seats) and not self.seats[seat].bot:
+                self._person_here()
             return [ChatUpdate(line)]
         elif kind == "note":
             self.note(rec["text"])
@@ -646,12 +663,39 @@ class Table(Generic[S]):
             return f"{self.seats[teller].name} tells the practice turn."
         return f"{self.seats[teller].name} tells next."
 
-    def _describe(self, events: Sequence[Event], stand_in: str | None = None) -> list[Update]:
+    def _person_here(self) -> None:
+        """A person played or chatted: the table is attended (a table that had stopped playing itself goes on)."""
+        if self.unattended and self.status is TableStatus.PLAYING:
+            self.note("Someone is here again: the clock runs again.")
+        self.quiet_turns = 0
+        self.person_played = True
+
+    def _turn_over(self) -> None:
+        """A turn was scored: count it among the quiet ones if no person played in it."""
+        if self.person_played:
+            self.quiet_turns = 0
+        else:
+            self.quiet_turns += 1
+            if self.quiet_turns == QUIET_TURNS and self.unattended:
+                self.note(
+                    f"Nobody has played for {QUIET_TURNS} turns, so the table waits: the clock stops until someone "
+                    "moves or chats."
+                )
+        self.person_played = False
+
+    def _describe(
+        self, events: Sequence[Event], stand_in: str | None = None, *, open_clue: bool = False
+    ) -> list[Update]:
         """Public log lines and updates for the events of one command. Only public facts are written.
-        `stand_in` ("away", "time"): a stand-in made the command, and the log says why, once."""
+        `stand_in` ("away", "time"): a stand-in made the command, and the log says why, once. `open_clue`: the
+        command was given while the first clue was open to everyone."""
         assert self.game is not None
         updates: list[Update] = []
         names = [s.name for s in self.seats]
+        move = events[0] if events else None  # a player's move comes first among its command's events
+        person = isinstance(move, ClueGiven | CardsSubmitted | VoteCast) and not self.seats[move.seat].bot
+        if person and stand_in is None:
+            self._person_here()
 
         def by_stand_in(seat: int, did: str) -> str:
             if stand_in == StandInReason.TIME:
@@ -661,7 +705,13 @@ class Table(Generic[S]):
         for event in events:
             match event:
                 case ClueGiven(seat=seat, text=text):
-                    if stand_in is not None:
+                    self.clue_stand_in = stand_in
+                    if stand_in == StandInReason.TIME and open_clue:
+                        self.note(
+                            f"Time's up and nobody gave the first clue, so {names[seat]} tells (the first in seat "
+                            f"order): a stand-in gave the clue “{text}” for them."
+                        )
+                    elif stand_in is not None:
                         self.note(by_stand_in(seat, f"gave the clue “{text}”"))
                     else:
                         self.note(f"{names[seat]} gave the clue: {text}")
@@ -679,6 +729,7 @@ class Table(Generic[S]):
                         self.note(f"Practice turn revealed (not counted). {gains or 'Nobody would have scored.'}")
                     else:
                         self.note(f"Turn {reveal.turn} revealed. {gains or 'Nobody scored.'}")
+                    self._turn_over()
                 case PracticeEnded():
                     self.note("The practice is over: every card was shuffled and dealt again, and scores start at 0.")
                 case TurnVoided(turn=turn):
@@ -826,7 +877,12 @@ class Table(Generic[S]):
             start_problem=self.start_problem() if lobby else None,
             typing=self.typing_seats(),
             stand_ins=tuple(sorted(self.stand_ins.items())),
+            stand_in_clue=self.clue_stand_in if self._clue_given() else None,
         )
+
+    def _clue_given(self) -> bool:
+        """The turn's clue is on the table (its cards are being given, or the vote is on)."""
+        return self.game is not None and self.game.state.phase in (Phase.SUBMIT, Phase.VOTE)
 
     def _view(self, seat: int | None, shared: _SharedView, chat: tuple[ChatLine, ...]) -> TableView:
         return TableView(
@@ -847,6 +903,7 @@ class Table(Generic[S]):
             deadline=self.deadline,
             typing=shared.typing,
             stand_ins=shared.stand_ins,
+            stand_in_clue=shared.stand_in_clue,
             lock=self.lock_to,
             invited=tuple(self.invited.values()) if seat is not None and seat == shared.host else (),
         )

@@ -24,8 +24,11 @@ from dixit_tui.protocol.views import game_fields
 PROTOCOL_VERSION = 1
 
 
-def hello(name: str) -> dict[str, Any]:
-    return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
+def hello(name: str, motd: str = "") -> dict[str, Any]:
+    message: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
+    if motd:
+        message["motd"] = motd  # added to v1: the message of the day, when the server's admins set one
+    return message
 
 
 def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
@@ -42,6 +45,7 @@ def summary(t: TableSummary) -> dict[str, Any]:
         "host": t.host,
         "spectators": t.spectators,
         "decks": list(t.decks),
+        "turn_seconds": t.turn_seconds,
     }
 
 

@@ -84,7 +84,7 @@ async def serve_json(
             await writer.drain()
 
     session = await coordinator.connect(identity, sink)
-    writer.write(_line(hello(session.name)))
+    writer.write(_line(hello(session.name, coordinator.moderation.motd)))
     pumping = asyncio.create_task(pump())
     stalled = asyncio.ensure_future(overflow.wait())
     reading: asyncio.Future[bytes] | None = None

@@ -426,6 +426,10 @@ class DixitApp(ThemeLookup[int]):
             screen.update_classes(classes, update=False)
             mark_styled_at_mount(screen)
 
+    def motd(self) -> str:
+        """The server's message of the day ("" for none), shown in the lobby."""
+        return self.coordinator.moderation.motd
+
     def deck_sizes(self) -> dict[str, int]:
         """The server's decks (the built-in ones and any given with --deck), each with its number of cards; a deck
         not playable here is not offered."""
