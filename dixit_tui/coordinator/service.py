@@ -833,6 +833,8 @@ class PlayerSession:
         self.coordinator = coordinator
         self.identity = identity
         self.name = clean_name(identity.name) or "guest"
+        if self.name != identity.name:
+            log.info("name %r (from %s) is %r here", identity.name[:64], identity.peer or "?", self.name)
         self.sink = sink
         self.builtin_bot = builtin_bot  # a built-in bot: it stops when its game ends (a rematch seats a fresh one)
         self.table: SessionTable | None = None

@@ -221,8 +221,27 @@ class Table(Generic[S]):
         )
 
     def name_taken(self, name: str, *, except_seat: int | None = None) -> bool:
+        return self.seated_as(name, except_seat=except_seat) is not None
+
+    def seated_as(self, name: str, *, except_seat: int | None = None) -> str | None:
+        """The name of the seat whose name counts as the same as `name` ("gus" for "GUS"), if any."""
         key = name_key(name)
-        return any(name_key(s.name) == key for i, s in enumerate(self.seats) if i != except_seat and not s.removed)
+        return next(
+            (
+                s.name
+                for i, s in enumerate(self.seats)
+                if i != except_seat and not s.removed and name_key(s.name) == key
+            ),
+            None,
+        )
+
+    def _name_taken_error(self, name: str, *, except_seat: int | None = None) -> TableError | None:
+        """The refusal of `name` when someone at the table has it (named as they are seated), else None."""
+        seated = self.seated_as(name, except_seat=except_seat)
+        if seated is None:
+            return None
+        same = "" if seated == name else f" ({name} counts as the same name)"
+        return TableError(f"Someone at this table is already called {seated}{same}. Pick another name.", "name_taken")
 
     def humans_connected(self) -> bool:
         """Whether a player who is not a built-in bot (a person, or an agent connected with `json bot`) is connected
@@ -446,8 +465,8 @@ class Table(Generic[S]):
             raise TableError(f"The game {game}: you can watch it instead.", "started")
         if len(self.seats) >= self.max_seats:
             raise TableError(f"This table is full ({self.max_seats} seats).", "table_full")
-        if self.name_taken(name):
-            raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
+        if (taken := self._name_taken_error(name)) is not None:
+            raise taken
         record: dict[str, Any] = {"t": "seat", "name": name, "key": key, "code": new_reconnect_code(), "bot": bot}
         if bot:
             record["builtin"] = builtin
@@ -594,8 +613,8 @@ class Table(Generic[S]):
     def rename(self, seat: int, name: str) -> None:
         if self.game is not None:
             raise TableError("Names are fixed once the game has started.", "started")
-        if self.name_taken(name, except_seat=seat):
-            raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
+        if (taken := self._name_taken_error(name, except_seat=seat)) is not None:
+            raise taken
         self.record({"t": "rename", "seat": seat, "name": name})
 
     # --- the game --------------------------------------------------------------------------------------------
