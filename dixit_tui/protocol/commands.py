@@ -7,8 +7,9 @@ from contextlib import contextmanager
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from dixit_tui.coordinator import PlayerSession, TableError, TableOptions
-from dixit_tui.engine import FirstStoryteller, Mode, Profile
+from dixit_tui.coordinator import PlayerSession, TableError, TableLock, TableOptions
+from dixit_tui.coordinator.matchmaker import Ask
+from dixit_tui.engine import FirstStoryteller, Mode, Profile, player_range, profile_for
 
 
 class BadCommand(TableError):
@@ -181,6 +182,14 @@ async def _remove(s: PlayerSession, m: dict[str, Any]) -> None:
         await s.remove(seat)
 
 
+async def _lock(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.lock(_choice(m, "to", TableLock, TableLock.CODE))
+
+
+async def _invite(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.invite(_str(m, "name") or "")
+
+
 async def _add_bots(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.add_bots(_int(m, "count", 1) or 0)
 
@@ -191,6 +200,35 @@ async def _rematch(s: PlayerSession, m: dict[str, Any]) -> None:
 
 async def _leave(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.leave()
+
+
+def queue_ask(msg: dict[str, Any]) -> Ask:
+    """A `queue` command's ask: `players` a size or [smallest, biggest] (default: any size the mode plays)."""
+    mode = _choice(msg, "mode", Mode, Mode.STANDARD)
+    profile = _choice(msg, "profile", Profile, Profile.REFRESH)
+    lo, hi = player_range(mode, profile_for(mode, profile))
+    players = msg.get("players", [lo, hi])
+    if isinstance(players, int) and not isinstance(players, bool):
+        players = [players, players]
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in players)
+    ):
+        raise BadCommand('"players" must be a whole number or a list of two: [smallest, biggest].')
+    fill = msg.get("fill_with_bots_after")
+    if fill is not None and (isinstance(fill, bool) or not isinstance(fill, int | float)):
+        raise BadCommand('"fill_with_bots_after" must be a number of seconds, or null for never.')
+    return Ask(mode, profile, players[0], players[1], None if fill is None else float(fill))
+
+
+async def _queue(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.coordinator.matchmaker.queue(s, queue_ask(m))
+
+
+async def _unqueue(s: PlayerSession, m: dict[str, Any]) -> None:
+    if not s.coordinator.matchmaker.unqueue(s):
+        raise TableError("You are not in the queue.", "not_queued")
 
 
 HANDLERS: dict[str, Callable[[PlayerSession, dict[str, Any]], Awaitable[None]]] = {
@@ -209,4 +247,8 @@ HANDLERS: dict[str, Callable[[PlayerSession, dict[str, Any]], Awaitable[None]]] 
     "leave": _leave,
     "add_bots": _add_bots,
     "rematch": _rematch,
+    "queue": _queue,
+    "unqueue": _unqueue,
+    "lock": _lock,
+    "invite": _invite,
 }

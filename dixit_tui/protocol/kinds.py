@@ -14,3 +14,4 @@ class MessageType(StrEnum):
     CHAT = "chat"
     NOTICE = "notice"
     ERROR = "error"
+    QUEUE = "queue"  # addition

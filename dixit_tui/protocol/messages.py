@@ -9,6 +9,7 @@ from dixit_tui.coordinator import (
     LobbyUpdate,
     NoticeUpdate,
     OverUpdate,
+    QueueUpdate,
     RevealUpdate,
     StateUpdate,
     TableSummary,
@@ -23,8 +24,11 @@ from dixit_tui.protocol.views import game_fields
 PROTOCOL_VERSION = 1
 
 
-def hello(name: str) -> dict[str, Any]:
-    return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
+def hello(name: str, motd: str = "") -> dict[str, Any]:
+    message: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
+    if motd:
+        message["motd"] = motd  # added to v1: the message of the day, when the server's admins set one
+    return message
 
 
 def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
@@ -41,6 +45,7 @@ def summary(t: TableSummary) -> dict[str, Any]:
         "host": t.host,
         "spectators": t.spectators,
         "decks": list(t.decks),
+        "turn_seconds": t.turn_seconds,
     }
 
 
@@ -112,6 +117,8 @@ def table_state(view: TableView) -> dict[str, Any]:
         "typing": list(view.typing),
         "stand_ins": [{"seat": seat, "at": at} for seat, at in view.stand_ins],
         "version": view.version,
+        "lock": view.lock,
+        "invited": list(view.invited),
     }
 
 
@@ -152,6 +159,8 @@ def encode_update(update: Update, lobby: tuple[TableSummary, ...]) -> dict[str, 
             if line.team is not None:
                 chat["team"] = True  # added to v1: a line only the sender's team sees
             return chat
+        case QueueUpdate(queued=queued, waiting=waiting, text=text, table=table):
+            return {"type": "queue", "queued": queued, "waiting": waiting, "text": text, "table": table}
         case NoticeUpdate(text=text, reason=reason):
             notice: dict[str, Any] = {"type": "notice", "text": text}
             if reason is not None:
