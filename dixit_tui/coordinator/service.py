@@ -64,6 +64,8 @@ from dixit_tui.engine import (
     Vote,
     profile_for,
 )
+from dixit_tui.ratings import Ratings
+from dixit_tui.ratings import rebuild as rebuild_ratings
 from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, name_key, sanitize
 from dixit_tui.store import NullStore, Store
 from dixit_tui.store.base import StoreConflict
@@ -203,6 +205,7 @@ class Coordinator:
         self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
         self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
+        self.ratings = Ratings()  # per SSH key, folded from the results of the games committed (and `restore`d)
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -223,7 +226,9 @@ class Coordinator:
         return table
 
     async def restore(self) -> int:
-        """Rebuild every open table from the store (after a restart or a crash). Returns how many."""
+        """Rebuild every open table from the store (after a restart or a crash), and the ratings from the results
+        it holds. Returns how many tables."""
+        self.ratings = await rebuild_ratings(self.store)
         for stored in await self.store.load():
             self.used_codes.add(stored.code)  # a code is never given out twice, even once its table closed
             if stored.closed:
@@ -262,6 +267,9 @@ class Coordinator:
         records = table.take_pending()
         if not records:
             return
+        for record in records:
+            if record["t"] == "result":  # the ratings fold results in the order of their time
+                record.setdefault("at", self.clock())
         try:
             await self.store.append(table.code, records)
         except Exception as err:
@@ -286,6 +294,9 @@ class Coordinator:
             ) from err
         self.story.tell(table, records)
         COUNTS.committed(records)
+        for record in records:
+            if record["t"] == "result":
+                self.ratings.add(record)
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
             try:

@@ -29,6 +29,7 @@ from dixit_tui.coordinator.models import (
     Update,
     VoidedUpdate,
 )
+from dixit_tui.coordinator.results import count_moves, result_record
 from dixit_tui.engine import (
     Card,
     Command,
@@ -164,6 +165,7 @@ class Table(Generic[S]):
         self.creator: str | None = None  # who created it ("key:..." or "name:..."), for the per-player table cap
         self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
         self.remote_watchers = 0  # spectators at other workers (several workers on Redis), by their presence
+        self.moves: dict[int, list[int]] = {}  # seat -> [its moves in the game, of them a stand-in's] (the ratings)
 
     # --- who is here -----------------------------------------------------------------------------------------
 
@@ -310,6 +312,7 @@ class Table(Generic[S]):
         elif kind == "events":
             events = [event_from_dict(e) for e in rec["events"]] if game is None else game[0]
             self.event_records.extend(rec["events"])
+            count_moves(self.moves, events, "stand_in" in rec)
             if self.game is None:
                 self.game = Game(events)
                 if self.game.state.practice:
@@ -328,6 +331,8 @@ class Table(Generic[S]):
             self.note(rec["text"])
         elif kind == "host":  # a rematch keeps the old table's host, wherever they sit
             self.lobby_host = rec["seat"]
+        elif kind == "result":  # the game's result, for the ratings: the events said it all already
+            pass
         else:
             raise ValueError(f"unknown table record {kind!r}")
         return []
@@ -349,6 +354,7 @@ class Table(Generic[S]):
             "chat_total": self.chat_total,
             "log": list(self.log),
             "version": self.version,
+            "moves": {str(seat): counts for seat, counts in self.moves.items()},
         }
 
     @classmethod
@@ -374,6 +380,7 @@ class Table(Generic[S]):
         table.chat_total = data.get("chat_total", table.chat_total)
         table.log.extend(data["log"])
         table.version = data["version"]
+        table.moves = {int(seat): list(counts) for seat, counts in data.get("moves", {}).items()}
         return table
 
     def reset_from(self, saved: Table[S]) -> list[S]:
@@ -382,6 +389,7 @@ class Table(Generic[S]):
         sessions = [seat.session for seat in self.seats]
         self.seats = saved.seats
         self.lobby_host, self.game, self.event_records = saved.lobby_host, saved.game, saved.event_records
+        self.moves = saved.moves
         self.chat, self.chat_total, self.log, self.version = saved.chat, saved.chat_total, saved.log, saved.version + 1
         self.pending = []
         self._seat_infos_key = ()
@@ -558,7 +566,10 @@ class Table(Generic[S]):
         rec: dict[str, Any] = {"t": "events", "events": [event_to_dict(e) for e in events]}
         if stand_in is not None:
             rec["stand_in"] = stand_in
-        return self.record(rec, (events, after))
+        updates = self.record(rec, (events, after))
+        if any(isinstance(event, GameEnded) for event in events):
+            self.record(result_record(self))
+        return updates
 
     def _clue_prompt(self) -> str:
         assert self.game is not None
