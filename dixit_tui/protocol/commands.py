@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from dixit_tui.coordinator import PlayerSession, TableError, TableOptions
+from dixit_tui.coordinator import PlayerSession, TableError, TableLock, TableOptions
 from dixit_tui.coordinator.matchmaker import Ask
 from dixit_tui.coordinator.models import LeaderboardUpdate
 from dixit_tui.engine import FirstStoryteller, Mode, Profile, player_range, profile_for
@@ -184,6 +184,14 @@ async def _remove(s: PlayerSession, m: dict[str, Any]) -> None:
         await s.remove(seat)
 
 
+async def _lock(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.lock(_choice(m, "to", TableLock, TableLock.CODE))
+
+
+async def _invite(s: PlayerSession, m: dict[str, Any]) -> None:
+    await s.invite(_str(m, "name") or "")
+
+
 async def _add_bots(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.add_bots(_int(m, "count", 1) or 0)
 
@@ -251,4 +259,6 @@ HANDLERS: dict[str, Callable[[PlayerSession, dict[str, Any]], Awaitable[None]]] 
     "queue": _queue,
     "unqueue": _unqueue,
     "leaderboard": _leaderboard,
+    "lock": _lock,
+    "invite": _invite,
 }

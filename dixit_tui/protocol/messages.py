@@ -25,8 +25,11 @@ from dixit_tui.protocol.views import game_fields
 PROTOCOL_VERSION = 1
 
 
-def hello(name: str) -> dict[str, Any]:
-    return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
+def hello(name: str, motd: str = "") -> dict[str, Any]:
+    message: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
+    if motd:
+        message["motd"] = motd  # added to v1: the message of the day, when the server's admins set one
+    return message
 
 
 def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
@@ -43,6 +46,7 @@ def summary(t: TableSummary) -> dict[str, Any]:
         "host": t.host,
         "spectators": t.spectators,
         "decks": list(t.decks),
+        "turn_seconds": t.turn_seconds,
     }
 
 
@@ -114,6 +118,8 @@ def table_state(view: TableView) -> dict[str, Any]:
         "typing": list(view.typing),
         "stand_ins": [{"seat": seat, "at": at} for seat, at in view.stand_ins],
         "version": view.version,
+        "lock": view.lock,
+        "invited": list(view.invited),
     }
 
 

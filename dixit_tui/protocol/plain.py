@@ -11,6 +11,7 @@ from dixit_tui import __version__
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.models import mode_text
 from dixit_tui.health import health
+from dixit_tui.protocol.admin import handle_admin
 from dixit_tui.protocol.lines import LineReader
 from dixit_tui.protocol.messages import summary
 from dixit_tui.protocol.session import MAX_LINE, serve_json
@@ -26,6 +27,7 @@ HELP_LINES = (
     ("ssh {at} tables", "list the tables (tables --json: as one JSON object)"),
     ("ssh {at} leaderboard", "the ratings of the players with an SSH key, best first"),
     ("ssh {at} version", "print the server's version"),
+    ("ssh {at} admin help", "the admins' commands: ban, close a table, message of the day, ..."),
     ("ssh {at} health", "is the server well? one line, exit status 0 if so (for load balancers)"),
 )
 
@@ -103,6 +105,8 @@ async def handle_plain(
         text, status = help_here, 0
     elif not verb:  # a plain `ssh host` without a terminal
         text, status = "dixit-tui needs a terminal to play: add -t, or use the json command.\n\n" + help_here, 2
+    elif verb == "admin" or verb.startswith("admin "):
+        text, status = await handle_admin(coordinator, identity, verb[len("admin") :])
     elif verb == "health":
         well, text = await health(coordinator)
         status = 0 if well else 1

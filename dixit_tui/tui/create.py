@@ -1,6 +1,8 @@
 """The "create a table" dialog: a ModalScreen that returns TableOptions, or None when cancelled.
 
 Every choice is checked here with a plain message next to the form, so the coordinator rarely has to refuse.
+Enter creates the table from any field, as in a form (F2 too), except where it finishes a choice: a mode or rules
+option under the cursor that is not chosen yet is chosen first. The label of the row with the focus is highlighted.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
@@ -84,7 +86,7 @@ def parse_int(text: str) -> int | None:
 class CreateScreen(ModalScreen[TableOptions | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", priority=True),
-        Binding("f2", "create", "Create"),
+        Binding("f2", "create", "Create", key_display="⏎/F2"),
     ]
 
     def __init__(self, initial: TableOptions | None = None, deck_sizes: Mapping[str, int] | None = None) -> None:
@@ -188,6 +190,32 @@ class CreateScreen(ModalScreen[TableOptions | None]):
         self._decks_changed()
         self._mode_changed()
         self.query_one("#mode", RadioSet).focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The row with the focus shows it on its label (Textual's :focus-within restyles only the focused widget's
+        ancestors: the label of the row left stayed highlighted)."""
+        row = next((n for n in event.widget.ancestors_with_self if n.has_class("row")), None)
+        for other in self.query(".row.-current"):
+            if other is not row:
+                other.remove_class("-current")
+        if row is not None:
+            row.add_class("-current")
+
+    def on_key(self, event: events.Key) -> None:
+        """Enter creates from any field (a text box's Enter does, through Input.Submitted; a button's presses it);
+        on a mode or rules option under the cursor but not chosen yet, it chooses it (the set's own Enter)."""
+        if event.key != "enter" or self._gone():
+            return
+        focused = self.focused
+        if focused is None or isinstance(focused, Input | Button):
+            return
+        if isinstance(focused, RadioSet):
+            cursor = next((b for b in focused.query(RadioButton) if b.has_class("-selected")), None)
+            if cursor is not None and not cursor.value:
+                return
+        event.stop()
+        event.prevent_default()
+        self.action_create()
 
     # --- reading the form ------------------------------------------------------------------------------------
 

@@ -230,7 +230,7 @@ def field_focused(client: PtyClient, label: str, offset: int = 14, width: int = 
 
 
 # The create dialog's focus order from its first field (Mode): Rules, one tick per deck, Seats, Target score.
-# (The label of the focused row is meant to turn reverse, but it stays on Mode: see the report on create.py.)
+# (The label of the row with the focus turns reverse.)
 CREATE_DECKS = tuple(builtin_deck_names())
 CREATE_TABS = {"Seats": 2 + len(CREATE_DECKS), "Target score": 3 + len(CREATE_DECKS)}
 
