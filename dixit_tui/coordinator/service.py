@@ -67,6 +67,8 @@ from dixit_tui.engine import (
     profile_for,
 )
 from dixit_tui.log_caps import REPEATS
+from dixit_tui.ratings import Ratings
+from dixit_tui.ratings import rebuild as rebuild_ratings
 from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, log_text, name_key, sanitize
 from dixit_tui.store import NullStore, Store
 from dixit_tui.store.base import StoreConflict
@@ -214,6 +216,7 @@ class Coordinator:
         self.moderation = Moderation(moderation or ModerationSettings(), lambda: self.store)  # bans, admins, MOTD
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
         self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
+        self.ratings = Ratings()  # per SSH key, folded from the results of the games committed (and `restore`d)
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -234,7 +237,9 @@ class Coordinator:
         return table
 
     async def restore(self) -> int:
-        """Rebuild every open table from the store (after a restart or a crash). Returns how many."""
+        """Rebuild every open table from the store (after a restart or a crash), and the ratings from the results
+        it holds. Returns how many tables."""
+        self.ratings = await rebuild_ratings(self.store)
         for stored in await self.store.load():
             self.used_codes.add(stored.code)  # a code is never given out twice, even once its table closed
             if stored.closed:
@@ -273,6 +278,9 @@ class Coordinator:
         records = table.take_pending()
         if not records:
             return
+        for record in records:
+            if record["t"] == "result":  # the ratings fold results in the order of their time
+                record.setdefault("at", self.clock())
         try:
             await self.store.append(table.code, records)
         except Exception as err:
@@ -299,6 +307,9 @@ class Coordinator:
             self.store_back()
         self.story.tell(table, records)
         COUNTS.committed(records)
+        for record in records:
+            if record["t"] == "result":
+                self.ratings.add(record)
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
             try:
