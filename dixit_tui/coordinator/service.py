@@ -326,8 +326,13 @@ class Coordinator:
             log.error("saving table %s failed; rolling it back (the store is failing)", table.code, exc_info=err)
         else:
             log.warning("saving table %s failed (%s); rolling it back", table.code, type(err).__name__)
-        self.unsaved[table.code] = self.unsaved.get(table.code, 0) + 1
-        self.tally.count("changes refused: the store could not save them", table.code)
+        self.refused_for_storage(table.code)
+
+    def refused_for_storage(self, code: str) -> None:
+        """A change at table `code` was refused because the store could not be written or read: counted, and the
+        table is refreshed when the store is back (`store_back`)."""
+        self.unsaved[code] = self.unsaved.get(code, 0) + 1
+        self.tally.count("changes refused: the store could not save them", code)
 
     def store_back(self) -> None:
         """The store saves again (a change was saved, or Redis answered the tick): every table a failed change was
@@ -340,7 +345,8 @@ class Coordinator:
             table = self.tables.get(code)
             if table is not None:
                 self.schedule(table)
-                self.broadcast(table)
+                for session, view in table.views():  # even a view equal to the last one: "go on, it works again"
+                    session.deliver(StateUpdate(view))
 
     def _take_out(self, table: Table) -> None:
         """The store can neither save the table's change nor give back its saved state: the table leaves this

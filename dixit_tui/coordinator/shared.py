@@ -355,6 +355,7 @@ class SharedTables:
         try:
             entries, presence = await _execute(pipe)
         except RedisError as err:
+            coordinator.refused_for_storage(table.code)
             raise TableError(
                 "The server cannot reach its storage just now, so nothing changed. Try again in a moment.", "storage"
             ) from err
