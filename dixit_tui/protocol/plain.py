@@ -1,5 +1,5 @@
 """Sessions without a terminal: `json` (the headless protocol) and the plain commands `tables` (`tables --json`),
-`help`, `version`, `health`."""
+`leaderboard`, `help`, `version`, `health`."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from dixit_tui.protocol.admin import handle_admin
 from dixit_tui.protocol.lines import LineReader
 from dixit_tui.protocol.messages import summary
 from dixit_tui.protocol.session import MAX_LINE, serve_json
+from dixit_tui.ratings import leaderboard_text
 from dixit_tui.sanitize import ssh_user
 
 HELP_LINES = (
@@ -26,6 +27,7 @@ HELP_LINES = (
     ("ssh {at} json", "headless play: JSON lines (scripts, agents)"),
     ("ssh {at} json bot", "the same, for a bot (shown as a bot at the table)"),
     ("ssh {at} tables", "list the tables (tables --json: as one JSON object)"),
+    ("ssh {at} leaderboard", "the ratings of the players with an SSH key, best first"),
     ("ssh {at} version", "print the server's version"),
     ("ssh {at} admin help", "the admins' commands: ban, close a table, message of the day, ..."),
     ("ssh {at} health", "is the server well? one line, exit status 0 if so (for load balancers)"),
@@ -102,6 +104,8 @@ async def handle_plain(
         text, status = tables_text(coordinator), 0
     elif verb == "tables --json":
         text, status = tables_json(coordinator), 0
+    elif verb == "leaderboard":
+        text, status = leaderboard_text(coordinator.ratings), 0
     elif verb in ("help", "--help"):
         text, status = help_here, 0
     elif not verb:  # a plain `ssh host` without a terminal
@@ -115,6 +119,6 @@ async def handle_plain(
         text, status = f"dixit-tui {__version__} (protocol 1)\n", 0
     else:
         shown = "".join(ch for ch in verb[:40] if ch.isprintable())
-        text, status = f"Unknown command {shown!r}. Try: help, tables, version, health, json.\n", 2
+        text, status = f"Unknown command {shown!r}. Try: help, tables, leaderboard, version, health, json.\n", 2
     writer.write(text.encode())
     return status

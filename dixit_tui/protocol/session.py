@@ -11,10 +11,12 @@ from typing import Any, Protocol
 from dixit_tui.coordinator import Coordinator, Identity, LobbyUpdate, TableSummary, Update
 from dixit_tui.counts import COUNTS
 from dixit_tui.engine import RuleError
+from dixit_tui.log_caps import REPEATS
 from dixit_tui.protocol.commands import dispatch
 from dixit_tui.protocol.messages import encode_update, error, hello
 
 log = logging.getLogger(__name__)
+log.addFilter(REPEATS)
 
 MAX_LINE = 16_384
 QUEUE_LIMIT = 1_000  # messages waiting for a client that stopped reading; past this it is disconnected

@@ -29,7 +29,7 @@ from dixit_tui import __version__
 from dixit_tui.addresses import address_of, plain_ip
 from dixit_tui.addresses import network_of as _network_of
 from dixit_tui.counts import COUNTS
-from dixit_tui.ssh import ignore_packets, receive_window
+from dixit_tui.ssh import ignore_packets, receive_window, usernames
 from dixit_tui.ssh.driver import check_work_measured
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
@@ -826,6 +826,7 @@ async def start_server(
     state.gate, state.ask_invite = gate, ask_invite
     ignore_packets.install()  # (no empty MSG_IGNORE ahead of each packet: the ciphers allowed are not CBC)
     receive_window.install()  # (a session's window stays shut while its unread input is queued)
+    usernames.install()  # (a user name SASLprep refuses, `ssh 🎲dice@host`, reaches the game instead of a disconnect)
 
     def server_factory() -> DixitSSHServer:
         return DixitSSHServer(state, app_factory, command_handler)
