@@ -194,7 +194,7 @@ Gate: TypeAlias = Callable[[SessionIdentity], Awaitable[str | None]]
 
 def wants_lines(term_type: str, command: str | None) -> bool:
     """A terminal session for the plain line mode: a dumb terminal, or the `plain` command."""
-    return term_type.strip().lower() in ("dumb", "") or (command or "").split()[:1] == ["plain"]
+    return term_type.strip().lower() == "dumb" or (command or "").split()[:1] == ["plain"]
 
 
 def session_kind(command: str | None) -> str:
