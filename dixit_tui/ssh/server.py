@@ -29,6 +29,7 @@ from dixit_tui import __version__
 from dixit_tui.addresses import address_of, plain_ip
 from dixit_tui.addresses import network_of as _network_of
 from dixit_tui.counts import COUNTS
+from dixit_tui.sanitize import log_text
 from dixit_tui.ssh import ignore_packets, receive_window, usernames
 from dixit_tui.ssh.driver import check_work_measured
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits
@@ -603,7 +604,7 @@ class DixitSSHServer(asyncssh.SSHServer):
         logger.info(
             "connection #%d authenticated: user=%r key=%s ip=%s",
             self.connection_id,
-            self.identity.username[:64],
+            log_text(self.identity.username[:64]),
             self.identity.key_fingerprint or "none",
             self.peer_ip,
         )
