@@ -39,12 +39,14 @@ from dixit_tui.coordinator.models import (
     LobbyUpdate,
     NoticeUpdate,
     StateUpdate,
+    TableLock,
     TableOptions,
     TableStatus,
     TableSummary,
     TableView,
     Update,
 )
+from dixit_tui.coordinator.moderation import Moderation, ModerationSettings
 from dixit_tui.coordinator.story import Story
 from dixit_tui.coordinator.table import ChatLimiter, Table
 from dixit_tui.coordinator.tallies import Tally
@@ -64,7 +66,10 @@ from dixit_tui.engine import (
     Vote,
     profile_for,
 )
-from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, name_key, sanitize
+from dixit_tui.log_caps import REPEATS
+from dixit_tui.ratings import Ratings
+from dixit_tui.ratings import rebuild as rebuild_ratings
+from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, log_text, name_key, sanitize
 from dixit_tui.store import NullStore, Store
 from dixit_tui.store.base import StoreConflict
 
@@ -72,10 +77,15 @@ if TYPE_CHECKING:
     from dixit_tui.coordinator.shared import SharedTables
 
 log = logging.getLogger(__name__)
+log.addFilter(REPEATS)
+
+STORE_RETRY = 1.0
+"""Seconds before a stand-in's move the store could not save is tried again."""
 
 Sink = Callable[[Update], None]
 
 NO_BOTS = "This server has no built-in bots: invite people to play instead."
+INVITES_MAX = 32  # names a host may invite to one table
 
 SessionTable = Table["PlayerSession"]  # a table of this coordinator: its seats and spectators are sessions
 
@@ -166,9 +176,11 @@ class Coordinator:
         close_idle_after: float = 600.0,
         limits: TableLimits = DEFAULT_TABLE_LIMITS,
         bots: BotFactory | None = None,  # seats built-in bots; None: this coordinator has none ("add bots" is refused)
+        moderation: ModerationSettings | None = None,  # admins, private mode (bans and the MOTD are in the store)
     ) -> None:
         self.limits = limits
         self.tally = Tally(clock)  # what was refused or undone under pressure, logged as summaries
+        self.unsaved: dict[str, int] = {}  # tables whose changes the store failed to save, since it last saved one
         self.reconnect_guard = ReconnectGuard(limits)  # wrong reconnect codes, per connection, address and in all
         # People first: with a person seated, built-in bots leave the first clue (and a team's card) to the
         # people for `first_clue_grace` seconds, and never take the first clue while a person is writing one.
@@ -201,8 +213,10 @@ class Coordinator:
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
         self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
+        self.moderation = Moderation(moderation or ModerationSettings(), lambda: self.store)  # bans, admins, MOTD
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
         self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
+        self.ratings = Ratings()  # per SSH key, folded from the results of the games committed (and `restore`d)
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -223,7 +237,9 @@ class Coordinator:
         return table
 
     async def restore(self) -> int:
-        """Rebuild every open table from the store (after a restart or a crash). Returns how many."""
+        """Rebuild every open table from the store (after a restart or a crash), and the ratings from the results
+        it holds. Returns how many tables."""
+        self.ratings = await rebuild_ratings(self.store)
         for stored in await self.store.load():
             self.used_codes.add(stored.code)  # a code is never given out twice, even once its table closed
             if stored.closed:
@@ -262,13 +278,16 @@ class Coordinator:
         records = table.take_pending()
         if not records:
             return
+        for record in records:
+            if record["t"] == "result":  # the ratings fold results in the order of their time
+                record.setdefault("at", self.clock())
         try:
             await self.store.append(table.code, records)
         except Exception as err:
             if isinstance(err, StoreConflict):
                 log.info("table %s: another worker changed it first; rolling back", table.code)
             else:
-                log.exception("saving table %s failed; rolling it back", table.code)
+                self._store_failed(table, err)
             try:
                 await self._roll_back(table)
             except Exception:
@@ -284,8 +303,13 @@ class Coordinator:
             raise TableError(
                 "The server could not save that, so nothing changed. Please try again.", "storage"
             ) from err
+        if self.unsaved:
+            self.store_back()
         self.story.tell(table, records)
         COUNTS.committed(records)
+        for record in records:
+            if record["t"] == "result":
+                self.ratings.add(record)
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
             try:
@@ -294,6 +318,29 @@ class Coordinator:
             except Exception:  # the change itself is saved; a snapshot only makes restarts faster
                 log.warning("a snapshot of table %s could not be saved; the next change tries again", table.code)
         self.unsnapshotted[table.code] = count
+
+    def _store_failed(self, table: Table, err: Exception) -> None:
+        """A change of `table` could not be saved. The first failure of an outage is logged with its traceback; the
+        others are counted (and summarised as they come, `log_caps`); the table is refreshed when the store is back."""
+        if not self.unsaved:
+            log.error("saving table %s failed; rolling it back (the store is failing)", table.code, exc_info=err)
+        else:
+            log.warning("saving table %s failed (%s); rolling it back", table.code, type(err).__name__)
+        self.unsaved[table.code] = self.unsaved.get(table.code, 0) + 1
+        self.tally.count("changes refused: the store could not save them", table.code)
+
+    def store_back(self) -> None:
+        """The store saves again (a change was saved, or Redis answered the tick): every table a failed change was
+        rolled back at gets its clocks armed again and its state pushed to everyone at it, whatever the failure was
+        (a client waiting for a state does not wait for ever)."""
+        failures = sum(self.unsaved.values())
+        codes, self.unsaved = list(self.unsaved), {}
+        log.warning("the store saves again; %d change(s) at %d table(s) were refused meanwhile", failures, len(codes))
+        for code in codes:
+            table = self.tables.get(code)
+            if table is not None:
+                self.schedule(table)
+                self.broadcast(table)
 
     def _take_out(self, table: Table) -> None:
         """The store can neither save the table's change nor give back its saved state: the table leaves this
@@ -527,8 +574,16 @@ class Coordinator:
         async with table.lock:
             if table.game is None or not self.timers.due(table):
                 return  # catching up (other workers' moves, who left) set new clocks: they fire when due
+            if self.timers.put_off_after_a_stall(table):
+                return  # it fired long after its time: what players sent meanwhile is read first
             updates = self.timers.stand_in_moves(table)
-            await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
+            try:
+                await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
+            except TableError as err:
+                if err.code != "storage":
+                    raise
+                if self.tables.get(table.code) is table:  # rolled back, not taken out: try again in a moment
+                    table.timer = detached.call_later(STORE_RETRY, lambda: self.timers.on_due(table))
 
     async def connect(self, identity: Identity, sink: Sink, *, builtin_bot: bool = False) -> PlayerSession:
         """A new session for this client. `builtin_bot`: the client is one of the server's own bots (seated by
@@ -543,6 +598,8 @@ class Coordinator:
     def summaries(self) -> tuple[TableSummary, ...]:
         out = []
         for table in self.tables.values():
+            if table.lock_to is not TableLock.OPEN:
+                continue  # locked by its host: only people who have its code (or an invitation) find it
             host = table.seats[table.host].name if table.seats else ""
             players = sum(not s.removed for s in table.seats)
             out.append(
@@ -555,6 +612,7 @@ class Coordinator:
                     host,
                     table.watchers(),
                     table.options.decks,
+                    table.options.turn_seconds,
                 )
             )
         order = {TableStatus.LOBBY: 0, TableStatus.PLAYING: 1, TableStatus.OVER: 2}
@@ -692,6 +750,56 @@ class Coordinator:
             self.tables.pop(table.code, None)
             table.queue_closed()
 
+    # --- moderation: the admins' commands (`ssh HOST admin ...`, protocol/admin.py checks who may) ---------------
+
+    @_retry_on_conflict
+    async def admin_close(self, code: str) -> str:
+        """Close a table now, whatever its state (its records stay, for replays). Returns what happened, in words."""
+        table = await self.find_table(code)
+        async with table.lock:
+            if self.tables.get(table.code) is not table:
+                raise TableError(f"There is no table {table.code} any longer.", "no_table")
+            table.announce("An admin closed the table.")
+            table.queue_closed()
+            await self.commit(table)
+            self.tables.pop(table.code, None)
+            notice = NoticeUpdate(f"An admin closed table {table.code}.", CloseReason.CLOSED)
+            for session in table.close():
+                session.table = None
+                session.deliver(notice)
+                session.deliver(StateUpdate(None))
+        self.lobby_changed()
+        return f"Table {table.code} closed."
+
+    @_retry_on_conflict
+    async def admin_remove(self, code: str, name: str) -> str:
+        """Take the player called `name` off table `code` (before the start, their seat is freed; in a game, they
+        leave it for good, as if they had chosen to). Returns what happened, in words."""
+        table = await self.find_table(code)
+        async with table.lock:
+            key = name_key(name)
+            seat = next(
+                (i for i, s in enumerate(table.seats) if not s.removed and name_key(s.name) == key and key), None
+            )
+            if seat is None:
+                raise TableError(f"Nobody called {name[:40]!r} plays at table {table.code}.", "no_seat")
+            who = table.seats[seat].name
+            session = table.seats[seat].session
+            updates: list[Update] = []
+            if table.game is None:
+                table.leave_lobby_seat(seat)
+            else:
+                table.announce(f"An admin removed {who} from the game.")
+                updates = table.execute(RemovePlayer(seat, seat))
+                table.seats[seat].session = None
+            if isinstance(session, PlayerSession) and session.table is table:
+                session.table = None
+                session.deliver(NoticeUpdate(f"An admin removed you from table {table.code}."))
+                session.deliver(StateUpdate(None))
+                session.deliver(LobbyUpdate(self.summaries()))
+            await self.changed(table, updates, lobby=True)
+        return f"{who} removed from table {table.code}."
+
 
 def _same_view(last: Update | None, view: TableView) -> bool:
     """Whether `last` (a session's last update) is a StateUpdate of a view equal to `view`. The versions are compared
@@ -706,6 +814,17 @@ def _same_view(last: Update | None, view: TableView) -> bool:
     if old.game is not None and view.game is not None and old.game.version != view.game.version:
         return False
     return old == view
+
+
+def _who_sits(table: Table, seat: int) -> tuple[str | None, str | None]:
+    """The key of the player in `seat`, and (keyless) the address they are connected from, to keep them out."""
+    if not 0 <= seat < len(table.seats):
+        return None, None
+    record = table.seats[seat]
+    session = record.session
+    identity = getattr(session, "identity", None)  # a seat held at another worker has none here
+    peer = identity.peer if isinstance(identity, Identity) else None
+    return record.key, (peer if record.key is None else None)
 
 
 def _returning_seat(table: Table, name: str) -> int | None:
@@ -725,6 +844,8 @@ class PlayerSession:
         self.coordinator = coordinator
         self.identity = identity
         self.name = clean_name(identity.name) or "guest"
+        if self.name != identity.name:
+            log.info("name %r (from %s) is %s here", identity.name[:64], identity.peer or "?", log_text(self.name))
         self.sink = sink
         self.builtin_bot = builtin_bot  # a built-in bot: it stops when its game ends (a rematch seats a fresh one)
         self.table: SessionTable | None = None
@@ -858,6 +979,9 @@ class PlayerSession:
                 wanted = clean_name(name) if name is not None else self.name
                 if not wanted:
                     raise TableError("A name needs at least one visible letter.", "bad_name")
+                self._check_kept_out(table)
+                if not self.builtin_bot:  # the host's own bots sit down whatever the lock
+                    table.check_new_seat(wanted)
                 returning = _returning_seat(table, wanted) if table.game is not None else None
                 game = "is over" if table.status is TableStatus.OVER else "has started"
                 if returning is not None and table.seats[returning].key is not None:
@@ -893,6 +1017,7 @@ class PlayerSession:
                 refusal = guard.from_here()
         if refusal is not None:
             log.debug("reconnect try refused for %s from %s: too many wrong codes", self.name, address)
+            self.coordinator.tally.count("reconnect tries refused: too many wrong codes", address)
             await asyncio.sleep(guard.longest_delay())  # and no quicker answers for a client that keeps on trying
             raise TableError(refusal, "too_many_tries")
         wanted = normalize_code(reconnect_code)
@@ -916,10 +1041,15 @@ class PlayerSession:
                     await shared.forgive_try(guard.keys(address), token)
                 await self._take_seat(table, seat)
                 return table.view_for(self)
+        self.coordinator.tally.count(f"reconnect codes refused ({problem.code})", address)
         wait = guard.delay(self)
         if wait > 0:
             await asyncio.sleep(wait)
         raise problem
+
+    def _check_kept_out(self, table: Table) -> None:
+        if table.keeps_out(self.identity.key, self.identity.peer):
+            raise TableError(f"The host of table {table.code} removed you from it: you cannot come back.", "removed")
 
     async def _take_seat(self, table: Table, seat: int) -> None:
         if self.table is not None and self.table is not table:
@@ -1110,15 +1240,19 @@ class PlayerSession:
 
     @_retry_on_conflict
     async def remove(self, target: int) -> None:
+        """Remove a player (the host; or yourself). Someone the host removes may no longer take a seat at the table
+        (they may still watch it): kept out by their key, or by their address if they have none."""
         table, seat = self._need_seat()
         if table.game is not None:
-            await self._run(table, RemovePlayer(seat, target))
+            await self._run(table, RemovePlayer(seat, target), ban=_who_sits(table, target) if seat != target else None)
             return
         async with table.lock:
             if seat != table.host and seat != target:
                 raise TableError("Only the host can remove another player.", "not_host")
             if not 0 <= target < len(table.seats):
                 raise TableError("That seat has no player.", "no_seat")
+            if seat != target:
+                table.ban(*_who_sits(table, target))
             gone = table.leave_lobby_seat(target)
             if gone is not None:
                 gone.table = None
@@ -1126,6 +1260,37 @@ class PlayerSession:
                     gone.deliver(NoticeUpdate("The host removed you from the table."))
                 gone.deliver(StateUpdate(None))
             await self.coordinator.changed(table, lobby=True)
+
+    @_retry_on_conflict
+    async def lock(self, to: TableLock | str) -> None:
+        """Host only: who may take a new seat. OPEN: anyone (the lobby lists the table); CODE: only people who have
+        its code (the lobby does not list it); INVITED: only the names the host invited (`invite`)."""
+        try:
+            lock = TableLock(to)
+        except ValueError:
+            choices = " or ".join(f'"{e}"' for e in TableLock)
+            raise TableError(f"A table's lock is {choices}.", "bad_option") from None
+        table, seat = self._need_seat()
+        async with table.lock:
+            if seat != table.host:
+                raise TableError("Only the host can lock or open the table.", "not_host")
+            table.set_lock(lock)
+            await self.coordinator.changed(table, lobby=True)
+
+    @_retry_on_conflict
+    async def invite(self, name: str) -> None:
+        """Host only: the player called `name` may take a seat at a table locked to the invited."""
+        cleaned = clean_name(name)
+        if not cleaned:
+            raise TableError("A name needs at least one visible letter.", "bad_name")
+        table, seat = self._need_seat()
+        async with table.lock:
+            if seat != table.host:
+                raise TableError("Only the host can invite players.", "not_host")
+            if len(table.invited) >= INVITES_MAX and name_key(cleaned) not in table.invited:
+                raise TableError(f"A table keeps at most {INVITES_MAX} invitations.", "too_many_invites")
+            table.invite(cleaned)
+            await self.coordinator.changed(table)
 
     async def typing(self, active: bool) -> None:
         """You started (True) or stopped (False) writing a clue: the table shows who is writing one. Renew it every
@@ -1151,21 +1316,26 @@ class PlayerSession:
                     self.coordinator.shared.publish_live(table, {"k": LiveKind.TEAM, "line": line.line})
             return
         async with table.lock:
+            waiting = table.unattended
             updates = table.say(self, table.seat_of(self), self.name, clean_chat(text))
             await self.coordinator.commit(table)
             for session in table.sessions():
                 for update in updates:
                     session.deliver(update)
+            if waiting and not table.unattended:  # a table that had stopped playing itself: its clock runs again
+                self.coordinator.schedule(table)
+                self.coordinator.broadcast(table)
 
-    async def _run(self, table: Table, command: Command) -> None:
+    async def _run(self, table: Table, command: Command, ban: tuple[str | None, str | None] | None = None) -> None:
+        """Run a game command. `ban`: the (key, address) the command's removal keeps out of the table."""
         for attempt in range(3):
             try:
-                return await self._run_once(table, command)
+                return await self._run_once(table, command, ban)
             except TableError as err:  # another worker moved first: decide again against the new state
                 if err.code != "conflict" or self.expected_version is not None or attempt == 2:
                     raise
 
-    async def _run_once(self, table: Table, command: Command) -> None:
+    async def _run_once(self, table: Table, command: Command, ban: tuple[str | None, str | None] | None = None) -> None:
         async with table.lock:
             expected = self.expected_version
             if expected is not None and expected != table.version:
@@ -1175,5 +1345,7 @@ class PlayerSession:
                     "stale",
                 )
             updates = table.execute(command)
+            if ban is not None:
+                table.ban(*ban)
             lobby = table.status == TableStatus.OVER or isinstance(command, RemovePlayer)
             await self.coordinator.changed(table, updates, lobby=lobby, first=self)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import weakref
 from collections.abc import Callable
 
 from dixit_tui.coordinator import detached
@@ -21,6 +22,12 @@ from dixit_tui.engine import Command, GiveClue, Mode, Phase, PlayerView, RuleErr
 log = logging.getLogger(__name__)
 
 StandIn = Callable[[PlayerView, random.Random], Command | None]
+
+STALL = 1.0
+"""Seconds late a deadline may fire before the server counts it as stalled (the process stopped, or its loop blocked):
+moves players sent before the deadline may then still wait, unread, in their sockets."""
+STALL_GRACE = 2.0
+"""Seconds a stalled deadline is put off, once, so that what players sent in time is read before a stand-in plays."""
 
 STAND_IN_CLUES = ("a long way home", "almost", "quiet", "once upon a time", "the other side", "too late", "echo")
 
@@ -69,6 +76,9 @@ class Timers:
         self.on_due = on_due
         self.on_idle = on_idle
         self.on_typing = on_typing
+        self._graced: weakref.WeakKeyDictionary[Table, float] = weakref.WeakKeyDictionary()
+        self.stalls = 0
+        """Deadlines put off because they fired late (a counter for tests and logs)."""
 
     # --- turn timers -----------------------------------------------------------------------------------------
 
@@ -83,8 +93,9 @@ class Timers:
             table.deadline = table.phase_key = table.idle_since = None
             return
         now = self.clock()
-        if not table.humans_connected():
-            # nobody is here: the table waits for its players instead of playing itself, and its clocks stop
+        if not table.humans_connected() or table.unattended:
+            # nobody is here (or nobody played for two whole turns): the table waits for its players instead of
+            # playing itself, and its clocks stop
             if table.idle_since is None:
                 table.idle_since = now
             table.deadline = None
@@ -139,6 +150,34 @@ class Timers:
     def due(self, table: Table) -> bool:
         """Whether the table's deadline has come (none is set while the table waits for its players)."""
         return table.deadline is not None and self.clock() >= table.deadline - 0.01
+
+    def put_off_after_a_stall(self, table: Table) -> bool:
+        """The table's deadline has come: if it came more than `STALL` seconds ago, the server was not running (a
+        SIGSTOP, a frozen VM, a loop blocked) and moves sent in time may still wait unread in the players' sockets.
+        Then every clock of the table is pushed on so that the deadline is `STALL_GRACE` seconds from now (once per
+        deadline), the timer re-armed, and True returned: nobody is played for yet. Called under the table's lock."""
+        deadline = table.deadline
+        if deadline is None:
+            return False
+        late = self.clock() - deadline
+        if late <= STALL or self._graced.get(table) == deadline:
+            return False
+        shift = late + STALL_GRACE
+        if table.phase_deadline is not None:
+            table.phase_deadline += shift
+        for seat in table.away_since:
+            table.away_since[seat] += shift
+        self.stalls += 1
+        log.warning(
+            "table %s: its deadline fired %.1fs late (the server was stalled); %gs more for moves sent in time",
+            table.code,
+            late,
+            STALL_GRACE,
+        )
+        self.schedule(table)
+        if table.deadline is not None:
+            self._graced[table] = table.deadline
+        return True
 
     def stand_in_moves(self, table: Table) -> list[Update]:
         """A deadline passed: a stand-in plays, from their own view, for each player the phase still waits for.

@@ -253,5 +253,23 @@ class RedisStore:
     async def history(self, code: str) -> list[Record]:
         return [r for _, r in await self.read_after(code, 0)]
 
+    async def moderation_entries(self) -> list[tuple[str, str, str]]:
+        """One hash (`dixit:moderation`) holds them all, field `kind key`: one round trip for every check."""
+        try:
+            entries: dict[str, str] = await self.client.hgetall(f"{self.prefix}moderation")  # type: ignore[assignment]
+        except RedisError as err:
+            raise StoreUnavailable(f"could not read from Redis: {err}") from err
+        rows = [(*field.split(" ", 1), value) for field, value in entries.items()]
+        return sorted((row[0], row[1], row[2]) for row in rows if len(row) == 3)
+
+    async def moderate(self, kind: str, key: str, value: str | None) -> None:
+        try:
+            if value is None:
+                await self.client.hdel(f"{self.prefix}moderation", f"{kind} {key}")
+            else:
+                await self.client.hset(f"{self.prefix}moderation", f"{kind} {key}", value)
+        except RedisError as err:
+            raise StoreUnavailable(f"could not save to Redis: {err}") from err
+
     async def close(self) -> None:
         await self.client.aclose()

@@ -33,6 +33,16 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 
+_MODERATION = """
+CREATE TABLE IF NOT EXISTS moderation (
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (kind, key)
+)
+"""
+
+
 class SqliteStore:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -70,6 +80,7 @@ class SqliteStore:
                 db.executescript(_SCHEMA)
                 db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute(_MODERATION)  # (added after schema version 1 was out: made in older files as well)
             for code, seq in db.execute("SELECT code, MAX(seq) FROM records GROUP BY code"):
                 self._seq[code] = seq
         except sqlite3.DatabaseError as err:
@@ -160,6 +171,21 @@ class SqliteStore:
             return [json.loads(data) for (data,) in rows]
 
         return await self._run(read)
+
+    async def moderation_entries(self) -> list[tuple[str, str, str]]:
+        def read() -> list[tuple[str, str, str]]:
+            return list(self._conn().execute("SELECT kind, key, value FROM moderation ORDER BY kind, key"))
+
+        return await self._run(read)
+
+    async def moderate(self, kind: str, key: str, value: str | None) -> None:
+        def write() -> None:
+            if value is None:
+                self._conn().execute("DELETE FROM moderation WHERE kind = ? AND key = ?", (kind, key))
+            else:
+                self._conn().execute("INSERT OR REPLACE INTO moderation VALUES (?, ?, ?)", (kind, key, value))
+
+        await self._run(write)
 
     async def close(self) -> None:
         db, self._db = self._db, None

@@ -147,6 +147,9 @@ KEYS = """\
 - **Practice turn:** the host presses **p** instead of **s** to start: the table first plays one real turn (the
   host tells) that does not count, with a few lines of help beside it. Then every card is dealt again and the
   game begins, scores at 0.
+- **Who may join:** before the start the host presses **k** to keep the table to people who have its code (the
+  lobby no longer lists it) or to those invited by name, or to open it again. A player the host removes with **x**
+  cannot join that table again.
 - **Game over:** the host presses **m**, then **y**, for a rematch: a new table with the same seats and options,
   and everyone at the table moves to its lobby.
 """

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Sequence
 from typing import Protocol
 
-from dixit_tui.coordinator import Identity, TableOptions, TableSummary, TableView
+from dixit_tui.coordinator import Identity, TableLock, TableOptions, TableSummary, TableView
 
 
 class Session(Protocol):
@@ -33,6 +33,8 @@ class Session(Protocol):
     async def add_bots(self, count: int) -> int: ...
     async def rematch(self) -> TableView: ...
     async def remove(self, target: int) -> None: ...
+    async def lock(self, to: TableLock | str) -> None: ...
+    async def invite(self, name: str) -> None: ...
     async def void(self) -> None: ...
     async def clue(self, text: str, card: str | None = None) -> None: ...
     async def typing(self, active: bool) -> None: ...
@@ -63,6 +65,9 @@ class Host(Protocol):
 
     def deck_sizes(self) -> dict[str, int]:
         """The decks a host may choose at this server, each with its number of cards."""
+
+    def motd(self) -> str:
+        """The server's message of the day ("" for none), shown in the lobby."""
 
     async def act(self, call: Awaitable[object]) -> bool:
         """Run a session call; a refusal is shown as a short message and changes nothing. True if it worked."""

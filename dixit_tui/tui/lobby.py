@@ -21,7 +21,7 @@ from textual.widgets import Button, DataTable, Input, Label, Static
 
 from dixit_tui.coordinator import TableOptions, TableSummary
 from dixit_tui.coordinator.codes import normalize_code
-from dixit_tui.coordinator.models import TableStatus, mode_text
+from dixit_tui.coordinator.models import TableStatus, mode_text, timer_text
 from dixit_tui.engine import RuleError
 from dixit_tui.sanitize import NAME_MAX, clean_name, ssh_user
 from dixit_tui.tui.create import CreateScreen
@@ -39,6 +39,7 @@ COLUMNS = (
     ("Mode", "mode", 18),
     ("Seats", "seats", 5),
     ("Status", "status", 7),
+    ("Timer", "timer", 5),  # each phase's time limit (then a stand-in plays); blank: none
     ("Host", "host", NAME_MAX),
 )
 
@@ -63,23 +64,32 @@ class NamePrompt(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", priority=True)]
 
-    def __init__(self, message: str, current: str) -> None:
+    def __init__(
+        self,
+        message: str,
+        current: str,
+        *,
+        title: str = "Pick another name",
+        placeholder: str = "another name",
+        ok: str = "Join",
+    ) -> None:
         super().__init__(classes="dialog-screen")
         self.message = message
         self.current = current
+        self.title_text, self.placeholder, self.ok = title, placeholder, ok
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="name-dialog") as box:
-            box.border_title = "Pick another name"
+            box.border_title = self.title_text
             yield Static(Content(self.message), id="name-message", classes="dialog-text")
             yield Input(
-                placeholder="another name",
+                placeholder=self.placeholder,
                 max_length=NAME_MAX,
                 id="new-name",
             )
             yield Static(Content(""), id="name-error", classes="error")
             with Horizontal(classes="buttons"):
-                yield Button("Join", variant="primary", id="name-ok")
+                yield Button(self.ok, variant="primary", id="name-ok")
                 yield Button("Cancel", id="name-cancel")
         yield KeyBar()
 
@@ -228,13 +238,17 @@ class LobbyScreen(Screen[None]):
             self._render_tables(tables)
 
     def _render_tables(self, tables: tuple[TableSummary, ...]) -> None:
-        shown = (tables, self.player_name())
+        motd = self.host.motd()
+        shown = (tables, self.player_name(), motd)
         if shown == self._shown:
             return  # (a lobby update that changes nothing this list shows)
         self._shown = shown
         self.query_one("#welcome", Static).update(
             Content.assemble(
-                "Welcome, ", (self.player_name(), "bold"), "! Join a table, watch one, or create your own."
+                "Welcome, ",
+                (self.player_name(), "bold"),
+                "! Join a table, watch one, or create your own.",
+                *(("\n", ("Notice: ", "bold"), motd) if motd else ()),
             )
         )
         table = self.query_one("#tables", TableList)
@@ -246,6 +260,7 @@ class LobbyScreen(Screen[None]):
                 Text(mode_text(summary.label)),
                 Text(f"{summary.players}/{summary.seats}"),
                 Text(summary.status),
+                Text(timer_text(summary.turn_seconds)),
                 Text(summary.host),
                 key=summary.code,
             )

@@ -47,6 +47,7 @@ from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.score_track import ScoreTrack
 from dixit_tui.tui.widgets.seats import SeatsPanel, seat_marker
+from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
 from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 
@@ -142,6 +143,7 @@ class TableScreen(Screen[None]):
         Binding("r", "recap", "Recap"),
         Binding("v", "void", "Void turn"),
         Binding("x", "remove", "Remove player"),
+        Binding("k", "lock", "Lock"),
         Binding("l", "leave", "Leave"),
         Binding("m", "rematch", "Rematch"),
         Binding("enter", "type_clue", "Type your clue"),
@@ -221,12 +223,15 @@ class TableScreen(Screen[None]):
                         yield TextBox(id="hand-note")
                         with ClueRow(id="clue-row"):
                             yield ClueLabel(Content("Clue:"), id="clue-label", markup=False)
-                            yield Input(
+                            yield TextField(
                                 placeholder="type your clue, Enter sends",
                                 id="clue-input",
                                 compact=True,
-                                max_length=CLUE_MAX,
+                                limit=CLUE_MAX,
+                                what="Your clue",
+                                counter="clue-left",
                             )
+                            yield RoomLeft(id="clue-left", markup=False)
                     with Pane(id="vote-pane"):
                         yield Board(id="board")
                         yield TextBox(id="vote-note")
@@ -843,6 +848,7 @@ class TableScreen(Screen[None]):
             "void": bool(
                 host and game is not None and view.status == TableStatus.PLAYING and game.phase in words.VOID_PHASES
             ),
+            "lock": lobby and host,
             "remove": (
                 host
                 and view.status != TableStatus.OVER
@@ -998,6 +1004,34 @@ class TableScreen(Screen[None]):
         self._ask(
             words.remove_question(self.view, seat), answer, stale=lambda: words.remove_stale(self.view, seat, name)
         )
+
+    def action_lock(self) -> None:
+        """The host chooses who may join: anyone, people with the code, or those invited; or invites someone."""
+        if self._session() is None or self._question_open():
+            return
+        choices = [(index, content(label)) for index, label in enumerate(words.lock_choices(self.view))]
+
+        async def picked(choice: int | None) -> None:
+            session = self._session()
+            if choice is None or session is None:
+                return
+            if choice < len(words.LOCKS):
+                await self._act(session.lock(words.LOCKS[choice]))
+            else:
+                self._invite()
+
+        self.app.push_screen(SeatPicker(words.LOCK_TITLE, choices), picked)
+
+    def _invite(self) -> None:
+        from dixit_tui.tui.lobby import NamePrompt
+
+        async def invited(name: str | None) -> None:
+            session = self._session()
+            if name and session is not None:
+                await self._act(session.invite(name))
+
+        prompt = NamePrompt(words.INVITE_TEXT, "", title="Invite a player", placeholder="their name", ok="Invite")
+        self.app.push_screen(prompt, invited)
 
     def action_leave(self) -> None:
         async def answer(ok: bool | None) -> None:

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from dixit_tui.coordinator import Coordinator, TableError, TableOptions
+from dixit_tui.coordinator.timers import STALL_GRACE
 from tests.coordinator.clients import Client, connect, game_of, table_of
 
 
@@ -26,7 +27,7 @@ async def test_phase_time_limit_plays_for_everyone_missing() -> None:
     view = clients[1].view
     assert view is not None and view.deadline is not None
     await wait_until(lambda: clients[1].view.game.phase == "submit")  # type: ignore[union-attr]
-    assert "Time's up: a stand-in gave the clue" in clients[1].view.log[-1]  # type: ignore[union-attr]
+    assert "nobody gave the first clue, so ana tells" in clients[1].view.log[-1]  # type: ignore[union-attr]
     await wait_until(lambda: clients[1].view.game.turn == 2, timeout=8)  # type: ignore[union-attr]
 
 
@@ -151,3 +152,29 @@ def game_code(client: Client) -> str:
     view = client.view
     assert view is not None
     return view.code
+
+
+async def test_after_a_stall_moves_sent_in_time_come_before_the_stand_ins() -> None:
+    """The server stopped for 20 s (SIGSTOP) with a 5 s limit: when it runs again, the expired deadline fires first,
+    before the submits that waited in the players' sockets are read. It is put off by a short grace (once), so
+    those moves count and nobody is played for; a deadline missed again after that grace is played as usual."""
+    now = [1000.0]
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, clock=lambda: now[0])
+    ana, p1, p2 = await table_of(coord, 3, seed=4, turn_seconds=5)
+    code = game_code(ana)
+    await ana.session.start()
+    await ana.session.clue("tide", game_of(ana).hand[0].card)  # submit phase: until 1005
+    table = coord.tables[code]
+    storyteller = game_of(ana).storyteller
+    waiting = [c for c in (ana, p1, p2) if game_of(c).you != storyteller]
+    now[0] += 20  # stopped at 1000.2 (the submits were sent then), running again at 1020
+    await coord.expire(table)  # the timer that fired first
+    assert not any("stand-in" in line for line in game_log(ana)), game_log(ana)[-3:]
+    assert coord.timers.stalls == 1
+    assert table.deadline == now[0] + STALL_GRACE
+    await waiting[0].session.submit([c.card for c in game_of(waiting[0]).hand[:2]])  # read late: still counts
+    now[0] += STALL_GRACE + 5  # the other one's move never came, and the server stalled again
+    await coord.expire(table)
+    assert coord.timers.stalls == 1  # a deadline is put off once
+    assert game_of(ana).phase == "vote"
+    assert sum("stand-in" in line for line in game_log(ana)) == 1, game_log(ana)[-3:]

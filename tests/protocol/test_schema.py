@@ -28,7 +28,7 @@ from tests.protocol.clients import Game
 from tests.protocol.moves import Message
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-SERVER_TYPES = {"hello", "state", "reveal", "voided", "over", "chat", "notice", "error", "queue"}
+SERVER_TYPES = {"hello", "state", "reveal", "voided", "over", "chat", "notice", "error", "queue", "leaderboard"}
 
 
 # --- the games ------------------------------------------------------------------------------------------------
@@ -132,8 +132,10 @@ async def test_refresh_four_players_lobby_remove_reconnect_notice_and_remove_in_
         notice = dan.of_type("notice")
         assert notice and notice[-1]["text"] and dan.state["table"] is None
         assert [p["name"] for p in ana.state["players"]] == ["ana", "ben", "cy"]
-        await g.send(dan, {"cmd": "join", "table": code})
-        assert dan.state["you"] == 3
+        await g.error(dan, {"cmd": "join", "table": code}, "removed")  # the host removed dan: kept out
+        eve = await g.connect("eve")
+        await g.send(eve, {"cmd": "join", "table": code})
+        assert eve.state["you"] == 3
 
         # the same seat from another terminal: with the reconnect code; the old session is told and sent away
         ben2 = await g.connect("ben-laptop", keyless=True)
@@ -161,6 +163,27 @@ async def test_refresh_four_players_lobby_remove_reconnect_notice_and_remove_in_
         await g.play()
         over = ana.of_type("over")[-1]
         assert 2 not in [s["seat"] for s in over["scores"]]
+        g.check()
+
+
+async def test_lock_and_invite_keep_a_table_to_its_code_and_to_those_invited() -> None:
+    async with Game(seed=5) as g:
+        ana, ben, cy, lurker = [await g.connect(n) for n in ("ana", "ben", "cy", "lurker")]
+        code = await g.create(ana, [ben], mode="standard")
+        assert ana.state["lock"] == "open" and [t["table"] for t in lurker.state["tables"]] == [code]
+        await g.error(ben, {"cmd": "lock"}, "not_host")
+        await g.error(ana, {"cmd": "lock", "to": "closed"}, "bad_command", valid=False)
+        await g.send(ana, {"cmd": "lock"})  # to its code: no longer listed
+        assert ana.state["lock"] == "code" and ben.state["lock"] == "code" and lurker.state["tables"] == []
+        await g.send(ana, {"cmd": "lock", "to": "invited", "ref": 1})
+        await g.error(ben, {"cmd": "invite", "name": "cy"}, "not_host")
+        await g.send(ana, {"cmd": "invite", "name": "Cy"})
+        assert ana.state["invited"] == ["Cy"] and ben.state["invited"] == []
+        await g.error(lurker, {"cmd": "join", "table": code}, "locked")
+        await g.send(cy, {"cmd": "join", "table": code})
+        assert cy.state["you"] == 2
+        await g.send(ana, {"cmd": "remove", "seat": 2})
+        await g.error(cy, {"cmd": "join", "table": code}, "removed")
         g.check()
 
 
@@ -358,6 +381,8 @@ VALID_COMMANDS: list[Message] = [
     {"cmd": "queue", "mode": "standard", "profile": "refresh", "players": [4, 6], "fill_with_bots_after": 30},
     {"cmd": "queue", "mode": "team", "players": 6, "fill_with_bots_after": None, "ref": 2},
     {"cmd": "unqueue"},
+    {"cmd": "leaderboard"},
+    {"cmd": "leaderboard", "limit": 10, "ref": "lb"},
 ]
 
 INVALID_COMMANDS: list[Any] = [
@@ -401,6 +426,8 @@ INVALID_COMMANDS: list[Any] = [
     {"cmd": "queue", "fill_with_bots_after": "soon"},
     {"cmd": "queue", "size": 4},
     {"cmd": "unqueue", "now": True},
+    {"cmd": "leaderboard", "limit": 0},
+    {"cmd": "leaderboard", "top": 5},
 ]
 
 

@@ -533,10 +533,10 @@ async def test_the_start_lays_out_once_and_draws_each_row_once(command: str) -> 
             counts, changed = await count(app, pilot, host.start)
         assert panes.current == "hand-pane"
         assert panes.mounted_late == 1
-        # the widgets mounted: the pane and its note; a player's hand and clue row (anyone may give the first clue)
-        # too, never a spectator's (6 widgets at every screen before)
+        # the widgets mounted: the pane and its note; a player's hand and clue row with its room-left counter (anyone
+        # may give the first clue) too, never a spectator's (6 widgets at every screen before)
         mounted = len(table.query("*")) - widgets
-        assert (mounted, panes.parts_mounted) == ((2, 0) if command == "watch" else (6, 2)), mounted
+        assert (mounted, panes.parts_mounted) == ((2, 0) if command == "watch" else (7, 2)), mounted
         # each card of a player's hand wrapped twice (its full height, its prompt) at the width it is drawn at; it
         # was wrapped first at a guessed width, when dealt before the hand was laid out (18 for 6 cards)
         hand = 0 if command == "watch" else len(table.query_one(Hand).items)

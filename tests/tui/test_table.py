@@ -390,6 +390,34 @@ async def test_remove_a_player_and_leave() -> None:
         assert session_of(ben).table is None
 
 
+async def test_the_host_locks_the_table_and_invites_with_k() -> None:
+    from dixit_tui.coordinator import TableLock
+    from dixit_tui.tui.lobby import NamePrompt
+
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        await settle(pa)
+        await pa.press("k")
+        await settle(pa)
+        assert isinstance(ana.screen, SeatPicker) and "✓ Anyone" in screen_text(ana)
+        await pa.press("down", "down", "enter")  # anyone, code, invited: invited
+        await settle(pa)
+        assert coord.tables[view.code].lock_to is TableLock.INVITED
+        assert table_of(ana).view.lock is TableLock.INVITED  # shown to the host's screen
+        await pa.press("k")
+        await settle(pa)
+        await pa.press("up", "enter")  # from the top (the lock in force): up wraps to "Invite a player…"
+        await settle(pa)
+        assert isinstance(ana.screen, NamePrompt)
+        await pa.press(*"ben", "enter")
+        await settle(pa)
+        assert list(coord.tables[view.code].invited.values()) == ["ben"]
+        assert table_of(ana).view.invited == ("ben",)
+
+
 async def test_party_blind_clue_and_red_marker() -> None:
     coord = coordinator()
     async with AsyncExitStack() as stack:

@@ -26,9 +26,10 @@ from textual.widget import Widget
 from textual.widgets import Input, Label
 
 from dixit_tui.coordinator import ChatLine
+from dixit_tui.sanitize import CHAT_MAX
 from dixit_tui.tui.line_cache import shared_cache
+from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
 
-CHAT_MAX = 200
 FEED_MAX = 400
 
 
@@ -275,7 +276,10 @@ class ChatPanel(Vertical):
         yield Feed(id="feed")
         with Horizontal(id="chat-line"):
             yield Label("Table:", id="chat-to", markup=False)
-            yield Input(placeholder=TABLE_HINT, id="chat-input", max_length=CHAT_MAX)
+            yield TextField(
+                placeholder=TABLE_HINT, id="chat-input", limit=CHAT_MAX, what="Your message", counter="chat-left"
+            )
+            yield RoomLeft(id="chat-left", markup=False)
 
     @property
     def feed(self) -> Feed:
