@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import inspect
 import itertools
 import logging
 import socket
@@ -20,7 +21,7 @@ from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import asyncssh
 
@@ -42,6 +43,7 @@ from dixit_tui.ssh.session import (
     run_pty_session,
 )
 from dixit_tui.ssh.terminal import TerminalInfo
+from dixit_tui.ssh.terminal_lines import TerminalLines, TerminalWriter
 
 __all__ = [
     "AppFactory",
@@ -189,6 +191,11 @@ _LOG_LABELS = {
 
 Gate: TypeAlias = Callable[[SessionIdentity], Awaitable[str | None]]
 """Why a session may not start (a ban, a private server), in words for the person; None: it may."""
+
+
+def wants_lines(term_type: str, command: str | None) -> bool:
+    """A terminal session for the plain line mode: a dumb terminal, or the `plain` command."""
+    return term_type.strip().lower() == "dumb" or (command or "").split()[:1] == ["plain"]
 
 
 def session_kind(command: str | None) -> str:
@@ -661,6 +668,8 @@ class DixitSSHServer(asyncssh.SSHServer):
                 logger.info("connection #%d: refused: %s", self.connection_id, refusal)
                 with contextlib.suppress(OSError):
                     process.stderr.write(f"dixit-tui: {refusal}\r\n".encode())
+            elif process.term_type is not None and wants_lines(process.term_type, process.command):
+                status = await self._run_lines(process, identity)
             elif process.term_type is None:
                 status = await self._run_headless(process, identity)
             else:
@@ -694,6 +703,19 @@ class DixitSSHServer(asyncssh.SSHServer):
             return await run_command_session(process, identity, self._command_handler, hint=self._hint(identity))
         finally:
             state.headless -= 1
+
+    async def _run_lines(self, process: asyncssh.SSHServerProcess[bytes], identity: SessionIdentity) -> int:
+        """The plain line mode on a terminal (TERM=dumb, or `ssh -t HOST plain`): the command handler's `plain`, with
+        the typing echoed and edited here (the client's terminal is in raw mode)."""
+        command = (process.command or "").strip()
+        if command.split()[:1] != ["plain"]:
+            command = f"plain {command}".strip()
+        lines, writer = TerminalLines(process.stdin, process.stdout), TerminalWriter(process.stdout)
+        handler = self._command_handler
+        if handler is None:
+            return await run_command_session(process, identity, None, hint=self._hint(identity))
+        result = handler(identity, command, cast(Any, lines), cast(Any, writer))
+        return int(await result if inspect.isawaitable(result) else result)
 
     def _hint(self, identity: SessionIdentity) -> str:
         assert self._conn is not None
