@@ -30,6 +30,7 @@ from dixit_tui.coordinator.models import (
     Update,
     VoidedUpdate,
 )
+from dixit_tui.coordinator.results import count_moves, result_record
 from dixit_tui.engine import (
     Card,
     Command,
@@ -110,6 +111,9 @@ class ChatLimiter:
 
     def allow(self, who: object) -> bool:
         now = self.clock()
+        if len(self.sent) > 2 * self.burst:  # who has not sent anything within the window is forgotten
+            for key in [k for k, t in self.sent.items() if not t or now - t[-1] > self.window]:
+                del self.sent[key]
         times = self.sent.setdefault(who, deque())
         while times and now - times[0] > self.window:
             times.popleft()
@@ -117,6 +121,10 @@ class ChatLimiter:
             return False
         times.append(now)
         return True
+
+    def forget(self, who: object) -> None:
+        """`who` left: its count goes (and with it the reference to a session that has closed)."""
+        self.sent.pop(who, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +187,7 @@ class Table(Generic[S]):
         self.banned_ips: set[str] = set()  # addresses of keyless players the host removed: keyless joins refused
         self.lock_to = TableLock.OPEN  # who may take a new seat (and whether the lobby lists the table)
         self.invited: dict[str, str] = {}  # name key -> name, of those the host invited (see `TableLock.INVITED`)
+        self.moves: dict[int, list[int]] = {}  # seat -> [its moves in the game, of them a stand-in's] (the ratings)
 
     # --- who is here -----------------------------------------------------------------------------------------
 
@@ -351,6 +360,7 @@ class Table(Generic[S]):
         elif kind == "events":
             events = [event_from_dict(e) for e in rec["events"]] if game is None else game[0]
             self.event_records.extend(rec["events"])
+            count_moves(self.moves, events, "stand_in" in rec)
             if self.game is None:
                 self.game = Game(events)
                 if self.game.state.practice:
@@ -386,6 +396,8 @@ class Table(Generic[S]):
         elif kind == "invite":
             self.invited[name_key(rec["name"])] = rec["name"]
             self.note(f"{rec['name']} is invited.")
+        elif kind == "result":  # the game's result, for the ratings: the events said it all already
+            pass
         else:
             raise ValueError(f"unknown table record {kind!r}")
         return []
@@ -411,6 +423,7 @@ class Table(Generic[S]):
             "banned_ips": sorted(self.banned_ips),
             "lock_to": self.lock_to.value,
             "invited": list(self.invited.values()),
+            "moves": {str(seat): counts for seat, counts in self.moves.items()},
         }
 
     @classmethod
@@ -440,6 +453,7 @@ class Table(Generic[S]):
         table.banned_ips = set(data.get("banned_ips", ()))
         table.lock_to = TableLock(data.get("lock_to", TableLock.OPEN))
         table.invited = {name_key(name): name for name in data.get("invited", ())}
+        table.moves = {int(seat): list(counts) for seat, counts in data.get("moves", {}).items()}
         return table
 
     def reset_from(self, saved: Table[S]) -> list[S]:
@@ -450,6 +464,7 @@ class Table(Generic[S]):
         self.lobby_host, self.game, self.event_records = saved.lobby_host, saved.game, saved.event_records
         self.banned_keys, self.banned_ips = saved.banned_keys, saved.banned_ips
         self.lock_to, self.invited = saved.lock_to, saved.invited
+        self.moves = saved.moves
         self.chat, self.chat_total, self.log, self.version = saved.chat, saved.chat_total, saved.log, saved.version + 1
         self.pending = []
         self._seat_infos_key = ()
@@ -527,6 +542,7 @@ class Table(Generic[S]):
         spectator just goes; a player's seat is freed before the start and kept during a game, away from `now` (a
         stand-in plays for it after the grace)."""
         self.spectators.discard(session)
+        self.limiter.forget(session)  # (a spectator's count: the table must not keep a session that left)
         seat = self.seat_of(session)
         if seat is None:
             return
@@ -652,7 +668,10 @@ class Table(Generic[S]):
         rec: dict[str, Any] = {"t": "events", "events": [event_to_dict(e) for e in events]}
         if stand_in is not None:
             rec["stand_in"] = stand_in
-        return self.record(rec, (events, after))
+        updates = self.record(rec, (events, after))
+        if any(isinstance(event, GameEnded) for event in events):
+            self.record(result_record(self))
+        return updates
 
     def _clue_prompt(self) -> str:
         assert self.game is not None
@@ -765,7 +784,7 @@ class Table(Generic[S]):
             raise TableError("Type something to send.", "empty")
         if self.chat_paused():
             raise TableError("Chat is paused until the reveal, so nobody can hint at a card.", "chat_paused")
-        if not self.limiter.allow(who):
+        if not self.limiter.allow(who if seat is None else seat):  # a seat's count outlives its reconnections
             raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
         return self.record({"t": "chat", "seat": seat, "name": name, "text": text})
 
@@ -791,7 +810,7 @@ class Table(Generic[S]):
             if self.options.mode != Mode.TEAM:
                 raise TableError("Team chat is only for team games.", "not_team")
             raise TableError("Team chat opens when the game starts, for the players of a team.", "no_team")
-        if not self.limiter.allow(who):
+        if not self.limiter.allow(who if seat is None else seat):
             raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
         line = ChatLine(seat, name, text, team)
         self.team_chat.setdefault(team, deque(maxlen=TEAM_CHAT_TAIL)).append((self.chat_total, line))

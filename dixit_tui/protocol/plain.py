@@ -1,5 +1,5 @@
 """Sessions without a terminal: `json` (the headless protocol) and the plain commands `tables` (`tables --json`),
-`replay CODE` (`replay CODE --json`), `help`, `version`, `health`."""
+`leaderboard`, `replay CODE` (`replay CODE --json`), `help`, `version`, `health`."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ from dixit_tui.coordinator.codes import normalize_code
 from dixit_tui.coordinator.models import TableStatus, mode_text
 from dixit_tui.engine import view_for
 from dixit_tui.health import health
+from dixit_tui.line_mode import play_lines
 from dixit_tui.protocol.admin import handle_admin
 from dixit_tui.protocol.lines import LineReader
 from dixit_tui.protocol.messages import summary
 from dixit_tui.protocol.session import MAX_LINE, serve_json
+from dixit_tui.ratings import leaderboard_text
 from dixit_tui.replay import replay_json
 from dixit_tui.sanitize import ssh_user
 from dixit_tui.transcript import transcript_of
@@ -25,10 +27,12 @@ HELP_LINES = (
     ("ssh {at}", "play: the lobby opens in your terminal"),
     ("ssh -t {at} join CODE", "go straight to a table (watch CODE to spectate)"),
     ("ssh -t {at} reconnect ABC-DEF-GHJ-KMN", "return to your seat with your reconnect code"),
+    ("ssh -t {at} plain", "play in plain lines (screen readers, dumb terminals; TERM=dumb does it too)"),
     ("ssh {at} json", "headless play: JSON lines (scripts, agents)"),
     ("ssh {at} json bot", "the same, for a bot (shown as a bot at the table)"),
     ("ssh {at} tables", "list the tables (tables --json: as one JSON object)"),
     ("ssh {at} replay CODE", "the transcript of a finished game that tables lists (replay CODE --json: as JSON)"),
+    ("ssh {at} leaderboard", "the ratings of the players with an SSH key, best first"),
     ("ssh {at} version", "print the server's version"),
     ("ssh {at} admin help", "the admins' commands: ban, close a table, message of the day, ..."),
     ("ssh {at} health", "is the server well? one line, exit status 0 if so (for load balancers)"),
@@ -115,6 +119,9 @@ async def handle_plain(
         who = dataclasses.replace(identity, bot=verb == "json bot")
         lines = LineReader(reader, MAX_LINE) if callable(getattr(reader, "read", None)) else reader
         return await serve_json(coordinator, who, lines, writer, idle_timeout=idle_timeout)
+    if verb == "plain" or verb.startswith("plain "):  # the line mode, for screen readers (docs/protocol.md)
+        lines = LineReader(reader, MAX_LINE) if callable(getattr(reader, "read", None)) else reader
+        return await play_lines(coordinator, identity, lines, writer.write, writer.drain, first=verb[len("plain") :])
     if verb == "tables":
         text, status = tables_text(coordinator), 0
     elif verb == "tables --json":
@@ -122,6 +129,8 @@ async def handle_plain(
     elif verb.startswith("replay ") and verb.split()[1:]:
         words = verb.split()
         text, status = replay_text(coordinator, words[1], as_json="--json" in words[2:])
+    elif verb == "leaderboard":
+        text, status = leaderboard_text(coordinator.ratings), 0
     elif verb in ("help", "--help"):
         text, status = help_here, 0
     elif not verb:  # a plain `ssh host` without a terminal
@@ -135,6 +144,9 @@ async def handle_plain(
         text, status = f"dixit-tui {__version__} (protocol 1)\n", 0
     else:
         shown = "".join(ch for ch in verb[:40] if ch.isprintable())
-        text, status = f"Unknown command {shown!r}. Try: help, tables, replay CODE, version, health, json.\n", 2
+        text, status = (
+            f"Unknown command {shown!r}. Try: help, tables, leaderboard, replay CODE, version, health, json.\n",
+            2,
+        )
     writer.write(text.encode())
     return status
