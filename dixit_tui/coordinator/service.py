@@ -69,7 +69,7 @@ from dixit_tui.engine import (
 from dixit_tui.log_caps import REPEATS
 from dixit_tui.ratings import Ratings
 from dixit_tui.ratings import rebuild as rebuild_ratings
-from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, name_key, sanitize
+from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, log_text, name_key, sanitize
 from dixit_tui.store import NullStore, Store
 from dixit_tui.store.base import StoreConflict
 
@@ -845,7 +845,7 @@ class PlayerSession:
         self.identity = identity
         self.name = clean_name(identity.name) or "guest"
         if self.name != identity.name:
-            log.info("name %r (from %s) is %r here", identity.name[:64], identity.peer or "?", self.name)
+            log.info("name %r (from %s) is %s here", identity.name[:64], identity.peer or "?", log_text(self.name))
         self.sink = sink
         self.builtin_bot = builtin_bot  # a built-in bot: it stops when its game ends (a rematch seats a fresh one)
         self.table: SessionTable | None = None

@@ -111,6 +111,9 @@ class ChatLimiter:
 
     def allow(self, who: object) -> bool:
         now = self.clock()
+        if len(self.sent) > 2 * self.burst:  # who has not sent anything within the window is forgotten
+            for key in [k for k, t in self.sent.items() if not t or now - t[-1] > self.window]:
+                del self.sent[key]
         times = self.sent.setdefault(who, deque())
         while times and now - times[0] > self.window:
             times.popleft()
@@ -118,6 +121,10 @@ class ChatLimiter:
             return False
         times.append(now)
         return True
+
+    def forget(self, who: object) -> None:
+        """`who` left: its count goes (and with it the reference to a session that has closed)."""
+        self.sent.pop(who, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -535,6 +542,7 @@ class Table(Generic[S]):
         spectator just goes; a player's seat is freed before the start and kept during a game, away from `now` (a
         stand-in plays for it after the grace)."""
         self.spectators.discard(session)
+        self.limiter.forget(session)  # (a spectator's count: the table must not keep a session that left)
         seat = self.seat_of(session)
         if seat is None:
             return
@@ -776,7 +784,7 @@ class Table(Generic[S]):
             raise TableError("Type something to send.", "empty")
         if self.chat_paused():
             raise TableError("Chat is paused until the reveal, so nobody can hint at a card.", "chat_paused")
-        if not self.limiter.allow(who):
+        if not self.limiter.allow(who if seat is None else seat):  # a seat's count outlives its reconnections
             raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
         return self.record({"t": "chat", "seat": seat, "name": name, "text": text})
 
@@ -802,7 +810,7 @@ class Table(Generic[S]):
             if self.options.mode != Mode.TEAM:
                 raise TableError("Team chat is only for team games.", "not_team")
             raise TableError("Team chat opens when the game starts, for the players of a team.", "no_team")
-        if not self.limiter.allow(who):
+        if not self.limiter.allow(who if seat is None else seat):
             raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
         line = ChatLine(seat, name, text, team)
         self.team_chat.setdefault(team, deque(maxlen=TEAM_CHAT_TAIL)).append((self.chat_total, line))
