@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shlex
 from pathlib import Path
 
 import asyncssh
 import pytest
 
-from tests.e2e.harness import connect
+from tests.e2e.harness import HOST, connect
+from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, ssh_options
 from tests.e2e.servers import dixit_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
@@ -115,3 +117,21 @@ async def test_a_game_played_to_the_end_in_plain_lines(tmp_path: Path) -> None:
         await cara.wait_for("^ana says: well played$")
         for client in clients:
             await client.close()
+
+
+@needs_ssh
+@needs_tmux
+async def test_openssh_on_a_dumb_terminal_gets_the_line_mode(tmp_path: Path) -> None:
+    """OpenSSH in tmux with TERM=dumb: plain lines (no full screen), typing echoed and erased, commands as words."""
+    async with dixit_server(tmp_path) as (server, _), Tmux(tmp_path) as tmux:
+        ssh = [SSH or "ssh", "-tt", *ssh_options(server.port), "-o", "PubkeyAuthentication=no", f"dora@{HOST}"]
+        await tmux.start(shlex.join(["env", "TERM=dumb", *ssh]) + "; sleep 30")
+        await tmux.wait("Welcome to dixit-tui, dora. Type help for the commands.")
+        await tmux.keys("tablx", "BSpace", "es", "Enter")
+        await tmux.wait("No tables are open. Type create to open one.")
+        await tmux.keys("create", "Enter")
+        rows = await tmux.wait("You are the host")
+        assert any(row.startswith("You are at table ") for row in rows), rows
+        assert "tables" in rows and "create" in rows  # what she typed, echoed as typed (the x erased)
+        await tmux.keys("quit", "Enter")
+        await tmux.wait("Bye.")
