@@ -60,4 +60,6 @@ async def run(
         result = await asyncio.wait_for(conn.run(command, check=False), 20)
     finally:
         conn.close()
-    return int(result.exit_status or 0), f"{result.stdout or ''!s}{result.stderr or ''!s}"
+    return (
+        result.exit_status if result.exit_status is not None else -1
+    ), f"{result.stdout or ''!s}{result.stderr or ''!s}"
