@@ -210,4 +210,21 @@ class QueueUpdate:
     table: str | None = None
 
 
-Update = StateUpdate | LobbyUpdate | RevealUpdate | VoidedUpdate | OverUpdate | ChatUpdate | NoticeUpdate | QueueUpdate
+@dataclass(frozen=True, slots=True)
+class LeaderboardUpdate:
+    """The leaderboard, for the session that asked: (name, conservative rating, mu, sigma, games), best first."""
+
+    board: tuple[tuple[str, float, float, float, int], ...]
+
+
+Update = (
+    StateUpdate
+    | LobbyUpdate
+    | RevealUpdate
+    | VoidedUpdate
+    | OverUpdate
+    | ChatUpdate
+    | NoticeUpdate
+    | QueueUpdate
+    | LeaderboardUpdate
+)

@@ -67,7 +67,10 @@ from dixit_tui.engine import (
     Vote,
     profile_for,
 )
-from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, name_key, sanitize
+from dixit_tui.log_caps import REPEATS
+from dixit_tui.ratings import Ratings
+from dixit_tui.ratings import rebuild as rebuild_ratings
+from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, log_text, name_key, sanitize
 from dixit_tui.store import NullStore, Store
 from dixit_tui.store.base import StoreConflict
 
@@ -75,6 +78,10 @@ if TYPE_CHECKING:
     from dixit_tui.coordinator.shared import SharedTables
 
 log = logging.getLogger(__name__)
+log.addFilter(REPEATS)
+
+STORE_RETRY = 1.0
+"""Seconds before a stand-in's move the store could not save is tried again."""
 
 Sink = Callable[[Update], None]
 
@@ -175,6 +182,7 @@ class Coordinator:
     ) -> None:
         self.limits = limits
         self.tally = Tally(clock)  # what was refused or undone under pressure, logged as summaries
+        self.unsaved: dict[str, int] = {}  # tables whose changes the store failed to save, since it last saved one
         self.reconnect_guard = ReconnectGuard(limits)  # wrong reconnect codes, per connection, address and in all
         # People first: with a person seated, built-in bots leave the first clue (and a team's card) to the
         # people for `first_clue_grace` seconds, and never take the first clue while a person is writing one.
@@ -212,6 +220,7 @@ class Coordinator:
         self.moderation = Moderation(moderation or ModerationSettings(), lambda: self.store)  # bans, admins, MOTD
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
         self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
+        self.ratings = Ratings()  # per SSH key, folded from the results of the games committed (and `restore`d)
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -232,7 +241,9 @@ class Coordinator:
         return table
 
     async def restore(self) -> int:
-        """Rebuild every open table from the store (after a restart or a crash). Returns how many."""
+        """Rebuild every open table from the store (after a restart or a crash), and the ratings from the results
+        it holds. Returns how many tables."""
+        self.ratings = await rebuild_ratings(self.store)
         for stored in await self.store.load():
             self.used_codes.add(stored.code)  # a code is never given out twice, even once its table closed
             if stored.closed:
@@ -271,13 +282,16 @@ class Coordinator:
         records = table.take_pending()
         if not records:
             return
+        for record in records:
+            if record["t"] == "result":  # the ratings fold results in the order of their time
+                record.setdefault("at", self.clock())
         try:
             await self.store.append(table.code, records)
         except Exception as err:
             if isinstance(err, StoreConflict):
                 log.info("table %s: another worker changed it first; rolling back", table.code)
             else:
-                log.exception("saving table %s failed; rolling it back", table.code)
+                self._store_failed(table, err)
             try:
                 await self._roll_back(table)
             except Exception:
@@ -293,8 +307,13 @@ class Coordinator:
             raise TableError(
                 "The server could not save that, so nothing changed. Please try again.", "storage"
             ) from err
+        if self.unsaved:
+            self.store_back()
         self.story.tell(table, records)
         COUNTS.committed(records)
+        for record in records:
+            if record["t"] == "result":
+                self.ratings.add(record)
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
             try:
@@ -303,6 +322,29 @@ class Coordinator:
             except Exception:  # the change itself is saved; a snapshot only makes restarts faster
                 log.warning("a snapshot of table %s could not be saved; the next change tries again", table.code)
         self.unsnapshotted[table.code] = count
+
+    def _store_failed(self, table: Table, err: Exception) -> None:
+        """A change of `table` could not be saved. The first failure of an outage is logged with its traceback; the
+        others are counted (and summarised as they come, `log_caps`); the table is refreshed when the store is back."""
+        if not self.unsaved:
+            log.error("saving table %s failed; rolling it back (the store is failing)", table.code, exc_info=err)
+        else:
+            log.warning("saving table %s failed (%s); rolling it back", table.code, type(err).__name__)
+        self.unsaved[table.code] = self.unsaved.get(table.code, 0) + 1
+        self.tally.count("changes refused: the store could not save them", table.code)
+
+    def store_back(self) -> None:
+        """The store saves again (a change was saved, or Redis answered the tick): every table a failed change was
+        rolled back at gets its clocks armed again and its state pushed to everyone at it, whatever the failure was
+        (a client waiting for a state does not wait for ever)."""
+        failures = sum(self.unsaved.values())
+        codes, self.unsaved = list(self.unsaved), {}
+        log.warning("the store saves again; %d change(s) at %d table(s) were refused meanwhile", failures, len(codes))
+        for code in codes:
+            table = self.tables.get(code)
+            if table is not None:
+                self.schedule(table)
+                self.broadcast(table)
 
     def _take_out(self, table: Table) -> None:
         """The store can neither save the table's change nor give back its saved state: the table leaves this
@@ -572,7 +614,13 @@ class Coordinator:
             if self.timers.put_off_after_a_stall(table):
                 return  # it fired long after its time: what players sent meanwhile is read first
             updates = self.timers.stand_in_moves(table)
-            await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
+            try:
+                await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
+            except TableError as err:
+                if err.code != "storage":
+                    raise
+                if self.tables.get(table.code) is table:  # rolled back, not taken out: try again in a moment
+                    table.timer = detached.call_later(STORE_RETRY, lambda: self.timers.on_due(table))
 
     async def connect(self, identity: Identity, sink: Sink, *, builtin_bot: bool = False) -> PlayerSession:
         """A new session for this client. `builtin_bot`: the client is one of the server's own bots (seated by
@@ -837,6 +885,8 @@ class PlayerSession:
         self.coordinator = coordinator
         self.identity = identity
         self.name = clean_name(identity.name) or "guest"
+        if self.name != identity.name:
+            log.info("name %r (from %s) is %s here", identity.name[:64], identity.peer or "?", log_text(self.name))
         self.sink = sink
         self.builtin_bot = builtin_bot  # a built-in bot: it stops when its game ends (a rematch seats a fresh one)
         self.table: SessionTable | None = None
@@ -1008,6 +1058,7 @@ class PlayerSession:
                 refusal = guard.from_here()
         if refusal is not None:
             log.debug("reconnect try refused for %s from %s: too many wrong codes", self.name, address)
+            self.coordinator.tally.count("reconnect tries refused: too many wrong codes", address)
             await asyncio.sleep(guard.longest_delay())  # and no quicker answers for a client that keeps on trying
             raise TableError(refusal, "too_many_tries")
         wanted = normalize_code(reconnect_code)
@@ -1031,6 +1082,7 @@ class PlayerSession:
                     await shared.forgive_try(guard.keys(address), token)
                 await self._take_seat(table, seat)
                 return table.view_for(self)
+        self.coordinator.tally.count(f"reconnect codes refused ({problem.code})", address)
         wait = guard.delay(self)
         if wait > 0:
             await asyncio.sleep(wait)

@@ -31,6 +31,7 @@ from dixit_tui.coordinator.models import (
     VoidedUpdate,
     mode_text,
 )
+from dixit_tui.coordinator.results import count_moves, result_record
 from dixit_tui.engine import (
     Card,
     Command,
@@ -111,6 +112,9 @@ class ChatLimiter:
 
     def allow(self, who: object) -> bool:
         now = self.clock()
+        if len(self.sent) > 2 * self.burst:  # who has not sent anything within the window is forgotten
+            for key in [k for k, t in self.sent.items() if not t or now - t[-1] > self.window]:
+                del self.sent[key]
         times = self.sent.setdefault(who, deque())
         while times and now - times[0] > self.window:
             times.popleft()
@@ -118,6 +122,10 @@ class ChatLimiter:
             return False
         times.append(now)
         return True
+
+    def forget(self, who: object) -> None:
+        """`who` left: its count goes (and with it the reference to a session that has closed)."""
+        self.sent.pop(who, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +189,7 @@ class Table(Generic[S]):
         self.banned_ips: set[str] = set()  # addresses of keyless players the host removed: keyless joins refused
         self.lock_to = TableLock.OPEN  # who may take a new seat (and whether the lobby lists the table)
         self.invited: dict[str, str] = {}  # name key -> name, of those the host invited (see `TableLock.INVITED`)
+        self.moves: dict[int, list[int]] = {}  # seat -> [its moves in the game, of them a stand-in's] (the ratings)
 
     # --- who is here -----------------------------------------------------------------------------------------
 
@@ -223,8 +232,27 @@ class Table(Generic[S]):
         )
 
     def name_taken(self, name: str, *, except_seat: int | None = None) -> bool:
+        return self.seated_as(name, except_seat=except_seat) is not None
+
+    def seated_as(self, name: str, *, except_seat: int | None = None) -> str | None:
+        """The name of the seat whose name counts as the same as `name` ("gus" for "GUS"), if any."""
         key = name_key(name)
-        return any(name_key(s.name) == key for i, s in enumerate(self.seats) if i != except_seat and not s.removed)
+        return next(
+            (
+                s.name
+                for i, s in enumerate(self.seats)
+                if i != except_seat and not s.removed and name_key(s.name) == key
+            ),
+            None,
+        )
+
+    def _name_taken_error(self, name: str, *, except_seat: int | None = None) -> TableError | None:
+        """The refusal of `name` when someone at the table has it (named as they are seated), else None."""
+        seated = self.seated_as(name, except_seat=except_seat)
+        if seated is None:
+            return None
+        same = "" if seated == name else f" ({name} counts as the same name)"
+        return TableError(f"Someone at this table is already called {seated}{same}. Pick another name.", "name_taken")
 
     def humans_connected(self) -> bool:
         """Whether a player who is not a built-in bot (a person, or an agent connected with `json bot`) is connected
@@ -338,6 +366,7 @@ class Table(Generic[S]):
         elif kind == "events":
             events = [event_from_dict(e) for e in rec["events"]] if game is None else game[0]
             self.event_records.extend(rec["events"])
+            count_moves(self.moves, events, "stand_in" in rec)
             if self.game is None:
                 self.game = Game(events)
                 if self.game.state.practice:
@@ -377,6 +406,8 @@ class Table(Generic[S]):
         elif kind == "invite":
             self.invited[name_key(rec["name"])] = rec["name"]
             self.note(f"{rec['name']} is invited.")
+        elif kind == "result":  # the game's result, for the ratings: the events said it all already
+            pass
         else:
             raise ValueError(f"unknown table record {kind!r}")
         return []
@@ -402,6 +433,7 @@ class Table(Generic[S]):
             "banned_ips": sorted(self.banned_ips),
             "lock_to": self.lock_to.value,
             "invited": list(self.invited.values()),
+            "moves": {str(seat): counts for seat, counts in self.moves.items()},
         }
 
     @classmethod
@@ -431,6 +463,7 @@ class Table(Generic[S]):
         table.banned_ips = set(data.get("banned_ips", ()))
         table.lock_to = TableLock(data.get("lock_to", TableLock.OPEN))
         table.invited = {name_key(name): name for name in data.get("invited", ())}
+        table.moves = {int(seat): list(counts) for seat, counts in data.get("moves", {}).items()}
         return table
 
     def reset_from(self, saved: Table[S]) -> list[S]:
@@ -441,6 +474,7 @@ class Table(Generic[S]):
         self.lobby_host, self.game, self.event_records = saved.lobby_host, saved.game, saved.event_records
         self.banned_keys, self.banned_ips = saved.banned_keys, saved.banned_ips
         self.lock_to, self.invited = saved.lock_to, saved.invited
+        self.moves = saved.moves
         self.chat, self.chat_total, self.log, self.version = saved.chat, saved.chat_total, saved.log, saved.version + 1
         self.pending = []
         self._seat_infos_key = ()
@@ -456,8 +490,8 @@ class Table(Generic[S]):
             raise TableError(f"The game {game}: you can watch it instead.", "started")
         if len(self.seats) >= self.max_seats:
             raise TableError(f"This table is full ({self.max_seats} seats).", "table_full")
-        if self.name_taken(name):
-            raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
+        if (taken := self._name_taken_error(name)) is not None:
+            raise taken
         record: dict[str, Any] = {"t": "seat", "name": name, "key": key, "code": new_reconnect_code(), "bot": bot}
         if bot:
             record["builtin"] = builtin
@@ -518,6 +552,7 @@ class Table(Generic[S]):
         spectator just goes; a player's seat is freed before the start and kept during a game, away from `now` (a
         stand-in plays for it after the grace)."""
         self.spectators.discard(session)
+        self.limiter.forget(session)  # (a spectator's count: the table must not keep a session that left)
         seat = self.seat_of(session)
         if seat is None:
             return
@@ -610,8 +645,8 @@ class Table(Generic[S]):
     def rename(self, seat: int, name: str) -> None:
         if self.game is not None:
             raise TableError("Names are fixed once the game has started.", "started")
-        if self.name_taken(name, except_seat=seat):
-            raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
+        if (taken := self._name_taken_error(name, except_seat=seat)) is not None:
+            raise taken
         self.record({"t": "rename", "seat": seat, "name": name})
 
     # --- the game --------------------------------------------------------------------------------------------
@@ -649,7 +684,10 @@ class Table(Generic[S]):
         rec: dict[str, Any] = {"t": "events", "events": [event_to_dict(e) for e in events]}
         if stand_in is not None:
             rec["stand_in"] = stand_in
-        return self.record(rec, (events, after))
+        updates = self.record(rec, (events, after))
+        if any(isinstance(event, GameEnded) for event in events):
+            self.record(result_record(self))
+        return updates
 
     def _clue_prompt(self) -> str:
         assert self.game is not None
@@ -762,7 +800,7 @@ class Table(Generic[S]):
             raise TableError("Type something to send.", "empty")
         if self.chat_paused():
             raise TableError("Chat is paused until the reveal, so nobody can hint at a card.", "chat_paused")
-        if not self.limiter.allow(who):
+        if not self.limiter.allow(who if seat is None else seat):  # a seat's count outlives its reconnections
             raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
         return self.record({"t": "chat", "seat": seat, "name": name, "text": text})
 
@@ -788,7 +826,7 @@ class Table(Generic[S]):
             if self.options.mode != Mode.TEAM:
                 raise TableError("Team chat is only for team games.", "not_team")
             raise TableError("Team chat opens when the game starts, for the players of a team.", "no_team")
-        if not self.limiter.allow(who):
+        if not self.limiter.allow(who if seat is None else seat):
             raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
         line = ChatLine(seat, name, text, team)
         self.team_chat.setdefault(team, deque(maxlen=TEAM_CHAT_TAIL)).append((self.chat_total, line))

@@ -17,6 +17,7 @@ from dixit_tui.coordinator import (
     Update,
     VoidedUpdate,
 )
+from dixit_tui.coordinator.models import LeaderboardUpdate
 from dixit_tui.engine import Mode, Profile, Reveal
 from dixit_tui.engine.config import profile_for
 from dixit_tui.protocol.views import game_fields
@@ -159,6 +160,13 @@ def encode_update(update: Update, lobby: tuple[TableSummary, ...]) -> dict[str, 
             if line.team is not None:
                 chat["team"] = True  # added to v1: a line only the sender's team sees
             return chat
+        case LeaderboardUpdate(board=board):
+            rows = [
+                {"rank": i, "name": name, "rating": round(rating, 3), "mu": round(mu, 3), "sigma": round(sigma, 3),
+                 "games": games}
+                for i, (name, rating, mu, sigma, games) in enumerate(board, 1)
+            ]  # fmt: skip
+            return {"type": "leaderboard", "players": rows}
         case QueueUpdate(queued=queued, waiting=waiting, text=text, table=table):
             return {"type": "queue", "queued": queued, "waiting": waiting, "text": text, "table": table}
         case NoticeUpdate(text=text, reason=reason):

@@ -36,6 +36,11 @@ DEFAULT_DATA = Path("data")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = (
+        "Every option may also come from a TOML file (--config FILE, or DIXIT_TUI_CONFIG) and from DIXIT_TUI_* "
+        "variables (DIXIT_TUI_PORT=2222, DIXIT_TUI_DATA=DIR, DIXIT_TUI_LIMIT_LOGIN_TIMEOUT=20); flags win over "
+        "variables, which win over the file. See docs/operations.md."
+    )
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: %(default)s)")
     parser.add_argument("--port", type=int, default=2222, help="port to listen on, 0 for any (default: %(default)s)")
     parser.add_argument(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import inspect
 import itertools
 import logging
 import socket
@@ -20,7 +21,7 @@ from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import asyncssh
 
@@ -28,7 +29,8 @@ from dixit_tui import __version__
 from dixit_tui.addresses import address_of, plain_ip
 from dixit_tui.addresses import network_of as _network_of
 from dixit_tui.counts import COUNTS
-from dixit_tui.ssh import ignore_packets, receive_window
+from dixit_tui.sanitize import log_text
+from dixit_tui.ssh import ignore_packets, receive_window, usernames
 from dixit_tui.ssh.driver import check_work_measured
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
@@ -41,6 +43,7 @@ from dixit_tui.ssh.session import (
     run_pty_session,
 )
 from dixit_tui.ssh.terminal import TerminalInfo
+from dixit_tui.ssh.terminal_lines import TerminalLines, TerminalWriter
 
 __all__ = [
     "AppFactory",
@@ -188,6 +191,11 @@ _LOG_LABELS = {
 
 Gate: TypeAlias = Callable[[SessionIdentity], Awaitable[str | None]]
 """Why a session may not start (a ban, a private server), in words for the person; None: it may."""
+
+
+def wants_lines(term_type: str, command: str | None) -> bool:
+    """A terminal session for the plain line mode: a dumb terminal, or the `plain` command."""
+    return term_type.strip().lower() == "dumb" or (command or "").split()[:1] == ["plain"]
 
 
 def session_kind(command: str | None) -> str:
@@ -596,7 +604,7 @@ class DixitSSHServer(asyncssh.SSHServer):
         logger.info(
             "connection #%d authenticated: user=%r key=%s ip=%s",
             self.connection_id,
-            self.identity.username[:64],
+            log_text(self.identity.username[:64]),
             self.identity.key_fingerprint or "none",
             self.peer_ip,
         )
@@ -660,6 +668,8 @@ class DixitSSHServer(asyncssh.SSHServer):
                 logger.info("connection #%d: refused: %s", self.connection_id, refusal)
                 with contextlib.suppress(OSError):
                     process.stderr.write(f"dixit-tui: {refusal}\r\n".encode())
+            elif process.term_type is not None and wants_lines(process.term_type, process.command):
+                status = await self._run_lines(process, identity)
             elif process.term_type is None:
                 status = await self._run_headless(process, identity)
             else:
@@ -693,6 +703,19 @@ class DixitSSHServer(asyncssh.SSHServer):
             return await run_command_session(process, identity, self._command_handler, hint=self._hint(identity))
         finally:
             state.headless -= 1
+
+    async def _run_lines(self, process: asyncssh.SSHServerProcess[bytes], identity: SessionIdentity) -> int:
+        """The plain line mode on a terminal (TERM=dumb, or `ssh -t HOST plain`): the command handler's `plain`, with
+        the typing echoed and edited here (the client's terminal is in raw mode)."""
+        command = (process.command or "").strip()
+        if command.split()[:1] != ["plain"]:
+            command = f"plain {command}".strip()
+        lines, writer = TerminalLines(process.stdin, process.stdout), TerminalWriter(process.stdout)
+        handler = self._command_handler
+        if handler is None:
+            return await run_command_session(process, identity, None, hint=self._hint(identity))
+        result = handler(identity, command, cast(Any, lines), cast(Any, writer))
+        return int(await result if inspect.isawaitable(result) else result)
 
     def _hint(self, identity: SessionIdentity) -> str:
         assert self._conn is not None
@@ -804,6 +827,7 @@ async def start_server(
     state.gate, state.ask_invite = gate, ask_invite
     ignore_packets.install()  # (no empty MSG_IGNORE ahead of each packet: the ciphers allowed are not CBC)
     receive_window.install()  # (a session's window stays shut while its unread input is queued)
+    usernames.install()  # (a user name SASLprep refuses, `ssh 🎲dice@host`, reaches the game instead of a disconnect)
 
     def server_factory() -> DixitSSHServer:
         return DixitSSHServer(state, app_factory, command_handler)
