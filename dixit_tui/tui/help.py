@@ -42,7 +42,7 @@ SCORING = """\
 - Some, but not all, voters found it: the storyteller **+3**, each voter who found it **+3**, the others 0.
 - Everyone found it, or nobody did: the storyteller **0**, every other player **+2**.
 
-**Pass 2: decoys.** Every player except the storyteller scores **+1 for each vote on their own card**,
+**Pass 2: decoy bonus.** Every player except the storyteller scores **+1 for each vote on their own card**,
 also when nobody found the storyteller's card. The storyteller never scores this bonus.
 
 *Example, 4 players:* Ana tells. Ben and Cara vote for Ana's card, Dev votes for Ben's card.

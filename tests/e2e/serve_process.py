@@ -1,7 +1,7 @@
 """A real `dixit-tui serve` in a process of its own, for tests of what its options do (moderation, metrics):
 
 async with serve_process(tmp_path, "--private", ...) as port:
-    conn = await connect(port, "ana", client_key=key)
+    status, text = await run(port, "ana", "tables", key=key)
 """
 
 from __future__ import annotations
