@@ -206,3 +206,10 @@ _SSH_USER = re.compile(r"[A-Za-z0-9._-]{1,32}")
 def ssh_user(name: str | None) -> str:
     """`name` as the user of a shown `ssh` command when it is safe to paste as it is, else the placeholder NAME."""
     return name if name is not None and _SSH_USER.fullmatch(name) else "NAME"
+
+
+def log_text(text: str) -> str:
+    """Untrusted text (a name) as log lines show it: ASCII as it is, anything else as its escape, so that a name
+    with a Cyrillic "a" reads "\\u0430na" in the log, not "ana" (a backslash is doubled: a name cannot pass for an
+    escape)."""
+    return text.replace("\\", "\\\\").encode("ascii", "backslashreplace").decode("ascii")

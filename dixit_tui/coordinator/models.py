@@ -95,6 +95,17 @@ class ChatLine:
     team: int | None = None  # team mode: the team whose two players alone see this line; None: the whole table
 
 
+def timer_text(seconds: int | None) -> str:
+    """A table's time limit per phase, short: "90 s", "2 min", "1 h"; "" without one."""
+    if not seconds:
+        return ""
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600} h"
+    if seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"
+
+
 def mode_text(label: str) -> str:
     """A table's mode in words, for a standard game with its rules: "standard (refresh)", "party", "team"."""
     return f"standard ({label})" if label in (Label.REFRESH, Label.ODYSSEY) else str(label)
@@ -110,6 +121,7 @@ class TableSummary:
     host: str
     spectators: int
     decks: tuple[str, ...] = ("base",)  # the decks mixed at the table, as named in its options
+    turn_seconds: int | None = None  # the time limit of each phase (then a stand-in plays); None: no limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +145,7 @@ class TableView:
     deadline: float | None = None  # wall-clock time (epoch seconds) when a stand-in will play for those missing
     typing: tuple[int, ...] = ()  # seats writing a clue right now (only seats that may give the clue)
     stand_ins: tuple[tuple[int, float], ...] = ()  # (seat, epoch seconds): offline seats a stand-in will play for
+    stand_in_clue: str | None = None  # the clue on the table was a stand-in's: "time" (time ran out) or "away"
     lock: TableLock = TableLock.OPEN  # who may take a new seat (the host's lock)
     invited: tuple[str, ...] = ()  # the names the host invited (shown to the host only)
 
@@ -197,4 +210,21 @@ class QueueUpdate:
     table: str | None = None
 
 
-Update = StateUpdate | LobbyUpdate | RevealUpdate | VoidedUpdate | OverUpdate | ChatUpdate | NoticeUpdate | QueueUpdate
+@dataclass(frozen=True, slots=True)
+class LeaderboardUpdate:
+    """The leaderboard, for the session that asked: (name, conservative rating, mu, sigma, games), best first."""
+
+    board: tuple[tuple[str, float, float, float, int], ...]
+
+
+Update = (
+    StateUpdate
+    | LobbyUpdate
+    | RevealUpdate
+    | VoidedUpdate
+    | OverUpdate
+    | ChatUpdate
+    | NoticeUpdate
+    | QueueUpdate
+    | LeaderboardUpdate
+)

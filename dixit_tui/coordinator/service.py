@@ -47,6 +47,7 @@ from dixit_tui.coordinator.models import (
     TableView,
     Update,
 )
+from dixit_tui.coordinator.moderation import Moderation, ModerationSettings
 from dixit_tui.coordinator.story import Story
 from dixit_tui.coordinator.table import ChatLimiter, Table
 from dixit_tui.coordinator.tallies import Tally
@@ -66,7 +67,10 @@ from dixit_tui.engine import (
     Vote,
     profile_for,
 )
-from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, name_key, sanitize
+from dixit_tui.log_caps import REPEATS
+from dixit_tui.ratings import Ratings
+from dixit_tui.ratings import rebuild as rebuild_ratings
+from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, log_text, name_key, sanitize
 from dixit_tui.store import NullStore, Store
 from dixit_tui.store.base import StoreConflict
 
@@ -74,6 +78,10 @@ if TYPE_CHECKING:
     from dixit_tui.coordinator.shared import SharedTables
 
 log = logging.getLogger(__name__)
+log.addFilter(REPEATS)
+
+STORE_RETRY = 1.0
+"""Seconds before a stand-in's move the store could not save is tried again."""
 
 Sink = Callable[[Update], None]
 
@@ -170,10 +178,12 @@ class Coordinator:
         close_idle_after: float = 600.0,
         limits: TableLimits = DEFAULT_TABLE_LIMITS,
         bots: BotFactory | None = None,  # seats built-in bots; None: this coordinator has none ("add bots" is refused)
+        moderation: ModerationSettings | None = None,  # admins, private mode (bans and the MOTD are in the store)
     ) -> None:
         self.limits = limits
         self.tally = Tally(clock)  # what was refused or undone under pressure, logged as summaries
         self.create_meter = CreateMeter(limits, clock)  # tables created per creator, address and network
+        self.unsaved: dict[str, int] = {}  # tables whose changes the store failed to save, since it last saved one
         self.reconnect_guard = ReconnectGuard(limits)  # wrong reconnect codes, per connection, address and in all
         # People first: with a person seated, built-in bots leave the first clue (and a team's card) to the
         # people for `first_clue_grace` seconds, and never take the first clue while a person is writing one.
@@ -210,8 +220,10 @@ class Coordinator:
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
         self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
+        self.moderation = Moderation(moderation or ModerationSettings(), lambda: self.store)  # bans, admins, MOTD
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
         self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
+        self.ratings = Ratings()  # per SSH key, folded from the results of the games committed (and `restore`d)
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -239,8 +251,10 @@ class Coordinator:
             store.reuse_after, store.clock = self.limits.code_reuse_after, self.clock
 
     async def restore(self) -> int:
-        """Rebuild every open table from the store (after a restart or a crash). Returns how many."""
+        """Rebuild every open table from the store (after a restart or a crash), and the ratings from the results
+        it holds. Returns how many tables."""
         self._configure_store()
+        self.ratings = await rebuild_ratings(self.store)
         for stored in await self.store.load():  # the open tables only
             if stored.closed:
                 continue
@@ -278,13 +292,16 @@ class Coordinator:
         records = table.take_pending()
         if not records:
             return
+        for record in records:
+            if record["t"] == "result":  # the ratings fold results in the order of their time
+                record.setdefault("at", self.clock())
         try:
             await self.store.append(table.code, records)
         except Exception as err:
             if isinstance(err, StoreConflict):
                 log.info("table %s: another worker changed it first; rolling back", table.code)
             else:
-                log.exception("saving table %s failed; rolling it back", table.code)
+                self._store_failed(table, err)
             try:
                 await self._roll_back(table)
             except Exception:
@@ -300,8 +317,13 @@ class Coordinator:
             raise TableError(
                 "The server could not save that, so nothing changed. Please try again.", "storage"
             ) from err
+        if self.unsaved:
+            self.store_back()
         self.story.tell(table, records)
         COUNTS.committed(records)
+        for record in records:
+            if record["t"] == "result":
+                self.ratings.add(record)
         count = self.unsnapshotted.get(table.code, 0) + len(records)
         if count >= self.snapshot_every:
             try:
@@ -310,6 +332,29 @@ class Coordinator:
             except Exception:  # the change itself is saved; a snapshot only makes restarts faster
                 log.warning("a snapshot of table %s could not be saved; the next change tries again", table.code)
         self.unsnapshotted[table.code] = count
+
+    def _store_failed(self, table: Table, err: Exception) -> None:
+        """A change of `table` could not be saved. The first failure of an outage is logged with its traceback; the
+        others are counted (and summarised as they come, `log_caps`); the table is refreshed when the store is back."""
+        if not self.unsaved:
+            log.error("saving table %s failed; rolling it back (the store is failing)", table.code, exc_info=err)
+        else:
+            log.warning("saving table %s failed (%s); rolling it back", table.code, type(err).__name__)
+        self.unsaved[table.code] = self.unsaved.get(table.code, 0) + 1
+        self.tally.count("changes refused: the store could not save them", table.code)
+
+    def store_back(self) -> None:
+        """The store saves again (a change was saved, or Redis answered the tick): every table a failed change was
+        rolled back at gets its clocks armed again and its state pushed to everyone at it, whatever the failure was
+        (a client waiting for a state does not wait for ever)."""
+        failures = sum(self.unsaved.values())
+        codes, self.unsaved = list(self.unsaved), {}
+        log.warning("the store saves again; %d change(s) at %d table(s) were refused meanwhile", failures, len(codes))
+        for code in codes:
+            table = self.tables.get(code)
+            if table is not None:
+                self.schedule(table)
+                self.broadcast(table)
 
     def _take_out(self, table: Table) -> None:
         """The store can neither save the table's change nor give back its saved state: the table leaves this
@@ -552,7 +597,13 @@ class Coordinator:
             if self.timers.put_off_after_a_stall(table):
                 return  # it fired long after its time: what players sent meanwhile is read first
             updates = self.timers.stand_in_moves(table)
-            await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
+            try:
+                await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
+            except TableError as err:
+                if err.code != "storage":
+                    raise
+                if self.tables.get(table.code) is table:  # rolled back, not taken out: try again in a moment
+                    table.timer = detached.call_later(STORE_RETRY, lambda: self.timers.on_due(table))
 
     async def connect(self, identity: Identity, sink: Sink, *, builtin_bot: bool = False) -> PlayerSession:
         """A new session for this client. `builtin_bot`: the client is one of the server's own bots (seated by
@@ -581,6 +632,7 @@ class Coordinator:
                     host,
                     table.watchers(),
                     table.options.decks,
+                    table.options.turn_seconds,
                 )
             )
         order = {TableStatus.LOBBY: 0, TableStatus.PLAYING: 1, TableStatus.OVER: 2}
@@ -732,6 +784,57 @@ class Coordinator:
             self.closed_code(table.code)
             table.queue_closed(self.clock())
 
+    # --- moderation: the admins' commands (`ssh HOST admin ...`, protocol/admin.py checks who may) ---------------
+
+    @_retry_on_conflict
+    async def admin_close(self, code: str) -> str:
+        """Close a table now, whatever its state (its records stay, for replays). Returns what happened, in words."""
+        table = await self.find_table(code)
+        async with table.lock:
+            if self.tables.get(table.code) is not table:
+                raise TableError(f"There is no table {table.code} any longer.", "no_table")
+            table.announce("An admin closed the table.")
+            table.queue_closed(self.clock())
+            await self.commit(table)
+            self.tables.pop(table.code, None)
+            self.closed_code(table.code)
+            notice = NoticeUpdate(f"An admin closed table {table.code}.", CloseReason.CLOSED)
+            for session in table.close():
+                session.table = None
+                session.deliver(notice)
+                session.deliver(StateUpdate(None))
+        self.lobby_changed()
+        return f"Table {table.code} closed."
+
+    @_retry_on_conflict
+    async def admin_remove(self, code: str, name: str) -> str:
+        """Take the player called `name` off table `code` (before the start, their seat is freed; in a game, they
+        leave it for good, as if they had chosen to). Returns what happened, in words."""
+        table = await self.find_table(code)
+        async with table.lock:
+            key = name_key(name)
+            seat = next(
+                (i for i, s in enumerate(table.seats) if not s.removed and name_key(s.name) == key and key), None
+            )
+            if seat is None:
+                raise TableError(f"Nobody called {name[:40]!r} plays at table {table.code}.", "no_seat")
+            who = table.seats[seat].name
+            session = table.seats[seat].session
+            updates: list[Update] = []
+            if table.game is None:
+                table.leave_lobby_seat(seat)
+            else:
+                table.announce(f"An admin removed {who} from the game.")
+                updates = table.execute(RemovePlayer(seat, seat))
+                table.seats[seat].session = None
+            if isinstance(session, PlayerSession) and session.table is table:
+                session.table = None
+                session.deliver(NoticeUpdate(f"An admin removed you from table {table.code}."))
+                session.deliver(StateUpdate(None))
+                session.deliver(LobbyUpdate(self.summaries()))
+            await self.changed(table, updates, lobby=True)
+        return f"{who} removed from table {table.code}."
+
 
 class _Taken:
     """The codes `create_table` may not give out: open tables' and `used_codes` (looked up, never copied)."""
@@ -786,6 +889,8 @@ class PlayerSession:
         self.coordinator = coordinator
         self.identity = identity
         self.name = clean_name(identity.name) or "guest"
+        if self.name != identity.name:
+            log.info("name %r (from %s) is %s here", identity.name[:64], identity.peer or "?", log_text(self.name))
         self.sink = sink
         self.builtin_bot = builtin_bot  # a built-in bot: it stops when its game ends (a rematch seats a fresh one)
         self.table: SessionTable | None = None
@@ -983,6 +1088,7 @@ class PlayerSession:
                 refusal = guard.from_here()
         if refusal is not None:
             log.debug("reconnect try refused for %s from %s: too many wrong codes", self.name, address)
+            self.coordinator.tally.count("reconnect tries refused: too many wrong codes", address)
             await asyncio.sleep(guard.longest_delay())  # and no quicker answers for a client that keeps on trying
             raise TableError(refusal, "too_many_tries")
         wanted = normalize_code(reconnect_code)
@@ -1006,6 +1112,7 @@ class PlayerSession:
                     await shared.forgive_try(guard.keys(address), token)
                 await self._take_seat(table, seat)
                 return table.view_for(self)
+        self.coordinator.tally.count(f"reconnect codes refused ({problem.code})", address)
         wait = guard.delay(self)
         if wait > 0:
             await asyncio.sleep(wait)
@@ -1280,11 +1387,15 @@ class PlayerSession:
                     self.coordinator.shared.publish_live(table, {"k": LiveKind.TEAM, "line": line.line})
             return
         async with table.lock:
+            waiting = table.unattended
             updates = table.say(self, table.seat_of(self), self.name, clean_chat(text))
             await self.coordinator.commit(table)
             for session in table.sessions():
                 for update in updates:
                     session.deliver(update)
+            if waiting and not table.unattended:  # a table that had stopped playing itself: its clock runs again
+                self.coordinator.schedule(table)
+                self.coordinator.broadcast(table)
 
     async def _run(self, table: Table, command: Command, ban: tuple[str | None, str | None] | None = None) -> None:
         """Run a game command. `ban`: the (key, address) the command's removal keeps out of the table."""

@@ -51,6 +51,7 @@ from dixit_tui.coordinator.models import (
     TableStatus,
 )
 from dixit_tui.coordinator.table import TEAM_CHAT_TAIL
+from dixit_tui.log_caps import REPEATS
 from dixit_tui.store.base import Record, StoreConflict, StoredTable
 from dixit_tui.store.redis_store import RedisStore, StoreUnavailable, _seq_of
 
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from dixit_tui.coordinator.service import Coordinator, PlayerSession, SessionTable
 
 log = logging.getLogger(__name__)
+log.addFilter(REPEATS)
 
 # KEYS: the presence hash, the change channel is ARGV[4]. ARGV: worker, value ("WORKER EXPIRES_MS"), mode, channel,
 # then seat codes. claim: the seats are this worker's now (a player sat down here); renew: keep this worker's own
@@ -194,6 +196,9 @@ class SharedStore:
     async def history(self, code: str) -> list[Record]:
         return await self.redis.history(code)
 
+    async def results(self) -> list[Record]:
+        return await self.redis.results()
+
     async def prune(
         self, finished_before: float | None, abandoned_before: float | None, *, dry_run: bool = False
     ) -> int:
@@ -214,6 +219,12 @@ class SharedStore:
     @clock.setter
     def clock(self, clock: Callable[[], float]) -> None:
         self.redis.clock = clock
+
+    async def moderation_entries(self) -> list[tuple[str, str, str]]:
+        return await self.redis.moderation_entries()
+
+    async def moderate(self, kind: str, key: str, value: str | None) -> None:
+        await self.redis.moderate(kind, key, value)
 
     async def close(self) -> None:
         await self.redis.close()
@@ -758,6 +769,8 @@ class SharedTables:
             log.warning("Redis did not answer the tick: %s", err)
             return
         self.ticks += 1
+        if coordinator.unsaved:  # Redis answers again: the tables a failed change was rolled back at are refreshed
+            coordinator.store_back()
         seqs: dict[str, str] = results[0]
         closed: set[str] = results[1]
         presences = results[2 : 2 + len(codes)]

@@ -12,6 +12,7 @@ from typing import Any
 
 from dixit_tui.coordinator.models import mode_text
 from dixit_tui.coordinator.table import Table
+from dixit_tui.sanitize import log_text
 
 log = logging.getLogger("dixit_tui.tables")
 
@@ -32,7 +33,7 @@ class Story:
                 _line(code, "created", f"table {code} created: {mode}, decks {decks}", mode=mode, decks=decks)
             elif kind == "unseat" and "name" in record:
                 name = record["name"]
-                _line(code, "left", f"table {code}: {name} left the table before the start", player=name)
+                _line(code, "left", f"table {code}: {log_text(name)} left the table before the start", player=name)
             elif kind == "events":
                 self._events(table, record)
             elif kind == "closed":
@@ -48,19 +49,21 @@ class Story:
             if kind == "GameStarted":
                 names = list(event.get("names", ()))
                 practice = " (with a practice turn)" if event.get("practice") else ""
-                _line(code, "started", f"table {code} started{practice}: {', '.join(names)}", players=names)
+                _line(
+                    code, "started", f"table {code} started{practice}: {', '.join(map(log_text, names))}", players=names
+                )
             elif kind == "PlayerRemoved" and table.game is not None:
                 name = table.game.state.names[event["seat"]]
-                _line(code, "removed", f"table {code}: {name} removed from the game", player=name)
+                _line(code, "removed", f"table {code}: {log_text(name)} removed from the game", player=name)
             elif kind == "GameEnded" and table.game is not None:
                 state = table.game.state
                 winners = [state.names[i] for i in event.get("winners", ())]
                 scores = dict(zip(state.names, state.scores, strict=True))
-                shown = ", ".join(f"{n} {s}" for n, s in scores.items())
+                shown = ", ".join(f"{log_text(n)} {s}" for n, s in scores.items())
                 _line(
                     code,
                     "over",
-                    f"table {code} over: {' and '.join(winners) or 'nobody'} won; scores {shown}",
+                    f"table {code} over: {' and '.join(map(log_text, winners)) or 'nobody'} won; scores {shown}",
                     winners=winners,
                     scores=scores,
                 )
@@ -72,7 +75,12 @@ class Story:
         before = self.hosts.get(table.code)
         self.hosts[table.code] = host
         if before is not None and before != host:
-            _line(table.code, "host", f"table {table.code}: {host} is the host now (was {before})", host=host)
+            _line(
+                table.code,
+                "host",
+                f"table {table.code}: {log_text(host)} is the host now (was {log_text(before)})",
+                host=host,
+            )
 
 
 def _line(code: str, event: str, message: str, **fields: Any) -> None:

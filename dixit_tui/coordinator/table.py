@@ -30,6 +30,7 @@ from dixit_tui.coordinator.models import (
     Update,
     VoidedUpdate,
 )
+from dixit_tui.coordinator.results import count_moves, result_record
 from dixit_tui.engine import (
     Card,
     Command,
@@ -76,6 +77,7 @@ S = TypeVar("S", bound=Occupant)  # the sessions at a table
 CHAT_TAIL = 60
 TEAM_CHAT_TAIL = 30  # team lines are kept apart, per team, so they never push the table's lines out
 LOG_TAIL = 60
+QUIET_TURNS = 2  # whole turns with no person playing, after which a timed table stops playing itself
 LOCK_NOTES = {
     TableLock.OPEN: "The table is open: the lobby lists it, and anyone may join.",
     TableLock.CODE: "The table is locked: only people who have its code can join (the lobby no longer lists it).",
@@ -109,6 +111,9 @@ class ChatLimiter:
 
     def allow(self, who: object) -> bool:
         now = self.clock()
+        if len(self.sent) > 2 * self.burst:  # who has not sent anything within the window is forgotten
+            for key in [k for k, t in self.sent.items() if not t or now - t[-1] > self.window]:
+                del self.sent[key]
         times = self.sent.setdefault(who, deque())
         while times and now - times[0] > self.window:
             times.popleft()
@@ -116,6 +121,10 @@ class ChatLimiter:
             return False
         times.append(now)
         return True
+
+    def forget(self, who: object) -> None:
+        """`who` left: its count goes (and with it the reference to a session that has closed)."""
+        self.sent.pop(who, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +140,7 @@ class _SharedView:
     start_problem: str | None
     typing: tuple[int, ...]
     stand_ins: tuple[tuple[int, float], ...]
+    stand_in_clue: str | None
 
 
 class Table(Generic[S]):
@@ -171,10 +181,14 @@ class Table(Generic[S]):
         self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
         self.game_id = code  # unique among every game ever stored (a code is given out again once its table closed)
         self.remote_watchers = 0  # spectators at other workers (several workers on Redis), by their presence
+        self.clue_stand_in: str | None = None  # why a stand-in gave this turn's clue ("time", "away"); None: a player
+        self.quiet_turns = 0  # whole turns in a row no person played in (stand-ins and bots only); see `unattended`
+        self.person_played = False  # a person made a move in the turn in progress
         self.banned_keys: set[str] = set()  # keys of players the host removed: kept out of this table
         self.banned_ips: set[str] = set()  # addresses of keyless players the host removed: keyless joins refused
         self.lock_to = TableLock.OPEN  # who may take a new seat (and whether the lobby lists the table)
         self.invited: dict[str, str] = {}  # name key -> name, of those the host invited (see `TableLock.INVITED`)
+        self.moves: dict[int, list[int]] = {}  # seat -> [its moves in the game, of them a stand-in's] (the ratings)
 
     # --- who is here -----------------------------------------------------------------------------------------
 
@@ -217,8 +231,27 @@ class Table(Generic[S]):
         )
 
     def name_taken(self, name: str, *, except_seat: int | None = None) -> bool:
+        return self.seated_as(name, except_seat=except_seat) is not None
+
+    def seated_as(self, name: str, *, except_seat: int | None = None) -> str | None:
+        """The name of the seat whose name counts as the same as `name` ("gus" for "GUS"), if any."""
         key = name_key(name)
-        return any(name_key(s.name) == key for i, s in enumerate(self.seats) if i != except_seat and not s.removed)
+        return next(
+            (
+                s.name
+                for i, s in enumerate(self.seats)
+                if i != except_seat and not s.removed and name_key(s.name) == key
+            ),
+            None,
+        )
+
+    def _name_taken_error(self, name: str, *, except_seat: int | None = None) -> TableError | None:
+        """The refusal of `name` when someone at the table has it (named as they are seated), else None."""
+        seated = self.seated_as(name, except_seat=except_seat)
+        if seated is None:
+            return None
+        same = "" if seated == name else f" ({name} counts as the same name)"
+        return TableError(f"Someone at this table is already called {seated}{same}. Pick another name.", "name_taken")
 
     def humans_connected(self) -> bool:
         """Whether a player who is not a built-in bot (a person, or an agent connected with `json bot`) is connected
@@ -276,6 +309,13 @@ class Table(Generic[S]):
         self.announce(f"{why}{name} is the host now.")
         return updates
 
+    @property
+    def unattended(self) -> bool:
+        """At a timed table, two whole turns went by with no person playing (only stand-ins and bots): the table
+        waits for its people as an empty one does (its clocks stop) until a person moves or chats. (Without a time
+        limit a connected person's move is never made for them: such a table cannot play itself.)"""
+        return bool(self.options.turn_seconds) and self.quiet_turns >= QUIET_TURNS
+
     def is_empty(self) -> bool:
         return not self.watchers() and not any(s.session is not None for s in self.seats)
 
@@ -321,6 +361,7 @@ class Table(Generic[S]):
         elif kind == "events":
             events = [event_from_dict(e) for e in rec["events"]] if game is None else game[0]
             self.event_records.extend(rec["events"])
+            count_moves(self.moves, events, "stand_in" in rec)
             if self.game is None:
                 self.game = Game(events)
                 if self.game.state.practice:
@@ -328,12 +369,17 @@ class Table(Generic[S]):
                 else:
                     self.note("The game has started. " + self._clue_prompt())
                 return []
-            self.game.state = fold(events, self.game.state) if game is None else game[1]
+            state = self.game.state
+            open_clue = state.phase is Phase.CLUE and state.turn.storyteller is None  # the first clue, open to all
+            self.game.state = fold(events, state) if game is None else game[1]
             self.game.events.extend(events)
-            return self._describe(events, rec.get("stand_in"))
+            return self._describe(events, rec.get("stand_in"), open_clue=open_clue)
         elif kind == "chat":
             line = ChatLine(rec["seat"], rec["name"], rec["text"])
             self.add_table_line(line)
+            seat = rec["seat"]
+            if seat is not None and 0 <= seat < len(self.seats) and not self.seats[seat].bot:
+                self._person_here()
             return [ChatUpdate(line)]
         elif kind == "note":
             self.note(rec["text"])
@@ -351,6 +397,8 @@ class Table(Generic[S]):
         elif kind == "invite":
             self.invited[name_key(rec["name"])] = rec["name"]
             self.note(f"{rec['name']} is invited.")
+        elif kind == "result":  # the game's result, for the ratings: the events said it all already
+            pass
         else:
             raise ValueError(f"unknown table record {kind!r}")
         return []
@@ -377,6 +425,7 @@ class Table(Generic[S]):
             "banned_ips": sorted(self.banned_ips),
             "lock_to": self.lock_to.value,
             "invited": list(self.invited.values()),
+            "moves": {str(seat): counts for seat, counts in self.moves.items()},
         }
 
     @classmethod
@@ -407,6 +456,7 @@ class Table(Generic[S]):
         table.banned_ips = set(data.get("banned_ips", ()))
         table.lock_to = TableLock(data.get("lock_to", TableLock.OPEN))
         table.invited = {name_key(name): name for name in data.get("invited", ())}
+        table.moves = {int(seat): list(counts) for seat, counts in data.get("moves", {}).items()}
         return table
 
     def reset_from(self, saved: Table[S]) -> list[S]:
@@ -417,6 +467,7 @@ class Table(Generic[S]):
         self.lobby_host, self.game, self.event_records = saved.lobby_host, saved.game, saved.event_records
         self.banned_keys, self.banned_ips = saved.banned_keys, saved.banned_ips
         self.lock_to, self.invited = saved.lock_to, saved.invited
+        self.moves = saved.moves
         self.chat, self.chat_total, self.log, self.version = saved.chat, saved.chat_total, saved.log, saved.version + 1
         self.pending = []
         self._seat_infos_key = ()
@@ -432,8 +483,8 @@ class Table(Generic[S]):
             raise TableError(f"The game {game}: you can watch it instead.", "started")
         if len(self.seats) >= self.max_seats:
             raise TableError(f"This table is full ({self.max_seats} seats).", "table_full")
-        if self.name_taken(name):
-            raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
+        if (taken := self._name_taken_error(name)) is not None:
+            raise taken
         record: dict[str, Any] = {"t": "seat", "name": name, "key": key, "code": new_reconnect_code(), "bot": bot}
         if bot:
             record["builtin"] = builtin
@@ -494,6 +545,7 @@ class Table(Generic[S]):
         spectator just goes; a player's seat is freed before the start and kept during a game, away from `now` (a
         stand-in plays for it after the grace)."""
         self.spectators.discard(session)
+        self.limiter.forget(session)  # (a spectator's count: the table must not keep a session that left)
         seat = self.seat_of(session)
         if seat is None:
             return
@@ -593,8 +645,8 @@ class Table(Generic[S]):
     def rename(self, seat: int, name: str) -> None:
         if self.game is not None:
             raise TableError("Names are fixed once the game has started.", "started")
-        if self.name_taken(name, except_seat=seat):
-            raise TableError(f"Someone at this table is already called {name}. Pick another name.", "name_taken")
+        if (taken := self._name_taken_error(name, except_seat=seat)) is not None:
+            raise taken
         self.record({"t": "rename", "seat": seat, "name": name})
 
     # --- the game --------------------------------------------------------------------------------------------
@@ -632,7 +684,10 @@ class Table(Generic[S]):
         rec: dict[str, Any] = {"t": "events", "events": [event_to_dict(e) for e in events]}
         if stand_in is not None:
             rec["stand_in"] = stand_in
-        return self.record(rec, (events, after))
+        updates = self.record(rec, (events, after))
+        if any(isinstance(event, GameEnded) for event in events):
+            self.record(result_record(self))
+        return updates
 
     def _clue_prompt(self) -> str:
         assert self.game is not None
@@ -643,12 +698,39 @@ class Table(Generic[S]):
             return f"{self.seats[teller].name} tells the practice turn."
         return f"{self.seats[teller].name} tells next."
 
-    def _describe(self, events: Sequence[Event], stand_in: str | None = None) -> list[Update]:
+    def _person_here(self) -> None:
+        """A person played or chatted: the table is attended (a table that had stopped playing itself goes on)."""
+        if self.unattended and self.status is TableStatus.PLAYING:
+            self.note("Someone is here again: the clock runs again.")
+        self.quiet_turns = 0
+        self.person_played = True
+
+    def _turn_over(self) -> None:
+        """A turn was scored: count it among the quiet ones if no person played in it."""
+        if self.person_played:
+            self.quiet_turns = 0
+        else:
+            self.quiet_turns += 1
+            if self.quiet_turns == QUIET_TURNS and self.unattended:
+                self.note(
+                    f"Nobody has played for {QUIET_TURNS} turns, so the table waits: the clock stops until someone "
+                    "moves or chats."
+                )
+        self.person_played = False
+
+    def _describe(
+        self, events: Sequence[Event], stand_in: str | None = None, *, open_clue: bool = False
+    ) -> list[Update]:
         """Public log lines and updates for the events of one command. Only public facts are written.
-        `stand_in` ("away", "time"): a stand-in made the command, and the log says why, once."""
+        `stand_in` ("away", "time"): a stand-in made the command, and the log says why, once. `open_clue`: the
+        command was given while the first clue was open to everyone."""
         assert self.game is not None
         updates: list[Update] = []
         names = [s.name for s in self.seats]
+        move = events[0] if events else None  # a player's move comes first among its command's events
+        person = isinstance(move, ClueGiven | CardsSubmitted | VoteCast) and not self.seats[move.seat].bot
+        if person and stand_in is None:
+            self._person_here()
 
         def by_stand_in(seat: int, did: str) -> str:
             if stand_in == StandInReason.TIME:
@@ -658,7 +740,13 @@ class Table(Generic[S]):
         for event in events:
             match event:
                 case ClueGiven(seat=seat, text=text):
-                    if stand_in is not None:
+                    self.clue_stand_in = stand_in
+                    if stand_in == StandInReason.TIME and open_clue:
+                        self.note(
+                            f"Time's up and nobody gave the first clue, so {names[seat]} tells (the first in seat "
+                            f"order): a stand-in gave the clue “{text}” for them."
+                        )
+                    elif stand_in is not None:
                         self.note(by_stand_in(seat, f"gave the clue “{text}”"))
                     else:
                         self.note(f"{names[seat]} gave the clue: {text}")
@@ -676,6 +764,7 @@ class Table(Generic[S]):
                         self.note(f"Practice turn revealed (not counted). {gains or 'Nobody would have scored.'}")
                     else:
                         self.note(f"Turn {reveal.turn} revealed. {gains or 'Nobody scored.'}")
+                    self._turn_over()
                 case PracticeEnded():
                     self.note("The practice is over: every card was shuffled and dealt again, and scores start at 0.")
                 case TurnVoided(turn=turn):
@@ -711,7 +800,7 @@ class Table(Generic[S]):
             raise TableError("Type something to send.", "empty")
         if self.chat_paused():
             raise TableError("Chat is paused until the reveal, so nobody can hint at a card.", "chat_paused")
-        if not self.limiter.allow(who):
+        if not self.limiter.allow(who if seat is None else seat):  # a seat's count outlives its reconnections
             raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
         return self.record({"t": "chat", "seat": seat, "name": name, "text": text})
 
@@ -737,7 +826,7 @@ class Table(Generic[S]):
             if self.options.mode != Mode.TEAM:
                 raise TableError("Team chat is only for team games.", "not_team")
             raise TableError("Team chat opens when the game starts, for the players of a team.", "no_team")
-        if not self.limiter.allow(who):
+        if not self.limiter.allow(who if seat is None else seat):
             raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
         line = ChatLine(seat, name, text, team)
         self.team_chat.setdefault(team, deque(maxlen=TEAM_CHAT_TAIL)).append((self.chat_total, line))
@@ -823,7 +912,12 @@ class Table(Generic[S]):
             start_problem=self.start_problem() if lobby else None,
             typing=self.typing_seats(),
             stand_ins=tuple(sorted(self.stand_ins.items())),
+            stand_in_clue=self.clue_stand_in if self._clue_given() else None,
         )
+
+    def _clue_given(self) -> bool:
+        """The turn's clue is on the table (its cards are being given, or the vote is on)."""
+        return self.game is not None and self.game.state.phase in (Phase.SUBMIT, Phase.VOTE)
 
     def _view(self, seat: int | None, shared: _SharedView, chat: tuple[ChatLine, ...]) -> TableView:
         return TableView(
@@ -844,6 +938,7 @@ class Table(Generic[S]):
             deadline=self.deadline,
             typing=shared.typing,
             stand_ins=shared.stand_ins,
+            stand_in_clue=shared.stand_in_clue,
             lock=self.lock_to,
             invited=tuple(self.invited.values()) if seat is not None and seat == shared.host else (),
         )

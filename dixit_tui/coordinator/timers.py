@@ -93,8 +93,9 @@ class Timers:
             table.deadline = table.phase_key = table.idle_since = None
             return
         now = self.clock()
-        if not table.humans_connected():
-            # nobody is here: the table waits for its players instead of playing itself, and its clocks stop
+        if not table.humans_connected() or table.unattended:
+            # nobody is here (or nobody played for two whole turns): the table waits for its players instead of
+            # playing itself, and its clocks stop
             if table.idle_since is None:
                 table.idle_since = now
             table.deadline = None

@@ -9,7 +9,9 @@ from typing import Any, TypeVar
 
 from dixit_tui.coordinator import PlayerSession, TableError, TableLock, TableOptions
 from dixit_tui.coordinator.matchmaker import Ask
+from dixit_tui.coordinator.models import LeaderboardUpdate
 from dixit_tui.engine import FirstStoryteller, Mode, Profile, player_range, profile_for
+from dixit_tui.ratings import leaderboard_rows
 
 
 class BadCommand(TableError):
@@ -226,6 +228,13 @@ async def _queue(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.coordinator.matchmaker.queue(s, queue_ask(m))
 
 
+async def _leaderboard(s: PlayerSession, m: dict[str, Any]) -> None:
+    limit = _default(_int(m, "limit"), 50)
+    if not 1 <= limit <= 100:
+        raise BadCommand('"limit" must be between 1 and 100.', "bad_option")
+    s.deliver(LeaderboardUpdate(leaderboard_rows(s.coordinator.ratings, limit)))
+
+
 async def _unqueue(s: PlayerSession, m: dict[str, Any]) -> None:
     if not s.coordinator.matchmaker.unqueue(s):
         raise TableError("You are not in the queue.", "not_queued")
@@ -249,6 +258,7 @@ HANDLERS: dict[str, Callable[[PlayerSession, dict[str, Any]], Awaitable[None]]] 
     "rematch": _rematch,
     "queue": _queue,
     "unqueue": _unqueue,
+    "leaderboard": _leaderboard,
     "lock": _lock,
     "invite": _invite,
 }

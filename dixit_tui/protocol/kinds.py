@@ -15,3 +15,4 @@ class MessageType(StrEnum):
     NOTICE = "notice"
     ERROR = "error"
     QUEUE = "queue"  # addition
+    LEADERBOARD = "leaderboard"  # addition

@@ -17,6 +17,7 @@ from dixit_tui.coordinator import (
     Update,
     VoidedUpdate,
 )
+from dixit_tui.coordinator.models import LeaderboardUpdate
 from dixit_tui.engine import Mode, Profile, Reveal
 from dixit_tui.engine.config import profile_for
 from dixit_tui.protocol.views import game_fields
@@ -24,8 +25,11 @@ from dixit_tui.protocol.views import game_fields
 PROTOCOL_VERSION = 1
 
 
-def hello(name: str) -> dict[str, Any]:
-    return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
+def hello(name: str, motd: str = "") -> dict[str, Any]:
+    message: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
+    if motd:
+        message["motd"] = motd  # added to v1: the message of the day, when the server's admins set one
+    return message
 
 
 def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
@@ -42,6 +46,7 @@ def summary(t: TableSummary) -> dict[str, Any]:
         "host": t.host,
         "spectators": t.spectators,
         "decks": list(t.decks),
+        "turn_seconds": t.turn_seconds,
     }
 
 
@@ -155,6 +160,13 @@ def encode_update(update: Update, lobby: tuple[TableSummary, ...]) -> dict[str, 
             if line.team is not None:
                 chat["team"] = True  # added to v1: a line only the sender's team sees
             return chat
+        case LeaderboardUpdate(board=board):
+            rows = [
+                {"rank": i, "name": name, "rating": round(rating, 3), "mu": round(mu, 3), "sigma": round(sigma, 3),
+                 "games": games}
+                for i, (name, rating, mu, sigma, games) in enumerate(board, 1)
+            ]  # fmt: skip
+            return {"type": "leaderboard", "players": rows}
         case QueueUpdate(queued=queued, waiting=waiting, text=text, table=table):
             return {"type": "queue", "queued": queued, "waiting": waiting, "text": text, "table": table}
         case NoticeUpdate(text=text, reason=reason):

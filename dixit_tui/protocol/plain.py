@@ -1,5 +1,5 @@
 """Sessions without a terminal: `json` (the headless protocol) and the plain commands `tables` (`tables --json`),
-`help`, `version`, `health`."""
+`leaderboard`, `help`, `version`, `health`."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from dixit_tui import __version__
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.models import mode_text
 from dixit_tui.health import health
+from dixit_tui.protocol.admin import handle_admin
 from dixit_tui.protocol.lines import LineReader
 from dixit_tui.protocol.messages import summary
 from dixit_tui.protocol.session import MAX_LINE, serve_json
+from dixit_tui.ratings import leaderboard_text
 from dixit_tui.sanitize import ssh_user
 
 HELP_LINES = (
@@ -23,7 +25,9 @@ HELP_LINES = (
     ("ssh {at} json", "headless play: JSON lines (scripts, agents)"),
     ("ssh {at} json bot", "the same, for a bot (shown as a bot at the table)"),
     ("ssh {at} tables", "list the tables (tables --json: as one JSON object)"),
+    ("ssh {at} leaderboard", "the ratings of the players with an SSH key, best first"),
     ("ssh {at} version", "print the server's version"),
+    ("ssh {at} admin help", "the admins' commands: ban, close a table, message of the day, ..."),
     ("ssh {at} health", "is the server well? one line, exit status 0 if so (for load balancers)"),
 )
 
@@ -95,10 +99,14 @@ async def handle_plain(
         text, status = tables_text(coordinator), 0
     elif verb == "tables --json":
         text, status = tables_json(coordinator), 0
+    elif verb == "leaderboard":
+        text, status = leaderboard_text(coordinator.ratings), 0
     elif verb in ("help", "--help"):
         text, status = help_here, 0
     elif not verb:  # a plain `ssh host` without a terminal
         text, status = "dixit-tui needs a terminal to play: add -t, or use the json command.\n\n" + help_here, 2
+    elif verb == "admin" or verb.startswith("admin "):
+        text, status = await handle_admin(coordinator, identity, verb[len("admin") :])
     elif verb == "health":
         well, text = await health(coordinator)
         status = 0 if well else 1
@@ -106,6 +114,6 @@ async def handle_plain(
         text, status = f"dixit-tui {__version__} (protocol 1)\n", 0
     else:
         shown = "".join(ch for ch in verb[:40] if ch.isprintable())
-        text, status = f"Unknown command {shown!r}. Try: help, tables, version, health, json.\n", 2
+        text, status = f"Unknown command {shown!r}. Try: help, tables, leaderboard, version, health, json.\n", 2
     writer.write(text.encode())
     return status

@@ -11,10 +11,13 @@ from typing import Any, Protocol
 from dixit_tui.coordinator import Coordinator, Identity, LobbyUpdate, TableSummary, Update
 from dixit_tui.counts import COUNTS
 from dixit_tui.engine import RuleError
+from dixit_tui.log_caps import REPEATS
 from dixit_tui.protocol.commands import dispatch
 from dixit_tui.protocol.messages import encode_update, error, hello
+from dixit_tui.sanitize import log_text
 
 log = logging.getLogger(__name__)
+log.addFilter(REPEATS)
 
 MAX_LINE = 16_384
 QUEUE_LIMIT = 1_000  # messages waiting for a client that stopped reading; past this it is disconnected
@@ -84,7 +87,8 @@ async def serve_json(
             await writer.drain()
 
     session = await coordinator.connect(identity, sink)
-    writer.write(_line(hello(session.name)))
+    who = log_text(session.name)  # the name as the log shows it (a Cyrillic "a" escaped)
+    writer.write(_line(hello(session.name, coordinator.moderation.motd)))
     pumping = asyncio.create_task(pump())
     stalled = asyncio.ensure_future(overflow.wait())
     reading: asyncio.Future[bytes] | None = None
@@ -99,16 +103,16 @@ async def serve_json(
             watched: set[asyncio.Future[Any]] = {reading, stalled, pumping}
             await asyncio.wait(watched, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
             if stalled.done():  # the client stopped reading: end the session now, not at its next line
-                log.warning("headless client %s stopped reading; disconnecting", session.name)
+                log.warning("headless client %s stopped reading; disconnecting", who)
                 status = 1
                 break
             if pumping.done():  # writing to the client failed: it is gone
-                log.info("headless client %s disconnected (output closed)", session.name)
+                log.info("headless client %s disconnected (output closed)", who)
                 break
             if not reading.done():
                 if idle_timeout is not None and loop.time() >= last_input + idle_timeout:
                     if session.seat is None:
-                        log.info("headless client %s idle for %gs; disconnecting", session.name, idle_timeout)
+                        log.info("headless client %s idle for %gs; disconnecting", who, idle_timeout)
                         say(error("idle", IDLE_MESSAGE.format(seconds=round(idle_timeout))))
                         status = 1
                         break
@@ -119,7 +123,7 @@ async def serve_json(
             try:
                 raw = done.result()
             except Exception as lost:  # the stream failed: the client is gone (an ordinary disconnect)
-                log.info("headless client %s disconnected: %s", session.name, type(lost).__name__)
+                log.info("headless client %s disconnected: %s", who, type(lost).__name__)
                 break
             if not raw:
                 break
@@ -137,16 +141,16 @@ async def serve_json(
         try:
             await session.close()
         except Exception:  # the rest of the clean-up must run (the session's seat is kept as in any disconnect)
-            log.warning("headless client %s: leaving its table failed", session.name, exc_info=True)
+            log.warning("headless client %s: leaving its table failed", who, exc_info=True)
         outbox.put_nowait(None)
         try:
             await asyncio.wait_for(pumping, timeout=5)
         except (TimeoutError, ConnectionError, OSError) as gone:
             pumping.cancel()
-            log.debug("headless client %s: output ended: %r", session.name, gone)
+            log.debug("headless client %s: output ended: %r", who, gone)
         except Exception:
             pumping.cancel()
-            log.debug("headless client %s: output failed", session.name, exc_info=True)
+            log.debug("headless client %s: output failed", who, exc_info=True)
     return status
 
 

@@ -54,6 +54,29 @@ def fingerprint(key: asyncssh.SSHKey) -> str:
     return key.get_fingerprint("sha256")
 
 
+def allowed_fingerprints(path: Path) -> frozenset[str]:
+    """The key fingerprints an `authorized_keys`-style file allows (`serve --allow-keys`): each line a public key
+    (`ssh-ed25519 AAAA... comment`, options before it are skipped) or a fingerprint (`SHA256:...`); blank lines and
+    `#` comments are skipped. ValueError naming the line that is neither."""
+    found = set()
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if words[0].startswith("SHA256:"):
+            found.add(words[0])
+            continue
+        for start in range(len(words) - 1):
+            try:
+                found.add(fingerprint(asyncssh.import_public_key(f"{words[start]} {words[start + 1]}")))
+                break
+            except (asyncssh.KeyImportError, ValueError):
+                continue
+        else:
+            raise ValueError(f"{path}, line {number}: not a public key or a SHA256: fingerprint")
+    return frozenset(found)
+
+
 def _create_key(key_path: Path) -> asyncssh.SSHKey:
     key = asyncssh.generate_private_key("ssh-ed25519", comment="dixit-tui host key")
     data = key.export_private_key("openssh")

@@ -16,11 +16,12 @@ from typing import Any
 
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.limits import TableLimits
+from dixit_tui.coordinator.moderation import ModerationSettings
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import Card, Command, PlayerView
 from dixit_tui.log_setup import FORMATS, configure_logging
-from dixit_tui.ssh.keys import HostKeyError
-from dixit_tui.ssh.server import Limits, freeze_startup_objects, start_server
+from dixit_tui.ssh.keys import HostKeyError, allowed_fingerprints
+from dixit_tui.ssh.server import Gate, Limits, freeze_startup_objects, start_server
 from dixit_tui.ssh.session import AppFactory, CommandHandler, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store import SqliteStore, StoreError
@@ -35,6 +36,11 @@ DEFAULT_DATA = Path("data")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = (
+        "Every option may also come from a TOML file (--config FILE, or DIXIT_TUI_CONFIG) and from DIXIT_TUI_* "
+        "variables (DIXIT_TUI_PORT=2222, DIXIT_TUI_DATA=DIR, DIXIT_TUI_LIMIT_LOGIN_TIMEOUT=20); flags win over "
+        "variables, which win over the file. See docs/operations.md."
+    )
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: %(default)s)")
     parser.add_argument("--port", type=int, default=2222, help="port to listen on, 0 for any (default: %(default)s)")
     parser.add_argument(
@@ -120,6 +126,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the least important log lines shown (default: %(default)s)",
     )
     parser.add_argument(
+        "--admin-key",
+        action="append",
+        default=[],
+        metavar="FINGERPRINT",
+        help="a key (SHA256:... as ssh-keygen -lf shows it) that may run `ssh HOST admin ...` (repeatable)",
+    )
+    parser.add_argument(
+        "--private",
+        action="store_true",
+        help="only invited players get in: keys in --allow-keys or allowed by an admin, admins, and people without "
+        "a key who give --invite-code",
+    )
+    parser.add_argument(
+        "--allow-keys",
+        type=Path,
+        metavar="FILE",
+        help="an authorized_keys-style file of the keys a private server lets in (implies --private)",
+    )
+    parser.add_argument(
+        "--invite-code",
+        metavar="CODE",
+        help="people without a key are asked for this code when they log in (implies --private)",
+    )
+    parser.add_argument(
         "--metrics-port",
         type=int,
         default=None,
@@ -168,6 +198,7 @@ def build_coordinator(args: argparse.Namespace) -> Coordinator:
         return tuple(card for n in dict.fromkeys(names) for card in decks[n].cards)
 
     return Coordinator(
+        moderation=moderation_settings(args),
         cards=cards,
         allow_seeded_tables=args.allow_seeded_tables,
         deck_names=tuple(decks),
@@ -178,6 +209,18 @@ def build_coordinator(args: argparse.Namespace) -> Coordinator:
         first_clue_grace=max(0.0, getattr(args, "first_clue_grace", 25.0)),
         close_idle_after=max(1.0, getattr(args, "close_idle_after", 600.0)),
         limits=parse_table_limits(getattr(args, "limit", [])),
+    )
+
+
+def moderation_settings(args: argparse.Namespace) -> ModerationSettings:
+    """The admins and the private mode from `serve`'s options (bans and the message of the day are in the store)."""
+    allow_file = getattr(args, "allow_keys", None)
+    invite = getattr(args, "invite_code", None)
+    return ModerationSettings(
+        admins=frozenset(getattr(args, "admin_key", None) or ()),
+        private=bool(getattr(args, "private", False) or allow_file or invite),
+        allowed_keys=allowed_fingerprints(Path(allow_file)) if allow_file else frozenset(),
+        invite_code=invite or None,
     )
 
 
@@ -328,6 +371,15 @@ def check_usage(args: argparse.Namespace) -> None:
         raise UsageError("--workers needs --redis: several processes share their tables through Redis")
     if getattr(args, "redis", None) and importlib.util.find_spec("redis") is None:
         raise UsageError("--redis needs the redis package: pip install 'dixit-tui[redis]'")
+    for key in getattr(args, "admin_key", None) or ():
+        if not key.startswith("SHA256:"):
+            raise UsageError(f"--admin-key takes a key's fingerprint (SHA256:..., as ssh-keygen -lf shows it): {key!r}")
+    allow_file = getattr(args, "allow_keys", None)
+    if allow_file is not None:
+        try:
+            allowed_fingerprints(Path(allow_file))
+        except (OSError, ValueError) as error:
+            raise UsageError(f"--allow-keys: {error}") from error
     if getattr(args, "metrics_port", None) is not None and importlib.util.find_spec("prometheus_client") is None:
         raise UsageError("--metrics-port needs the prometheus-client package: pip install 'dixit-tui[metrics]'")
     try:
@@ -440,6 +492,8 @@ async def _listen(
         command_handler=handler,
         limits=limits,
         reuse_port=bool(getattr(args, "reuse_port", False)),
+        gate=session_gate(coordinator),
+        ask_invite=coordinator.moderation.settings.invite_code is not None,
     )
     metrics = await _start_metrics(args, coordinator, acceptor)
     loop = asyncio.get_running_loop()
@@ -458,6 +512,15 @@ async def _listen(
             metrics.close()
         await acceptor.shutdown(timeout=5.0)
     return 0
+
+
+def session_gate(coordinator: Coordinator) -> Gate:
+    """Bans and the private mode, asked once per session before it starts (see coordinator/moderation.py)."""
+
+    async def gate(identity: SessionIdentity) -> str | None:
+        return await coordinator.moderation.refusal(identity.key_fingerprint, identity.peer_ip, identity.invite)
+
+    return gate
 
 
 async def _start_metrics(args: argparse.Namespace, coordinator: Coordinator, acceptor: Any) -> asyncio.Server | None:

@@ -17,10 +17,10 @@ import itertools
 import logging
 import socket
 from collections import Counter, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import asyncssh
 
@@ -28,7 +28,8 @@ from dixit_tui import __version__
 from dixit_tui.addresses import address_of, plain_ip
 from dixit_tui.addresses import network_of as _network_of
 from dixit_tui.counts import COUNTS
-from dixit_tui.ssh import ignore_packets, receive_window
+from dixit_tui.sanitize import log_text
+from dixit_tui.ssh import ignore_packets, receive_window, usernames
 from dixit_tui.ssh.driver import check_work_measured
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
@@ -186,6 +187,10 @@ _LOG_LABELS = {
 }
 
 
+Gate: TypeAlias = Callable[[SessionIdentity], Awaitable[str | None]]
+"""Why a session may not start (a ban, a private server), in words for the person; None: it may."""
+
+
 def session_kind(command: str | None) -> str:
     """A session without a terminal: `json` (the headless protocol, a bot's too) or `command` (tables, help, ...)."""
     return "json" if (command or "").split()[:1] == ["json"] else "command"
@@ -258,6 +263,8 @@ class _ServerState:
         self.refusals = _RefusalLog()
         self.evicted = 0
         self.session_kinds: Counter[str] = Counter()  # sessions running now: terminal, json, command
+        self.gate: Gate | None = None  # who may not come in (bans, the private mode), asked once per session
+        self.ask_invite = False  # people without a key are asked for an invite code (the private mode's)
         self.headless = 0  # sessions without a terminal running now
 
     def admit(self, server: DixitSSHServer) -> str | None:
@@ -439,6 +446,7 @@ class DixitSSHServer(asyncssh.SSHServer):
         self._stalled_since: float | None = None
         self.identity: SessionIdentity | None = None
         self.connection_id = next(state.ids)
+        self._invite: str | None = None
 
     # ---- connection lifecycle -----------------------------------------------------------------------
 
@@ -562,10 +570,13 @@ class DixitSSHServer(asyncssh.SSHServer):
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> tuple[str, str, str, list[Any]]:
         self._candidate_key = None
+        if self._state.ask_invite:  # a private server: the invite code (checked by the gate, which says if wrong)
+            return ("dixit-tui", "This server is private.", "", [("Invite code: ", False)])
         return ("", "", "", [])  # zero prompts: keyless players get in (OpenSSH handles this)
 
     def validate_kbdint_response(self, username: str, responses: Sequence[str]) -> bool:
         self._candidate_key = None
+        self._invite = str(responses[0])[:200] if responses else None
         return True
 
     def auth_completed(self) -> None:
@@ -581,11 +592,12 @@ class DixitSSHServer(asyncssh.SSHServer):
             key_fingerprint=fingerprint(key) if key is not None else None,
             peer_ip=self.peer_ip,
             connection_id=self.connection_id,
+            invite=self._invite if key is None else None,
         )
         logger.info(
             "connection #%d authenticated: user=%r key=%s ip=%s",
             self.connection_id,
-            self.identity.username[:64],
+            log_text(self.identity.username[:64]),
             self.identity.key_fingerprint or "none",
             self.peer_ip,
         )
@@ -643,7 +655,13 @@ class DixitSSHServer(asyncssh.SSHServer):
         kind = "terminal" if process.term_type is not None else session_kind(process.command)
         self._state.session_kinds[kind] += 1
         try:
-            if process.term_type is None:
+            refusal = await self._state.gate(identity) if self._state.gate is not None else None
+            if refusal is not None:
+                self._state.refusals.add(self.peer_ip, f"refused a session ({refusal})")
+                logger.info("connection #%d: refused: %s", self.connection_id, refusal)
+                with contextlib.suppress(OSError):
+                    process.stderr.write(f"dixit-tui: {refusal}\r\n".encode())
+            elif process.term_type is None:
                 status = await self._run_headless(process, identity)
             else:
                 status = await run_pty_session(process, identity, self._app_factory, limits.session_limits())
@@ -772,6 +790,8 @@ async def start_server(
     command_handler: CommandHandler | None = None,
     limits: Limits = DEFAULT_LIMITS,
     reuse_port: bool = False,  # one of several worker processes on this port (`serve --workers`)
+    gate: Gate | None = None,
+    ask_invite: bool = False,
 ) -> DixitAcceptor:
     """Listen for SSH clients on host:port (port 0 picks a free port: see `.port`).
 
@@ -782,8 +802,10 @@ async def start_server(
     await check_work_measured()  # (only a warning in the log if the loop's work cannot be measured per session)
     host_key = ensure_host_key(Path(keys_dir))
     state = _ServerState(limits, fingerprint(host_key))
+    state.gate, state.ask_invite = gate, ask_invite
     ignore_packets.install()  # (no empty MSG_IGNORE ahead of each packet: the ciphers allowed are not CBC)
     receive_window.install()  # (a session's window stays shut while its unread input is queued)
+    usernames.install()  # (a user name SASLprep refuses, `ssh 🎲dice@host`, reaches the game instead of a disconnect)
 
     def server_factory() -> DixitSSHServer:
         return DixitSSHServer(state, app_factory, command_handler)

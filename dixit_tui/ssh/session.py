@@ -48,6 +48,8 @@ class SessionIdentity:
     key_fingerprint: str | None
     peer_ip: str
     connection_id: int = 0
+    invite: str | None = None
+    """What a keyless client typed when asked for an invite code (a private server asks), else None."""
 
 
 AppFactory: TypeAlias = Callable[[SessionIdentity, TerminalInfo], "App[Any] | Awaitable[App[Any]]"]

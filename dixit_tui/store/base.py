@@ -72,6 +72,16 @@ class Store(Protocol):
     async def close(self) -> None: ...
 
 
+class ModerationStore(Protocol):
+    """Where a server keeps its moderation (bans, keys allowed in, the message of the day), shared by every worker on
+    the same store: entries (kind, key, value), one per kind and key."""
+
+    async def moderation_entries(self) -> list[tuple[str, str, str]]: ...
+
+    async def moderate(self, kind: str, key: str, value: str | None) -> None:
+        """Set (or with None remove) one entry."""
+
+
 class NullStore:
     """Keeps nothing: for in-memory coordinators (tests, simulations)."""
 

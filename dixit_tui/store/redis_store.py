@@ -11,6 +11,7 @@ Keys, under a prefix (default `dixit:`):
     {prefix}closed       set: codes of closed tables (kept for replay until pruned)
     {prefix}closed_at    sorted set: closed table -> when it closed (epoch seconds), for code reuse and pruning
     {prefix}finished     set: closed tables whose game finished (pruned by the finished games' retention)
+    {prefix}results      list: every game's "result" record, in the order saved (kept when games are pruned)
     A closed table's code may be given to a new table `reuse_after` seconds after it closed: its keys are renamed to
     its game id first (`log:GAMEID`, ...), so the old game stays replayable by that id.
     {prefix}log:{code}   stream: the table's records, entry N-1 = record N, field `d` = the record as JSON
@@ -41,11 +42,12 @@ DEFAULT_PREFIX = "dixit:"
 
 __all__ = ["DEFAULT_PREFIX", "RedisStore", "StoreConflict", "StoreUnavailable"]
 
-# KEYS: seq hash, log stream, closed set, closed-at sorted set, finished set, snapshot. ARGV: code, expected seq (-1:
-# whatever it is), channel, closed (0/1), now (epoch seconds), over (0/1), creating (0/1), reusable before (epoch
-# seconds), key prefix, then the records. Returns {1, new seq} or {0, current seq} when the expected seq is stale, or
-# when a new table ("creating") asks for the code of a table that is open or closed too recently. A closed table's
-# code given to a new table: its game moves to its game id (from its create record) first.
+# KEYS: seq hash, log stream, closed set, closed-at sorted set, finished set, snapshot, results list. ARGV: code,
+# expected seq (-1: whatever it is), channel, closed (0/1), now (epoch seconds), over (0/1), creating (0/1), reusable
+# before (epoch seconds), key prefix, the places among the records of game results (comma-separated: kept in the
+# results list too, past the game's pruning), then the records. Returns {1, new seq}, or {0, current seq} when the
+# expected seq is stale or a new table ("creating") asks for the code of a table that is open or closed too recently.
+# A closed table's code given to a new table: its game moves to its game id (from its create record) first.
 _APPEND = """
 local cur = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 local expected = tonumber(ARGV[2])
@@ -89,9 +91,12 @@ end
 if expected >= 0 and cur ~= expected then
     return {0, cur}
 end
-for i = 10, #ARGV do
+for i = 11, #ARGV do
     cur = cur + 1
     redis.call('XADD', KEYS[2], cur .. '-1', 'd', ARGV[i])
+end
+for place in string.gmatch(ARGV[10], '%d+') do
+    redis.call('RPUSH', KEYS[7], ARGV[10 + tonumber(place)])
 end
 redis.call('HSET', KEYS[1], ARGV[1], cur)
 if ARGV[4] == '1' then
@@ -172,6 +177,7 @@ class RedisStore:
         self._closed_key = f"{prefix}closed"
         self._closed_at_key = f"{prefix}closed_at"
         self._finished_key = f"{prefix}finished"
+        self._results_key = f"{prefix}results"
         self.reuse_after = CODE_REUSE_AFTER  # seconds after its table closed that a code may be given out again
         self.clock: Callable[[], float] = time.time  # the coordinator's (the time a "closed" record carries)
         self._append = client.register_script(_APPEND)
@@ -225,6 +231,7 @@ class RedisStore:
             "1" if creating else "0",
             repr(now - self.reuse_after),
             self.prefix,
+            ",".join(str(i + 1) for i, r in enumerate(records) if r.get("t") == "result"),
             *(_dumps(r) for r in records),
         ]
         keys = [
@@ -234,6 +241,7 @@ class RedisStore:
             self._closed_at_key,
             self._finished_key,
             self._snap(code),
+            self._results_key,
         ]
         try:
             ok, seq = await self._append(keys=keys, args=args)
@@ -326,6 +334,14 @@ class RedisStore:
             raise StoreUnavailable(f"could not read from Redis: {err}") from err
         return tables
 
+    async def results(self) -> list[Record]:
+        """Every game result ever saved ("result" records), pruned games' too: the ratings are folded from them."""
+        try:
+            found = cast(list[str], await self.client.lrange(self._results_key, 0, -1))
+        except RedisError as err:
+            raise StoreUnavailable(f"could not read from Redis: {err}") from err
+        return [json.loads(text) for text in found]
+
     async def history(self, code: str) -> list[Record]:
         """Every record of a game: by its table's code (the latest game under that code), or by its game id."""
         records = [r for _, r in await self.read_after(code, 0)]
@@ -367,6 +383,24 @@ class RedisStore:
         except RedisError as err:
             raise StoreUnavailable(f"could not prune in Redis: {err}") from err
         return len(keys)
+
+    async def moderation_entries(self) -> list[tuple[str, str, str]]:
+        """One hash (`dixit:moderation`) holds them all, field `kind key`: one round trip for every check."""
+        try:
+            entries: dict[str, str] = await self.client.hgetall(f"{self.prefix}moderation")  # type: ignore[assignment]
+        except RedisError as err:
+            raise StoreUnavailable(f"could not read from Redis: {err}") from err
+        rows = [(*field.split(" ", 1), value) for field, value in entries.items()]
+        return sorted((row[0], row[1], row[2]) for row in rows if len(row) == 3)
+
+    async def moderate(self, kind: str, key: str, value: str | None) -> None:
+        try:
+            if value is None:
+                await self.client.hdel(f"{self.prefix}moderation", f"{kind} {key}")
+            else:
+                await self.client.hset(f"{self.prefix}moderation", f"{kind} {key}", value)
+        except RedisError as err:
+            raise StoreUnavailable(f"could not save to Redis: {err}") from err
 
     async def close(self) -> None:
         await self.client.aclose()

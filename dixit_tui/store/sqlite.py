@@ -51,6 +51,22 @@ CREATE TABLE IF NOT EXISTS tables (
     over INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS tables_closed_at ON tables (closed_at);
+CREATE TABLE IF NOT EXISTS results (
+    code TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (code, seq)
+);
+"""
+
+
+_MODERATION = """
+CREATE TABLE IF NOT EXISTS moderation (
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (kind, key)
+)
 """
 
 
@@ -95,6 +111,7 @@ class SqliteStore:
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             else:
                 self._upgrade(db)
+            db.execute(_MODERATION)  # (added after schema version 1 was out: made in older files as well)
         except sqlite3.DatabaseError as err:
             db.close()
             raise StoreError(
@@ -128,6 +145,10 @@ class SqliteStore:
             for statement in _TABLES.split(";"):
                 if statement.strip():
                     db.execute(statement)
+            db.execute(
+                "INSERT OR IGNORE INTO results (code, seq, data) "
+                "SELECT code, seq, data FROM records WHERE json_extract(data, '$.t') = 'result'"
+            )
             db.execute(
                 "INSERT OR IGNORE INTO tables (code, closed_at, over) "
                 "SELECT code, CASE WHEN SUM(json_extract(data, '$.t') = 'closed') > 0 THEN ? END, "
@@ -165,6 +186,9 @@ class SqliteStore:
                     start = self._last(db, code)
                 rows = [(code, start + i + 1, text) for i, text in enumerate(texts)]
                 db.executemany("INSERT INTO records (code, seq, data) VALUES (?, ?, ?)", rows)
+                kept = [row for row, record in zip(rows, records, strict=True) if record.get("t") == "result"]
+                if kept:  # games' results outlive their games (the ratings are folded from them)
+                    db.executemany("INSERT OR REPLACE INTO results (code, seq, data) VALUES (?, ?, ?)", kept)
                 for record in records:
                     if is_create(record):
                         db.execute("INSERT OR REPLACE INTO tables (code, closed_at, over) VALUES (?, NULL, 0)", (code,))
@@ -194,7 +218,7 @@ class SqliteStore:
             raise StoreConflict(code, 0, last)
         first = db.execute("SELECT data FROM records WHERE code = ? ORDER BY seq LIMIT 1", (code,)).fetchone()
         key = archived_key(code, json.loads(first[0]) if first else {}, closed_at)
-        for name in ("records", "snapshots", "tables"):
+        for name in ("records", "snapshots", "tables", "results"):
             db.execute(f"UPDATE {name} SET code = ? WHERE code = ?", (key, code))  # (fixed names)
         self._seq.pop(code, None)
 
@@ -233,6 +257,14 @@ class SqliteStore:
                 self._seq[code] = last
                 tables.append(table)
             return tables
+
+        return await self._run(read)
+
+    async def results(self) -> list[Record]:
+        """Every game result ever saved ("result" records), pruned games' too: the ratings are folded from them."""
+
+        def read() -> list[Record]:
+            return [json.loads(data) for (data,) in self._conn().execute("SELECT data FROM results ORDER BY rowid")]
 
         return await self._run(read)
 
@@ -279,6 +311,21 @@ class SqliteStore:
             return len(keys)
 
         return await self._run(prune)
+
+    async def moderation_entries(self) -> list[tuple[str, str, str]]:
+        def read() -> list[tuple[str, str, str]]:
+            return list(self._conn().execute("SELECT kind, key, value FROM moderation ORDER BY kind, key"))
+
+        return await self._run(read)
+
+    async def moderate(self, kind: str, key: str, value: str | None) -> None:
+        def write() -> None:
+            if value is None:
+                self._conn().execute("DELETE FROM moderation WHERE kind = ? AND key = ?", (kind, key))
+            else:
+                self._conn().execute("INSERT OR REPLACE INTO moderation VALUES (?, ?, ?)", (kind, key, value))
+
+        await self._run(write)
 
     async def close(self) -> None:
         db, self._db = self._db, None

@@ -47,6 +47,7 @@ from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, sh
 from dixit_tui.tui.frame_patches import install_frame_patches
 from dixit_tui.tui.key_order import KeyGate
 from dixit_tui.tui.lobby import LobbyScreen
+from dixit_tui.tui.name_note import name_note
 from dixit_tui.tui.quiet_messages import install_quiet_messages, keep_full_map_after_reflow
 from dixit_tui.tui.reactive_init import plan_reactive_setup
 from dixit_tui.tui.screen_patches import LAID_OUT, SAME_SIZE_NO_LAYOUT, install_screen_patches, mark_styled_at_mount
@@ -59,6 +60,7 @@ from dixit_tui.tui.theme_lookup import ThemeLookup
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
+NAME_NOTE_SECONDS = 15.0  # a shortened or cleaned name is said this long (longer than other notices)
 _TYPED_AT = "_dixit_typed_at"  # the screen on top when a key arrived (an attribute set on the Key event)
 _TYPED_FOR = "_dixit_typed_for"  # what it acted on then at the table (TableScreen.key_role), or None
 
@@ -201,7 +203,7 @@ class DixitApp(ThemeLookup[int]):
 
     async def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self._screen_changed)
-        self.session = await self.coordinator.connect(self.identity, self._deliver)
+        self.session = session = await self.coordinator.connect(self.identity, self._deliver)
         if not self.command:
             # The lobby opens with the open tables and the session's name: drawn once, not drawn empty and then again
             # (laid out again) when the first lobby update arrives (it then changes nothing).
@@ -209,6 +211,9 @@ class DixitApp(ThemeLookup[int]):
             await self._show_lobby()
         elif not await self._run_command(self.command):
             await self._show_lobby()
+        note = name_note(self.identity.name, session.name)
+        if note is not None:  # a shortened or cleaned name is said, once
+            self.notify(note, severity="warning", timeout=NAME_NOTE_SECONDS, markup=False)
 
     async def _show_lobby(self) -> LobbyScreen:
         """The lobby, under any table (a session started with `join CODE` or `watch CODE` opens it only once it
@@ -420,6 +425,10 @@ class DixitApp(ThemeLookup[int]):
                 classes[name] = True
             screen.update_classes(classes, update=False)
             mark_styled_at_mount(screen)
+
+    def motd(self) -> str:
+        """The server's message of the day ("" for none), shown in the lobby."""
+        return self.coordinator.moderation.motd
 
     def deck_sizes(self) -> dict[str, int]:
         """The server's decks (the built-in ones and any given with --deck), each with its number of cards; a deck

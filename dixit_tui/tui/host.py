@@ -66,5 +66,8 @@ class Host(Protocol):
     def deck_sizes(self) -> dict[str, int]:
         """The decks a host may choose at this server, each with its number of cards."""
 
+    def motd(self) -> str:
+        """The server's message of the day ("" for none), shown in the lobby."""
+
     async def act(self, call: Awaitable[object]) -> bool:
         """Run a session call; a refusal is shown as a short message and changes nothing. True if it worked."""

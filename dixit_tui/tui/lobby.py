@@ -21,7 +21,7 @@ from textual.widgets import Button, DataTable, Input, Label, Static
 
 from dixit_tui.coordinator import TableOptions, TableSummary
 from dixit_tui.coordinator.codes import normalize_code
-from dixit_tui.coordinator.models import TableStatus, mode_text
+from dixit_tui.coordinator.models import TableStatus, mode_text, timer_text
 from dixit_tui.engine import RuleError
 from dixit_tui.sanitize import NAME_MAX, clean_name, ssh_user
 from dixit_tui.tui.create import CreateScreen
@@ -39,6 +39,7 @@ COLUMNS = (
     ("Mode", "mode", 18),
     ("Seats", "seats", 5),
     ("Status", "status", 7),
+    ("Timer", "timer", 5),  # each phase's time limit (then a stand-in plays); blank: none
     ("Host", "host", NAME_MAX),
 )
 
@@ -237,13 +238,17 @@ class LobbyScreen(Screen[None]):
             self._render_tables(tables)
 
     def _render_tables(self, tables: tuple[TableSummary, ...]) -> None:
-        shown = (tables, self.player_name())
+        motd = self.host.motd()
+        shown = (tables, self.player_name(), motd)
         if shown == self._shown:
             return  # (a lobby update that changes nothing this list shows)
         self._shown = shown
         self.query_one("#welcome", Static).update(
             Content.assemble(
-                "Welcome, ", (self.player_name(), "bold"), "! Join a table, watch one, or create your own."
+                "Welcome, ",
+                (self.player_name(), "bold"),
+                "! Join a table, watch one, or create your own.",
+                *(("\n", ("Notice: ", "bold"), motd) if motd else ()),
             )
         )
         table = self.query_one("#tables", TableList)
@@ -255,6 +260,7 @@ class LobbyScreen(Screen[None]):
                 Text(mode_text(summary.label)),
                 Text(f"{summary.players}/{summary.seats}"),
                 Text(summary.status),
+                Text(timer_text(summary.turn_seconds)),
                 Text(summary.host),
                 key=summary.code,
             )

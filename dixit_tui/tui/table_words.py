@@ -298,6 +298,15 @@ def clue_line(view: TableView, last_reveal: Reveal | None = None) -> Words | Non
 # --- the panes ----------------------------------------------------------------------------------------------------
 
 
+def time_limit(seconds: int) -> str:
+    """A phase's time limit in words: "90 seconds", "1 minute", "2 hours"."""
+    if seconds % 3600 == 0:
+        return plural(seconds // 3600, "hour")
+    if seconds % 60 == 0:
+        return plural(seconds // 60, "minute")
+    return plural(seconds, "second")
+
+
 def lobby_info(view: TableView) -> Words:
     """The table's lobby: its code and rules, how to come back, and what the host (or you) waits for."""
     seated = sum(not s.removed for s in view.seats)
@@ -314,6 +323,9 @@ def lobby_info(view: TableView) -> Words:
         lines.append(_w(f"The first player to reach {options.target} points wins."))
     else:
         lines.append(_w(f"The game ends when everyone has told {plural(options.storytells, 'time')}."))
+    if options.turn_seconds:
+        limit = time_limit(options.turn_seconds)
+        lines.append(_w(f"Time limit: {limit} for each clue, card and vote; then a stand-in plays for the late."))
     if options.chat_pause:
         lines.append(_w("Chat pauses from the clue until the reveal, so nobody can hint at a card."))
     if view.reconnect_code:
@@ -611,6 +623,11 @@ def why_no_clue(view: TableView) -> str:
     if game.phase == Phase.CLUE:
         return "" if game.can_clue else "It is not your turn to tell"
     teller = seat_name(view, game.storyteller)
+    if view.stand_in_clue is not None and game.storyteller is not None:  # not a player's own clue: say whose
+        why = "Time ran out" if view.stand_in_clue == "time" else f"{teller} was away"
+        if game.storyteller == view.you:
+            return f"{'Time ran out' if view.stand_in_clue == 'time' else 'You were away'}: a stand-in gave your clue"
+        return f"{why}: a stand-in gave the clue for {teller}"
     if game.storyteller == view.you:
         return "Your clue is already given"
     if game.turn == 1 and game.storyteller is not None:

@@ -27,7 +27,7 @@ async def test_phase_time_limit_plays_for_everyone_missing() -> None:
     view = clients[1].view
     assert view is not None and view.deadline is not None
     await wait_until(lambda: clients[1].view.game.phase == "submit")  # type: ignore[union-attr]
-    assert "Time's up: a stand-in gave the clue" in clients[1].view.log[-1]  # type: ignore[union-attr]
+    assert "nobody gave the first clue, so ana tells" in clients[1].view.log[-1]  # type: ignore[union-attr]
     await wait_until(lambda: clients[1].view.game.turn == 2, timeout=8)  # type: ignore[union-attr]
 
 

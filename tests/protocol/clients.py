@@ -78,6 +78,7 @@ class Game:
         self.rng = random.Random(seed)
         self.clients: list[Client] = []
         self.refs = 0
+        self.tick = 0.0  # how long settle's steps wait: a coordinator with a real store needs its thread's turn
         self.errors: list[str] = []
 
     async def __aenter__(self) -> Game:
@@ -107,7 +108,7 @@ class Game:
         """Run the loop until every session waits for input and nothing more is written."""
         stable, seen = 0, -1
         for _ in range(2_000):
-            await asyncio.sleep(0)
+            await asyncio.sleep(self.tick)
             total = sum(len(c.received) for c in self.clients)
             if total == seen and all(c.idle() for c in self.clients):
                 stable += 1

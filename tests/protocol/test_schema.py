@@ -28,7 +28,7 @@ from tests.protocol.clients import Game
 from tests.protocol.moves import Message
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-SERVER_TYPES = {"hello", "state", "reveal", "voided", "over", "chat", "notice", "error", "queue"}
+SERVER_TYPES = {"hello", "state", "reveal", "voided", "over", "chat", "notice", "error", "queue", "leaderboard"}
 
 
 # --- the games ------------------------------------------------------------------------------------------------
@@ -381,6 +381,8 @@ VALID_COMMANDS: list[Message] = [
     {"cmd": "queue", "mode": "standard", "profile": "refresh", "players": [4, 6], "fill_with_bots_after": 30},
     {"cmd": "queue", "mode": "team", "players": 6, "fill_with_bots_after": None, "ref": 2},
     {"cmd": "unqueue"},
+    {"cmd": "leaderboard"},
+    {"cmd": "leaderboard", "limit": 10, "ref": "lb"},
 ]
 
 INVALID_COMMANDS: list[Any] = [
@@ -424,6 +426,8 @@ INVALID_COMMANDS: list[Any] = [
     {"cmd": "queue", "fill_with_bots_after": "soon"},
     {"cmd": "queue", "size": 4},
     {"cmd": "unqueue", "now": True},
+    {"cmd": "leaderboard", "limit": 0},
+    {"cmd": "leaderboard", "top": 5},
 ]
 
 

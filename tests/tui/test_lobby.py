@@ -65,21 +65,24 @@ async def test_lobby_shows_tables_of_others_live() -> None:
         ben = await player(coord, "ben", "key-ben")
         party = await ben.create(TableOptions(mode="party"))
         await settle(pilot)
-        assert rows(app) == [[party.code, "party", "1/12", "lobby", "ben"]]
+        assert rows(app) == [[party.code, "party", "1/12", "lobby", "", "ben"]]
         assert not lobby.query_one("#empty", Static).display
 
         cara = await player(coord, "cara", "key-cara")
         await cara.join(party.code)
         dev = await player(coord, "dev", "key-dev")
-        odyssey = await dev.create(TableOptions(profile="odyssey", seats=5))
+        odyssey = await dev.create(TableOptions(profile="odyssey", seats=5, turn_seconds=60))
         await settle(pilot)
-        assert sorted(rows(app)) == sorted(
-            [[party.code, "party", "2/12", "lobby", "ben"], [odyssey.code, "standard (odyssey)", "1/5", "lobby", "dev"]]
+        assert sorted(rows(app)) == sorted(  # the lobby shows each table's time limit (issue 22, item 11)
+            [
+                [party.code, "party", "2/12", "lobby", "", "ben"],
+                [odyssey.code, "standard (odyssey)", "1/5", "lobby", "1 min", "dev"],
+            ]
         )
 
         await dev.leave()  # an empty table before the game is forgotten
         await settle(pilot)
-        assert rows(app) == [[party.code, "party", "2/12", "lobby", "ben"]]
+        assert rows(app) == [[party.code, "party", "2/12", "lobby", "", "ben"]]
 
 
 async def test_hostile_host_name_is_shown_literally() -> None:
@@ -89,7 +92,7 @@ async def test_hostile_host_name_is_shown_literally() -> None:
         other = await player(coord, HOSTILE, "key-x")
         view = await other.create(TableOptions())
         await settle(pilot)
-        assert rows(app) == [[view.code, "standard (refresh)", "1/8", "lobby", HOSTILE]]
+        assert rows(app) == [[view.code, "standard (refresh)", "1/8", "lobby", "", HOSTILE]]
         welcome = str(lobby_of(app).query_one("#welcome", Static).render())
         assert HOSTILE in welcome
         await pilot.click("#tables", offset=(40, 1))  # on the host cell: no action may run

@@ -1,0 +1,63 @@
+"""A real `dixit-tui serve` in a process of its own, for tests of what its options do (moderation, metrics):
+
+async with serve_process(tmp_path, "--private", ...) as port:
+    conn = await connect(port, "ana", client_key=key)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import asyncssh
+
+from dixit_tui.ssh import client as ssh_client
+from tests.e2e.harness import HOST
+
+
+@asynccontextmanager
+async def serve_process(data_dir: Path, *options: str) -> AsyncIterator[int]:
+    """`serve --host 127.0.0.1 --port 0 --data-dir DATA_DIR OPTIONS`, until it listens; yields its port, then stops it
+    with SIGTERM (and checks it stopped cleanly)."""
+    process = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "dixit_tui", "serve", "--host", HOST, "--port", "0", "--data-dir", str(data_dir)),
+        *options,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        assert process.stdout is not None
+        port = 0
+        for _ in range(10):
+            line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
+            assert line, "serve exited before listening"
+            if line.startswith("listening on"):
+                port = int(line.rsplit(":", 1)[1])
+                break
+        assert port, "serve did not say where it listens"
+        yield port
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(process.wait(), 15) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def run(
+    port: int, user: str, command: str, *, key: asyncssh.SSHKey | None = None, local_ip: str | None = None
+) -> tuple[int, str]:
+    """`ssh -p PORT USER@127.0.0.1 COMMAND` (no terminal): (exit status, what it wrote on stdout and stderr)."""
+    conn = await ssh_client.connect(
+        HOST, port, user, client_key=key, timeout=20, local_addr=(local_ip, 0) if local_ip else None
+    )
+    try:
+        result = await asyncio.wait_for(conn.run(command, check=False), 20)
+    finally:
+        conn.close()
+    return int(result.exit_status or 0), f"{result.stdout or ''!s}{result.stderr or ''!s}"
