@@ -20,7 +20,11 @@ from dixit_tui.usage import UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("code", help="the table's code, e.g. K7QF")
+    parser.add_argument(
+        "code",
+        help="the table's code, e.g. K7QF (its latest game), or a game's id, e.g. K7QF-X2M9PQRT (a table's code is "
+        "given to a new table a while after it closed; the game id stays the game's)",
+    )
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="the server's data folder")
     parser.add_argument("--redis", metavar="URL", help="read the game from this Redis (serve --redis), not the folder")
     parser.add_argument(
@@ -31,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-async def _history(data_dir: Path, code: str, redis: str | None = None) -> list[Event]:
+async def _history(data_dir: Path, code: str, redis: str | None = None) -> tuple[str, list[Event]]:
+    """The game's id (as people type it) and its events."""
     if redis:
         from dixit_tui.store.redis_store import RedisStore  # (the redis package: the [redis] extra)
 
@@ -42,7 +47,9 @@ async def _history(data_dir: Path, code: str, redis: str | None = None) -> list[
         records = await store.history(code)
     finally:
         await store.close()
-    return [event_from_dict(e) for record in records if record["t"] == "events" for e in record["events"]]
+    game = str(records[0].get("game") or code) if records else code
+    shown = f"{game[:4]}-{game[4:]}" if len(game) > 4 else game
+    return shown, [event_from_dict(e) for record in records if record["t"] == "events" for e in record["events"]]
 
 
 def replay_json(code: str, view: PlayerView) -> dict[str, Any]:
@@ -67,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     code = normalize_code(args.code)
     try:
-        events = asyncio.run(_history(args.data_dir, code, redis))
+        game, events = asyncio.run(_history(args.data_dir, code, redis))
     except StoreError as err:
         print(f"dixit-tui replay: {err}")
         return 1
@@ -76,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     view = view_for(fold(events), None)
     if getattr(args, "json", False):
-        print(json.dumps(replay_json(code, view), ensure_ascii=False))
+        print(json.dumps({**replay_json(code[:4], view), "game": game}, ensure_ascii=False))
         return 0
-    print(f"Table {code}")
+    print(f"Table {code[:4]}, game {game}")
     print("\n".join(transcript_of(view)))
     return 0

@@ -44,6 +44,11 @@ class TableLimits:
     code_reuse_after: float = 86400.0
     """Seconds after its table closed that a table code may be given to a new table (the old game is then replayed
     by its game id, which stays unique)."""
+    keep_finished_days: float = 90.0
+    """Days a finished game stays in the store after its table closed (replays, transcripts); then it is pruned.
+    Its result stays: the ratings are folded from the results."""
+    keep_abandoned_days: float = 14.0
+    """Days a game that did not finish (abandoned, closed idle, never started) stays in the store after it closed."""
     max_bots_per_table: int = 11
     """Built-in bots at one table (a person and 11 bots fill the largest table); lower it on a busy server."""
     reconnect_tries_per_connection: int = 10

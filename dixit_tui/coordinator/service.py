@@ -87,6 +87,7 @@ Sink = Callable[[Update], None]
 
 NO_BOTS = "This server has no built-in bots: invite people to play instead."
 INVITES_MAX = 32  # names a host may invite to one table
+PRUNE_EVERY = 86400.0  # seconds between prunes of the games past their retention
 GAME_ID_LENGTH = 8  # characters after a game's table code in its id (31**8, about 8.5e11, per code)
 
 SessionTable = Table["PlayerSession"]  # a table of this coordinator: its seats and spectators are sessions
@@ -209,6 +210,7 @@ class Coordinator:
         # codes not to give out although no open table has them: closed here within `code_reuse_after` (the store
         # decides for older ones), or seen at another worker; code -> when (epoch seconds), oldest first
         self.used_codes: dict[str, float] = {}
+        self._prune_timer: asyncio.TimerHandle | None = None  # the next daily prune of old games (`prune`)
         self.taken_out: set[str] = set()  # tables out of play while the store was away (`find_table` loads them)
         self._configure_store()
         self.rematches: dict[str, str] = {}  # old table code -> its rematch's code (`join OLD` finds the new table)
@@ -254,6 +256,7 @@ class Coordinator:
         """Rebuild every open table from the store (after a restart or a crash), and the ratings from the results
         it holds. Returns how many tables."""
         self._configure_store()
+        await self.prune()
         self.ratings = await rebuild_ratings(self.store)
         for stored in await self.store.load():  # the open tables only
             if stored.closed:
@@ -272,6 +275,31 @@ class Coordinator:
         if self.tables:
             detached.call_later(self.abandon_after, lambda: self._spawn(self._close_abandoned()))
         return len(self.tables)
+
+    async def prune(self) -> int:
+        """Delete the games whose retention is over (`keep_finished_days`, `keep_abandoned_days` after they closed);
+        done at start-up and then once a day. Returns how many were deleted."""
+        limits = self.limits
+        now = self.clock()
+        try:
+            pruned = await self.store.prune(
+                now - limits.keep_finished_days * 86400, now - limits.keep_abandoned_days * 86400
+            )
+        except Exception as err:  # the next day tries again; nothing depends on it
+            log.warning("pruning old games failed: %s", err)
+            pruned = 0
+        if pruned:
+            log.info("pruned %d game(s) past their retention", pruned)
+        if self._prune_timer is None:
+            self._prune_timer = detached.call_later(PRUNE_EVERY, self._prune_again)
+        return pruned
+
+    def _prune_again(self) -> None:
+        self._prune_timer = None
+        self._spawn(self._pruned())
+
+    async def _pruned(self) -> None:
+        await self.prune()
 
     async def _close_abandoned(self) -> None:
         """After a restart, tables not yet started (or already over) that nobody came back to are closed."""

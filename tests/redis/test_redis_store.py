@@ -235,7 +235,7 @@ async def test_a_closed_code_goes_to_a_new_table_after_a_while_and_old_games_are
     now = [1_700_000_000.0]
     store.clock, store.reuse_after = lambda: now[0], 60.0
     try:
-        await store.append("AAAA", [{"t": "create", "game": "AAAAGAME0001"}, {"t": "note", "n": 1}])
+        await store.append("AAAA", [{"t": "create", "game": "AAAAGAME0001"}, {"t": "result", "n": 1}])
         await store.snapshot("AAAA", {"whole": "table"})
         await store.append("AAAA", [{"t": "closed", "at": now[0], "over": True}])
         now[0] += 10
@@ -247,7 +247,7 @@ async def test_a_closed_code_goes_to_a_new_table_after_a_while_and_old_games_are
         now[0] += 60
         assert await store.append_at("AAAA", 0, [{"t": "create", "game": "AAAAGAME0002"}]) == 1
         old = await store.history("AAAAGAME0001")
-        assert [r["t"] for r in old] == ["create", "note", "closed"] and old[0]["game"] == "AAAAGAME0001"
+        assert [r["t"] for r in old] == ["create", "result", "closed"] and old[0]["game"] == "AAAAGAME0001"
         assert [r["game"] for r in await store.history("AAAA")] == ["AAAAGAME0002"]
         assert await store.history("AAAAGAME0002") == await store.history("AAAA")
         assert sorted(t.code for t in await store.load()) == ["AAAA", "BBBB"]
@@ -258,5 +258,6 @@ async def test_a_closed_code_goes_to_a_new_table_after_a_while_and_old_games_are
         assert await store.history("AAAAGAME0001") == []
         assert not await store.client.exists("dixit:snap:AAAAGAME0001")
         assert await store.history("AAAA")  # the open table is untouched
+        assert await store.results() == [{"t": "result", "n": 1}]  # the ratings keep the pruned game's result
     finally:
         await store.close()

@@ -133,7 +133,8 @@ async def test_prune_deletes_finished_and_abandoned_games_after_their_retention(
     store = await SqliteStore.open(tmp_path)
     try:
         await store.append("OPEN", [{"t": "create", "game": "OPENX"}])
-        await store.append("DONE", [{"t": "create", "game": "DONEX"}, {"t": "closed", "at": 1000.0, "over": True}])
+        await store.append("DONE", [{"t": "create", "game": "DONEX"}, {"t": "result", "at": 999.0}])
+        await store.append("DONE", [{"t": "closed", "at": 1000.0, "over": True}])
         await store.append("LEFT", [{"t": "create", "game": "LEFTX"}, {"t": "closed", "at": 1000.0, "over": False}])
         await store.append("NEWR", [{"t": "create", "game": "NEWRX"}, {"t": "closed", "at": 5000.0, "over": False}])
         assert await store.prune(2000.0, None, dry_run=True) == 1
@@ -142,6 +143,7 @@ async def test_prune_deletes_finished_and_abandoned_games_after_their_retention(
         assert await store.history("LEFT") == [] and await store.history("DONE")
         assert await store.prune(2000.0, 6000.0) == 2  # DONE (finished) and NEWR
         assert [await store.history(c) != [] for c in ("OPEN", "DONE", "NEWR")] == [True, False, False]
+        assert await store.results() == [{"t": "result", "at": 999.0}]  # the ratings keep the pruned game's result
     finally:
         await store.close()
 
@@ -168,3 +170,43 @@ async def test_a_version_1_data_folder_is_upgraded_and_its_closed_tables_wait_be
         assert len(await store.history("OLDA")) == 1
     finally:
         await store.close()
+
+
+async def test_replay_names_the_game_by_its_id_and_prune_runs_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], few_codes: list[str]
+) -> None:
+    import asyncio
+
+    from dixit_tui.cli import main
+
+    clock = Clock()
+    clock.now = 1000.0  # long ago: past every retention
+    store = await SqliteStore.open(tmp_path)
+    try:
+        coord = Coordinator(rng=random.Random(1), clock=clock, store=store, allow_seeded_tables=True)
+        ana = await arrive(coord, "ana")
+        table = coord.tables[(await ana.session.create(TableOptions(seed=1))).code]
+        for name in ("ben", "cy"):
+            await (await arrive(coord, name)).session.join(table.code)
+        await ana.session.start()
+        game_name = table.game_name
+    finally:
+        await store.close()
+    assert game_name.startswith("AAAA-") and len(game_name) == 13
+    for asked in ("AAAA", game_name, game_name.lower()):
+        assert await asyncio.to_thread(main, ["replay", asked, "--data-dir", str(tmp_path)]) == 0
+        assert capsys.readouterr().out.startswith(f"Table AAAA, game {game_name}\n")
+    # the game is open (its players may come back): prune keeps it whatever the retention
+    assert await asyncio.to_thread(main, ["prune", "--data-dir", str(tmp_path), "--keep-abandoned", "0"]) == 0
+    assert capsys.readouterr().out == "deleted 0 games past their retention\n"
+    store = await SqliteStore.open(tmp_path)
+    try:
+        await store.append("AAAA", [{"t": "closed", "at": 1000.0, "over": False}])
+    finally:
+        await store.close()
+    args = ["prune", "--data-dir", str(tmp_path), "--keep-abandoned", "1"]
+    assert await asyncio.to_thread(main, [*args, "--dry-run"]) == 0
+    assert capsys.readouterr().out == "would delete 1 game past their retention\n"
+    assert await asyncio.to_thread(main, args) == 0
+    assert capsys.readouterr().out == "deleted 1 game past their retention\n"
+    assert await asyncio.to_thread(main, ["replay", game_name, "--data-dir", str(tmp_path)]) == 1
