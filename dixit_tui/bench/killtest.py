@@ -410,7 +410,8 @@ def model_message(code: str | None, model: Model, seat: int) -> dict[str, Any]:
 
 
 def project(msg: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The compared part of a state message: what a player sees of the game (not who is connected)."""
+    """The compared part of a state message: what a player sees of the game (not who is connected). The host of a
+    finished game is not compared: it passes to whoever is still there as players leave for their next table."""
     if msg is None:
         return None
     return {
@@ -418,7 +419,7 @@ def project(msg: dict[str, Any] | None) -> dict[str, Any] | None:
         "phase": msg.get("phase"),
         "turn": msg.get("turn"),
         "you": msg.get("you"),
-        "host": msg.get("host"),
+        "host": None if msg.get("phase") == "over" else msg.get("host"),
         "players": tuple(
             (p["seat"], p["name"], p["score"], bool(p.get("removed", False))) for p in msg.get("players", ())
         ),

@@ -142,10 +142,17 @@ class BotPlayer:
         return await bot._sit(coordinator, name, lambda session: session.join(table_code, name))
 
     async def _sit(
-        self, coordinator: Coordinator, name: str, take: Callable[[PlayerSession], Awaitable[TableView]]
+        self,
+        coordinator: Coordinator,
+        name: str,
+        take: Callable[[PlayerSession], Awaitable[TableView]],
+        *,
+        key: str | None = None,
+        builtin: bool = True,
     ) -> BotPlayer:
-        """Connect as a built-in bot called `name`, take a seat with `take(session)`, and start playing."""
-        session = await self._connect(coordinator, name)
+        """Connect as a bot called `name` (a built-in one, or with `key` and not `builtin` an agent like any
+        `json bot` client: the league's), take a seat with `take(session)`, and start playing."""
+        session = await self._connect(coordinator, name, key=key, builtin=builtin)
         try:
             self.view = await take(session)
         except BaseException:
@@ -154,9 +161,12 @@ class BotPlayer:
         self._play()
         return self
 
-    async def _connect(self, coordinator: Coordinator, name: str) -> PlayerSession:
-        """Connect as a built-in bot called `name`, at no table yet."""
-        self.session = await coordinator.connect(Identity(name, bot=True), self._sink, builtin_bot=True)
+    async def _connect(
+        self, coordinator: Coordinator, name: str, *, key: str | None = None, builtin: bool = True
+    ) -> PlayerSession:
+        """Connect as a bot called `name`, at no table yet."""
+        identity = Identity(name, key, bot=True)
+        self.session = await coordinator.connect(identity, self._sink, builtin_bot=builtin)
         return self.session
 
     def _play(self) -> None:

@@ -11,6 +11,7 @@ from dixit_tui import __version__
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.models import mode_text
 from dixit_tui.health import health
+from dixit_tui.line_mode import play_lines
 from dixit_tui.protocol.admin import handle_admin
 from dixit_tui.protocol.lines import LineReader
 from dixit_tui.protocol.messages import summary
@@ -22,6 +23,7 @@ HELP_LINES = (
     ("ssh {at}", "play: the lobby opens in your terminal"),
     ("ssh -t {at} join CODE", "go straight to a table (watch CODE to spectate)"),
     ("ssh -t {at} reconnect ABC-DEF-GHJ-KMN", "return to your seat with your reconnect code"),
+    ("ssh -t {at} plain", "play in plain lines (screen readers, dumb terminals; TERM=dumb does it too)"),
     ("ssh {at} json", "headless play: JSON lines (scripts, agents)"),
     ("ssh {at} json bot", "the same, for a bot (shown as a bot at the table)"),
     ("ssh {at} tables", "list the tables (tables --json: as one JSON object)"),
@@ -95,6 +97,9 @@ async def handle_plain(
         who = dataclasses.replace(identity, bot=verb == "json bot")
         lines = LineReader(reader, MAX_LINE) if callable(getattr(reader, "read", None)) else reader
         return await serve_json(coordinator, who, lines, writer, idle_timeout=idle_timeout)
+    if verb == "plain" or verb.startswith("plain "):  # the line mode, for screen readers (docs/protocol.md)
+        lines = LineReader(reader, MAX_LINE) if callable(getattr(reader, "read", None)) else reader
+        return await play_lines(coordinator, identity, lines, writer.write, writer.drain, first=verb[len("plain") :])
     if verb == "tables":
         text, status = tables_text(coordinator), 0
     elif verb == "tables --json":

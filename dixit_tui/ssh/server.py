@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import inspect
 import itertools
 import logging
 import socket
@@ -20,7 +21,7 @@ from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import asyncssh
 
@@ -42,6 +43,7 @@ from dixit_tui.ssh.session import (
     run_pty_session,
 )
 from dixit_tui.ssh.terminal import TerminalInfo
+from dixit_tui.ssh.terminal_lines import TerminalLines, TerminalWriter
 
 __all__ = [
     "AppFactory",
@@ -133,6 +135,9 @@ class Limits:
     session's screen updates are heavy)."""
     session_open_timeout: float = 30.0
     """Seconds an authenticated connection may stay open without opening its session."""
+    moderation_refresh: float = 5.0
+    """Seconds between two readings of the bans and the keys allowed in (kept in the store, shared by the workers):
+    sessions they now refuse are ended (a ban made at this worker ends them at once)."""
     linger_after_session: float = 5.0
     """Seconds the connection may stay open after its session ended (the client normally closes first)."""
     json_idle_timeout: float = 300.0
@@ -189,6 +194,11 @@ _LOG_LABELS = {
 
 Gate: TypeAlias = Callable[[SessionIdentity], Awaitable[str | None]]
 """Why a session may not start (a ban, a private server), in words for the person; None: it may."""
+
+
+def wants_lines(term_type: str, command: str | None) -> bool:
+    """A terminal session for the plain line mode: a dumb terminal, or the `plain` command."""
+    return term_type.strip().lower() == "dumb" or (command or "").split()[:1] == ["plain"]
 
 
 def session_kind(command: str | None) -> str:
@@ -264,6 +274,7 @@ class _ServerState:
         self.evicted = 0
         self.session_kinds: Counter[str] = Counter()  # sessions running now: terminal, json, command
         self.gate: Gate | None = None  # who may not come in (bans, the private mode), asked once per session
+        self.signed_in: set[DixitSSHServer] = set()  # connections whose session the gate let in, still open
         self.ask_invite = False  # people without a key are asked for an invite code (the private mode's)
         self.headless = 0  # sessions without a terminal running now
 
@@ -470,6 +481,7 @@ class DixitSSHServer(asyncssh.SSHServer):
         logger.debug("connection #%d from %s%s", self.connection_id, self.peer_ip, " (waiting)" if self.waiting else "")
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._state.signed_in.discard(self)
         self._cancel_timer()
         if self._watchdog is not None:
             self._watchdog.cancel()
@@ -656,11 +668,15 @@ class DixitSSHServer(asyncssh.SSHServer):
         self._state.session_kinds[kind] += 1
         try:
             refusal = await self._state.gate(identity) if self._state.gate is not None else None
+            if refusal is None:
+                self._state.signed_in.add(self)  # (let in: a ban made later ends it, see `end_refused`)
             if refusal is not None:
                 self._state.refusals.add(self.peer_ip, f"refused a session ({refusal})")
                 logger.info("connection #%d: refused: %s", self.connection_id, refusal)
                 with contextlib.suppress(OSError):
                     process.stderr.write(f"dixit-tui: {refusal}\r\n".encode())
+            elif process.term_type is not None and wants_lines(process.term_type, process.command):
+                status = await self._run_lines(process, identity)
             elif process.term_type is None:
                 status = await self._run_headless(process, identity)
             else:
@@ -694,6 +710,19 @@ class DixitSSHServer(asyncssh.SSHServer):
             return await run_command_session(process, identity, self._command_handler, hint=self._hint(identity))
         finally:
             state.headless -= 1
+
+    async def _run_lines(self, process: asyncssh.SSHServerProcess[bytes], identity: SessionIdentity) -> int:
+        """The plain line mode on a terminal (TERM=dumb, or `ssh -t HOST plain`): the command handler's `plain`, with
+        the typing echoed and edited here (the client's terminal is in raw mode)."""
+        command = (process.command or "").strip()
+        if command.split()[:1] != ["plain"]:
+            command = f"plain {command}".strip()
+        lines, writer = TerminalLines(process.stdin, process.stdout), TerminalWriter(process.stdout)
+        handler = self._command_handler
+        if handler is None:
+            return await run_command_session(process, identity, None, hint=self._hint(identity))
+        result = handler(identity, command, cast(Any, lines), cast(Any, writer))
+        return int(await result if inspect.isawaitable(result) else result)
 
     def _hint(self, identity: SessionIdentity) -> str:
         assert self._conn is not None
@@ -741,6 +770,19 @@ class DixitAcceptor(asyncssh.SSHAcceptor):
     def session_kinds(self) -> dict[str, int]:
         """Sessions running now, by kind: terminal (the app), json (headless), command (tables, help, ...)."""
         return dict(self._state.session_kinds)
+
+    def end_refused(self, refusal: Callable[[SessionIdentity], str | None]) -> int:
+        """End every connection whose identity `refusal` now refuses (a ban made since it came in), telling it why
+        in the SSH disconnect message. Returns how many."""
+        ended = 0
+        for server in list(self._state.signed_in):
+            reason = refusal(server.identity) if server.identity is not None else None
+            if reason is not None and server._conn is not None:
+                logger.info("connection #%d: ended: %s", server.connection_id, reason)
+                server._conn.disconnect(asyncssh.DISC_BY_APPLICATION, reason)
+                self._state.signed_in.discard(server)
+                ended += 1
+        return ended
 
     async def shutdown(self, timeout: float = 5.0) -> None:
         """Stop listening, disconnect every client and wait (at most `timeout`) for the sessions to end."""

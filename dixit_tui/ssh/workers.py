@@ -78,6 +78,8 @@ class Supervisor:
             assert proc.stdout is not None
             async for raw in proc.stdout:
                 line = raw.decode(errors="replace").rstrip()
+                if line.startswith("metrics on "):  # (`--metrics-port`: each worker's own port)
+                    print(f"worker {index + 1} {line}", flush=True)
                 if line.startswith("listening on"):
                     print(f"worker {index + 1} ready", flush=True)
                     if ready is not None and not ready.done():

@@ -375,7 +375,8 @@ class TableScreen(Screen[None]):
         view, previous = self.view, self._shown
         self._shown = view
         role = words.role_key(view)
-        if role != self._role:
+        role_changed = role != self._role
+        if role_changed:
             self._role_before, self._role, self._role_since = self._role, role, clock()
         game = view.game
         key: tuple[object, ...] = (view.status, game.turn if game else None, game.phase if game else None)
@@ -423,9 +424,9 @@ class TableScreen(Screen[None]):
         # a board of 9 to 12 cards: on a cramped screen the feed and the board's frame give it their rows
         self.set_class(game is not None and game.phase == Phase.VOTE and len(game.board) > CROWDED, "-crowded")
         self._render_status()
-        if phase_changed:
-            if switcher.current != pane:  # a layout comes with the new pane anyway (not with every phase)
-                self.query_one("#status", TextBox).fit_height()
+        if phase_changed and switcher.current != pane:  # a layout comes with the new pane anyway (not every phase)
+            self.query_one("#status", TextBox).fit_height()
+        if phase_changed or role_changed:  # (your vote is in: the board takes the dial's place)
             self._focus_for_phase()
         self._close_stale_dialogs()
         self.refresh_bindings_if_changed()
@@ -567,9 +568,9 @@ class TableScreen(Screen[None]):
             )
         board = self.query_one(Board)
         highlight = f"slot-{dial.pointer}" if dial is not None and game.can_vote else None
+        # who does not vote moves the board's highlight, to read each card whole (its `▶` points at no vote)
+        board.can_focus = not game.can_vote
         board.show_items(self._board_items(game, dial), highlight=highlight)
-        if not game.can_vote:
-            board.highlighted = None  # no pointer: you do not vote
         note = self.query_one("#vote-note", TextBox)
         text = words.vote_note(self.view)
         self._show(note, text is not None)
@@ -622,8 +623,8 @@ class TableScreen(Screen[None]):
         elif game.phase == Phase.SUBMIT:
             if game.hand:
                 target = self._hand()
-        elif game.phase == Phase.VOTE and game.can_vote:
-            target = self._voting_dial()
+        elif game.phase == Phase.VOTE:
+            target = self._voting_dial() if game.can_vote else self.query_one(Board)
         self.set_focus(target)
 
     def _keep_typed_clue(self, previous: TableView) -> None:

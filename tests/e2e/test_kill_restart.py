@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from dixit_tui.store.lock import LOCK_NAME
 from dixit_tui.store.sqlite import FILENAME
 from tests.e2e.killtest import KillConfig, run_killtest, serve_once, write_behind_env
 
@@ -106,4 +107,4 @@ async def test_serve_refuses_a_data_dir_holding_another_file(
     assert message in finished.stderr, finished.stderr
     assert str(path) in finished.stderr  # names the file, so the operator knows what to move
     assert path.read_bytes() == before  # untouched
-    assert sorted(p.name for p in data.iterdir()) == [FILENAME]  # no -wal/-shm left beside it
+    assert sorted(p.name for p in data.iterdir()) == sorted([FILENAME, LOCK_NAME])  # no -wal/-shm beside it

@@ -2,8 +2,10 @@
 
 Each row reads `▶ 3  [✓ chosen] A fox in a waistcoat...`: the `▶` follows the highlight (so it is visible without
 colour), the tags say what is special about the card in words. When every card's full text fits, every card is
-shown in full; when it does not (80x24 is the common size), every card takes one line, cut with `…`, and only the
-highlighted card shows its full text, so every card of the list stays in sight at once.
+shown in full; when it does not (80x24 is the common size), every other card takes one line, cut with `…`, and the
+highlighted card shows its whole text, always: when that is more than the list's height holds, the list scrolls to
+it (at an 8-card odyssey vote at 80x24 the highlighted card stopped after two lines). Every card can be read whole by
+moving the highlight to it.
 """
 
 from __future__ import annotations
@@ -199,8 +201,8 @@ class CardList(OptionList):
         return height
 
     def _update_prompts(self, *, repaint: bool = True) -> None:
-        """Every card in full if all fit, else one line each and the highlighted card in full (as far as there is
-        room). Only the prompts that changed are replaced (and redrawn, unless not `repaint`: being drawn now)."""
+        """Every card in full if all fit, else one line each and the highlighted card in full (the list scrolls to
+        it). Only the prompts that changed are replaced (and redrawn, unless not `repaint`: being drawn now)."""
         if self._shown_fit is None and self.scrollable_content_region.width <= 0:
             # never laid out (a hand dealt as its pane is mounted): fitted once, when first drawn (`render_lines`),
             # not first to a guessed size and then again
@@ -213,12 +215,7 @@ class CardList(OptionList):
         prompts = []
         for index, item in enumerate(items):
             lit = index == highlighted
-            if full:
-                lines = None
-            elif lit:
-                lines = max(1, height - (len(items) - 1))
-            else:
-                lines = 1
+            lines = None if full or lit else 1
             prompts.append(_shared_prompt(item, lit, width, lines))
         old = self._prompts
         # (only the prompts given to options: while `set_options` clears the list, its highlight's reset comes here
@@ -252,9 +249,10 @@ class CardList(OptionList):
 
     def _refresh_scrollbars(self) -> None:
         if self.items and len(self.items) <= self.container_size.height and self.styles.overflow_y == "auto":
-            # Every card has a line of its own at this height, so the fitted list never scrolls (`_update_prompts`).
-            # The virtual size of prompts still fitted to the list's last size may say otherwise for a moment, when
-            # the list shrinks with a new phase: the scroll bar came and went again, a layout of the screen each.
+            # Every card has a line of its own at this height: no scroll bar (it scrolls, without one, only to show
+            # the highlighted card whole; the numbers say which cards are above or below). The virtual size of
+            # prompts still fitted to the list's last size may say otherwise for a moment, when the list shrinks
+            # with a new phase: the scroll bar came and went again, a layout of the screen each.
             self._scrollbar_changes.clear()
             self.show_horizontal_scrollbar = False  # (overflow-x: hidden)
             self.show_vertical_scrollbar = False
@@ -314,6 +312,22 @@ class CardList(OptionList):
         if not self._drawing:
             self._update_lines()
         return self._line_cache.lines
+
+    def scroll_to_highlight(self, top: bool = False) -> None:
+        """OptionList's, bringing the lines up to date once (not three times), and nothing to do while the whole list
+        fits (a board a spectator reads has a highlight too now: it is scrolled to at each show and redraw)."""
+        highlighted = self.highlighted
+        if highlighted is None or not self.is_mounted:
+            return
+        self._update_lines()
+        cache = self._line_cache
+        y, height = cache.index_to_line.get(highlighted), cache.heights.get(highlighted)
+        if y is None or height is None:
+            return
+        if self.scroll_y == 0 and self.virtual_size.height <= self.scrollable_content_region.height and not top:
+            return
+        region = Region(0, y, self.scrollable_content_region.width, height)
+        self.scroll_to_region(region, force=True, animate=False, top=top, immediate=True)
 
     def highlighted_key(self) -> str | None:
         index = self.highlighted
@@ -420,7 +434,9 @@ class Hand(CardList):
 
 
 class Board(CardList, can_focus=False):
-    """The numbered board of the vote phase. The dial drives its highlight; a click on a card points the dial."""
+    """The numbered board of the vote phase. The dial drives its highlight; a click on a card points the dial.
+    Whoever does not vote (a spectator, the storyteller, a player who has voted) moves the highlight on the board
+    itself, to read each card whole: the screen makes it focusable then (`can_focus`)."""
 
     DEFAULT_CSS = """
     Board {
