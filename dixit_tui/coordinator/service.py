@@ -850,7 +850,7 @@ class Coordinator:
             session = table.seats[seat].session
             updates: list[Update] = []
             if table.game is None:
-                table.leave_lobby_seat(seat)
+                table.leave_lobby_seat(seat, removed_by="admin")
             else:
                 table.announce(f"An admin removed {who} from the game.")
                 updates = table.execute(RemovePlayer(seat, seat))
@@ -1352,7 +1352,7 @@ class PlayerSession:
                 raise TableError("That seat has no player.", "no_seat")
             if seat != target:
                 table.ban(*_who_sits(table, target))
-            gone = table.leave_lobby_seat(target)
+            gone = table.leave_lobby_seat(target, removed_by="host" if seat != target else None)
             if gone is not None:
                 gone.table = None
                 if gone is not self:

@@ -517,11 +517,15 @@ class Table(Generic[S]):
         if name_key(name) not in self.invited:
             self.record({"t": "invite", "name": name})
 
-    def leave_lobby_seat(self, seat: int) -> S | None:
+    def leave_lobby_seat(self, seat: int, *, removed_by: str | None = None) -> S | None:
         """Before the game starts, leaving frees the seat; the host role passes on. Returns the session that sat
-        there (it is no longer at the table: tell it, if it did not leave by itself)."""
+        there (it is no longer at the table: tell it, if it did not leave by itself). `removed_by` ("host",
+        "admin"): they did not leave, they were removed (the server's log says so)."""
         gone = self.seats[seat].session
-        self.record({"t": "unseat", "seat": seat, "name": self.seats[seat].name})
+        record: dict[str, Any] = {"t": "unseat", "seat": seat, "name": self.seats[seat].name}
+        if removed_by is not None:
+            record["by"] = removed_by
+        self.record(record)
         return gone
 
     def sit(self, seat: int, session: S) -> S | None:

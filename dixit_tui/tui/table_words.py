@@ -428,6 +428,30 @@ def vote_note(view: TableView) -> Words | None:
     return _w("You do not vote this turn.")
 
 
+def ranked(game: PlayerView, scores: Sequence[tuple[int, int]]) -> list[tuple[int, int, int | None]]:
+    """The final scores, highest first, each with its rank: equal scores share one (1, 1, 3); in team mode a team
+    has one rank, on its first line (None on its teammates' lines)."""
+
+    def team_of(seat: int) -> int | None:
+        return game.players[seat].team if game.mode == Mode.TEAM and seat < len(game.players) else None
+
+    order = sorted(scores, key=lambda p: (-p[1], team_of(p[0]) if team_of(p[0]) is not None else -1, p[0]))
+    out: list[tuple[int, int, int | None]] = []
+    ranked_teams: set[int] = set()
+    for seat, score in order:
+        team = team_of(seat)
+        if team is None:
+            out.append((seat, score, 1 + sum(1 for _, other in scores if other > score)))
+            continue
+        if team in ranked_teams:
+            out.append((seat, score, None))
+            continue
+        ranked_teams.add(team)
+        higher = {t for s, other in scores if other > score and (t := team_of(s)) is not None}
+        out.append((seat, score, 1 + len(higher)))
+    return out
+
+
 def over_text(view: TableView, over: OverUpdate | None) -> Words:
     """The end of the game: who won, the final scores, and what now."""
     game = view.game
@@ -454,7 +478,7 @@ def over_text(view: TableView, over: OverUpdate | None) -> Words:
         lines.append(Words.styled("Game over: too few players are left to play, so nobody won.", "bold"))
     lines.append(_w(""))
     lines.append(Words.styled("Final scores", "bold underline"))
-    for rank, (seat, score) in enumerate(sorted(scores, key=lambda p: (-p[1], p[0])), start=1):
+    for seat, score, rank in ranked(game, scores):
         star = "★" if seat in winners else " "
         notes = ["you"] if seat == view.you else []
         if game.mode == Mode.TEAM and seat < len(game.players) and (t := game.players[seat].team) is not None:
@@ -462,7 +486,7 @@ def over_text(view: TableView, over: OverUpdate | None) -> Words:
         about = f" ({', '.join(notes)})" if notes else ""  # "ana (you, team 1)"
         lines.append(
             _w(
-                f"{rank:>2}. {star} ",
+                f"{rank:>2}. {star} " if rank else f"    {star} ",
                 (f"{score:>3}", "bold"),
                 "  ",
                 (seat_name(view, seat), "bold" if seat == view.you else ""),
