@@ -46,6 +46,7 @@ from dixit_tui.coordinator.models import (
     TableSummary,
     TableView,
     Update,
+    mode_text,
 )
 from dixit_tui.coordinator.moderation import Moderation, ModerationSettings
 from dixit_tui.coordinator.story import Story
@@ -177,6 +178,7 @@ class Coordinator:
         first_clue_grace: float = 25.0,
         typing_timeout: float = 10.0,
         close_idle_after: float = 600.0,
+        close_empty_lobby_after: float = 180.0,
         limits: TableLimits = DEFAULT_TABLE_LIMITS,
         bots: BotFactory | None = None,  # seats built-in bots; None: this coordinator has none ("add bots" is refused)
         moderation: ModerationSettings | None = None,  # admins, private mode (bans and the MOTD are in the store)
@@ -198,6 +200,8 @@ class Coordinator:
             typing_timeout=typing_timeout,  # a "writing a clue" mark lasts this long after the last report
             # A running game nobody human is connected to is closed after this long (its record stays for replay).
             close_idle_after=close_idle_after,
+            # A table not yet started that no person sits at (spectators or bots may remain) closes after this long.
+            close_empty_lobby_after=close_empty_lobby_after,
             clock=clock,
             on_due=lambda table: self._spawn(self.expire(table)),
             on_idle=lambda table: self._spawn(self._close_idle(table)),
@@ -536,8 +540,42 @@ class Coordinator:
             return  # its owner (another worker) closes it
         async with table.lock:
             self.timers.idle_fired(table)
-            await self._close_unattended(table, f"nobody played at it for {_duration(self.timers.close_idle_after)}")
+            if table.status is TableStatus.LOBBY:
+                await self._close_empty_lobby(table)
+            else:
+                after = _duration(self.timers.close_idle_after)
+                await self._close_unattended(table, f"nobody played at it for {after}")
         self.lobby_changed()
+
+    async def _close_empty_lobby(self, table: Table) -> None:
+        """Close a table not yet started that nobody has sat at for `close_empty_lobby_after` seconds (under its
+        lock): its spectators and bots go to the lobby, told why. (Too early, or someone sat down: nothing.)"""
+        after = self.timers.close_empty_lobby_after
+        since = table.empty_since
+        if (
+            table.status is not TableStatus.LOBBY
+            or table.seated_connected()
+            or since is None
+            or self.clock() < since + after - 0.01
+            or self.tables.get(table.code) is not table
+        ):
+            self._watch_idle(table)  # not yet: the timer is armed again
+            return
+        why = f"nobody sat at it for {_duration(after)}"
+        table.announce(f"The table closed: {why}.")
+        table.queue_closed(self.clock())
+        try:
+            await self.commit(table)
+        except TableError:
+            return
+        self.tables.pop(table.code, None)
+        self.closed_code(table.code)
+        notice = NoticeUpdate(f"Table {table.code} closed: {why}.", CloseReason.IDLE)
+        for session in table.close():
+            session.table = None
+            session.deliver(notice)
+            session.deliver(StateUpdate(None))
+        log.info("table %s closed: %s", table.code, why)
 
     async def _close_unattended(self, table: Table, why: str) -> bool:
         """Close a running game no person is connected to (under its lock): its record stays for replay. `why`
@@ -696,15 +734,8 @@ class Coordinator:
             if updates or not _same_view(session.last, view):
                 session.deliver(StateUpdate(view))
 
-    def create_table(
-        self, options: TableOptions, *, creator: str | None = None, creator_ip: str | None = None
-    ) -> SessionTable:
-        if len(self.tables) >= self.limits.max_tables:
-            self.tally.count("creates refused: all tables open", creator_ip)
-            raise TableError(
-                f"This server has {len(self.tables)} open tables, its most: join one, or try again later.",
-                "too_many_tables",
-            )
+    def checked_options(self, options: TableOptions) -> TableOptions:
+        """The options as a table keeps them (the rules profile the mode plays); TableError if any is wrong."""
         if options.seed is not None and not self.allow_seeded_tables:
             raise TableError(
                 "Seeded tables are off on this server: a known seed would reveal every hand.", "seed_refused"
@@ -724,7 +755,18 @@ class Coordinator:
             self.resolve_cards(options.decks)
         except ValueError as err:
             raise TableError(str(err), "bad_deck") from err
-        options = replace(options, profile=profile_for(Mode(options.mode), Profile(options.profile)).value)
+        return replace(options, profile=profile_for(Mode(options.mode), Profile(options.profile)).value)
+
+    def create_table(
+        self, options: TableOptions, *, creator: str | None = None, creator_ip: str | None = None
+    ) -> SessionTable:
+        if len(self.tables) >= self.limits.max_tables:
+            self.tally.count("creates refused: all tables open", creator_ip)
+            raise TableError(
+                f"This server has {len(self.tables)} open tables, its most: join one, or try again later.",
+                "too_many_tables",
+            )
+        options = self.checked_options(options)
         code = new_code(self.rng, _Taken(self))
         self.used_codes[code] = self.clock()  # (a create that fails to save does not give it out again at once)
         table: SessionTable = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
@@ -1314,6 +1356,28 @@ class PlayerSession:
                 if err.code != "conflict" or coordinator.shared is None or attempt == CONFLICT_TRIES - 1:
                     raise
                 await coordinator.shared.sync(old)
+
+    @_retry_on_conflict
+    async def change_options(self, options: TableOptions) -> TableView:
+        """Host only, before the start (a rematch's lobby too): the table's mode, rules and other options change.
+        The seats stay; a mode with fewer seats than are taken is refused. Everyone at the table reads the change."""
+        table, seat = self._need_seat()
+        checked = self.coordinator.checked_options(options)
+        async with table.lock:
+            if seat != table.host:
+                raise TableError("Only the host can change the table's options.", "not_host")
+            if table.game is not None:
+                raise TableError("The options are fixed once the game has started.", "started")
+            most = min(checked.seats or checked.max_seats(), checked.max_seats())
+            taken = len(table.seats)
+            if taken > most:
+                raise TableError(
+                    f"A {mode_text(checked.label())} table has at most {most} seats, and {taken} are taken.",
+                    "bad_option",
+                )
+            table.set_options(checked, table.seats[seat].name)
+            await self.coordinator.changed(table, lobby=True)
+        return table.view_for(self)
 
     async def practice(self) -> None:
         """Host only, before the game: start it with a practice turn. The table plays turn 0 like any turn (the host

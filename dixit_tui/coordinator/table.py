@@ -29,6 +29,7 @@ from dixit_tui.coordinator.models import (
     TableView,
     Update,
     VoidedUpdate,
+    mode_text,
 )
 from dixit_tui.coordinator.results import count_moves, result_record
 from dixit_tui.engine import (
@@ -181,6 +182,7 @@ class Table(Generic[S]):
         self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
         self.game_id = code  # unique among every game ever stored (a code is given out again once its table closed)
         self.remote_watchers = 0  # spectators at other workers (several workers on Redis), by their presence
+        self.empty_since: float | None = None  # a lobby no person sits at: since when (it closes after a while)
         self.clue_stand_in: str | None = None  # why a stand-in gave this turn's clue ("time", "away"); None: a player
         self.quiet_turns = 0  # whole turns in a row no person played in (stand-ins and bots only); see `unattended`
         self.person_played = False  # a person made a move in the turn in progress
@@ -316,6 +318,10 @@ class Table(Generic[S]):
         limit a connected person's move is never made for them: such a table cannot play itself.)"""
         return bool(self.options.turn_seconds) and self.quiet_turns >= QUIET_TURNS
 
+    def seated_connected(self) -> bool:
+        """Whether anyone (a person or a bot, here or at another worker) is connected to a seat."""
+        return any(s.session is not None for s in self.seats)
+
     def is_empty(self) -> bool:
         return not self.watchers() and not any(s.session is not None for s in self.seats)
 
@@ -381,6 +387,10 @@ class Table(Generic[S]):
             if seat is not None and 0 <= seat < len(self.seats) and not self.seats[seat].bot:
                 self._person_here()
             return [ChatUpdate(line)]
+        elif kind == "options":  # the host changed them before the start (a rematch's lobby too)
+            options = rec["options"]
+            self.options = TableOptions(**{**options, "decks": tuple(options["decks"])})
+            self.note(rec["text"])
         elif kind == "note":
             self.note(rec["text"])
         elif kind == "host":  # a rematch keeps the old table's host, wherever they sit
@@ -645,6 +655,12 @@ class Table(Generic[S]):
         if len(self.game_id) > len(self.code) and self.game_id.startswith(self.code):
             return f"{self.code}-{self.game_id[len(self.code) :]}"
         return self.game_id
+
+    def set_options(self, options: TableOptions, by: str) -> None:
+        """New options before the start (checked by the coordinator); the log says what they are now."""
+        timer = f", {options.turn_seconds} s a phase" if options.turn_seconds else ""
+        text = f"{by} changed the options: {mode_text(options.label())}, decks {', '.join(options.decks)}{timer}."
+        self.record({"t": "options", "options": asdict(options), "text": text})
 
     def rename(self, seat: int, name: str) -> None:
         if self.game is not None:

@@ -63,6 +63,7 @@ class Timers:
         disconnect_grace: float,
         typing_timeout: float,
         close_idle_after: float,
+        close_empty_lobby_after: float = 180.0,
         clock: Callable[[], float],
         on_due: TableCallback,
         on_idle: TableCallback,
@@ -72,6 +73,7 @@ class Timers:
         self.disconnect_grace = disconnect_grace
         self.typing_timeout = typing_timeout  # a "writing a clue" mark lasts this long after the last report
         self.close_idle_after = close_idle_after
+        self.close_empty_lobby_after = close_empty_lobby_after  # a lobby no person sits at closes after this long
         self.clock = clock
         self.on_due = on_due
         self.on_idle = on_idle
@@ -219,15 +221,25 @@ class Timers:
     def watch_idle(self, table: Table, *, open_here: bool) -> None:
         """A running game with no person connected closes after `close_idle_after` seconds, unless one returns.
         Meanwhile its timers wait (see `schedule`) and its bots hold (they act only with a person connected).
-        `open_here`: the table is among the coordinator's open tables (one taken out of play is not watched)."""
-        idle = table.status == TableStatus.PLAYING and not table.humans_connected() and open_here
+        `open_here`: the table is among the coordinator's open tables (one taken out of play is not watched).
+        A table not yet started that nobody sits at (its people left; spectators may remain) closes
+        after `close_empty_lobby_after` seconds, counted on the coordinator's clock from `table.empty_since`."""
+        status = table.status
+        if status is TableStatus.LOBBY:
+            idle = open_here and not table.seated_connected()
+        else:
+            idle = status is TableStatus.PLAYING and not table.humans_connected() and open_here
         if not idle:
             if table.idle_timer is not None:
                 table.idle_timer.cancel()
                 table.idle_timer = None
+            table.empty_since = None
             return
+        if status is TableStatus.LOBBY and table.empty_since is None:
+            table.empty_since = self.clock()
         if table.idle_timer is None:
-            table.idle_timer = detached.call_later(self.close_idle_after, lambda: self.on_idle(table))
+            after = self.close_idle_after if status is TableStatus.PLAYING else self.close_empty_lobby_after
+            table.idle_timer = detached.call_later(after, lambda: self.on_idle(table))
 
     def idle_fired(self, table: Table) -> None:
         """The idle timer went off (the coordinator is closing the table, or finds it no longer idle)."""

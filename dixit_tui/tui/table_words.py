@@ -108,6 +108,13 @@ def seat_name(view: TableView, seat: int | None) -> str:
     return view.seats[seat].name
 
 
+def host_name(view: TableView) -> str | None:
+    """The host's name, or None when the table has nobody who could be (its seats are empty): never "?"."""
+    if not 0 <= view.host < len(view.seats) or view.seats[view.host].removed:
+        return None
+    return view.seats[view.host].name
+
+
 def names(view: TableView, seats: Sequence[int], *, skip_you: bool = True) -> list[str]:
     return [seat_name(view, s) for s in seats if not (skip_you and s == view.you)]
 
@@ -341,8 +348,8 @@ def lobby_info(view: TableView) -> Words:
         lines.append(_w("Press p to start with a practice turn: one turn played that does not count."))
     elif view.you is None:
         lines.append(_w("You are watching this table."))
-    else:
-        lines.append(_w("Waiting for the host, ", (seat_name(view, view.host), "bold"), ", to start."))
+    elif (host := host_name(view)) is not None:
+        lines.append(_w("Waiting for the host, ", (host, "bold"), ", to start."))
     return LINES.join(lines)
 
 
@@ -498,10 +505,8 @@ def over_text(view: TableView, over: OverUpdate | None) -> Words:
     lines.append(_w(""))
     if view.is_host:
         lines.append(_w("Press m for a rematch: same seats and options, everyone moves to its lobby."))
-    elif view.status == TableStatus.OVER:
-        lines.append(
-            _w("The host, ", (seat_name(view, view.host), "bold"), ", can start a rematch: you would move there.")
-        )
+    elif view.status == TableStatus.OVER and (host := host_name(view)) is not None:
+        lines.append(_w("The host, ", (host, "bold"), ", can start a rematch: you would move there."))
     lines.append(_w("Press r to see the last turn's recap, l to leave the table."))
     return LINES.join(lines)
 
@@ -539,7 +544,10 @@ def status(view: TableView, choices: Choices) -> Words:
     game = view.game
     if view.status == TableStatus.LOBBY or game is None:
         if view.you is None:
-            return _w("You are watching. Waiting for ", (seat_name(view, view.host), "bold"), " to start.")
+            host = host_name(view)
+            if host is None:
+                return _w("You are watching. Nobody sits at this table yet.")
+            return _w("You are watching. Waiting for ", (host, "bold"), " to start.")
         if view.is_host:
             if view.start_problem is None:
                 return _w("Press s to start the game (p: practice turn first).")
