@@ -74,6 +74,7 @@ from dixit_tui.ratings import rebuild as rebuild_ratings
 from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, log_text, name_key, sanitize
 from dixit_tui.store import NullStore, Store
 from dixit_tui.store.base import StoreConflict
+from dixit_tui.transcript import StandInMove, stand_in_moves
 
 if TYPE_CHECKING:
     from dixit_tui.coordinator.shared import SharedTables
@@ -1464,6 +1465,16 @@ class PlayerSession:
         if table is None or seat is None:
             return
         self.coordinator.set_typing(table, seat, active)
+
+    async def stand_in_moves(self) -> frozenset[StandInMove]:
+        """The moves stand-ins made in your table's game, for its transcript (which marks them), from the records
+        in the store; none when the store cannot be read just now (the transcript is then unmarked, and logged)."""
+        table = self._need_table()
+        try:
+            return stand_in_moves(await self.coordinator.store.history(table.code))
+        except Exception:
+            log.warning("table %s: the store's records could not be read: stand-in moves not marked", table.code)
+            return frozenset()
 
     @_retry_on_conflict
     async def chat(self, text: str, *, team: bool = False) -> None:
