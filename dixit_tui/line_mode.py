@@ -82,8 +82,8 @@ class LinePlayer:
             case StateUpdate(view=view):
                 self._show(view)
             case LobbyUpdate(tables=tables):
-                self.lobby = tables
-                if self.view is None and self._changed("lobby", tables):
+                self.lobby = tables  # said once on coming to the lobby (a busy server changes it all the time)
+                if self.view is None and self._changed("lobby", True):
                     self.say(tables_sentence(tables))
             case ChatUpdate(line=chat):
                 team = " to the team" if chat.team is not None else ""
@@ -111,7 +111,7 @@ class LinePlayer:
         old, self.view = self.view, view
         if view is None:
             if old is not None:
-                self.say("You are back in the lobby. " + tables_sentence(self.lobby))
+                self.say("You are back in the lobby.")  # (the tables follow, with the lobby's next listing)
                 self._told.clear()
             return
         if old is None or old.code != view.code:

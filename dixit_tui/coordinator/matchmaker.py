@@ -21,7 +21,16 @@ from typing import TYPE_CHECKING
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.models import QueueUpdate, TableOptions, TableStatus
-from dixit_tui.engine import ConfigError, GameConfig, Mode, Profile, check_player_count, player_range, profile_for
+from dixit_tui.engine import (
+    ConfigError,
+    GameConfig,
+    Mode,
+    Profile,
+    a_or_an,
+    check_player_count,
+    player_range,
+    profile_for,
+)
 from dixit_tui.sanitize import name_key
 
 if TYPE_CHECKING:
@@ -50,7 +59,7 @@ class Ask:
         profile = profile_for(self.mode, self.profile)
         lo, hi = player_range(self.mode, profile)
         if not lo <= self.low <= self.high <= hi:
-            raise TableError(f"A {_label(self.mode, profile)} table seats {lo} to {hi} players.", "bad_option")
+            raise TableError(f"{a_or_an(_label(self.mode, profile))} table seats {lo} to {hi} players.", "bad_option")
         if self.fill_after is not None and not 0 <= self.fill_after <= MAX_FILL_AFTER:
             raise TableError("fill_with_bots_after runs from 0 seconds to an hour.", "bad_option")
         sizes = [n for n in range(self.low, self.high + 1) if _playable(self.mode, profile, n)]

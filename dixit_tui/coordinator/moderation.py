@@ -80,6 +80,9 @@ class Moderation:
     """Banned keys and networks -> when and by whom (as last read from the store)."""
     allowed: dict[str, str] = field(default_factory=dict)
     motd: str = ""
+    on_change: list[Callable[[], None]] = field(default_factory=list)
+    """Called when the bans or the keys allowed in change (read from the store, or set here): the server ends the
+    sessions that `check` now refuses."""
 
     def is_admin(self, key: str | None) -> bool:
         return key is not None and key in self.settings.admins
@@ -95,14 +98,28 @@ class Moderation:
         except Exception:
             log.warning("moderation entries could not be read; the last ones read stay in force", exc_info=True)
             return
-        self.bans = {key: value for kind, key, value in rows if kind == BAN}
-        self.allowed = {key: value for kind, key, value in rows if kind == ALLOW}
+        bans = {key: value for kind, key, value in rows if kind == BAN}
+        allowed = {key: value for kind, key, value in rows if kind == ALLOW}
         self.motd = next((value for kind, _, value in rows if kind == MOTD), "")
+        if (bans, allowed) != (self.bans, self.allowed):
+            self.bans, self.allowed = bans, allowed
+            self._changed()
+
+    def _changed(self) -> None:
+        for call in self.on_change:
+            try:
+                call()
+            except Exception:
+                log.exception("ending the sessions a moderation change refuses failed")
 
     async def refusal(self, key: str | None, ip: str, invite: str | None = None) -> str | None:
         """Why a new session (its key fingerprint or None, its address, the invite code it gave or None) may not
-        come in, in words for that person; None if it may."""
+        come in, in words for that person; None if it may. Reads the store first."""
         await self.refresh()
+        return self.check(key, ip, invite)
+
+    def check(self, key: str | None, ip: str, invite: str | None = None) -> str | None:
+        """`refusal` by what was last read from the store (for the sessions already in: see `on_change`)."""
         if key is not None and key in self.bans:
             return KEY_BANNED
         if any(_in_network(ip, target) for target in self.bans if not target.startswith("SHA256:")):
@@ -128,6 +145,7 @@ class Moderation:
                 held.pop(key, None)
             else:
                 held[key] = value
+            self._changed()
         elif kind == MOTD:
             self.motd = value or ""
 

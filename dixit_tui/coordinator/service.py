@@ -26,6 +26,7 @@ from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.limits import (
     DEFAULT_TABLE_LIMITS,
+    CreateMeter,
     ReconnectGuard,
     TableLimits,
     address_key,
@@ -45,6 +46,7 @@ from dixit_tui.coordinator.models import (
     TableSummary,
     TableView,
     Update,
+    mode_text,
 )
 from dixit_tui.coordinator.moderation import Moderation, ModerationSettings
 from dixit_tui.coordinator.story import Story
@@ -72,6 +74,7 @@ from dixit_tui.ratings import rebuild as rebuild_ratings
 from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, log_text, name_key, sanitize
 from dixit_tui.store import NullStore, Store
 from dixit_tui.store.base import StoreConflict
+from dixit_tui.transcript import StandInMove, stand_in_moves
 
 if TYPE_CHECKING:
     from dixit_tui.coordinator.shared import SharedTables
@@ -86,6 +89,8 @@ Sink = Callable[[Update], None]
 
 NO_BOTS = "This server has no built-in bots: invite people to play instead."
 INVITES_MAX = 32  # names a host may invite to one table
+PRUNE_EVERY = 86400.0  # seconds between prunes of the games past their retention
+GAME_ID_LENGTH = 8  # characters after a game's table code in its id (31**8, about 8.5e11, per code)
 
 SessionTable = Table["PlayerSession"]  # a table of this coordinator: its seats and spectators are sessions
 
@@ -174,12 +179,14 @@ class Coordinator:
         first_clue_grace: float = 25.0,
         typing_timeout: float = 10.0,
         close_idle_after: float = 600.0,
+        close_empty_lobby_after: float = 180.0,
         limits: TableLimits = DEFAULT_TABLE_LIMITS,
         bots: BotFactory | None = None,  # seats built-in bots; None: this coordinator has none ("add bots" is refused)
         moderation: ModerationSettings | None = None,  # admins, private mode (bans and the MOTD are in the store)
     ) -> None:
         self.limits = limits
         self.tally = Tally(clock)  # what was refused or undone under pressure, logged as summaries
+        self.create_meter = CreateMeter(limits, clock)  # tables created per creator, address and network
         self.unsaved: dict[str, int] = {}  # tables whose changes the store failed to save, since it last saved one
         self.reconnect_guard = ReconnectGuard(limits)  # wrong reconnect codes, per connection, address and in all
         # People first: with a person seated, built-in bots leave the first clue (and a team's card) to the
@@ -194,6 +201,8 @@ class Coordinator:
             typing_timeout=typing_timeout,  # a "writing a clue" mark lasts this long after the last report
             # A running game nobody human is connected to is closed after this long (its record stays for replay).
             close_idle_after=close_idle_after,
+            # A table not yet started that no person sits at (spectators or bots may remain) closes after this long.
+            close_empty_lobby_after=close_empty_lobby_after,
             clock=clock,
             on_due=lambda table: self._spawn(self.expire(table)),
             on_idle=lambda table: self._spawn(self._close_idle(table)),
@@ -203,7 +212,12 @@ class Coordinator:
         self.snapshot_every = snapshot_every
         self.unsnapshotted: dict[str, int] = {}
         self.tables: dict[str, SessionTable] = {}
-        self.used_codes: set[str] = set()
+        # codes not to give out although no open table has them: closed here within `code_reuse_after` (the store
+        # decides for older ones), or seen at another worker; code -> when (epoch seconds), oldest first
+        self.used_codes: dict[str, float] = {}
+        self._prune_timer: asyncio.TimerHandle | None = None  # the next daily prune of old games (`prune`)
+        self.taken_out: set[str] = set()  # tables out of play while the store was away (`find_table` loads them)
+        self._configure_store()
         self.rematches: dict[str, str] = {}  # old table code -> its rematch's code (`join OLD` finds the new table)
         self.abandon_after = abandon_after
         self._tasks: set[asyncio.Future[None]] = set()
@@ -232,16 +246,24 @@ class Coordinator:
                 create["code"], TableOptions(**{**options, "decks": tuple(options["decks"])}), rng, self.resolve_cards
             )
             table.creator, table.creator_ip = create.get("creator"), create.get("creator_ip")
+            table.game_id = create.get("game") or table.code
         for record in records:
             table.apply(record)
         return table
 
+    def _configure_store(self) -> None:
+        """The store gives a closed table's code out again after `code_reuse_after` (also once it is replaced)."""
+        store: Any = self.store
+        if hasattr(store, "reuse_after"):
+            store.reuse_after, store.clock = self.limits.code_reuse_after, self.clock
+
     async def restore(self) -> int:
         """Rebuild every open table from the store (after a restart or a crash), and the ratings from the results
         it holds. Returns how many tables."""
+        self._configure_store()
+        await self.prune()
         self.ratings = await rebuild_ratings(self.store)
-        for stored in await self.store.load():
-            self.used_codes.add(stored.code)  # a code is never given out twice, even once its table closed
+        for stored in await self.store.load():  # the open tables only
             if stored.closed:
                 continue
             table = self._rebuild(stored.snapshot, stored.records)
@@ -258,6 +280,31 @@ class Coordinator:
         if self.tables:
             detached.call_later(self.abandon_after, lambda: self._spawn(self._close_abandoned()))
         return len(self.tables)
+
+    async def prune(self) -> int:
+        """Delete the games whose retention is over (`keep_finished_days`, `keep_abandoned_days` after they closed);
+        done at start-up and then once a day. Returns how many were deleted."""
+        limits = self.limits
+        now = self.clock()
+        try:
+            pruned = await self.store.prune(
+                now - limits.keep_finished_days * 86400, now - limits.keep_abandoned_days * 86400
+            )
+        except Exception as err:  # the next day tries again; nothing depends on it
+            log.warning("pruning old games failed: %s", err)
+            pruned = 0
+        if pruned:
+            log.info("pruned %d game(s) past their retention", pruned)
+        if self._prune_timer is None:
+            self._prune_timer = detached.call_later(PRUNE_EVERY, self._prune_again)
+        return pruned
+
+    def _prune_again(self) -> None:
+        self._prune_timer = None
+        self._spawn(self._pruned())
+
+    async def _pruned(self) -> None:
+        await self.prune()
 
     async def _close_abandoned(self) -> None:
         """After a restart, tables not yet started (or already over) that nobody came back to are closed."""
@@ -326,8 +373,13 @@ class Coordinator:
             log.error("saving table %s failed; rolling it back (the store is failing)", table.code, exc_info=err)
         else:
             log.warning("saving table %s failed (%s); rolling it back", table.code, type(err).__name__)
-        self.unsaved[table.code] = self.unsaved.get(table.code, 0) + 1
-        self.tally.count("changes refused: the store could not save them", table.code)
+        self.refused_for_storage(table.code)
+
+    def refused_for_storage(self, code: str) -> None:
+        """A change at table `code` was refused because the store could not be written or read: counted, and the
+        table is refreshed when the store is back (`store_back`)."""
+        self.unsaved[code] = self.unsaved.get(code, 0) + 1
+        self.tally.count("changes refused: the store could not save them", code)
 
     def store_back(self) -> None:
         """The store saves again (a change was saved, or Redis answered the tick): every table a failed change was
@@ -340,7 +392,8 @@ class Coordinator:
             table = self.tables.get(code)
             if table is not None:
                 self.schedule(table)
-                self.broadcast(table)
+                for session, view in table.views():  # even a view equal to the last one: "go on, it works again"
+                    session.deliver(StateUpdate(view))
 
     def _take_out(self, table: Table) -> None:
         """The store can neither save the table's change nor give back its saved state: the table leaves this
@@ -348,6 +401,7 @@ class Coordinator:
         again from the store once the store answers (`find_table`)."""
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
+            self.taken_out.add(table.code)
         table.stop_clocks()
         notice = NoticeUpdate(
             f"The server cannot reach its storage, so table {table.code} is paused as it was last saved. "
@@ -367,7 +421,7 @@ class Coordinator:
             return self.table(code)
         except TableError:
             wanted = normalize_code(code)
-            if (wanted not in self.used_codes and self.shared is None) or wanted in self.tables:
+            if (wanted not in self.taken_out and self.shared is None) or wanted in self.tables:
                 raise
             try:
                 records = await self.store.history(wanted)
@@ -384,6 +438,7 @@ class Coordinator:
             if table is None:
                 raise
             self.tables[table.code] = table
+            self.taken_out.discard(table.code)
             if self.shared is not None:
                 self.shared.adopt(table, len(records))
             self.unsnapshotted[table.code] = 0
@@ -401,7 +456,9 @@ class Coordinator:
             if saved is not None:
                 self.shared.adopt(table, folded)
         else:
-            saved = self._rebuild(None, await self.store.history(table.code))
+            records = await self.store.history(table.code)
+            mine = records and records[0].get("game", table.game_id) == table.game_id
+            saved = self._rebuild(None, records) if mine and not any(r.get("t") == "closed" for r in records) else None
         if saved is None:  # the table itself was never saved
             self.tables.pop(table.code, None)
             notice = NoticeUpdate(f"Table {table.code} closed: the server could not save it.", CloseReason.CLOSED)
@@ -490,8 +547,42 @@ class Coordinator:
             return  # its owner (another worker) closes it
         async with table.lock:
             self.timers.idle_fired(table)
-            await self._close_unattended(table, f"nobody played at it for {_duration(self.timers.close_idle_after)}")
+            if table.status is TableStatus.LOBBY:
+                await self._close_empty_lobby(table)
+            else:
+                after = _duration(self.timers.close_idle_after)
+                await self._close_unattended(table, f"nobody played at it for {after}")
         self.lobby_changed()
+
+    async def _close_empty_lobby(self, table: Table) -> None:
+        """Close a table not yet started that nobody has sat at for `close_empty_lobby_after` seconds (under its
+        lock): its spectators and bots go to the lobby, told why. (Too early, or someone sat down: nothing.)"""
+        after = self.timers.close_empty_lobby_after
+        since = table.empty_since
+        if (
+            table.status is not TableStatus.LOBBY
+            or table.seated_connected()
+            or since is None
+            or self.clock() < since + after - 0.01
+            or self.tables.get(table.code) is not table
+        ):
+            self._watch_idle(table)  # not yet: the timer is armed again
+            return
+        why = f"nobody sat at it for {_duration(after)}"
+        table.announce(f"The table closed: {why}.")
+        table.queue_closed(self.clock())
+        try:
+            await self.commit(table)
+        except TableError:
+            return
+        self.tables.pop(table.code, None)
+        self.closed_code(table.code)
+        notice = NoticeUpdate(f"Table {table.code} closed: {why}.", CloseReason.IDLE)
+        for session in table.close():
+            session.table = None
+            session.deliver(notice)
+            session.deliver(StateUpdate(None))
+        log.info("table %s closed: %s", table.code, why)
 
     async def _close_unattended(self, table: Table, why: str) -> bool:
         """Close a running game no person is connected to (under its lock): its record stays for replay. `why`
@@ -499,15 +590,17 @@ class Coordinator:
         if table.status != TableStatus.PLAYING or table.humans_connected() or self.tables.get(table.code) is not table:
             return False
         table.announce(f"The table closed: {why}.")
-        table.queue_closed()
+        table.queue_closed(self.clock())
         try:
             await self.commit(table)
         except TableError:
             return False  # could not be saved: it stays open, and is tried again when next left alone
         self.tables.pop(table.code, None)
+        self.closed_code(table.code)
         where = "" if self.shared is None else "--redis URL "  # the Redis the server keeps its tables in
         notice = NoticeUpdate(
-            f"Table {table.code} closed: {why}. Its game can be replayed with: dixit-tui replay {where}{table.code}",
+            f"Table {table.code} closed: {why}. "
+            f"Its game can be replayed with: dixit-tui replay {where}{table.game_name}",
             CloseReason.IDLE,
         )
         for session in table.close():  # spectators and bots
@@ -648,15 +741,8 @@ class Coordinator:
             if updates or not _same_view(session.last, view):
                 session.deliver(StateUpdate(view))
 
-    def create_table(
-        self, options: TableOptions, *, creator: str | None = None, creator_ip: str | None = None
-    ) -> SessionTable:
-        if len(self.tables) >= self.limits.max_tables:
-            self.tally.count("creates refused: all tables open", creator_ip)
-            raise TableError(
-                f"This server has {len(self.tables)} open tables, its most: join one, or try again later.",
-                "too_many_tables",
-            )
+    def checked_options(self, options: TableOptions) -> TableOptions:
+        """The options as a table keeps them (the rules profile the mode plays); TableError if any is wrong."""
         if options.seed is not None and not self.allow_seeded_tables:
             raise TableError(
                 "Seeded tables are off on this server: a known seed would reveal every hand.", "seed_refused"
@@ -676,16 +762,40 @@ class Coordinator:
             self.resolve_cards(options.decks)
         except ValueError as err:
             raise TableError(str(err), "bad_deck") from err
-        options = replace(options, profile=profile_for(Mode(options.mode), Profile(options.profile)).value)
-        code = new_code(self.rng, self.used_codes | self.tables.keys())
-        self.used_codes.add(code)
+        return replace(options, profile=profile_for(Mode(options.mode), Profile(options.profile)).value)
+
+    def create_table(
+        self, options: TableOptions, *, creator: str | None = None, creator_ip: str | None = None
+    ) -> SessionTable:
+        if len(self.tables) >= self.limits.max_tables:
+            self.tally.count("creates refused: all tables open", creator_ip)
+            raise TableError(
+                f"This server has {len(self.tables)} open tables, its most: join one, or try again later.",
+                "too_many_tables",
+            )
+        options = self.checked_options(options)
+        code = new_code(self.rng, _Taken(self))
+        self.used_codes[code] = self.clock()  # (a create that fails to save does not give it out again at once)
         table: SessionTable = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
+        table.game_id = code + new_code(self.rng, (), length=GAME_ID_LENGTH)
         table.creator, table.creator_ip = creator, creator_ip
         table.queue_created()
         self.tables[code] = table
         if self.shared is not None:
             self.shared.adopt(table, 0)
         return table
+
+    def closed_code(self, code: str) -> None:
+        """The table `code` closed here: its code is not given out again for `code_reuse_after` seconds (the store
+        refuses it until then, also after a restart); codes older than that are forgotten here."""
+        now = self.clock()
+        self.used_codes.pop(code, None)
+        self.used_codes[code] = now
+        while self.used_codes:
+            oldest, since = next(iter(self.used_codes.items()))
+            if now - since < self.limits.code_reuse_after:
+                break
+            del self.used_codes[oldest]
 
     def rematch_table(self, old: Table) -> tuple[SessionTable, dict[int, int]]:
         """A new table with the old one's options and seats (names, keys, reconnect codes, bots; not the removed) and
@@ -748,7 +858,8 @@ class Coordinator:
         Its records stay in the store (finished games can be replayed)."""
         if table.is_empty() and table.status != TableStatus.PLAYING:
             self.tables.pop(table.code, None)
-            table.queue_closed()
+            self.closed_code(table.code)
+            table.queue_closed(self.clock())
 
     # --- moderation: the admins' commands (`ssh HOST admin ...`, protocol/admin.py checks who may) ---------------
 
@@ -760,9 +871,10 @@ class Coordinator:
             if self.tables.get(table.code) is not table:
                 raise TableError(f"There is no table {table.code} any longer.", "no_table")
             table.announce("An admin closed the table.")
-            table.queue_closed()
+            table.queue_closed(self.clock())
             await self.commit(table)
             self.tables.pop(table.code, None)
+            self.closed_code(table.code)
             notice = NoticeUpdate(f"An admin closed table {table.code}.", CloseReason.CLOSED)
             for session in table.close():
                 session.table = None
@@ -787,7 +899,7 @@ class Coordinator:
             session = table.seats[seat].session
             updates: list[Update] = []
             if table.game is None:
-                table.leave_lobby_seat(seat)
+                table.leave_lobby_seat(seat, removed_by="admin")
             else:
                 table.announce(f"An admin removed {who} from the game.")
                 updates = table.execute(RemovePlayer(seat, seat))
@@ -799,6 +911,16 @@ class Coordinator:
                 session.deliver(LobbyUpdate(self.summaries()))
             await self.changed(table, updates, lobby=True)
         return f"{who} removed from table {table.code}."
+
+
+class _Taken:
+    """The codes `create_table` may not give out: open tables' and `used_codes` (looked up, never copied)."""
+
+    def __init__(self, coordinator: Coordinator) -> None:
+        self.coordinator = coordinator
+
+    def __contains__(self, code: object) -> bool:
+        return code in self.coordinator.tables or code in self.coordinator.used_codes
 
 
 def _same_view(last: Update | None, view: TableView) -> bool:
@@ -918,6 +1040,31 @@ class PlayerSession:
             )
         self._check_abandoned()
 
+    async def _charge_create(self) -> None:
+        """Tables created are metered per creator, address and network (`creates_per_*` in `create_window`): a
+        create/leave loop costs the server a record, a code and every lobby's listing each time."""
+        coordinator = self.coordinator
+        meter = coordinator.create_meter
+        owner, address = self.owner(), self.identity.peer
+        full: str | None = None
+        if coordinator.shared is None:
+            full = meter.charge(owner, address)
+        else:  # counted at every worker
+            keys = meter.keys(owner, address)
+            if await coordinator.shared.count_try(keys, coordinator.limits.create_window) is None:
+                full = keys[0][0]
+        if full is None:
+            return
+        per = "player" if full == f"create:{owner}" else "address" if full.startswith("create:ip:") else "network"
+        source = owner if per == "player" else network_of(address) if per == "network" else address
+        coordinator.tally.count(f"creates refused: too many tables created, per {per}", source)
+        minutes = max(1, round(coordinator.limits.create_window / 60))
+        raise TableError(
+            f"That is a lot of new tables from {'you' if per == 'player' else 'your ' + per}: "
+            f"try again within {minutes} minutes, or join a table.",
+            "rate_limited",
+        )
+
     def _check_abandoned(self) -> None:
         """Running games left with nobody at them are capped per creator, address and network: a new table is
         refused until one of them has a person back, or closes."""
@@ -955,6 +1102,7 @@ class PlayerSession:
     @_retry_on_conflict  # another worker took the same code at the same moment: a new code
     async def create(self, options: TableOptions) -> TableView:
         self._check_table_caps()  # bots too: anyone can say they are one
+        await self._charge_create()
         if len(self.coordinator.tables) >= self.coordinator.limits.max_tables:
             await self.coordinator.make_room()  # a game nobody is at does not keep out someone who is here
         table = self.coordinator.create_table(options, creator=self.owner(), creator_ip=self.identity.peer)
@@ -1216,6 +1364,28 @@ class PlayerSession:
                     raise
                 await coordinator.shared.sync(old)
 
+    @_retry_on_conflict
+    async def change_options(self, options: TableOptions) -> TableView:
+        """Host only, before the start (a rematch's lobby too): the table's mode, rules and other options change.
+        The seats stay; a mode with fewer seats than are taken is refused. Everyone at the table reads the change."""
+        table, seat = self._need_seat()
+        checked = self.coordinator.checked_options(options)
+        async with table.lock:
+            if seat != table.host:
+                raise TableError("Only the host can change the table's options.", "not_host")
+            if table.game is not None:
+                raise TableError("The options are fixed once the game has started.", "started")
+            most = min(checked.seats or checked.max_seats(), checked.max_seats())
+            taken = len(table.seats)
+            if taken > most:
+                raise TableError(
+                    f"A {mode_text(checked.label())} table has at most {most} seats, and {taken} are taken.",
+                    "bad_option",
+                )
+            table.set_options(checked, table.seats[seat].name)
+            await self.coordinator.changed(table, lobby=True)
+        return table.view_for(self)
+
     async def practice(self) -> None:
         """Host only, before the game: start it with a practice turn. The table plays turn 0 like any turn (the host
         tells); nothing it scores counts, then every card is dealt again and turn 1 begins."""
@@ -1253,7 +1423,7 @@ class PlayerSession:
                 raise TableError("That seat has no player.", "no_seat")
             if seat != target:
                 table.ban(*_who_sits(table, target))
-            gone = table.leave_lobby_seat(target)
+            gone = table.leave_lobby_seat(target, removed_by="host" if seat != target else None)
             if gone is not None:
                 gone.table = None
                 if gone is not self:
@@ -1301,6 +1471,16 @@ class PlayerSession:
         if table is None or seat is None:
             return
         self.coordinator.set_typing(table, seat, active)
+
+    async def stand_in_moves(self) -> frozenset[StandInMove]:
+        """The moves stand-ins made in your table's game, for its transcript (which marks them), from the records
+        in the store; none when the store cannot be read just now (the transcript is then unmarked, and logged)."""
+        table = self._need_table()
+        try:
+            return stand_in_moves(await self.coordinator.store.history(table.code))
+        except Exception:
+            log.warning("table %s: the store's records could not be read: stand-in moves not marked", table.code)
+            return frozenset()
 
     @_retry_on_conflict
     async def chat(self, text: str, *, team: bool = False) -> None:

@@ -196,6 +196,30 @@ class SharedStore:
     async def history(self, code: str) -> list[Record]:
         return await self.redis.history(code)
 
+    async def results(self) -> list[Record]:
+        return await self.redis.results()
+
+    async def prune(
+        self, finished_before: float | None, abandoned_before: float | None, *, dry_run: bool = False
+    ) -> int:
+        return await self.redis.prune(finished_before, abandoned_before, dry_run=dry_run)
+
+    @property
+    def reuse_after(self) -> float:
+        return self.redis.reuse_after
+
+    @reuse_after.setter
+    def reuse_after(self, seconds: float) -> None:
+        self.redis.reuse_after = seconds
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.redis.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self.redis.clock = clock
+
     async def moderation_entries(self) -> list[tuple[str, str, str]]:
         return await self.redis.moderation_entries()
 
@@ -277,6 +301,7 @@ class SharedTables:
         self._tasks: list[asyncio.Task[None]] = []
         coordinator.shared = self
         coordinator.store = SharedStore(self)
+        store.reuse_after, store.clock = coordinator.limits.code_reuse_after, coordinator.clock
 
     # --- replicas ----------------------------------------------------------------------------------------------
 
@@ -355,6 +380,7 @@ class SharedTables:
         try:
             entries, presence = await _execute(pipe)
         except RedisError as err:
+            coordinator.refused_for_storage(table.code)
             raise TableError(
                 "The server cannot reach its storage just now, so nothing changed. Try again in a moment.", "storage"
             ) from err
@@ -771,7 +797,7 @@ class SharedTables:
                 self._notice(code, 0)
         for code in seqs:
             if code not in coordinator.tables and code not in closed:
-                coordinator.used_codes.add(code)
+                coordinator.used_codes.setdefault(code, time.time())  # another worker's new table
                 self._notice(code, 0)
 
     def _revive_bots(self, table: SessionTable, holders: dict[str, str]) -> None:

@@ -32,8 +32,12 @@ class Story:
                 decks = "+".join(table.options.decks)
                 _line(code, "created", f"table {code} created: {mode}, decks {decks}", mode=mode, decks=decks)
             elif kind == "unseat" and "name" in record:
-                name = record["name"]
-                _line(code, "left", f"table {code}: {log_text(name)} left the table before the start", player=name)
+                name, by = record["name"], record.get("by")
+                if by is not None:
+                    what = f"table {code}: {log_text(name)} removed by the {by} before the start"
+                    _line(code, "removed", what, player=name, by=by)
+                else:
+                    _line(code, "left", f"table {code}: {log_text(name)} left the table before the start", player=name)
             elif kind == "events":
                 self._events(table, record)
             elif kind == "closed":

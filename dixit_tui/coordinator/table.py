@@ -29,6 +29,7 @@ from dixit_tui.coordinator.models import (
     TableView,
     Update,
     VoidedUpdate,
+    mode_text,
 )
 from dixit_tui.coordinator.results import count_moves, result_record
 from dixit_tui.engine import (
@@ -179,7 +180,9 @@ class Table(Generic[S]):
         self.idle_timer: asyncio.TimerHandle | None = None  # closes a running game nobody human is connected to
         self.creator: str | None = None  # who created it ("key:..." or "name:..."), for the per-player table cap
         self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
+        self.game_id = code  # unique among every game ever stored (a code is given out again once its table closed)
         self.remote_watchers = 0  # spectators at other workers (several workers on Redis), by their presence
+        self.empty_since: float | None = None  # a lobby no person sits at: since when (it closes after a while)
         self.clue_stand_in: str | None = None  # why a stand-in gave this turn's clue ("time", "away"); None: a player
         self.quiet_turns = 0  # whole turns in a row no person played in (stand-ins and bots only); see `unattended`
         self.person_played = False  # a person made a move in the turn in progress
@@ -315,6 +318,10 @@ class Table(Generic[S]):
         limit a connected person's move is never made for them: such a table cannot play itself.)"""
         return bool(self.options.turn_seconds) and self.quiet_turns >= QUIET_TURNS
 
+    def seated_connected(self) -> bool:
+        """Whether anyone (a person or a bot, here or at another worker) is connected to a seat."""
+        return any(s.session is not None for s in self.seats)
+
     def is_empty(self) -> bool:
         return not self.watchers() and not any(s.session is not None for s in self.seats)
 
@@ -380,6 +387,10 @@ class Table(Generic[S]):
             if seat is not None and 0 <= seat < len(self.seats) and not self.seats[seat].bot:
                 self._person_here()
             return [ChatUpdate(line)]
+        elif kind == "options":  # the host changed them before the start (a rematch's lobby too)
+            options = rec["options"]
+            self.options = TableOptions(**{**options, "decks": tuple(options["decks"])})
+            self.note(rec["text"])
         elif kind == "note":
             self.note(rec["text"])
         elif kind == "host":  # a rematch keeps the old table's host, wherever they sit
@@ -412,6 +423,7 @@ class Table(Generic[S]):
                 for s in self.seats
             ],
             "lobby_host": self.lobby_host,
+            "game_id": self.game_id,
             "creator": self.creator,
             "creator_ip": self.creator_ip,
             "events": list(self.event_records) if self.game is not None else None,
@@ -440,6 +452,7 @@ class Table(Generic[S]):
             for s in data["seats"]
         ]
         table.lobby_host = data["lobby_host"]
+        table.game_id = data.get("game_id") or table.code
         table.creator, table.creator_ip = data.get("creator"), data.get("creator_ip")
         if data["events"] is not None:
             table.game = Game(event_from_dict(e) for e in data["events"])
@@ -514,11 +527,15 @@ class Table(Generic[S]):
         if name_key(name) not in self.invited:
             self.record({"t": "invite", "name": name})
 
-    def leave_lobby_seat(self, seat: int) -> S | None:
+    def leave_lobby_seat(self, seat: int, *, removed_by: str | None = None) -> S | None:
         """Before the game starts, leaving frees the seat; the host role passes on. Returns the session that sat
-        there (it is no longer at the table: tell it, if it did not leave by itself)."""
+        there (it is no longer at the table: tell it, if it did not leave by itself). `removed_by` ("host",
+        "admin"): they did not leave, they were removed (the server's log says so)."""
         gone = self.seats[seat].session
-        self.record({"t": "unseat", "seat": seat, "name": self.seats[seat].name})
+        record: dict[str, Any] = {"t": "unseat", "seat": seat, "name": self.seats[seat].name}
+        if removed_by is not None:
+            record["by"] = removed_by
+        self.record(record)
         return gone
 
     def sit(self, seat: int, session: S) -> S | None:
@@ -615,16 +632,35 @@ class Table(Generic[S]):
         """The table's first record, for the store: its code and options, and who created it from where (for the
         per-player and per-address table caps, which so hold across restarts and workers). The seats and the game
         come after."""
-        record: dict[str, Any] = {"t": "create", "code": self.code, "options": asdict(self.options)}
+        record: dict[str, Any] = {
+            "t": "create",
+            "code": self.code,
+            "game": self.game_id,
+            "options": asdict(self.options),
+        }
         if self.creator is not None:
             record["creator"] = self.creator
         if self.creator_ip is not None:
             record["creator_ip"] = self.creator_ip
         self.pending.append(record)
 
-    def queue_closed(self) -> None:
-        """The table's last record, for the store: it is closed (its records stay, for replays)."""
-        self.pending.append({"t": "closed"})
+    def queue_closed(self, at: float) -> None:
+        """The table's last record, for the store: it closed at `at` (epoch seconds), its game finished or not (its
+        records stay, for replays, as long as the store keeps such games)."""
+        self.pending.append({"t": "closed", "at": at, "over": self.status is TableStatus.OVER})
+
+    @property
+    def game_name(self) -> str:
+        """The game's id as people type it: `K7QF-X2M9PQRT` (its table's code, then what makes it unique)."""
+        if len(self.game_id) > len(self.code) and self.game_id.startswith(self.code):
+            return f"{self.code}-{self.game_id[len(self.code) :]}"
+        return self.game_id
+
+    def set_options(self, options: TableOptions, by: str) -> None:
+        """New options before the start (checked by the coordinator); the log says what they are now."""
+        timer = f", {options.turn_seconds} s a phase" if options.turn_seconds else ""
+        text = f"{by} changed the options: {mode_text(options.label())}, decks {', '.join(options.decks)}{timer}."
+        self.record({"t": "options", "options": asdict(options), "text": text})
 
     def rename(self, seat: int, name: str) -> None:
         if self.game is not None:

@@ -63,6 +63,7 @@ class Timers:
         disconnect_grace: float,
         typing_timeout: float,
         close_idle_after: float,
+        close_empty_lobby_after: float = 180.0,
         clock: Callable[[], float],
         on_due: TableCallback,
         on_idle: TableCallback,
@@ -72,11 +73,13 @@ class Timers:
         self.disconnect_grace = disconnect_grace
         self.typing_timeout = typing_timeout  # a "writing a clue" mark lasts this long after the last report
         self.close_idle_after = close_idle_after
+        self.close_empty_lobby_after = close_empty_lobby_after  # a lobby no person sits at closes after this long
         self.clock = clock
         self.on_due = on_due
         self.on_idle = on_idle
         self.on_typing = on_typing
         self._graced: weakref.WeakKeyDictionary[Table, float] = weakref.WeakKeyDictionary()
+        self._fired_late: weakref.WeakKeyDictionary[Table, float] = weakref.WeakKeyDictionary()
         self.stalls = 0
         """Deadlines put off because they fired late (a counter for tests and logs)."""
 
@@ -121,7 +124,7 @@ class Timers:
         table.deadline = min(due) if due else None
         if table.deadline is not None:
             delay = max(0.0, table.deadline - now)
-            table.timer = detached.call_later(delay, lambda: self.on_due(table))
+            table.timer = detached.call_later(delay, lambda: self.fire(table))
 
     @staticmethod
     def _resume(table: Table, now: float) -> None:
@@ -151,15 +154,24 @@ class Timers:
         """Whether the table's deadline has come (none is set while the table waits for its players)."""
         return table.deadline is not None and self.clock() >= table.deadline - 0.01
 
+    def fire(self, table: Table) -> None:
+        """The table's timer went off (the event loop calls this): how late, by the clock, is noted for
+        `put_off_after_a_stall`, and the coordinator is told (`on_due`)."""
+        if table.deadline is not None:
+            self._fired_late[table] = self.clock() - table.deadline
+        self.on_due(table)
+
     def put_off_after_a_stall(self, table: Table) -> bool:
-        """The table's deadline has come: if it came more than `STALL` seconds ago, the server was not running (a
-        SIGSTOP, a frozen VM, a loop blocked) and moves sent in time may still wait unread in the players' sockets.
-        Then every clock of the table is pushed on so that the deadline is `STALL_GRACE` seconds from now (once per
-        deadline), the timer re-armed, and True returned: nobody is played for yet. Called under the table's lock."""
+        """The table's timer went off: if it did more than `STALL` seconds after its deadline, the server was not
+        running (a SIGSTOP, a frozen VM, a loop blocked) and moves sent in time may still wait unread in the players'
+        sockets. Then every clock of the table is pushed on so that the deadline is `STALL_GRACE` seconds from now
+        (once per deadline), the timer re-armed, and True returned: nobody is played for yet. Called under the
+        table's lock, after catching up (a deadline found passed any other way is played as it is)."""
         deadline = table.deadline
-        if deadline is None:
+        late = self._fired_late.pop(table, None)
+        if deadline is None or late is None:
             return False
-        late = self.clock() - deadline
+        late = max(late, self.clock() - deadline)
         if late <= STALL or self._graced.get(table) == deadline:
             return False
         shift = late + STALL_GRACE
@@ -219,15 +231,25 @@ class Timers:
     def watch_idle(self, table: Table, *, open_here: bool) -> None:
         """A running game with no person connected closes after `close_idle_after` seconds, unless one returns.
         Meanwhile its timers wait (see `schedule`) and its bots hold (they act only with a person connected).
-        `open_here`: the table is among the coordinator's open tables (one taken out of play is not watched)."""
-        idle = table.status == TableStatus.PLAYING and not table.humans_connected() and open_here
+        `open_here`: the table is among the coordinator's open tables (one taken out of play is not watched).
+        A table not yet started that nobody sits at (its people left; spectators may remain) closes
+        after `close_empty_lobby_after` seconds, counted on the coordinator's clock from `table.empty_since`."""
+        status = table.status
+        if status is TableStatus.LOBBY:
+            idle = open_here and not table.seated_connected()
+        else:
+            idle = status is TableStatus.PLAYING and not table.humans_connected() and open_here
         if not idle:
             if table.idle_timer is not None:
                 table.idle_timer.cancel()
                 table.idle_timer = None
+            table.empty_since = None
             return
+        if status is TableStatus.LOBBY and table.empty_since is None:
+            table.empty_since = self.clock()
         if table.idle_timer is None:
-            table.idle_timer = detached.call_later(self.close_idle_after, lambda: self.on_idle(table))
+            after = self.close_idle_after if status is TableStatus.PLAYING else self.close_empty_lobby_after
+            table.idle_timer = detached.call_later(after, lambda: self.on_idle(table))
 
     def idle_fired(self, table: Table) -> None:
         """The idle timer went off (the coordinator is closing the table, or finds it no longer idle)."""

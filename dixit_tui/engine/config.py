@@ -80,12 +80,17 @@ def player_range(mode: Mode, profile: Profile) -> tuple[int, int]:
     return (6, 12)
 
 
+def a_or_an(word: str) -> str:
+    """`word` with its indefinite article, capitalised to start a sentence: "A party", "An odyssey"."""
+    return f"{'An' if word[:1].lower() in 'aeiou' else 'A'} {word}"
+
+
 def check_player_count(config: GameConfig, players: int) -> None:
     config = config.normalized()
     lo, hi = player_range(config.mode, config.profile)
     label = config.mode.value if config.mode is not Mode.STANDARD else config.profile.value
     if not lo <= players <= hi:
-        raise ConfigError(f"A {label} game needs {lo} to {hi} players; there are {players}.")
+        raise ConfigError(f"{a_or_an(label)} game needs {lo} to {hi} players; there are {players}.")
     if config.mode is Mode.TEAM and players % 2:
         raise ConfigError(f"Team games need an even number of players (6, 8, 10 or 12); there are {players}.")
 

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from dixit_tui.coordinator import PlayerSession, TableError, TableLock, TableOptions
 from dixit_tui.coordinator.matchmaker import Ask
 from dixit_tui.coordinator.models import LeaderboardUpdate
-from dixit_tui.engine import FirstStoryteller, Mode, Profile, player_range, profile_for
+from dixit_tui.engine import FirstStoryteller, Mode, Profile, a_or_an, player_range, profile_for
 from dixit_tui.ratings import leaderboard_rows
 
 
@@ -102,7 +102,7 @@ async def _create(s: PlayerSession, m: dict[str, Any]) -> None:
     except ValueError as err:
         raise BadCommand(f"Unknown mode or profile: {err}.", "bad_option") from err
     if options.seats is not None and not 1 <= options.seats <= most:
-        raise BadCommand(f"A {options.label()} table has at most {most} seats.", "bad_option")
+        raise BadCommand(f"{a_or_an(options.label())} table has at most {most} seats.", "bad_option")
     seats = options.seats or most
     bots = _default(_int(m, "bots"), 0)
     if not 0 <= bots < seats:

@@ -1,15 +1,18 @@
 """Sessions without a terminal: `json` (the headless protocol) and the plain commands `tables` (`tables --json`),
-`leaderboard`, `help`, `version`, `health`."""
+`leaderboard`, `replay CODE` (`replay CODE --json`), `help`, `version`, `health`."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 from typing import Any
 
 from dixit_tui import __version__
 from dixit_tui.coordinator import Coordinator, Identity
-from dixit_tui.coordinator.models import mode_text
+from dixit_tui.coordinator.codes import normalize_code
+from dixit_tui.coordinator.models import TableStatus, mode_text
+from dixit_tui.engine import view_for
 from dixit_tui.health import health
 from dixit_tui.line_mode import play_lines
 from dixit_tui.protocol.admin import handle_admin
@@ -17,7 +20,11 @@ from dixit_tui.protocol.lines import LineReader
 from dixit_tui.protocol.messages import summary
 from dixit_tui.protocol.session import MAX_LINE, serve_json
 from dixit_tui.ratings import leaderboard_text
+from dixit_tui.replay import replay_json
 from dixit_tui.sanitize import ssh_user
+from dixit_tui.transcript import stand_in_moves, transcript_of
+
+log = logging.getLogger(__name__)
 
 HELP_LINES = (
     ("ssh {at}", "play: the lobby opens in your terminal"),
@@ -27,6 +34,7 @@ HELP_LINES = (
     ("ssh {at} json", "headless play: JSON lines (scripts, agents)"),
     ("ssh {at} json bot", "the same, for a bot (shown as a bot at the table)"),
     ("ssh {at} tables", "list the tables (tables --json: as one JSON object)"),
+    ("ssh {at} replay CODE", "the transcript of a finished game that tables lists (replay CODE --json: as JSON)"),
     ("ssh {at} leaderboard", "the ratings of the players with an SSH key, best first"),
     ("ssh {at} version", "print the server's version"),
     ("ssh {at} admin help", "the admins' commands: ban, close a table, message of the day, ..."),
@@ -79,6 +87,28 @@ def tables_text(coordinator: Coordinator) -> str:
     return "\n".join(lines) + "\n"
 
 
+async def replay_text(coordinator: Coordinator, code: str, *, as_json: bool = False) -> tuple[str, int]:
+    """`replay CODE`: the transcript of a finished game, to anyone, for the tables `tables` lists (a table its host
+    locked is not listed, and not replayed); the same text as `dixit-tui replay` on the server's machine."""
+    wanted = normalize_code(code)
+    shown = "".join(ch for ch in code.strip()[:12] if ch.isprintable())
+    listed = next((t for t in coordinator.summaries() if t.code == wanted), None)
+    table = coordinator.tables.get(wanted) if listed is not None else None
+    if listed is None or table is None or table.game is None:
+        return f"There is no finished game at table {shown!r} here: `tables` lists the tables.\n", 2
+    if listed.status is not TableStatus.OVER:
+        return f"The game at table {wanted} is not over yet: watch it with ssh -t ... watch {wanted}.\n", 2
+    view = view_for(table.game.state, None)
+    if as_json:
+        return json.dumps(replay_json(wanted, view), ensure_ascii=False) + "\n", 0
+    try:  # which moves stand-ins made: the table's records say (a game over is all committed)
+        stand_ins = stand_in_moves(await coordinator.store.history(wanted))
+    except Exception:
+        log.warning("replay %s: the store's records could not be read: stand-in moves not marked", wanted)
+        stand_ins = frozenset()
+    return "\n".join(transcript_of(view, stand_ins)) + "\n", 0
+
+
 async def handle_plain(
     coordinator: Coordinator,
     identity: Identity,
@@ -104,6 +134,9 @@ async def handle_plain(
         text, status = tables_text(coordinator), 0
     elif verb == "tables --json":
         text, status = tables_json(coordinator), 0
+    elif verb.startswith("replay ") and verb.split()[1:]:
+        words = verb.split()
+        text, status = await replay_text(coordinator, words[1], as_json="--json" in words[2:])
     elif verb == "leaderboard":
         text, status = leaderboard_text(coordinator.ratings), 0
     elif verb in ("help", "--help"):
@@ -119,6 +152,9 @@ async def handle_plain(
         text, status = f"dixit-tui {__version__} (protocol 1)\n", 0
     else:
         shown = "".join(ch for ch in verb[:40] if ch.isprintable())
-        text, status = f"Unknown command {shown!r}. Try: help, tables, leaderboard, version, health, json.\n", 2
+        text, status = (
+            f"Unknown command {shown!r}. Try: help, tables, leaderboard, replay CODE, version, health, json.\n",
+            2,
+        )
     writer.write(text.encode())
     return status

@@ -496,6 +496,7 @@ async def _listen(
         ask_invite=coordinator.moderation.settings.invite_code is not None,
     )
     metrics = await _start_metrics(args, coordinator, acceptor)
+    enforcing = asyncio.create_task(_enforce_moderation(coordinator, acceptor, limits.moderation_refresh))
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):  # before "listening on": a stop right after it is clean too
@@ -508,10 +509,28 @@ async def _listen(
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
+        enforcing.cancel()
         if metrics is not None:
             metrics.close()
         await acceptor.shutdown(timeout=5.0)
     return 0
+
+
+async def _enforce_moderation(coordinator: Coordinator, acceptor: Any, interval: float) -> None:
+    """Sessions a ban (or a key no longer allowed in) now refuses are ended: at once when it is made at this worker,
+    and within `interval` seconds when made at another (each worker reads the store's bans that often)."""
+    moderation = coordinator.moderation
+
+    def end() -> None:
+        acceptor.end_refused(lambda who: moderation.check(who.key_fingerprint, who.peer_ip, who.invite))
+
+    moderation.on_change.append(end)
+    try:
+        while True:
+            await asyncio.sleep(interval)
+            await moderation.refresh()
+    finally:
+        moderation.on_change.remove(end)
 
 
 def session_gate(coordinator: Coordinator) -> Gate:

@@ -135,6 +135,9 @@ class Limits:
     session's screen updates are heavy)."""
     session_open_timeout: float = 30.0
     """Seconds an authenticated connection may stay open without opening its session."""
+    moderation_refresh: float = 5.0
+    """Seconds between two readings of the bans and the keys allowed in (kept in the store, shared by the workers):
+    sessions they now refuse are ended (a ban made at this worker ends them at once)."""
     linger_after_session: float = 5.0
     """Seconds the connection may stay open after its session ended (the client normally closes first)."""
     json_idle_timeout: float = 300.0
@@ -271,6 +274,7 @@ class _ServerState:
         self.evicted = 0
         self.session_kinds: Counter[str] = Counter()  # sessions running now: terminal, json, command
         self.gate: Gate | None = None  # who may not come in (bans, the private mode), asked once per session
+        self.signed_in: set[DixitSSHServer] = set()  # connections whose session the gate let in, still open
         self.ask_invite = False  # people without a key are asked for an invite code (the private mode's)
         self.headless = 0  # sessions without a terminal running now
 
@@ -412,6 +416,13 @@ def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
     loop.call_later(REFUSAL_LINGER, close)
 
 
+PACKET_COST = 512
+"""Bytes each data packet of a session without a terminal counts for, at least, against `input_rate`: what a packet
+costs the server (decrypting it, checking it, handing it on) hardly depends on its size, so a flood of tiny packets
+(an unfinished line in 30-byte writes) is cut as early as a flood of full ones. A headless client sends a few lines
+a second; 128 packets a second, 512 at once, are far above that."""
+
+
 class _SessionProcess(asyncssh.SSHServerProcess[bytes]):
     """The one session of a connection. Subsystems (sftp included) are refused. A session without a terminal has
     its input metered as it arrives (`input_guard`: a flood disconnects the client, as a terminal's does)."""
@@ -420,10 +431,13 @@ class _SessionProcess(asyncssh.SSHServerProcess[bytes]):
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         guard = self.input_guard
-        if guard is not None and guard.check(len(data)) is not None:
+        if guard is not None and guard.check(max(len(data), PACKET_COST)) is not None:
             self.input_guard = None
             logger.warning("disconnecting a client: input flood (a session without a terminal)")
-            self.channel.get_connection().abort()
+            conn = self.channel.get_connection()
+            conn.abort()
+            with contextlib.suppress(Exception):  # the packets already read are not decrypted one by one for nothing
+                conn._inpbuf = b""
             return
         super().data_received(data, datatype)
 
@@ -477,6 +491,7 @@ class DixitSSHServer(asyncssh.SSHServer):
         logger.debug("connection #%d from %s%s", self.connection_id, self.peer_ip, " (waiting)" if self.waiting else "")
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._state.signed_in.discard(self)
         self._cancel_timer()
         if self._watchdog is not None:
             self._watchdog.cancel()
@@ -663,6 +678,8 @@ class DixitSSHServer(asyncssh.SSHServer):
         self._state.session_kinds[kind] += 1
         try:
             refusal = await self._state.gate(identity) if self._state.gate is not None else None
+            if refusal is None:
+                self._state.signed_in.add(self)  # (let in: a ban made later ends it, see `end_refused`)
             if refusal is not None:
                 self._state.refusals.add(self.peer_ip, f"refused a session ({refusal})")
                 logger.info("connection #%d: refused: %s", self.connection_id, refusal)
@@ -763,6 +780,19 @@ class DixitAcceptor(asyncssh.SSHAcceptor):
     def session_kinds(self) -> dict[str, int]:
         """Sessions running now, by kind: terminal (the app), json (headless), command (tables, help, ...)."""
         return dict(self._state.session_kinds)
+
+    def end_refused(self, refusal: Callable[[SessionIdentity], str | None]) -> int:
+        """End every connection whose identity `refusal` now refuses (a ban made since it came in), telling it why
+        in the SSH disconnect message. Returns how many."""
+        ended = 0
+        for server in list(self._state.signed_in):
+            reason = refusal(server.identity) if server.identity is not None else None
+            if reason is not None and server._conn is not None:
+                logger.info("connection #%d: ended: %s", server.connection_id, reason)
+                server._conn.disconnect(asyncssh.DISC_BY_APPLICATION, reason)
+                self._state.signed_in.discard(server)
+                ended += 1
+        return ended
 
     async def shutdown(self, timeout: float = 5.0) -> None:
         """Stop listening, disconnect every client and wait (at most `timeout`) for the sessions to end."""

@@ -89,9 +89,18 @@ class CreateScreen(ModalScreen[TableOptions | None]):
         Binding("f2", "create", "Create", key_display="⏎/F2"),
     ]
 
-    def __init__(self, initial: TableOptions | None = None, deck_sizes: Mapping[str, int] | None = None) -> None:
-        """`deck_sizes`: the decks on offer and their card counts (None: the built-in decks)."""
+    def __init__(
+        self,
+        initial: TableOptions | None = None,
+        deck_sizes: Mapping[str, int] | None = None,
+        *,
+        title: str = "Create a table",
+        ok: str = "Create",
+    ) -> None:
+        """`deck_sizes`: the decks on offer and their card counts (None: the built-in decks). `title` and `ok`: the
+        dialog's title and its button (a host changing a table's options before the start reads "Change")."""
         super().__init__(classes="dialog-screen", id="create")
+        self.title_text, self.ok_label = title, ok
         self._dismissed = False
         self.initial = initial or TableOptions()
         self._offered = deck_sizes
@@ -115,7 +124,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
         o = self.initial
         self.deck_sizes = self._read_decks()
         with Vertical(classes="dialog", id="create-dialog") as box:
-            box.border_title = "Create a table"
+            box.border_title = self.title_text
             with VerticalScroll(id="create-form"):
                 with Horizontal(classes="row"):
                     yield Label("Mode", classes="field-label")
@@ -170,7 +179,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
                 yield Static(Content(""), id="players-hint", classes="note")
                 yield Static(Content(""), id="errors", classes="error")
             with Horizontal(classes="buttons"):
-                yield Button("Create", variant="primary", id="create-ok", compact=True)
+                yield Button(self.ok_label, variant="primary", id="create-ok", compact=True)
                 yield Button("Cancel", id="create-cancel", compact=True)
         yield KeyBar()
 

@@ -42,7 +42,7 @@ SCORING = """\
 - Some, but not all, voters found it: the storyteller **+3**, each voter who found it **+3**, the others 0.
 - Everyone found it, or nobody did: the storyteller **0**, every other player **+2**.
 
-**Pass 2: decoys.** Every player except the storyteller scores **+1 for each vote on their own card**,
+**Pass 2: decoy bonus.** Every player except the storyteller scores **+1 for each vote on their own card**,
 also when nobody found the storyteller's card. The storyteller never scores this bonus.
 
 *Example, 4 players:* Ana tells. Ben and Cara vote for Ana's card, Dev votes for Ben's card.
@@ -133,17 +133,22 @@ KEYS = """\
 ## Keys
 - **F1** this help, **Esc** closes it; arrows, PgUp/PgDn and the mouse wheel scroll.
 - **Lobby:** ↑/↓ pick a table, **Enter** join it, **w** watch it, **c** create a table, **j** join by code,
-  **r** reconnect with a code, **q** quit.
+  **r** reconnect with a code, **q** quit. In the create form, **Tab** moves on, **Space** picks an option and
+  **Enter** creates the table (F2 too).
 - **At the table:** the footer at the bottom always lists the keys you can use right now; you can also click them.
   Your hand: ↑/↓ or a number highlight a card, **Enter** chooses it (Space and letters choose nothing). A text
   box opens only when you ask: **Enter** on your card (or, for a clue without a card, Enter), **c** for the chat;
   **Esc** leaves it. A clue you were typing when someone else gave theirs stays in its box, not sent.
+  The highlighted card is always shown whole: move the highlight to read another. When you do not vote
+  (watching, telling, or voted already), ↑/↓ move it on the board. A vote, a mark or a card given always goes
+  to the card highlighted: after a refused number, or a key pressed just as the table moved on, Enter and
+  Space do nothing once, and say so.
   In the chat box, **PgUp**/**PgDn** scroll the log back and forth (so does the mouse wheel over it).
   After a reveal the clue line says whose card it was and who found it; **r** opens the whole recap (every
   card, who gave it, the votes and the points).
 - **Questions** ("Give this card?", "Leave?") open on the safe answer: **n**, **Esc** or Enter cancel; **y**
-  confirms once the question has been on screen a moment with no typing. A move of the table that makes the
-  question moot closes it, with a notice.
+  confirms once the question has been on screen a moment with no typing (a **y** that comes too soon says so:
+  press it again). A move of the table that makes the question moot closes it, with a notice.
 - **Practice turn:** the host presses **p** instead of **s** to start: the table first plays one real turn (the
   host tells) that does not count, with a few lines of help beside it. Then every card is dealt again and the
   game begins, scores at 0.

@@ -28,7 +28,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Input, OptionList, Static
 
-from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableView
+from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableOptions, TableView
 from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import Mode, Phase, PlayerView
 from dixit_tui.sanitize import CLUE_MAX
@@ -144,6 +144,7 @@ class TableScreen(Screen[None]):
         Binding("v", "void", "Void turn"),
         Binding("x", "remove", "Remove player"),
         Binding("k", "lock", "Lock"),
+        Binding("o", "options", "Options"),
         Binding("l", "leave", "Leave"),
         Binding("m", "rematch", "Rematch"),
         Binding("enter", "type_clue", "Type your clue"),
@@ -849,6 +850,7 @@ class TableScreen(Screen[None]):
                 host and game is not None and view.status == TableStatus.PLAYING and game.phase in words.VOID_PHASES
             ),
             "lock": lobby and host,
+            "options": lobby and host,  # mode, rules, decks, timer: before the start (a rematch's lobby too)
             "remove": (
                 host
                 and view.status != TableStatus.OVER
@@ -904,12 +906,16 @@ class TableScreen(Screen[None]):
 
         self._ask(words.ADD_BOT, answer, stale=lambda: words.add_bot_stale(self.view, seats))
 
-    def action_transcript(self) -> None:
+    async def action_transcript(self) -> None:
         from dixit_tui.transcript import transcript_of
         from dixit_tui.tui.widgets.transcript import TranscriptScreen
 
-        if self.game is not None:
-            self.app.push_screen(TranscriptScreen(self.view.code, transcript_of(self.game)))
+        game, session = self.game, self._session()
+        if game is None:
+            return
+        stand_ins = await session.stand_in_moves() if session is not None else frozenset()  # (marked as such)
+        if self.game is game and self.app.screen is self:  # (nothing moved on while the records were read)
+            self.app.push_screen(TranscriptScreen(self.view.code, transcript_of(game, stand_ins)))
 
     async def action_practice(self) -> None:
         await self._confirm_start(practice=True)
@@ -1004,6 +1010,21 @@ class TableScreen(Screen[None]):
         self._ask(
             words.remove_question(self.view, seat), answer, stale=lambda: words.remove_stale(self.view, seat, name)
         )
+
+    def action_options(self) -> None:
+        """The host changes the table's options before the start: the create dialog, filled in with them."""
+        from dixit_tui.tui.create import CreateScreen
+
+        if self._session() is None or self._question_open():
+            return
+
+        async def chosen(options: TableOptions | None) -> None:
+            session = self._session()
+            if options is not None and session is not None:
+                await self._act(session.change_options(options))
+
+        dialog = CreateScreen(self.view.options, self.host.deck_sizes(), title="Change the options", ok="Change")
+        self.app.push_screen(dialog, chosen)
 
     def action_lock(self) -> None:
         """The host chooses who may join: anyone, people with the code, or those invited; or invites someone."""

@@ -108,6 +108,13 @@ def seat_name(view: TableView, seat: int | None) -> str:
     return view.seats[seat].name
 
 
+def host_name(view: TableView) -> str | None:
+    """The host's name, or None when the table has nobody who could be (its seats are empty): never "?"."""
+    if not 0 <= view.host < len(view.seats) or view.seats[view.host].removed:
+        return None
+    return view.seats[view.host].name
+
+
 def names(view: TableView, seats: Sequence[int], *, skip_you: bool = True) -> list[str]:
     return [seat_name(view, s) for s in seats if not (skip_you and s == view.you)]
 
@@ -341,8 +348,8 @@ def lobby_info(view: TableView) -> Words:
         lines.append(_w("Press p to start with a practice turn: one turn played that does not count."))
     elif view.you is None:
         lines.append(_w("You are watching this table."))
-    else:
-        lines.append(_w("Waiting for the host, ", (seat_name(view, view.host), "bold"), ", to start."))
+    elif (host := host_name(view)) is not None:
+        lines.append(_w("Waiting for the host, ", (host, "bold"), ", to start."))
     return LINES.join(lines)
 
 
@@ -428,6 +435,30 @@ def vote_note(view: TableView) -> Words | None:
     return _w("You do not vote this turn.")
 
 
+def ranked(game: PlayerView, scores: Sequence[tuple[int, int]]) -> list[tuple[int, int, int | None]]:
+    """The final scores, highest first, each with its rank: equal scores share one (1, 1, 3); in team mode a team
+    has one rank, on its first line (None on its teammates' lines)."""
+
+    def team_of(seat: int) -> int | None:
+        return game.players[seat].team if game.mode == Mode.TEAM and seat < len(game.players) else None
+
+    order = sorted(scores, key=lambda p: (-p[1], team_of(p[0]) if team_of(p[0]) is not None else -1, p[0]))
+    out: list[tuple[int, int, int | None]] = []
+    ranked_teams: set[int] = set()
+    for seat, score in order:
+        team = team_of(seat)
+        if team is None:
+            out.append((seat, score, 1 + sum(1 for _, other in scores if other > score)))
+            continue
+        if team in ranked_teams:
+            out.append((seat, score, None))
+            continue
+        ranked_teams.add(team)
+        higher = {t for s, other in scores if other > score and (t := team_of(s)) is not None}
+        out.append((seat, score, 1 + len(higher)))
+    return out
+
+
 def over_text(view: TableView, over: OverUpdate | None) -> Words:
     """The end of the game: who won, the final scores, and what now."""
     game = view.game
@@ -454,7 +485,7 @@ def over_text(view: TableView, over: OverUpdate | None) -> Words:
         lines.append(Words.styled("Game over: too few players are left to play, so nobody won.", "bold"))
     lines.append(_w(""))
     lines.append(Words.styled("Final scores", "bold underline"))
-    for rank, (seat, score) in enumerate(sorted(scores, key=lambda p: (-p[1], p[0])), start=1):
+    for seat, score, rank in ranked(game, scores):
         star = "★" if seat in winners else " "
         notes = ["you"] if seat == view.you else []
         if game.mode == Mode.TEAM and seat < len(game.players) and (t := game.players[seat].team) is not None:
@@ -462,7 +493,7 @@ def over_text(view: TableView, over: OverUpdate | None) -> Words:
         about = f" ({', '.join(notes)})" if notes else ""  # "ana (you, team 1)"
         lines.append(
             _w(
-                f"{rank:>2}. {star} ",
+                f"{rank:>2}. {star} " if rank else f"    {star} ",
                 (f"{score:>3}", "bold"),
                 "  ",
                 (seat_name(view, seat), "bold" if seat == view.you else ""),
@@ -474,10 +505,8 @@ def over_text(view: TableView, over: OverUpdate | None) -> Words:
     lines.append(_w(""))
     if view.is_host:
         lines.append(_w("Press m for a rematch: same seats and options, everyone moves to its lobby."))
-    elif view.status == TableStatus.OVER:
-        lines.append(
-            _w("The host, ", (seat_name(view, view.host), "bold"), ", can start a rematch: you would move there.")
-        )
+    elif view.status == TableStatus.OVER and (host := host_name(view)) is not None:
+        lines.append(_w("The host, ", (host, "bold"), ", can start a rematch: you would move there."))
     lines.append(_w("Press r to see the last turn's recap, l to leave the table."))
     return LINES.join(lines)
 
@@ -515,7 +544,10 @@ def status(view: TableView, choices: Choices) -> Words:
     game = view.game
     if view.status == TableStatus.LOBBY or game is None:
         if view.you is None:
-            return _w("You are watching. Waiting for ", (seat_name(view, view.host), "bold"), " to start.")
+            host = host_name(view)
+            if host is None:
+                return _w("You are watching. Nobody sits at this table yet.")
+            return _w("You are watching. Waiting for ", (host, "bold"), " to start.")
         if view.is_host:
             if view.start_problem is None:
                 return _w("Press s to start the game (p: practice turn first).")

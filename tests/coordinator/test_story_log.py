@@ -30,14 +30,18 @@ async def test_a_game_told_in_the_log_from_creation_to_close(caplog: pytest.LogC
     told = [(getattr(r, "event", None), r.getMessage()) for r in records]
     events = [event for event, _ in told]
     # once the game is over, each host who leaves hands over to one still there (ben to cara, cara to dev)
-    assert events == ["created", "left", "left", "host", "started", "removed", "over", "host", "host", "closed"], told
+    story = ["created", "removed", "left", "host", "started", "removed", "over", "host", "host", "closed"]
+    assert events == story, told
     assert all(getattr(r, "table", None) == code and code in r.getMessage() for r in records), told
     by_event = {getattr(r, "event", None): r for r in records}
     assert getattr(by_event["left"], "player", None) == "ana"
     hosts = [getattr(r, "host", None) for r in records if getattr(r, "event", None) == "host"]
     assert hosts == ["ben", "cara", "dev"]
     assert getattr(by_event["started"], "players", None) == ["ben", "cara", "dev", "eve"]
-    assert getattr(by_event["removed"], "player", None) == "eve"
+    removed = [
+        (getattr(r, "player", None), getattr(r, "by", None)) for r in records if events[records.index(r)] == "removed"
+    ]
+    assert removed == [("fay", "host"), ("eve", None)]
     over = by_event["over"]
     assert set(getattr(over, "scores", {})) == {"ben", "cara", "dev", "eve"} and getattr(over, "winners", None)
 

@@ -1,7 +1,7 @@
 """A real `dixit-tui serve` in a process of its own, for tests of what its options do (moderation, metrics):
 
 async with serve_process(tmp_path, "--private", ...) as port:
-    conn = await connect(port, "ana", client_key=key)
+    status, text = await run(port, "ana", "tables", key=key)
 """
 
 from __future__ import annotations
@@ -60,4 +60,6 @@ async def run(
         result = await asyncio.wait_for(conn.run(command, check=False), 20)
     finally:
         conn.close()
-    return int(result.exit_status or 0), f"{result.stdout or ''!s}{result.stderr or ''!s}"
+    return (
+        result.exit_status if result.exit_status is not None else -1
+    ), f"{result.stdout or ''!s}{result.stderr or ''!s}"

@@ -135,3 +135,19 @@ async def test_openssh_on_a_dumb_terminal_gets_the_line_mode(tmp_path: Path) -> 
         assert "tables" in rows and "create" in rows  # what she typed, echoed as typed (the x erased)
         await tmux.keys("quit", "Enter")
         await tmux.wait("Bye.")
+
+
+async def test_the_lobby_is_said_once_not_at_every_change(tmp_path: Path) -> None:
+    """In the lobby, the tables are said on arrival and when asked (`tables`), not at each change of a busy server."""
+    async with dixit_server(tmp_path) as (server, _):
+        zoe = await LineClient.open(server.port, "zoe", dumb_terminal=False)
+        await zoe.wait_for("^No tables are open. Type create to open one.$")
+        hosts = [await LineClient.open(server.port, name, dumb_terminal=False) for name in ("ana", "ben", "cara")]
+        for host in hosts:
+            host.send("create")
+            await host.wait_for("^You are at table")
+        zoe.send("tables")
+        await zoe.wait_for("^3 tables open: ")
+        assert sum("open" in line and "table" in line for line in zoe.lines) == 2, zoe.lines
+        for client in (zoe, *hosts):
+            await client.close()

@@ -103,7 +103,7 @@ def is_reverse(client: PtyClient, x: int, y: int) -> bool:
     return bool(char.reverse)
 
 
-_SEAT = re.compile(r"│ [1-9A-C](?P<sym>[ ✎][ …][ ♛][ ✗⚙-])\s+(?P<name>.+?)(?: \(you\))?\s+(?P<score>\d+)? │")
+_SEAT = re.compile(r"│ [1-9A-C] (?P<sym>[ ✎][ ◷✍][ ♛][ ✗⚙-])\s+(?P<name>.+?)(?: \(you\))?\s+(?P<score>\d+)? │")
 
 
 def seat_rows(client: PtyClient) -> dict[str, tuple[str, int | None]]:

@@ -660,3 +660,24 @@ async def test_a_game_nobody_is_at_makes_room_for_a_person_at_another_worker(wor
     view = await dan.create(TableOptions())
     assert view.code != code and set(b.coordinator.tables) == {view.code}
     await until(lambda: code not in a.coordinator.tables, "worker A to close the game too")
+
+
+async def test_when_redis_answers_again_the_table_a_change_failed_at_gets_its_state(redis_server: RedisServer) -> None:
+    """Redis gone: ben's move is refused. Redis back, and nobody moves: the worker's next tick finds Redis answering
+    and sends everyone it serves at that table their state again (before, nothing came until someone moved)."""
+    a = await start_worker(redis_server.url, "wa")
+    b = await start_worker(redis_server.url, "wb")
+    try:
+        code, players = await seated(a, b)
+        (_, _), (ben_c, ben), (cy_c, _) = players
+        redis_server.kill()
+        with pytest.raises(TableError):
+            await ben.chat("while redis is down")
+        assert b.coordinator.unsaved == {code: 1}
+        seen = (len(ben_c.views), len(cy_c.views))
+        redis_server.start()
+        await until(lambda: not b.coordinator.unsaved, "worker B to find Redis answering")
+        assert len(ben_c.views) > seen[0] and len(cy_c.views) > seen[1]
+    finally:
+        await a.stop()
+        await b.stop()

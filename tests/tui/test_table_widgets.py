@@ -74,9 +74,9 @@ def lines() -> tuple[SeatLine, ...]:
 
 def test_seats_narrow_symbols_and_legend() -> None:
     out = plain(render_seats(lines(), 24))
-    assert out[0].startswith("1 …♛ ") and "ana (you)" in out[0] and out[0].endswith(" 12")
-    assert out[1].startswith("2✎  ✗") and out[1].endswith("  7")
-    assert "T2" in out[2] and "…" in out[2] and out[2].endswith(" 31")
+    assert out[0].startswith("1  ◷♛ ") and "ana (you)" in out[0] and out[0].endswith(" 12")
+    assert out[1].startswith("2 ✎  ✗") and out[1].endswith("  7")
+    assert "T2" in out[2] and "…" in out[2] and out[2].endswith(" 31")  # (the name, cut)
     assert all(len(line) <= 24 for line in out)
     legend = " ".join(out[3:])
     for word in ("storyteller", "waiting", "host", "offline", "bot"):

@@ -11,11 +11,18 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
 
 from dixit_tui.coordinator import Coordinator, Identity, OverUpdate, PlayerSession, TableOptions, TableView, Update
-from dixit_tui.engine import Phase
+from dixit_tui.engine import ConfigError, GameConfig, Mode, Phase, Profile, a_or_an, check_player_count
 from dixit_tui.tui import table_words as words
+from dixit_tui.tui.help import SCORING
 from dixit_tui.tui.table_words import Choices, Words, name_list
+from dixit_tui.tui.widgets.recap import legend, points_table
+from dixit_tui.tui.widgets.seats import SeatLine, render_seats
 
 
 def ignore(_: Update) -> None:
@@ -366,14 +373,72 @@ async def test_the_final_scores_of_a_team_game_say_you_and_your_team_in_one_brac
     await play_to_the_end(sessions)
     view = view_of(sessions[0])
     assert view.game is not None and view.game.phase == Phase.OVER
-    scores = [line for line in words.over_text(view, None).plain.splitlines() if line[:3].strip().endswith(".")]
-    assert len(scores) == 6
+    text = words.over_text(view, None).plain.splitlines()
+    start = text.index("Final scores") + 1
+    scores = text[start : start + 6]
+    # one rank per team, on its first line (it was "1. ★ 18 ann", "2. ★ 18 eve" for teammates)
+    ranks = [line[:4].strip() for line in scores]
+    assert ranks[::2] == ["1.", "2.", "3."] and ranks[1::2] == ["", "", ""], scores
     assert view.you is not None
     team = view.game.players[view.you].team
     assert team is not None
     (mine,) = [line for line in scores if "ana" in line]
     assert mine.endswith(f"ana (you, team {team + 1})"), scores  # not "ana (you) (team 1)"
     assert all(re.search(r"\w \(team \d\)$", line) for line in scores if line is not mine), scores
+
+
+def test_an_odyssey_game_takes_an() -> None:
+    """It said "A odyssey game needs 3 to 12 players"."""
+    assert a_or_an("odyssey") == "An odyssey" and a_or_an("party") == "A party"
+    with pytest.raises(ConfigError, match=r"^An odyssey game needs 3 to 12 players; there are 2\.$"):
+        check_player_count(GameConfig(Mode.STANDARD, Profile.ODYSSEY), 2)
+
+
+def test_the_seat_marks_stand_apart_and_waiting_is_not_an_ellipsis() -> None:
+    """Narrow, a seat's symbols came glued to its number ("1✎") and "…" for waiting read as a name cut short."""
+    lines = (
+        SeatLine(seat=0, name="ana", score=3, storyteller=True, host=True),
+        SeatLine(seat=1, name="ben", score=5, waiting=True),
+    )
+    rows = [row.plain for row in render_seats(lines, 26)]
+    assert rows[0].startswith("1 ✎ ♛  ana") and rows[1].startswith("2  ◷   ben"), rows
+    assert "◷ waiting" in " ".join(rows[2:]) and "…" not in "".join(rows), rows
+
+
+async def test_the_recap_names_the_passes_as_the_help_does() -> None:
+    """The recap's columns and legend say "Pass 1" and "Pass 2" (the help's names), never "Bonus"."""
+    sessions = await open_table(["ana", "ben", "cara"], mode="standard", target=10, first="random")
+    await sessions[0].start()
+    await play_to_the_end(sessions)
+    view = view_of(sessions[0])
+    assert view.game is not None
+    reveal = view.game.history[-1]
+    names = [s.name for s in view.seats]
+    table = points_table(reveal, names, Mode.STANDARD, {}, view.you)
+    headers = [str(column.header) for column in table.columns]
+    assert "Pass 1" in headers and "Pass 2" in headers and "Bonus" not in headers, headers
+    said = legend(reveal, Mode.STANDARD).plain
+    assert "Pass 2: decoy bonus, 1 per vote on your card" in said and "Bonus" not in said, said
+    assert "Pass 2: decoy bonus." in SCORING
+
+
+def test_tied_scores_share_a_rank_and_a_team_has_one() -> None:
+    """Equal scores share their rank (1, 1, 3); in team mode a team has one rank, on its first line."""
+
+    def game(mode: str, teams: list[int | None]) -> Any:  # (what `ranked` reads of a PlayerView)
+        return SimpleNamespace(mode=mode, players=[SimpleNamespace(team=t) for t in teams])
+
+    solo = game(Mode.STANDARD, [None] * 4)
+    assert words.ranked(solo, [(0, 5), (1, 9), (2, 9), (3, 2)]) == [(1, 9, 1), (2, 9, 1), (0, 5, 3), (3, 2, 4)]
+    team = game(Mode.TEAM, [0, 1, 2, 0, 1, 2])
+    assert words.ranked(team, [(0, 18), (1, 12), (2, 18), (3, 18), (4, 12), (5, 18)]) == [
+        (0, 18, 1),
+        (3, 18, None),
+        (2, 18, 1),
+        (5, 18, None),
+        (1, 12, 3),
+        (4, 12, None),
+    ]
 
 
 async def test_the_top_bar_gives_up_its_least_useful_words_first() -> None:

@@ -33,6 +33,8 @@ async def test_teammates_agree_in_team_chat_while_the_table_chat_is_paused() -> 
         assert table_of(ana).check_action("team_chat", ()) is True
         assert "T Team chat" in screen_text(ana)
         assert not panel.to_team  # the table's chat is open: the box goes to the table
+        # the box's target, then its hint, which does not say "Chat" again (it read "Table: Chat: press c...")
+        assert "Table: press c, type, Enter · T: your team" in screen_text(ana), screen_text(ana)
         await default_move(ben_cara[0][0])  # ben gives the first clue: the table's chat pauses
         await settle(pa, pd)
         assert panel.paused and panel.to_team  # ...and the box goes to the team, saying so

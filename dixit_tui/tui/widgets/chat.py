@@ -49,6 +49,9 @@ shared_rows = shared_cache(2048)
 
 TABLE_HINT = "Chat: press c, type, Enter"
 PAUSED_HINT = "Chat paused until the reveal"
+# In team mode the box's target ("Table:" or "Team:") shows before it: the hint does not say "Chat" again.
+TEAM_TABLE_HINT = "press c, type, Enter · T: your team"
+TEAM_PAUSED_HINT = "paused until the reveal · ctrl+t: your team"
 
 
 class _Entry:
@@ -337,9 +340,9 @@ class ChatPanel(Vertical):
         if self.to_team:
             box.placeholder = f"only {self.mate} sees this · ctrl+t: table"
         elif self.paused:
-            box.placeholder = PAUSED_HINT + (" · ctrl+t: team" if team_chat else "")
+            box.placeholder = TEAM_PAUSED_HINT if team_chat else PAUSED_HINT
         else:
-            box.placeholder = TABLE_HINT + (" · T: team" if team_chat else "")
+            box.placeholder = TEAM_TABLE_HINT if team_chat else TABLE_HINT
         if self.paused:
             title = "Log & chat (table chat paused; team chat open)" if team_chat else ""
             self.border_title = title or "Log & chat (chat paused until the reveal)"

@@ -146,17 +146,17 @@ class ConfirmScreen(ModalScreen[bool | None]):
         return self.GUARD <= 0 or clock() - self._quiet_since >= self.GUARD
 
     def _hint(self, ready: bool) -> Content:
+        if self.again:  # (until the answer: the dialog is ready a moment later, the words must still be there)
+            return Content(f"Too soon: press y again to {self.yes_label.lower()} · n or Esc: {self.no_label}")
         if ready:
             return Content(f"y: {self.yes_label} · n or Esc: {self.no_label}")
-        if self.again:
-            return Content(f"Too soon: press y again to {self.yes_label.lower()} · n or Esc: {self.no_label}")
         return Content("Read it first: y works in a moment. · n or Esc: " + self.no_label)
 
     def _show_hint(self) -> None:
         ready = self.ready
         for hint in self.query("#confirm-hint").results(Static):
             hint.update(self._hint(ready))
-            hint.set_class(self.again and not ready, "-again")
+            hint.set_class(self.again, "-again")
         if ready != self._shown_ready:
             self._shown_ready = ready
             self.refresh_bindings()

@@ -120,7 +120,7 @@ def points_table(
         table.add_column(Text("Party"), justify="right")
     else:
         table.add_column(Text("Pass 1"), justify="right")
-        table.add_column(Text("Bonus"), justify="right")
+        table.add_column(Text("Pass 2"), justify="right")
         if extra:
             table.add_column(Text("Extra"), justify="right")
     table.add_column(Text("Turn"), justify="right")
@@ -157,7 +157,7 @@ def points_table(
 def legend(reveal: Reveal, mode: str) -> Text:
     if reveal.outcome == Outcome.PARTY:
         return Text("Party: matching green votes, at most 5; 0 on the red card or alone.", style="dim")
-    parts = ["Pass 1: storyteller found or not", "Bonus: 1 per vote on your card"]
+    parts = ["Pass 1: storyteller found or not", "Pass 2: decoy bonus, 1 per vote on your card"]
     if any(p.bonus_raw != p.bonus for p in reveal.points) or mode == Mode.TEAM:
         parts[-1] += " (at most 3)"
     if any(p.extra for p in reveal.points):

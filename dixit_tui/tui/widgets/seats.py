@@ -1,7 +1,7 @@
 """The seats panel: who sits where, their score, and their state in words or symbols (never colour alone).
 
 Narrow (under 32 cells) one line per seat with fixed symbol columns and a legend underneath:
-`1✎…♛  ana (you)      12`. Wide, the name line plus a line of words: `host · storyteller · waiting`.
+`1 ✎◷♛  ana (you)      12`. Wide, the name line plus a line of words: `host · storyteller · waiting`.
 Every name is player text: it only ever goes into Content as plain text.
 """
 
@@ -26,7 +26,7 @@ WIDE = 32
 
 LEGEND = (
     ("✎", "storyteller"),
-    ("…", "waiting"),
+    ("◷", "waiting"),  # (not "…": next to a name it read as a name cut short)
     ("✍", "writing a clue"),
     ("♛", "host"),
     ("✗", "offline"),
@@ -80,7 +80,7 @@ class SeatLine:
 
     def symbols(self) -> str:
         conn = "-" if self.removed else "⚙" if self.bot else "✗" if not self.connected else " "
-        wait = "✍" if self.typing else "…" if self.waiting else " "
+        wait = "✍" if self.typing else "◷" if self.waiting else " "
         return ("✎" if self.storyteller else " ") + wait + ("♛" if self.host else " ") + conn
 
 
@@ -153,7 +153,7 @@ def _seat_rows(line: SeatLine, width: int) -> tuple[Content, ...]:
             return (first, Content.styled("  " + " · ".join(words), "italic").truncate(width, ellipsis=True))
         return (first,)
     team = f"T{line.team + 1}" if line.team is not None else ""
-    head = line.marker + line.symbols() + (team and f" {team}")
+    head = line.marker + " " + line.symbols() + (team and f" {team}")  # (a space: "1 ✎", never "1✎")
     room = width - len(head) - 1 - len(score) - 1
     name = _name_part(line, room)
     pad = max(1, width - len(head) - 1 - name.cell_length - len(score))
