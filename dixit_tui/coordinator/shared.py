@@ -575,8 +575,11 @@ class SharedTables:
         self._tasks.append(detached.spawn(self._listen(), name="shared-tables-listen"))
         self._tasks.append(detached.spawn(self._ticking(), name="shared-tables-tick"))
         self._tasks.append(detached.spawn(self._listen_live(), name="shared-tables-live"))
+        self.coordinator.matchmaker.share(self)  # the queue: one matchmaker for every worker
 
     async def stop(self) -> None:
+        if self.coordinator.matchmaker.shared is not None:
+            await self.coordinator.matchmaker.shared.stop()
         for task in self._tasks:
             task.cancel()
         if self._tasks:  # bounded: closing a pub/sub connection in the middle of a read can hang
