@@ -405,6 +405,8 @@ class SharedTables:
                 rematch, rematch_note = record["rematch"], str(record.get("text", ""))
             only_chat = only_chat and record.get("t") == "chat"
             updates += table.apply(record)
+            if record.get("t") == "result":  # a game over at another worker: rated here too
+                coordinator.ratings.add(record)
         if rematch is not None:
             self._follow_rematch(table, rematch, rematch_note)
         if closed:

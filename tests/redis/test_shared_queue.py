@@ -1,5 +1,6 @@
 """The queue on two workers sharing one redis-server: clients queued at either worker meet at one table, which one
-matchmaker (the lease holder) opens and starts; a client that goes while queued leaves the queue of both."""
+matchmaker (the lease holder) opens and starts; a client that goes while queued leaves the queue of both. A game
+over at one worker is rated at both."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions
 from dixit_tui.coordinator.matchmaker import Ask
 from dixit_tui.coordinator.shared import SharedTables
-from dixit_tui.engine import Mode, Profile
+from dixit_tui.engine import GiveClue, Mode, Phase, Profile, Submit, Vote
+from dixit_tui.engine.random_play import command_for
 from dixit_tui.store.redis_store import RedisStore
 from tests.redis_server import RedisServer
 from tests.store.tables import Client, last_view
@@ -83,3 +85,30 @@ async def test_a_client_that_goes_while_queued_leaves_the_shared_queue(workers: 
     await b.coordinator.matchmaker.queue(eve[1], FOUR)
     await until(lambda: all(s.table is not None for _, s in (ana, cy, dan, eve)), "the four to be seated")
     assert ben[1].table is None
+
+
+async def test_a_game_over_at_one_worker_is_rated_at_both(workers: list[SharedTables]) -> None:
+    a, b = workers
+    players = [await connect(a, name) for name in ("ana", "ben", "cy")]
+    view = await players[0][1].create(TableOptions(target=10))
+    for _, session in players[1:]:
+        await session.join(view.code)
+    await players[0][1].start()
+    table = a.coordinator.tables[view.code]
+    rng = random.Random(4)
+    for _ in range(500):
+        assert table.game is not None
+        state = table.game.state
+        if state.phase is Phase.OVER:
+            break
+        seat = state.waiting_for()[0]
+        session = players[seat][1]
+        match command_for(state, seat, rng):
+            case GiveClue(text=text, card=card):
+                await session.clue(text, card)
+            case Submit(cards=cards):
+                await session.submit(list(cards))
+            case Vote(slots=slots, red=red):
+                await session.vote(list(slots), red)
+    assert len(a.coordinator.ratings.as_rows()) == 3
+    await until(lambda: b.coordinator.ratings.as_rows() == a.coordinator.ratings.as_rows(), "worker B to rate it")
