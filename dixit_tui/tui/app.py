@@ -203,7 +203,7 @@ class DixitApp(ThemeLookup[int]):
 
     async def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self._screen_changed)
-        self.session = session = await self.coordinator.connect(self.identity, self._deliver)
+        self.session = session = await self.coordinator.connect(self.identity, self._deliver, shows_reveal=True)
         if not self.command:
             # The lobby opens with the open tables and the session's name: drawn once, not drawn empty and then again
             # (laid out again) when the first lobby update arrives (it then changes nothing).
