@@ -181,6 +181,7 @@ class Table(Generic[S]):
         self.creator: str | None = None  # who created it ("key:..." or "name:..."), for the per-player table cap
         self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
         self.remote_watchers = 0  # spectators at other workers (several workers on Redis), by their presence
+        self.away_host: int | None = None  # the seat that was the host when it went away (it keeps the duties a while)
         self.empty_since: float | None = None  # a lobby no person sits at: since when (it closes after a while)
         self.clue_stand_in: str | None = None  # why a stand-in gave this turn's clue ("time", "away"); None: a player
         self.quiet_turns = 0  # whole turns in a row no person played in (stand-ins and bots only); see `unattended`
@@ -271,7 +272,9 @@ class Table(Generic[S]):
         if record is not None and not record.removed and not record.bot:
             if record.session is not None:
                 return None
-            if self.status is TableStatus.PLAYING and now < self.away_since.get(host, now) + grace:
+            # a host who went away keeps the duties through their grace; one who got them while away does not
+            away = self.away_since.get(host, now)
+            if self.status is TableStatus.PLAYING and self.away_host == host and now < away + grace:
                 return None
         count = len(self.seats)
         for offset in range(1, count + 1):
@@ -289,6 +292,8 @@ class Table(Generic[S]):
         record = self.seats[self.host]
         if record.session is not None or record.removed or record.bot or self.host not in self.away_since:
             return None
+        if self.away_host != self.host:
+            return None  # (it passes at once: see `next_host`)
         if self.next_host(float("inf"), grace) is None:
             return None
         return self.away_since[self.host] + grace
@@ -566,6 +571,8 @@ class Table(Generic[S]):
             return
         self.seats[seat].session = None
         self.away_since[seat] = now
+        if seat == self.host:
+            self.away_host = seat
         if self.status == TableStatus.PLAYING:
             name = self.seats[seat].name
             self.announce(
@@ -577,6 +584,7 @@ class Table(Generic[S]):
     def all_away(self, now: float) -> None:
         """Loaded from the store: nobody is back yet, and every seat counts as away from `now`."""
         self.away_since = {seat: now for seat in range(len(self.seats))}
+        self.away_host = self.host if self.seats else None
 
     def away_names(self) -> list[str]:
         """The players (not removed) with nobody connected to their seat."""
