@@ -655,6 +655,19 @@ class Coordinator:
         order = {TableStatus.LOBBY: 0, TableStatus.PLAYING: 1, TableStatus.OVER: 2}
         return tuple(sorted(out, key=lambda t: (order[t.status], t.code)))
 
+    def seat_kept_for(self, key: str | None) -> str | None:
+        """The code of a running game where a seat taken with this SSH key waits for its player (nobody is connected
+        to it), if any: a keyed player coming back is taken there. None without a key."""
+        if key is None:
+            return None
+        for table in self.tables.values():
+            if table.status is not TableStatus.PLAYING:
+                continue
+            seat = table.seat_for_key(key)
+            if seat is not None and table.seats[seat].session is None:
+                return table.code
+        return None
+
     def lobby_changed(self) -> None:
         """Every session in the lobby gets the new listing; one whose last update was this very listing is spared."""
         update = LobbyUpdate(self.summaries())
