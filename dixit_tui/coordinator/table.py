@@ -180,6 +180,7 @@ class Table(Generic[S]):
         self.idle_timer: asyncio.TimerHandle | None = None  # closes a running game nobody human is connected to
         self.creator: str | None = None  # who created it ("key:..." or "name:..."), for the per-player table cap
         self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
+        self.game_id = code  # unique among every game ever stored (a code is given out again once its table closed)
         self.remote_watchers = 0  # spectators at other workers (several workers on Redis), by their presence
         self.away_host: int | None = None  # the seat that was the host when it went away (it keeps the duties a while)
         self.empty_since: float | None = None  # a lobby no person sits at: since when (it closes after a while)
@@ -427,6 +428,7 @@ class Table(Generic[S]):
                 for s in self.seats
             ],
             "lobby_host": self.lobby_host,
+            "game_id": self.game_id,
             "creator": self.creator,
             "creator_ip": self.creator_ip,
             "events": list(self.event_records) if self.game is not None else None,
@@ -455,6 +457,7 @@ class Table(Generic[S]):
             for s in data["seats"]
         ]
         table.lobby_host = data["lobby_host"]
+        table.game_id = data.get("game_id") or table.code
         table.creator, table.creator_ip = data.get("creator"), data.get("creator_ip")
         if data["events"] is not None:
             table.game = Game(event_from_dict(e) for e in data["events"])
@@ -637,16 +640,29 @@ class Table(Generic[S]):
         """The table's first record, for the store: its code and options, and who created it from where (for the
         per-player and per-address table caps, which so hold across restarts and workers). The seats and the game
         come after."""
-        record: dict[str, Any] = {"t": "create", "code": self.code, "options": asdict(self.options)}
+        record: dict[str, Any] = {
+            "t": "create",
+            "code": self.code,
+            "game": self.game_id,
+            "options": asdict(self.options),
+        }
         if self.creator is not None:
             record["creator"] = self.creator
         if self.creator_ip is not None:
             record["creator_ip"] = self.creator_ip
         self.pending.append(record)
 
-    def queue_closed(self) -> None:
-        """The table's last record, for the store: it is closed (its records stay, for replays)."""
-        self.pending.append({"t": "closed"})
+    def queue_closed(self, at: float) -> None:
+        """The table's last record, for the store: it closed at `at` (epoch seconds), its game finished or not (its
+        records stay, for replays, as long as the store keeps such games)."""
+        self.pending.append({"t": "closed", "at": at, "over": self.status is TableStatus.OVER})
+
+    @property
+    def game_name(self) -> str:
+        """The game's id as people type it: `K7QF-X2M9PQRT` (its table's code, then what makes it unique)."""
+        if len(self.game_id) > len(self.code) and self.game_id.startswith(self.code):
+            return f"{self.code}-{self.game_id[len(self.code) :]}"
+        return self.game_id
 
     def set_options(self, options: TableOptions, by: str) -> None:
         """New options before the start (checked by the coordinator); the log says what they are now."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 from typing import Any
 
 from dixit_tui import __version__
@@ -21,7 +22,9 @@ from dixit_tui.protocol.session import MAX_LINE, serve_json
 from dixit_tui.ratings import leaderboard_text
 from dixit_tui.replay import replay_json
 from dixit_tui.sanitize import ssh_user
-from dixit_tui.transcript import transcript_of
+from dixit_tui.transcript import stand_in_moves, transcript_of
+
+log = logging.getLogger(__name__)
 
 HELP_LINES = (
     ("ssh {at}", "play: the lobby opens in your terminal"),
@@ -84,7 +87,7 @@ def tables_text(coordinator: Coordinator) -> str:
     return "\n".join(lines) + "\n"
 
 
-def replay_text(coordinator: Coordinator, code: str, *, as_json: bool = False) -> tuple[str, int]:
+async def replay_text(coordinator: Coordinator, code: str, *, as_json: bool = False) -> tuple[str, int]:
     """`replay CODE`: the transcript of a finished game, to anyone, for the tables `tables` lists (a table its host
     locked is not listed, and not replayed); the same text as `dixit-tui replay` on the server's machine."""
     wanted = normalize_code(code)
@@ -98,7 +101,12 @@ def replay_text(coordinator: Coordinator, code: str, *, as_json: bool = False) -
     view = view_for(table.game.state, None)
     if as_json:
         return json.dumps(replay_json(wanted, view), ensure_ascii=False) + "\n", 0
-    return "\n".join(transcript_of(view)) + "\n", 0
+    try:  # which moves stand-ins made: the table's records say (a game over is all committed)
+        stand_ins = stand_in_moves(await coordinator.store.history(wanted))
+    except Exception:
+        log.warning("replay %s: the store's records could not be read: stand-in moves not marked", wanted)
+        stand_ins = frozenset()
+    return "\n".join(transcript_of(view, stand_ins)) + "\n", 0
 
 
 async def handle_plain(
@@ -128,7 +136,7 @@ async def handle_plain(
         text, status = tables_json(coordinator), 0
     elif verb.startswith("replay ") and verb.split()[1:]:
         words = verb.split()
-        text, status = replay_text(coordinator, words[1], as_json="--json" in words[2:])
+        text, status = await replay_text(coordinator, words[1], as_json="--json" in words[2:])
     elif verb == "leaderboard":
         text, status = leaderboard_text(coordinator.ratings), 0
     elif verb in ("help", "--help"):

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Sequence
 from typing import Protocol
 
 from dixit_tui.coordinator import Identity, TableLock, TableOptions, TableSummary, TableView
+from dixit_tui.transcript import StandInMove
 
 
 class Session(Protocol):
@@ -42,6 +43,7 @@ class Session(Protocol):
     async def submit(self, cards: Sequence[str]) -> None: ...
     async def vote(self, slots: Sequence[int], red: int | None = None) -> None: ...
     async def chat(self, text: str, *, team: bool = False) -> None: ...
+    async def stand_in_moves(self) -> frozenset[StandInMove]: ...
 
 
 class Host(Protocol):

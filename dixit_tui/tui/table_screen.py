@@ -906,12 +906,16 @@ class TableScreen(Screen[None]):
 
         self._ask(words.ADD_BOT, answer, stale=lambda: words.add_bot_stale(self.view, seats))
 
-    def action_transcript(self) -> None:
+    async def action_transcript(self) -> None:
         from dixit_tui.transcript import transcript_of
         from dixit_tui.tui.widgets.transcript import TranscriptScreen
 
-        if self.game is not None:
-            self.app.push_screen(TranscriptScreen(self.view.code, transcript_of(self.game)))
+        game, session = self.game, self._session()
+        if game is None:
+            return
+        stand_ins = await session.stand_in_moves() if session is not None else frozenset()  # (marked as such)
+        if self.game is game and self.app.screen is self:  # (nothing moved on while the records were read)
+            self.app.push_screen(TranscriptScreen(self.view.code, transcript_of(game, stand_ins)))
 
     async def action_practice(self) -> None:
         await self._confirm_start(practice=True)
