@@ -681,6 +681,7 @@ class Coordinator:
             if table.game is None or not self.timers.due(table):
                 return  # catching up (other workers' moves, who left) set new clocks: they fire when due
             if self.timers.put_off_after_a_stall(table):
+                self.broadcast(table)  # the new deadline, shown
                 return  # it fired long after its time: what players sent meanwhile is read first
             updates = self.timers.stand_in_moves(table)
             await self.changed(table, updates, lobby=table.status == TableStatus.OVER)

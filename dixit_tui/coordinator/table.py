@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from dixit_tui.addresses import address_of
 from dixit_tui.coordinator.codes import new_reconnect_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.models import (
@@ -510,7 +511,8 @@ class Table(Generic[S]):
         """Whether the host removed this player from the table: by their key, or (keyless) by their address."""
         if key is not None:
             return key in self.banned_keys
-        return address is not None and address in self.banned_ips
+        here = address_of(address) if address is not None else None  # (an IPv6 address: its /64)
+        return here is not None and any(address_of(ip) == here for ip in self.banned_ips)
 
     def ban(self, key: str | None, address: str | None) -> None:
         """Keep a removed player out: their key, or their address if they have none."""
