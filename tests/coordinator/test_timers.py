@@ -207,6 +207,7 @@ async def test_after_a_stall_moves_sent_in_time_come_before_the_stand_ins() -> N
     assert not any("stand-in" in line for line in game_log(ana)), game_log(ana)[-3:]
     assert coord.timers.stalls == 1
     assert table.deadline == now[0] + STALL_GRACE
+    assert ana.view is not None and ana.view.deadline == now[0] + STALL_GRACE  # shown to the players
     await waiting[0].session.submit([c.card for c in game_of(waiting[0]).hand[:2]])  # read late: still counts
     now[0] += STALL_GRACE + 5  # the other one's move never came, and the server stalled again
     await fire(coord, table)
