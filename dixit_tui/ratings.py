@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from openskill.models import PlackettLuce
 
@@ -118,7 +118,10 @@ def fold(results: Iterable[dict[str, Any]]) -> Ratings:
 
 
 async def stored_results(store: Store) -> list[dict[str, Any]]:
-    """Every game result in the store, from every table's records."""
+    """Every game result in the store (kept apart from the games' records, so pruned games still count)."""
+    kept = getattr(store, "results", None)
+    if kept is not None:
+        return cast(list[dict[str, Any]], await kept())
     results = []
     for stored in await store.load():
         for record in await store.history(stored.code):

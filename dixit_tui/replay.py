@@ -21,7 +21,11 @@ from dixit_tui.usage import UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("code", help="the table's code, e.g. K7QF")
+    parser.add_argument(
+        "code",
+        help="the table's code, e.g. K7QF (its latest game), or a game's id, e.g. K7QF-X2M9PQRT (a table's code is "
+        "given to a new table a while after it closed; the game id stays the game's)",
+    )
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="the server's data folder")
     parser.add_argument("--redis", metavar="URL", help="read the game from this Redis (serve --redis), not the folder")
     parser.add_argument(
@@ -43,6 +47,12 @@ async def _history(data_dir: Path, code: str, redis: str | None = None) -> list[
         return await store.history(code)
     finally:
         await store.close()
+
+
+def game_name(records: Sequence[dict[str, Any]], code: str) -> str:
+    """The game's id as people type it (`K7QF-X2M9PQRT`), from its first record; the code for an older game."""
+    game = str(records[0].get("game") or code) if records else code
+    return f"{game[:4]}-{game[4:]}" if len(game) > 4 else game
 
 
 def game_events(records: Sequence[dict[str, Any]]) -> list[Event]:
@@ -82,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     view = view_for(fold(events), None)
     if getattr(args, "json", False):
-        print(json.dumps(replay_json(code, view), ensure_ascii=False))
+        print(json.dumps({**replay_json(code[:4], view), "game": game_name(records, code)}, ensure_ascii=False))
         return 0
-    print(f"Table {code}")
+    print(f"Table {code[:4]}, game {game_name(records, code)}")
     print("\n".join(transcript_of(view, stand_in_moves(records))))
     return 0

@@ -33,6 +33,22 @@ class TableLimits:
     make_room_after: float = 60.0
     """Seconds a running game with no person connected keeps its table slot once all `max_tables` are open: after
     that, someone who is here and wants a table gets it, and that game closes (it stays replayable)."""
+    creates_per_player: int = 30
+    """Tables one player (by SSH key, or by name without one) may create in `create_window`."""
+    creates_per_ip: int = 60
+    """Tables created from one address in `create_window`."""
+    creates_per_network: int = 240
+    """Tables created from one network (IPv4 /24, IPv6 /64) in `create_window`."""
+    create_window: float = 3600.0
+    """Seconds a created table counts against its creator, address and network."""
+    code_reuse_after: float = 86400.0
+    """Seconds after its table closed that a table code may be given to a new table (the old game is then replayed
+    by its game id, which stays unique)."""
+    keep_finished_days: float = 90.0
+    """Days a finished game stays in the store after its table closed (replays, transcripts); then it is pruned.
+    Its result stays: the ratings are folded from the results."""
+    keep_abandoned_days: float = 14.0
+    """Days a game that did not finish (abandoned, closed idle, never started) stays in the store after it closed."""
     max_bots_per_table: int = 11
     """Built-in bots at one table (a person and 11 bots fill the largest table); lower it on a busy server."""
     reconnect_tries_per_connection: int = 10
@@ -60,6 +76,50 @@ def network_of(address: str | None) -> str | None:
 def address_key(address: str | None) -> str | None:
     """What a per-address limit counts: an IPv4 address, an IPv6 address's /64 (`dixit_tui.addresses`)."""
     return address_of(address) if address else None
+
+
+class CreateMeter:
+    """Counts the tables created per creator, address and network in a sliding window (`create_window`): each
+    create is charged to whoever made it, with the lobby listings it causes (docs/operations.md)."""
+
+    def __init__(self, limits: TableLimits, clock: Callable[[], float]) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.recent: dict[str, deque[float]] = {}
+        self.refused = 0
+
+    def keys(self, owner: str, address: str | None) -> list[tuple[str, int]]:
+        """What a create counts against, with each one's cap."""
+        limits = self.limits
+        keys = [(f"create:{owner}", limits.creates_per_player)]
+        if address:
+            keys.append((f"create:ip:{address_of(address)}", limits.creates_per_ip))
+            network = network_of(address)
+            if network is not None:
+                keys.append((f"create:net:{network}", limits.creates_per_network))
+        return keys
+
+    def charge(self, owner: str, address: str | None) -> str | None:
+        """Count one create; returns the key that is full (nothing counted then), or None."""
+        now = self.clock()
+        keys = self.keys(owner, address)
+        for key, cap in keys:
+            times = self.recent.get(key)
+            if times is None:
+                continue
+            while times and now - times[0] > self.limits.create_window:
+                times.popleft()
+            if not times:
+                del self.recent[key]
+            elif len(times) >= cap:
+                self.refused += 1
+                return key
+        for key, _cap in keys:
+            self.recent.setdefault(key, deque()).append(now)
+        if len(self.recent) > 4 * self.limits.creates_per_network:  # many sources: drop the ones out of the window
+            for key in [k for k, t in self.recent.items() if now - t[-1] > self.limits.create_window]:
+                del self.recent[key]
+        return None
 
 
 @dataclass

@@ -26,6 +26,7 @@ from dixit_tui.coordinator.codes import new_code, normalize_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.limits import (
     DEFAULT_TABLE_LIMITS,
+    CreateMeter,
     ReconnectGuard,
     TableLimits,
     address_key,
@@ -88,6 +89,8 @@ Sink = Callable[[Update], None]
 
 NO_BOTS = "This server has no built-in bots: invite people to play instead."
 INVITES_MAX = 32  # names a host may invite to one table
+PRUNE_EVERY = 86400.0  # seconds between prunes of the games past their retention
+GAME_ID_LENGTH = 8  # characters after a game's table code in its id (31**8, about 8.5e11, per code)
 
 SessionTable = Table["PlayerSession"]  # a table of this coordinator: its seats and spectators are sessions
 
@@ -183,6 +186,7 @@ class Coordinator:
     ) -> None:
         self.limits = limits
         self.tally = Tally(clock)  # what was refused or undone under pressure, logged as summaries
+        self.create_meter = CreateMeter(limits, clock)  # tables created per creator, address and network
         self.unsaved: dict[str, int] = {}  # tables whose changes the store failed to save, since it last saved one
         self.reconnect_guard = ReconnectGuard(limits)  # wrong reconnect codes, per connection, address and in all
         # People first: with a person seated, built-in bots leave the first clue (and a team's card) to the
@@ -208,7 +212,12 @@ class Coordinator:
         self.snapshot_every = snapshot_every
         self.unsnapshotted: dict[str, int] = {}
         self.tables: dict[str, SessionTable] = {}
-        self.used_codes: set[str] = set()
+        # codes not to give out although no open table has them: closed here within `code_reuse_after` (the store
+        # decides for older ones), or seen at another worker; code -> when (epoch seconds), oldest first
+        self.used_codes: dict[str, float] = {}
+        self._prune_timer: asyncio.TimerHandle | None = None  # the next daily prune of old games (`prune`)
+        self.taken_out: set[str] = set()  # tables out of play while the store was away (`find_table` loads them)
+        self._configure_store()
         self.rematches: dict[str, str] = {}  # old table code -> its rematch's code (`join OLD` finds the new table)
         self.abandon_after = abandon_after
         self._tasks: set[asyncio.Future[None]] = set()
@@ -237,16 +246,24 @@ class Coordinator:
                 create["code"], TableOptions(**{**options, "decks": tuple(options["decks"])}), rng, self.resolve_cards
             )
             table.creator, table.creator_ip = create.get("creator"), create.get("creator_ip")
+            table.game_id = create.get("game") or table.code
         for record in records:
             table.apply(record)
         return table
 
+    def _configure_store(self) -> None:
+        """The store gives a closed table's code out again after `code_reuse_after` (also once it is replaced)."""
+        store: Any = self.store
+        if hasattr(store, "reuse_after"):
+            store.reuse_after, store.clock = self.limits.code_reuse_after, self.clock
+
     async def restore(self) -> int:
         """Rebuild every open table from the store (after a restart or a crash), and the ratings from the results
         it holds. Returns how many tables."""
+        self._configure_store()
+        await self.prune()
         self.ratings = await rebuild_ratings(self.store)
-        for stored in await self.store.load():
-            self.used_codes.add(stored.code)  # a code is never given out twice, even once its table closed
+        for stored in await self.store.load():  # the open tables only
             if stored.closed:
                 continue
             table = self._rebuild(stored.snapshot, stored.records)
@@ -263,6 +280,31 @@ class Coordinator:
         if self.tables:
             detached.call_later(self.abandon_after, lambda: self._spawn(self._close_abandoned()))
         return len(self.tables)
+
+    async def prune(self) -> int:
+        """Delete the games whose retention is over (`keep_finished_days`, `keep_abandoned_days` after they closed);
+        done at start-up and then once a day. Returns how many were deleted."""
+        limits = self.limits
+        now = self.clock()
+        try:
+            pruned = await self.store.prune(
+                now - limits.keep_finished_days * 86400, now - limits.keep_abandoned_days * 86400
+            )
+        except Exception as err:  # the next day tries again; nothing depends on it
+            log.warning("pruning old games failed: %s", err)
+            pruned = 0
+        if pruned:
+            log.info("pruned %d game(s) past their retention", pruned)
+        if self._prune_timer is None:
+            self._prune_timer = detached.call_later(PRUNE_EVERY, self._prune_again)
+        return pruned
+
+    def _prune_again(self) -> None:
+        self._prune_timer = None
+        self._spawn(self._pruned())
+
+    async def _pruned(self) -> None:
+        await self.prune()
 
     async def _close_abandoned(self) -> None:
         """After a restart, tables not yet started (or already over) that nobody came back to are closed."""
@@ -331,8 +373,13 @@ class Coordinator:
             log.error("saving table %s failed; rolling it back (the store is failing)", table.code, exc_info=err)
         else:
             log.warning("saving table %s failed (%s); rolling it back", table.code, type(err).__name__)
-        self.unsaved[table.code] = self.unsaved.get(table.code, 0) + 1
-        self.tally.count("changes refused: the store could not save them", table.code)
+        self.refused_for_storage(table.code)
+
+    def refused_for_storage(self, code: str) -> None:
+        """A change at table `code` was refused because the store could not be written or read: counted, and the
+        table is refreshed when the store is back (`store_back`)."""
+        self.unsaved[code] = self.unsaved.get(code, 0) + 1
+        self.tally.count("changes refused: the store could not save them", code)
 
     def store_back(self) -> None:
         """The store saves again (a change was saved, or Redis answered the tick): every table a failed change was
@@ -345,7 +392,8 @@ class Coordinator:
             table = self.tables.get(code)
             if table is not None:
                 self.schedule(table)
-                self.broadcast(table)
+                for session, view in table.views():  # even a view equal to the last one: "go on, it works again"
+                    session.deliver(StateUpdate(view))
 
     def _take_out(self, table: Table) -> None:
         """The store can neither save the table's change nor give back its saved state: the table leaves this
@@ -353,6 +401,7 @@ class Coordinator:
         again from the store once the store answers (`find_table`)."""
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
+            self.taken_out.add(table.code)
         table.stop_clocks()
         notice = NoticeUpdate(
             f"The server cannot reach its storage, so table {table.code} is paused as it was last saved. "
@@ -372,7 +421,7 @@ class Coordinator:
             return self.table(code)
         except TableError:
             wanted = normalize_code(code)
-            if (wanted not in self.used_codes and self.shared is None) or wanted in self.tables:
+            if (wanted not in self.taken_out and self.shared is None) or wanted in self.tables:
                 raise
             try:
                 records = await self.store.history(wanted)
@@ -389,6 +438,7 @@ class Coordinator:
             if table is None:
                 raise
             self.tables[table.code] = table
+            self.taken_out.discard(table.code)
             if self.shared is not None:
                 self.shared.adopt(table, len(records))
             self.unsnapshotted[table.code] = 0
@@ -406,7 +456,9 @@ class Coordinator:
             if saved is not None:
                 self.shared.adopt(table, folded)
         else:
-            saved = self._rebuild(None, await self.store.history(table.code))
+            records = await self.store.history(table.code)
+            mine = records and records[0].get("game", table.game_id) == table.game_id
+            saved = self._rebuild(None, records) if mine and not any(r.get("t") == "closed" for r in records) else None
         if saved is None:  # the table itself was never saved
             self.tables.pop(table.code, None)
             notice = NoticeUpdate(f"Table {table.code} closed: the server could not save it.", CloseReason.CLOSED)
@@ -518,12 +570,13 @@ class Coordinator:
             return
         why = f"nobody sat at it for {_duration(after)}"
         table.announce(f"The table closed: {why}.")
-        table.queue_closed()
+        table.queue_closed(self.clock())
         try:
             await self.commit(table)
         except TableError:
             return
         self.tables.pop(table.code, None)
+        self.closed_code(table.code)
         notice = NoticeUpdate(f"Table {table.code} closed: {why}.", CloseReason.IDLE)
         for session in table.close():
             session.table = None
@@ -537,15 +590,17 @@ class Coordinator:
         if table.status != TableStatus.PLAYING or table.humans_connected() or self.tables.get(table.code) is not table:
             return False
         table.announce(f"The table closed: {why}.")
-        table.queue_closed()
+        table.queue_closed(self.clock())
         try:
             await self.commit(table)
         except TableError:
             return False  # could not be saved: it stays open, and is tried again when next left alone
         self.tables.pop(table.code, None)
+        self.closed_code(table.code)
         where = "" if self.shared is None else "--redis URL "  # the Redis the server keeps its tables in
         notice = NoticeUpdate(
-            f"Table {table.code} closed: {why}. Its game can be replayed with: dixit-tui replay {where}{table.code}",
+            f"Table {table.code} closed: {why}. "
+            f"Its game can be replayed with: dixit-tui replay {where}{table.game_name}",
             CloseReason.IDLE,
         )
         for session in table.close():  # spectators and bots
@@ -604,24 +659,32 @@ class Coordinator:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    @_retry_on_conflict
     async def expire(self, table: Table) -> None:
-        """A deadline passed: a stand-in plays, from their own view, for each player the phase still waits for."""
+        """A deadline passed: a stand-in plays, from their own view, for each player the phase still waits for. If
+        the store cannot be read or written (catching up, or saving the stand-ins' moves: nothing changed), the
+        deadline is tried again in `STORE_RETRY` seconds, until the store answers: the table never waits for ever."""
+        try:
+            await self._expire(table)
+        except TableError as err:
+            if err.code != "storage":
+                raise
+            if self.tables.get(table.code) is table:  # rolled back, not taken out: try again in a moment
+                if table.timer is not None:
+                    table.timer.cancel()
+                table.timer = detached.call_later(STORE_RETRY, lambda: self.timers.on_due(table))
+
+    @_retry_on_conflict
+    async def _expire(self, table: Table) -> None:
         if self.shared is not None and not self.shared.owns(table.code):
             return  # only the table's owner plays stand-ins (its moves reach this worker like any other)
         async with table.lock:
             if table.game is None or not self.timers.due(table):
                 return  # catching up (other workers' moves, who left) set new clocks: they fire when due
             if self.timers.put_off_after_a_stall(table):
+                self.broadcast(table)  # the new deadline, shown
                 return  # it fired long after its time: what players sent meanwhile is read first
             updates = self.timers.stand_in_moves(table)
-            try:
-                await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
-            except TableError as err:
-                if err.code != "storage":
-                    raise
-                if self.tables.get(table.code) is table:  # rolled back, not taken out: try again in a moment
-                    table.timer = detached.call_later(STORE_RETRY, lambda: self.timers.on_due(table))
+            await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
 
     async def connect(self, identity: Identity, sink: Sink, *, builtin_bot: bool = False) -> PlayerSession:
         """A new session for this client. `builtin_bot`: the client is one of the server's own bots (seated by
@@ -655,6 +718,19 @@ class Coordinator:
             )
         order = {TableStatus.LOBBY: 0, TableStatus.PLAYING: 1, TableStatus.OVER: 2}
         return tuple(sorted(out, key=lambda t: (order[t.status], t.code)))
+
+    def seat_kept_for(self, key: str | None) -> str | None:
+        """The code of a running game where a seat taken with this SSH key waits for its player (nobody is connected
+        to it), if any: a keyed player coming back is taken there. None without a key."""
+        if key is None:
+            return None
+        for table in self.tables.values():
+            if table.status is not TableStatus.PLAYING:
+                continue
+            seat = table.seat_for_key(key)
+            if seat is not None and table.seats[seat].session is None:
+                return table.code
+        return None
 
     def lobby_changed(self) -> None:
         """Every session in the lobby gets the new listing; one whose last update was this very listing is spared."""
@@ -719,15 +795,28 @@ class Coordinator:
                 "too_many_tables",
             )
         options = self.checked_options(options)
-        code = new_code(self.rng, self.used_codes | self.tables.keys())
-        self.used_codes.add(code)
+        code = new_code(self.rng, _Taken(self))
+        self.used_codes[code] = self.clock()  # (a create that fails to save does not give it out again at once)
         table: SessionTable = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
+        table.game_id = code + new_code(self.rng, (), length=GAME_ID_LENGTH)
         table.creator, table.creator_ip = creator, creator_ip
         table.queue_created()
         self.tables[code] = table
         if self.shared is not None:
             self.shared.adopt(table, 0)
         return table
+
+    def closed_code(self, code: str) -> None:
+        """The table `code` closed here: its code is not given out again for `code_reuse_after` seconds (the store
+        refuses it until then, also after a restart); codes older than that are forgotten here."""
+        now = self.clock()
+        self.used_codes.pop(code, None)
+        self.used_codes[code] = now
+        while self.used_codes:
+            oldest, since = next(iter(self.used_codes.items()))
+            if now - since < self.limits.code_reuse_after:
+                break
+            del self.used_codes[oldest]
 
     def rematch_table(self, old: Table) -> tuple[SessionTable, dict[int, int]]:
         """A new table with the old one's options and seats (names, keys, reconnect codes, bots; not the removed) and
@@ -790,7 +879,8 @@ class Coordinator:
         Its records stay in the store (finished games can be replayed)."""
         if table.is_empty() and table.status != TableStatus.PLAYING:
             self.tables.pop(table.code, None)
-            table.queue_closed()
+            self.closed_code(table.code)
+            table.queue_closed(self.clock())
 
     # --- moderation: the admins' commands (`ssh HOST admin ...`, protocol/admin.py checks who may) ---------------
 
@@ -802,9 +892,10 @@ class Coordinator:
             if self.tables.get(table.code) is not table:
                 raise TableError(f"There is no table {table.code} any longer.", "no_table")
             table.announce("An admin closed the table.")
-            table.queue_closed()
+            table.queue_closed(self.clock())
             await self.commit(table)
             self.tables.pop(table.code, None)
+            self.closed_code(table.code)
             notice = NoticeUpdate(f"An admin closed table {table.code}.", CloseReason.CLOSED)
             for session in table.close():
                 session.table = None
@@ -841,6 +932,16 @@ class Coordinator:
                 session.deliver(LobbyUpdate(self.summaries()))
             await self.changed(table, updates, lobby=True)
         return f"{who} removed from table {table.code}."
+
+
+class _Taken:
+    """The codes `create_table` may not give out: open tables' and `used_codes` (looked up, never copied)."""
+
+    def __init__(self, coordinator: Coordinator) -> None:
+        self.coordinator = coordinator
+
+    def __contains__(self, code: object) -> bool:
+        return code in self.coordinator.tables or code in self.coordinator.used_codes
 
 
 def _same_view(last: Update | None, view: TableView) -> bool:
@@ -960,6 +1061,31 @@ class PlayerSession:
             )
         self._check_abandoned()
 
+    async def _charge_create(self) -> None:
+        """Tables created are metered per creator, address and network (`creates_per_*` in `create_window`): a
+        create/leave loop costs the server a record, a code and every lobby's listing each time."""
+        coordinator = self.coordinator
+        meter = coordinator.create_meter
+        owner, address = self.owner(), self.identity.peer
+        full: str | None = None
+        if coordinator.shared is None:
+            full = meter.charge(owner, address)
+        else:  # counted at every worker
+            keys = meter.keys(owner, address)
+            if await coordinator.shared.count_try(keys, coordinator.limits.create_window) is None:
+                full = keys[0][0]
+        if full is None:
+            return
+        per = "player" if full == f"create:{owner}" else "address" if full.startswith("create:ip:") else "network"
+        source = owner if per == "player" else network_of(address) if per == "network" else address
+        coordinator.tally.count(f"creates refused: too many tables created, per {per}", source)
+        minutes = max(1, round(coordinator.limits.create_window / 60))
+        raise TableError(
+            f"That is a lot of new tables from {'you' if per == 'player' else 'your ' + per}: "
+            f"try again within {minutes} minutes, or join a table.",
+            "rate_limited",
+        )
+
     def _check_abandoned(self) -> None:
         """Running games left with nobody at them are capped per creator, address and network: a new table is
         refused until one of them has a person back, or closes."""
@@ -997,6 +1123,7 @@ class PlayerSession:
     @_retry_on_conflict  # another worker took the same code at the same moment: a new code
     async def create(self, options: TableOptions) -> TableView:
         self._check_table_caps()  # bots too: anyone can say they are one
+        await self._charge_create()
         if len(self.coordinator.tables) >= self.coordinator.limits.max_tables:
             await self.coordinator.make_room()  # a game nobody is at does not keep out someone who is here
         table = self.coordinator.create_table(options, creator=self.owner(), creator_ip=self.identity.peer)

@@ -196,6 +196,30 @@ class SharedStore:
     async def history(self, code: str) -> list[Record]:
         return await self.redis.history(code)
 
+    async def results(self) -> list[Record]:
+        return await self.redis.results()
+
+    async def prune(
+        self, finished_before: float | None, abandoned_before: float | None, *, dry_run: bool = False
+    ) -> int:
+        return await self.redis.prune(finished_before, abandoned_before, dry_run=dry_run)
+
+    @property
+    def reuse_after(self) -> float:
+        return self.redis.reuse_after
+
+    @reuse_after.setter
+    def reuse_after(self, seconds: float) -> None:
+        self.redis.reuse_after = seconds
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.redis.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self.redis.clock = clock
+
     async def moderation_entries(self) -> list[tuple[str, str, str]]:
         return await self.redis.moderation_entries()
 
@@ -277,6 +301,7 @@ class SharedTables:
         self._tasks: list[asyncio.Task[None]] = []
         coordinator.shared = self
         coordinator.store = SharedStore(self)
+        store.reuse_after, store.clock = coordinator.limits.code_reuse_after, coordinator.clock
 
     # --- replicas ----------------------------------------------------------------------------------------------
 
@@ -355,6 +380,7 @@ class SharedTables:
         try:
             entries, presence = await _execute(pipe)
         except RedisError as err:
+            coordinator.refused_for_storage(table.code)
             raise TableError(
                 "The server cannot reach its storage just now, so nothing changed. Try again in a moment.", "storage"
             ) from err
@@ -379,6 +405,8 @@ class SharedTables:
                 rematch, rematch_note = record["rematch"], str(record.get("text", ""))
             only_chat = only_chat and record.get("t") == "chat"
             updates += table.apply(record)
+            if record.get("t") == "result":  # a game over at another worker: rated here too
+                coordinator.ratings.add(record)
         if rematch is not None:
             self._follow_rematch(table, rematch, rematch_note)
         if closed:
@@ -549,8 +577,11 @@ class SharedTables:
         self._tasks.append(detached.spawn(self._listen(), name="shared-tables-listen"))
         self._tasks.append(detached.spawn(self._ticking(), name="shared-tables-tick"))
         self._tasks.append(detached.spawn(self._listen_live(), name="shared-tables-live"))
+        self.coordinator.matchmaker.share(self)  # the queue: one matchmaker for every worker
 
     async def stop(self) -> None:
+        if self.coordinator.matchmaker.shared is not None:
+            await self.coordinator.matchmaker.shared.stop()
         for task in self._tasks:
             task.cancel()
         if self._tasks:  # bounded: closing a pub/sub connection in the middle of a read can hang
@@ -768,7 +799,7 @@ class SharedTables:
                 self._notice(code, 0)
         for code in seqs:
             if code not in coordinator.tables and code not in closed:
-                coordinator.used_codes.add(code)
+                coordinator.used_codes.setdefault(code, time.time())  # another worker's new table
                 self._notice(code, 0)
 
     def _revive_bots(self, table: SessionTable, holders: dict[str, str]) -> None:

@@ -8,6 +8,26 @@ from typing import Any, Protocol
 
 Record = dict[str, Any]
 
+CODE_REUSE_AFTER = 86400.0
+"""Seconds after its table closed that a table code may be given to a new table (its game then moves to its game
+id, which stays unique: `dixit-tui replay GAMEID`)."""
+
+
+def is_create(record: Record) -> bool:
+    return record.get("t") == "create"
+
+
+def same_game(create: Record, game_id: str) -> bool:
+    """Whether `create` (a table's first record) began the game with this id."""
+    return is_create(create) and create.get("game") == game_id
+
+
+def archived_key(code: str, create: Record, closed_at: float) -> str:
+    """Where a closed game's records go when its code is given to a new table: its game id; a game saved before game
+    ids gets one from its code and the second it closed (a 0 in it: never a generated id)."""
+    game = create.get("game")
+    return str(game) if isinstance(game, str) and game else f"{code}0{int(closed_at)}"
+
 
 class StoreError(Exception):
     """The data folder cannot be used (foreign or corrupted database, unwritable folder). Message says why."""
@@ -39,10 +59,15 @@ class Store(Protocol):
         """Remember the whole table as of its last appended record."""
 
     async def load(self) -> list[StoredTable]:
-        """Every table, for a restart (closed ones included, flagged)."""
+        """Every open table, for a restart (a closed table's records are not read)."""
 
     async def history(self, code: str) -> list[Record]:
-        """Every record of one table, from its creation."""
+        """Every record of one game, from its creation: by its table's code, or by its game id."""
+
+    async def prune(
+        self, finished_before: float | None, abandoned_before: float | None, *, dry_run: bool = False
+    ) -> int:
+        """Delete the games closed before the cutoffs: finished ones by the first, the others by the second."""
 
     async def close(self) -> None: ...
 
@@ -71,6 +96,11 @@ class NullStore:
 
     async def history(self, code: str) -> list[Record]:
         return []
+
+    async def prune(
+        self, finished_before: float | None, abandoned_before: float | None, *, dry_run: bool = False
+    ) -> int:
+        return 0
 
     async def close(self) -> None:
         return None

@@ -8,7 +8,12 @@ current sequence number; it re-reads, re-decides with the engine, and tries agai
 
 Keys, under a prefix (default `dixit:`):
     {prefix}seq          hash: table code -> its last sequence number (also the list of tables)
-    {prefix}closed       set: codes of closed tables (kept for replay)
+    {prefix}closed       set: codes of closed tables (kept for replay until pruned)
+    {prefix}closed_at    sorted set: closed table -> when it closed (epoch seconds), for code reuse and pruning
+    {prefix}finished     set: closed tables whose game finished (pruned by the finished games' retention)
+    {prefix}results      list: every game's "result" record, in the order saved (kept when games are pruned)
+    A closed table's code may be given to a new table `reuse_after` seconds after it closed: its keys are renamed to
+    its game id first (`log:GAMEID`, ...), so the old game stays replayable by that id.
     {prefix}log:{code}   stream: the table's records, entry N-1 = record N, field `d` = the record as JSON
     {prefix}snap:{code}  hash: `seq` and `data`, the whole table as of record `seq`
     {prefix}changes      pub/sub channel: `CODE SEQ` after each append
@@ -23,34 +28,83 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import json
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from dixit_tui.counts import COUNTS
-from dixit_tui.store.base import Record, StoreConflict, StoredTable, StoreError
+from dixit_tui.store.base import CODE_REUSE_AFTER, Record, StoreConflict, StoredTable, StoreError, is_create, same_game
 
 DEFAULT_PREFIX = "dixit:"
 
 __all__ = ["DEFAULT_PREFIX", "RedisStore", "StoreConflict", "StoreUnavailable"]
 
-# KEYS: seq hash, log stream, closed set. ARGV: code, expected seq (-1: whatever it is), channel, closed (0/1),
-# then the records. Returns {1, new seq} or {0, current seq} when the expected seq is stale.
+# KEYS: seq hash, log stream, closed set, closed-at sorted set, finished set, snapshot, results list. ARGV: code,
+# expected seq (-1: whatever it is), channel, closed (0/1), now (epoch seconds), over (0/1), creating (0/1), reusable
+# before (epoch seconds), key prefix, the places among the records of game results (comma-separated: kept in the
+# results list too, past the game's pruning), then the records. Returns {1, new seq}, or {0, current seq} when the
+# expected seq is stale or a new table ("creating") asks for the code of a table that is open or closed too recently.
+# A closed table's code given to a new table: its game moves to its game id (from its create record) first.
 _APPEND = """
 local cur = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 local expected = tonumber(ARGV[2])
+if ARGV[7] == '1' and cur > 0 then
+    local closed = redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1
+    local at = redis.call('ZSCORE', KEYS[4], ARGV[1])
+    if closed and not at then
+        redis.call('ZADD', KEYS[4], ARGV[5], ARGV[1])
+    end
+    if not closed or not at or tonumber(at) > tonumber(ARGV[8]) then
+        return {0, cur}
+    end
+    local game = nil
+    local first = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)
+    if #first > 0 then
+        local ok, rec = pcall(cjson.decode, first[1][2][2])
+        if ok and type(rec) == 'table' and type(rec.game) == 'string' and rec.game ~= '' then
+            game = rec.game
+        end
+    end
+    if not game then
+        game = ARGV[1] .. '0' .. string.format('%d', math.floor(tonumber(at)))
+    end
+    if redis.call('EXISTS', KEYS[2]) == 1 then
+        redis.call('RENAME', KEYS[2], ARGV[9] .. 'log:' .. game)
+    end
+    if redis.call('EXISTS', KEYS[6]) == 1 then
+        redis.call('RENAME', KEYS[6], ARGV[9] .. 'snap:' .. game)
+    end
+    redis.call('HDEL', KEYS[1], ARGV[1])
+    redis.call('HSET', KEYS[1], game, cur)
+    redis.call('SREM', KEYS[3], ARGV[1])
+    redis.call('SADD', KEYS[3], game)
+    redis.call('ZREM', KEYS[4], ARGV[1])
+    redis.call('ZADD', KEYS[4], at, game)
+    if redis.call('SREM', KEYS[5], ARGV[1]) == 1 then
+        redis.call('SADD', KEYS[5], game)
+    end
+    cur = 0
+end
 if expected >= 0 and cur ~= expected then
     return {0, cur}
 end
-for i = 5, #ARGV do
+for i = 11, #ARGV do
     cur = cur + 1
     redis.call('XADD', KEYS[2], cur .. '-1', 'd', ARGV[i])
+end
+for place in string.gmatch(ARGV[10], '%d+') do
+    redis.call('RPUSH', KEYS[7], ARGV[10 + tonumber(place)])
 end
 redis.call('HSET', KEYS[1], ARGV[1], cur)
 if ARGV[4] == '1' then
     redis.call('SADD', KEYS[3], ARGV[1])
+    redis.call('ZADD', KEYS[4], ARGV[5], ARGV[1])
+    if ARGV[6] == '1' then
+        redis.call('SADD', KEYS[5], ARGV[1])
+    end
 end
 redis.call('PUBLISH', ARGV[3], ARGV[1] .. ' ' .. cur)
 return {1, cur}
@@ -121,6 +175,11 @@ class RedisStore:
         self.channel = f"{prefix}changes"
         self._seq_key = f"{prefix}seq"
         self._closed_key = f"{prefix}closed"
+        self._closed_at_key = f"{prefix}closed_at"
+        self._finished_key = f"{prefix}finished"
+        self._results_key = f"{prefix}results"
+        self.reuse_after = CODE_REUSE_AFTER  # seconds after its table closed that a code may be given out again
+        self.clock: Callable[[], float] = time.time  # the coordinator's (the time a "closed" record carries)
         self._append = client.register_script(_APPEND)
         self._lease = client.register_script(_LEASE)
         self._release = client.register_script(_RELEASE)
@@ -159,10 +218,33 @@ class RedisStore:
         Either way nothing was written."""
         if not records:
             return self._seq.get(code, 0) if expected < 0 else expected
-        closed = any(r.get("t") == "closed" for r in records)
-        args = [code, expected, self.channel, "1" if closed else "0", *(_dumps(r) for r in records)]
+        closing = next((r for r in records if r.get("t") == "closed"), None)
+        creating = is_create(records[0])
+        now = self.clock()
+        args = [
+            code,
+            0 if creating else expected,
+            self.channel,
+            "0" if closing is None else "1",
+            repr(float(closing.get("at", now))) if closing is not None else repr(now),
+            "1" if closing is not None and closing.get("over") else "0",
+            "1" if creating else "0",
+            repr(now - self.reuse_after),
+            self.prefix,
+            ",".join(str(i + 1) for i, r in enumerate(records) if r.get("t") == "result"),
+            *(_dumps(r) for r in records),
+        ]
+        keys = [
+            self._seq_key,
+            self._log(code),
+            self._closed_key,
+            self._closed_at_key,
+            self._finished_key,
+            self._snap(code),
+            self._results_key,
+        ]
         try:
-            ok, seq = await self._append(keys=[self._seq_key, self._log(code), self._closed_key], args=args)
+            ok, seq = await self._append(keys=keys, args=args)
         except RedisError as err:
             raise StoreUnavailable(f"could not save to Redis: {err}") from err
         if not ok:
@@ -240,18 +322,67 @@ class RedisStore:
             closed: set[str] = await self.client.smembers(self._closed_key)  # type: ignore[assignment]
             tables = []
             for code, raw_seq in sorted(seqs.items()):
+                if code in closed:
+                    continue  # only open tables are read
                 self._seq[code] = int(raw_seq)
                 snap: dict[str, str] = await self.client.hgetall(self._snap(code))  # type: ignore[assignment]
                 snap_seq = int(snap["seq"]) if snap else 0
                 snapshot: dict[str, Any] | None = json.loads(snap["data"]) if snap else None
                 records = [r for _, r in await self.read_after(code, snap_seq)]
-                tables.append(StoredTable(code, snapshot, records, closed=code in closed))
+                tables.append(StoredTable(code, snapshot, records))
         except RedisError as err:
             raise StoreUnavailable(f"could not read from Redis: {err}") from err
         return tables
 
+    async def results(self) -> list[Record]:
+        """Every game result ever saved ("result" records), pruned games' too: the ratings are folded from them."""
+        try:
+            found = cast(list[str], await self.client.lrange(self._results_key, 0, -1))
+        except RedisError as err:
+            raise StoreUnavailable(f"could not read from Redis: {err}") from err
+        return [json.loads(text) for text in found]
+
     async def history(self, code: str) -> list[Record]:
-        return [r for _, r in await self.read_after(code, 0)]
+        """Every record of a game: by its table's code (the latest game under that code), or by its game id."""
+        records = [r for _, r in await self.read_after(code, 0)]
+        if not records and len(code) > 4:  # a game id whose game still sits under its table's code
+            records = [r for _, r in await self.read_after(code[:4], 0)]
+            return records if records and same_game(records[0], code) else []
+        return records
+
+    async def prune(
+        self, finished_before: float | None, abandoned_before: float | None, *, dry_run: bool = False
+    ) -> int:
+        """Delete the games closed before the cutoffs (epoch seconds; None keeps them): finished games by the first,
+        the others by the second. Returns how many games were (or would be) deleted."""
+        cutoffs = [c for c in (finished_before, abandoned_before) if c is not None]
+        if not cutoffs:
+            return 0
+        try:
+            found = await self.client.zrangebyscore(self._closed_at_key, "-inf", f"({max(cutoffs)}", withscores=True)
+            candidates = cast(list[tuple[str, float]], found)
+            if not candidates:
+                return 0
+            finished = await self.client.smismember(self._finished_key, [key for key, _ in candidates])
+            keys = []
+            for (key, at), over in zip(candidates, finished, strict=True):
+                cutoff = finished_before if over else abandoned_before
+                if cutoff is not None and at < cutoff:
+                    keys.append(key)
+            if keys and not dry_run:
+                pipe = self.client.pipeline(transaction=True)
+                for key in keys:
+                    pipe.delete(self._log(key), self._snap(key), f"{self.prefix}presence:{key}")
+                pipe.hdel(self._seq_key, *keys)
+                pipe.srem(self._closed_key, *keys)
+                pipe.zrem(self._closed_at_key, *keys)
+                pipe.srem(self._finished_key, *keys)
+                await pipe.execute()
+                for key in keys:
+                    self._seq.pop(key, None)
+        except RedisError as err:
+            raise StoreUnavailable(f"could not prune in Redis: {err}") from err
+        return len(keys)
 
     async def moderation_entries(self) -> list[tuple[str, str, str]]:
         """One hash (`dixit:moderation`) holds them all, field `kind key`: one round trip for every check."""

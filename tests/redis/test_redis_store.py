@@ -29,7 +29,7 @@ async def test_records_come_back_in_order_with_snapshot_and_closed_flag(redis_se
     tables = {t.code: t for t in await store.load()}
     assert tables["ABCD"].snapshot == {"whole": "table"}
     assert tables["ABCD"].records == [{"t": "move", "n": 3}]
-    assert not tables["ABCD"].closed and tables["WXYZ"].closed
+    assert not tables["ABCD"].closed and "WXYZ" not in tables  # a closed table is not read at start-up
     assert [r["n"] for r in await store.history("ABCD")] == [1, 2, 3]
     await store.append("ABCD", [{"t": "move", "n": 4}])  # a restarted process appends after what it loaded
     assert [r["n"] for r in await store.history("ABCD")] == [1, 2, 3, 4]
@@ -226,3 +226,38 @@ async def test_each_command_sent_to_redis_counts_as_a_round_trip(redis_server: R
     await store.close()
     assert after_append > before
     assert COUNTS.redis_round_trips - after_append == 2  # the history read, then the pipeline of two
+
+
+async def test_a_closed_code_goes_to_a_new_table_after_a_while_and_old_games_are_pruned(
+    redis_server: RedisServer,
+) -> None:
+    store = await RedisStore.open(redis_server.url)
+    now = [1_700_000_000.0]
+    store.clock, store.reuse_after = lambda: now[0], 60.0
+    try:
+        await store.append("AAAA", [{"t": "create", "game": "AAAAGAME0001"}, {"t": "result", "n": 1}])
+        await store.snapshot("AAAA", {"whole": "table"})
+        await store.append("AAAA", [{"t": "closed", "at": now[0], "over": True}])
+        now[0] += 10
+        with pytest.raises(StoreConflict):  # closed 10 s ago: the code is not free yet
+            await store.append_at("AAAA", 0, [{"t": "create", "game": "AAAAGAME0002"}])
+        await store.append_at("BBBB", 0, [{"t": "create", "game": "BBBBGAME0001"}])
+        with pytest.raises(StoreConflict):  # open: never
+            await store.append_at("BBBB", 0, [{"t": "create", "game": "BBBBGAME0002"}])
+        now[0] += 60
+        assert await store.append_at("AAAA", 0, [{"t": "create", "game": "AAAAGAME0002"}]) == 1
+        old = await store.history("AAAAGAME0001")
+        assert [r["t"] for r in old] == ["create", "result", "closed"] and old[0]["game"] == "AAAAGAME0001"
+        assert [r["game"] for r in await store.history("AAAA")] == ["AAAAGAME0002"]
+        assert await store.history("AAAAGAME0002") == await store.history("AAAA")
+        assert sorted(t.code for t in await store.load()) == ["AAAA", "BBBB"]
+        # retention: the finished game (closed at the start) goes once its cutoff has passed
+        assert await store.prune(now[0] - 100, None) == 0
+        assert await store.prune(now[0], None, dry_run=True) == 1
+        assert await store.prune(now[0], None) == 1
+        assert await store.history("AAAAGAME0001") == []
+        assert not await store.client.exists("dixit:snap:AAAAGAME0001")
+        assert await store.history("AAAA")  # the open table is untouched
+        assert await store.results() == [{"t": "result", "n": 1}]  # the ratings keep the pruned game's result
+    finally:
+        await store.close()
