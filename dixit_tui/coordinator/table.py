@@ -484,6 +484,12 @@ class Table(Generic[S]):
         self.banned_keys, self.banned_ips = saved.banned_keys, saved.banned_ips
         self.lock_to, self.invited = saved.lock_to, saved.invited
         self.moves = saved.moves
+        self.options = saved.options  # (a change of options that was not saved did not happen)
+        self.clue_stand_in, self.quiet_turns, self.person_played = (
+            saved.clue_stand_in,
+            saved.quiet_turns,
+            saved.person_played,
+        )
         self.chat, self.chat_total, self.log, self.version = saved.chat, saved.chat_total, saved.log, saved.version + 1
         self.pending = []
         self._seat_infos_key = ()
