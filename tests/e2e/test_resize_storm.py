@@ -7,6 +7,7 @@ import asyncio
 import gc
 import sys
 import time
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ class ResizeCounter:
         """No two relayouts of the session less than a resize_interval apart (on the driver's own clock, whatever
         the machine's speed; a little is allowed for the time between the driver's noting it and the app's post)."""
         at = self.at[name]
-        gaps = [b - a for a, b in zip(at, at[1:], strict=False)]
+        gaps = [b - a for a, b in pairwise(at)]
         assert all(gap >= INTERVAL - 0.02 for gap in gaps), gaps
 
 
