@@ -363,6 +363,13 @@ class DixitApp(ThemeLookup[int]):
             return await self.act(session.watch(arg))
         if verb == "reconnect" and arg:
             return await self.act(session.reclaim(arg))
+        if verb in ("replay", "tables"):  # plain commands: they answer without a terminal
+            self.notify(
+                f"{verb} answers without a terminal: ssh HOST {verb}{' CODE' if verb == 'replay' else ''} (no -t).",
+                severity="warning",
+                markup=False,
+            )
+            return False
         self.notify("Unknown command. Try: join CODE, watch CODE or reconnect CODE.", severity="warning", markup=False)
         return False
 
