@@ -72,3 +72,37 @@ async def test_the_shell_hint_never_names_an_empty_leftover_table() -> None:
         assert lobby.selected_code() == view.code
         hint = str(lobby.query_one("#hint", Static).render())
         assert f"join {view.code}" not in hint and "join CODE" in hint, hint
+
+
+async def test_leaving_for_good_from_the_table_x_then_yourself() -> None:
+    """Issue 22 item 2: `l` asks to step away (the seat is kept) and says how to leave for good instead: x, then
+    yourself; a player who is not the host may do that too, and lands in the lobby."""
+    from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
+
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        (ben, pb), (_, pc), (_, pd) = await open_apps(stack, coord, ["ben", "cara", "dee"], view.code)
+        await session_of(ana).start()
+        await settle(pa, pb, pc, pd)
+        await pb.press("l")
+        await settle(pb)
+        dialog = ben.screen
+        assert isinstance(dialog, ConfirmScreen) and dialog.yes_label == "Step away"
+        assert "To leave the game for good instead, press x at the table and pick yourself." in str(dialog.body)
+        await pb.press("escape")
+        await settle(pb)
+        await pb.press("x")
+        await settle(pb)
+        picker = ben.screen
+        assert isinstance(picker, SeatPicker) and [seat for seat, _ in picker.seats] == [1]
+        await pb.press("enter")
+        await settle(pb)
+        assert isinstance(ben.screen, ConfirmScreen) and ben.screen.title_text == "Leave for good?"
+        await pb.press("y")
+        await settle(pa, pb)
+        assert isinstance(ben.screen, LobbyScreen)
+        table = coord.tables[view.code]
+        assert table.seats[1].removed and table.game is not None and table.status == "playing"
