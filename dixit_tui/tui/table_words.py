@@ -658,7 +658,8 @@ def why_no_clue(view: TableView) -> str:
     if view.stand_in_clue is not None and game.storyteller is not None:  # not a player's own clue: say whose
         why = "Time ran out" if view.stand_in_clue == StandInReason.TIME else f"{teller} was away"
         if game.storyteller == view.you:
-            return f"{'Time ran out' if view.stand_in_clue == StandInReason.TIME else 'You were away'}: a stand-in gave your clue"
+            mine = "Time ran out" if view.stand_in_clue == StandInReason.TIME else "You were away"
+            return f"{mine}: a stand-in gave your clue"
         return f"{why}: a stand-in gave the clue for {teller}"
     if game.storyteller == view.you:
         return "Your clue is already given"
