@@ -35,6 +35,8 @@ from dixit_tui.sanitize import name_key
 
 if TYPE_CHECKING:
     from dixit_tui.coordinator.service import Coordinator, PlayerSession, SessionTable
+    from dixit_tui.coordinator.shared import SharedTables
+    from dixit_tui.coordinator.shared_queue import SharedQueue
 
 log = logging.getLogger(__name__)
 
@@ -86,12 +88,18 @@ def _playable(mode: Mode, profile: Profile, size: int) -> bool:
 
 @dataclass(eq=False, slots=True)
 class Ticket:
-    session: PlayerSession
+    session: PlayerSession | None  # None: a client of another worker (`SharedQueue`), `who` says who
     ask: Ask
     since: float  # the coordinator's clock when it queued
+    id: str = ""  # in the shared queue
+    who: tuple[str, str | None, bool] = ("", None, False)  # another worker's client: (name, key, bot)
 
     def due(self) -> float | None:
         return None if self.ask.fill_after is None else self.since + self.ask.fill_after
+
+    def waiting(self) -> bool:
+        """Still waiting: a client of another worker, or one of this worker's not closed and at no table."""
+        return self.session is None or (not self.session.closed and self.session.table is None)
 
 
 class Matchmaker:
@@ -101,6 +109,14 @@ class Matchmaker:
         self.lock = asyncio.Lock()  # one seating at a time
         self.timer: asyncio.TimerHandle | None = None
         self.seated = 0  # tables the queue opened, ever
+        self.shared: SharedQueue | None = None  # several workers on Redis: the one queue of them all
+
+    def share(self, tables: SharedTables) -> None:
+        """Several workers on Redis: queue in the one queue of them all (`SharedQueue`)."""
+        from dixit_tui.coordinator.shared_queue import SharedQueue
+
+        self.shared = SharedQueue(self, tables)
+        self.shared.start(tables.tick_every)
 
     # --- the queue ---------------------------------------------------------------------------------------------
 
@@ -111,16 +127,24 @@ class Matchmaker:
             raise TableError("You are at a table: leave it first to queue for another.", "at_table")
         if ask.fill_after is not None and self.coordinator.bots is None:
             raise TableError("This server has no built-in bots to fill a table with.", "no_bots")
-        self._drop(session)
-        self.tickets.append(Ticket(session, ask, self.coordinator.clock()))
+        self.unqueue(session, quietly=True)
+        ticket = Ticket(session, ask, self.coordinator.clock())
+        self.tickets.append(ticket)
         self._tell_waiting(ask.kind())
+        if self.shared is not None:
+            await self.shared.put(ticket)
+            return
         await self.match()
 
-    def unqueue(self, session: PlayerSession) -> bool:
+    def unqueue(self, session: PlayerSession, *, quietly: bool = False) -> bool:
         """Take `session` out of the queue (it asked, or closed). Returns whether it was in it."""
         ticket = self._drop(session)
         if ticket is None:
             return False
+        if self.shared is not None:
+            self.shared.drop(ticket)
+        if quietly:
+            return True
         if not session.closed:
             session.deliver(QueueUpdate(False, self._waiting(ticket.ask.kind()), "You left the queue."))
         self._tell_waiting(ticket.ask.kind())
@@ -142,7 +166,7 @@ class Matchmaker:
     def _tell_waiting(self, kind: tuple[Mode, Profile]) -> None:
         count = self._waiting(kind)
         for ticket in self.tickets:
-            if ticket.ask.kind() == kind:
+            if ticket.ask.kind() == kind and ticket.session is not None:
                 ask = ticket.ask
                 sizes = f"{ask.low}" if ask.low == ask.high else f"{ask.low} to {ask.high}"
                 text = f"In the queue for a {_label(*kind)} table of {sizes} players: {count} waiting."
@@ -155,6 +179,9 @@ class Matchmaker:
         await self.match()
 
     async def match(self) -> None:
+        if self.shared is not None:  # the one matchmaker of all the workers decides
+            await self.shared.round()
+            return
         async with self.lock:
             while (found := self._next_table()) is not None:
                 tickets, size = found
@@ -164,46 +191,41 @@ class Matchmaker:
                     await self._open(tickets, size)
                 except TableError as err:
                     log.warning("the queue could not open a table: %s", err.message)
-                    self.tickets[:0] = [t for t in tickets if not t.session.closed and t.session.table is None]
+                    self.tickets[:0] = [t for t in tickets if t.waiting()]
                     break
         self._arm()
 
     def _next_table(self) -> tuple[list[Ticket], int] | None:
         """The tickets to seat at one table now and its size, or None. Sessions that left meanwhile are dropped."""
-        self.tickets = [t for t in self.tickets if not t.session.closed and t.session.table is None]
-        now = self.coordinator.clock()
-        kinds = list(dict.fromkeys(t.ask.kind() for t in self.tickets))
-        for kind in kinds:
-            group = [t for t in self.tickets if t.ask.kind() == kind]
-            for size in range(max(t.ask.high for t in group), 0, -1):  # the biggest table that can sit now
-                fits = [t for t in group if t.ask.accepts(size)]
-                if len(fits) >= size:
-                    return fits[:size], size
-            for ticket in group:  # oldest first: a ticket due fills its smallest table with bots
-                due = ticket.due()
-                if due is not None and now >= due:
-                    size = min(n for n in range(ticket.ask.low, ticket.ask.high + 1) if ticket.ask.accepts(n))
-                    others = [t for t in group if t is not ticket and t.ask.accepts(size)]
-                    return [ticket, *others[: size - 1]], size
-        return None
+        self.tickets = [t for t in self.tickets if t.waiting()]
+        return choose(self.tickets, self.coordinator.clock())
 
     async def _open(self, tickets: Sequence[Ticket], size: int) -> None:
-        """A new table for `tickets` (its host: the one waiting longest), bots in the seats left, started."""
+        """A new table for `tickets` (its host: the one waiting longest), bots in the seats left, started. The
+        clients of other workers (the shared queue) are seated by their worker, told by `shared.seated`."""
         coordinator = self.coordinator
         ask = tickets[0].ask
         options = TableOptions(mode=ask.mode.value, profile=ask.profile.value, seats=size)
         table = coordinator.create_table(options, creator=QUEUE_CREATOR)
+        remote: list[tuple[Ticket, int]] = []
         async with table.lock:
             taken: set[str] = set()
             for ticket in tickets:
                 session = ticket.session
-                name = _free_name(session.name, taken)
+                who = ticket.who if session is None else (session.name, session.identity.key, session.identity.bot)
+                wanted, key, bot = who
+                name = _free_name(wanted, taken)
                 taken.add(name_key(name))
-                seat = table.add_seat(name, session.identity.key, bot=session.identity.bot)
+                seat = table.add_seat(name, key, bot=bot)
+                if session is None:
+                    remote.append((ticket, seat))
+                    continue
                 session.name, session.table = name, table
                 table.sit(seat, session)
                 session.deliver(QueueUpdate(False, 0, f"A table was found: {table.code}.", table.code))
             await coordinator.changed(table, lobby=True)
+        if remote and self.shared is not None:
+            await self.shared.seated(table, [(t, table.seats[seat].code) for t, seat in remote])
         bots = size - len(tickets)
         if bots:
             try:
@@ -236,6 +258,24 @@ class Matchmaker:
             return
         delay = max(0.0, min(dues) - self.coordinator.clock())
         self.timer = detached.call_later(delay, lambda: self.coordinator._spawn(self.tick()))
+
+
+def choose(tickets: Sequence[Ticket], now: float) -> tuple[list[Ticket], int] | None:
+    """The tickets (oldest first) to seat at one table now, and its size; None if no table can open yet."""
+    kinds = list(dict.fromkeys(t.ask.kind() for t in tickets))
+    for kind in kinds:
+        group = [t for t in tickets if t.ask.kind() == kind]
+        for size in range(max(t.ask.high for t in group), 0, -1):  # the biggest table that can sit now
+            fits = [t for t in group if t.ask.accepts(size)]
+            if len(fits) >= size:
+                return fits[:size], size
+        for ticket in group:  # oldest first: a ticket due fills its smallest table with bots
+            due = ticket.due()
+            if due is not None and now >= due:
+                size = min(n for n in range(ticket.ask.low, ticket.ask.high + 1) if ticket.ask.accepts(n))
+                others = [t for t in group if t is not ticket and t.ask.accepts(size)]
+                return [ticket, *others[: size - 1]], size
+    return None
 
 
 def _free_name(name: str, taken: set[str]) -> str:

@@ -376,8 +376,13 @@ class Coordinator:
             log.error("saving table %s failed; rolling it back (the store is failing)", table.code, exc_info=err)
         else:
             log.warning("saving table %s failed (%s); rolling it back", table.code, type(err).__name__)
-        self.unsaved[table.code] = self.unsaved.get(table.code, 0) + 1
-        self.tally.count("changes refused: the store could not save them", table.code)
+        self.refused_for_storage(table.code)
+
+    def refused_for_storage(self, code: str) -> None:
+        """A change at table `code` was refused because the store could not be written or read: counted, and the
+        table is refreshed when the store is back (`store_back`)."""
+        self.unsaved[code] = self.unsaved.get(code, 0) + 1
+        self.tally.count("changes refused: the store could not save them", code)
 
     def store_back(self) -> None:
         """The store saves again (a change was saved, or Redis answered the tick): every table a failed change was
@@ -390,7 +395,8 @@ class Coordinator:
             table = self.tables.get(code)
             if table is not None:
                 self.schedule(table)
-                self.broadcast(table)
+                for session, view in table.views():  # even a view equal to the last one: "go on, it works again"
+                    session.deliver(StateUpdate(view))
 
     def _take_out(self, table: Table) -> None:
         """The store can neither save the table's change nor give back its saved state: the table leaves this
@@ -656,9 +662,22 @@ class Coordinator:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    @_retry_on_conflict
     async def expire(self, table: Table) -> None:
-        """A deadline passed: a stand-in plays, from their own view, for each player the phase still waits for."""
+        """A deadline passed: a stand-in plays, from their own view, for each player the phase still waits for. If
+        the store cannot be read or written (catching up, or saving the stand-ins' moves: nothing changed), the
+        deadline is tried again in `STORE_RETRY` seconds, until the store answers: the table never waits for ever."""
+        try:
+            await self._expire(table)
+        except TableError as err:
+            if err.code != "storage":
+                raise
+            if self.tables.get(table.code) is table:  # rolled back, not taken out: try again in a moment
+                if table.timer is not None:
+                    table.timer.cancel()
+                table.timer = detached.call_later(STORE_RETRY, lambda: self.timers.on_due(table))
+
+    @_retry_on_conflict
+    async def _expire(self, table: Table) -> None:
         if self.shared is not None and not self.shared.owns(table.code):
             return  # only the table's owner plays stand-ins (its moves reach this worker like any other)
         async with table.lock:
@@ -667,13 +686,7 @@ class Coordinator:
             if self.timers.put_off_after_a_stall(table):
                 return  # it fired long after its time: what players sent meanwhile is read first
             updates = self.timers.stand_in_moves(table)
-            try:
-                await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
-            except TableError as err:
-                if err.code != "storage":
-                    raise
-                if self.tables.get(table.code) is table:  # rolled back, not taken out: try again in a moment
-                    table.timer = detached.call_later(STORE_RETRY, lambda: self.timers.on_due(table))
+            await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
 
     async def connect(self, identity: Identity, sink: Sink, *, builtin_bot: bool = False) -> PlayerSession:
         """A new session for this client. `builtin_bot`: the client is one of the server's own bots (seated by

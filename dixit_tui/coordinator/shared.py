@@ -380,6 +380,7 @@ class SharedTables:
         try:
             entries, presence = await _execute(pipe)
         except RedisError as err:
+            coordinator.refused_for_storage(table.code)
             raise TableError(
                 "The server cannot reach its storage just now, so nothing changed. Try again in a moment.", "storage"
             ) from err
@@ -404,6 +405,8 @@ class SharedTables:
                 rematch, rematch_note = record["rematch"], str(record.get("text", ""))
             only_chat = only_chat and record.get("t") == "chat"
             updates += table.apply(record)
+            if record.get("t") == "result":  # a game over at another worker: rated here too
+                coordinator.ratings.add(record)
         if rematch is not None:
             self._follow_rematch(table, rematch, rematch_note)
         if closed:
@@ -574,8 +577,11 @@ class SharedTables:
         self._tasks.append(detached.spawn(self._listen(), name="shared-tables-listen"))
         self._tasks.append(detached.spawn(self._ticking(), name="shared-tables-tick"))
         self._tasks.append(detached.spawn(self._listen_live(), name="shared-tables-live"))
+        self.coordinator.matchmaker.share(self)  # the queue: one matchmaker for every worker
 
     async def stop(self) -> None:
+        if self.coordinator.matchmaker.shared is not None:
+            await self.coordinator.matchmaker.shared.stop()
         for task in self._tasks:
             task.cancel()
         if self._tasks:  # bounded: closing a pub/sub connection in the middle of a read can hang

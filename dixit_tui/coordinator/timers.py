@@ -79,6 +79,7 @@ class Timers:
         self.on_idle = on_idle
         self.on_typing = on_typing
         self._graced: weakref.WeakKeyDictionary[Table, float] = weakref.WeakKeyDictionary()
+        self._fired_late: weakref.WeakKeyDictionary[Table, float] = weakref.WeakKeyDictionary()
         self.stalls = 0
         """Deadlines put off because they fired late (a counter for tests and logs)."""
 
@@ -123,7 +124,7 @@ class Timers:
         table.deadline = min(due) if due else None
         if table.deadline is not None:
             delay = max(0.0, table.deadline - now)
-            table.timer = detached.call_later(delay, lambda: self.on_due(table))
+            table.timer = detached.call_later(delay, lambda: self.fire(table))
 
     @staticmethod
     def _resume(table: Table, now: float) -> None:
@@ -153,15 +154,24 @@ class Timers:
         """Whether the table's deadline has come (none is set while the table waits for its players)."""
         return table.deadline is not None and self.clock() >= table.deadline - 0.01
 
+    def fire(self, table: Table) -> None:
+        """The table's timer went off (the event loop calls this): how late, by the clock, is noted for
+        `put_off_after_a_stall`, and the coordinator is told (`on_due`)."""
+        if table.deadline is not None:
+            self._fired_late[table] = self.clock() - table.deadline
+        self.on_due(table)
+
     def put_off_after_a_stall(self, table: Table) -> bool:
-        """The table's deadline has come: if it came more than `STALL` seconds ago, the server was not running (a
-        SIGSTOP, a frozen VM, a loop blocked) and moves sent in time may still wait unread in the players' sockets.
-        Then every clock of the table is pushed on so that the deadline is `STALL_GRACE` seconds from now (once per
-        deadline), the timer re-armed, and True returned: nobody is played for yet. Called under the table's lock."""
+        """The table's timer went off: if it did more than `STALL` seconds after its deadline, the server was not
+        running (a SIGSTOP, a frozen VM, a loop blocked) and moves sent in time may still wait unread in the players'
+        sockets. Then every clock of the table is pushed on so that the deadline is `STALL_GRACE` seconds from now
+        (once per deadline), the timer re-armed, and True returned: nobody is played for yet. Called under the
+        table's lock, after catching up (a deadline found passed any other way is played as it is)."""
         deadline = table.deadline
-        if deadline is None:
+        late = self._fired_late.pop(table, None)
+        if deadline is None or late is None:
             return False
-        late = self.clock() - deadline
+        late = max(late, self.clock() - deadline)
         if late <= STALL or self._graced.get(table) == deadline:
             return False
         shift = late + STALL_GRACE

@@ -416,6 +416,13 @@ def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
     loop.call_later(REFUSAL_LINGER, close)
 
 
+PACKET_COST = 512
+"""Bytes each data packet of a session without a terminal counts for, at least, against `input_rate`: what a packet
+costs the server (decrypting it, checking it, handing it on) hardly depends on its size, so a flood of tiny packets
+(an unfinished line in 30-byte writes) is cut as early as a flood of full ones. A headless client sends a few lines
+a second; 128 packets a second, 512 at once, are far above that."""
+
+
 class _SessionProcess(asyncssh.SSHServerProcess[bytes]):
     """The one session of a connection. Subsystems (sftp included) are refused. A session without a terminal has
     its input metered as it arrives (`input_guard`: a flood disconnects the client, as a terminal's does)."""
@@ -424,10 +431,13 @@ class _SessionProcess(asyncssh.SSHServerProcess[bytes]):
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         guard = self.input_guard
-        if guard is not None and guard.check(len(data)) is not None:
+        if guard is not None and guard.check(max(len(data), PACKET_COST)) is not None:
             self.input_guard = None
             logger.warning("disconnecting a client: input flood (a session without a terminal)")
-            self.channel.get_connection().abort()
+            conn = self.channel.get_connection()
+            conn.abort()
+            with contextlib.suppress(Exception):  # the packets already read are not decrypted one by one for nothing
+                conn._inpbuf = b""
             return
         super().data_received(data, datatype)
 

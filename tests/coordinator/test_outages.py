@@ -19,6 +19,7 @@ import pytest
 from dixit_tui.coordinator import Coordinator, Identity, TableError, TableOptions, service
 from dixit_tui.coordinator.codes import new_reconnect_code
 from dixit_tui.coordinator.limits import TableLimits
+from dixit_tui.log_caps import REPEATS
 from dixit_tui.protocol.session import serve_json
 from dixit_tui.store import SqliteStore
 from tests.coordinator.clients import connect, game_of, table_of
@@ -60,6 +61,7 @@ async def test_a_full_disk_logs_one_traceback_not_one_per_refused_move(
     cards = [c.card for c in game_of(p1).hand[:2]]
     store.full = True
     caplog.clear()
+    REPEATS.reset()  # (what earlier tests logged within the last 10 s does not count)
     with caplog.at_level(logging.INFO, logger="dixit_tui"):
         for _ in range(20):
             with pytest.raises(TableError) as refused:
@@ -159,3 +161,24 @@ async def test_wrong_reconnect_codes_and_lockouts_are_logged_as_summaries(caplog
     wrong = "reconnect codes refused (bad_code): 30 in"
     assert any(line.startswith(wrong) and "203.0.113.5 30" in line for line in lines), lines
     assert any(line.startswith("reconnect tries refused: too many wrong codes: 30 in") for line in lines)
+
+
+async def test_when_the_store_saves_again_every_table_a_change_failed_at_gets_its_state(tmp_path: Path) -> None:
+    """A move failed at one table during the outage; the store works again (a change at another table is saved):
+    everyone at the first table is sent its state again, so a client waiting for one goes on."""
+    store = await _full_disk(tmp_path)
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, store=store)
+    ana, p1, p2 = await table_of(coord, 3, seed=4)
+    await ana.session.start()
+    await ana.session.clue("tide", game_of(ana).hand[0].card)
+    other = await connect(coord, "zoe", "SHA256:zoe")
+    await other.session.create(TableOptions())
+    store.full = True
+    with pytest.raises(TableError):
+        await p1.session.submit([c.card for c in game_of(p1).hand[:2]])
+    seen = [len(c.updates) for c in (ana, p1, p2)]
+    store.full = False
+    await other.session.chat("hello")  # saved: the store is back
+    assert all(len(c.updates) > before for c, before in zip((ana, p1, p2), seen, strict=True))
+    assert not coord.unsaved
+    await store.close()

@@ -11,7 +11,6 @@ import pytest
 from tests.e2e.harness import TIMEOUT, wait_for
 from tests.e2e.json_client import JsonClient, everyone_over, play
 from tests.e2e.servers import dixit_server
-from tests.e2e.shared_servers import skip_on_two_workers
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
@@ -24,7 +23,6 @@ def queued(coord: object) -> int:
 
 
 async def test_four_json_clients_that_queue_are_seated_at_one_table_and_play_it_to_the_end(tmp_path: Path) -> None:
-    skip_on_two_workers("each worker's queue seats the clients connected to it")
     async with dixit_server(tmp_path) as (server, coord):
         players = [await JsonClient.open(server.port, name, "json bot") for name in ("ana", "ben", "cy", "dan")]
         for player in players[:3]:

@@ -660,3 +660,58 @@ async def test_a_game_nobody_is_at_makes_room_for_a_person_at_another_worker(wor
     view = await dan.create(TableOptions())
     assert view.code != code and set(b.coordinator.tables) == {view.code}
     await until(lambda: code not in a.coordinator.tables, "worker A to close the game too")
+
+
+async def test_when_redis_answers_again_the_table_a_change_failed_at_gets_its_state(redis_server: RedisServer) -> None:
+    """Redis gone: ben's move is refused. Redis back, and nobody moves: the worker's next tick finds Redis answering
+    and sends everyone it serves at that table their state again (before, nothing came until someone moved)."""
+    a = await start_worker(redis_server.url, "wa")
+    b = await start_worker(redis_server.url, "wb")
+    try:
+        code, players = await seated(a, b)
+        (_, _), (ben_c, ben), (cy_c, _) = players
+        redis_server.kill()
+        with pytest.raises(TableError):
+            await ben.chat("while redis is down")
+        assert b.coordinator.unsaved == {code: 1}
+        seen = (len(ben_c.views), len(cy_c.views))
+        redis_server.start()
+        await until(lambda: not b.coordinator.unsaved, "worker B to find Redis answering")
+        assert len(ben_c.views) > seen[0] and len(cy_c.views) > seen[1]
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+async def test_a_deadline_that_meets_redis_gone_is_tried_again_until_it_answers(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Redis frozen or gone when the phase's time runs out: catching up fails, nothing is played. Before, that was
+    the end of the table's clock (an exception in a task nobody awaited) and the table waited until someone moved;
+    now the deadline is tried again every `STORE_RETRY` seconds and the stand-ins play once Redis answers."""
+    from dixit_tui.coordinator import service
+
+    monkeypatch.setattr(service, "STORE_RETRY", 0.05)
+    a = await start_worker(redis_server.url, "wa")
+    b = await start_worker(redis_server.url, "wb")
+    try:
+        ana = await a.connect("ana")
+        view = await ana[1].create(TableOptions(seed=3, turn_seconds=600))
+        others = [await b.connect(name) for name in ("ben", "cy")]
+        for _, session in others:
+            await session.join(view.code)
+        await until(lambda: len(last_view(ana[0]).seats) == 3, "ana to see ben and cy")
+        await ana[1].start()
+        table = a.coordinator.tables[view.code]
+        await until(lambda: table.deadline is not None and a.shared.owns(view.code), "A to keep the clocks")
+        clock = a.coordinator.timers.clock
+        a.coordinator.timers.clock = lambda: clock() + 601.0  # the phase's 10 minutes have passed
+        redis_server.kill()
+        await a.coordinator.expire(table)  # the deadline: catching up cannot reach Redis
+        assert not any("stand-in" in line for line in table.log)
+        assert table.timer is not None  # tried again soon, not never
+        redis_server.start()
+        await until(lambda: any("stand-in" in line for line in table.log), "a stand-in to play once Redis is back")
+    finally:
+        await a.stop()
+        await b.stop()
