@@ -154,6 +154,10 @@ class Matchmaker:
     def waiting(self) -> int:
         return len(self.tickets)
 
+    def queued(self, session: PlayerSession) -> bool:
+        """Whether `session` waits in the queue (a headless client waiting there is not idle)."""
+        return any(t.session is session for t in self.tickets)
+
     def _drop(self, session: PlayerSession) -> Ticket | None:
         ticket = next((t for t in self.tickets if t.session is session), None)
         if ticket is not None:

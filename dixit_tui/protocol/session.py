@@ -62,8 +62,9 @@ async def serve_json(
 ) -> int:
     """Run one headless session until the client closes its input. Returns the exit status.
 
-    With `idle_timeout`, a session not seated at a table (in the lobby, or watching) that sends nothing, not even an
-    empty line, for that many seconds is told so (`idle`) and ended: idle sessions cannot fill the server."""
+    With `idle_timeout`, a session neither seated at a table nor waiting in the queue (in the lobby, or watching)
+    that sends nothing, not even an empty line, for that many seconds is told so (`idle`) and ended: idle sessions
+    cannot fill the server."""
     outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
     lobby: list[tuple[TableSummary, ...]] = [()]
     overflow = asyncio.Event()
@@ -111,7 +112,7 @@ async def serve_json(
                 break
             if not reading.done():
                 if idle_timeout is not None and loop.time() >= last_input + idle_timeout:
-                    if session.seat is None:
+                    if session.seat is None and not coordinator.matchmaker.queued(session):
                         log.info("headless client %s idle for %gs; disconnecting", who, idle_timeout)
                         say(error("idle", IDLE_MESSAGE.format(seconds=round(idle_timeout))))
                         status = 1

@@ -126,10 +126,13 @@ async def test_a_flood_of_tiny_packets_is_cut_as_early_as_one_of_full_ones(tmp_p
         print(f"tiny packets: cut after {sent} bytes sent")
 
 
-async def test_idle_json_sessions_end_but_seated_players_stay(tmp_path: Path) -> None:
+async def test_idle_json_sessions_end_but_seated_and_queued_players_stay(tmp_path: Path) -> None:
     async with dixit_server(tmp_path, limit=["json_idle_timeout=0.5"]) as (server, _):
         seated = await JsonClient.open(server.port, "ana")
         await seated.create(mode="standard")
+        queued = await JsonClient.open(server.port, "cy")
+        queued.send({"cmd": "queue", "mode": "standard", "profile": "refresh", "players": [6, 8]})
+        await queued.wait_for("queue")
         idle = await JsonClient.open(server.port, "ben")
         message = await idle.wait_for("error", code="idle")
         assert "sent nothing" in message["message"]
@@ -138,7 +141,9 @@ async def test_idle_json_sessions_end_but_seated_players_stay(tmp_path: Path) ->
             await asyncio.sleep(0.5)
         assert seated.alive and not seated.conn.is_closed()
         assert not seated.of_type("error")
+        assert queued.alive and not queued.of_type("error")  # waiting in the queue is not idle either
         await seated.close()
+        await queued.close()
 
 
 async def test_sessions_without_a_terminal_leave_room_for_terminal_players(tmp_path: Path) -> None:
