@@ -1,6 +1,6 @@
 """Issue 24, items 3, 5 and 6, over real SSH from loopback, with the figures of docs/operations.md (printed with -s):
-squatters from 20 addresses in 4 networks (create with bots, start, leave) cannot lock people out; a create/leave loop on one
-connection is metered; and such a loop does not make every lobby redraw twice a cycle.
+squatters from 20 addresses in 4 networks (create with bots, start, leave) cannot lock people out; a create/leave
+loop on one connection is metered; and such a loop does not make every lobby redraw twice a cycle.
 
     ./dev test tests/e2e/test_squat_churn_lobby.py -s
 """
