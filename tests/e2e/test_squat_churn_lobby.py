@@ -8,7 +8,9 @@ loop on one connection is metered; and such a loop does not make every lobby red
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,6 +34,15 @@ async def create_leave(client: JsonClient, ref: str, **options: object) -> str:
     return "ok"
 
 
+def answered(ref: str) -> Callable[[dict[str, Any]], bool]:
+    """The error `ref` caused, or the state of a table with its three seats taken (the creator and 2 bots)."""
+
+    def match(m: dict[str, Any]) -> bool:
+        return (m["type"] == "error" and m.get("ref") == ref) or (m["type"] == "state" and len(m["players"]) == 3)
+
+    return match
+
+
 async def test_squatters_from_20_addresses_leave_room_for_a_person(tmp_path: Path) -> None:
     async with dixit_server(tmp_path, store=True, limit=["max_tables=20"]) as (server, coord):
         results: list[str] = []
@@ -41,10 +52,7 @@ async def test_squatters_from_20_addresses_leave_room_for_a_person(tmp_path: Pat
                 squat = await JsonClient.open(server.port, f"sq{a}x{n}", local_ip=f"127.0.{a % 4}.{10 + a}")
                 ref = f"{a}-{n}"
                 squat.send({"cmd": "create", "mode": "standard", "seats": 3, "bots": 2, "ref": ref})
-                got = await squat.wait_for(
-                    lambda m, ref=ref: (m["type"] == "error" and m.get("ref") == ref)
-                    or (m["type"] == "state" and len(m.get("players", [])) == 3)
-                )
+                got = await squat.wait_for(answered(ref))
                 if got["type"] == "error":
                     results.append(str(got["code"]))
                 else:
