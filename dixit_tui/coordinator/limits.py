@@ -96,7 +96,7 @@ class CreateMeter:
         limits = self.limits
         keys = [(f"create:{owner}", limits.creates_per_player)]
         if address:
-            keys.append((f"create:ip:{address}", limits.creates_per_ip))
+            keys.append((f"create:ip:{address_of(address)}", limits.creates_per_ip))
             network = network_of(address)
             if network is not None:
                 keys.append((f"create:net:{network}", limits.creates_per_network))

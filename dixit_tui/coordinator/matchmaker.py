@@ -31,6 +31,7 @@ from dixit_tui.engine import (
     player_range,
     profile_for,
 )
+from dixit_tui.log_caps import REPEATS
 from dixit_tui.sanitize import name_key
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from dixit_tui.coordinator.shared_queue import SharedQueue
 
 log = logging.getLogger(__name__)
+log.addFilter(REPEATS)  # (an outage fails every tick the same way)
 
 QUEUE_CREATOR = "queue"  # the creator of the tables the queue opens (they count against no player's cap)
 MAX_FILL_AFTER = 3600.0

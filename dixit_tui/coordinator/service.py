@@ -684,6 +684,7 @@ class Coordinator:
             if table.game is None or not self.timers.due(table):
                 return  # catching up (other workers' moves, who left) set new clocks: they fire when due
             if self.timers.put_off_after_a_stall(table):
+                self.broadcast(table)  # the new deadline, shown
                 return  # it fired long after its time: what players sent meanwhile is read first
             updates = self.timers.stand_in_moves(table)
             await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
@@ -720,6 +721,19 @@ class Coordinator:
             )
         order = {TableStatus.LOBBY: 0, TableStatus.PLAYING: 1, TableStatus.OVER: 2}
         return tuple(sorted(out, key=lambda t: (order[t.status], t.code)))
+
+    def seat_kept_for(self, key: str | None) -> str | None:
+        """The code of a running game where a seat taken with this SSH key waits for its player (nobody is connected
+        to it), if any: a keyed player coming back is taken there. None without a key."""
+        if key is None:
+            return None
+        for table in self.tables.values():
+            if table.status is not TableStatus.PLAYING:
+                continue
+            seat = table.seat_for_key(key)
+            if seat is not None and table.seats[seat].session is None:
+                return table.code
+        return None
 
     def lobby_changed(self) -> None:
         """The tables changed: every session in the lobby gets the new listing. Listings are coalesced: the first

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from dixit_tui.addresses import address_of
 from dixit_tui.coordinator.codes import new_reconnect_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.models import (
@@ -182,6 +183,7 @@ class Table(Generic[S]):
         self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
         self.game_id = code  # unique among every game ever stored (a code is given out again once its table closed)
         self.remote_watchers = 0  # spectators at other workers (several workers on Redis), by their presence
+        self.away_host: int | None = None  # the seat that was the host when it went away (it keeps the duties a while)
         self.empty_since: float | None = None  # a lobby no person sits at: since when (it closes after a while)
         self.clue_stand_in: str | None = None  # why a stand-in gave this turn's clue ("time", "away"); None: a player
         self.quiet_turns = 0  # whole turns in a row no person played in (stand-ins and bots only); see `unattended`
@@ -272,7 +274,9 @@ class Table(Generic[S]):
         if record is not None and not record.removed and not record.bot:
             if record.session is not None:
                 return None
-            if self.status is TableStatus.PLAYING and now < self.away_since.get(host, now) + grace:
+            # a host who went away keeps the duties through their grace; one who got them while away does not
+            away = self.away_since.get(host, now)
+            if self.status is TableStatus.PLAYING and self.away_host == host and now < away + grace:
                 return None
         count = len(self.seats)
         for offset in range(1, count + 1):
@@ -290,6 +294,8 @@ class Table(Generic[S]):
         record = self.seats[self.host]
         if record.session is not None or record.removed or record.bot or self.host not in self.away_since:
             return None
+        if self.away_host != self.host:
+            return None  # (it passes at once: see `next_host`)
         if self.next_host(float("inf"), grace) is None:
             return None
         return self.away_since[self.host] + grace
@@ -478,6 +484,12 @@ class Table(Generic[S]):
         self.banned_keys, self.banned_ips = saved.banned_keys, saved.banned_ips
         self.lock_to, self.invited = saved.lock_to, saved.invited
         self.moves = saved.moves
+        self.options = saved.options  # (a change of options that was not saved did not happen)
+        self.clue_stand_in, self.quiet_turns, self.person_played = (
+            saved.clue_stand_in,
+            saved.quiet_turns,
+            saved.person_played,
+        )
         self.chat, self.chat_total, self.log, self.version = saved.chat, saved.chat_total, saved.log, saved.version + 1
         self.pending = []
         self._seat_infos_key = ()
@@ -505,7 +517,8 @@ class Table(Generic[S]):
         """Whether the host removed this player from the table: by their key, or (keyless) by their address."""
         if key is not None:
             return key in self.banned_keys
-        return address is not None and address in self.banned_ips
+        here = address_of(address) if address is not None else None  # (an IPv6 address: its /64)
+        return here is not None and any(address_of(ip) == here for ip in self.banned_ips)
 
     def ban(self, key: str | None, address: str | None) -> None:
         """Keep a removed player out: their key, or their address if they have none."""
@@ -569,6 +582,8 @@ class Table(Generic[S]):
             return
         self.seats[seat].session = None
         self.away_since[seat] = now
+        if seat == self.host:
+            self.away_host = seat
         if self.status == TableStatus.PLAYING:
             name = self.seats[seat].name
             self.announce(
@@ -580,6 +595,7 @@ class Table(Generic[S]):
     def all_away(self, now: float) -> None:
         """Loaded from the store: nobody is back yet, and every seat counts as away from `now`."""
         self.away_since = {seat: now for seat in range(len(self.seats))}
+        self.away_host = self.host if self.seats else None
 
     def away_names(self) -> list[str]:
         """The players (not removed) with nobody connected to their seat."""

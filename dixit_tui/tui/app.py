@@ -204,7 +204,11 @@ class DixitApp(ThemeLookup[int]):
     async def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self._screen_changed)
         self.session = session = await self.coordinator.connect(self.identity, self._deliver)
-        if not self.command:
+        kept = self.seat_kept() if not self.command else None
+        if kept is not None and await self.act(session.join(kept)):
+            # back with your key, back at your seat: the game went on, and its table opens at once
+            self.notify(f"Welcome back: you are at your seat at table {kept} again.", markup=False)
+        elif not self.command:
             # The lobby opens with the open tables and the session's name: drawn once, not drawn empty and then again
             # (laid out again) when the first lobby update arrives (it then changes nothing).
             self.tables = self.coordinator.summaries()
@@ -359,6 +363,13 @@ class DixitApp(ThemeLookup[int]):
             return await self.act(session.watch(arg))
         if verb == "reconnect" and arg:
             return await self.act(session.reclaim(arg))
+        if verb in ("replay", "tables"):  # plain commands: they answer without a terminal
+            self.notify(
+                f"{verb} answers without a terminal: ssh HOST {verb}{' CODE' if verb == 'replay' else ''} (no -t).",
+                severity="warning",
+                markup=False,
+            )
+            return False
         self.notify("Unknown command. Try: join CODE, watch CODE or reconnect CODE.", severity="warning", markup=False)
         return False
 
@@ -429,6 +440,10 @@ class DixitApp(ThemeLookup[int]):
     def motd(self) -> str:
         """The server's message of the day ("" for none), shown in the lobby."""
         return self.coordinator.moderation.motd
+
+    def seat_kept(self) -> str | None:
+        """The code of a running game where this player's seat (taken with their SSH key) is kept, if any."""
+        return self.coordinator.seat_kept_for(self.identity.key)
 
     def deck_sizes(self) -> dict[str, int]:
         """The server's decks (the built-in ones and any given with --deck), each with its number of cards; a deck

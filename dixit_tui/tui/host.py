@@ -69,6 +69,9 @@ class Host(Protocol):
     def deck_sizes(self) -> dict[str, int]:
         """The decks a host may choose at this server, each with its number of cards."""
 
+    def seat_kept(self) -> str | None:
+        """The code of a running game where this player's seat (taken with their SSH key) is kept, if any."""
+
     def motd(self) -> str:
         """The server's message of the day ("" for none), shown in the lobby."""
 

@@ -31,6 +31,19 @@ def held(bots: list[BotPlayer], reason: str) -> bool:
     return all(bot.holds.get(reason, 0) > 0 for bot in bots)
 
 
+async def still_holding(bots: list[BotPlayer], reason: str, later: float = 60.0) -> None:
+    """What the bots could do now is done (the event loop has nothing left to run for them), and each would still
+    hold for `reason` `later` seconds on, by its own look at the view: "wait and see that nothing happened", on a
+    clock the test sets instead of a sleep."""
+    for _ in range(200):
+        await asyncio.sleep(0)
+    now = asyncio.get_running_loop().time() + later
+    for bot in bots:
+        view = bot.bot_view()
+        assert view is not None
+        assert bot.hold(view, now) is not None and bot.hold(view, now)[0] == reason  # type: ignore[index]
+
+
 async def seated(coord: Coordinator, bots: int = 3, **options: object) -> tuple[Human, list[BotPlayer], str]:
     ana = Human("ana", plays=False)
     session = await ana.connect(coord)
@@ -63,7 +76,7 @@ async def test_bots_never_take_the_first_clue_while_a_person_is_writing_one() ->
         bot.first_clue_grace = 0  # the grace is over; ana is still writing
     await ana.session.typing(True)  # a view change: every bot looks again and holds for her
     await wait_until(lambda: held(bots, "typing"))
-    await asyncio.sleep(0.3)  # time enough for a bot with no think delay to act, if it would
+    await still_holding(bots, "typing")  # a bot with no think delay would have acted by now, if it would
     game = ana.view.game if ana.view is not None else None
     assert game is not None and game.storyteller is None and game.phase == "clue"
     await ana.session.typing(False)  # she gave up: a bot takes the clue now
@@ -98,7 +111,7 @@ async def test_a_bot_teammate_leaves_the_teams_card_to_its_person() -> None:
     await wait_until(lambda: ana.view is not None and ana.view.game is not None and ana.view.game.phase == "submit")
     mate = next(b for b in bots if b.seat == 3)
     await wait_until(lambda: mate.holds.get("team", 0) > 0)
-    await asyncio.sleep(0.3)
+    await still_holding([mate], "team")
     view = ana.view
     assert view is not None and view.game is not None and 0 in view.game.waiting_for and 3 in view.game.waiting_for
     await ana.session.submit([view.game.hand[0].card])  # hers, not refused: the bot did not give it first
@@ -116,7 +129,7 @@ async def test_bots_hold_while_no_person_is_connected() -> None:
     await ana.session.close()  # everyone human is gone
     await wait_until(lambda: any(bot.holds.get("alone", 0) > 0 for bot in bots))
     before = [bot.actions for bot in bots]
-    await asyncio.sleep(0.3)
+    await still_holding(bots, "alone", later=3600)
     assert [bot.actions for bot in bots] == before
     assert coord.tables[code].deadline is None
     for bot in bots:
@@ -135,7 +148,7 @@ async def test_bots_hold_while_only_spectators_remain() -> None:
     await ana.session.close()  # the only person seated leaves; sam still watches
     await wait_until(lambda: held(bots, "alone"))
     before = [bot.actions for bot in bots]
-    await asyncio.sleep(0.3)
+    await still_holding(bots, "alone", later=3600)
     assert [bot.actions for bot in bots] == before
     assert sam.view is not None and sam.view.game is not None and sam.view.game.storyteller is None
     assert coord.tables[code].deadline is None and coord.tables[code].idle_timer is not None

@@ -189,6 +189,22 @@ async def test_lock_and_invite_keep_a_table_to_its_code_and_to_those_invited() -
         g.check()
 
 
+async def test_the_host_changes_the_options_before_the_start() -> None:
+    """Issue 22 item 5 over the protocol: `options` (the fields of `create`), host only, before the start."""
+    async with Game(seed=5) as g:
+        ana, ben, cy, lurker = [await g.connect(n) for n in ("ana", "ben", "cy", "lurker")]
+        code = await g.create(ana, [ben, cy], mode="standard")
+        await g.error(ben, {"cmd": "options", "mode": "party"}, "not_host")
+        await g.error(ana, {"cmd": "options", "mode": "standard", "seats": 2}, "bad_option")
+        await g.send(ana, {"cmd": "options", "mode": "team", "turn_seconds": 90, "seed": 5})
+        assert ben.state["mode"] == "team" and ana.state["mode"] == "team"
+        assert [(t["table"], t["mode"], t["turn_seconds"]) for t in lurker.state["tables"]] == [(code, "team", 90)]
+        await g.send(ana, {"cmd": "options", "mode": "standard", "seed": 5})
+        await g.send(ana, {"cmd": "start"})
+        await g.error(ana, {"cmd": "options", "mode": "party"}, "started")
+        g.check()
+
+
 async def test_odyssey_eight_players_two_votes_and_a_changed_vote() -> None:
     async with Game(seed=8) as g:
         names = ["ana", "ben", "cy", "dan", "eve", "fay", "gus", "hal"]
