@@ -11,10 +11,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from textual.filter import Monochrome
 from textual.pilot import Pilot
 
 from dixit_tui.coordinator import PlayerSession
+from dixit_tui.ssh.no_color import WithoutColor
 from dixit_tui.tui.widgets.recap import RecapScreen
 from tests.tui.fixtures import (
     default_move,
@@ -161,7 +161,7 @@ def test_table_snapshot(snap_compare: Compare, name: str, size: tuple[int, int])
 
 @pytest.mark.parametrize("name", ["vote", "party_red_marker", "team_submit"])
 def test_table_snapshot_no_color(snap_compare: Compare, name: str) -> None:
-    """NO_COLOR (as the SSH session sets it up: a monochrome filter): pointer, marks and roles stay readable."""
+    """NO_COLOR (as the SSH session sets it up: no colour at all): pointer, marks and roles stay readable."""
     app = make_app()
-    app._filters.append(Monochrome())
+    app._filters.append(WithoutColor())
     assert snap_compare(app, terminal_size=(80, 24), run_before=SCENARIOS[name])
