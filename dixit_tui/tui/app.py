@@ -202,6 +202,10 @@ class DixitApp(ThemeLookup[int]):
         if self.capabilities.few_colors:
             # The panels' borders are a grey just off the background: with 8 or 16 colours both become black.
             variables["border-blurred"] = variables["foreground-darken-1"]
+        if self.capabilities.colors == "none":
+            # What colour alone showed (NO_COLOR sends none): a text box's cursor, the highlighted row of a list.
+            variables["input-cursor-text-style"] = "reverse"
+            variables["block-cursor-text-style"] = "bold reverse"
         self.theme_variables = variables
         return variables
 

@@ -13,7 +13,17 @@ import pytest
 from tests.e2e.harness import HOST, PtyClient
 from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, ssh_options
 from tests.e2e.servers import dixit_server
-from tests.e2e.tui_driver import TIMEOUT, add_bot, create_table, key_of, open_lobby, start_game, wait_text
+from tests.e2e.tui_driver import (
+    TIMEOUT,
+    add_bot,
+    create_table,
+    find,
+    key_of,
+    open_lobby,
+    press,
+    start_game,
+    wait_text,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -98,3 +108,16 @@ async def test_openssh_with_lang_c_and_no_color(tmp_path: Path) -> None:
         assert all(ord(char) < 0x80 for char in pane), pane
         styled = await tmux("capture-pane", "-p", "-e", "-t", tmux.name)
         assert colour_sequences(styled.encode(), defaults=False) == [], styled
+
+
+async def test_no_color_still_shows_where_you_type(tmp_path: Path) -> None:
+    """Without colours, the chat box's cursor is drawn in reverse (it was a background colour: invisible)."""
+    async with dixit_server(tmp_path, seed=5) as (server, _):
+        _, cy = await _game_seen_by(server.port, env={"NO_COLOR": "1"})
+        await press(cy, "c")
+        await press(cy, "hi")
+        await wait_text(cy, "hi")
+        spot = find(cy, "hi")
+        assert spot is not None
+        x, y = spot
+        await cy.wait_until(lambda: cy.screen.buffer[y][x + 2].reverse, TIMEOUT, "the cursor after 'hi'")
