@@ -106,6 +106,9 @@ def test_the_locale_the_client_sent_decides_utf8() -> None:
     info = build_terminal_info("linux", (80, 24), {"LANG": "POSIX"}, None, (300, 100))
     assert info.capabilities() == Capabilities(colors="16", utf8=False)
     assert build_terminal_info("xterm", (80, 24), {"NO_COLOR": "1"}, None, (300, 100)).capabilities().colors == "none"
+    for term in ("linux", "vt100", "xterm"):  # 8 or 16 colours: the panels' borders in a grey they can draw
+        assert build_terminal_info(term, (80, 24), {}, None, (300, 100)).capabilities().few_colors
+    assert not build_terminal_info("xterm-256color", (80, 24), {}, None, (300, 100)).capabilities().few_colors
 
 
 def test_ascii_forms_keep_every_cell() -> None:
