@@ -32,7 +32,7 @@ from dixit_tui.coordinator.limits import (
     address_key,
     network_of,
 )
-from dixit_tui.coordinator.matchmaker import Matchmaker
+from dixit_tui.coordinator.matchmaker import Matchmaker, quick_game_ask
 from dixit_tui.coordinator.models import (
     CloseReason,
     Identity,
@@ -1243,6 +1243,15 @@ class PlayerSession:
             table.watch(self)
             await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
+
+    async def quick_game(self) -> bool:
+        """The lobby's quick game: queue for a standard table of 4 to 6 (bots fill it after a while, on a server with
+        them), or leave the queue if already in it. Returns whether this session is queued now."""
+        matchmaker = self.coordinator.matchmaker
+        if matchmaker.unqueue(self):
+            return False
+        await matchmaker.queue(self, quick_game_ask(self.coordinator.bots is not None))
+        return True
 
     async def leave(self) -> None:
         """Back to the lobby. Before the start the seat is freed; during a game it is kept for your return."""

@@ -43,6 +43,7 @@ from dixit_tui.counts import COUNTS
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
 from dixit_tui.tui.callback_counts import install_callback_counts
+from dixit_tui.tui.capabilities import FULL, Capabilities
 from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, share_dispatch_lookups
 from dixit_tui.tui.frame_patches import install_frame_patches
 from dixit_tui.tui.key_order import KeyGate
@@ -162,7 +163,9 @@ class DixitApp(ThemeLookup[int]):
         command: str | None = None,
         ssh_host: str | None = None,
         ssh_port: int | None = None,
+        capabilities: Capabilities = FULL,
     ) -> None:
+        self.capabilities = capabilities  # (before Textual's __init__: it asks for the CSS variables)
         share_parsed_css()
         share_computed_styles()
         share_dispatch_lookups()
@@ -196,6 +199,13 @@ class DixitApp(ThemeLookup[int]):
         if known is None or known[0] is not theme:
             known = _THEME_VARIABLES[theme.name] = (theme, super().get_css_variables())
         variables = dict(known[1])
+        if self.capabilities.few_colors:
+            # The panels' borders are a grey just off the background: with 8 or 16 colours both become black.
+            variables["border-blurred"] = variables["foreground-darken-1"]
+        if self.capabilities.colors == "none":
+            # What colour alone showed (NO_COLOR sends none): a text box's cursor, the highlighted row of a list.
+            variables["input-cursor-text-style"] = "reverse"
+            variables["block-cursor-text-style"] = "bold reverse"
         self.theme_variables = variables
         return variables
 

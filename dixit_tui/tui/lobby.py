@@ -172,6 +172,7 @@ class LobbyScreen(Screen[None]):
     AUTO_FOCUS = "#tables"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "create", "Create table"),
+        Binding("g", "quick_game", "Quick game"),
         Binding("w", "watch", "Watch"),
         Binding("j", "focus_join", "Join by code"),
         Binding("r", "focus_reconnect", "Reconnect"),
@@ -398,6 +399,13 @@ class LobbyScreen(Screen[None]):
             return
         if not await self.host.act(session.create(options)):
             self.action_create(options)  # keep what was chosen, so it can be fixed
+
+    async def action_quick_game(self) -> None:
+        """Queue for a quick game (a table of 4 to 6, started once enough wait; bots fill it after a while), or leave
+        the queue: the notices say which, and the table opens by itself once it is found."""
+        session = self.host.session
+        if session is not None:
+            await self.host.act(session.quick_game())
 
     def action_focus_join(self) -> None:
         self.query_one("#join-code", Input).focus()

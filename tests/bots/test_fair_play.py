@@ -10,6 +10,7 @@ import pytest
 
 from dixit_tui.bots.player import BotPlayer, add_bots
 from dixit_tui.coordinator import Coordinator, TableOptions
+from tests.bots.holds import still_holding
 from tests.bots.humans import Human
 
 pytestmark = pytest.mark.timeout(30)
@@ -29,19 +30,6 @@ def told(human: Human) -> bool:
 
 def held(bots: list[BotPlayer], reason: str) -> bool:
     return all(bot.holds.get(reason, 0) > 0 for bot in bots)
-
-
-async def still_holding(bots: list[BotPlayer], reason: str, later: float = 60.0) -> None:
-    """What the bots could do now is done (the event loop has nothing left to run for them), and each would still
-    hold for `reason` `later` seconds on, by its own look at the view: "wait and see that nothing happened", on a
-    clock the test sets instead of a sleep."""
-    for _ in range(200):
-        await asyncio.sleep(0)
-    now = asyncio.get_running_loop().time() + later
-    for bot in bots:
-        view = bot.bot_view()
-        assert view is not None
-        assert bot.hold(view, now) is not None and bot.hold(view, now)[0] == reason  # type: ignore[index]
 
 
 async def seated(coord: Coordinator, bots: int = 3, **options: object) -> tuple[Human, list[BotPlayer], str]:

@@ -134,3 +134,14 @@ async def steady(pilot: Pilot[Any]) -> None:
     for box in pilot.app.screen.query(Input):
         box.cursor_blink = False
     await settle(pilot)
+
+
+def default_move_pending(session: PlayerSession) -> bool:
+    view = session.view()
+    return bool(view and view.game and view.you in view.game.waiting_for)
+
+
+def phase(session: PlayerSession) -> str:
+    view = session.view()
+    assert view is not None and view.game is not None
+    return view.game.phase
