@@ -1,6 +1,6 @@
 """A layout of a part of the screen (`RowCompositor._reflow_part`: the hand and the board switched, the clue line above
 them a row taller or shorter) makes the very map a layout of the whole screen makes: every widget's region, clip,
-paint order and sizes, in the same order, and the same widgets. Checked at each part laid out (`check_parts`: the
+paint order and sizes, in the same order, and the same widgets. Checked at each part laid out (part_oracle.py: the
 whole screen is arranged again beside it and compared) over games at several terminal sizes, with the terminal
 resized between the moves, at a spectator's screen and at a player's."""
 
@@ -16,6 +16,7 @@ from dixit_tui.tui.compositor import RowCompositor
 from dixit_tui.tui.line_cache import forget_shared
 from tests.tui import screen_cost
 from tests.tui.fixtures import coordinator, default_move, default_move_pending, phase_of, settle
+from tests.tui.part_oracle import part_mismatches
 from tests.tui.screen_cost import short_game
 
 
@@ -23,16 +24,16 @@ async def _game_checked(monkeypatch: pytest.MonkeyPatch, role: str, sizes: list[
     """A short game (screen_cost.short_game), the terminal resized to the next of `sizes` before each move, every part
     laid out compared with the whole screen's layout: (parts laid out, mismatches)."""
     forget_shared()
-    monkeypatch.setattr(RowCompositor, "check_parts", True)
     mismatches: list[object] = []
-    check = RowCompositor._check_part
+    reflow_part = RowCompositor._reflow_part
 
-    def checked(self: RowCompositor, *args: Any) -> None:
-        check(self, *args)
-        mismatches.extend(self.part_mismatches)
-        self.part_mismatches.clear()
+    def checked(self: RowCompositor, screen: Any, size: Any) -> Any:
+        result = reflow_part(self, screen, size)
+        if result is not None:  # a part was laid out: its map and widgets are the compositor's now
+            mismatches.extend(part_mismatches(self, screen, size, self._full_map, self.widgets))
+        return result
 
-    monkeypatch.setattr(RowCompositor, "_check_part", checked)
+    monkeypatch.setattr(RowCompositor, "_reflow_part", checked)
     parts = compositor.part_reflows
     coord = coordinator()
     async with AsyncExitStack() as stack:
