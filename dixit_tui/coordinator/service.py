@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dixit_tui.coordinator import detached
-from dixit_tui.coordinator.codes import new_code, normalize_code
+from dixit_tui.coordinator.codes import new_code, new_game_suffix, normalize_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.limits import (
     DEFAULT_TABLE_LIMITS,
@@ -90,7 +90,6 @@ Sink = Callable[[Update], None]
 NO_BOTS = "This server has no built-in bots: invite people to play instead."
 INVITES_MAX = 32  # names a host may invite to one table
 PRUNE_EVERY = 86400.0  # seconds between prunes of the games past their retention
-GAME_ID_LENGTH = 8  # characters after a game's table code in its id (31**8, about 8.5e11, per code)
 
 SessionTable = Table["PlayerSession"]  # a table of this coordinator: its seats and spectators are sessions
 
@@ -215,6 +214,10 @@ class Coordinator:
         # codes not to give out although no open table has them: closed here within `code_reuse_after` (the store
         # decides for older ones), or seen at another worker; code -> when (epoch seconds), oldest first
         self.used_codes: dict[str, float] = {}
+        self.lobby_changes = 0  # changes to the lobby's listing (counters for tests and benchmarks)
+        self.lobby_listings = 0  # listings built and sent to the lobby's sessions (coalesced: `lobby_changed`)
+        self.lobby_sent_at: float | None = None
+        self._lobby_timer: asyncio.TimerHandle | None = None
         self._prune_timer: asyncio.TimerHandle | None = None  # the next daily prune of old games (`prune`)
         self.taken_out: set[str] = set()  # tables out of play while the store was away (`find_table` loads them)
         self._configure_store()
@@ -733,7 +736,31 @@ class Coordinator:
         return None
 
     def lobby_changed(self) -> None:
-        """Every session in the lobby gets the new listing; one whose last update was this very listing is spared."""
+        """The tables changed: every session in the lobby gets the new listing. Listings are coalesced: the first
+        change after a quiet `lobby_interval` (on the coordinator's clock) is sent at once, and the changes within the
+        interval after it go out together as one listing at its end. So a create/leave loop costs the lobbies at most
+        two listings an interval, whoever loops (and its creates are metered: `creates_per_player`, ...)."""
+        self.lobby_changes += 1
+        if self._lobby_timer is not None:
+            return  # a listing is due at the end of the interval: it will show this change too
+        sent = self.lobby_sent_at
+        if sent is None or self.clock() - sent >= self.limits.lobby_interval:
+            self.flush_lobby()
+            return
+        self._lobby_timer = detached.call_later(self.limits.lobby_interval, self._lobby_due)
+
+    def _lobby_due(self) -> None:
+        self._lobby_timer = None
+        self.flush_lobby()
+
+    def flush_lobby(self) -> None:
+        """Send the lobby's listing now (a listing that was due goes with it): every session in the lobby gets it, but
+        one whose last update was this very listing."""
+        if self._lobby_timer is not None:
+            self._lobby_timer.cancel()
+            self._lobby_timer = None
+        self.lobby_sent_at = self.clock()
+        self.lobby_listings += 1
         update = LobbyUpdate(self.summaries())
         for session in self.sessions:
             if session.table is None and session.last != update:
@@ -798,7 +825,7 @@ class Coordinator:
         code = new_code(self.rng, _Taken(self))
         self.used_codes[code] = self.clock()  # (a create that fails to save does not give it out again at once)
         table: SessionTable = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
-        table.game_id = code + new_code(self.rng, (), length=GAME_ID_LENGTH)
+        table.game_id = code + new_game_suffix()  # (not from `rng`: the codes of seeded servers stay as they were)
         table.creator, table.creator_ip = creator, creator_ip
         table.queue_created()
         self.tables[code] = table

@@ -265,15 +265,15 @@ class Table(Generic[S]):
 
     def next_host(self, now: float, grace: float) -> int | None:
         """The person to pass the host's duties to, if the host cannot use them: they left the game, are a bot, are
-        not at a lobby or a finished game, or have been away from a running game for `grace` seconds. The next
+        not at a finished game, or have been away from a running game for `grace` seconds. The next
         connected person (not a bot) after the host, in seat order; None: the host stays (or nobody could take over)."""
         if not self.seats:
             return None
         host = self.host
         record = self.seats[host] if host < len(self.seats) else None
         if record is not None and not record.removed and not record.bot:
-            if record.session is not None:
-                return None
+            if record.session is not None or self.status is TableStatus.LOBBY:
+                return None  # (before the start a host who leaves frees the seat: the next seat is the host)
             # a host who went away keeps the duties through their grace; one who got them while away does not
             away = self.away_since.get(host, now)
             if self.status is TableStatus.PLAYING and self.away_host == host and now < away + grace:

@@ -286,7 +286,8 @@ def clue_line(view: TableView, last_reveal: Reveal | None = None) -> Words | Non
     if game.clue is not None:
         teller = seat_name(view, game.storyteller)
         you = " (you)" if game.storyteller == view.you else ""
-        content = _w(("Clue: ", "bold"), (f"“{game.clue}”", "bold italic"), f" — told by {teller}{you}")
+        by = ", given by a stand-in" if view.stand_in_clue is not None else ""  # (time ran out, or they were away)
+        content = _w(("Clue: ", "bold"), (f"“{game.clue}”", "bold italic"), f" — told by {teller}{you}{by}")
     elif game.storyteller is None:
         content = _w("No clue yet: anyone may give the first clue.")
     else:

@@ -174,6 +174,8 @@ async def test_lock_and_invite_keep_a_table_to_its_code_and_to_those_invited() -
         await g.error(ben, {"cmd": "lock"}, "not_host")
         await g.error(ana, {"cmd": "lock", "to": "closed"}, "bad_command", valid=False)
         await g.send(ana, {"cmd": "lock"})  # to its code: no longer listed
+        g.coord.flush_lobby()  # (lobby listings are gathered per `lobby_interval`)
+        await g.settle()
         assert ana.state["lock"] == "code" and ben.state["lock"] == "code" and lurker.state["tables"] == []
         await g.send(ana, {"cmd": "lock", "to": "invited", "ref": 1})
         await g.error(ben, {"cmd": "invite", "name": "cy"}, "not_host")
