@@ -22,12 +22,13 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dixit_tui.bots.player import BotPlayer
 from dixit_tui.bots.strategy import STRATEGY_NAMES, strategy_named
 from dixit_tui.coordinator import Coordinator, PlayerSession, TableOptions, TableView
+from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS
 from dixit_tui.engine import Mode, Profile, player_range, profile_for
 from dixit_tui.ratings import MODEL, Ratings
 from dixit_tui.store import NullStore, Store
@@ -230,6 +231,8 @@ async def run_league(
         allow_seeded_tables=True,
         store=store or NullStore(),
         first_clue_grace=0.0,
+        # one key creates every table of its seat: the server's metering of new tables does not apply here
+        limits=replace(DEFAULT_TABLE_LIMITS, creates_per_player=games + 1, creates_per_ip=games + 1),
     )
     coordinator.ratings = _Recording()
     league = League(tuple(strategies), {s: StrategyStats(s) for s in strategies}, coordinator=coordinator)

@@ -7,8 +7,9 @@ For a candidate clue (smart's best few per card) it models the board and the vot
   is the best of that many hands of cards drawn from the decks in play (their texts are public; which card is where
   is not, so the draw is over every card of those decks but the bot's own hand);
 - each voter votes for the card that seems to fit best, judged with the smart voter's noise: given the board, a voter
-  finds the card with probability p = Phi((own fit - best decoy's fit) / (noise * sqrt 2)), independently of the
-  others (who see the same board, so mostly agree);
+  finds the card with probability Phi((own fit - best decoy's fit) / (noise * sqrt 2)), independently of the others
+  (who see the same board, so mostly agree); a quarter of the voters are taken to vote at random (not every player
+  judges as carefully: at a table of careless voters the careful model tells clues too hard to find);
 
 and from the number k of the V voters who find it, the storyteller's lead on the others: 3 - 3k/V when some but not
 all find it (it and each finder score 3), -2 when all or none do (the others score 2 each). The clue with the best
@@ -35,10 +36,12 @@ from dixit_tui.bots.strategy import (
     choose_vote,
 )
 from dixit_tui.bots.view import BotCard, as_bot_view
+from dixit_tui.engine import Mode
 
 CANDIDATES_PER_CARD = 12  # smart's best clues per card weighed again here
 HAND = 6  # cards in a hand the others pick their decoy from
 SPREAD = VOTE_NOISE * math.sqrt(2.0)  # the spread of the difference of two noisy judgements
+CARELESS = 0.25  # of the voters, the share taken to vote at random (not every player judges as carefully)
 
 
 @cache
@@ -90,7 +93,7 @@ def lead_gained(clue: str, card: str, pool: tuple[str, ...], decoys: int, voters
     values, chances = _best_decoy(clue, pool, HAND * max(decoys, 1))
     gain = 0.0
     for value, weight in zip(values, chances, strict=True):
-        p = _phi((own - value) / SPREAD)
+        p = (1.0 - CARELESS) * _phi((own - value) / SPREAD) + CARELESS / (decoys + 1)
         extremes = p**voters + (1.0 - p) ** voters
         gain += weight * (3.0 - 5.0 * extremes - 3.0 * p + 3.0 * p**voters)
     return gain
@@ -102,7 +105,7 @@ def choose_shrewd_clue(view: AnyView, rng: random.Random) -> tuple[str, str | No
     if not v.clue_needs_card or not cards:
         return choose_clue(view, rng)
     pool = _pool(v.hand)
-    submit = 2 if v.players == 3 and v.mode == "standard" else 1  # the cards each other player lays down
+    submit = 2 if v.players == 3 and v.mode == Mode.STANDARD else 1  # the cards each other player lays down
     voters = max(v.players - 1, 1)
     decoys = voters * submit
     best: tuple[float, float, str, str] | None = None

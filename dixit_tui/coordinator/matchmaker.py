@@ -31,6 +31,7 @@ from dixit_tui.engine import (
     player_range,
     profile_for,
 )
+from dixit_tui.log_caps import REPEATS
 from dixit_tui.sanitize import name_key
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from dixit_tui.coordinator.shared_queue import SharedQueue
 
 log = logging.getLogger(__name__)
+log.addFilter(REPEATS)  # (an outage fails every tick the same way)
 
 QUEUE_CREATOR = "queue"  # the creator of the tables the queue opens (they count against no player's cap)
 MAX_FILL_AFTER = 3600.0
@@ -72,6 +74,15 @@ class Ask:
 
     def accepts(self, size: int) -> bool:
         return self.low <= size <= self.high and _playable(self.mode, self.profile, size)
+
+
+QUICK_GAME_BOTS_AFTER = 30.0  # seconds a quick game waits for people before bots fill its table
+
+
+def quick_game_ask(bots: bool) -> Ask:
+    """The lobby's quick game: a standard (refresh) table of 4 to 6; with built-in bots on the server, they fill it
+    after `QUICK_GAME_BOTS_AFTER` seconds."""
+    return Ask(Mode.STANDARD, Profile.REFRESH, 4, 6, QUICK_GAME_BOTS_AFTER if bots else None)
 
 
 def _label(mode: Mode, profile: Profile) -> str:

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dixit_tui.coordinator import detached
-from dixit_tui.coordinator.codes import new_code, normalize_code
+from dixit_tui.coordinator.codes import new_code, new_game_suffix, normalize_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.limits import (
     DEFAULT_TABLE_LIMITS,
@@ -32,7 +32,7 @@ from dixit_tui.coordinator.limits import (
     address_key,
     network_of,
 )
-from dixit_tui.coordinator.matchmaker import Matchmaker
+from dixit_tui.coordinator.matchmaker import Matchmaker, quick_game_ask
 from dixit_tui.coordinator.models import (
     REVEAL_RANGE,
     CloseReason,
@@ -91,7 +91,6 @@ Sink = Callable[[Update], None]
 NO_BOTS = "This server has no built-in bots: invite people to play instead."
 INVITES_MAX = 32  # names a host may invite to one table
 PRUNE_EVERY = 86400.0  # seconds between prunes of the games past their retention
-GAME_ID_LENGTH = 8  # characters after a game's table code in its id (31**8, about 8.5e11, per code)
 
 SessionTable = Table["PlayerSession"]  # a table of this coordinator: its seats and spectators are sessions
 
@@ -217,6 +216,10 @@ class Coordinator:
         # codes not to give out although no open table has them: closed here within `code_reuse_after` (the store
         # decides for older ones), or seen at another worker; code -> when (epoch seconds), oldest first
         self.used_codes: dict[str, float] = {}
+        self.lobby_changes = 0  # changes to the lobby's listing (counters for tests and benchmarks)
+        self.lobby_listings = 0  # listings built and sent to the lobby's sessions (coalesced: `lobby_changed`)
+        self.lobby_sent_at: float | None = None
+        self._lobby_timer: asyncio.TimerHandle | None = None
         self._prune_timer: asyncio.TimerHandle | None = None  # the next daily prune of old games (`prune`)
         self.taken_out: set[str] = set()  # tables out of play while the store was away (`find_table` loads them)
         self._configure_store()
@@ -714,6 +717,7 @@ class Coordinator:
             if table.game is None or not self.timers.due(table):
                 return  # catching up (other workers' moves, who left) set new clocks: they fire when due
             if self.timers.put_off_after_a_stall(table):
+                self.broadcast(table)  # the new deadline, shown
                 return  # it fired long after its time: what players sent meanwhile is read first
             updates = self.timers.stand_in_moves(table)
             await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
@@ -755,8 +759,45 @@ class Coordinator:
         order = {TableStatus.LOBBY: 0, TableStatus.PLAYING: 1, TableStatus.OVER: 2}
         return tuple(sorted(out, key=lambda t: (order[t.status], t.code)))
 
+    def seat_kept_for(self, key: str | None) -> str | None:
+        """The code of a running game where a seat taken with this SSH key waits for its player (nobody is connected
+        to it), if any: a keyed player coming back is taken there. None without a key."""
+        if key is None:
+            return None
+        for table in self.tables.values():
+            if table.status is not TableStatus.PLAYING:
+                continue
+            seat = table.seat_for_key(key)
+            if seat is not None and table.seats[seat].session is None:
+                return table.code
+        return None
+
     def lobby_changed(self) -> None:
-        """Every session in the lobby gets the new listing; one whose last update was this very listing is spared."""
+        """The tables changed: every session in the lobby gets the new listing. Listings are coalesced: the first
+        change after a quiet `lobby_interval` (on the coordinator's clock) is sent at once, and the changes within the
+        interval after it go out together as one listing at its end. So a create/leave loop costs the lobbies at most
+        two listings an interval, whoever loops (and its creates are metered: `creates_per_player`, ...)."""
+        self.lobby_changes += 1
+        if self._lobby_timer is not None:
+            return  # a listing is due at the end of the interval: it will show this change too
+        sent = self.lobby_sent_at
+        if sent is None or self.clock() - sent >= self.limits.lobby_interval:
+            self.flush_lobby()
+            return
+        self._lobby_timer = detached.call_later(self.limits.lobby_interval, self._lobby_due)
+
+    def _lobby_due(self) -> None:
+        self._lobby_timer = None
+        self.flush_lobby()
+
+    def flush_lobby(self) -> None:
+        """Send the lobby's listing now (a listing that was due goes with it): every session in the lobby gets it, but
+        one whose last update was this very listing."""
+        if self._lobby_timer is not None:
+            self._lobby_timer.cancel()
+            self._lobby_timer = None
+        self.lobby_sent_at = self.clock()
+        self.lobby_listings += 1
         update = LobbyUpdate(self.summaries())
         for session in self.sessions:
             if session.table is None and session.last != update:
@@ -823,7 +864,7 @@ class Coordinator:
         code = new_code(self.rng, _Taken(self))
         self.used_codes[code] = self.clock()  # (a create that fails to save does not give it out again at once)
         table: SessionTable = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
-        table.game_id = code + new_code(self.rng, (), length=GAME_ID_LENGTH)
+        table.game_id = code + new_game_suffix()  # (not from `rng`: the codes of seeded servers stay as they were)
         table.creator, table.creator_ip = creator, creator_ip
         table.queue_created()
         self.tables[code] = table
@@ -1269,6 +1310,15 @@ class PlayerSession:
             table.watch(self)
             await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
+
+    async def quick_game(self) -> bool:
+        """The lobby's quick game: queue for a standard table of 4 to 6 (bots fill it after a while, on a server with
+        them), or leave the queue if already in it. Returns whether this session is queued now."""
+        matchmaker = self.coordinator.matchmaker
+        if matchmaker.unqueue(self):
+            return False
+        await matchmaker.queue(self, quick_game_ask(self.coordinator.bots is not None))
+        return True
 
     async def leave(self) -> None:
         """Back to the lobby. Before the start the seat is freed; during a game it is kept for your return."""

@@ -26,6 +26,7 @@ from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.matchmaker import Ask, Ticket, choose
 from dixit_tui.coordinator.models import QueueUpdate
 from dixit_tui.engine import Mode, Profile
+from dixit_tui.log_caps import REPEATS
 from dixit_tui.store.redis_store import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from dixit_tui.coordinator.shared import SharedTables
 
 log = logging.getLogger(__name__)
+log.addFilter(REPEATS)  # (an outage fails every tick the same way)
 
 # ARGV: ticket id, value, ... Each ticket still in the hash is written again (its expiry renewed); a ticket the
 # matchmaker took meanwhile stays out.

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from dixit_tui.addresses import address_of
 from dixit_tui.coordinator.codes import new_reconnect_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.models import (
@@ -190,6 +191,7 @@ class Table(Generic[S]):
         self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
         self.game_id = code  # unique among every game ever stored (a code is given out again once its table closed)
         self.remote_watchers = 0  # spectators at other workers (several workers on Redis), by their presence
+        self.away_host: int | None = None  # the seat that was the host when it went away (it keeps the duties a while)
         self.empty_since: float | None = None  # a lobby no person sits at: since when (it closes after a while)
         self.clue_stand_in: str | None = None  # why a stand-in gave this turn's clue ("time", "away"); None: a player
         self.quiet_turns = 0  # whole turns in a row no person played in (stand-ins and bots only); see `unattended`
@@ -271,16 +273,18 @@ class Table(Generic[S]):
 
     def next_host(self, now: float, grace: float) -> int | None:
         """The person to pass the host's duties to, if the host cannot use them: they left the game, are a bot, are
-        not at a lobby or a finished game, or have been away from a running game for `grace` seconds. The next
+        not at a finished game, or have been away from a running game for `grace` seconds. The next
         connected person (not a bot) after the host, in seat order; None: the host stays (or nobody could take over)."""
         if not self.seats:
             return None
         host = self.host
         record = self.seats[host] if host < len(self.seats) else None
         if record is not None and not record.removed and not record.bot:
-            if record.session is not None:
-                return None
-            if self.status is TableStatus.PLAYING and now < self.away_since.get(host, now) + grace:
+            if record.session is not None or self.status is TableStatus.LOBBY:
+                return None  # (before the start a host who leaves frees the seat: the next seat is the host)
+            # a host who went away keeps the duties through their grace; one who got them while away does not
+            away = self.away_since.get(host, now)
+            if self.status is TableStatus.PLAYING and self.away_host == host and now < away + grace:
                 return None
         count = len(self.seats)
         for offset in range(1, count + 1):
@@ -298,6 +302,8 @@ class Table(Generic[S]):
         record = self.seats[self.host]
         if record.session is not None or record.removed or record.bot or self.host not in self.away_since:
             return None
+        if self.away_host != self.host:
+            return None  # (it passes at once: see `next_host`)
         if self.next_host(float("inf"), grace) is None:
             return None
         return self.away_since[self.host] + grace
@@ -495,6 +501,12 @@ class Table(Generic[S]):
         self.banned_keys, self.banned_ips = saved.banned_keys, saved.banned_ips
         self.lock_to, self.invited = saved.lock_to, saved.invited
         self.moves = saved.moves
+        self.options = saved.options  # (a change of options that was not saved did not happen)
+        self.clue_stand_in, self.quiet_turns, self.person_played = (
+            saved.clue_stand_in,
+            saved.quiet_turns,
+            saved.person_played,
+        )
         self.chat, self.chat_total, self.log, self.version = saved.chat, saved.chat_total, saved.log, saved.version + 1
         self.pending = []
         self._seat_infos_key = ()
@@ -522,7 +534,8 @@ class Table(Generic[S]):
         """Whether the host removed this player from the table: by their key, or (keyless) by their address."""
         if key is not None:
             return key in self.banned_keys
-        return address is not None and address in self.banned_ips
+        here = address_of(address) if address is not None else None  # (an IPv6 address: its /64)
+        return here is not None and any(address_of(ip) == here for ip in self.banned_ips)
 
     def ban(self, key: str | None, address: str | None) -> None:
         """Keep a removed player out: their key, or their address if they have none."""
@@ -586,6 +599,8 @@ class Table(Generic[S]):
             return
         self.seats[seat].session = None
         self.away_since[seat] = now
+        if seat == self.host:
+            self.away_host = seat
         if self.status == TableStatus.PLAYING:
             name = self.seats[seat].name
             self.announce(
@@ -597,6 +612,7 @@ class Table(Generic[S]):
     def all_away(self, now: float) -> None:
         """Loaded from the store: nobody is back yet, and every seat counts as away from `now`."""
         self.away_since = {seat: now for seat in range(len(self.seats))}
+        self.away_host = self.host if self.seats else None
 
     def away_names(self) -> list[str]:
         """The players (not removed) with nobody connected to their seat."""

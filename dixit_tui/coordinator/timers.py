@@ -297,11 +297,11 @@ class Timers:
         """A running game with no person connected closes after `close_idle_after` seconds, unless one returns.
         Meanwhile its timers wait (see `schedule`) and its bots hold (they act only with a person connected).
         `open_here`: the table is among the coordinator's open tables (one taken out of play is not watched).
-        A table not yet started that nobody sits at (its people left; spectators may remain) closes
+        A table not yet started that nobody sits at while spectators remain (its people left) closes
         after `close_empty_lobby_after` seconds, counted on the coordinator's clock from `table.empty_since`."""
         status = table.status
-        if status is TableStatus.LOBBY:
-            idle = open_here and not table.seated_connected()
+        if status is TableStatus.LOBBY:  # (one nobody watches either is closed at once; after a restart, later)
+            idle = open_here and not table.seated_connected() and table.watchers() > 0
         else:
             idle = status is TableStatus.PLAYING and not table.humans_connected() and open_here
         if not idle:

@@ -189,6 +189,16 @@ async def _lock(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.lock(_choice(m, "to", TableLock, TableLock.CODE))
 
 
+async def _options(s: PlayerSession, m: dict[str, Any]) -> None:
+    """The host's new options before the start: the fields of `create` (each as `create` defaults it)."""
+    options = create_options(m)
+    try:
+        options.max_seats()
+    except ValueError as err:
+        raise BadCommand(f"Unknown mode or profile: {err}.", "bad_option") from err
+    await s.change_options(options)
+
+
 async def _invite(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.invite(_str(m, "name") or "")
 
@@ -262,4 +272,5 @@ HANDLERS: dict[str, Callable[[PlayerSession, dict[str, Any]], Awaitable[None]]] 
     "leaderboard": _leaderboard,
     "lock": _lock,
     "invite": _invite,
+    "options": _options,
 }

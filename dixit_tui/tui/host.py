@@ -28,6 +28,7 @@ class Session(Protocol):
     async def watch(self, code: str) -> TableView: ...
 
     # the table
+    async def quick_game(self) -> bool: ...
     async def leave(self) -> None: ...
     async def start(self, *, practice: bool = False) -> None: ...
     async def practice(self) -> None: ...
@@ -69,6 +70,9 @@ class Host(Protocol):
 
     def deck_sizes(self) -> dict[str, int]:
         """The decks a host may choose at this server, each with its number of cards."""
+
+    def seat_kept(self) -> str | None:
+        """The code of a running game where this player's seat (taken with their SSH key) is kept, if any."""
 
     def motd(self) -> str:
         """The server's message of the day ("" for none), shown in the lobby."""

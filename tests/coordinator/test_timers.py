@@ -13,27 +13,27 @@ from dixit_tui.coordinator.timers import STALL_GRACE
 from tests.coordinator.clients import Client, connect, game_of, table_of
 
 
-async def wait_until(predicate, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    async def loop() -> None:
-        while not predicate():
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(loop(), timeout)
-
-
 async def test_phase_time_limit_plays_for_everyone_missing() -> None:
-    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    now = [1000.0]
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, clock=lambda: now[0])
     clients = await table_of(coord, 3, seed=2, turn_seconds=1)
     await clients[0].session.start()
+    table = coord.tables[game_code(clients[0])]
     view = clients[1].view
-    assert view is not None and view.deadline is not None
-    await wait_until(lambda: clients[1].view.game.phase == "submit")  # type: ignore[union-attr]
-    assert "nobody gave the first clue, so ana tells" in clients[1].view.log[-1]  # type: ignore[union-attr]
-    await wait_until(lambda: clients[1].view.game.turn == 2, timeout=8)  # type: ignore[union-attr]
+    assert view is not None and view.deadline == now[0] + 1
+    await run_out(coord, table, now)
+    assert game_of(clients[1]).phase == "submit"
+    assert "nobody gave the first clue, so ana tells" in game_log(clients[1])[-1]
+    for _ in range(5):  # the submits, then the votes, are played when their time runs out
+        if game_of(clients[1]).turn == 2:
+            break
+        await run_out(coord, table, now)
+    assert game_of(clients[1]).turn == 2
 
 
 async def test_a_disconnected_player_is_covered_after_the_grace_period() -> None:
-    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=0.3)
+    now = [1000.0]
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=0.3, clock=lambda: now[0])
     clients = await table_of(coord, 3, seed=4)
     await clients[0].session.start()
     g = game_of(clients[0])
@@ -41,28 +41,39 @@ async def test_a_disconnected_player_is_covered_after_the_grace_period() -> None
     await clients[2].session.close()
     g1 = game_of(clients[1])
     await clients[1].session.submit([c.card for c in g1.hand[:2]])
-    await wait_until(lambda: clients[1].view.game.phase == "vote")  # type: ignore[union-attr]
-    assert any(line == "p2 is away: a stand-in gave 2 cards for them." for line in clients[1].view.log)  # type: ignore[union-attr]
+    table = coord.tables[game_code(clients[0])]
+    assert table.deadline == now[0] + 0.3
+    await run_out(coord, table, now)
+    assert game_of(clients[1]).phase == "vote"
+    assert any(line == "p2 is away: a stand-in gave 2 cards for them." for line in game_log(clients[1]))
 
 
 async def test_nobody_is_covered_while_someone_else_can_act() -> None:
-    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=0.1)
+    now = [1000.0]
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=0.1, clock=lambda: now[0])
     clients = await table_of(coord, 3, seed=4)
     await clients[0].session.start()
     await clients[2].session.close()  # the first clue is open to everyone: p2's absence blocks nothing
-    await asyncio.sleep(0.4)
-    assert clients[0].view.game.phase == "clue"  # type: ignore[union-attr]
+    table = coord.tables[game_code(clients[0])]
+    assert table.deadline is None and table.timer is None  # no clock runs
+    now[0] += 3600
+    await coord.expire(table)  # (and were one to fire, an hour later, nothing is due)
+    assert game_of(clients[0]).phase == "clue"
     assert clients[0].view.deadline is None  # type: ignore[union-attr]
 
 
 async def test_an_abandoned_table_waits_for_its_players() -> None:
-    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=0.1)
+    now = [1000.0]
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=0.1, clock=lambda: now[0])
     clients = await table_of(coord, 3, seed=4, turn_seconds=1)
     await clients[0].session.start()
     code = clients[0].view.code  # type: ignore[union-attr]
     for c in clients:
         await c.session.close()
-    await asyncio.sleep(1.3)
+    table = coord.tables[code]
+    assert table.deadline is None and table.timer is None  # its clocks stopped
+    now[0] += 3600
+    await coord.expire(table)
     game = coord.tables[code].game
     assert game is not None and game.state.turn.number == 1 and game.state.phase.value == "clue"
 
@@ -81,7 +92,8 @@ async def test_timer_bounds_are_checked() -> None:
 async def test_a_rematch_seat_nobody_came_back_to_is_covered_after_the_grace() -> None:
     """cara never connects to the rematch: her seat has no `away since`, yet the game must not wait for it forever
     (before, the stand-in's time was pushed a full grace away at every look)."""
-    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=0.3)
+    now = [1000.0]
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=0.3, clock=lambda: now[0])
     old = coord.create_table(TableOptions(seed=4))
     for name in ("ana", "ben", "cara"):
         old.add_seat(name, f"key-{name}")
@@ -96,7 +108,10 @@ async def test_a_rematch_seat_nobody_came_back_to_is_covered_after_the_grace() -
     assert "cara is not here: when the game waits for them, a stand-in plays after 1 second." in game_log(ana)
     await ana.session.clue("tide", game_of(ana).hand[0].card)
     await ben.session.submit([c.card for c in game_of(ben).hand[:2]])
-    await wait_until(lambda: game_of(ben).phase == "vote")
+    table = coord.tables[new.code]
+    assert table.deadline is not None and table.deadline <= now[0] + 0.3  # (not pushed a full grace away)
+    await run_out(coord, table, now)
+    assert game_of(ben).phase == "vote"
     assert "cara is away: a stand-in gave 2 cards for them." in game_log(ben)
 
 
@@ -167,6 +182,13 @@ async def fire(coord: Coordinator, table: Any) -> None:
     raise AssertionError("the timer's work did not end")
 
 
+async def run_out(coord: Coordinator, table: Any, now: list[float]) -> None:
+    """The clock reaches the table's deadline (no later) and its timer goes off."""
+    assert table.deadline is not None
+    now[0] = max(now[0], table.deadline)
+    await fire(coord, table)
+
+
 async def test_after_a_stall_moves_sent_in_time_come_before_the_stand_ins() -> None:
     """The server stopped for 20 s (SIGSTOP) with a 5 s limit: when it runs again, the expired deadline fires first,
     before the submits that waited in the players' sockets are read. It is put off by a short grace (once), so
@@ -185,6 +207,7 @@ async def test_after_a_stall_moves_sent_in_time_come_before_the_stand_ins() -> N
     assert not any("stand-in" in line for line in game_log(ana)), game_log(ana)[-3:]
     assert coord.timers.stalls == 1
     assert table.deadline == now[0] + STALL_GRACE
+    assert ana.view is not None and ana.view.deadline == now[0] + STALL_GRACE  # shown to the players
     await waiting[0].session.submit([c.card for c in game_of(waiting[0]).hand[:2]])  # read late: still counts
     now[0] += STALL_GRACE + 5  # the other one's move never came, and the server stalled again
     await fire(coord, table)

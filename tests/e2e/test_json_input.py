@@ -47,8 +47,8 @@ async def test_a_flood_of_json_lines_disconnects_the_client(tmp_path: Path) -> N
 
 async def test_what_a_slow_session_holds_unread_is_bounded(tmp_path: Path) -> None:
     """A session that reads slower than its client writes holds at most its stream's buffer and its channel's queue
-    (about two windows): the window is not re-opened while input waits in the channel (before, every resume let one
-    more window in, without bound)."""
+    (about two windows, plus a packet): the window is not re-opened while input waits in the channel (before, every
+    resume let more in, without bound: 128, 160, 192 ... 352 KiB in 8 rounds)."""
     held: list[int] = []
     rounds = 8
 
@@ -80,7 +80,7 @@ async def test_what_a_slow_session_holds_unread_is_bounded(tmp_path: Path) -> No
         finally:
             conn.close()
     assert len(held) == rounds
-    assert max(held) <= 2 * WINDOW + 32 * 1024, f"unread input held by the session, per round: {held}"
+    assert max(held) <= 3 * WINDOW, f"unread input held by the session, per round: {held}"  # (grew by a half each)
 
 
 async def test_an_endless_line_in_small_packets_is_answered_once_and_dropped(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ from typing import Any
 
 from dixit_tui.addresses import address_of, network_of, plain_ip
 from dixit_tui.coordinator import Coordinator, Identity, TableError, TableOptions
-from dixit_tui.coordinator.limits import ReconnectGuard, TableLimits
+from dixit_tui.coordinator.limits import CreateMeter, ReconnectGuard, TableLimits
+from dixit_tui.coordinator.table import Table
 from dixit_tui.ssh.server import BUSY_ADDRESS, BUSY_LOGINS, Limits, _ServerState, start_server
 from tests.e2e.harness import connect
 
@@ -77,3 +78,12 @@ async def test_listening_on_the_ipv6_any_address_takes_ipv4_and_ipv6(tmp_path: P
             assert result.exit_status == 2  # no command handler: the hint to use a terminal
     finally:
         await server.shutdown()
+
+
+def test_creates_and_a_hosts_removal_count_an_ipv6_client_by_its_64() -> None:
+    meter = CreateMeter(TableLimits(), clock=lambda: 0.0)
+    assert meter.keys("key:k", "2001:db8:5::1")[1] == meter.keys("key:k", "2001:db8:5::abcd")[1]
+    table: Table[Any] = Table("ABCD", TableOptions(), random.Random(1), lambda names: ())
+    table.banned_ips.add("2001:db8:5::1")  # a keyless player the host removed
+    assert table.keeps_out(None, "2001:db8:5::99")  # a new address of the same /64: still out
+    assert not table.keeps_out(None, "2001:db8:6::1")
