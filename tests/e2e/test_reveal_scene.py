@@ -2,7 +2,7 @@
 first-timer at a bot table sees, after the last vote, the board with each card's owner and who voted for it, the
 storyteller's card marked and the points each gained. The table holds it (the default `reveal_seconds`, on the
 coordinator's clock, which this test drives): the bots do not give the next clue meanwhile. It closes by itself when
-the hold ends, or at once when she presses Enter (nobody waits for a player who already looked)."""
+the hold ends, or at once when she presses Enter or Space (nobody waits for a player who already looked)."""
 
 from __future__ import annotations
 
@@ -114,6 +114,6 @@ async def test_a_first_timer_at_a_bot_table_sees_the_reveal_until_it_is_over_or_
         _shows_the_reveal(text(ana), reveal, names)
         await asyncio.sleep(1.0)
         assert state_of(coord.tables[code]).turn.clue is None, "a bot told during the reveal"
-        await press(ana, "enter")  # Enter: she has looked
+        await press(ana, "space")  # Space (or Enter): she has looked
         await wait_gone(ana, RECAP_NEXT)
         await wait_for(lambda: state_of(coord.tables[code]).turn.clue is not None, TIMEOUT, "the next bot's clue")

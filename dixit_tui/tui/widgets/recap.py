@@ -228,7 +228,10 @@ class RecapScreen(ModalScreen[None]):
         width: 100%;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape", "close", "Close", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "next", "Next turn", priority=True),  # the held reveal (see `check_action`)
+        Binding("enter,escape", "close", "Close", priority=True),
+    ]
 
     def __init__(
         self,
@@ -296,10 +299,22 @@ class RecapScreen(ModalScreen[None]):
             return
         self.query_one("#recap-box").border_title = self._title()
         self.query_one("#recap-close", Button).label = self._close_label()
+        self.refresh_bindings()
         self.query_one("#recap-body", RichSnapshot).show(self._body())
         scroll = self.query_one("#recap-scroll")
         scroll.scroll_home(animate=False)
         scroll.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A held reveal says "Next turn" (Enter or Space); a recap opened with r says "Close"."""
+        if action == "next":
+            return self.held
+        if action == "close":
+            return not self.held
+        return True
+
+    def action_next(self) -> None:
+        self.action_close()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
