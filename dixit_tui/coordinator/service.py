@@ -34,6 +34,7 @@ from dixit_tui.coordinator.limits import (
 )
 from dixit_tui.coordinator.matchmaker import Matchmaker, quick_game_ask
 from dixit_tui.coordinator.models import (
+    REVEAL_RANGE,
     CloseReason,
     Identity,
     LiveKind,
@@ -206,6 +207,7 @@ class Coordinator:
             on_due=lambda table: self._spawn(self.expire(table)),
             on_idle=lambda table: self._spawn(self._close_idle(table)),
             on_typing=self._typing_expired,
+            on_reveal=lambda table: self._spawn(self.reveal_over(table)),
         )
         self.store: Store = store or NullStore()
         self.snapshot_every = snapshot_every
@@ -655,7 +657,38 @@ class Coordinator:
 
     def schedule(self, table: Table) -> None:
         """Set the table's deadline for the phase in progress and arm one timer for it (see `Timers`)."""
+        held = table.reveal_turn
         self.timers.schedule(table)
+        if self.shared is not None and table.reveal_turn is not None and table.reveal_turn != held:
+            # a new reveal: this worker's players whose client shows no reveal (agents) read it already; the other
+            # workers, which count them as people who may be reading, are told so
+            for seat, record in enumerate(table.seats):
+                session = record.session
+                if isinstance(session, PlayerSession) and not record.bot and not session.shows_reveal:
+                    self.publish_seen(table, table.reveal_turn, seat)
+
+    def publish_seen(self, table: Table, turn: int, seat: int) -> None:
+        if self.shared is not None:
+            self.shared.publish_live(table, {"k": LiveKind.REVEAL, "seat": seat, "turn": turn})
+
+    def reveal_seen(self, table: Table, turn: int, seat: int) -> None:
+        """Seat `seat`'s person moved on from turn `turn`'s reveal (here or at another worker): once every person
+        has, the hold ends and the table goes on."""
+        if self.timers.seen(table, turn, seat):
+            self._spawn(self.reveal_over(table))
+
+    async def reveal_over(self, table: Table) -> None:
+        """A held reveal's time is up, or every person moved on: the table goes on (its clocks start, its bots
+        play). Nothing is recorded: the hold is live state of each worker."""
+        if self.tables.get(table.code) is not table:
+            return
+        async with table.lock:
+            if table.game is None:
+                return
+            held = table.reveal_until
+            self.schedule(table)
+            if held is not None and table.reveal_until is None:
+                self.broadcast(table)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = detached.spawn(coro)
@@ -689,10 +722,14 @@ class Coordinator:
             updates = self.timers.stand_in_moves(table)
             await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
 
-    async def connect(self, identity: Identity, sink: Sink, *, builtin_bot: bool = False) -> PlayerSession:
+    async def connect(
+        self, identity: Identity, sink: Sink, *, builtin_bot: bool = False, shows_reveal: bool = False
+    ) -> PlayerSession:
         """A new session for this client. `builtin_bot`: the client is one of the server's own bots (seated by
-        the bot factory), which stops when its game ends."""
+        the bot factory), which stops when its game ends. `shows_reveal`: a screen that shows each reveal until its
+        person moves on (`PlayerSession.reveal_seen`): the table holds the reveal for them."""
         session = PlayerSession(self, identity, sink, builtin_bot=builtin_bot)
+        session.shows_reveal = shows_reveal and not identity.bot
         self.sessions.add(session)
         sink(LobbyUpdate(self.summaries()))
         return session
@@ -806,6 +843,8 @@ class Coordinator:
             raise TableError("Pick at least one deck.", "bad_option")
         if options.turn_seconds is not None and not 1 <= options.turn_seconds <= 3600:
             raise TableError("A turn timer runs from 1 second to an hour.", "bad_option")
+        if not REVEAL_RANGE[0] <= options.reveal_seconds <= REVEAL_RANGE[1]:
+            raise TableError(f"The reveal is held 0 to {REVEAL_RANGE[1]} seconds.", "bad_option")
         try:
             self.resolve_cards(options.decks)
         except ValueError as err:
@@ -1018,6 +1057,7 @@ class PlayerSession:
             log.info("name %r (from %s) is %s here", identity.name[:64], identity.peer or "?", log_text(self.name))
         self.sink = sink
         self.builtin_bot = builtin_bot  # a built-in bot: it stops when its game ends (a rematch seats a fresh one)
+        self.shows_reveal = False  # a screen that shows each reveal until its person moves on (`reveal_seen`)
         self.table: SessionTable | None = None
         self.closed = False
         # the table's version the client's next move was decided on (protocol `version`); None: not checked
@@ -1528,6 +1568,17 @@ class PlayerSession:
         if table is None or seat is None:
             return
         self.coordinator.set_typing(table, seat, active)
+
+    async def reveal_seen(self) -> None:
+        """You moved on from the reveal on your screen: the table holds it no longer for you, and goes on once
+        every person has (or its time is up). Nothing held, or a spectator: nothing happens (never an error)."""
+        table = self.table
+        seat = table.seat_of(self) if table is not None else None
+        if table is None or seat is None or table.reveal_until is None or table.reveal_turn is None:
+            return
+        turn = table.reveal_turn
+        self.coordinator.publish_seen(table, turn, seat)
+        self.coordinator.reveal_seen(table, turn, seat)
 
     async def stand_in_moves(self) -> frozenset[StandInMove]:
         """The moves stand-ins made in your table's game, for its transcript (which marks them), from the records
