@@ -25,7 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "league": ("dixit_tui.league", "play many games between bot strategies in this process and rate them"),
     "ratings": ("dixit_tui.ratings_cli", "rebuild the ratings from the saved game results and print the leaderboard"),
     "bot": ("dixit_tui.bots.cli", "seat bots at a table of a dixit-tui server, over SSH"),
-    "bench": ("dixit_tui.bench.load", "load-test a server over SSH (bots + terminals): latency, memory, CPU"),
+    "bench": ("dixit_tui.bench.cli", "load-test a server over SSH (bots + terminals): latency, memory, CPU"),
     "killtest": (
         "dixit_tui.bench.killtest",
         "kill a real server at random moments during bot games; check nothing acknowledged is lost",

@@ -38,6 +38,10 @@ log = logging.getLogger(__name__)
 
 MAX_PENDING = 2000
 """Lines waiting for a client that does not read; beyond it the session ends."""
+# Words typed as commands (a namespace of their own: "vote" the command, not Phase.VOTE)
+LOBBY_VERBS = frozenset({"tables", "lobby"})
+CLUE_VERB = "clue"
+VOTE_VERB = "vote"
 
 HELP = """Commands (type them and press Enter):
   tables              list the open tables
@@ -202,7 +206,7 @@ class LinePlayer:
         if verb in ("help", "?"):
             for line in HELP.splitlines():
                 self.say(line)
-        elif verb in ("tables", "lobby"):
+        elif verb in LOBBY_VERBS:
             self.say(tables_sentence(await session.tables()))
         elif verb == "create":
             await session.create(create_options(rest))
@@ -232,11 +236,11 @@ class LinePlayer:
         elif verb == "card" and game is not None and view is not None:
             self.chosen = _card(view, rest)
             self.say(f"Card {rest.strip()} chosen for your clue: type clue and your words.")
-        elif verb == "clue" and game is not None and view is not None:
+        elif verb == CLUE_VERB and game is not None and view is not None:
             await self._clue(session, view, rest)
         elif verb == "give" and game is not None and view is not None:
             await session.submit([_card(view, n) for n in rest.split()])
-        elif verb == "vote" and game is not None:
+        elif verb == VOTE_VERB and game is not None:
             numbers, _, red = rest.lower().partition("red")
             slots = [_number(n) for n in numbers.split()]
             await session.vote(slots, _number(red) if red.strip() else None)

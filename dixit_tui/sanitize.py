@@ -131,10 +131,6 @@ def clean_name(s: str | bytes) -> str:
     return sanitize(s, NAME_MAX)
 
 
-def clean_clue(s: str | bytes) -> str:
-    return sanitize(s, CLUE_MAX)
-
-
 def clean_chat(s: str | bytes) -> str:
     return sanitize(s, CHAT_MAX)
 

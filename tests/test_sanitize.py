@@ -16,7 +16,6 @@ from dixit_tui.sanitize import (
     NAME_MAX,
     clean_card_text,
     clean_chat,
-    clean_clue,
     clean_name,
     name_key,
     sanitize,
@@ -114,7 +113,7 @@ def test_each_base_keeps_at_most_two_marks() -> None:
 def test_length_caps() -> None:
     long = "abcdefghij" * 30
     assert clean_name(long) == long[:NAME_MAX]
-    assert clean_clue(long) == long[:CLUE_MAX]
+    assert sanitize(long, CLUE_MAX) == long[:CLUE_MAX]
     assert clean_chat(long) == long[:CHAT_MAX]
     assert clean_card_text(long) == long[:CARD_MAX]
 

@@ -419,7 +419,7 @@ def project(msg: dict[str, Any] | None) -> dict[str, Any] | None:
         "phase": msg.get("phase"),
         "turn": msg.get("turn"),
         "you": msg.get("you"),
-        "host": None if msg.get("phase") == "over" else msg.get("host"),
+        "host": None if msg.get("phase") == Phase.OVER else msg.get("host"),
         "players": tuple(
             (p["seat"], p["name"], p["score"], bool(p.get("removed", False))) for p in msg.get("players", ())
         ),

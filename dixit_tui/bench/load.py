@@ -62,6 +62,7 @@ from typing import Any
 
 import asyncssh
 
+from dixit_tui import ssh_client
 from dixit_tui.bench.server import ServerProcess
 from dixit_tui.bots.brain import Brain, Key
 from dixit_tui.bots.cli import command_message
@@ -69,7 +70,6 @@ from dixit_tui.bots.strategy import Action, strategy_named
 from dixit_tui.bots.view import BotView
 from dixit_tui.engine import Phase
 from dixit_tui.protocol.kinds import MessageType
-from dixit_tui.ssh import client as ssh_client
 
 HOST = "127.0.0.1"
 CLOCK = time.perf_counter
@@ -77,93 +77,6 @@ WARM_UP_TABLE = 9999  # the index of the warm-up's table
 JOINERS_PER_TABLE = 7  # players joining one table in the joining section (with its host bot: 8 seats)
 RECAP_MARKER = "Close (Enter)"  # the recap modal after each reveal; it covers the table at 100x30
 LISTENING = re.compile(r"listening on (\S+):(\d+)")
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--sessions", type=int, default=50, help="SSH sessions in all: bots + watchers (default 50)")
-    parser.add_argument("--tables", type=int, default=5, help="tables to split them across (default 5)")
-    parser.add_argument("--duration", type=float, default=30.0, help="seconds of play to measure (default 30)")
-    parser.add_argument("--host", help="drive this server instead of starting one (needs --port)")
-    parser.add_argument("--port", type=int, help="its port")
-    parser.add_argument("--pid", type=int, help="with --host/--port: the server's process id, for memory and CPU")
-    parser.add_argument("--json", action="store_true", help="print one JSON object with every figure")
-    parser.add_argument("--concurrency", type=int, default=20, help="connections opened at once (default 20)")
-    parser.add_argument("--handshakes", type=int, help="connections of the handshake probe (default min(N, 100))")
-    parser.add_argument("--term-size", default="100x30", help="watchers' terminal size (default 100x30)")
-    parser.add_argument("--target", type=int, help="points that end a game (default 30; 100 with --compare-workers)")
-    parser.add_argument(
-        "--decks",
-        help="the tables' decks, comma-separated (default base; base,atlas with --compare-workers: longer games)",
-    )
-    parser.add_argument(
-        "--strategy", choices=["random", "smart"], default="random", help="the bots' strategy (default random)"
-    )
-    parser.add_argument(
-        "--settle",
-        type=float,
-        help="quiet seconds between two actions of a table (default 0.2; 0.05 with --compare-workers)",
-    )
-    parser.add_argument(
-        "--action-timeout", type=float, default=30.0, help="seconds to wait for every screen (default 30)"
-    )
-    parser.add_argument("--seed", type=int, default=1, help="seed of the tables and the bots (default 1)")
-    parser.add_argument(
-        "--think",
-        type=float,
-        default=0.0,
-        metavar="SECONDS",
-        help="mean pause before each bot action, drawn uniformly from 0.5x-1.5x (seeded); 0 (default): act as soon "
-        "as the table's screens settled",
-    )
-    parser.add_argument(
-        "--terminals-share",
-        type=float,
-        metavar="F",
-        help="share of each table's sessions that are terminals (spectators), the rest bots (at least 3); "
-        "default: 3 to 5 bots per table, the rest terminals",
-    )
-    parser.add_argument(
-        "--floor",
-        action="store_true",
-        help="measure the floor instead: the same SSH server and driver, every terminal showing a one-line app, "
-        "each action changing that line on every terminal of its table",
-    )
-    parser.add_argument(
-        "--with-floor", action="store_true", help="run the normal benchmark, then the floor with the same options"
-    )
-    parser.add_argument(
-        "--joins",
-        type=int,
-        default=10,
-        metavar="N",
-        help="sequential joins (and lobby openings) measured after play for server CPU per join (default 10; "
-        "--joins 0 --join-burst 0 --lobby-burst 0 skip the joining section)",
-    )
-    parser.add_argument(
-        "--join-burst", type=int, default=20, metavar="N", help="players joining tables at once (default 20)"
-    )
-    parser.add_argument(
-        "--lobby-burst", type=int, default=8, metavar="N", help="players opening the lobby at once (default 8)"
-    )
-    parser.add_argument(
-        "--compare-workers",
-        metavar="N,M",
-        help="start a redis-server (append-only, fsync always) and run the saturated load against "
-        "`serve --redis URL --workers N`, then --workers M (and so on), one after the other; print for each the "
-        "terminal updates per second, the CPU of each worker, of Redis, of this client and of the rest of the "
-        "machine, Redis round trips per action, and the ratio (dixit_tui/bench/compare.py)",
-    )
-    parser.add_argument(
-        "--no-balance",
-        action="store_true",
-        help="with --compare-workers: leave each connection on the worker the kernel picked (default: each table's "
-        "terminals and bots are spread evenly over the workers, as a least-connections balancer would)",
-    )
-    parser.add_argument(
-        "--profile",
-        metavar="FILE",
-        help="run `py-spy record --format raw` on the server during play, write FILE and list the hotspots",
-    )
 
 
 # --- small helpers -------------------------------------------------------------------------------------------
@@ -1760,50 +1673,3 @@ def render_joining(joining: dict[str, Any] | None) -> list[str]:
             f"{cpu(bl)} incl. SSH handshake{failed(bl)}"
         )
     return lines
-
-
-def run(args: argparse.Namespace) -> int:
-    if args.sessions < 4 * args.tables or args.tables < 1:
-        print("dixit-tui bench: every table needs at least 4 sessions (3 bots and a terminal)", file=sys.stderr)
-        return 2
-    if (args.host is None) != (args.port is None):
-        print("dixit-tui bench: give both --host and --port, or neither", file=sys.stderr)
-        return 2
-    if args.with_floor and args.host is not None:
-        print("dixit-tui bench: --with-floor starts its own servers (no --host)", file=sys.stderr)
-        return 2
-    if args.think < 0 or not (args.terminals_share is None or 0 < args.terminals_share < 1):
-        print("dixit-tui bench: --think must be >= 0 and --terminals-share between 0 and 1", file=sys.stderr)
-        return 2
-    try:
-        import pyte  # noqa: F401
-    except ImportError:
-        print("dixit-tui bench: needs the pyte package: pip install 'dixit-tui[bench]'", file=sys.stderr)
-        return 2
-    if args.compare_workers:
-        from dixit_tui.bench import compare
-
-        return compare.run(args)
-    if args.target is None:
-        args.target = 30
-    if args.settle is None:
-        args.settle = 0.2
-    try:
-        result = asyncio.run(bench(args))
-    except KeyboardInterrupt:
-        return 130
-    except (RuntimeError, OSError, asyncssh.Error) as error:
-        print(f"dixit-tui bench: {error}", file=sys.stderr)
-        return 1
-    print(json.dumps(result) if args.json else render(result), flush=True)
-    return 0 if not result["failures"] else 1
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="dixit-tui bench", description=__doc__.split("\n")[0])
-    add_arguments(parser)
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -24,13 +24,13 @@ from typing import Any
 
 import asyncssh
 
+from dixit_tui import ssh_client
 from dixit_tui.bots.brain import Brain, Key
 from dixit_tui.bots.player import BOT_NAMES
 from dixit_tui.bots.strategy import Action, ClueAction, Strategy, SubmitAction, VoteAction, strategy_named
 from dixit_tui.bots.view import BotView
 from dixit_tui.engine import Phase
 from dixit_tui.protocol.kinds import MessageType
-from dixit_tui.ssh import client as ssh_client
 
 log = logging.getLogger(__name__)
 

@@ -36,6 +36,7 @@ from dixit_tui.bots.strategy import (
     choose_vote,
 )
 from dixit_tui.bots.view import BotCard, as_bot_view
+from dixit_tui.engine import Mode
 
 CANDIDATES_PER_CARD = 12  # smart's best clues per card weighed again here
 HAND = 6  # cards in a hand the others pick their decoy from
@@ -104,7 +105,7 @@ def choose_shrewd_clue(view: AnyView, rng: random.Random) -> tuple[str, str | No
     if not v.clue_needs_card or not cards:
         return choose_clue(view, rng)
     pool = _pool(v.hand)
-    submit = 2 if v.players == 3 and v.mode == "standard" else 1  # the cards each other player lays down
+    submit = 2 if v.players == 3 and v.mode == Mode.STANDARD else 1  # the cards each other player lays down
     voters = max(v.players - 1, 1)
     decoys = voters * submit
     best: tuple[float, float, str, str] | None = None

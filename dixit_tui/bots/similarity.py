@@ -185,16 +185,6 @@ def groups_of(word_stem: str) -> tuple[int, ...]:
     return _GROUPS_OF.get(word_stem, ())
 
 
-def related_words(text: str) -> tuple[str, ...]:
-    """Words of the association table related to the text's content words, in a stable order, without repeats."""
-    out: dict[str, None] = {}
-    for word_stem in content_stems(text):
-        for number in groups_of(word_stem):
-            for word in ASSOCIATIONS[number]:
-                out.setdefault(word, None)
-    return tuple(out)
-
-
 @lru_cache(maxsize=16_384)
 def _profile(card_stems: tuple[str, ...]) -> tuple[frozenset[str], tuple[frozenset[int], ...], frozenset[str]]:
     """A card's stems, the association groups of each, and the starts of its longer stems (for variants)."""

@@ -76,6 +76,15 @@ class Ask:
         return self.low <= size <= self.high and _playable(self.mode, self.profile, size)
 
 
+QUICK_GAME_BOTS_AFTER = 30.0  # seconds a quick game waits for people before bots fill its table
+
+
+def quick_game_ask(bots: bool) -> Ask:
+    """The lobby's quick game: a standard (refresh) table of 4 to 6; with built-in bots on the server, they fill it
+    after `QUICK_GAME_BOTS_AFTER` seconds."""
+    return Ask(Mode.STANDARD, Profile.REFRESH, 4, 6, QUICK_GAME_BOTS_AFTER if bots else None)
+
+
 def _label(mode: Mode, profile: Profile) -> str:
     return profile.value if mode is Mode.STANDARD else mode.value
 

@@ -71,6 +71,7 @@ class Occupant(Protocol):
     """What a table knows of a session at it (a seated player or a spectator; `service.PlayerSession`)."""
 
     builtin_bot: bool  # a built-in bot: it stops when its game ends
+    shows_reveal: bool  # a screen that shows each reveal until its person moves on (the table holds it for them)
 
 
 S = TypeVar("S", bound=Occupant)  # the sessions at a table
@@ -177,12 +178,20 @@ class Table(Generic[S]):
         self.stand_ins: dict[int, float] = {}  # offline seat -> when a stand-in plays for it (epoch seconds)
         self.typing: dict[int, float] = {}  # seat -> when it last reported typing a clue (not recorded: live only)
         self.typing_timer: asyncio.TimerHandle | None = None
+        # the reveal held for the people to read (see `Timers.holding`): until when (epoch seconds), of which turn,
+        # and the seats whose people have not moved on yet (live only, never recorded: each worker holds its own)
+        self.reveal_until: float | None = None
+        self.reveal_turn: int | None = None
+        self.reveal_waits: set[int] = set()
+        self.reveal_seen: dict[int, set[int]] = {}  # turn -> seats whose people moved on from its reveal
+        self.reveal_timer: asyncio.TimerHandle | None = None
         self.typing_limiter = ChatLimiter(burst=8, window=10.0)  # writing marks shown or hidden, per seat
         self.idle_timer: asyncio.TimerHandle | None = None  # closes a running game nobody human is connected to
         self.creator: str | None = None  # who created it ("key:..." or "name:..."), for the per-player table cap
         self.creator_ip: str | None = None  # the address it was created from, for the per-address table cap
         self.game_id = code  # unique among every game ever stored (a code is given out again once its table closed)
         self.remote_watchers = 0  # spectators at other workers (several workers on Redis), by their presence
+        self.away_host: int | None = None  # the seat that was the host when it went away (it keeps the duties a while)
         self.empty_since: float | None = None  # a lobby no person sits at: since when (it closes after a while)
         self.clue_stand_in: str | None = None  # why a stand-in gave this turn's clue ("time", "away"); None: a player
         self.quiet_turns = 0  # whole turns in a row no person played in (stand-ins and bots only); see `unattended`
@@ -264,16 +273,18 @@ class Table(Generic[S]):
 
     def next_host(self, now: float, grace: float) -> int | None:
         """The person to pass the host's duties to, if the host cannot use them: they left the game, are a bot, are
-        not at a lobby or a finished game, or have been away from a running game for `grace` seconds. The next
+        not at a finished game, or have been away from a running game for `grace` seconds. The next
         connected person (not a bot) after the host, in seat order; None: the host stays (or nobody could take over)."""
         if not self.seats:
             return None
         host = self.host
         record = self.seats[host] if host < len(self.seats) else None
         if record is not None and not record.removed and not record.bot:
-            if record.session is not None:
-                return None
-            if self.status is TableStatus.PLAYING and now < self.away_since.get(host, now) + grace:
+            if record.session is not None or self.status is TableStatus.LOBBY:
+                return None  # (before the start a host who leaves frees the seat: the next seat is the host)
+            # a host who went away keeps the duties through their grace; one who got them while away does not
+            away = self.away_since.get(host, now)
+            if self.status is TableStatus.PLAYING and self.away_host == host and now < away + grace:
                 return None
         count = len(self.seats)
         for offset in range(1, count + 1):
@@ -291,6 +302,8 @@ class Table(Generic[S]):
         record = self.seats[self.host]
         if record.session is not None or record.removed or record.bot or self.host not in self.away_since:
             return None
+        if self.away_host != self.host:
+            return None  # (it passes at once: see `next_host`)
         if self.next_host(float("inf"), grace) is None:
             return None
         return self.away_since[self.host] + grace
@@ -318,6 +331,15 @@ class Table(Generic[S]):
         waits for its people as an empty one does (its clocks stop) until a person moves or chats. (Without a time
         limit a connected person's move is never made for them: such a table cannot play itself.)"""
         return bool(self.options.turn_seconds) and self.quiet_turns >= QUIET_TURNS
+
+    def reveal_readers(self) -> set[int]:
+        """The seats whose person is connected to a screen that shows the reveal (here, or at another worker: a
+        remote seat counts unless it is a bot), whom a held reveal waits for."""
+        return {
+            i
+            for i, s in enumerate(self.seats)
+            if s.session is not None and not s.bot and not s.removed and s.session.shows_reveal
+        }
 
     def seated_connected(self) -> bool:
         """Whether anyone (a person or a bot, here or at another worker) is connected to a seat."""
@@ -479,6 +501,12 @@ class Table(Generic[S]):
         self.banned_keys, self.banned_ips = saved.banned_keys, saved.banned_ips
         self.lock_to, self.invited = saved.lock_to, saved.invited
         self.moves = saved.moves
+        self.options = saved.options  # (a change of options that was not saved did not happen)
+        self.clue_stand_in, self.quiet_turns, self.person_played = (
+            saved.clue_stand_in,
+            saved.quiet_turns,
+            saved.person_played,
+        )
         self.chat, self.chat_total, self.log, self.version = saved.chat, saved.chat_total, saved.log, saved.version + 1
         self.pending = []
         self._seat_infos_key = ()
@@ -571,6 +599,8 @@ class Table(Generic[S]):
             return
         self.seats[seat].session = None
         self.away_since[seat] = now
+        if seat == self.host:
+            self.away_host = seat
         if self.status == TableStatus.PLAYING:
             name = self.seats[seat].name
             self.announce(
@@ -582,6 +612,7 @@ class Table(Generic[S]):
     def all_away(self, now: float) -> None:
         """Loaded from the store: nobody is back yet, and every seat counts as away from `now`."""
         self.away_since = {seat: now for seat in range(len(self.seats))}
+        self.away_host = self.host if self.seats else None
 
     def away_names(self) -> list[str]:
         """The players (not removed) with nobody connected to their seat."""
@@ -623,10 +654,11 @@ class Table(Generic[S]):
 
     def stop_clocks(self) -> None:
         """Cancel every timer of the table; nothing is promised any longer."""
-        for handle in (self.timer, self.typing_timer, self.idle_timer):
+        for handle in (self.timer, self.typing_timer, self.idle_timer, self.reveal_timer):
             if handle is not None:
                 handle.cancel()
-        self.timer = self.typing_timer = self.idle_timer = None
+        self.timer = self.typing_timer = self.idle_timer = self.reveal_timer = None
+        self.reveal_until = None
         self.deadline = None
         self.stand_ins = {}
 
@@ -958,6 +990,7 @@ class Table(Generic[S]):
             start_problem=shared.start_problem,
             version=self.version,
             deadline=self.deadline,
+            reveal_until=self.reveal_until,
             typing=shared.typing,
             stand_ins=shared.stand_ins,
             stand_in_clue=shared.stand_in_clue,

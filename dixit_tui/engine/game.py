@@ -732,7 +732,7 @@ def _on_board_laid_out(s: GameState, f: Fields, e: BoardLaidOut) -> None:
 
 def _fold_vote(s: GameState, f: Fields, e: VoteCast) -> None:
     """Fold a VoteCast in, with the version and the remembered answers (see _apply_into): a vote changes neither
-    who votes nor the forbidden slots, so only the answers in VOTE_MEMO_KEYS are forgotten."""
+    who votes nor the forbidden slots, so only the answers `_waiting` and `_public` are forgotten."""
     turn, seat = s.turn, e.seat
     fields_ = turn.__dict__.copy()  # _evolve(turn, votes=..., red=...), inlined: it runs for every vote
     votes = turn.votes.copy()  # type: ignore[attr-defined]  # the proxy copies its dict

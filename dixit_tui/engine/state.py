@@ -245,6 +245,6 @@ class GameState:
 
 
 # What the engine forgets when it folds an event into a state: all but `_active`, which only PlayerRemoved changes
-# (its rule forgets it); a vote changes neither `_voters` nor `_forbidden`, so VoteCast forgets only VOTE_MEMO_KEYS.
+# (its rule forgets it); a vote changes neither `_voters` nor `_forbidden`, so VoteCast forgets only `_waiting` and
+# `_public` (game._fold_vote).
 MEMO_KEYS = ("_waiting", "_public", "_voters", "_forbidden")
-VOTE_MEMO_KEYS = ("_waiting", "_public")

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from dixit_tui.coordinator import PlayerSession, TableError, TableLock, TableOptions
 from dixit_tui.coordinator.matchmaker import Ask
-from dixit_tui.coordinator.models import LeaderboardUpdate
+from dixit_tui.coordinator.models import REVEAL_SECONDS, LeaderboardUpdate
 from dixit_tui.engine import FirstStoryteller, Mode, Profile, a_or_an, player_range, profile_for
 from dixit_tui.ratings import leaderboard_rows
 
@@ -83,6 +83,7 @@ def create_options(msg: dict[str, Any]) -> TableOptions:
         first=_choice(msg, "first", FirstStoryteller, FirstStoryteller.FIRST_CLUE),
         seed=_int(msg, "seed"),
         turn_seconds=_int(msg, "turn_seconds"),
+        reveal_seconds=_default(_int(msg, "reveal_seconds"), REVEAL_SECONDS),
     )
 
 
@@ -188,6 +189,16 @@ async def _lock(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.lock(_choice(m, "to", TableLock, TableLock.CODE))
 
 
+async def _options(s: PlayerSession, m: dict[str, Any]) -> None:
+    """The host's new options before the start: the fields of `create` (each as `create` defaults it)."""
+    options = create_options(m)
+    try:
+        options.max_seats()
+    except ValueError as err:
+        raise BadCommand(f"Unknown mode or profile: {err}.", "bad_option") from err
+    await s.change_options(options)
+
+
 async def _invite(s: PlayerSession, m: dict[str, Any]) -> None:
     await s.invite(_str(m, "name") or "")
 
@@ -261,4 +272,5 @@ HANDLERS: dict[str, Callable[[PlayerSession, dict[str, Any]], Awaitable[None]]] 
     "leaderboard": _leaderboard,
     "lock": _lock,
     "invite": _invite,
+    "options": _options,
 }

@@ -36,6 +36,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import SGR_STYLES, Strip
 
+from dixit_tui.ssh.ascii_forms import ascii_forms
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits, WorkBudget, output_backlog
 from dixit_tui.ssh.input import ESC, EventPacer, Pasted, PasteSplitter, PasteTooLarge, SequenceFilter, Typed
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
@@ -403,7 +404,8 @@ class SSHDriver(Driver):
             self._flush_handle = None
         if not self._pending:
             return
-        data = "".join(self._pending).encode("utf-8", "replace")
+        text = "".join(self._pending)
+        data = (text if self._terminal.utf8 else ascii_forms(text)).encode("utf-8", "replace")
         self._pending.clear()
         if self._output_closed:
             return

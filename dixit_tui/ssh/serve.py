@@ -278,7 +278,14 @@ def build_app_factory(args: argparse.Namespace, coordinator: Coordinator) -> App
         listen = getattr(args, "host", None)
         host = None if listen in (None, "0.0.0.0", "::", "") else listen
         port = getattr(args, "port", None) or None
-        return DixitApp(coordinator, who, command=terminal.command, ssh_host=host, ssh_port=port)
+        return DixitApp(
+            coordinator,
+            who,
+            command=terminal.command,
+            ssh_host=host,
+            ssh_port=port,
+            capabilities=terminal.capabilities(),
+        )
 
     return factory
 

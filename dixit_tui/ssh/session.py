@@ -21,6 +21,7 @@ from textual.filter import Monochrome, NoColor
 
 from dixit_tui.ssh.driver import SSHDriver, install_textual_patches
 from dixit_tui.ssh.guard import LOG_RATE, SessionLimits
+from dixit_tui.ssh.no_color import WithoutColor
 from dixit_tui.ssh.terminal import TerminalInfo, build_terminal_info
 from dixit_tui.tui.callback_counts import install_callback_counts
 from dixit_tui.tui.reactive_init import plan_reactive_setup
@@ -141,7 +142,7 @@ def _prepare_app(
     app._filters = [item for item in app._filters if not isinstance(item, Monochrome | NoColor)]
     app.no_color = terminal.no_color
     if terminal.no_color:
-        app._filters.append(NoColor() if app.native_ansi_color else Monochrome())
+        app._filters.append(WithoutColor())
     report = io.StringIO()
     app.error_console = Console(
         file=report, width=terminal.width, color_system=None, markup=False, highlight=False, emoji=False

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from dixit_tui.tui.capabilities import Capabilities, Colors
+
 ColorSystem = Literal["standard", "256", "truecolor"]
 
 DEFAULT_SIZE = (80, 24)
@@ -31,6 +33,17 @@ class TerminalInfo:
     no_color: bool
     command: str | None = None
     env: Mapping[str, str] = field(default_factory=dict)
+    utf8: bool = True
+    """The client's locale (LC_ALL, else LC_CTYPE, else LANG) declares UTF-8, or it sent none of them."""
+
+    def capabilities(self) -> Capabilities:
+        """What the app is told about this terminal."""
+        if self.no_color:
+            return Capabilities(colors="none", utf8=self.utf8)
+        return Capabilities(colors=_COLORS[self.color_system], utf8=self.utf8)
+
+
+_COLORS: dict[ColorSystem, Colors] = {"standard": "16", "256": "256", "truecolor": "truecolor"}
 
 
 def clamp_size(width: int, height: int, max_size: tuple[int, int]) -> tuple[int, int]:
@@ -62,6 +75,18 @@ def wants_no_color(env: Mapping[str, str]) -> bool:
     return bool(env.get("NO_COLOR", ""))
 
 
+def declares_utf8(env: Mapping[str, str]) -> bool:
+    """Whether the client's locale names UTF-8, as a program on its side would read it: the first of LC_ALL, LC_CTYPE
+    and LANG that it sent and is not empty decides (`LANG=C` or `LC_ALL=en_US.ISO-8859-1`: no). A client that sent
+    none of them (most do not, unless its SendEnv passes them) is taken to speak UTF-8, as modern terminals do."""
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(name, "").strip()
+        if value:
+            charset = value.partition(".")[2].partition("@")[0].lower().replace("-", "").replace("_", "")
+            return charset == "utf8"
+    return True
+
+
 def build_terminal_info(
     term_type: str,
     size: tuple[int, int],
@@ -78,4 +103,5 @@ def build_terminal_info(
         no_color=wants_no_color(env),
         command=command,
         env=dict(env),
+        utf8=declares_utf8(env),
     )

@@ -43,6 +43,7 @@ from dixit_tui.counts import COUNTS
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
 from dixit_tui.tui.callback_counts import install_callback_counts
+from dixit_tui.tui.capabilities import FULL, Capabilities
 from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, share_dispatch_lookups
 from dixit_tui.tui.frame_patches import install_frame_patches
 from dixit_tui.tui.key_order import KeyGate
@@ -162,7 +163,9 @@ class DixitApp(ThemeLookup[int]):
         command: str | None = None,
         ssh_host: str | None = None,
         ssh_port: int | None = None,
+        capabilities: Capabilities = FULL,
     ) -> None:
+        self.capabilities = capabilities  # (before Textual's __init__: it asks for the CSS variables)
         share_parsed_css()
         share_computed_styles()
         share_dispatch_lookups()
@@ -196,6 +199,13 @@ class DixitApp(ThemeLookup[int]):
         if known is None or known[0] is not theme:
             known = _THEME_VARIABLES[theme.name] = (theme, super().get_css_variables())
         variables = dict(known[1])
+        if self.capabilities.few_colors:
+            # The panels' borders are a grey just off the background: with 8 or 16 colours both become black.
+            variables["border-blurred"] = variables["foreground-darken-1"]
+        if self.capabilities.colors == "none":
+            # What colour alone showed (NO_COLOR sends none): a text box's cursor, the highlighted row of a list.
+            variables["input-cursor-text-style"] = "reverse"
+            variables["block-cursor-text-style"] = "bold reverse"
         self.theme_variables = variables
         return variables
 
@@ -203,8 +213,12 @@ class DixitApp(ThemeLookup[int]):
 
     async def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self._screen_changed)
-        self.session = session = await self.coordinator.connect(self.identity, self._deliver)
-        if not self.command:
+        self.session = session = await self.coordinator.connect(self.identity, self._deliver, shows_reveal=True)
+        kept = self.seat_kept() if not self.command else None
+        if kept is not None and await self.act(session.join(kept)):
+            # back with your key, back at your seat: the game went on, and its table opens at once
+            self.notify(f"Welcome back: you are at your seat at table {kept} again.", markup=False)
+        elif not self.command:
             # The lobby opens with the open tables and the session's name: drawn once, not drawn empty and then again
             # (laid out again) when the first lobby update arrives (it then changes nothing).
             self.tables = self.coordinator.summaries()
@@ -359,6 +373,13 @@ class DixitApp(ThemeLookup[int]):
             return await self.act(session.watch(arg))
         if verb == "reconnect" and arg:
             return await self.act(session.reclaim(arg))
+        if verb in ("replay", "tables"):  # plain commands: they answer without a terminal
+            self.notify(
+                f"{verb} answers without a terminal: ssh HOST {verb}{' CODE' if verb == 'replay' else ''} (no -t).",
+                severity="warning",
+                markup=False,
+            )
+            return False
         self.notify("Unknown command. Try: join CODE, watch CODE or reconnect CODE.", severity="warning", markup=False)
         return False
 
@@ -429,6 +450,10 @@ class DixitApp(ThemeLookup[int]):
     def motd(self) -> str:
         """The server's message of the day ("" for none), shown in the lobby."""
         return self.coordinator.moderation.motd
+
+    def seat_kept(self) -> str | None:
+        """The code of a running game where this player's seat (taken with their SSH key) is kept, if any."""
+        return self.coordinator.seat_kept_for(self.identity.key)
 
     def deck_sizes(self) -> dict[str, int]:
         """The server's decks (the built-in ones and any given with --deck), each with its number of cards; a deck

@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Any
 from rich.control import Control
 from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor, CompositorMap, LayoutUpdate, ReflowResult
-from textual.cache import FIFOCache
 from textual.geometry import Region, Size
 from textual.map_geometry import MapGeometry
 from textual.strip import Strip
@@ -246,9 +245,6 @@ class _Cover:
 
 
 class RowCompositor(Compositor):
-    check_parts = False
-    """(tests) Compare each part laid out with a layout of the whole screen (`part_mismatches`)."""
-
     def __init__(self) -> None:
         super().__init__()
         self._shown_rows: dict[int, ShownRow] = {}  # what the terminal shows on each row, as last sent
@@ -257,7 +253,6 @@ class RowCompositor(Compositor):
         self.part_allowed = False
         """Set by the screen while it lays itself out for the layouts its widgets asked for (see `_reflow_part`)."""
         self._map_stale = False  # a scroll placed widgets again since the last whole layout (not in the full map)
-        self.part_mismatches: list[object] = []
         self.whole_why = ""
         """Why the last layout that could have been of a part was of the whole screen (for tests)."""
 
@@ -284,8 +279,8 @@ class RowCompositor(Compositor):
     def _reflow_part(self, screen: Widget, size: Size) -> ReflowResult | None:
         """`reflow`, when what changed is under containers that cannot move or change size: the widgets under them
         are placed again (`arrange_subtree`, Textual's own code) and the rest of the map is kept, in the same order,
-        so the map, the widgets and the result are those of Textual's `reflow` (`check_parts` compares them in the
-        tests). None: not the case (a new size, a scroll, an overlay, a container sized by its content): lay the
+        so the map, the widgets and the result are those of Textual's `reflow` (tests/tui/part_oracle.py compares
+        them). None: not the case (a new size, a scroll, an overlay, a container sized by its content): lay the
         whole screen out.
 
         What changed: the containers a layout was asked of (`Screen._layout_widgets`), and any container whose kept
@@ -367,8 +362,6 @@ class RowCompositor(Compositor):
         for _, part_widgets in parts.values():
             widgets |= part_widgets
         part_reflows += 1
-        if self.check_parts:
-            self._check_part(screen, size, new_map, widgets)
 
         self._cuts = None
         self._layers = None
@@ -409,44 +402,6 @@ class RowCompositor(Compositor):
                 return True
             node = node._parent  # type: ignore[assignment]
         return node is None
-
-    def _check_part(self, screen: Widget, size: Size, part_map: CompositorMap, widgets: set[Widget]) -> None:
-        """(tests) A part laid out gives what Textual's whole layout gives: the same map (in the same order) and
-        widgets; and so does a whole layout with every container below the screen arranged anew (the arrangements
-        kept are not out of date; the screen's own is kept: a text box that keeps its height, TextBox.keep_height,
-        relies on it)."""
-        full_map, full_widgets = self._arrange_root(screen, size, visible_only=False)
-        self._compare("whole", full_map, full_widgets, part_map, widgets, size)
-        kept = {widget: widget._arrangement_cache for widget in screen.walk_children(Widget)}
-        try:
-            for widget in kept:
-                widget._arrangement_cache = FIFOCache(4)
-            fresh_map, fresh_widgets = self._arrange_root(screen, size, visible_only=False)
-        finally:
-            for widget, cache in kept.items():  # (the app goes on as it would have)
-                widget._arrangement_cache = cache
-        self._compare("arranged anew", fresh_map, fresh_widgets, part_map, widgets, size)
-
-    def _compare(
-        self,
-        what: str,
-        full_map: CompositorMap,
-        full_widgets: set[Widget],
-        part_map: CompositorMap,
-        widgets: set[Widget],
-        size: Size,
-    ) -> None:
-        if list(full_map.items()) != list(part_map.items()) or full_widgets != widgets:
-            different = [w for w in full_map.keys() | part_map.keys() if full_map.get(w) != part_map.get(w)]
-            self.part_mismatches.append(
-                (
-                    what,
-                    size,
-                    [(w, full_map.get(w), part_map.get(w)) for w in different],
-                    list(full_map) == list(part_map),
-                    full_widgets ^ widgets,
-                )
-            )
 
     def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
         if crop is None:

@@ -126,8 +126,6 @@ _MAX_POSTPONED = 3
 """Update ticks a screen puts off in a row at most, waiting for a layout asked for (then it draws what it has)."""
 _LAYOUT_WAIT = 0.1
 """Seconds after which a screen that put its drawing off for a layout asked for ticks again, whatever came."""
-repaints_direct = 0
-"""Repaints that went straight to their screen (for tests)."""
 
 _repaints_installed = False
 
@@ -158,7 +156,6 @@ def repaint_without_messages() -> None:
     def direct_refresh(
         self: Widget, *regions: Any, repaint: bool = True, layout: bool = False, recompose: bool = False
     ) -> Widget:
-        global repaints_direct
         if self._is_mounted and not recompose and not isinstance(self, Screen):
             node = self._parent
             while node is not None and not isinstance(node, Screen):
@@ -194,7 +191,6 @@ def repaint_without_messages() -> None:
                     noted = node.__dict__[_REPAINTS] = set()
                 noted.add(self)
                 node._update_timer.resume()
-                repaints_direct += 1
                 return self
         return refresh(self, *regions, repaint=repaint, layout=layout, recompose=recompose)
 

@@ -132,8 +132,9 @@ A clue can be a feeling, a song title, a proverb, a sound. Think about what the 
 KEYS = """\
 ## Keys
 - **F1** this help, **Esc** closes it; arrows, PgUp/PgDn and the mouse wheel scroll.
-- **Lobby:** ↑/↓ pick a table, **Enter** join it, **w** watch it, **c** create a table, **j** join by code,
-  **r** reconnect with a code, **q** quit. In the create form, **Tab** moves on, **Space** picks an option and
+- **Lobby:** ↑/↓ pick a table, **Enter** join it, **w** watch it, **c** create a table, **g** quick game (wait
+  for a table of 4 to 6 with others; bots fill it after 30 seconds; **g** again to stop waiting), **j** join by
+  code, **r** reconnect with a code, **q** quit. In the create form, **Tab** moves on, **Space** picks an option and
   **Enter** creates the table (F2 too).
 - **At the table:** the footer at the bottom always lists the keys you can use right now; you can also click them.
   Your hand: ↑/↓ or a number highlight a card, **Enter** chooses it (Space and letters choose nothing). A text

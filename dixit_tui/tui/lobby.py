@@ -172,6 +172,7 @@ class LobbyScreen(Screen[None]):
     AUTO_FOCUS = "#tables"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "create", "Create table"),
+        Binding("g", "quick_game", "Quick game"),
         Binding("w", "watch", "Watch"),
         Binding("j", "focus_join", "Join by code"),
         Binding("r", "focus_reconnect", "Reconnect"),
@@ -185,6 +186,7 @@ class LobbyScreen(Screen[None]):
         self._tables: tuple[TableSummary, ...] = ()
         self._shown: tuple[object, ...] | None = None  # what the list and the welcome line show now
         self._hint: Content | None = None
+        self._kept_selected: str | None = None  # the kept seat's table, selected once when it first showed
 
     # --- helpers ---------------------------------------------------------------------------------------------
 
@@ -239,17 +241,23 @@ class LobbyScreen(Screen[None]):
 
     def _render_tables(self, tables: tuple[TableSummary, ...]) -> None:
         motd = self.host.motd()
-        shown = (tables, self.player_name(), motd)
+        kept = self.host.seat_kept()
+        shown = (tables, self.player_name(), motd, kept)
         if shown == self._shown:
             return  # (a lobby update that changes nothing this list shows)
         self._shown = shown
-        self.query_one("#welcome", Static).update(
-            Content.assemble(
-                "Welcome, ",
+        if kept is not None:  # a seat of yours is kept in a running game: the first line says where, Enter returns
+            first: tuple[str | tuple[str, str], ...] = (
+                "Welcome back, ",
                 (self.player_name(), "bold"),
-                "! Join a table, watch one, or create your own.",
-                *(("\n", ("Notice: ", "bold"), motd) if motd else ()),
+                "! Your seat at table ",
+                (kept, "bold"),
+                " is kept: Enter on it returns you to your game.",
             )
+        else:
+            first = ("Welcome, ", (self.player_name(), "bold"), "! Join a table, watch one, or create your own.")
+        self.query_one("#welcome", Static).update(
+            Content.assemble(*first, *(("\n", ("Notice: ", "bold"), motd) if motd else ()))
         )
         table = self.query_one("#tables", TableList)
         selected = self.selected_code()
@@ -264,6 +272,8 @@ class LobbyScreen(Screen[None]):
                 Text(summary.host),
                 key=summary.code,
             )
+        if kept is not None and kept in {t.code for t in tables} and kept != self._kept_selected:
+            selected = self._kept_selected = kept  # your kept seat's table is the one selected (once)
         if selected is not None and selected in {t.code for t in tables}:
             table.move_cursor(row=table.get_row_index(selected), animate=False)
         self.query_one("#empty", Static).display = not tables
@@ -279,8 +289,19 @@ class LobbyScreen(Screen[None]):
             return None
         return row_key.value
 
+    def hint_code(self) -> str | None:
+        """The table the shell hint's `join CODE` names: the selected one if it can be joined (not yet started with
+        someone at it, or a running game); else the table of your kept seat, or none (the hint then reads CODE)."""
+        selected = self.selected_code()
+        for summary in self._tables:
+            if summary.code != selected:
+                continue
+            if summary.status is TableStatus.PLAYING or (summary.status is TableStatus.LOBBY and summary.players):
+                return selected
+        return self.host.seat_kept()
+
     def _update_hint(self) -> None:
-        command = shell_hint(self.player_name(), self.host.ssh_host, self.host.ssh_port, self.selected_code())
+        command = shell_hint(self.player_name(), self.host.ssh_host, self.host.ssh_port, self.hint_code())
         hint = Content.assemble("From your shell: ", (command, "bold"))
         if self._hint is None or not same_content(hint, self._hint):
             self._hint = hint
@@ -378,6 +399,13 @@ class LobbyScreen(Screen[None]):
             return
         if not await self.host.act(session.create(options)):
             self.action_create(options)  # keep what was chosen, so it can be fixed
+
+    async def action_quick_game(self) -> None:
+        """Queue for a quick game (a table of 4 to 6, started once enough wait; bots fill it after a while), or leave
+        the queue: the notices say which, and the table opens by itself once it is found."""
+        session = self.host.session
+        if session is not None:
+            await self.host.act(session.quick_game())
 
     def action_focus_join(self) -> None:
         self.query_one("#join-code", Input).focus()

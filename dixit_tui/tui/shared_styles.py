@@ -122,8 +122,6 @@ def _pseudo_classes(shared: _Rules, node: DOMNode) -> tuple[str, ...]:
 
 _IS_DISABLED = Widget._PSEUDO_CLASSES["disabled"]
 _IS_ENABLED = Widget._PSEUDO_CLASSES["enabled"]
-pseudo_checks = 0
-"""Pseudo-classes asked of a node for a place's key (`has_pseudo_class`), since the process started: for tests."""
 
 
 def _place(node: DOMNode, pseudo: tuple[str, ...]) -> tuple[Any, ...]:
@@ -131,7 +129,6 @@ def _place(node: DOMNode, pseudo: tuple[str, ...]) -> tuple[Any, ...]:
 
     `:disabled` and `:enabled` (asked at almost every node: Textual's own widgets' CSS has them) are worked out from the
     top of the path down, once per node: asked of each node, each walked up to its screen again (`is_disabled`)."""
-    global pseudo_checks
     nodes: list[Any] = []
     current: Any = node
     while isinstance(current, DOMNode):
@@ -153,7 +150,6 @@ def _place(node: DOMNode, pseudo: tuple[str, ...]) -> tuple[Any, ...]:
             elif check is _IS_ENABLED:
                 flags.append(not disabled)
             else:
-                pseudo_checks += 1
                 flags.append(current.has_pseudo_class(name))
         path[index] = (type(current), current._id, frozenset(current._classes), tuple(flags))
     return tuple(path)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 
 from dixit_tui.coordinator import OverUpdate, TableView
-from dixit_tui.coordinator.models import TableLock, TableStatus
+from dixit_tui.coordinator.models import StandInReason, TableLock, TableStatus
 from dixit_tui.engine import Mode, Phase, PlayerView, Reveal
 from dixit_tui.engine.reveal import Outcome
 
@@ -286,7 +286,8 @@ def clue_line(view: TableView, last_reveal: Reveal | None = None) -> Words | Non
     if game.clue is not None:
         teller = seat_name(view, game.storyteller)
         you = " (you)" if game.storyteller == view.you else ""
-        content = _w(("Clue: ", "bold"), (f"“{game.clue}”", "bold italic"), f" — told by {teller}{you}")
+        by = ", given by a stand-in" if view.stand_in_clue is not None else ""  # (time ran out, or they were away)
+        content = _w(("Clue: ", "bold"), (f"“{game.clue}”", "bold italic"), f" — told by {teller}{you}{by}")
     elif game.storyteller is None:
         content = _w("No clue yet: anyone may give the first clue.")
     else:
@@ -656,9 +657,10 @@ def why_no_clue(view: TableView) -> str:
         return "" if game.can_clue else "It is not your turn to tell"
     teller = seat_name(view, game.storyteller)
     if view.stand_in_clue is not None and game.storyteller is not None:  # not a player's own clue: say whose
-        why = "Time ran out" if view.stand_in_clue == "time" else f"{teller} was away"
+        why = "Time ran out" if view.stand_in_clue == StandInReason.TIME else f"{teller} was away"
         if game.storyteller == view.you:
-            return f"{'Time ran out' if view.stand_in_clue == 'time' else 'You were away'}: a stand-in gave your clue"
+            mine = "Time ran out" if view.stand_in_clue == StandInReason.TIME else "You were away"
+            return f"{mine}: a stand-in gave your clue"
         return f"{why}: a stand-in gave the clue for {teller}"
     if game.storyteller == view.you:
         return "Your clue is already given"

@@ -26,7 +26,7 @@ SESSIONS, TABLES = 10, 2  # 5 a table: 3 bots and 2 terminals
 
 @pytest.fixture(scope="module")
 def result() -> dict:
-    command = [sys.executable, "-m", "dixit_tui.bench.load", "--compare-workers", "1,2"]
+    command = [sys.executable, "-m", "dixit_tui.bench.cli", "--compare-workers", "1,2"]
     done = subprocess.run(
         [*command, "--sessions", str(SESSIONS), "--tables", str(TABLES), "--duration", "3", "--json"],
         capture_output=True,

@@ -20,7 +20,7 @@ pytest.importorskip("pyte")
 
 @pytest.fixture(scope="module")
 def result() -> dict:
-    command = [sys.executable, "-m", "dixit_tui.bench.load", "--sessions", "4", "--tables", "1", "--duration", "2"]
+    command = [sys.executable, "-m", "dixit_tui.bench.cli", "--sessions", "4", "--tables", "1", "--duration", "2"]
     command += ["--think", "0.2", "--terminals-share", "0.5", "--with-floor", "--seed", "3"]
     command += ["--joins", "0", "--join-burst", "0", "--lobby-burst", "0", "--json"]  # (test_load_smoke has them)
     done = subprocess.run(command, capture_output=True, text=True, timeout=150)

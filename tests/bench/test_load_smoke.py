@@ -22,7 +22,7 @@ SESSIONS = 6
 
 @pytest.fixture(scope="module")
 def result() -> dict:
-    command = [sys.executable, "-m", "dixit_tui.bench.load", "--sessions", str(SESSIONS), "--tables", "1"]
+    command = [sys.executable, "-m", "dixit_tui.bench.cli", "--sessions", str(SESSIONS), "--tables", "1"]
     done = subprocess.run(
         [*command, "--duration", "4", "--joins", "2", "--join-burst", "3", "--lobby-burst", "2", "--json"],
         capture_output=True,

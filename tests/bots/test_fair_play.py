@@ -10,6 +10,7 @@ import pytest
 
 from dixit_tui.bots.player import BotPlayer, add_bots
 from dixit_tui.coordinator import Coordinator, TableOptions
+from tests.bots.holds import still_holding
 from tests.bots.humans import Human
 
 pytestmark = pytest.mark.timeout(30)
@@ -63,7 +64,7 @@ async def test_bots_never_take_the_first_clue_while_a_person_is_writing_one() ->
         bot.first_clue_grace = 0  # the grace is over; ana is still writing
     await ana.session.typing(True)  # a view change: every bot looks again and holds for her
     await wait_until(lambda: held(bots, "typing"))
-    await asyncio.sleep(0.3)  # time enough for a bot with no think delay to act, if it would
+    await still_holding(bots, "typing")  # a bot with no think delay would have acted by now, if it would
     game = ana.view.game if ana.view is not None else None
     assert game is not None and game.storyteller is None and game.phase == "clue"
     await ana.session.typing(False)  # she gave up: a bot takes the clue now
@@ -98,7 +99,7 @@ async def test_a_bot_teammate_leaves_the_teams_card_to_its_person() -> None:
     await wait_until(lambda: ana.view is not None and ana.view.game is not None and ana.view.game.phase == "submit")
     mate = next(b for b in bots if b.seat == 3)
     await wait_until(lambda: mate.holds.get("team", 0) > 0)
-    await asyncio.sleep(0.3)
+    await still_holding([mate], "team")
     view = ana.view
     assert view is not None and view.game is not None and 0 in view.game.waiting_for and 3 in view.game.waiting_for
     await ana.session.submit([view.game.hand[0].card])  # hers, not refused: the bot did not give it first
@@ -116,7 +117,7 @@ async def test_bots_hold_while_no_person_is_connected() -> None:
     await ana.session.close()  # everyone human is gone
     await wait_until(lambda: any(bot.holds.get("alone", 0) > 0 for bot in bots))
     before = [bot.actions for bot in bots]
-    await asyncio.sleep(0.3)
+    await still_holding(bots, "alone", later=3600)
     assert [bot.actions for bot in bots] == before
     assert coord.tables[code].deadline is None
     for bot in bots:
@@ -135,7 +136,7 @@ async def test_bots_hold_while_only_spectators_remain() -> None:
     await ana.session.close()  # the only person seated leaves; sam still watches
     await wait_until(lambda: held(bots, "alone"))
     before = [bot.actions for bot in bots]
-    await asyncio.sleep(0.3)
+    await still_holding(bots, "alone", later=3600)
     assert [bot.actions for bot in bots] == before
     assert sam.view is not None and sam.view.game is not None and sam.view.game.storyteller is None
     assert coord.tables[code].deadline is None and coord.tables[code].idle_timer is not None

@@ -81,3 +81,17 @@ async def test_the_end_screen_never_names_a_host_who_is_gone() -> None:
     assert "ana has left, so p1 is the host now." in view.log
     rematch = await p1.session.rematch()  # and p1 can use it
     assert rematch.is_host and rematch.code != code
+
+
+async def test_a_lobby_host_who_leaves_hands_over_to_a_person_not_the_bot_beside_them() -> None:
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    ana = await connect(coord, "ana", key="SHA256:ana")
+    code = (await ana.session.create(TableOptions(seed=4))).code
+    await _with_bot(coord, code)
+    ben = await connect(coord, "ben", key="SHA256:ben")
+    await ben.session.join(code)
+    await ana.session.leave()  # before the start the seat is freed; seat 0 is now the bot's
+    view = ben.view
+    assert view is not None and [s.name for s in view.seats] == ["robo", "ben"]
+    assert view.host == 1 and view.is_host
+    assert [t.host for t in coord.summaries()] == ["ben"]

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.tui.test_table_words import open_table, play_to_the_end, view_of
+from tests.tui.table_play import open_table, play_to_the_end, view_of
 
 
 async def test_a_game_told_in_the_log_from_creation_to_close(caplog: pytest.LogCaptureFixture) -> None:

@@ -22,7 +22,7 @@ from typing import Any, Self
 import asyncssh
 import pyte
 
-from dixit_tui.ssh import client as ssh_client
+from dixit_tui import ssh_client
 from dixit_tui.ssh.server import DEFAULT_LIMITS, DixitAcceptor, Limits, start_server
 from dixit_tui.ssh.session import AppFactory, CommandHandler
 from tests.e2e.placeholder_app import placeholder_app_factory

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import asyncssh
 
-from dixit_tui.ssh import client as ssh_client
+from dixit_tui import ssh_client
 from tests.e2e.harness import HOST
 
 

@@ -120,4 +120,5 @@ def watcher_row(code: str) -> dict[str, object]:
         "host": "ben",
         "spectators": 0,
         "decks": ["base", "atlas"],
+        "turn_seconds": None,  # no time limit (the lobby names it)
     }

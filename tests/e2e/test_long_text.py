@@ -8,6 +8,7 @@ Found at the table: 300 characters typed in one burst were published cut at 80; 
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,7 +17,8 @@ import pytest
 
 from dixit_tui.coordinator import Identity, PlayerSession
 from dixit_tui.coordinator.table import Table
-from tests.e2e.harness import PtyClient
+from tests.e2e.harness import HOST, PtyClient
+from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, ssh_options
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     join_by_code,
@@ -125,3 +127,29 @@ async def test_a_pasted_chat_line_keeps_its_lines_as_spaces_and_shows_the_room_l
         sent = [line.text for line in table.chat if "hello" in line.text]
         assert sent == [("hello all of yous " + letters(250))[:200]], sent
         assert "internal error" not in text(client)
+
+
+@needs_ssh
+@needs_tmux
+async def test_openssh_in_tmux_a_pasted_text_lands_whole_on_one_line(tmp_path: Path) -> None:
+    """The real OpenSSH client in tmux: tmux pastes bracketed (the app asks for it); a raw line feed is Ctrl+J."""
+    assert SSH is not None
+    async with dixit_server(tmp_path) as (server, coord), Tmux(tmp_path) as tmux:
+        ana = await coord.connect(Identity("ana", key="key-ana"), Recorder())
+        code = (await ana.create(options(target=10))).code
+        ssh = [SSH, "-tt", *ssh_options(server.port), "-oPubkeyAuthentication=no", f"ben@{HOST}", f"join {code}"]
+        await tmux.start(shlex.join(ssh))
+        await tmux.wait("2 seated")
+        await tmux.keys("c")
+        await tmux.wait("esc Back to the table")  # the chat box has the focus
+        await tmux("set-buffer", "--", "snow in\nsummer " + letters(250))
+        await tmux("paste-buffer", "-p", "-t", tmux.name)
+        await tmux.wait("65 too many")  # 265 characters, all there (a paste past the limit inserted nothing)
+        await tmux.keys("C-u")
+        await tmux.wait(lambda rows: not any("too many" in row for row in rows), "the box emptied")
+        await tmux("set-buffer", "--", "snow in\nsummer")
+        await tmux("paste-buffer", "-p", "-t", tmux.name)
+        await tmux.keys("C-j", "again")  # a raw line feed between words: a space
+        await tmux.wait("snow in summer again")
+        await tmux.keys("Enter")
+        await tmux.wait("ben: snow in summer again")

@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 
 from tests.e2e.servers import dixit_server
-from tests.e2e.test_watcher_frames import driver_of, quiet, watched_table
-from tests.tui.fixtures import default_move, play_until
-from tests.tui.test_render_cost import default_move_pending, phase
+from tests.e2e.watched import driver_of, quiet, watched_table
+from tests.tui.fixtures import default_move, default_move_pending, phase, play_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 

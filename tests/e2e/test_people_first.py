@@ -15,6 +15,7 @@ import pytest
 
 from dixit_tui.bots.player import BotPlayer
 from dixit_tui.coordinator.table import Table
+from tests.bots.holds import still_holding
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.json_client import JsonClient
 from tests.e2e.servers import dixit_server
@@ -74,9 +75,10 @@ async def test_bots_wait_while_a_person_writes_the_first_clue_and_everyone_sees_
         await press(ana, "moo")
         await wait_text(ben, "ana is writing a clue…")  # the other player sees who is writing
         await wait_for(lambda: all(b.holds.get("typing") for b in bots), TIMEOUT, "the bot to hold while ana writes")
-        await asyncio.sleep(1.0)  # a bot that would not wait acts within this (no think delay beyond 4 s x 0.2)
+        await still_holding(bots, "typing")  # (whatever its think delay: it holds, by its own look, a minute on)
         await press(ana, "n")
-        await asyncio.sleep(1.0)
+        await wait_text(ana, "moon")
+        await still_holding(bots, "typing")
         assert state_of(table).turn.storyteller is None, "a bot took the first clue while ana was writing it"
         await press(ana, "enter")
         await wait_text(ben, "Clue: “moon” — told by ana")
@@ -138,7 +140,7 @@ async def test_a_bot_teammate_waits_for_its_person_to_give_the_teams_card(tmp_pa
             TIMEOUT,
             "the bot teammate to leave the card to ana",
         )
-        await asyncio.sleep(0.5)
+        await still_holding([mate], "team")
         waiting = state_of(table).waiting_for()
         assert 0 in waiting and 3 in waiting, "the bot gave the team's card before ana could"
         hand = submit["hand"]

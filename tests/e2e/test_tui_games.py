@@ -177,10 +177,9 @@ async def test_a_dropped_player_gets_seat_hand_and_vote_back(tmp_path: Path) -> 
             await wait_text(client, "cara is disconnected; their seat is kept.")
         assert not table.seats[2].connected
 
-        # Back with the same key: the lobby, then the table's code; the seat, the hand and the phase are hers.
-        cara = players[2].client = await open_lobby(server.port, "cara", key_of("cara"))
-        await join_by_code(cara, code)
-        await wait_text(cara, "cara (you)")
+        # Back with the same key: straight back at her seat, no code to find (issue 22 item 6: she landed in the
+        # plain lobby and had to find `j CODE`); the seat, the hand and the phase are hers.
+        cara = players[2].client = await open_lobby(server.port, "cara", key_of("cara"), welcome="cara (you)")
         await wait_status(cara, "Choose 2 cards that fit the clue")
         assert state_of(table).hands[2] == hand
         marks = card_marks(table, set(hand)).values()

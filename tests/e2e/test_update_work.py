@@ -15,10 +15,9 @@ from textual.message_pump import MessagePump
 
 from dixit_tui.ssh.driver import SSHDriver
 from tests.e2e.servers import dixit_server
-from tests.e2e.test_watcher_frames import INTERVAL, driver_of, quiet, release, watched_table
 from tests.e2e.tui_driver import TIMEOUT, wait_text
-from tests.tui.fixtures import default_move, play_until
-from tests.tui.test_render_cost import default_move_pending, phase
+from tests.e2e.watched import INTERVAL, driver_of, quiet, release, watched_table
+from tests.tui.fixtures import default_move, default_move_pending, phase, play_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.harness import HOST, connect
-from tests.e2e.test_metrics import http_get, samples
+from tests.e2e.metrics_http import http_get, samples
 from tests.redis_server import RedisServer, free_port
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]

@@ -90,7 +90,10 @@ async def test_other_processes_hear_of_every_append(redis_server: RedisServer) -
     async def listen() -> None:
         changes = reader.changes()
         first = asyncio.ensure_future(anext(changes))
-        await asyncio.sleep(0.2)  # the subscription is made when the first item is asked for
+        for _ in range(500):  # the subscription is made when the first item is asked for: until Redis counts it
+            if dict(await writer.client.pubsub_numsub(writer.channel)).get(writer.channel, 0):
+                break
+            await asyncio.sleep(0.01)
         subscribed.set()
         heard.append(await first)
         async for change in changes:

@@ -662,6 +662,33 @@ async def test_a_game_nobody_is_at_makes_room_for_a_person_at_another_worker(wor
     await until(lambda: code not in a.coordinator.tables, "worker A to close the game too")
 
 
+async def test_a_host_who_leaves_for_good_hands_over_to_a_player_at_the_other_worker(
+    workers: tuple[Worker, Worker],
+) -> None:
+    """Issue 22 items 2 and 3 on two workers: ana (worker A, the host) leaves the game for good while ben, next in
+    seat order, is away: cy, connected at worker B, is the host at once, as every worker shows; dee, whom cy then
+    removes, is told at worker B and taken to the lobby."""
+    a, b = workers
+    ana_c, ana = await a.connect("ana")
+    view = await ana.create(TableOptions(seed=7, target=12))
+    others = [await b.connect(name) for name in ("ben", "cy", "dee")]
+    for _, session in others:
+        await session.join(view.code)
+    (_, ben), (cy_c, cy), (dee_c, dee) = others
+    await until(lambda: len(last_view(ana_c).seats) == 4, "ana to see everyone sit down")
+    await ana.start()
+    await until(lambda: last_view(dee_c).game is not None, "dee to see the game start")
+    await ben.close()
+    await until(lambda: not last_view(ana_c).seats[1].connected, "ana to see ben gone")
+    await ana.remove(0)
+    await until(lambda: last_view(cy_c).host == 2, "cy, at worker B, to be the host")
+    assert "ben is away, so cy is the host now." in last_view(cy_c).log
+    assert a.coordinator.tables[view.code].host == 2 and b.coordinator.tables[view.code].host == 2
+    await cy.remove(3)
+    await until(lambda: dee.table is None, "dee to be taken to the lobby")
+    assert dee_c.views[-1] is None  # the lobby
+
+
 async def test_when_redis_answers_again_the_table_a_change_failed_at_gets_its_state(redis_server: RedisServer) -> None:
     """Redis gone: ben's move is refused. Redis back, and nobody moves: the worker's next tick finds Redis answering
     and sends everyone it serves at that table their state again (before, nothing came until someone moved)."""

@@ -27,8 +27,8 @@ from dixit_tui.ssh import driver
 from dixit_tui.ssh.driver import install_textual_patches
 from dixit_tui.tui.line_cache import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
-from tests.tui.fixtures import coordinator, default_move, play_until, settle
-from tests.tui.test_render_cost import count, default_move_pending, eight_bots, phase
+from tests.tui.fixtures import coordinator, default_move, default_move_pending, phase, play_until, settle
+from tests.tui.screen_cost import count, eight_bots
 
 
 @contextmanager

@@ -6,10 +6,19 @@ import argparse
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
+from dixit_tui.ssh.ascii_forms import ascii_forms
 from dixit_tui.ssh.serve import add_arguments, data_folders
 from dixit_tui.ssh.session import connect_hint
-from dixit_tui.ssh.terminal import build_terminal_info, clamp_size, detect_color_system, wants_no_color
+from dixit_tui.ssh.terminal import (
+    build_terminal_info,
+    clamp_size,
+    declares_utf8,
+    detect_color_system,
+    wants_no_color,
+)
+from dixit_tui.tui.capabilities import Capabilities
 from tests.e2e.placeholder_app import display_name
 
 
@@ -84,3 +93,27 @@ def test_limits_are_configurable_from_the_command_line() -> None:
     for bad in ("nope=1", "login_timeout=soon", "max_connections=0", "login_timeout"):
         with pytest.raises(ValueError):
             parse_limits([bad])
+
+
+def test_the_locale_the_client_sent_decides_utf8() -> None:
+    assert declares_utf8({})  # nothing sent: UTF-8, as modern terminals speak
+    assert declares_utf8({"LANG": "en_US.UTF-8"})
+    assert declares_utf8({"LANG": "C.utf8"})
+    assert not declares_utf8({"LANG": "C"})
+    assert not declares_utf8({"LANG": "en_US.UTF-8", "LC_ALL": "C"})  # LC_ALL first, then LC_CTYPE, then LANG
+    assert declares_utf8({"LANG": "C", "LC_CTYPE": "de_DE.UTF-8@euro"})
+    assert not declares_utf8({"LC_CTYPE": "en_US.ISO-8859-1"})
+    info = build_terminal_info("linux", (80, 24), {"LANG": "POSIX"}, None, (300, 100))
+    assert info.capabilities() == Capabilities(colors="16", utf8=False)
+    assert build_terminal_info("xterm", (80, 24), {"NO_COLOR": "1"}, None, (300, 100)).capabilities().colors == "none"
+    for term in ("linux", "vt100", "xterm"):  # 8 or 16 colours: the panels' borders in a grey they can draw
+        assert build_terminal_info(term, (80, 24), {}, None, (300, 100)).capabilities().few_colors
+    assert not build_terminal_info("xterm-256color", (80, 24), {}, None, (300, 100)).capabilities().few_colors
+
+
+def test_ascii_forms_keep_every_cell() -> None:
+    drawn = "╭─ Seats ─╮ │1 ✎◷♛⚙ ana│ ╰───╯ ▶ 3 “fox” … ★ ✓ ● ▲ ⏎ · ▊▔▁▎"
+    ascii_text = ascii_forms(drawn)
+    assert ascii_text == '+- Seats -+ |1 SwHB ana| +---+ > 3 "fox" ~ * v o ^ < - |--|'
+    assert cell_len(ascii_text) == cell_len(drawn)
+    assert ascii_forms("名前 Zoë") == "名前 Zoë"  # what players typed passes as it is

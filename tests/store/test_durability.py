@@ -223,3 +223,27 @@ async def test_built_in_bots_of_a_running_game_take_their_seats_back_after_a_res
         await bot.stop()
     await ana_again.close()
     await store.close()
+
+
+async def test_a_change_of_options_that_cannot_be_saved_changes_nothing_and_a_restart_keeps_a_saved_one(
+    tmp_path: Path,
+) -> None:
+    """Issue 22 item 5: the host's new options go through the store like any change (refused and rolled back when
+    the disk fails; kept across a restart when saved)."""
+    from dixit_tui.coordinator import TableError
+
+    store = FlakyStore(tmp_path / "dixit.sqlite3")
+    await store._run(store._open)
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, store=store)
+    ana = await coord.connect(Identity("ana", "SHA256:ana"), Client())
+    view = await ana.create(TableOptions(seed=3))
+    store.fail_next = True
+    with pytest.raises(TableError, match="could not save"):
+        await ana.change_options(TableOptions(mode="party", seed=3))
+    assert coord.tables[view.code].options.mode == "standard"
+    await ana.change_options(TableOptions(mode="party", seed=3, turn_seconds=45))
+    again = Coordinator(rng=random.Random(2), allow_seeded_tables=True, store=store)
+    await again.restore()
+    restored = again.tables[view.code].options
+    assert (restored.mode, restored.turn_seconds) == ("party", 45)
+    await store.close()

@@ -49,3 +49,14 @@ async def test_a_join_command_that_fails_opens_the_lobby_and_says_why() -> None:
         await settle(pilot)
         assert isinstance(app.screen, NamePrompt)
         assert [type(screen) for screen in app.screen_stack][1:] == [LobbyScreen, NamePrompt]
+
+
+async def test_a_replay_command_with_a_terminal_says_to_ask_without_one() -> None:
+    """`ssh -t HOST replay CODE` said "Unknown command": replay (like tables) answers without a terminal."""
+    coord = coordinator()
+    app = DixitApp(coord, Identity("ana", "key-ana"), command="replay K7QF")
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        said = [str(note.message) for note in app._notifications]
+        assert said == ["replay answers without a terminal: ssh HOST replay CODE (no -t)."], said

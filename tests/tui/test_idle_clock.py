@@ -1,5 +1,6 @@
 """An idle table screen does not wake up every second: its clock ticks only while the view has a clock to count down
-(a time limit, or stand-ins promised for missing players). Counted ticks, not times."""
+(a time limit, or stand-ins promised for missing players). The clock's timer is paused or running, and its ticks
+counted, not times."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from tests.tui.fixtures import coordinator, options, seat_many, settle
 
 
 async def ticks_while_idle(monkeypatch: pytest.MonkeyPatch, **table_options: object) -> tuple[int, TableScreen]:
-    """The clock's ticks of a player's table screen (a game started) over 2.5 s with nothing happening."""
+    """The clock's ticks of a player's table screen (a game started) with nothing happening: none if its timer is
+    paused, else until the first one (at most 10 s)."""
     ticks = [0]
     tick = TableScreen._tick
 
@@ -37,7 +39,14 @@ async def ticks_while_idle(monkeypatch: pytest.MonkeyPatch, **table_options: obj
         table = app.screen
         assert isinstance(table, TableScreen)
         ticks[0] = 0
-        await asyncio.sleep(2.5)
+        clock = table._clock
+        assert clock is not None
+        if not clock._active.is_set():  # (Textual's Timer: set while it runs, cleared by pause())
+            return 0, table  # paused: it calls nothing until resumed
+        for _ in range(500):
+            if ticks[0]:
+                break
+            await asyncio.sleep(0.02)
         return ticks[0], table
 
 

@@ -15,13 +15,14 @@ from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import Choice, Tick
 from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, shell_hint
 from dixit_tui.tui.table_screen import TableScreen
+from tests.tui.fixtures import EVERY_CHANGE
 from tests.tui.lobby_pilot import SIZE, errors, open_create, settle
 
 HOSTILE = "[@click=app.quit]x[/"
 
 
 def coordinator() -> Coordinator:
-    return Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    return Coordinator(rng=random.Random(1), allow_seeded_tables=True, limits=EVERY_CHANGE)
 
 
 def ignore(_: Update) -> None:
@@ -549,3 +550,29 @@ async def test_a_reconnect_the_table_shows_before_it_returns_stays_at_the_table(
         assert coord.tables[view.code].seats[2].session is session
         assert isinstance(app.screen, TableScreen), app.screen_stack
         assert app.table_view is not None and app.table_view.you == 2
+
+
+async def test_g_queues_for_a_quick_game_and_the_table_opens_once_enough_wait() -> None:
+    from dixit_tui.coordinator.matchmaker import quick_game_ask
+
+    coord = coordinator()
+    app = DixitApp(coord, Identity("ana", "key-ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("g")
+        await settle(pilot)
+        assert coord.matchmaker.waiting() == 1 and "In the queue" in notes(app)[-1]
+        await pilot.press("g")  # again: out of the queue
+        await settle(pilot)
+        assert coord.matchmaker.waiting() == 0 and notes(app)[-1] == "You left the queue."
+        await pilot.press("g")
+        await settle(pilot)
+        others = [await player(coord, name) for name in ("ben", "cy", "dan")]
+        for session in others:
+            await coord.matchmaker.queue(session, quick_game_ask(bots=False))
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        view = app.table_view
+        assert (
+            view is not None and view.game is not None and [s.name for s in view.seats] == ["ana", "ben", "cy", "dan"]
+        )

@@ -1,6 +1,6 @@
 """A layout of a part of the screen (`RowCompositor._reflow_part`: the hand and the board switched, the clue line above
 them a row taller or shorter) makes the very map a layout of the whole screen makes: every widget's region, clip,
-paint order and sizes, in the same order, and the same widgets. Checked at each part laid out (`check_parts`: the
+paint order and sizes, in the same order, and the same widgets. Checked at each part laid out (part_oracle.py: the
 whole screen is arranged again beside it and compared) over games at several terminal sizes, with the terminal
 resized between the moves, at a spectator's screen and at a player's."""
 
@@ -14,30 +14,30 @@ import pytest
 from dixit_tui.tui import compositor, subtree_layout
 from dixit_tui.tui.compositor import RowCompositor
 from dixit_tui.tui.line_cache import forget_shared
-from tests.tui import test_phase_cost
-from tests.tui.fixtures import coordinator, default_move, phase_of, settle
-from tests.tui.test_phase_cost import _short_game
-from tests.tui.test_render_cost import default_move_pending
+from tests.tui import screen_cost
+from tests.tui.fixtures import coordinator, default_move, default_move_pending, phase_of, settle
+from tests.tui.part_oracle import part_mismatches
+from tests.tui.screen_cost import short_game
 
 
 async def _game_checked(monkeypatch: pytest.MonkeyPatch, role: str, sizes: list[tuple[int, int]]) -> tuple[int, int]:
-    """A short game (see test_phase_cost), the terminal resized to the next of `sizes` before each move, every part
+    """A short game (screen_cost.short_game), the terminal resized to the next of `sizes` before each move, every part
     laid out compared with the whole screen's layout: (parts laid out, mismatches)."""
     forget_shared()
-    monkeypatch.setattr(RowCompositor, "check_parts", True)
     mismatches: list[object] = []
-    check = RowCompositor._check_part
+    reflow_part = RowCompositor._reflow_part
 
-    def checked(self: RowCompositor, *args: Any) -> None:
-        check(self, *args)
-        mismatches.extend(self.part_mismatches)
-        self.part_mismatches.clear()
+    def checked(self: RowCompositor, screen: Any, size: Any) -> Any:
+        result = reflow_part(self, screen, size)
+        if result is not None:  # a part was laid out: its map and widgets are the compositor's now
+            mismatches.extend(part_mismatches(self, screen, size, self._full_map, self.widgets))
+        return result
 
-    monkeypatch.setattr(RowCompositor, "_check_part", checked)
+    monkeypatch.setattr(RowCompositor, "_reflow_part", checked)
     parts = compositor.part_reflows
     coord = coordinator()
     async with AsyncExitStack() as stack:
-        sessions, _, pilot = await _short_game(coord, stack, sizes[0], role)
+        sessions, _, pilot = await short_game(coord, stack, sizes[0], role)
         for step in range(40):
             movers = [s for s in sessions if default_move_pending(s)]
             if not movers:
@@ -88,7 +88,7 @@ async def test_a_pane_shown_again_keeps_its_arrangement(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(textual.widget, "arrange", counted)
     seen: dict[str, list[str]] = {}
-    count = test_phase_cost.count
+    count = screen_cost.count
 
     async def count_arranged(app: Any, pilot: Any, update: Any) -> Any:
         arranged.clear()
@@ -96,7 +96,7 @@ async def test_a_pane_shown_again_keeps_its_arrangement(monkeypatch: pytest.Monk
         seen[f"{len(seen)}"] = list(arranged)
         return result
 
-    monkeypatch.setattr(test_phase_cost, "count", count_arranged)
-    transitions = [transition for transition, _, _ in await test_phase_cost.phase_changes((100, 30), "watcher")]
+    monkeypatch.setattr(screen_cost, "count", count_arranged)
+    transitions = [transition for transition, _, _ in await screen_cost.phase_changes((100, 30), "watcher")]
     by_transition = dict(zip(transitions, seen.values(), strict=True))
     assert sorted(by_transition["2:submit->vote"]) == ["main", "panes"], by_transition

@@ -42,6 +42,6 @@ async def test_typing_a_clue_tells_the_table_and_others_writing_are_shown() -> N
 def test_the_seats_panel_marks_a_writer_in_both_widths() -> None:
     lines = (SeatLine(0, "ana", 0, you=True, waiting=True), SeatLine(1, "ben", 0, waiting=True, typing=True))
     narrow = [c.plain for c in render_seats(lines, 26)]
-    assert narrow[1].startswith("2 ✍") and any("✍ writing a clue" in line for line in narrow)
+    assert narrow[1].startswith("2  ✍") and any("✍ writing a clue" in line for line in narrow)
     wide = [c.plain for c in render_seats(lines, 40)]
     assert "writing a clue…" in wide[3] and "waiting" in wide[1]

@@ -13,65 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from contextlib import AsyncExitStack
-from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 
-from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
-from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.table_screen import TableScreen
-from tests.tui.fixtures import coordinator, default_move, options, phase_of, seat_many, settle
-from tests.tui.render_cost import Counts
-from tests.tui.test_render_cost import count, default_move_pending
-
-
-async def _short_game(
-    coord: Coordinator, stack: AsyncExitStack, size: tuple[int, int], role: str
-) -> tuple[list[PlayerSession], DixitApp, Pilot[Any]]:
-    """An 8-seat table playing to 10 points (two turns with seed 5: the practice turn, then one more), started, shown
-    by a DixitApp: a spectator beside 8 recording sessions, or the eighth player."""
-    host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
-    view = await host.create(options(seats=8, target=10))
-    names = ["ben", "cara", "dan", "eve", "finn", "gus", "hal"]
-    if role == "player":
-        names = names[:-1]
-    others = [s for s, _ in await seat_many(coord, names, view.code)]
-    command = f"watch {view.code}" if role == "watcher" else f"join {view.code}"
-    who = "watcher" if role == "watcher" else "hal"
-    app = DixitApp(coord, Identity(who, f"key-{who}"), command=command)
-    pilot = await stack.enter_async_context(app.run_test(size=size))
-    await settle(pilot)
-    await host.start()
-    await settle(pilot)
-    assert isinstance(app.screen, TableScreen)
-    sessions = [host, *others]
-    if role == "player":
-        assert app.session is not None
-        sessions.append(app.session)
-    return sessions, app, pilot
-
-
-async def phase_changes(size: tuple[int, int], role: str) -> list[tuple[str, Counts, int]]:
-    """Each phase change of the short game as the app's screen saw it: (transition, counts, rows changed). The
-    last move of each phase is counted alone (the player's own moves come first: then they watch)."""
-    coord = coordinator()
-    seen: list[tuple[str, Counts, int]] = []
-    async with AsyncExitStack() as stack:
-        sessions, app, pilot = await _short_game(coord, stack, size, role)
-        for _ in range(20):
-            _, turn, before = phase_of(sessions[0])
-            movers = [s for s in sessions if default_move_pending(s)]
-            if not movers:
-                break
-            movers.sort(key=lambda s: s is not app.session)
-            for session in movers[:-1]:
-                await default_move(session)
-            await settle(pilot)
-            counts, changed = await count(app, pilot, lambda m=movers[-1]: default_move(m))  # type: ignore[misc]
-            seen.append((f"{turn}:{before}->{phase_of(sessions[0])[2]}", counts, changed))
-    return seen
+from tests.tui.screen_cost import phase_changes
 
 
 @pytest.mark.parametrize("role", ["watcher", "player"])

@@ -32,52 +32,17 @@ from dixit_tui.tui.widgets.recap import RecapScreen
 from tests.tui.fixtures import (
     coordinator,
     default_move,
+    default_move_pending,
     options,
+    phase,
     phase_of,
     play_until,
     screen_text,
     seat_many,
     settle,
 )
-from tests.tui.render_cost import Counts, _name, counting
-
-
-def rows(app: DixitApp) -> list[tuple[str, tuple[object, ...]]]:
-    """Each row of the screen: its text and styles (to tell which rows an update changed)."""
-    return [(strip.text, tuple(seg.style for seg in strip)) for strip in app.screen._compositor.render_strips()]
-
-
-async def count(app: DixitApp, pilot: Pilot[Any], update: Callable[[], Awaitable[object]]) -> tuple[Counts, int]:
-    """The work `update` costs the screen of `app`, and how many rows of the screen it changed."""
-    await settle(pilot)
-    before = rows(app)
-    with counting() as counts:
-        await update()
-        await settle(pilot)
-    after = rows(app)
-    return counts, sum(a != b for a, b in zip(before, after, strict=True))
-
-
-async def eight_bots(
-    coord: Coordinator, stack: AsyncExitStack, size: tuple[int, int]
-) -> tuple[list[PlayerSession], DixitApp, Pilot[Any]]:
-    """An 8-seat table of recording sessions, started, and a DixitApp watching it."""
-    host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
-    view = await host.create(options(seats=8))
-    others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dan", "eve", "finn", "gus", "hal"], view.code)]
-    app = DixitApp(coord, Identity("watcher", "key-watcher"), command=f"watch {view.code}")
-    pilot = await stack.enter_async_context(app.run_test(size=size))
-    await settle(pilot)
-    await host.start()
-    await settle(pilot)
-    assert isinstance(app.screen, TableScreen)
-    return [host, *others], app, pilot
-
-
-def phase(session: PlayerSession) -> str:
-    view = session.view()
-    assert view is not None and view.game is not None
-    return view.game.phase
+from tests.tui.render_cost import _name
+from tests.tui.screen_cost import count, eight_bots
 
 
 @pytest.mark.parametrize("role", ["watcher", "player"])
@@ -171,11 +136,6 @@ def _tick(table: TableScreen) -> Callable[[], Awaitable[None]]:
         table._tick()
 
     return tick
-
-
-def default_move_pending(session: PlayerSession) -> bool:
-    view = session.view()
-    return bool(view and view.game and view.you in view.game.waiting_for)
 
 
 async def test_the_reveal_does_not_repaint_a_watchers_whole_screen() -> None:

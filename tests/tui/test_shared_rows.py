@@ -29,9 +29,8 @@ from dixit_tui.ssh import driver
 from dixit_tui.ssh.driver import install_textual_patches
 from dixit_tui.tui import compositor, styled_lines
 from dixit_tui.tui.compositor import RowChopsUpdate, RowCompositor, _Cover
-from tests.tui.fixtures import default_move, play_until, screen_text, settle
-from tests.tui.test_render_cost import default_move_pending, phase
-from tests.tui.test_shared_lines import watched_table
+from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, screen_text, settle
+from tests.tui.screen_cost import watched_table
 
 
 async def test_a_move_builds_each_changed_row_at_one_spectators_screen_only() -> None:

@@ -603,7 +603,7 @@ async def test_resize_relayouts() -> None:
         await settle(pa)
         screen = table_of(ana)
         assert screen.has_class("-narrow") and screen.has_class("-short")
-        assert "… waiting" in screen_text(ana)  # legend of the symbols
+        assert "◷ waiting" in screen_text(ana)  # legend of the symbols
         await pa.resize_terminal(120, 40)
         await settle(pa)
         assert screen.has_class("-wide") and screen.has_class("-tall")

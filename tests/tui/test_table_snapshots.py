@@ -11,12 +11,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from textual.filter import Monochrome
 from textual.pilot import Pilot
 
-from dixit_tui.coordinator import PlayerSession
+from dixit_tui.coordinator import Identity, PlayerSession
+from dixit_tui.ssh.no_color import WithoutColor
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.capabilities import Capabilities
 from dixit_tui.tui.widgets.recap import RecapScreen
 from tests.tui.fixtures import (
+    coordinator,
     default_move,
     make_app,
     me,
@@ -161,7 +164,7 @@ def test_table_snapshot(snap_compare: Compare, name: str, size: tuple[int, int])
 
 @pytest.mark.parametrize("name", ["vote", "party_red_marker", "team_submit"])
 def test_table_snapshot_no_color(snap_compare: Compare, name: str) -> None:
-    """NO_COLOR (as the SSH session sets it up: a monochrome filter): pointer, marks and roles stay readable."""
-    app = make_app()
-    app._filters.append(Monochrome())
+    """NO_COLOR (as the SSH session sets it up: no colour at all): pointer, marks and roles stay readable."""
+    app = DixitApp(coordinator(), Identity("ana", "key-ana"), capabilities=Capabilities(colors="none"))
+    app._filters.append(WithoutColor())
     assert snap_compare(app, terminal_size=(80, 24), run_before=SCENARIOS[name])

@@ -35,6 +35,7 @@ SHORT: dict[str, str] = {
     "Create table": "Create",
     "Join by code": "Join",
     "Mark/unmark": "Mark",
+    "Quick game": "Quick",
     "Remove player": "Remove",
     "Type your clue": "Clue",
     "Void turn": "Void",

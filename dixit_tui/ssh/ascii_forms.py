@@ -1,0 +1,93 @@
+"""The ASCII forms of what the app draws, for a terminal whose client does not declare UTF-8 (`LANG=C`).
+
+One cell for one cell: each line, corner, block and mark becomes ASCII of the same width, so the picture keeps its
+layout (`╭─ Seats ─╮` -> `+- Seats -+`, `✎◷♛` -> `SwH`, `▶ 3` -> `> 3`). Applied to a session's output as it is sent
+(`SSHDriver.flush`), so every screen, Textual's own widgets included, is covered by this one table. Characters not in
+it (names players typed) pass unchanged."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+
+_MARKS = {
+    # the table's marks (tui/table_words.py, widgets/seats.py, cards.py, dial.py, recap.py, score_track.py)
+    "★": "*",
+    "✎": "S",  # storyteller
+    "◷": "w",  # waiting
+    "✍": "c",  # writing a clue
+    "♛": "H",  # host
+    "✗": "x",
+    "⚙": "B",  # bot
+    "✓": "v",
+    "●": "o",
+    "•": "*",
+    "▶": ">",
+    "▲": "^",
+    "▼": "v",
+    "◀": "<",
+    "↑": "^",
+    "↓": "v",
+    "←": "<",
+    "→": ">",
+    "⏎": "<",  # Enter, in the key bar
+    "⏱": "@",  # the turn's clock
+    "·": "-",
+    "…": "~",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2018": "'",
+    "\u2019": "'",
+    "—": "-",
+    "\u2013": "-",
+    "\u00d7": "x",
+    "≤": "<",
+    "≥": ">",
+    "\u00a0": " ",
+}
+
+
+def _box(char: str) -> str:
+    """Box drawing (U+2500-257F): horizontal lines -> -, vertical -> |, corners and crossings -> +."""
+    name_hint = ord(char) - 0x2500
+    horizontal = {0x00, 0x01, 0x04, 0x05, 0x08, 0x09, 0x4C, 0x4D, 0x50, 0x74, 0x76, 0x78, 0x7A, 0x7C, 0x7E}
+    vertical = {0x02, 0x03, 0x06, 0x07, 0x0A, 0x0B, 0x4E, 0x4F, 0x51, 0x75, 0x77, 0x79, 0x7B, 0x7D, 0x7F}
+    if name_hint in horizontal:
+        return "-"
+    if name_hint in vertical:
+        return "|"
+    if 0x71 <= name_hint <= 0x73:  # diagonals
+        return "/\\X"[name_hint - 0x71]
+    return "+"
+
+
+def _block(char: str) -> str:
+    """Block elements (U+2580-259F), as Textual draws tall borders, scroll bars and bars: ▔▁▀▄ -> -, left and right
+    eighths -> |, the full block and shades -> #, the rest (lower eighths of a scroll bar) -> a space."""
+    if char in "▔▁▀▄":
+        return "-"
+    if char in "▏▎▍▌▋▊▉▐▕":
+        return "|"
+    if char in "█░▒▓":
+        return "#"
+    return " "
+
+
+def _table() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for char, ascii_form in _MARKS.items():
+        table[ord(char)] = ascii_form
+    for code in range(0x2500, 0x2580):
+        table[code] = _box(chr(code))
+    for code in range(0x2580, 0x25A0):
+        table[code] = _block(chr(code))
+    # the same width: a mark a terminal draws two cells wide gets two ASCII characters
+    return {code: form.ljust(cell_len(chr(code)), form[-1]) for code, form in table.items()}
+
+
+ASCII_FORMS = _table()
+"""For `str.translate`: a code point -> its ASCII form, as wide."""
+
+
+def ascii_forms(text: str) -> str:
+    """`text` with every line, block and mark in its ASCII form (terminal escape sequences are ASCII: unchanged)."""
+    return text.translate(ASCII_FORMS)

@@ -1,0 +1,29 @@
+"""What one player's terminal can show, as the app is told it (from the SSH session's PTY and environment requests).
+
+Pure data: the app picks its colours from it (a 16-colour terminal gets borders it can draw, see `DixitApp`); the SSH
+driver sends the ASCII forms of lines and marks to a terminal that does not declare UTF-8 (`ssh.ascii_forms`), and no
+colour at all to one that asks for none (https://no-color.org)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Colors = Literal["none", "16", "256", "truecolor"]
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    colors: Colors = "256"
+    """"none": NO_COLOR (emphasis by bold, reverse and underline only); "16": TERM=linux, vt100, xterm..."""
+    utf8: bool = True
+    """False: the client's LC_ALL / LC_CTYPE / LANG named another character set (`LANG=C`): ASCII only."""
+
+    @property
+    def few_colors(self) -> bool:
+        """8 or 16 colours: dark greys all become black, on a black background."""
+        return self.colors == "16"
+
+
+FULL = Capabilities()
+"""A modern terminal: 256 colours or more, UTF-8 (what an app is given when nothing else is known)."""

@@ -1,0 +1,123 @@
+"""What each player's terminal can show, over real SSH (asyncssh + pyte, and OpenSSH in tmux): NO_COLOR gets no colour
+sequence at all, a client whose locale is not UTF-8 (`LANG=C`) gets ASCII lines and marks, and a 16-colour terminal
+(`TERM=linux`) gets panel borders it can draw (not black on black)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import HOST, PtyClient
+from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, ssh_options
+from tests.e2e.servers import dixit_server
+from tests.e2e.tui_driver import (
+    TIMEOUT,
+    add_bot,
+    create_table,
+    find,
+    key_of,
+    open_lobby,
+    press,
+    start_game,
+    wait_text,
+)
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+
+_SGR = re.compile(rb"\x1b\[([0-9;:]*)m")
+
+
+def colour_sequences(raw: bytes | bytearray, *, defaults: bool = True) -> list[bytes]:
+    """The SGR sequences that set a colour or background (16, 256 or 24-bit; and back to the default's, 39 and 49,
+    unless `defaults` is False: tmux's `capture-pane -e` writes those after any styled text)."""
+    found = []
+    for match in _SGR.finditer(raw):
+        codes = [int(code) for code in re.split(rb"[;:]", match.group(1)) if code]
+        if any((30 <= code <= 49 and (defaults or code not in (39, 49))) or 90 <= code <= 107 for code in codes):
+            found.append(match.group(0))
+    return found
+
+
+async def _game_seen_by(
+    port: int, *, term_type: str = "xterm-256color", env: dict[str, str] | None = None
+) -> tuple[PtyClient, PtyClient]:
+    """ana (a UTF-8 256-colour terminal) opens a table; cy joins it from her own terminal (`term_type`, `env`), a bot
+    makes three and the game starts: cy sees the first turn (seats, score track, log and chat)."""
+    ana = await open_lobby(port, "ana", key_of("ana"))
+    code = await create_table(ana)
+    cy = await PtyClient.connect(
+        port, "cy", client_key=key_of("cy"), command=f"join {code}", term_type=term_type, env=env
+    )
+    await wait_text(ana, "2 seated")
+    await add_bot(ana)
+    await start_game(ana)
+    await wait_text(cy, "turn 1", "Log & chat", "Score track")
+    return ana, cy
+
+
+async def test_no_color_sends_no_colour_sequence(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path, seed=5) as (server, _):
+        _, cy = await _game_seen_by(server.port, env={"NO_COLOR": "1"})
+        assert colour_sequences(cy.raw) == [], colour_sequences(cy.raw)[:10]
+        assert re.search(rb"\x1b\[[0-9;]*7[;m]", cy.raw), "the highlight is still shown (reverse)"
+
+
+async def test_a_client_without_utf8_gets_ascii(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path, seed=5) as (server, _):
+        ana, cy = await _game_seen_by(server.port, env={"LANG": "C"})
+        await wait_text(cy, "+- Seats", "|")
+        outside = sorted({chr(byte) for byte in cy.raw if byte > 0x7F})
+        assert outside == [], (outside, cy.screen_text())
+        assert any(byte > 0x7F for byte in ana.raw)  # ana's terminal declares nothing: UTF-8 as before
+
+
+async def test_a_16_colour_terminal_sees_the_panel_borders(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path, seed=5) as (server, _):
+        _, cy = await _game_seen_by(server.port, term_type="linux")
+        screen = cy.screen
+        # The "Seats" panel's top border: its corner and its title, each in a colour that is not the background's.
+        spot = next(
+            (y, line.index("Seats")) for y, line in enumerate(screen.display) if "Seats" in line and "╭" in line
+        )
+        y, x = spot
+        line = screen.buffer[y]
+        corner = line[screen.display[y].index("╭")]
+        title = line[x]
+        for char in (corner, title):
+            shown = "white" if char.fg == "default" else char.fg
+            behind = "black" if char.bg == "default" else char.bg
+            assert shown not in ("black", behind), (char, screen.display[y])
+
+
+@needs_ssh
+@needs_tmux
+async def test_openssh_with_lang_c_and_no_color(tmp_path: Path) -> None:
+    """OpenSSH in tmux, sending `LANG=C` and `NO_COLOR=1` with SetEnv: the table in ASCII and without colours."""
+    async with dixit_server(tmp_path, seed=5) as (server, _), Tmux(tmp_path) as tmux:
+        ana = await open_lobby(server.port, "ana", key_of("ana"))
+        code = await create_table(ana)
+        ssh = [SSH or "ssh", "-tt", *ssh_options(server.port), "-o", "PubkeyAuthentication=no"]
+        ssh += ["-o", "SetEnv=LANG=C NO_COLOR=1", f"dora@{HOST}", f"join {code}"]
+        await tmux.start(shlex.join(ssh) + "; sleep 30")
+        rows = await tmux.wait("Log & chat", timeout=TIMEOUT)
+        pane = "\n".join(rows)
+        assert "+- Seats" in pane, pane
+        assert all(ord(char) < 0x80 for char in pane), pane
+        styled = await tmux("capture-pane", "-p", "-e", "-t", tmux.name)
+        assert colour_sequences(styled.encode(), defaults=False) == [], styled
+
+
+async def test_no_color_still_shows_where_you_type(tmp_path: Path) -> None:
+    """Without colours, the chat box's cursor is drawn in reverse (it was a background colour: invisible)."""
+    async with dixit_server(tmp_path, seed=5) as (server, _):
+        _, cy = await _game_seen_by(server.port, env={"NO_COLOR": "1"})
+        await press(cy, "c")
+        await press(cy, "hi")
+        await wait_text(cy, "hi")
+        spot = find(cy, "hi")
+        assert spot is not None
+        x, y = spot
+        await cy.wait_until(lambda: cy.screen.buffer[y][x + 2].reverse, TIMEOUT, "the cursor after 'hi'")

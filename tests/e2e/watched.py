@@ -1,0 +1,64 @@
+"""A table watched over SSH, and the SSH driver of a terminal session: its frames drawn, held, released."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.ssh.driver import SSHDriver
+from dixit_tui.tui.app import DixitApp
+from tests.e2e.harness import PtyClient
+from tests.e2e.tui_driver import TIMEOUT, key_of, wait_text
+from tests.tui.fixtures import options
+
+INTERVAL = 30.0
+"""Longer than any burst below, on any machine: a watcher draws the burst's start, then nothing until it is over."""
+
+
+def driver_of(coord: Coordinator, name: str) -> SSHDriver:
+    """The SSH driver of the terminal session called `name`."""
+    for session in coord.sessions:
+        app = getattr(session.sink, "__self__", None)
+        if session.name == name and isinstance(app, DixitApp) and isinstance(app._driver, SSHDriver):
+            return app._driver
+    raise AssertionError(f"no terminal session {name!r}")
+
+
+def release(driver: SSHDriver) -> None:
+    """Whatever the session holds back is drawn at once (as if its last frame were long ago)."""
+    driver.draw_held_now()
+
+
+async def quiet(driver: SSHDriver) -> None:
+    """Until the session has drawn everything it had to draw and has nothing pending (bounded)."""
+    release(driver)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT
+    frames = -1
+    while frames != driver.frames or driver._pending:
+        frames = driver.frames
+        await asyncio.sleep(0.3)
+        assert loop.time() < deadline, "the session never stopped drawing"
+
+
+async def watched_table(
+    server: Any, coord: Coordinator, others: list[str], **table_options: Any
+) -> tuple[list[PlayerSession], PtyClient]:
+    """A table created by `host` (a session of the coordinator) with `others` seated, and `wes` watching it over SSH,
+    its table screen shown: the sessions (host first) and wes's terminal."""
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options(**table_options))
+    sessions = [host, *await seated(coord, view.code, others)]
+    watcher = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {view.code}")
+    await wait_text(watcher, f"Dixit · table {view.code}")
+    return sessions, watcher
+
+
+async def seated(coord: Coordinator, code: str, names: list[str]) -> list[PlayerSession]:
+    out = []
+    for name in names:
+        session = await coord.connect(Identity(name, key=f"key-{name}"), lambda update: None)
+        await session.join(code)
+        out.append(session)
+    return out
