@@ -49,3 +49,13 @@ def _keys_without_reaction_time(monkeypatch: pytest.MonkeyPatch) -> None:
     from dixit_tui.tui import table_screen
 
     monkeypatch.setattr(table_screen, "REACTION", 0.0, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _log_caps_per_test() -> None:
+    """The cap on repeated log lines is one per process: each test starts with it empty (a line one test logged must
+    not be left out of the next test's log)."""
+    from dixit_tui.log_caps import REPEATS
+
+    REPEATS._last.clear()
+    REPEATS._dropped.clear()

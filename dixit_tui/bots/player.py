@@ -69,6 +69,7 @@ class Hold(StrEnum):
     GRACE = "grace"
     TYPING = "typing"
     TEAM = "team"
+    REVEAL = "reveal"
 
 
 # Names for bots added by the host (the first free one at the table is used).
@@ -292,11 +293,14 @@ class BotPlayer:
           coordinator's timers do: spectators alone do not keep a game going);
         - "grace": the open first clue is the people's for `first_clue_grace` seconds after the bot saw it open;
         - "typing": and never while a person is writing a clue (the mark goes by itself when they stop);
-        - "team": a team's card is left to the bot's connected human teammate for the grace period."""
+        - "team": a team's card is left to the bot's connected human teammate for the grace period;
+        - "reveal": the table holds the turn's reveal for its people to read (the view that ends it wakes the bot)."""
         table = self.view
         need = view.needed()
         if table is None or need is None:
             return None
+        if table.reveal_until is not None:
+            return Hold.REVEAL, math.inf
         # a person or an agent (`json bot`) plays here; spectators do not count (nor for timers)
         alone = not any(s.connected and not s.builtin for s in table.seats)
         if alone and self.leave_when_alone and table.status == TableStatus.PLAYING:

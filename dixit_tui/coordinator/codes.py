@@ -18,6 +18,14 @@ def new_code(rng: random.Random, taken: Container[str], length: int = 4) -> str:
     raise RuntimeError("no free code")  # pragma: no cover - 31^4 codes
 
 
+GAME_ID_LENGTH = 8  # characters after a game's table code in its id (31**8, about 8.5e11, per code)
+
+
+def new_game_suffix() -> str:
+    """What follows a table's code in its game's id (`K7QF` + `X2M9PQRT`): unique among the games of that code."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(GAME_ID_LENGTH))
+
+
 def new_reconnect_code() -> str:
     """A seat's reconnect code, `ABC-DEF-GHJ-KMN`, from the operating system's secure random source (never from a
     table's seeded random: a known seed must not reveal anyone's code). Older tables keep their `ABC-DEF` codes."""

@@ -44,6 +44,9 @@ class TableLimits:
     code_reuse_after: float = 86400.0
     """Seconds after its table closed that a table code may be given to a new table (the old game is then replayed
     by its game id, which stays unique)."""
+    lobby_interval: float = 0.25
+    """Seconds the lobby's listing changes are gathered into one listing for the sessions in the lobby (the first
+    change after a quiet interval is sent at once)."""
     keep_finished_days: float = 90.0
     """Days a finished game stays in the store after its table closed (replays, transcripts); then it is pruned.
     Its result stays: the ratings are folded from the results."""

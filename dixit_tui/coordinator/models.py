@@ -27,6 +27,7 @@ class LiveKind(StrEnum):
 
     TEAM = "team"
     TYPING = "typing"
+    REVEAL = "reveal"  # a person moved on from a held reveal
 
 
 class StandInReason(StrEnum):
@@ -55,6 +56,11 @@ class Identity:
     bot: bool = False  # a built-in or headless bot (shown as such to everyone)
 
 
+REVEAL_SECONDS = 8
+"""How long a table holds each turn's reveal by default (every person may move on sooner: `reveal_seen`)."""
+REVEAL_RANGE = (0, 60)
+
+
 @dataclass(frozen=True, slots=True)
 class TableOptions:
     mode: str = Mode.STANDARD  # a Mode's value
@@ -67,6 +73,7 @@ class TableOptions:
     chat_pause: bool = True  # chat is paused from the clue until the reveal
     turn_seconds: int | None = None  # time limit per phase; when it passes a stand-in plays for whoever is missing
     seed: int | None = None  # only when the server allows seeded tables
+    reveal_seconds: int = REVEAL_SECONDS  # the reveal is held this long for the people to read it; 0: not held
 
     def max_seats(self) -> int:
         mode = Mode(self.mode)
@@ -148,6 +155,7 @@ class TableView:
     stand_in_clue: str | None = None  # the clue on the table was a stand-in's: "time" (time ran out) or "away"
     lock: TableLock = TableLock.OPEN  # who may take a new seat (the host's lock)
     invited: tuple[str, ...] = ()  # the names the host invited (shown to the host only)
+    reveal_until: float | None = None  # epoch seconds: the turn's reveal is held until then (bots and clocks wait)
 
     @property
     def is_host(self) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dixit_tui.coordinator import detached
-from dixit_tui.coordinator.codes import new_code, normalize_code
+from dixit_tui.coordinator.codes import new_code, new_game_suffix, normalize_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.limits import (
     DEFAULT_TABLE_LIMITS,
@@ -34,6 +34,7 @@ from dixit_tui.coordinator.limits import (
 )
 from dixit_tui.coordinator.matchmaker import Matchmaker, quick_game_ask
 from dixit_tui.coordinator.models import (
+    REVEAL_RANGE,
     CloseReason,
     Identity,
     LiveKind,
@@ -90,7 +91,6 @@ Sink = Callable[[Update], None]
 NO_BOTS = "This server has no built-in bots: invite people to play instead."
 INVITES_MAX = 32  # names a host may invite to one table
 PRUNE_EVERY = 86400.0  # seconds between prunes of the games past their retention
-GAME_ID_LENGTH = 8  # characters after a game's table code in its id (31**8, about 8.5e11, per code)
 
 SessionTable = Table["PlayerSession"]  # a table of this coordinator: its seats and spectators are sessions
 
@@ -207,6 +207,7 @@ class Coordinator:
             on_due=lambda table: self._spawn(self.expire(table)),
             on_idle=lambda table: self._spawn(self._close_idle(table)),
             on_typing=self._typing_expired,
+            on_reveal=lambda table: self._spawn(self.reveal_over(table)),
         )
         self.store: Store = store or NullStore()
         self.snapshot_every = snapshot_every
@@ -215,6 +216,10 @@ class Coordinator:
         # codes not to give out although no open table has them: closed here within `code_reuse_after` (the store
         # decides for older ones), or seen at another worker; code -> when (epoch seconds), oldest first
         self.used_codes: dict[str, float] = {}
+        self.lobby_changes = 0  # changes to the lobby's listing (counters for tests and benchmarks)
+        self.lobby_listings = 0  # listings built and sent to the lobby's sessions (coalesced: `lobby_changed`)
+        self.lobby_sent_at: float | None = None
+        self._lobby_timer: asyncio.TimerHandle | None = None
         self._prune_timer: asyncio.TimerHandle | None = None  # the next daily prune of old games (`prune`)
         self.taken_out: set[str] = set()  # tables out of play while the store was away (`find_table` loads them)
         self._configure_store()
@@ -652,7 +657,38 @@ class Coordinator:
 
     def schedule(self, table: Table) -> None:
         """Set the table's deadline for the phase in progress and arm one timer for it (see `Timers`)."""
+        held = table.reveal_turn
         self.timers.schedule(table)
+        if self.shared is not None and table.reveal_turn is not None and table.reveal_turn != held:
+            # a new reveal: this worker's players whose client shows no reveal (agents) read it already; the other
+            # workers, which count them as people who may be reading, are told so
+            for seat, record in enumerate(table.seats):
+                session = record.session
+                if isinstance(session, PlayerSession) and not record.bot and not session.shows_reveal:
+                    self.publish_seen(table, table.reveal_turn, seat)
+
+    def publish_seen(self, table: Table, turn: int, seat: int) -> None:
+        if self.shared is not None:
+            self.shared.publish_live(table, {"k": LiveKind.REVEAL, "seat": seat, "turn": turn})
+
+    def reveal_seen(self, table: Table, turn: int, seat: int) -> None:
+        """Seat `seat`'s person moved on from turn `turn`'s reveal (here or at another worker): once every person
+        has, the hold ends and the table goes on."""
+        if self.timers.seen(table, turn, seat):
+            self._spawn(self.reveal_over(table))
+
+    async def reveal_over(self, table: Table) -> None:
+        """A held reveal's time is up, or every person moved on: the table goes on (its clocks start, its bots
+        play). Nothing is recorded: the hold is live state of each worker."""
+        if self.tables.get(table.code) is not table:
+            return
+        async with table.lock:
+            if table.game is None:
+                return
+            held = table.reveal_until
+            self.schedule(table)
+            if held is not None and table.reveal_until is None:
+                self.broadcast(table)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = detached.spawn(coro)
@@ -686,10 +722,14 @@ class Coordinator:
             updates = self.timers.stand_in_moves(table)
             await self.changed(table, updates, lobby=table.status == TableStatus.OVER)
 
-    async def connect(self, identity: Identity, sink: Sink, *, builtin_bot: bool = False) -> PlayerSession:
+    async def connect(
+        self, identity: Identity, sink: Sink, *, builtin_bot: bool = False, shows_reveal: bool = False
+    ) -> PlayerSession:
         """A new session for this client. `builtin_bot`: the client is one of the server's own bots (seated by
-        the bot factory), which stops when its game ends."""
+        the bot factory), which stops when its game ends. `shows_reveal`: a screen that shows each reveal until its
+        person moves on (`PlayerSession.reveal_seen`): the table holds the reveal for them."""
         session = PlayerSession(self, identity, sink, builtin_bot=builtin_bot)
+        session.shows_reveal = shows_reveal and not identity.bot
         self.sessions.add(session)
         sink(LobbyUpdate(self.summaries()))
         return session
@@ -733,7 +773,31 @@ class Coordinator:
         return None
 
     def lobby_changed(self) -> None:
-        """Every session in the lobby gets the new listing; one whose last update was this very listing is spared."""
+        """The tables changed: every session in the lobby gets the new listing. Listings are coalesced: the first
+        change after a quiet `lobby_interval` (on the coordinator's clock) is sent at once, and the changes within the
+        interval after it go out together as one listing at its end. So a create/leave loop costs the lobbies at most
+        two listings an interval, whoever loops (and its creates are metered: `creates_per_player`, ...)."""
+        self.lobby_changes += 1
+        if self._lobby_timer is not None:
+            return  # a listing is due at the end of the interval: it will show this change too
+        sent = self.lobby_sent_at
+        if sent is None or self.clock() - sent >= self.limits.lobby_interval:
+            self.flush_lobby()
+            return
+        self._lobby_timer = detached.call_later(self.limits.lobby_interval, self._lobby_due)
+
+    def _lobby_due(self) -> None:
+        self._lobby_timer = None
+        self.flush_lobby()
+
+    def flush_lobby(self) -> None:
+        """Send the lobby's listing now (a listing that was due goes with it): every session in the lobby gets it, but
+        one whose last update was this very listing."""
+        if self._lobby_timer is not None:
+            self._lobby_timer.cancel()
+            self._lobby_timer = None
+        self.lobby_sent_at = self.clock()
+        self.lobby_listings += 1
         update = LobbyUpdate(self.summaries())
         for session in self.sessions:
             if session.table is None and session.last != update:
@@ -779,6 +843,8 @@ class Coordinator:
             raise TableError("Pick at least one deck.", "bad_option")
         if options.turn_seconds is not None and not 1 <= options.turn_seconds <= 3600:
             raise TableError("A turn timer runs from 1 second to an hour.", "bad_option")
+        if not REVEAL_RANGE[0] <= options.reveal_seconds <= REVEAL_RANGE[1]:
+            raise TableError(f"The reveal is held 0 to {REVEAL_RANGE[1]} seconds.", "bad_option")
         try:
             self.resolve_cards(options.decks)
         except ValueError as err:
@@ -798,7 +864,7 @@ class Coordinator:
         code = new_code(self.rng, _Taken(self))
         self.used_codes[code] = self.clock()  # (a create that fails to save does not give it out again at once)
         table: SessionTable = Table(code, options, random.Random(self.rng.randrange(2**63)), self.resolve_cards)
-        table.game_id = code + new_code(self.rng, (), length=GAME_ID_LENGTH)
+        table.game_id = code + new_game_suffix()  # (not from `rng`: the codes of seeded servers stay as they were)
         table.creator, table.creator_ip = creator, creator_ip
         table.queue_created()
         self.tables[code] = table
@@ -991,6 +1057,7 @@ class PlayerSession:
             log.info("name %r (from %s) is %s here", identity.name[:64], identity.peer or "?", log_text(self.name))
         self.sink = sink
         self.builtin_bot = builtin_bot  # a built-in bot: it stops when its game ends (a rematch seats a fresh one)
+        self.shows_reveal = False  # a screen that shows each reveal until its person moves on (`reveal_seen`)
         self.table: SessionTable | None = None
         self.closed = False
         # the table's version the client's next move was decided on (protocol `version`); None: not checked
@@ -1501,6 +1568,17 @@ class PlayerSession:
         if table is None or seat is None:
             return
         self.coordinator.set_typing(table, seat, active)
+
+    async def reveal_seen(self) -> None:
+        """You moved on from the reveal on your screen: the table holds it no longer for you, and goes on once
+        every person has (or its time is up). Nothing held, or a spectator: nothing happens (never an error)."""
+        table = self.table
+        seat = table.seat_of(self) if table is not None else None
+        if table is None or seat is None or table.reveal_until is None or table.reveal_turn is None:
+            return
+        turn = table.reveal_turn
+        self.coordinator.publish_seen(table, turn, seat)
+        self.coordinator.reveal_seen(table, turn, seat)
 
     async def stand_in_moves(self) -> frozenset[StandInMove]:
         """The moves stand-ins made in your table's game, for its transcript (which marks them), from the records

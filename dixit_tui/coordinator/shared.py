@@ -117,6 +117,7 @@ class RemoteSeat:
 
     remote = True
     builtin_bot = False
+    shows_reveal = True  # a person at another worker may be reading the reveal (a bot seat never counts)
     closed = False
 
     def __init__(self, worker: str) -> None:
@@ -731,6 +732,8 @@ class SharedTables:
             for session in table.team_sessions(line.team):
                 if not isinstance(session, RemoteSeat):
                     session.deliver(ChatUpdate(line))
+        elif message.get("k") == LiveKind.REVEAL:
+            self.coordinator.reveal_seen(table, int(message["turn"]), int(message["seat"]))
         elif message.get("k") == LiveKind.TYPING and self.coordinator.timers.set_typing(
             table, int(message["seat"]), bool(message["active"])
         ):

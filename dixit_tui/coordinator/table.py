@@ -71,6 +71,7 @@ class Occupant(Protocol):
     """What a table knows of a session at it (a seated player or a spectator; `service.PlayerSession`)."""
 
     builtin_bot: bool  # a built-in bot: it stops when its game ends
+    shows_reveal: bool  # a screen that shows each reveal until its person moves on (the table holds it for them)
 
 
 S = TypeVar("S", bound=Occupant)  # the sessions at a table
@@ -177,6 +178,13 @@ class Table(Generic[S]):
         self.stand_ins: dict[int, float] = {}  # offline seat -> when a stand-in plays for it (epoch seconds)
         self.typing: dict[int, float] = {}  # seat -> when it last reported typing a clue (not recorded: live only)
         self.typing_timer: asyncio.TimerHandle | None = None
+        # the reveal held for the people to read (see `Timers.holding`): until when (epoch seconds), of which turn,
+        # and the seats whose people have not moved on yet (live only, never recorded: each worker holds its own)
+        self.reveal_until: float | None = None
+        self.reveal_turn: int | None = None
+        self.reveal_waits: set[int] = set()
+        self.reveal_seen: dict[int, set[int]] = {}  # turn -> seats whose people moved on from its reveal
+        self.reveal_timer: asyncio.TimerHandle | None = None
         self.typing_limiter = ChatLimiter(burst=8, window=10.0)  # writing marks shown or hidden, per seat
         self.idle_timer: asyncio.TimerHandle | None = None  # closes a running game nobody human is connected to
         self.creator: str | None = None  # who created it ("key:..." or "name:..."), for the per-player table cap
@@ -265,15 +273,15 @@ class Table(Generic[S]):
 
     def next_host(self, now: float, grace: float) -> int | None:
         """The person to pass the host's duties to, if the host cannot use them: they left the game, are a bot, are
-        not at a lobby or a finished game, or have been away from a running game for `grace` seconds. The next
+        not at a finished game, or have been away from a running game for `grace` seconds. The next
         connected person (not a bot) after the host, in seat order; None: the host stays (or nobody could take over)."""
         if not self.seats:
             return None
         host = self.host
         record = self.seats[host] if host < len(self.seats) else None
         if record is not None and not record.removed and not record.bot:
-            if record.session is not None:
-                return None
+            if record.session is not None or self.status is TableStatus.LOBBY:
+                return None  # (before the start a host who leaves frees the seat: the next seat is the host)
             # a host who went away keeps the duties through their grace; one who got them while away does not
             away = self.away_since.get(host, now)
             if self.status is TableStatus.PLAYING and self.away_host == host and now < away + grace:
@@ -323,6 +331,15 @@ class Table(Generic[S]):
         waits for its people as an empty one does (its clocks stop) until a person moves or chats. (Without a time
         limit a connected person's move is never made for them: such a table cannot play itself.)"""
         return bool(self.options.turn_seconds) and self.quiet_turns >= QUIET_TURNS
+
+    def reveal_readers(self) -> set[int]:
+        """The seats whose person is connected to a screen that shows the reveal (here, or at another worker: a
+        remote seat counts unless it is a bot), whom a held reveal waits for."""
+        return {
+            i
+            for i, s in enumerate(self.seats)
+            if s.session is not None and not s.bot and not s.removed and s.session.shows_reveal
+        }
 
     def seated_connected(self) -> bool:
         """Whether anyone (a person or a bot, here or at another worker) is connected to a seat."""
@@ -637,10 +654,11 @@ class Table(Generic[S]):
 
     def stop_clocks(self) -> None:
         """Cancel every timer of the table; nothing is promised any longer."""
-        for handle in (self.timer, self.typing_timer, self.idle_timer):
+        for handle in (self.timer, self.typing_timer, self.idle_timer, self.reveal_timer):
             if handle is not None:
                 handle.cancel()
-        self.timer = self.typing_timer = self.idle_timer = None
+        self.timer = self.typing_timer = self.idle_timer = self.reveal_timer = None
+        self.reveal_until = None
         self.deadline = None
         self.stand_ins = {}
 
@@ -972,6 +990,7 @@ class Table(Generic[S]):
             start_problem=shared.start_problem,
             version=self.version,
             deadline=self.deadline,
+            reveal_until=self.reveal_until,
             typing=shared.typing,
             stand_ins=shared.stand_ins,
             stand_in_clue=shared.stand_in_clue,

@@ -68,6 +68,7 @@ class Timers:
         on_due: TableCallback,
         on_idle: TableCallback,
         on_typing: TableCallback,
+        on_reveal: TableCallback | None = None,
     ) -> None:
         self.stand_in = stand_in
         self.disconnect_grace = disconnect_grace
@@ -78,6 +79,7 @@ class Timers:
         self.on_due = on_due
         self.on_idle = on_idle
         self.on_typing = on_typing
+        self.on_reveal = on_reveal  # a held reveal's time is up (the coordinator schedules the table again)
         self._graced: weakref.WeakKeyDictionary[Table, float] = weakref.WeakKeyDictionary()
         self._fired_late: weakref.WeakKeyDictionary[Table, float] = weakref.WeakKeyDictionary()
         self.stalls = 0
@@ -96,6 +98,9 @@ class Timers:
             table.deadline = table.phase_key = table.idle_since = None
             return
         now = self.clock()
+        if self.holding(table, now):
+            table.deadline = None  # the next phase's clock starts when the reveal is over
+            return
         if not table.humans_connected() or table.unattended:
             # nobody is here (or nobody played for two whole turns): the table waits for its players instead of
             # playing itself, and its clocks stop
@@ -125,6 +130,66 @@ class Timers:
         if table.deadline is not None:
             delay = max(0.0, table.deadline - now)
             table.timer = detached.call_later(delay, lambda: self.fire(table))
+
+    # --- the reveal, held for the people to read -----------------------------------------------------------------
+
+    def holding(self, table: Table, now: float) -> bool:
+        """Whether the turn just scored is still held on screen: bots, stand-ins and the next phase's clock wait.
+        A hold starts when a vote's turn is scored (not at the game's end) with the table's `reveal_seconds`, for the
+        people connected to a screen that shows it (`Table.reveal_readers`); it ends when that time is up, or once
+        each of them moved on (`seen`) or left. Nobody to read it: no hold."""
+        game = table.game
+        assert game is not None
+        state = game.state
+        last, before = state.last_reveal, table.phase_key
+        if (
+            last is not None
+            and table.options.reveal_seconds > 0
+            and before is not None
+            and before == (last.turn, Phase.VOTE.value)
+            and table.reveal_turn != last.turn
+        ):
+            table.reveal_turn = last.turn
+            table.reveal_waits = table.reveal_readers() - table.reveal_seen.get(last.turn, set())
+            if table.reveal_waits:
+                table.reveal_until = now + table.options.reveal_seconds
+                self._arm_reveal(table, table.options.reveal_seconds)
+        if table.reveal_until is None:
+            return False
+        if now < table.reveal_until - 0.01 and table.reveal_waits & table.reveal_readers():
+            if table.reveal_timer is None:  # its timer went off early by this clock: set again for what is left
+                self._arm_reveal(table, table.reveal_until - now)
+            return True
+        self.end_hold(table)
+        return False
+
+    def seen(self, table: Table, turn: int, seat: int) -> bool:
+        """Seat `seat`'s person moved on from turn `turn`'s reveal (pressed the key, or their client is not a
+        screen). Returns whether that ended the hold (then the table is to be scheduled and shown again)."""
+        table.reveal_seen = {turn: table.reveal_seen.get(turn, set()) | {seat}}  # only the latest turn is kept
+        if table.reveal_until is None or table.reveal_turn != turn:
+            return False
+        table.reveal_waits.discard(seat)
+        return not table.reveal_waits & table.reveal_readers()
+
+    @staticmethod
+    def end_hold(table: Table) -> None:
+        table.reveal_until = None
+        table.reveal_waits = set()
+        if table.reveal_timer is not None:
+            table.reveal_timer.cancel()
+            table.reveal_timer = None
+
+    def _arm_reveal(self, table: Table, delay: float) -> None:
+        if table.reveal_timer is not None:
+            table.reveal_timer.cancel()
+
+        def over() -> None:
+            table.reveal_timer = None
+            if self.on_reveal is not None:
+                self.on_reveal(table)
+
+        table.reveal_timer = detached.call_later(delay, over)
 
     @staticmethod
     def _resume(table: Table, now: float) -> None:

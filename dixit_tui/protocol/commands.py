@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from dixit_tui.coordinator import PlayerSession, TableError, TableLock, TableOptions
 from dixit_tui.coordinator.matchmaker import Ask
-from dixit_tui.coordinator.models import LeaderboardUpdate
+from dixit_tui.coordinator.models import REVEAL_SECONDS, LeaderboardUpdate
 from dixit_tui.engine import FirstStoryteller, Mode, Profile, a_or_an, player_range, profile_for
 from dixit_tui.ratings import leaderboard_rows
 
@@ -83,6 +83,7 @@ def create_options(msg: dict[str, Any]) -> TableOptions:
         first=_choice(msg, "first", FirstStoryteller, FirstStoryteller.FIRST_CLUE),
         seed=_int(msg, "seed"),
         turn_seconds=_int(msg, "turn_seconds"),
+        reveal_seconds=_default(_int(msg, "reveal_seconds"), REVEAL_SECONDS),
     )
 
 

@@ -105,6 +105,7 @@ def table_state(view: TableView) -> dict[str, Any]:
         base = game_fields(view.game)
         for entry, seat in zip(base["players"], players, strict=True):
             seat.update(score=entry["score"], team=entry["team"], removed=entry["removed"])
+    held = {"reveal_until": view.reveal_until} if view.reveal_until is not None else {}
     return {
         "type": "state",
         "table": view.code,
@@ -120,6 +121,7 @@ def table_state(view: TableView) -> dict[str, Any]:
         "version": view.version,
         "lock": view.lock,
         "invited": list(view.invited),
+        **held,  # only while a reveal is held for the people at the table
     }
 
 

@@ -213,7 +213,7 @@ class DixitApp(ThemeLookup[int]):
 
     async def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self._screen_changed)
-        self.session = session = await self.coordinator.connect(self.identity, self._deliver)
+        self.session = session = await self.coordinator.connect(self.identity, self._deliver, shows_reveal=True)
         kept = self.seat_kept() if not self.command else None
         if kept is not None and await self.act(session.join(kept)):
             # back with your key, back at your seat: the game went on, and its table opens at once

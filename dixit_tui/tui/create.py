@@ -32,6 +32,7 @@ PROFILES = ("refresh", "odyssey")
 FIRSTS = (("first_clue", "first to give a clue"), ("random", "random"))
 # a time limit per phase; when it passes a stand-in plays for whoever is missing
 TIMERS = (("off", "off"), ("60", "1 min"), ("120", "2 min"), ("300", "5 min"))
+REVEALS = ((0, "off"), (5, "5 s"), (8, "8 s"), (15, "15 s"), (30, "30 s"))  # how long the table holds each reveal
 
 PLAYER_HINTS = {
     "refresh": "Refresh rules: 3 to 8 players (at 3, everyone gives two cards).",
@@ -174,6 +175,19 @@ class CreateScreen(ModalScreen[TableOptions | None]):
                         for value, label in TIMERS:
                             yield Choice(label, chosen == value, id=f"timer-{value}", compact=True)
                 with Horizontal(classes="row"):
+                    yield Label("Reveal", classes="field-label")
+                    with RadioSet(id="reveal", compact=True, classes="choices"):
+                        reveals = (
+                            REVEALS
+                            if any(v == o.reveal_seconds for v, _ in REVEALS)
+                            else (
+                                *REVEALS,
+                                (o.reveal_seconds, f"{o.reveal_seconds} s"),
+                            )
+                        )
+                        for seconds, label in reveals:
+                            yield Choice(label, o.reveal_seconds == seconds, id=f"reveal-{seconds}", compact=True)
+                with Horizontal(classes="row"):
                     yield Label("Chat", classes="field-label")
                     yield Tick("pause chat from the clue until the reveal", o.chat_pause, id="chat-pause", compact=True)
                 yield Static(Content(""), id="players-hint", classes="note")
@@ -285,6 +299,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
             first=self._pressed("first", "first-") or "first_clue",
             chat_pause=self.query_one("#chat-pause", Tick).value,
             turn_seconds=_seconds(self._pressed("timer", "timer-")),
+            reveal_seconds=_seconds(self._pressed("reveal", "reveal-")) or 0,
         )
 
     # --- reacting --------------------------------------------------------------------------------------------

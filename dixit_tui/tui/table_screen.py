@@ -176,6 +176,7 @@ class TableScreen(Screen[None]):
         self._hand_key: tuple[object, ...] | None = None  # what the hand shown was made from
         self._clue_key: tuple[object, ...] | None = None  # what the clue line shown was worked out from
         self._shown: TableView | None = None  # the last view rendered
+        self._reveal_held: int | None = None  # the turn whose held reveal opened by itself (once a turn)
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
         self._clue_label = "Clue:"
         self._found: dict[tuple[object, object], Widget] = {}  # query_one's answers
@@ -301,6 +302,7 @@ class TableScreen(Screen[None]):
         self.code = view.code
         if self.is_mounted:
             self._render_view()
+            self._hold_reveal()
             if self._clock is not None:
                 if self._clock_needed():
                     self._clock.resume()
@@ -646,7 +648,30 @@ class TableScreen(Screen[None]):
                 if reason is not None:
                     screen.withdraw(reason)
 
-    def _open_recap(self, update: RevealUpdate) -> None:
+    def _hold_reveal(self) -> None:
+        """The table holds the turn's reveal for its people to read: the recap opens by itself, once per turn (Enter
+        tells the table you moved on); when the hold ends (its time is up, or everyone moved on) it closes itself."""
+        game = self.game
+        reveal = game.last_reveal if game is not None else None
+        if self.view.reveal_until is not None and reveal is not None:
+            if self._reveal_held != reveal.turn:
+                self._reveal_held = reveal.turn
+                self._open_recap(RevealUpdate(reveal), held=True)
+            return
+        for screen in self.app.screen_stack:
+            if isinstance(screen, RecapScreen) and screen.held:
+                screen.held = False  # closed by the table, not by you: nothing to tell it
+                screen.action_close()
+
+    async def _recap_closed(self, _: None = None) -> None:
+        """A recap closed: if the table held it for you, it is told you moved on."""
+        if self.view.reveal_until is None or self._reveal_held is None:
+            return
+        session = self._session()
+        if session is not None:
+            await session.reveal_seen()
+
+    def _open_recap(self, update: RevealUpdate, *, held: bool = False) -> None:
         game = self.game
         names = [s.name for s in self.view.seats]
         teams: dict[int, int | None] = {}
@@ -654,9 +679,10 @@ class TableScreen(Screen[None]):
             teams = {p.seat: p.team for p in game.players}
         mode = game.mode if game is not None else Mode.STANDARD
         if isinstance(self.app.screen, RecapScreen):  # an unread recap of an earlier turn: the new one replaces it
-            self.app.screen.show(update.reveal, names, mode=mode, teams=teams, you=self.view.you)
+            self.app.screen.show(update.reveal, names, mode=mode, teams=teams, you=self.view.you, held=held)
             return
-        self.app.push_screen(RecapScreen(update.reveal, names, mode=mode, teams=teams, you=self.view.you))
+        recap = RecapScreen(update.reveal, names, mode=mode, teams=teams, you=self.view.you, held=held)
+        self.app.push_screen(recap, callback=self._recap_closed)
 
     # --- the hand, the clue, the board and the dial ------------------------------------------------------------
 

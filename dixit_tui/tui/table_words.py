@@ -286,7 +286,8 @@ def clue_line(view: TableView, last_reveal: Reveal | None = None) -> Words | Non
     if game.clue is not None:
         teller = seat_name(view, game.storyteller)
         you = " (you)" if game.storyteller == view.you else ""
-        content = _w(("Clue: ", "bold"), (f"“{game.clue}”", "bold italic"), f" — told by {teller}{you}")
+        by = ", given by a stand-in" if view.stand_in_clue is not None else ""  # (time ran out, or they were away)
+        content = _w(("Clue: ", "bold"), (f"“{game.clue}”", "bold italic"), f" — told by {teller}{you}{by}")
     elif game.storyteller is None:
         content = _w("No clue yet: anyone may give the first clue.")
     else:
@@ -333,6 +334,8 @@ def lobby_info(view: TableView) -> Words:
     if options.turn_seconds:
         limit = time_limit(options.turn_seconds)
         lines.append(_w(f"Time limit: {limit} for each clue, card and vote; then a stand-in plays for the late."))
+    if options.reveal_seconds:
+        lines.append(_w(f"Each reveal stays on screen up to {options.reveal_seconds} s; Enter moves you on."))
     if options.chat_pause:
         lines.append(_w("Chat pauses from the clue until the reveal, so nobody can hint at a card."))
     if view.reconnect_code:

@@ -163,6 +163,7 @@ async def test_a_running_game_everyone_left_closes_and_stays_replayable(tmp_path
         assert code in coord.tables and coord.tables[code].status == "playing"
         await wait_until(lambda: code not in coord.tables)
         assert all(t.code != code for t in coord.summaries())
+        coord.flush_lobby()  # (lobby listings are gathered per `lobby_interval`)
         assert lobby.updates and not any(t.code == code for t in lobby.updates[-1].tables)  # type: ignore[union-attr]
         notices = [u for u in watcher.updates if isinstance(u, NoticeUpdate)]
         assert notices and "closed" in notices[-1].text and f"dixit-tui replay {code}" in notices[-1].text

@@ -14,6 +14,7 @@ from dixit_tui.decks import resolve_decks
 class Someone:
     name: str
     builtin_bot: bool = False
+    shows_reveal: bool = False
 
 
 def table_of(*names: str) -> Table[Someone]:

@@ -37,6 +37,8 @@ async def test_the_open_first_clue_times_out_and_everyone_reads_what_happened() 
     # p1 was still typing a clue: the box keeps the text and says whose clue it is (before: "ana gave the first clue")
     assert words.clue_kept(_view(p1)) == "Time ran out: a stand-in gave the clue for ana; your text is kept, not sent."
     assert words.clue_kept(_view(ana)) == "Time ran out: a stand-in gave your clue; your text is kept, not sent."
+    line = words.clue_line(_view(p2))
+    assert line is not None and f"“{clue}” — told by ana, given by a stand-in" in line.plain
     # a clue a player gives is theirs again
     await ana.session.void()
     await ana.session.clue("tide", game_of(ana).clue_cards[0])

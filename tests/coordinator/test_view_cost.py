@@ -164,9 +164,10 @@ async def test_a_lobby_session_is_not_sent_the_listing_it_has_already() -> None:
     await sessions[0].create(TableOptions())
     listings = [sum(isinstance(u, LobbyUpdate) for u in inbox.updates) for inbox in inboxes[1:]]
     assert listings == [2, 2]  # on connecting, and the new table
-    coordinator.lobby_changed()  # the same listing again: nobody needs it
+    coordinator.flush_lobby()  # the same listing again: nobody needs it
     assert [sum(isinstance(u, LobbyUpdate) for u in inbox.updates) for inbox in inboxes[1:]] == listings
     await sessions[1].join(coordinator.summaries()[0].code)  # a change: the one still in the lobby sees it
+    coordinator.flush_lobby()  # (at the end of the lobby's interval)
     assert sum(isinstance(u, LobbyUpdate) for u in inboxes[2].updates) == 3
     last = inboxes[2].updates[-1]
     assert isinstance(last, LobbyUpdate) and last.tables[0].players == 2

@@ -16,7 +16,7 @@ import argparse
 import random
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -51,6 +51,10 @@ class DixitServer:
     @property
     def session_count(self) -> int:
         return self.acceptor.session_count
+
+
+Serve = Callable[[Path], AbstractAsyncContextManager[tuple[DixitServer, Coordinator]]]
+"""What starts a server for a test: `dixit_server`, or the same on two workers (tests/redis/test_contract.py)."""
 
 
 @asynccontextmanager

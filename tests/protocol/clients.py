@@ -14,6 +14,7 @@ from jsonschema import ValidationError
 
 from dixit_tui.bots.player import BOT_NAMES, add_bots, seat_bots
 from dixit_tui.coordinator import Coordinator, Identity
+from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.coordinator.service import BotFactory
 from dixit_tui.protocol.schema import validate_message
 from dixit_tui.protocol.session import serve_json
@@ -74,7 +75,13 @@ class Game:
     """A coordinator with seeded tables and any number of in-process headless clients."""
 
     def __init__(self, seed: int = 1, *, allow_seeded_tables: bool = True, bots: BotFactory = seat_bots) -> None:
-        self.coord = Coordinator(rng=random.Random(seed), allow_seeded_tables=allow_seeded_tables, bots=bots)
+        # lobby listings at each change (not gathered per interval: tests/coordinator/test_lobby_amplification.py)
+        self.coord = Coordinator(
+            rng=random.Random(seed),
+            allow_seeded_tables=allow_seeded_tables,
+            bots=bots,
+            limits=TableLimits(lobby_interval=0.0),
+        )
         self.rng = random.Random(seed)
         self.clients: list[Client] = []
         self.refs = 0

@@ -174,6 +174,8 @@ async def test_lock_and_invite_keep_a_table_to_its_code_and_to_those_invited() -
         await g.error(ben, {"cmd": "lock"}, "not_host")
         await g.error(ana, {"cmd": "lock", "to": "closed"}, "bad_command", valid=False)
         await g.send(ana, {"cmd": "lock"})  # to its code: no longer listed
+        g.coord.flush_lobby()  # (lobby listings are gathered per `lobby_interval`)
+        await g.settle()
         assert ana.state["lock"] == "code" and ben.state["lock"] == "code" and lurker.state["tables"] == []
         await g.send(ana, {"cmd": "lock", "to": "invited", "ref": 1})
         await g.error(ben, {"cmd": "invite", "name": "cy"}, "not_host")
@@ -393,6 +395,8 @@ VALID_COMMANDS: list[Message] = [
     {"cmd": "add_bots"},
     {"cmd": "add_bots", "count": 3},
     {"cmd": "create", "mode": "party", "bots": 5},
+    {"cmd": "create", "mode": "standard", "reveal_seconds": 0},
+    {"cmd": "create", "mode": "team", "reveal_seconds": 15},
     {"cmd": "queue"},
     {"cmd": "queue", "mode": "standard", "profile": "refresh", "players": [4, 6], "fill_with_bots_after": 30},
     {"cmd": "queue", "mode": "team", "players": 6, "fill_with_bots_after": None, "ref": 2},
@@ -416,6 +420,7 @@ INVALID_COMMANDS: list[Any] = [
     {"cmd": "create", "mode": "standard", "decks": []},
     {"cmd": "create", "mode": "standard", "seed": "123"},
     {"cmd": "create", "mode": "standard", "turn_seconds": 0},
+    {"cmd": "create", "mode": "standard", "reveal_seconds": 61},
     {"cmd": "create", "mode": "standard", "color": "blue"},
     {"cmd": "join"},
     {"cmd": "join", "table": 7},

@@ -22,8 +22,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from dixit_tui.coordinator import ChatUpdate, Coordinator, Identity, NoticeUpdate, StateUpdate, TableOptions
 from dixit_tui.coordinator.shared import SharedTables
 from dixit_tui.store.redis_store import RedisStore
-from tests.e2e import test_headless_ssh as headless
-from tests.e2e import test_hidden_information as hidden
+from tests.e2e import headless_games, hidden_games
 from tests.e2e.shared_servers import shared_dixit_server
 from tests.redis_server import RedisServer
 
@@ -44,30 +43,28 @@ def shared_server(url: str) -> Callable[..., Any]:
     return functools.partial(shared_dixit_server, url=url)
 
 
-HEADLESS: list[Callable[[Path], Awaitable[None]]] = [
-    headless.test_three_json_clients_play_a_whole_refresh_game,
-    headless.test_a_spectator_never_receives_a_hand,
-    headless.test_random_bytes_and_json_get_only_errors_and_leave_the_game_alone,
-    headless.test_the_docs_example_bot_plays_a_whole_game,
+HEADLESS: list[Callable[[Path, Any], Awaitable[None]]] = [
+    headless_games.three_json_clients_play_a_whole_refresh_game,
+    headless_games.a_spectator_never_receives_a_hand,
+    headless_games.random_bytes_and_json_get_only_errors_and_leave_the_game_alone,
+    headless_games.the_docs_example_bot_plays_a_whole_game,
 ]
 
 
 @pytest.mark.timeout(180)
-@pytest.mark.parametrize("test", HEADLESS, ids=[t.__name__ for t in HEADLESS])
+@pytest.mark.parametrize("test", HEADLESS, ids=[f"test_{t.__name__}" for t in HEADLESS])
 async def test_the_headless_protocol_on_two_workers(
-    test: Callable[[Path], Awaitable[None]], redis_server: RedisServer, tmp_path: Path, monkeypatch: Any
+    test: Callable[[Path, Any], Awaitable[None]], redis_server: RedisServer, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(headless, "dixit_server", shared_server(redis_server.url))
-    await test(tmp_path)
+    await test(tmp_path, shared_server(redis_server.url))
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("mode", hidden.MODES, ids=[m.id for m in hidden.MODES])
+@pytest.mark.parametrize("mode", hidden_games.MODES, ids=[m.id for m in hidden_games.MODES])
 async def test_nothing_hidden_reaches_anyone_on_two_workers(
-    mode: Any, redis_server: RedisServer, tmp_path: Path, monkeypatch: Any
+    mode: Any, redis_server: RedisServer, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(hidden, "dixit_server", shared_server(redis_server.url))
-    await hidden.test_nothing_hidden_reaches_anyone_before_the_reveal(tmp_path, mode)
+    await hidden_games.nothing_hidden_reaches_anyone(tmp_path, mode, shared_server(redis_server.url))
 
 
 # --- what a player receives is the same whichever worker made the change ----------------------------------------------

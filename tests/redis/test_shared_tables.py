@@ -729,12 +729,14 @@ async def test_a_deadline_that_meets_redis_gone_is_tried_again_until_it_answers(
             await session.join(view.code)
         await until(lambda: len(last_view(ana[0]).seats) == 3, "ana to see ben and cy")
         await ana[1].start()
-        table = a.coordinator.tables[view.code]
-        await until(lambda: table.deadline is not None and a.shared.owns(view.code), "A to keep the clocks")
-        clock = a.coordinator.timers.clock
-        a.coordinator.timers.clock = lambda: clock() + 601.0  # the phase's 10 minutes have passed
+        await until(lambda: a.shared.owns(view.code) or b.shared.owns(view.code), "a worker to keep the clocks")
+        owner = a if a.shared.owns(view.code) else b
+        table = owner.coordinator.tables[view.code]
+        await until(lambda: table.deadline is not None, "the owner to arm the phase's deadline")
+        clock = owner.coordinator.timers.clock
+        owner.coordinator.timers.clock = lambda: clock() + 601.0  # the phase's 10 minutes have passed
         redis_server.kill()
-        await a.coordinator.expire(table)  # the deadline: catching up cannot reach Redis
+        await owner.coordinator.expire(table)  # the deadline: catching up cannot reach Redis
         assert not any("stand-in" in line for line in table.log)
         assert table.timer is not None  # tried again soon, not never
         redis_server.start()
@@ -742,3 +744,40 @@ async def test_a_deadline_that_meets_redis_gone_is_tried_again_until_it_answers(
     finally:
         await a.stop()
         await b.stop()
+
+
+async def test_a_reveal_held_for_a_person_at_one_worker_ends_at_both_once_she_moved_on(
+    workers: tuple[Worker, Worker],
+) -> None:
+    """Issue 23: ana's screen (worker A) shows the reveal, ben and cy are agents at worker B. Both workers hold the
+    reveal for ana (at B she is a remote seat: a person who may be reading); B tells A that its agents read it at
+    once; when ana moves on, A tells B, and the table goes on at both."""
+    a, b = workers
+    ana_c = Client()
+    ana = await a.coordinator.connect(Identity("ana", "SHA256:ana"), ana_c, shows_reveal=True)
+    view = await ana.create(TableOptions(seed=7, target=12, reveal_seconds=60))
+    players = [(ana_c, ana), await b.connect("ben"), await b.connect("cy")]
+    for _, session in players[1:]:
+        await session.join(view.code)
+    await until(lambda: len(last_view(ana_c).seats) == 3, "ana to see ben and cy sit down")
+    await ana.start()
+    await until(lambda: all(last_view(c).game is not None for c, _ in players), "the game everywhere")
+    teller_c, teller = next((c, s) for c, s in players if game_of(c).can_clue)
+    await teller.clue("far away", game_of(teller_c).hand[0].card)
+    await until(lambda: all(game_of(c).phase == "submit" for c, _ in players), "everyone to see the clue")
+    for client, session in players:
+        if game_of(client).submit_count:
+            await session.submit([h.card for h in game_of(client).hand[: game_of(client).submit_count]])
+    await until(lambda: all(game_of(c).phase == "vote" for c, _ in players), "everyone to see the board")
+    for client, session in players:
+        g = game_of(client)
+        if g.can_vote:
+            await session.vote([next(x.slot for x in g.board if x.slot not in g.forbidden_slots)])
+    await until(lambda: all(game_of(c).turn == 2 for c, _ in players), "everyone to see turn 2")
+    await until(lambda: last_view(players[1][0]).reveal_until is not None, "worker B to hold the reveal for ana")
+    table_a = a.coordinator.tables[view.code]
+    await until(lambda: not table_a.reveal_waits - {0}, "worker A to hear that B's agents read it")
+    assert last_view(ana_c).reveal_until is not None and table_a.reveal_waits == {0}
+    await ana.reveal_seen()
+    await until(lambda: last_view(ana_c).reveal_until is None, "the hold to end at worker A")
+    await until(lambda: last_view(players[1][0]).reveal_until is None, "the hold to end at worker B")

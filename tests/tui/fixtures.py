@@ -12,6 +12,7 @@ from textual.widgets import Input
 
 from dixit_tui.bots.player import seat_bots
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions, TableView, Update
+from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.coordinator.models import StateUpdate
 from dixit_tui.decks import resolve_decks
 from dixit_tui.engine import Card
@@ -34,9 +35,13 @@ class Recorder:
         return None
 
 
+EVERY_CHANGE = TableLimits(lobby_interval=0.0)
+
+
 def coordinator() -> Coordinator:
-    """A coordinator whose table codes and seeds are fixed (seeded rng, seeded tables allowed)."""
-    return Coordinator(rng=random.Random(1), allow_seeded_tables=True, bots=seat_bots)
+    """A coordinator whose table codes and seeds are fixed (seeded rng, seeded tables allowed), and whose lobby
+    listings are sent at each change (not gathered per interval: tests/coordinator/test_lobby_amplification.py)."""
+    return Coordinator(rng=random.Random(1), allow_seeded_tables=True, bots=seat_bots, limits=EVERY_CHANGE)
 
 
 async def seat(coord: Coordinator, name: str, code: str) -> tuple[PlayerSession, Recorder]:
@@ -52,7 +57,7 @@ async def seat_many(coord: Coordinator, names: Sequence[str], code: str) -> list
 
 
 def options(**kwargs: object) -> TableOptions:
-    base: dict[str, object] = {"seed": 5}
+    base: dict[str, object] = {"seed": 5, "reveal_seconds": 0}  # the reveal is not held (its own tests hold it)
     base.update(kwargs)
     return TableOptions(**base)  # type: ignore[arg-type]
 

@@ -15,13 +15,14 @@ from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import Choice, Tick
 from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, shell_hint
 from dixit_tui.tui.table_screen import TableScreen
+from tests.tui.fixtures import EVERY_CHANGE
 from tests.tui.lobby_pilot import SIZE, errors, open_create, settle
 
 HOSTILE = "[@click=app.quit]x[/"
 
 
 def coordinator() -> Coordinator:
-    return Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    return Coordinator(rng=random.Random(1), allow_seeded_tables=True, limits=EVERY_CHANGE)
 
 
 def ignore(_: Update) -> None:

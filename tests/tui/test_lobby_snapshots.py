@@ -17,13 +17,15 @@ from textual.widgets import Input
 from dixit_tui.coordinator import Coordinator, Identity, TableOptions, Update
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.help import HelpScreen
+from tests.tui.fixtures import EVERY_CHANGE
 
 SIZES = [(80, 24), (120, 40)]
 Compare = Callable[..., bool]
 
 
 def make_app(name: str = "ana", key: str | None = None) -> DixitApp:
-    return DixitApp(Coordinator(rng=random.Random(1), allow_seeded_tables=True), Identity(name, key))
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, limits=EVERY_CHANGE)
+    return DixitApp(coord, Identity(name, key))
 
 
 def ignore(_: Update) -> None:

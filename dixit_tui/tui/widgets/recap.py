@@ -197,7 +197,10 @@ def recap_renderable(
 
 
 class RecapScreen(ModalScreen[None]):
-    """The recap of one scored turn. Enter or Esc closes it; arrows scroll."""
+    """The recap of one scored turn. Enter or Esc closes it; arrows scroll.
+
+    `held`: opened by itself because the table holds the reveal for its people to read (the table's
+    `reveal_seconds`); closing it tells the table you moved on, and it closes by itself when the hold ends."""
 
     DEFAULT_CSS = """
     RecapScreen {
@@ -225,7 +228,10 @@ class RecapScreen(ModalScreen[None]):
         width: 100%;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape", "close", "Close", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "next", "Next turn", priority=True),  # the held reveal (see `check_action`)
+        Binding("enter,escape", "close", "Close", priority=True),
+    ]
 
     def __init__(
         self,
@@ -235,8 +241,10 @@ class RecapScreen(ModalScreen[None]):
         mode: str = "standard",
         teams: Mapping[int, int | None] | None = None,
         you: int | None = None,
+        held: bool = False,
     ) -> None:
         super().__init__()
+        self.held = held
         self._keep(reveal, names, mode, teams, you)
 
     def _keep(
@@ -255,6 +263,9 @@ class RecapScreen(ModalScreen[None]):
             return Content("Practice turn revealed: these points do not count")
         return Content(f"Turn {self.reveal.turn} revealed")
 
+    def _close_label(self) -> Content:
+        return Content("Next turn (Enter)" if self.held else "Close (Enter)")
+
     def _body(self) -> RenderableType:
         return recap_renderable(self.reveal, self.names, self.mode, self.teams, self.you)
 
@@ -263,7 +274,7 @@ class RecapScreen(ModalScreen[None]):
             box.border_title = self._title()
             with VerticalScroll(id="recap-scroll"):
                 yield RichSnapshot(self._body(), id="recap-body")
-            yield Button(Content("Close (Enter)"), id="recap-close", compact=True)
+            yield Button(self._close_label(), id="recap-close", compact=True)
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -279,16 +290,31 @@ class RecapScreen(ModalScreen[None]):
         mode: str = "standard",
         teams: Mapping[int, int | None] | None = None,
         you: int | None = None,
+        held: bool = False,
     ) -> None:
         """Show another turn's recap in this screen (cheaper than closing it and opening a new one)."""
+        self.held = held
         self._keep(reveal, names, mode, teams, you)
         if not self.query("#recap-body"):  # not composed yet (compose draws what was kept) or already closed
             return
         self.query_one("#recap-box").border_title = self._title()
+        self.query_one("#recap-close", Button).label = self._close_label()
+        self.refresh_bindings()
         self.query_one("#recap-body", RichSnapshot).show(self._body())
         scroll = self.query_one("#recap-scroll")
         scroll.scroll_home(animate=False)
         scroll.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A held reveal says "Next turn" (Enter or Space); a recap opened with r says "Close"."""
+        if action == "next":
+            return self.held
+        if action == "close":
+            return not self.held
+        return True
+
+    def action_next(self) -> None:
+        self.action_close()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
