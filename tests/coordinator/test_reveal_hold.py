@@ -136,7 +136,7 @@ async def test_a_reveal_of_0_seconds_is_not_held_and_bad_values_are_refused() ->
 
 async def test_a_game_that_ends_during_the_hold_holds_nothing() -> None:
     now = [1000.0]
-    coord, ana, bots = await _bot_table(now)
+    _, ana, bots = await _bot_table(now)
     assert ana.view is not None and ana.view.reveal_until == 1010.0
     await ana.session.remove(1)  # two players left: too few, the game is over
     await _until(lambda: ana.view is not None and ana.view.status == "over")
