@@ -208,11 +208,10 @@ class SharedQueue:
                 seat = next((i for i, s in enumerate(table.seats) if s.code == message["code"]), None)
                 if seat is None or not ticket.waiting():
                     return
-                await session._take_seat(table, seat)
+                session.deliver(QueueUpdate(False, 0, f"A table was found: {table.code}.", table.code))
+                await session._take_seat(table, seat)  # (its state comes after the queue message, as at one worker)
         except TableError as err:
             log.warning("a queued client could not take its seat at %s: %s", message.get("table"), err.message)
-            return
-        session.deliver(QueueUpdate(False, 0, f"A table was found: {table.code}.", table.code))
 
     async def _listen(self) -> None:
         while True:

@@ -96,6 +96,7 @@ class Timers:
         game = table.game
         if game is None or table.status != TableStatus.PLAYING:
             table.deadline = table.shown_deadline = table.phase_key = table.idle_since = None
+            self.end_hold(table)  # a game that ended (or was taken back to its lobby) holds no reveal
             return
         now = self.clock()
         if self.holding(table, now):

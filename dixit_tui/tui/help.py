@@ -145,8 +145,9 @@ KEYS = """\
   to the card highlighted: after a refused number, or a key pressed just as the table moved on, Enter and
   Space do nothing once, and say so.
   In the chat box, **PgUp**/**PgDn** scroll the log back and forth (so does the mouse wheel over it).
-  After a reveal the clue line says whose card it was and who found it; **r** opens the whole recap (every
-  card, who gave it, the votes and the points).
+  After the last vote the reveal opens by itself: every card, who gave it, the votes and the points. The table
+  holds it a few seconds (the table's Reveal option) and goes on once everyone pressed **Enter** or **Space**.
+  Then the clue line says whose card it was and who found it; **r** opens the whole recap again.
 - **Questions** ("Give this card?", "Leave?") open on the safe answer: **n**, **Esc** or Enter cancel; **y**
   confirms once the question has been on screen a moment with no typing (a **y** that comes too soon says so:
   press it again). A move of the table that makes the question moot closes it, with a notice.

@@ -334,6 +334,8 @@ def lobby_info(view: TableView) -> Words:
     if options.turn_seconds:
         limit = time_limit(options.turn_seconds)
         lines.append(_w(f"Time limit: {limit} for each clue, card and vote; then a stand-in plays for the late."))
+    if options.reveal_seconds:
+        lines.append(_w(f"Each reveal stays on screen up to {options.reveal_seconds} s; Enter moves you on."))
     if options.chat_pause:
         lines.append(_w("Chat pauses from the clue until the reveal, so nobody can hint at a card."))
     if view.reconnect_code:

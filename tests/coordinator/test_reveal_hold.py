@@ -132,3 +132,14 @@ async def test_a_reveal_of_0_seconds_is_not_held_and_bad_values_are_refused() ->
         with pytest.raises(TableError) as info:
             await other.session.create(TableOptions(reveal_seconds=bad))
         assert info.value.code == "bad_option"
+
+
+async def test_a_game_that_ends_during_the_hold_holds_nothing() -> None:
+    now = [1000.0]
+    _, ana, bots = await _bot_table(now)
+    assert ana.view is not None and ana.view.reveal_until == 1010.0
+    await ana.session.remove(1)  # two players left: too few, the game is over
+    await _until(lambda: ana.view is not None and ana.view.status == "over")
+    assert ana.view.reveal_until is None
+    for bot in bots:
+        await bot.stop()

@@ -37,6 +37,9 @@ async def test_four_json_clients_that_queue_are_seated_at_one_table_and_play_it_
         for player in players:
             await player.wait_for(lambda m: m.get("type") == "state" and m["phase"] == "clue")
         assert [p.state["you"] for p in players] == [0, 1, 2, 3] and queued(coord) == 0
+        for player, message in zip(players, found, strict=True):  # the queue message comes before the table's state
+            first = next(i for i, m in enumerate(player.messages) if m.get("type") == "state" and m["table"] in codes)
+            assert player.messages.index(message) < first
         await play(players, everyone_over(players), random.Random(4))
         assert {p.state["table"] for p in players} == codes
         for player in players:

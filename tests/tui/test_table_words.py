@@ -80,6 +80,7 @@ async def test_the_lobby_says_who_starts_and_how() -> None:
     assert info[0] == f"Table {host.code} · refresh · 2 of 8 seats taken"
     assert info[1] == f"Friends join with the code {host.code}."
     assert "The first player to reach 30 points wins." in info
+    assert "Each reveal stays on screen up to 8 s; Enter moves you on." in info  # the table's reveal_seconds
     assert "Your SSH key gets your seat back if you drop out: connect with it again." in info
     assert info[-2] == f"Not ready to start: {host.start_problem}"
     assert words.lobby_info(guest).plain.endswith("Waiting for the host, ana, to start.")
