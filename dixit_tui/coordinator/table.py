@@ -170,7 +170,8 @@ class Table(Generic[S]):
         self._seat_infos_value: tuple[SeatInfo, ...] = ()
         self.lock = asyncio.Lock()  # one change at a time: apply, commit, then show
         self.phase_key: tuple[int, str] | None = None  # (turn, phase) the deadline below belongs to
-        self.deadline: float | None = None  # epoch seconds; a stand-in plays for everyone still missing then
+        self.deadline: float | None = None  # epoch seconds; the table's timer goes off then (stand-ins, host handover)
+        self.shown_deadline: float | None = None  # when a stand-in plays for those missing: the countdown players see
         self.phase_deadline: float | None = None  # the phase's own time limit, if the table has one
         self.away_since: dict[int, float] = {}  # seat -> when its player disconnected (epoch seconds)
         self.idle_since: float | None = None  # when the running game's last person left (its timers are paused)
@@ -659,7 +660,7 @@ class Table(Generic[S]):
                 handle.cancel()
         self.timer = self.typing_timer = self.idle_timer = self.reveal_timer = None
         self.reveal_until = None
-        self.deadline = None
+        self.deadline = self.shown_deadline = None
         self.stand_ins = {}
 
     def queue_created(self) -> None:
@@ -989,7 +990,7 @@ class Table(Generic[S]):
             reconnect_code=self.seats[seat].code if seat is not None and self.seats[seat].key is None else None,
             start_problem=shared.start_problem,
             version=self.version,
-            deadline=self.deadline,
+            deadline=self.shown_deadline,
             reveal_until=self.reveal_until,
             typing=shared.typing,
             stand_ins=shared.stand_ins,

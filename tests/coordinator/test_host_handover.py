@@ -95,3 +95,21 @@ async def test_a_lobby_host_who_leaves_hands_over_to_a_person_not_the_bot_beside
     assert view is not None and [s.name for s in view.seats] == ["robo", "ben"]
     assert view.host == 1 and view.is_host
     assert [t.host for t in coord.summaries()] == ["ben"]
+
+
+async def test_the_players_countdown_is_the_phases_not_the_hosts_handover() -> None:
+    """Found playing over SSH: with a 1-minute timer, host alice stepped away and carol's header counted down to the
+    handover ("⏱ 0:11 left"), then jumped to 0:36 when carol became host: that deadline was nobody's move."""
+    now = [1000.0]
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=20, clock=lambda: now[0])
+    ana, p1, _p2 = await table_of(coord, 3, seed=4, turn_seconds=60)
+    table = coord.tables[ana.view.code]  # type: ignore[union-attr]
+    await ana.session.start()
+    await ana.session.leave()  # the host steps away: the handover is due in 20 s, the phase's limit in 60 s
+    assert table.deadline == 1020  # the table's timer goes off for the handover
+    view = p1.view
+    assert view is not None and view.deadline == 1060  # but the players count down to the stand-in
+    now[0] += 20
+    await coord.expire(table)
+    view = p1.view
+    assert view is not None and view.host == 1 and view.deadline == 1060
