@@ -32,6 +32,7 @@ from dixit_tui.coordinator import (
 from dixit_tui.coordinator.models import TableStatus, mode_text
 from dixit_tui.engine import Mode, Phase, RuleError
 from dixit_tui.sanitize import clean_name
+from dixit_tui.ssh.ascii_forms import ascii_forms
 from dixit_tui.tui import table_words as words
 
 log = logging.getLogger(__name__)
@@ -334,9 +335,11 @@ async def play_lines(
     drain: Any = None,
     *,
     first: str = "",
+    utf8: bool = True,
 ) -> int:
     """Serve one player in line mode until they quit or their input ends; returns the exit status. `first`: a
-    command to run first (`ssh -t HOST plain join K7QF`)."""
+    command to run first (`ssh -t HOST plain join K7QF`). `utf8` False (the client's locale is `LANG=C`): every line
+    is sent in its ASCII forms (curly quotes, stars, arrows), as the full-screen app is."""
     outbox: asyncio.Queue[str | None] = asyncio.Queue()
     overflow = asyncio.Event()
 
@@ -350,7 +353,7 @@ async def play_lines(
 
     async def pump() -> None:
         while (text := await outbox.get()) is not None:
-            write((text + "\n").encode("utf-8", "replace"))
+            write(((text if utf8 else ascii_forms(text)) + "\n").encode("utf-8", "replace"))
             if drain is not None:
                 await drain()
 

@@ -70,7 +70,7 @@ from dixit_tui.engine import (
     profile_for,
 )
 from dixit_tui.log_caps import REPEATS
-from dixit_tui.ratings import Ratings
+from dixit_tui.ratings import Ratings, Standing, standings
 from dixit_tui.ratings import rebuild as rebuild_ratings
 from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, log_text, name_key, sanitize
 from dixit_tui.store import NullStore, Store
@@ -1311,6 +1311,10 @@ class PlayerSession:
             table.watch(self)
             await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
+
+    def standings(self, limit: int = 50) -> tuple[Standing, ...]:
+        """The leaderboard as the lobby's page shows it: the best `limit` players, this player's own row marked."""
+        return standings(self.coordinator.ratings, self.identity.key, limit)
 
     async def quick_game(self) -> bool:
         """The lobby's quick game: queue for a standard table of 4 to 6 (bots fill it after a while, on a server with
