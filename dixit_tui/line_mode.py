@@ -48,6 +48,7 @@ HELP = """Commands (type them and press Enter):
   tables              list the open tables
   create [MODE] [N]   open a table (MODE: standard, party or team; N: points to win)
   join CODE           take a seat at a table
+  reconnect CODE      get your seat back with your reconnect code (no SSH key)
   watch CODE          watch a table
   start               start the game (host); practice: start with a practice turn
   bots N              seat N built-in bots (host, before the start)
@@ -197,6 +198,8 @@ class LinePlayer:
             await self._run(session, verb, rest)
         except RuleError as err:
             self.say(err.message)
+            if err.code == "reconnect_needed":
+                self.say("Type reconnect and your code.")
         except ValueError as err:
             self.say(str(err))
         return True
@@ -213,6 +216,8 @@ class LinePlayer:
             await session.create(create_options(rest))
         elif verb in ("join", "watch") and rest:
             await (session.join(rest.split()[0]) if verb == "join" else session.watch(rest.split()[0]))
+        elif verb == "reconnect" and rest:
+            await session.reclaim(rest.split()[0])
         elif verb in ("start", "practice"):
             await session.start(practice=verb == "practice")
         elif verb == "bots":

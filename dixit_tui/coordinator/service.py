@@ -1215,10 +1215,11 @@ class PlayerSession:
                 wanted = clean_name(name) if name is not None else self.name
                 if not wanted:
                     raise TableError("A name needs at least one visible letter.", "bad_name")
-                self._check_kept_out(table)
+                returning = _returning_seat(table, wanted) if table.game is not None else None
+                if returning is None:  # a seat of one's own comes back with its key or code, whoever was removed
+                    self._check_kept_out(table)
                 if not self.builtin_bot:  # the host's own bots sit down whatever the lock
                     table.check_new_seat(wanted)
-                returning = _returning_seat(table, wanted) if table.game is not None else None
                 game = "is over" if table.status is TableStatus.OVER else "has started"
                 if returning is not None and table.seats[returning].key is not None:
                     raise TableError(
