@@ -100,7 +100,7 @@ class CreateScreen(ModalScreen[TableOptions | None]):
     ) -> None:
         """`deck_sizes`: the decks on offer and their card counts (None: the built-in decks). `title` and `ok`: the
         dialog's title and its button (a host changing a table's options before the start reads "Change")."""
-        super().__init__(classes="dialog-screen", id="create")
+        super().__init__(classes="dialog-screen")  # no id: one closing and its successor may overlap
         self.title_text, self.ok_label = title, ok
         self._dismissed = False
         self.initial = initial or TableOptions()

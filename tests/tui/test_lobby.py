@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 
 import pytest
@@ -12,7 +13,7 @@ from textual.widgets import DataTable, Input, Static
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions, TableView, Update
 from dixit_tui.engine import RuleError
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.create import Choice, Tick
+from dixit_tui.tui.create import Choice, CreateScreen, Tick
 from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, shell_hint
 from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import EVERY_CHANGE
@@ -576,3 +577,21 @@ async def test_g_queues_for_a_quick_game_and_the_table_opens_once_enough_wait() 
         assert (
             view is not None and view.game is not None and [s.name for s in view.seats] == ["ana", "ben", "cy", "dan"]
         )
+
+
+async def test_a_create_the_server_refuses_opens_the_dialog_again_with_what_was_chosen() -> None:
+    """Found playing over SSH: alice, with tables enough already, chose a 1-minute timer and pressed F2; the server
+    refused the create, and the app ended ("internal error, sorry"): the dialog opened again under the id of the one
+    still closing (DuplicateIds)."""
+    coord = Coordinator(rng=random.Random(1), limits=dataclasses.replace(EVERY_CHANGE, max_tables_per_player=0))
+    app = DixitApp(coord, Identity("ana"))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        dialog = await open_create(pilot)
+        dialog.query_one("#timer-60", Choice).value = True
+        await pilot.press("f2")
+        await settle(pilot)
+        assert app.is_running and not coord.tables
+        again = app.screen
+        assert isinstance(again, CreateScreen) and again is not dialog
+        assert again.initial.turn_seconds == 60  # what was chosen is kept
