@@ -5,12 +5,17 @@ it runs (or when its help is asked for).
 
 A command's module has `run(args) -> int` and may have `add_arguments(parser)`. A `UsageError` raised by `run` is
 printed like argparse's own errors (the usage line, then the reason) with exit status 2.
+
+Tab completion of commands and options, with the [completion] extra (argcomplete):
+`eval "$(register-python-argcomplete dixit-tui)"` (docs/operations.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import shlex
 import sys
 from collections.abc import Sequence
 
@@ -81,7 +86,37 @@ def parse(argv: Sequence[str]) -> tuple[argparse.Namespace, dict[str, argparse.A
     return top.parse_args(args), parsers
 
 
+def _complete() -> None:
+    """When the shell asks for completions (argcomplete's `_ARGCOMPLETE`, with the [completion] extra installed):
+    answer them and exit. The command being completed is read from the line typed so far, so its options are
+    offered too (only that command's module is imported)."""
+    if "_ARGCOMPLETE" not in os.environ:
+        return
+    try:
+        import argcomplete
+    except ImportError:
+        return
+    point = os.environ.get("COMP_POINT", "")
+    line = os.environ.get("COMP_LINE", "")
+    line = line[: int(point)] if point.isdigit() else line
+    try:
+        words = shlex.split(line)[1:]
+    except ValueError:  # an open quote: the word being typed
+        words = line.split()[1:]
+    at = next((i for i, a in enumerate(words) if not a.startswith("-")), None)
+    chosen = (
+        words[at] if at is not None and words[at] in COMMANDS and (at < len(words) - 1 or line[-1:] == " ") else None
+    )
+    try:
+        top, _ = _parsers(chosen, [])
+    except UsageError:  # a bad config file: complete without the command's options
+        top, _ = _parsers(None, [])
+    argcomplete.autocomplete(top)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:
+        _complete()
     try:
         parsed, parsers = parse(sys.argv[1:] if argv is None else argv)
     except UsageError as error:  # a bad config file or environment variable

@@ -2,6 +2,7 @@
 them), and each strategy's rating, win rate and mean points.
 
     dixit-tui league --strategies random,smart,shrewd --games 2000 --players 4-8 --seed 1
+    dixit-tui league --strategies random,smart --games 20 --host game.example --port 2222   # over SSH (league_ssh.py)
 
 Every game seats between the smallest and the biggest number of players, each seat a strategy drawn at random (so a
 strategy may sit twice at a table), as agents with keys of their own (`league:STRATEGY:N`): the coordinator rates
@@ -23,6 +24,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from dixit_tui.bots.player import BotPlayer
@@ -273,6 +275,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", type=int, default=30, help="the points that end a game (default 30)")
     parser.add_argument("--seed", type=int, default=1, help="the same seed plays the same league")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--host", help="play over SSH at this dixit-tui server (JSON protocol, a key per seat: rated)")
+    parser.add_argument("--port", type=int, default=2222, help="with --host: the server's port (default 2222)")
+    parser.add_argument(
+        "--known-hosts", type=Path, metavar="FILE", help="with --host: known hosts file (default ~/.ssh/known_hosts)"
+    )
+    parser.add_argument("--insecure", action="store_true", help="with --host: do not check the server's host key")
+    parser.add_argument("--timeout", type=float, default=15.0, help="with --host: seconds to connect (default 15)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -301,17 +310,43 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("a team table seats an even number of players")
     if args.games < 1:
         raise UsageError("play at least one game")
-    league = asyncio.run(
-        run_league(
-            strategies,
-            args.games,
-            args.players,
-            mode=mode,
-            profile=profile,
-            seed=args.seed,
-            target=args.target,
-            progress=None if args.quiet else _bar,
+    progress = None if args.quiet else _bar
+    if args.host:
+        from dixit_tui.league_ssh import LeagueError, Server, run_league_ssh
+
+        if args.known_hosts is not None and not args.known_hosts.is_file():
+            raise UsageError(f"no known hosts file at {args.known_hosts}")
+        known_hosts: Any = None if args.insecure else (str(args.known_hosts) if args.known_hosts else ())
+        server = Server(args.host, args.port, known_hosts, args.timeout)
+        try:
+            league = asyncio.run(
+                run_league_ssh(
+                    server,
+                    strategies,
+                    args.games,
+                    args.players,
+                    mode=mode,
+                    profile=profile,
+                    seed=args.seed,
+                    target=args.target,
+                    progress=progress,
+                )
+            )
+        except LeagueError as err:
+            print(f"\ndixit-tui league: {err}", file=sys.stderr)
+            return 1
+    else:
+        league = asyncio.run(
+            run_league(
+                strategies,
+                args.games,
+                args.players,
+                mode=mode,
+                profile=profile,
+                seed=args.seed,
+                target=args.target,
+                progress=progress,
+            )
         )
-    )
     print(json.dumps(league.as_json()) if args.json else league.text(), end="\n" if args.json else "")
     return 0

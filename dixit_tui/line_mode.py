@@ -32,6 +32,7 @@ from dixit_tui.coordinator import (
 from dixit_tui.coordinator.models import TableStatus, mode_text
 from dixit_tui.engine import Mode, Phase, RuleError
 from dixit_tui.sanitize import clean_name
+from dixit_tui.ssh.ascii_forms import ascii_forms
 from dixit_tui.tui import table_words as words
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,7 @@ HELP = """Commands (type them and press Enter):
   tables              list the open tables
   create [MODE] [N]   open a table (MODE: standard, party or team; N: points to win)
   join CODE           take a seat at a table
+  reconnect CODE      get your seat back with your reconnect code (no SSH key)
   watch CODE          watch a table
   start               start the game (host); practice: start with a practice turn
   bots N              seat N built-in bots (host, before the start)
@@ -196,6 +198,8 @@ class LinePlayer:
             await self._run(session, verb, rest)
         except RuleError as err:
             self.say(err.message)
+            if err.code == "reconnect_needed":
+                self.say("Type reconnect and your code.")
         except ValueError as err:
             self.say(str(err))
         return True
@@ -212,6 +216,8 @@ class LinePlayer:
             await session.create(create_options(rest))
         elif verb in ("join", "watch") and rest:
             await (session.join(rest.split()[0]) if verb == "join" else session.watch(rest.split()[0]))
+        elif verb == "reconnect" and rest:
+            await session.reclaim(rest.split()[0])
         elif verb in ("start", "practice"):
             await session.start(practice=verb == "practice")
         elif verb == "bots":
@@ -334,9 +340,11 @@ async def play_lines(
     drain: Any = None,
     *,
     first: str = "",
+    utf8: bool = True,
 ) -> int:
     """Serve one player in line mode until they quit or their input ends; returns the exit status. `first`: a
-    command to run first (`ssh -t HOST plain join K7QF`)."""
+    command to run first (`ssh -t HOST plain join K7QF`). `utf8` False (the client's locale is `LANG=C`): every line
+    is sent in its ASCII forms (curly quotes, stars, arrows), as the full-screen app is."""
     outbox: asyncio.Queue[str | None] = asyncio.Queue()
     overflow = asyncio.Event()
 
@@ -350,7 +358,7 @@ async def play_lines(
 
     async def pump() -> None:
         while (text := await outbox.get()) is not None:
-            write((text + "\n").encode("utf-8", "replace"))
+            write(((text if utf8 else ascii_forms(text)) + "\n").encode("utf-8", "replace"))
             if drain is not None:
                 await drain()
 

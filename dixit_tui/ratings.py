@@ -146,6 +146,30 @@ def leaderboard_text(ratings: Ratings, limit: int = 50) -> str:
     return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One row of the lobby's leaderboard page: `mine` marks the row of the player who asked."""
+
+    rank: int
+    name: str
+    conservative: float
+    games: int
+    mine: bool
+
+
+def standings(ratings: Ratings, key: str | None, limit: int = 50) -> tuple[Standing, ...]:
+    """The best `limit` players, best first; the asker's own row (by SSH key) is marked, and added at the end with
+    its rank when it is not among them."""
+    board = ratings.leaderboard()
+    rows = [
+        Standing(rank, r.name, r.conservative, r.games, key is not None and r.key == key)
+        for rank, r in enumerate(board, 1)
+    ]
+    shown = rows[:limit]
+    own = next((row for row in rows[limit:] if row.mine), None)
+    return tuple(shown + ([own] if own is not None else []))
+
+
 def leaderboard_rows(ratings: Ratings, limit: int = 50) -> tuple[tuple[str, float, float, float, int], ...]:
     """(name, conservative rating, mu, sigma, games) of the best `limit` players, best first."""
     return tuple((r.name, r.conservative, r.mu, r.sigma, r.games) for r in ratings.leaderboard(limit))

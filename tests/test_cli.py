@@ -153,3 +153,27 @@ def test_a_bad_config_file_or_variable_is_a_usage_error(
     assert done.returncode == 2, done
     assert says in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dixit.toml"]
+
+
+def complete(line: str) -> list[str]:
+    """What bash offers after `line` once `eval "$(register-python-argcomplete dixit-tui)"` ran (as README says)."""
+    script = (
+        'eval "$(register-python-argcomplete dixit-tui)"\n'
+        'COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}; read -ra COMP_WORDS <<< "$1"\n'
+        '[[ "$1" == *" " ]] && COMP_WORDS+=("")\n'
+        "COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))\n"
+        '_python_argcomplete dixit-tui "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"\n'
+        'printf "%s\\n" "${COMPREPLY[@]}"\n'
+    )
+    bin_dir = str(Path(sys.executable).parent)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": "/nonexistent"}
+    done = subprocess.run(["bash", "-c", script, "bash", line], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return [word.strip() for word in done.stdout.splitlines() if word.strip()]
+
+
+def test_bash_completes_the_commands_and_a_commands_options() -> None:
+    assert {"serve", "bot", "replay", "help", "--version"} <= set(complete("dixit-tui "))
+    assert complete("dixit-tui se") == ["serve"]
+    assert complete("dixit-tui serve --metrics-h") == ["--metrics-host"]
+    assert {"--table", "--count", "--strategy"} <= set(complete("dixit-tui bot --"))

@@ -36,3 +36,16 @@ def test_protocol_join_row_points_to_reconnect_and_the_rematch() -> None:
     doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
     row = next(line for line in doc.splitlines() if line.startswith("| `join` |"))
     assert "`reconnect_needed`" in row and "`reconnect`" in row and "rematch" in row, row
+
+
+def test_operations_has_a_row_for_every_serve_option() -> None:
+    """docs/operations.md's table of `serve` options names each option the parser has, and no other."""
+    from dixit_tui.cli import parse
+
+    _, parsers = parse(["serve"])
+    options = set(re.findall(r"^  (--[a-z0-9-]+)", parsers["serve"].format_help(), re.M)) - {"--help"}
+    assert "--port" in options and "--metrics-host" in options
+    doc = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `(--[a-z0-9-]+)[ `]", doc, re.M))
+    assert options - rows == set(), "serve options without a row in docs/operations.md"
+    assert rows - options == set(), "rows in docs/operations.md for options serve does not have"

@@ -99,13 +99,20 @@ class ProtocolBot:
         self._refs = 0
         self._name_tries = 0
         self._writer: asyncssh.SSHWriter[str] | None = None
+        self.announce = True  # print when sat down (`dixit-tui league --host` plays many games quietly)
+        self.sat = asyncio.Event()  # set once at the table
 
     # --- connection --------------------------------------------------------------------------------------
 
-    async def play(self, host: str, port: int, known_hosts: Any, timeout: float) -> None:
-        """Connect, join, play until the game is over. Raises SetupError if the bot never sat down."""
+    async def play(
+        self, host: str, port: int, known_hosts: Any, timeout: float, client_key: asyncssh.SSHKey | None = None
+    ) -> None:
+        """Connect (keyless, or with `client_key`: rated), join, play until the game is over. Raises SetupError if the
+        bot never sat down."""
         try:
-            conn = await ssh_client.connect(host, port, self.wanted, known_hosts=known_hosts, timeout=timeout)
+            conn = await ssh_client.connect(
+                host, port, self.wanted, client_key=client_key, known_hosts=known_hosts, timeout=timeout
+            )
         except asyncssh.HostKeyNotVerifiable as err:
             where = f"[{host}]:{port}" if port != 22 else host
             raise SetupError(
@@ -188,7 +195,9 @@ class ProtocolBot:
         if not self.joined:
             self.joined = True
             self.seat = message.get("you") if isinstance(message.get("you"), int) else None
-            print(f"{self.name} sat down at table {self.table} (seat {self.seat})", flush=True)
+            self.sat.set()
+            if self.announce:
+                print(f"{self.name} sat down at table {self.table} (seat {self.seat})", flush=True)
         self.view = BotView.from_protocol(message)
         players = message.get("players")
         people = {

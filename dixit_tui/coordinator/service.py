@@ -70,7 +70,7 @@ from dixit_tui.engine import (
     profile_for,
 )
 from dixit_tui.log_caps import REPEATS
-from dixit_tui.ratings import Ratings
+from dixit_tui.ratings import Ratings, Standing, standings
 from dixit_tui.ratings import rebuild as rebuild_ratings
 from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, log_text, name_key, sanitize
 from dixit_tui.store import NullStore, Store
@@ -1215,10 +1215,11 @@ class PlayerSession:
                 wanted = clean_name(name) if name is not None else self.name
                 if not wanted:
                     raise TableError("A name needs at least one visible letter.", "bad_name")
-                self._check_kept_out(table)
+                returning = _returning_seat(table, wanted) if table.game is not None else None
+                if returning is None:  # a seat of one's own comes back with its key or code, whoever was removed
+                    self._check_kept_out(table)
                 if not self.builtin_bot:  # the host's own bots sit down whatever the lock
                     table.check_new_seat(wanted)
-                returning = _returning_seat(table, wanted) if table.game is not None else None
                 game = "is over" if table.status is TableStatus.OVER else "has started"
                 if returning is not None and table.seats[returning].key is not None:
                     raise TableError(
@@ -1310,6 +1311,10 @@ class PlayerSession:
             table.watch(self)
             await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
+
+    def standings(self, limit: int = 50) -> tuple[Standing, ...]:
+        """The leaderboard as the lobby's page shows it: the best `limit` players, this player's own row marked."""
+        return standings(self.coordinator.ratings, self.identity.key, limit)
 
     async def quick_game(self) -> bool:
         """The lobby's quick game: queue for a standard table of 4 to 6 (bots fill it after a while, on a server with

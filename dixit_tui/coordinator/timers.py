@@ -82,6 +82,8 @@ class Timers:
         self.on_reveal = on_reveal  # a held reveal's time is up (the coordinator schedules the table again)
         self._graced: weakref.WeakKeyDictionary[Table, float] = weakref.WeakKeyDictionary()
         self._fired_late: weakref.WeakKeyDictionary[Table, float] = weakref.WeakKeyDictionary()
+        # when each table's timer is due to go off: its deadline, or the moment it was armed for one already past
+        self._due_at: weakref.WeakKeyDictionary[Table, float] = weakref.WeakKeyDictionary()
         self.stalls = 0
         """Deadlines put off because they fired late (a counter for tests and logs)."""
 
@@ -131,6 +133,7 @@ class Timers:
         table.deadline = min(due) if due else None
         if table.deadline is not None:
             delay = max(0.0, table.deadline - now)
+            self._due_at[table] = now + delay
             table.timer = detached.call_later(delay, lambda: self.fire(table))
 
     # --- the reveal, held for the people to read -----------------------------------------------------------------
@@ -225,7 +228,7 @@ class Timers:
         """The table's timer went off (the event loop calls this): how late, by the clock, is noted for
         `put_off_after_a_stall`, and the coordinator is told (`on_due`)."""
         if table.deadline is not None:
-            self._fired_late[table] = self.clock() - table.deadline
+            self._fired_late[table] = self.clock() - self._due_at.get(table, table.deadline)
         self.on_due(table)
 
     def put_off_after_a_stall(self, table: Table) -> bool:
@@ -238,7 +241,7 @@ class Timers:
         late = self._fired_late.pop(table, None)
         if deadline is None or late is None:
             return False
-        late = max(late, self.clock() - deadline)
+        late = max(late, self.clock() - max(deadline, self._due_at.get(table, deadline)))
         if late <= STALL or self._graced.get(table) == deadline:
             return False
         shift = late + STALL_GRACE

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from dixit_tui import __version__
@@ -22,6 +23,7 @@ from dixit_tui.protocol.session import MAX_LINE, serve_json
 from dixit_tui.ratings import leaderboard_text
 from dixit_tui.replay import replay_json
 from dixit_tui.sanitize import ssh_user
+from dixit_tui.ssh.terminal import declares_utf8
 from dixit_tui.transcript import stand_in_moves, transcript_of
 
 log = logging.getLogger(__name__)
@@ -66,6 +68,14 @@ def _address(writer: Any) -> tuple[str | None, int | None]:
         return None, None
     host, port = sockname[0], sockname[1]
     return (str(host) if host else None), (int(port) if isinstance(port, int) and port > 0 else None)
+
+
+def _client_env(writer: Any) -> Mapping[str, str]:
+    """The environment variables the client sent on this channel (none known: empty)."""
+    channel = getattr(writer, "channel", None)
+    get = getattr(channel, "get_environment", None)
+    env = get() if callable(get) else None
+    return env if isinstance(env, Mapping) else {}
 
 
 def tables_json(coordinator: Coordinator) -> str:
@@ -129,7 +139,9 @@ async def handle_plain(
         return await serve_json(coordinator, who, lines, writer, idle_timeout=idle_timeout)
     if verb == "plain" or verb.startswith("plain "):  # the line mode, for screen readers (docs/protocol.md)
         lines = LineReader(reader, MAX_LINE) if callable(getattr(reader, "read", None)) else reader
-        return await play_lines(coordinator, identity, lines, writer.write, writer.drain, first=verb[len("plain") :])
+        first = verb[len("plain") :]
+        utf8 = declares_utf8(_client_env(writer))
+        return await play_lines(coordinator, identity, lines, writer.write, writer.drain, first=first, utf8=utf8)
     if verb == "tables":
         text, status = tables_text(coordinator), 0
     elif verb == "tables --json":

@@ -100,3 +100,8 @@ class TerminalWriter:
 
     def get_extra_info(self, name: str, default: Any = None) -> Any:
         return self._stdout.get_extra_info(name, default)
+
+    @property
+    def channel(self) -> Any:
+        """The SSH channel (its environment: the client's locale)."""
+        return self._stdout.channel

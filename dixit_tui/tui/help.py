@@ -134,8 +134,8 @@ KEYS = """\
 - **F1** this help, **Esc** closes it; arrows, PgUp/PgDn and the mouse wheel scroll.
 - **Lobby:** ↑/↓ pick a table, **Enter** join it, **w** watch it, **c** create a table, **g** quick game (wait
   for a table of 4 to 6 with others; bots fill it after 30 seconds; **g** again to stop waiting), **j** join by
-  code, **r** reconnect with a code, **q** quit. In the create form, **Tab** moves on, **Space** picks an option and
-  **Enter** creates the table (F2 too).
+  code, **r** reconnect with a code, **l** the leaderboard (Esc closes it), **q** quit. In the create form, **Tab**
+  moves on, **Space** picks an option and **Enter** creates the table (F2 too).
 - **At the table:** the footer at the bottom always lists the keys you can use right now; you can also click them.
   Your hand: ↑/↓ or a number highlight a card, **Enter** chooses it (Space and letters choose nothing). A text
   box opens only when you ask: **Enter** on your card (or, for a clue without a card, Enter), **c** for the chat;

@@ -26,6 +26,7 @@ from dixit_tui.engine import RuleError
 from dixit_tui.sanitize import NAME_MAX, clean_name, ssh_user
 from dixit_tui.tui.create import CreateScreen
 from dixit_tui.tui.host import Host, Session
+from dixit_tui.tui.leaderboard import LeaderboardScreen
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.textbox import same_content
 
@@ -176,6 +177,7 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("j", "focus_join", "Join by code"),
         Binding("r", "focus_reconnect", "Reconnect"),
+        Binding("l", "leaderboard", "Leaderboard"),
         Binding("q", "quit", "Quit"),
         Binding("escape", "focus_list", "Back to the list", show=False),
     ]
@@ -406,6 +408,11 @@ class LobbyScreen(Screen[None]):
         session = self.host.session
         if session is not None:
             await self.host.act(session.quick_game())
+
+    def action_leaderboard(self) -> None:
+        session = self.host.session
+        if session is not None:
+            self.app.push_screen(LeaderboardScreen(session.standings(), guest=self.host.identity.key is None))
 
     def action_focus_join(self) -> None:
         self.query_one("#join-code", Input).focus()

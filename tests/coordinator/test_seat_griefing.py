@@ -110,3 +110,29 @@ async def test_bans_and_locks_survive_a_restart(tmp_path: Path) -> None:
         table.stop_clocks()
     finally:
         await store.close()
+
+
+async def test_a_keyless_player_sharing_an_address_with_one_removed_is_asked_for_their_code_not_kept_out() -> None:
+    """Found playing over SSH: host carol removed erin (keyless, 127.0.0.1), then carol's own window closed; `join
+    AHEK` from the same address told carol "The host of table AHEK removed you from it: you cannot come back." The
+    address keeps out new seats only: a player coming back to their own seat is asked for its reconnect code."""
+    coord = Coordinator(rng=random.Random(2))
+    host = await arrive(coord, "ana", "SHA256:ana", "192.0.2.1")
+    code = (await host.session.create(TableOptions(seats=8))).code
+    house = "203.0.113.5"
+    dan = await arrive(coord, "dan", None, house)
+    eve = await arrive(coord, "eve", None, house)
+    bo = await arrive(coord, "bo", "SHA256:bo", "198.51.100.9")
+    for player in (dan, eve, bo):
+        await player.session.join(code)
+    await host.session.start()
+    await host.session.remove(2)  # eve, removed for good: her address is kept out of new seats
+    dan_code = coord.tables[code].seats[1].code
+    await dan.session.close()  # dan's window closed
+    back = await arrive(coord, "dan", None, house)
+    assert await refusal(back, code) == "reconnect_needed"
+    view = await back.session.reclaim(dan_code)
+    assert view.you == 1
+    newcomer = await arrive(coord, "zed", None, house)
+    assert await refusal(newcomer, code) == "removed"  # a new seat from that address is still refused
+    assert await refusal(await arrive(coord, "eve", None, house), code) == "removed"

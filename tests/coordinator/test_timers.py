@@ -214,3 +214,22 @@ async def test_after_a_stall_moves_sent_in_time_come_before_the_stand_ins() -> N
     assert coord.timers.stalls == 1  # a deadline is put off once
     assert game_of(ana).phase == "vote"
     assert sum("stand-in" in line for line in game_log(ana)) == 1, game_log(ana)[-3:]
+
+
+async def test_a_stand_in_due_before_its_phase_began_is_no_stall() -> None:
+    """Found playing over SSH (1-minute timer): carol's window closed, her grace ran out, and when the next phase
+    began her stand-in was due at once, by a deadline already past. Its timer, on time, was taken for one fired 61 s
+    late ("the server was stalled"), and every clock was pushed on by a minute: the card phase showed 1:31 left."""
+    now = [1000.0]
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=20, clock=lambda: now[0])
+    ana, _p1, p2 = await table_of(coord, 3, seed=4, turn_seconds=60)
+    table = coord.tables[game_code(ana)]
+    await ana.session.start()
+    await p2.session.close()  # p2's window closed: a stand-in plays for p2 once the grace is over, at 1020
+    now[0] += 30
+    await ana.session.clue("tide", game_of(ana).hand[0].card)  # the card phase, until 1090; p2's stand-in is due
+    assert table.deadline == 1020  # already past: its timer goes off at once
+    await fire(coord, table)
+    assert coord.timers.stalls == 0
+    assert table.phase_deadline == 1090
+    assert game_of(ana).waiting_for == (1,)  # the stand-in gave p2's card

@@ -34,12 +34,12 @@ class LineClient:
         self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
-    async def open(cls, port: int, name: str, *, dumb_terminal: bool) -> LineClient:
+    async def open(cls, port: int, name: str, *, dumb_terminal: bool, env: dict[str, str] | None = None) -> LineClient:
         conn = await connect(port, name)
         if dumb_terminal:
-            process = await conn.create_process(term_type="dumb", term_size=(80, 24))
+            process = await conn.create_process(term_type="dumb", term_size=(80, 24), env=env)
         else:
-            process = await conn.create_process("plain")
+            process = await conn.create_process("plain", env=env)
         return cls(name, conn, process, dumb_terminal)
 
     async def _read(self) -> None:
@@ -80,6 +80,19 @@ class LineClient:
         self.conn.close()
 
 
+async def play_to_the_end(clients: tuple[LineClient, ...]) -> None:
+    """Every client answers its prompts until each has been told the game is over."""
+    done: set[str] = set()
+    for _ in range(3000):
+        for client in clients:
+            if client.act():
+                done.add(client.name)
+        if len(done) == len(clients):
+            break
+        await asyncio.sleep(0.02)
+    assert done == {c.name for c in clients}, [c.lines[-6:] for c in clients]
+
+
 async def test_a_game_played_to_the_end_in_plain_lines(tmp_path: Path) -> None:
     async with dixit_server(tmp_path) as (server, coordinator):
         ana = await LineClient.open(server.port, "ana", dumb_terminal=True)
@@ -96,15 +109,7 @@ async def test_a_game_played_to_the_end_in_plain_lines(tmp_path: Path) -> None:
         ana.send("start")
         await ben.wait_for("^The game has started")
         clients = (ana, ben, cara)
-        done: set[str] = set()
-        for _ in range(3000):
-            for client in clients:
-                if client.act():
-                    done.add(client.name)
-            if len(done) == 3:
-                break
-            await asyncio.sleep(0.02)
-        assert done == {"ana", "ben", "cara"}, [c.lines[-6:] for c in clients]
+        await play_to_the_end(clients)
         table = coordinator.tables[code]
         assert table.game is not None and table.game.state.winners
         for client in clients:
@@ -116,6 +121,29 @@ async def test_a_game_played_to_the_end_in_plain_lines(tmp_path: Path) -> None:
         ana.send("say well played")
         await cara.wait_for("^ana says: well played$")
         for client in clients:
+            await client.close()
+
+
+async def test_a_client_without_utf8_gets_only_ascii_lines(tmp_path: Path) -> None:
+    """ana (TERM=dumb) and ben (`ssh HOST plain`) send LANG=C: every byte of a whole game is ASCII (the clue's quotes,
+    the scores' star...); cara sends no locale and still gets them in UTF-8."""
+    async with dixit_server(tmp_path) as (server, _):
+        ana = await LineClient.open(server.port, "ana", dumb_terminal=True, env={"LANG": "C"})
+        ben = await LineClient.open(server.port, "ben", dumb_terminal=False, env={"LANG": "C"})
+        cara = await LineClient.open(server.port, "cara", dumb_terminal=False)
+        ana.send("create 10")
+        code = (await ana.wait_for(r"^You are at table (\w+)")).group(1)
+        ben.send(f"join {code}")
+        cara.send(f"join {code}")
+        await ana.wait_for("^At the table: ana, ben, cara.$")
+        ana.send("start")
+        await play_to_the_end((ana, ben, cara))
+        for client in (ana, ben):
+            await client.wait_for(r"^1\. \* +\d+  \w+")  # the final scores, the star in ASCII
+            assert [line for line in client.lines if not line.isascii()] == []
+        await cara.wait_for(r"^1\. ★ +\d+  \w+")
+        assert any("\u201c" in line for line in cara.lines)  # the clue in curly quotes
+        for client in (ana, ben, cara):
             await client.close()
 
 

@@ -90,3 +90,13 @@ def test_help_odyssey(snap_compare: Compare, size: tuple[int, int]) -> None:
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+def test_leaderboard(snap_compare: Compare) -> None:
+    """The lobby's leaderboard page (l) at 80x24: ranks, names (a hostile one drawn as typed), ratings, games, your
+    row marked."""
+    app = make_app("ana", "key-ana")
+    players = [("key-ben", "ben"), ("key-x", "[@click=app.quit]x[/"), ("key-ana", "ana"), ("key-cara", "cara")]
+    for _ in range(3):
+        app.coordinator.ratings.rate([(key, name, place) for place, (key, name) in enumerate(players, 1)])
+    assert snap_compare(app, terminal_size=(80, 24), press=["l"], run_before=settle)

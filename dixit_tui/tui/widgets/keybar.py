@@ -34,6 +34,7 @@ SHORT: dict[str, str] = {
     "Choose card": "Choose",
     "Create table": "Create",
     "Join by code": "Join",
+    "Leaderboard": "Ranks",
     "Mark/unmark": "Mark",
     "Quick game": "Quick",
     "Remove player": "Remove",
