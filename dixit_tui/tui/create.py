@@ -405,3 +405,13 @@ def deck_size(name: str) -> int:
 def _seconds(choice: str | None) -> int | None:
     """The timer choice as seconds per phase; None when off."""
     return int(choice) if choice is not None and choice.isdigit() else None
+
+
+class OptionsScreen(CreateScreen):
+    """The create dialog filled in with a table's options, for its host to change before the start: its key bar
+    says Change, as its button does."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f2", "create", "Change", key_display="⏎/F2")]
+
+    def __init__(self, initial: TableOptions, deck_sizes: Mapping[str, int] | None = None) -> None:
+        super().__init__(initial, deck_sizes, title="Change the options", ok="Change")

@@ -1039,7 +1039,7 @@ class TableScreen(Screen[None]):
 
     def action_options(self) -> None:
         """The host changes the table's options before the start: the create dialog, filled in with them."""
-        from dixit_tui.tui.create import CreateScreen
+        from dixit_tui.tui.create import OptionsScreen
 
         if self._session() is None or self._question_open():
             return
@@ -1049,7 +1049,7 @@ class TableScreen(Screen[None]):
             if options is not None and session is not None:
                 await self._act(session.change_options(options))
 
-        dialog = CreateScreen(self.view.options, self.host.deck_sizes(), title="Change the options", ok="Change")
+        dialog = OptionsScreen(self.view.options, self.host.deck_sizes())
         self.app.push_screen(dialog, chosen)
 
     def action_lock(self) -> None:

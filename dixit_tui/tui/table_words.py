@@ -510,7 +510,10 @@ def over_text(view: TableView, over: OverUpdate | None) -> Words:
         lines.append(_w("Press m for a rematch: same seats and options, everyone moves to its lobby."))
     elif view.status == TableStatus.OVER and (host := host_name(view)) is not None:
         lines.append(_w("The host, ", (host, "bold"), ", can start a rematch: you would move there."))
-    lines.append(_w("Press r to see the last turn's recap, l to leave the table."))
+    if game.last_reveal is not None:
+        lines.append(_w("Press r to see the last turn's recap, l to leave the table."))
+    else:  # no turn was played (the game ended at its first turn): there is no recap
+        lines.append(_w("Press l to leave the table."))
     return LINES.join(lines)
 
 
@@ -559,7 +562,11 @@ def status(view: TableView, choices: Choices) -> Words:
     if game.phase == Phase.OVER or view.status == TableStatus.OVER:
         winners = choices.over.winners if choices.over is not None else game.winners
         won = [seat_name(view, w) for w in winners]
-        keys = "m: rematch · r: recap · l: leave." if view.is_host else "r: last recap · l: leave the table."
+        recap = game.last_reveal is not None  # none when the game ended before a turn was played
+        if view.is_host:
+            keys = "m: rematch · r: recap · l: leave." if recap else "m: rematch · l: leave."
+        else:
+            keys = "r: last recap · l: leave the table." if recap else "l: leave the table."
         if not won:
             over = "The practice ended, nobody won. " if game.turn == 0 else "Game over, nobody won. "
             return _w(over, keys)

@@ -40,6 +40,7 @@ async def test_the_host_changes_the_rematch_to_party_with_o_in_its_lobby() -> No
         await settle(pa)
         dialog = ana.screen
         assert isinstance(dialog, CreateScreen) and dialog.title_text == "Change the options"
+        assert dialog.active_bindings["f2"].binding.description == "Change"  # the key bar, as the button (not Create)
         await pa.click("#mode-party")
         await settle(pa)
         await pa.press("f2")

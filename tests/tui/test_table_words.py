@@ -305,6 +305,19 @@ async def test_the_end_says_who_won_and_what_now() -> None:
     assert words.rematch_stale(host) is None and words.rematch_stale(guest) == "the table has moved on"
 
 
+async def test_a_game_over_before_any_turn_offers_no_recap() -> None:
+    """Found playing over SSH: a 3-player game ended at its first turn (the host removed a bot) and said "r: recap"
+    and "Press r to see the last turn's recap", but no turn had been played: r did nothing."""
+    sessions = await open_table(["ana", "ben", "cara"], mode="standard", target=10)
+    await sessions[0].start()
+    await sessions[0].remove(2)  # two players left: the game is over
+    host, guest = view_of(sessions[0]), view_of(sessions[1])
+    assert host.game is not None and host.game.phase == Phase.OVER and host.game.last_reveal is None
+    assert say(sessions[0]).endswith(" m: rematch · l: leave.")
+    assert say(sessions[1]).endswith(" l: leave the table.") and "recap" not in say(sessions[1])
+    assert words.over_text(guest, None).plain.splitlines()[-1] == "Press l to leave the table."
+
+
 async def test_the_final_scores_of_a_team_game_say_you_and_your_team_in_one_bracket() -> None:
     sessions = await open_table(["ana", "ben", "cara", "dev", "eve", "finn"], mode="team", first="random")
     await sessions[0].start()
