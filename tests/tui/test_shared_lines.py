@@ -146,9 +146,9 @@ async def test_the_board_builds_each_card_once_and_no_styles_per_line() -> None:
 
 
 async def test_the_reveal_draws_only_the_score_tracks_rows_that_changed() -> None:
-    """The last vote reveals the turn and the markers move on the score track: the ruler, its numbers and the legend
-    are not drawn again, and each marker row that changed is drawn once for the three spectators (the whole track
-    was drawn again at every screen)."""
+    """The last vote reveals the turn and the markers move on the score track: the ruler and its numbers are not
+    drawn again, and each marker row that changed, and the legend when it says other ties, is drawn once for the
+    three spectators (the whole track was drawn again at every screen)."""
     async with AsyncExitStack() as stack:
         sessions, apps, pilots = await watched_table(stack)
         await play_until(sessions, lambda: phase(sessions[0]) == "vote")
@@ -157,8 +157,9 @@ async def test_the_reveal_draws_only_the_score_tracks_rows_that_changed() -> Non
             await default_move(session)
         drawn = await drawn_by(pilots, lambda: default_move(voters[-1]))
         assert phase(sessions[0]) == "clue"
-        assert not [text for text in drawn if "├" in text or "goal 30" in text], drawn
-        markers = [text for text in drawn if text.strip() and set(text.strip()) <= set("12345678 ")]
-        assert markers, drawn  # the marker rows
-        assert all(drawn[text] == 1 for text in markers), drawn
+        assert not [text for text in drawn if "├" in text or text.startswith("0 ")], drawn  # the ruler, its numbers
+        markers = [text for text in drawn if text.strip() and set(text.strip()) <= set("12345678abcdefgh ")]
+        assert markers, drawn  # the marker rows (a seat's digit, a tie's letter)
+        legend = [text for text in drawn if "goal 30" in text]  # (its ties: "a: 2 3 4 · goal 30")
+        assert all(drawn[text] == 1 for text in markers + legend), drawn
         assert len({screen_text(app) for app in apps}) == 1

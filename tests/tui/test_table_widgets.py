@@ -22,12 +22,13 @@ def plain(lines: list[Content]) -> list[str]:
 def test_track_places_markers_and_groups_ties() -> None:
     rows = plain(track_rows([(0, 0), (1, 0), (2, 15), (3, 30)], 30, 31))
     ruler, numbers, legend = rows[-3], rows[-2], rows[-1]
-    assert rows[0].startswith("12")
+    assert rows[0].startswith("a ")  # the tie at 0: one letter, its seats in the legend
     assert rows[0][ruler.index("┼", len(ruler) // 2 - 1)] == "3"  # 15 of 30: on the middle tick
     assert rows[0].rstrip().endswith("4")
     assert ruler.startswith("├") and ruler.endswith("┤")
     assert numbers.startswith("0") and numbers.rstrip().endswith("30")
-    assert legend == "seats 1-4 · goal 30"
+    assert legend == "a: 1 2 · goal 30"
+    assert plain(track_rows([(0, 1), (1, 0), (2, 15), (3, 30)], 30, 31))[-1] == "seats 1-4 · goal 30"  # no tie
 
 
 def test_track_ticks_are_even_and_numbered_at_their_ticks() -> None:
@@ -61,7 +62,22 @@ def test_track_without_a_goal_for_party_and_team() -> None:
 def test_track_overlapping_groups_go_on_new_rows() -> None:
     rows = plain(track_rows([(0, 10), (1, 10), (2, 10), (3, 11)], 30, 31))
     assert len(rows) == 5  # two marker rows, ruler, numbers, legend
-    assert "123" in rows[1] and "4" in rows[0]
+    assert rows[1].strip() == "a" and rows[0].strip() == "4" and rows[0].index("4") == rows[1].index("a") + 1, rows
+
+
+def test_tied_markers_stand_on_their_score_not_spread_over_the_track() -> None:
+    """Tied markers written side by side ("12345") ran over the next scores' columns: seat 8 read as 9 points (issue
+    22 item 13). A tie is one letter on its score's column and the legend says whose it is; the track keeps its
+    height."""
+    scores = [(0, 2), (1, 5), (2, 5), (3, 5), (4, 5), (7, 5), (5, 20)]
+    rows = plain(track_rows(scores, 30, 31))
+    ruler = rows[-3]
+    five = ruler.index("┼")  # the first tick: 5 points (31 cells: a tick every 5 points, 4 cells apart)
+    at = {ch: x for row in rows[:-3] for x, ch in enumerate(row) if ch != " "}
+    assert set(at) == {"1", "a", "6"} and at["a"] == five, rows  # no marker on another score's column
+    assert rows[-1] == "a: 2 3 4 5 8 · goal 30", rows
+    start = plain(track_rows([(i, 0) for i in range(8)], 30, 23))
+    assert len(start) == 4 and start[0] == "a" and start[-1] == "a: seats 1-8 · goal 30", start
 
 
 def lines() -> tuple[SeatLine, ...]:

@@ -1,6 +1,8 @@
 """The score track: every seat's marker (its seat number, as in the seats panel) above an evenly ticked ruler.
 
-Markers at the same place are grouped (`123`) and groups that would overlap go on the next row. The ruler's ticks
+A seat alone at its place shows its marker; seats tied at one place show one letter there (`a`, reversed) and
+the legend says whose it is (`a: 1 2 3`): written side by side the tied markers ran over the next scores' columns.
+Marks that would touch go on the next row. The ruler's ticks
 are evenly spaced (every 1, 2, 5, 10... points, whichever fits), numbered where the numbers fit, and it runs from 0
 to the goal (standard games) or past it when someone went further, so a score is always where it belongs, never
 folded into a `30+`. A dim legend underneath says what the digits are and what the goal is.
@@ -21,6 +23,7 @@ from dixit_tui.tui.widgets.seats import seat_marker
 from dixit_tui.tui.widgets.textbox import same_content
 
 STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
+TIE_MARKS = "abcdefghijklmnopqrstuvwxyz"  # a tie's mark (seat markers are digits and A-C)
 MIN_CELLS = 3  # cells between two ticks: closer ticks would blur into a solid line
 
 
@@ -53,9 +56,13 @@ def track_rows(scores: Sequence[tuple[int, int]], target: int | None, width: int
     for seat, score in sorted(scores, key=lambda p: p[0]):
         c = col(score)
         groups[c] = groups.get(c, "") + seat_marker(seat)
+    ties: list[tuple[str, str]] = []  # (letter, the tied seats' markers), left to right
     rows: list[list[tuple[int, str]]] = []
     for c in sorted(groups):
         label = groups[c]
+        if len(label) > 1:  # a tie: one letter on its own column, its seats in the legend (side by side they spread
+            ties.append((TIE_MARKS[len(ties) % len(TIE_MARKS)], label))  # over the next scores' columns)
+            label = ties[-1][0]
         start = min(c, max(0, width - len(label)))
         for row in rows:
             last_start, last_label = row[-1]
@@ -70,7 +77,7 @@ def track_rows(scores: Sequence[tuple[int, int]], target: int | None, width: int
         at = 0
         for start, label in row:
             parts.append(" " * (start - at))
-            parts.append((label, "bold"))
+            parts.append((label, "bold reverse" if label in TIE_MARKS else "bold"))
             at = start + len(label)
         lines.append(Content.assemble(*parts))
 
@@ -106,7 +113,11 @@ def track_rows(scores: Sequence[tuple[int, int]], target: int | None, width: int
 
     legend = []
     markers = sorted(seat for seat, _ in scores)
-    if markers:
+    if len(ties) == 1 and len(ties[0][1]) == len(markers):  # everyone on one spot
+        legend.append(f"{ties[0][0]}: seats {ties[0][1][0]}-{ties[0][1][-1]}")
+    elif ties:
+        legend.extend(f"{letter}: {' '.join(seats)}" for letter, seats in ties)
+    elif markers:
         first, last = seat_marker(markers[0]), seat_marker(markers[-1])
         legend.append(f"seats {first}-{last}" if first != last else f"seat {first}")
     if target is not None:
