@@ -47,17 +47,22 @@ HELP_LINES = (
 def help_text(name: str | None = None, host: str | None = None, port: int | None = None) -> str:
     """The commands, with this server's address filled in where it is known (the host and port the client reached,
     the user name it came with); PORT, NAME and HOST stand for what is not known."""
-    user = ssh_user(name)
-    where = host or "HOST"
-    port_option = "-p PORT " if port is None else ("" if port == 22 else f"-p {port} ")
-    at = f"{port_option}{user}@{where}"
+    at = ssh_at(name, host, port)
     commands = [(command.format(at=at), what) for command, what in HELP_LINES]
     width = max(len(command) for command, _ in commands) + 2
     lines = [f"  {command:<{width}}{what}" for command, what in commands]
     return "dixit-tui: Dixit in the terminal, over SSH.\n\n" + "\n".join(lines) + "\n"
 
 
+def ssh_at(name: str | None, host: str | None, port: int | None) -> str:
+    """`-p 2222 ana@host`, as this client reaches the server (PORT, NAME and HOST for what is not known)."""
+    port_option = "-p PORT " if port is None else ("" if port == 22 else f"-p {port} ")
+    return f"{port_option}{ssh_user(name)}@{host or 'HOST'}"
+
+
 HELP = help_text()
+TERMINAL_VERBS = frozenset({"join", "watch", "reconnect"})
+"""Commands for the full-screen app (`ssh -t HOST join CODE`): without a terminal they say to add -t."""
 
 
 def _address(writer: Any) -> tuple[str | None, int | None]:
@@ -162,6 +167,14 @@ async def handle_plain(
         status = 0 if well else 1
     elif verb == "version":
         text, status = f"dixit-tui {__version__} (protocol 1)\n", 0
+    elif verb.split()[0] in TERMINAL_VERBS:  # `ssh HOST join K7QF` without -t: the full-screen app needs a terminal
+        shown = "".join(ch for ch in verb[:40] if ch.isprintable())
+        at = ssh_at(identity.name, host, port)
+        text, status = (
+            f"{verb.split()[0]} needs a terminal: add -t (ssh -t {at} {shown}), "
+            f"or play in plain lines (ssh {at} plain {shown}).\n",
+            2,
+        )
     else:
         shown = "".join(ch for ch in verb[:40] if ch.isprintable())
         text, status = (
