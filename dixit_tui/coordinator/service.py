@@ -1286,6 +1286,12 @@ class PlayerSession:
 
     def _check_kept_out(self, table: Table) -> None:
         if table.keeps_out(self.identity.key, self.identity.peer):
+            if self.identity.key is None:  # kept out by address: maybe someone else there was removed
+                raise TableError(
+                    f"The host of table {table.code} removed a player without an SSH key from your address, so it "
+                    "takes no one else from there without a key: connect with an SSH key to join.",
+                    "removed",
+                )
             raise TableError(f"The host of table {table.code} removed you from it: you cannot come back.", "removed")
 
     async def _take_seat(self, table: Table, seat: int) -> None:

@@ -135,4 +135,10 @@ async def test_a_keyless_player_sharing_an_address_with_one_removed_is_asked_for
     assert view.you == 1
     newcomer = await arrive(coord, "zed", None, house)
     assert await refusal(newcomer, code) == "removed"  # a new seat from that address is still refused
+    with pytest.raises(TableError) as refused:
+        await newcomer.session.join(code)
+    assert refused.value.message == (  # zed was never removed: the reason is said as it is, with a way in
+        f"The host of table {code} removed a player without an SSH key from your address, so it takes no one else "
+        "from there without a key: connect with an SSH key to join."
+    )
     assert await refusal(await arrive(coord, "eve", None, house), code) == "removed"
