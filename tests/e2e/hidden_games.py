@@ -245,7 +245,10 @@ class Game:
                 return table is not None and table.last_reveal is not None and table.last_reveal.reveal.turn == turn
 
             await wait_for(revealed, TIMEOUT, f"turn {turn} revealed to {name}")
-            client.send("r")
+            table = app._table_screen()
+            held = table is not None and table.view.reveal_until is not None
+            if not held:  # a held reveal opens its recap by itself (the table waits for a terminal's reader)
+                client.send("r")
 
             def recap_shown() -> bool:
                 seen = terminal_text(bytes(client.raw[start:]))
@@ -254,8 +257,21 @@ class Game:
             await client.wait_until(recap_shown, TIMEOUT, f"turn {turn}'s recap on {name}")
             if over:
                 return
-            await wait_for(lambda: isinstance(app.screen, RecapScreen), TIMEOUT, f"{name}'s recap on top")
-            client.send("\r")
+
+            def on_top() -> bool:
+                return isinstance(app.screen, RecapScreen)
+
+            def hold_over() -> bool:
+                table = app._table_screen()
+                return table is None or table.view.reveal_until is None
+
+            if held:  # Enter moves on from a held recap, unless the table closed it first (its hold ended)
+                await wait_for(lambda: on_top() or hold_over(), TIMEOUT, f"{name}'s held recap")
+                if on_top():
+                    client.send("\r")
+            else:
+                await wait_for(on_top, TIMEOUT, f"{name}'s recap on top")
+                client.send("\r")
             await wait_for(lambda: not isinstance(app.screen, RecapScreen), TIMEOUT, f"{name}'s recap closed")
             await quiet(client, 0.1)
 
