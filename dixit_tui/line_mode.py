@@ -217,7 +217,7 @@ class LinePlayer:
         elif verb in ("join", "watch") and rest:
             await (session.join(rest.split()[0]) if verb == "join" else session.watch(rest.split()[0]))
         elif verb == "reconnect" and rest:
-            await session.reclaim(rest.split()[0])
+            await session.reclaim(rest)  # as typed: normalize_code takes spaces, dashes, lower case
         elif verb in ("start", "practice"):
             await session.start(practice=verb == "practice")
         elif verb == "bots":

@@ -809,7 +809,7 @@ class Table(Generic[S]):
                     if stand_in is not None:
                         self.note(by_stand_in(seat, "gave a card" if len(cards) == 1 else f"gave {len(cards)} cards"))
                     else:
-                        self.note(f"{names[seat]} gave a card.")
+                        self.note(f"{names[seat]} gave " + ("a card." if len(cards) == 1 else f"{len(cards)} cards."))
                 case VoteCast(seat=seat) if stand_in is not None:
                     self.note(by_stand_in(seat, "voted"))
                 case TurnScored(reveal=reveal):

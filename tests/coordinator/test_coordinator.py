@@ -301,3 +301,14 @@ async def test_leaving_a_game_by_choice_is_not_announced_as_a_lost_connection(co
     other = await clients[3].session.create(TableOptions())  # off to another table: a choice too
     assert other.code != clients[0].view.code  # type: ignore[union-attr]
     assert clients[0].view.log[-1] == "p3 left the table; their seat is kept."  # type: ignore[union-attr]
+
+
+async def test_the_log_says_how_many_cards_a_player_gave() -> None:
+    """Found playing over SSH: at 3 players everyone gives two cards, and the log said "pat gave a card." (a
+    stand-in's move already said "gave 2 cards")."""
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    ana, p1, _ = await table_of(coord, 3, seed=4)
+    await ana.session.start()
+    await ana.session.clue("tide", game_of(ana).hand[0].card)  # the open first clue: ana tells
+    await p1.session.submit([c.card for c in game_of(p1).hand[:2]])
+    assert p1.view is not None and p1.view.log[-1] == "p1 gave 2 cards."
