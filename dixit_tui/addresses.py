@@ -25,12 +25,11 @@ def plain_ip(address: str) -> str:
 
 def address_of(address: str) -> str:
     """What a per-address limit counts: an IPv4 address itself, an IPv6 address's /64 (e.g. 2001:db8:1:2::/64)."""
+    plain = plain_ip(address)
     try:
-        ip = ipaddress.ip_address(address)
+        ip = ipaddress.ip_address(plain)
     except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
+        return plain
     if ip.version == 4:
         return str(ip)
     return str(ipaddress.ip_network(f"{ip}/64", strict=False))
