@@ -178,6 +178,7 @@ class TableScreen(Screen[None]):
         self._shown: TableView | None = None  # the last view rendered
         self._reveal_held: int | None = None  # the turn whose held reveal opened by itself (once a turn)
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
+        self._dial_hint = False  # a dial refusal's hint is on screen (it speaks of where the dial was)
         self._clue_label = "Clue:"
         self._found: dict[tuple[object, object], Widget] = {}  # query_one's answers
         self._clock: Timer | None = None  # the once-a-second tick, while there is a clock to count down
@@ -799,16 +800,28 @@ class TableScreen(Screen[None]):
         game = self.game
         if game is None or game.phase != Phase.VOTE:
             return
+        self._drop_dial_hint()
         dial = event.dial
         self.query_one(Board).show_items(self._board_items(game, dial), highlight=f"slot-{event.pointer}")
         self._render_status()
 
+    def _drop_dial_hint(self) -> None:
+        """A refusal's hint ("The dial is on 2: press Enter again to vote for 2") goes once the dial moves or a vote
+        is cast: it no longer says what Enter does (found playing over OpenSSH: "1 Enter 5 Enter" voted for 5 and
+        left it on screen). Textual's public API clears the toasts all at once: at the vote, they are the dial's."""
+        if self._dial_hint:
+            self._dial_hint = False
+            self.app.clear_notifications()
+
     async def on_dial_cast(self, event: Dial.Cast) -> None:
+        self._drop_dial_hint()
         session = self._session()
         if session is not None:
             await self._act(session.vote(list(event.slots), red=event.red))
 
     def on_dial_refused(self, event: Dial.Refused) -> None:
+        self._drop_dial_hint()  # the new refusal replaces the last
+        self._dial_hint = True
         self.notify(event.reason, severity="warning", markup=False)
 
     @on(OptionList.OptionSelected, "#board")

@@ -97,6 +97,33 @@ async def test_enter_after_a_refused_number_does_not_vote_for_another_card(tmp_p
         assert votes_of(table, seat) == (shown,)
 
 
+async def test_the_refusal_hint_goes_when_the_dial_moves_or_a_vote_is_cast(tmp_path: Path) -> None:
+    """Playtest over OpenSSH: after "Enter did nothing: ... The dial is on 2", typing 5 then Enter voted for 5 but the
+    hint "press Enter again to vote for 2" stayed on screen. A hint goes once the dial moves or a vote is cast."""
+    async with ben_at(tmp_path, 3, target=10) as (ben, table, sessions):
+        await to_the_vote(ben, sessions)
+        seat = ben_seat(table)
+        assert table.game is not None
+        (own,) = table.game.state.forbidden_slots(seat)
+        shown = 2 if own == 1 else 1
+        other = next(s for s in range(len(table.game.state.turn.board), 0, -1) if s not in (own, shown))
+        hint = f"Enter did nothing: card {own} was not chosen."
+        await press(ben, str(own))
+        await press(ben, "enter")
+        await wait_text(ben, hint)
+        await press(ben, str(other))  # the dial moves: the hint about where it was goes
+        await settle_screen(ben)
+        assert hint not in ben.screen_text()
+        assert votes_of(table, seat) == ()
+        await press(ben, str(own))
+        await press(ben, "enter")
+        await wait_text(ben, hint)
+        await press(ben, "enter")  # the vote is cast: the hint goes too
+        await ben.wait_until(lambda: votes_of(table, seat) == (other,), 10, "ben's vote")
+        await settle_screen(ben)
+        assert hint not in ben.screen_text()
+
+
 async def test_space_after_a_refused_number_marks_nothing_at_the_odyssey_dial(tmp_path: Path) -> None:
     async with ben_at(tmp_path, 7, profile="odyssey") as (ben, table, sessions):
         await to_the_vote(ben, sessions)
