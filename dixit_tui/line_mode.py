@@ -79,7 +79,8 @@ class LinePlayer:
         self.lobby: tuple[Any, ...] = ()
         self.chosen: str | None = None  # the card chosen for the clue (`card N`)
         self._told: dict[str, object] = {}  # what was last said of each kind (said again only when it changes)
-        self._after: list[str] = []  # a reveal's or the end's sentences, said after the log lines of their change
+        self._reveals: list[str] = []  # a reveal's sentence, said after the log lines of its change, before the end
+        self._after: list[str] = []  # the end's sentences, said after the log lines of their change
 
     # --- sentences out -----------------------------------------------------------------------------------------
 
@@ -99,7 +100,7 @@ class LinePlayer:
             case RevealUpdate(reveal=reveal) if self.view is not None:
                 view = self.view
                 line = words.reveal_line(reveal, lambda seat: words.seat_name(view, seat), view.you).plain
-                self._after.append(line.replace(" (r: recap)", ""))
+                self._reveals.append(line.replace(" (r: recap)", ""))
             case OverUpdate() as over if self.view is not None and self.view.game is not None:
                 for line in words.over_text(self.view, over).plain.splitlines():
                     if line.strip() and "Press " not in line and line.strip() != "★ winner":
@@ -129,8 +130,11 @@ class LinePlayer:
             fresh = list(view.log[-3:])
         else:
             fresh = new_lines(old.log, view.log)
-        for line in [*fresh, *self._after]:
+        # the last turn's reveal comes before the log's "Game over" (found playing over OpenSSH: it came after)
+        end = next((i for i, line in enumerate(fresh) if line.startswith(END_NOTES)), len(fresh))
+        for line in [*fresh[:end], *self._reveals, *fresh[end:], *self._after]:
             self.say(line)
+        self._reveals.clear()
         self._after.clear()
         if view.game is None:
             seated = [s.name for s in view.seats if not s.removed]
@@ -265,6 +269,10 @@ class LinePlayer:
             raise ValueError("Say which card: clue, a card's number from your hand, then your words.")
         await session.clue(text, card if game.clue_needs_card and not game.hand_hidden else None)
         self.chosen = None
+
+
+END_NOTES = ("Game over", "The practice ended")
+"""How the table's log notes of a game's end begin (dixit_tui/coordinator/table.py)."""
 
 
 def new_lines(old: tuple[str, ...], new: tuple[str, ...]) -> list[str]:
