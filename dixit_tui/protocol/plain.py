@@ -12,7 +12,7 @@ from typing import Any
 from dixit_tui import __version__
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.codes import normalize_code
-from dixit_tui.coordinator.models import TableStatus, mode_text
+from dixit_tui.coordinator.models import TableStatus, mode_text, timer_text
 from dixit_tui.engine import view_for
 from dixit_tui.health import health
 from dixit_tui.line_mode import play_lines
@@ -94,9 +94,11 @@ def tables_text(coordinator: Coordinator) -> str:
         return "No tables yet. Connect with a terminal to create one.\n"
     decks = {t.code: "+".join(t.decks) for t in rows}
     width = max(len("decks"), *(len(d) for d in decks.values())) + 2
-    lines = [f"{'code':<6}{'mode':<20}{'status':<9}{'players':<9}{'decks':<{width}}host"]
+    timers = {t.code: timer_text(t.turn_seconds) or "-" for t in rows}  # as the lobby's Timer column; -: none
+    lines = [f"{'code':<6}{'mode':<20}{'status':<9}{'players':<9}{'decks':<{width}}{'timer':<8}host"]
     lines += [
-        f"{t.code:<6}{mode_text(t.label):<20}{t.status:<9}{f'{t.players}/{t.seats}':<9}{decks[t.code]:<{width}}{t.host}"
+        f"{t.code:<6}{mode_text(t.label):<20}{t.status:<9}{f'{t.players}/{t.seats}':<9}{decks[t.code]:<{width}}"
+        f"{timers[t.code]:<8}{t.host}"
         for t in rows
     ]
     return "\n".join(lines) + "\n"

@@ -54,7 +54,7 @@ async def test_plain_commands_answer_text_and_exit_statuses(tmp_path: Path) -> N
         code = (await host.wait_for(lambda m: m["type"] == "state" and m["table"] is not None))["table"]
         status, text = await run_command(port, "tables")
         assert status == 0
-        assert re.search(rf"^{code}\s+party\s+lobby\s+1/12\s+base\s+ana$", text, flags=re.MULTILINE), text
+        assert re.search(rf"^{code}\s+party\s+lobby\s+1/12\s+base\s+-\s+ana$", text, flags=re.MULTILINE), text
         assert await host.close() == 0
 
 
