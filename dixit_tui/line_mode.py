@@ -29,7 +29,7 @@ from dixit_tui.coordinator import (
     Update,
     VoidedUpdate,
 )
-from dixit_tui.coordinator.models import TableStatus, mode_text
+from dixit_tui.coordinator.models import TableStatus, host_text, mode_text
 from dixit_tui.engine import Mode, Phase, RuleError
 from dixit_tui.sanitize import clean_name
 from dixit_tui.ssh.ascii_forms import ascii_forms
@@ -288,7 +288,9 @@ def tables_sentence(tables: Any) -> str:
     if not tables:
         return "No tables are open. Type create to open one."
     parts = [
-        f"{t.code} ({mode_text(t.label)}, {t.status}, {t.players} of {t.seats} players, host {t.host})" for t in tables
+        f"{t.code} ({mode_text(t.label)}, {t.status}, {t.players} of {t.seats} players, "
+        f"{host_text(f'host {t.host}', t.bots_only)})"
+        for t in tables
     ]
     return f"{words.plural(len(parts), 'table')} open: " + "; ".join(parts) + ". Type join and a code."
 

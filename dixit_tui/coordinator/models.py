@@ -113,6 +113,11 @@ def timer_text(seconds: int | None) -> str:
     return f"{seconds} s"
 
 
+def host_text(host: str, bots_only: bool) -> str:
+    """Who a listing names as a table's host: "bots only" when no person sits there (not a bot's name)."""
+    return "bots only" if bots_only else host
+
+
 def mode_text(label: str) -> str:
     """A table's mode in words, for a standard game with its rules: "standard (refresh)", "party", "team"."""
     return f"standard ({label})" if label in (Label.REFRESH, Label.ODYSSEY) else str(label)
@@ -129,6 +134,7 @@ class TableSummary:
     spectators: int
     decks: tuple[str, ...] = ("base",)  # the decks mixed at the table, as named in its options
     turn_seconds: int | None = None  # the time limit of each phase (then a stand-in plays); None: no limit
+    bots_only: bool = False  # no person sits at the table: `host` is a bot, and the lobby says "bots only"
 
 
 @dataclass(frozen=True, slots=True)

@@ -754,6 +754,7 @@ class Coordinator:
                     table.watchers(),
                     table.options.decks,
                     table.options.turn_seconds,
+                    bool(table.seats) and all(s.bot or s.removed for s in table.seats),
                 )
             )
         order = {TableStatus.LOBBY: 0, TableStatus.PLAYING: 1, TableStatus.OVER: 2}

@@ -12,7 +12,7 @@ from typing import Any
 from dixit_tui import __version__
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.codes import normalize_code
-from dixit_tui.coordinator.models import TableStatus, mode_text, timer_text
+from dixit_tui.coordinator.models import TableStatus, host_text, mode_text, timer_text
 from dixit_tui.engine import view_for
 from dixit_tui.health import health
 from dixit_tui.line_mode import play_lines
@@ -98,7 +98,7 @@ def tables_text(coordinator: Coordinator) -> str:
     lines = [f"{'code':<6}{'mode':<20}{'status':<9}{'players':<9}{'decks':<{width}}{'timer':<8}host"]
     lines += [
         f"{t.code:<6}{mode_text(t.label):<20}{t.status:<9}{f'{t.players}/{t.seats}':<9}{decks[t.code]:<{width}}"
-        f"{timers[t.code]:<8}{t.host}"
+        f"{timers[t.code]:<8}{host_text(t.host, t.bots_only)}"
         for t in rows
     ]
     return "\n".join(lines) + "\n"

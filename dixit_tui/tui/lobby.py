@@ -21,7 +21,7 @@ from textual.widgets import Button, DataTable, Input, Label, Static
 
 from dixit_tui.coordinator import TableOptions, TableSummary
 from dixit_tui.coordinator.codes import normalize_code
-from dixit_tui.coordinator.models import TableStatus, mode_text, timer_text
+from dixit_tui.coordinator.models import TableStatus, host_text, mode_text, timer_text
 from dixit_tui.engine import RuleError
 from dixit_tui.sanitize import NAME_MAX, clean_name, ssh_user
 from dixit_tui.tui.create import CreateScreen
@@ -271,7 +271,7 @@ class LobbyScreen(Screen[None]):
                 Text(f"{summary.players}/{summary.seats}"),
                 Text(summary.status),
                 Text(timer_text(summary.turn_seconds)),
-                Text(summary.host),
+                Text(host_text(summary.host, summary.bots_only)),
                 key=summary.code,
             )
         if kept is not None and kept in {t.code for t in tables} and kept != self._kept_selected:
