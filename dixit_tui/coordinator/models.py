@@ -56,6 +56,9 @@ class Identity:
     bot: bool = False  # a built-in or headless bot (shown as such to everyone)
 
 
+ENDED_BEFORE_SCORING = "the game ended before anyone scored"
+"""How a game that ended (by a removal) with every score at 0 is told: its winners are not named (SPEC is silent)."""
+
 REVEAL_SECONDS = 8
 """How long a table holds each turn's reveal by default (every person may move on sooner: `reveal_seen`)."""
 REVEAL_RANGE = (0, 60)

@@ -18,6 +18,7 @@ from dixit_tui.addresses import address_of
 from dixit_tui.coordinator.codes import new_reconnect_code
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.models import (
+    ENDED_BEFORE_SCORING,
     ChatLine,
     ChatUpdate,
     OverUpdate,
@@ -837,6 +838,8 @@ class Table(Generic[S]):
                         self.note("The practice ended: too few players are left to play, so nobody won.")
                     elif not winners:
                         self.note("Game over: too few players are left to play, so nobody won.")
+                    elif all(score == 0 for _, score in scores):  # ended by a removal: no winner to name
+                        self.note(f"Game over: {ENDED_BEFORE_SCORING}.")
                     else:
                         self.note("Game over. " + " and ".join(names[w] for w in winners) + " won.")
         if self.game.state.phase is Phase.CLUE and any(isinstance(e, TurnScored | TurnVoided) for e in events):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 
 from dixit_tui.coordinator import OverUpdate, TableView
-from dixit_tui.coordinator.models import StandInReason, TableLock, TableStatus
+from dixit_tui.coordinator.models import ENDED_BEFORE_SCORING, StandInReason, TableLock, TableStatus
 from dixit_tui.engine import Mode, Phase, PlayerView, Reveal
 from dixit_tui.engine.reveal import Outcome
 
@@ -474,7 +474,10 @@ def over_text(view: TableView, over: OverUpdate | None) -> Words:
         winners = game.winners
     lines: list[Words] = []
     won = [seat_name(view, w) + (" (you)" if w == view.you else "") for w in winners]
-    if game.mode == Mode.TEAM and winners:
+    if winners and all(score == 0 for _, score in scores):  # ended by a removal: no winner to name
+        lines.append(_w(("★ Game over: ", "bold"), f"{ENDED_BEFORE_SCORING}."))
+        winners = ()
+    elif game.mode == Mode.TEAM and winners:
         teams = sorted({t for w in winners if w < len(game.players) and (t := game.players[w].team) is not None})
         label = " and ".join(f"team {t + 1}" for t in teams)
         lines.append(_w(("★ Game over: ", "bold"), (label, "bold"), " (", name_list(won), ") won."))
@@ -562,6 +565,8 @@ def status(view: TableView, choices: Choices) -> Words:
     if game.phase == Phase.OVER or view.status == TableStatus.OVER:
         winners = choices.over.winners if choices.over is not None else game.winners
         won = [seat_name(view, w) for w in winners]
+        active = [(p.seat, p.score) for p in game.players if p.active]
+        scores = choices.over.scores if choices.over is not None else active
         recap = game.last_reveal is not None  # none when the game ended before a turn was played
         if view.is_host:
             keys = "m: rematch · r: recap · l: leave." if recap else "m: rematch · l: leave."
@@ -570,6 +575,8 @@ def status(view: TableView, choices: Choices) -> Words:
         if not won:
             over = "The practice ended, nobody won. " if game.turn == 0 else "Game over, nobody won. "
             return _w(over, keys)
+        if all(score == 0 for _, score in scores):  # ended by a removal: no winner to name
+            return _w(f"Game over: {ENDED_BEFORE_SCORING}. ", keys)
         return _w("Game over: ", name_list(won, 12), " won. ", keys)
     waiting = names(view, game.waiting_for)
     you = view.you
