@@ -959,7 +959,7 @@ class Coordinator:
             if self.tables.get(table.code) is not table:
                 raise TableError(f"There is no table {table.code} any longer.", "no_table")
             table.announce("An admin closed the table.")
-            table.queue_closed(self.clock())
+            table.queue_closed(self.clock(), by="admin")
             await self.commit(table)
             self.tables.pop(table.code, None)
             self.closed_code(table.code)

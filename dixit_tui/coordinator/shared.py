@@ -46,6 +46,7 @@ from dixit_tui.coordinator.models import (
     ChatUpdate,
     CloseReason,
     LiveKind,
+    LobbyUpdate,
     NoticeUpdate,
     StateUpdate,
     TableStatus,
@@ -391,6 +392,8 @@ class SharedTables:
         closed = False
         rematch: str | None = None
         rematch_note = ""
+        unseated: list[tuple[Any, str]] = []
+        closed_by: str | None = None
         for entry_id, fields in entries:
             seq = _seq_of(entry_id)
             if seq <= lock.seq:
@@ -398,24 +401,35 @@ class SharedTables:
             record = json.loads(fields["d"])
             lock.seq = seq
             if record.get("t") == "closed":
-                closed = True
+                closed, closed_by = True, record.get("by")
                 break
             if record.get("t") == "create":
                 continue
             if record.get("rematch"):  # the host's note naming it: "ana started a rematch: table CODE."
                 rematch, rematch_note = record["rematch"], str(record.get("text", ""))
             only_chat = only_chat and record.get("t") == "chat"
+            if record.get("t") == "unseat" and record.get("by") and 0 <= record["seat"] < len(table.seats):
+                gone = table.seats[record["seat"]].session  # removed from a lobby at another worker: tell them below
+                if gone is not None and not getattr(gone, "remote", False):
+                    unseated.append((gone, str(record["by"])))
             updates += table.apply(record)
             if record.get("t") == "result":  # a game over at another worker: rated here too
                 coordinator.ratings.add(record)
         if rematch is not None:
             self._follow_rematch(table, rematch, rematch_note)
         if closed:
-            self._closed(table)
+            self._closed(table, closed_by)
             raise TableError(f"Table {table.code} has closed.", "no_table")
         moved = self._take_presence(table, presence)
         if entries:  # a player of this worker removed at another: back to the lobby, told why
             coordinator.send_off_removed(table)
+        for session, by in unseated:
+            if session.table is table:
+                session.table = None
+                who = "An admin" if by == "admin" else "The host"
+                session.deliver(NoticeUpdate(f"{who} removed you from table {table.code}."))
+                session.deliver(StateUpdate(None))
+                session.deliver(LobbyUpdate(coordinator.summaries()))
         if entries or moved:
             coordinator.schedule(table)
             coordinator._watch_idle(table)
@@ -470,8 +484,9 @@ class SharedTables:
                 session.deliver(NoticeUpdate(err.message))
                 session.deliver(StateUpdate(None))
 
-    def _closed(self, table: SessionTable) -> None:
-        """Another worker closed the table: it leaves this worker too, and its sessions here go to the lobby."""
+    def _closed(self, table: SessionTable, by: str | None = None) -> None:
+        """Another worker closed the table (`by` an admin, or as idle): it leaves this worker too, and its sessions
+        here go to the lobby."""
         coordinator = self.coordinator
         if coordinator.tables.get(table.code) is table:
             del coordinator.tables[table.code]
@@ -479,7 +494,8 @@ class SharedTables:
         self.watching.pop(table.code, None)
         self.owned.discard(table.code)
         self.locks.pop(table.code, None)
-        notice = NoticeUpdate(f"Table {table.code} closed.", CloseReason.CLOSED)
+        text = f"An admin closed table {table.code}." if by == "admin" else f"Table {table.code} closed."
+        notice = NoticeUpdate(text, CloseReason.CLOSED)
         for session in table.close():
             if isinstance(session, RemoteSeat):
                 continue

@@ -680,10 +680,13 @@ class Table(Generic[S]):
             record["creator_ip"] = self.creator_ip
         self.pending.append(record)
 
-    def queue_closed(self, at: float) -> None:
+    def queue_closed(self, at: float, by: str | None = None) -> None:
         """The table's last record, for the store: it closed at `at` (epoch seconds), its game finished or not (its
-        records stay, for replays, as long as the store keeps such games)."""
-        self.pending.append({"t": "closed", "at": at, "over": self.status is TableStatus.OVER})
+        records stay, for replays, as long as the store keeps such games); `by`: "admin" when an admin closed it."""
+        record: dict[str, Any] = {"t": "closed", "at": at, "over": self.status is TableStatus.OVER}
+        if by is not None:
+            record["by"] = by
+        self.pending.append(record)
 
     @property
     def game_name(self) -> str:

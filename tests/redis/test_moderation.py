@@ -65,6 +65,6 @@ async def test_a_ban_at_one_worker_takes_effect_at_the_other(redis_server: Redis
         code = await host.create()
         status, text = await run(first, "root", f"admin close {code}", key=admin)
         assert (status, text) == (0, f"Table {code} closed.\n")
-        notice = await host.wait_for("notice")  # (said by the worker the table's player is at)
-        assert notice["text"] == f"Table {code} closed." and notice["reason"] == "closed"
+        notice = await host.wait_for("notice")  # (said by the worker the table's player is at, as at the admin's)
+        assert notice["text"] == f"An admin closed table {code}." and notice["reason"] == "closed"
         await host.close()
