@@ -30,7 +30,7 @@ import pytest
 from dixit_tui.bots.player import revive_bot
 from dixit_tui.coordinator import Coordinator
 from dixit_tui.coordinator.shared import SharedTables, is_remote
-from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator
+from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator, parse_limits
 from dixit_tui.ssh.server import DixitAcceptor, start_server
 from dixit_tui.ssh.session import AppFactory, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
@@ -250,8 +250,9 @@ async def two_workers(
                 return app
 
             handler = build_command_handler(args, coordinator)
+            limits = parse_limits(getattr(args, "limit", None) or [])  # the same SSH limits as one server's
             server = await start_server(
-                HOST, port, tmp_path / "keys", app_factory, command_handler=handler, reuse_port=True
+                HOST, port, tmp_path / "keys", app_factory, command_handler=handler, limits=limits, reuse_port=True
             )
             stack.push_async_callback(server.shutdown, 5.0)
             port = server.port

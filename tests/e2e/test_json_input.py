@@ -18,6 +18,7 @@ from dixit_tui.ssh.session import SessionIdentity
 from tests.e2e.harness import PtyClient, connect, running_server
 from tests.e2e.json_client import JsonClient
 from tests.e2e.servers import dixit_server
+from tests.e2e.shared_servers import skip_on_two_workers
 
 pytestmark = pytest.mark.e2e
 
@@ -147,6 +148,7 @@ async def test_idle_json_sessions_end_but_seated_and_queued_players_stay(tmp_pat
 
 
 async def test_sessions_without_a_terminal_leave_room_for_terminal_players(tmp_path: Path) -> None:
+    skip_on_two_workers("counts one process's connections (each worker keeps its own share)")
     limits = ["max_connections=5", "terminal_reserve=0.4"]  # 3 sessions without a terminal at most
     async with dixit_server(tmp_path, limit=limits) as (server, _):
         clients = [await JsonClient.open(server.port, f"bot{index}") for index in range(3)]
