@@ -103,6 +103,7 @@ async def test_a_game_played_to_the_end_in_plain_lines(tmp_path: Path) -> None:
         code = (await ana.wait_for(r"^You are at table (\w+): standard \(refresh\)\.$")).group(1)
         await ana.wait_for("^creatx\b \be 10$")  # her typing, echoed (and erased) by the server on her dumb terminal
         ben.send(f"join {code}")
+        await ana.wait_for("^At the table: ana, ben.$")  # (one after the other: seats in the order they sat)
         cara.send(f"join {code}")
         await ana.wait_for("^At the table: ana, ben, cara.$")
         await ana.wait_for("type start when everyone is here")
@@ -134,6 +135,7 @@ async def test_a_client_without_utf8_gets_only_ascii_lines(tmp_path: Path) -> No
         ana.send("create 10")
         code = (await ana.wait_for(r"^You are at table (\w+)")).group(1)
         ben.send(f"join {code}")
+        await ana.wait_for("^At the table: ana, ben.$")  # (one after the other: seats in the order they sat)
         cara.send(f"join {code}")
         await ana.wait_for("^At the table: ana, ben, cara.$")
         ana.send("start")
