@@ -580,14 +580,18 @@ class Coordinator:
             await self.commit(table)
         except TableError:
             return
+        self._send_off_closed(table, NoticeUpdate(f"Table {table.code} closed: {why}.", CloseReason.IDLE))
+        log.info("table %s closed: %s", table.code, why)
+
+    def _send_off_closed(self, table: Table, notice: NoticeUpdate) -> None:
+        """A table whose close is committed leaves this coordinator; each session still at it is told `notice` and
+        goes back to the lobby."""
         self.tables.pop(table.code, None)
         self.closed_code(table.code)
-        notice = NoticeUpdate(f"Table {table.code} closed: {why}.", CloseReason.IDLE)
         for session in table.close():
             session.table = None
             session.deliver(notice)
             session.deliver(StateUpdate(None))
-        log.info("table %s closed: %s", table.code, why)
 
     async def _close_unattended(self, table: Table, why: str) -> bool:
         """Close a running game no person is connected to (under its lock): its record stays for replay. `why`
@@ -600,18 +604,13 @@ class Coordinator:
             await self.commit(table)
         except TableError:
             return False  # could not be saved: it stays open, and is tried again when next left alone
-        self.tables.pop(table.code, None)
-        self.closed_code(table.code)
         where = "" if self.shared is None else "--redis URL "  # the Redis the server keeps its tables in
         notice = NoticeUpdate(
             f"Table {table.code} closed: {why}. "
             f"Its game can be replayed with: dixit-tui replay {where}{table.game_name}",
             CloseReason.IDLE,
         )
-        for session in table.close():  # spectators and bots
-            session.table = None
-            session.deliver(notice)
-            session.deliver(StateUpdate(None))
+        self._send_off_closed(table, notice)  # (its spectators and bots)
         log.info("table %s closed: %s", table.code, why)
         return True
 
@@ -961,13 +960,7 @@ class Coordinator:
             table.announce("An admin closed the table.")
             table.queue_closed(self.clock(), by="admin")
             await self.commit(table)
-            self.tables.pop(table.code, None)
-            self.closed_code(table.code)
-            notice = NoticeUpdate(f"An admin closed table {table.code}.", CloseReason.CLOSED)
-            for session in table.close():
-                session.table = None
-                session.deliver(notice)
-                session.deliver(StateUpdate(None))
+            self._send_off_closed(table, NoticeUpdate(f"An admin closed table {table.code}.", CloseReason.CLOSED))
         self.lobby_changed()
         return f"Table {table.code} closed."
 
