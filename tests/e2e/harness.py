@@ -23,7 +23,7 @@ import asyncssh
 import pyte
 
 from dixit_tui import ssh_client
-from dixit_tui.ssh.server import DEFAULT_LIMITS, DixitAcceptor, Limits, start_server
+from dixit_tui.ssh.server import DEFAULT_LIMITS, DixitAcceptor, Gate, Limits, start_server
 from dixit_tui.ssh.session import AppFactory, CommandHandler
 from tests.e2e.placeholder_app import placeholder_app_factory
 
@@ -40,9 +40,20 @@ async def running_server(
     *,
     command_handler: CommandHandler | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    gate: Gate | None = None,
+    ask_invite: bool = False,
 ) -> AsyncIterator[DixitAcceptor]:
     """A server on 127.0.0.1, port chosen by the OS (`server.port`), host key in tmp_path/keys."""
-    server = await start_server(HOST, 0, tmp_path / "keys", app_factory, command_handler=command_handler, limits=limits)
+    server = await start_server(
+        HOST,
+        0,
+        tmp_path / "keys",
+        app_factory,
+        command_handler=command_handler,
+        limits=limits,
+        gate=gate,
+        ask_invite=ask_invite,
+    )
     try:
         yield server
     finally:

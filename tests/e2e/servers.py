@@ -22,7 +22,13 @@ from pathlib import Path
 from typing import Any, cast
 
 from dixit_tui.coordinator import Coordinator
-from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator, parse_limits
+from dixit_tui.ssh.serve import (
+    build_app_factory,
+    build_command_handler,
+    build_coordinator,
+    parse_limits,
+    session_gate,
+)
 from dixit_tui.ssh.server import DixitAcceptor
 from dixit_tui.ssh.session import AppFactory, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
@@ -92,7 +98,11 @@ async def dixit_server(
     handler = build_command_handler(args, coordinator)
     try:
         limits = parse_limits(settings.get("limit", []))
-        async with running_server(tmp_path, app_factory, command_handler=handler, limits=limits) as acceptor:
+        gate = session_gate(coordinator)  # as `serve`'s: each session reads the bans and the motd first
+        ask_invite = coordinator.moderation.settings.invite_code is not None
+        async with running_server(
+            tmp_path, app_factory, command_handler=handler, limits=limits, gate=gate, ask_invite=ask_invite
+        ) as acceptor:
             yield DixitServer(acceptor, apps, ("--data-dir", str(tmp_path / "data"))), coordinator
     finally:
         if saved is not None:

@@ -30,7 +30,13 @@ import pytest
 from dixit_tui.bots.player import revive_bot
 from dixit_tui.coordinator import Coordinator
 from dixit_tui.coordinator.shared import SharedTables, is_remote
-from dixit_tui.ssh.serve import build_app_factory, build_command_handler, build_coordinator, parse_limits
+from dixit_tui.ssh.serve import (
+    build_app_factory,
+    build_command_handler,
+    build_coordinator,
+    parse_limits,
+    session_gate,
+)
 from dixit_tui.ssh.server import DixitAcceptor, start_server
 from dixit_tui.ssh.session import AppFactory, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
@@ -251,8 +257,16 @@ async def two_workers(
 
             handler = build_command_handler(args, coordinator)
             limits = parse_limits(getattr(args, "limit", None) or [])  # the same SSH limits as one server's
-            server = await start_server(
-                HOST, port, tmp_path / "keys", app_factory, command_handler=handler, limits=limits, reuse_port=True
+            server = await start_server(  # the gate as `serve`'s: each session reads the bans and the motd first
+                HOST,
+                port,
+                tmp_path / "keys",
+                app_factory,
+                command_handler=handler,
+                limits=limits,
+                reuse_port=True,
+                gate=session_gate(coordinator),
+                ask_invite=coordinator.moderation.settings.invite_code is not None,
             )
             stack.push_async_callback(server.shutdown, 5.0)
             port = server.port
