@@ -8,7 +8,9 @@ from dixit_tui.engine.cards import Card
 from dixit_tui.engine.commands import Command
 from dixit_tui.engine.config import GameConfig
 from dixit_tui.engine.events import Event
-from dixit_tui.engine.game import fold, start, step
+from dixit_tui.engine.folding import fold
+from dixit_tui.engine.opening import start
+from dixit_tui.engine.rules import step
 from dixit_tui.engine.state import GameState
 from dixit_tui.engine.view import PlayerView, view_for
 
