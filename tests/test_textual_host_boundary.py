@@ -36,12 +36,12 @@ TO_BE_REMOVED = frozenset(
 issue 23). Listed in dixit_tui/textual_host/__init__.py too."""
 
 NOT_TEXTUAL = {
-    "dixit_tui/ssh/ignore_packets.py": "asyncssh's SSHConnection.send_packet (textual_host/runtime_internals.py)",
-    "dixit_tui/ssh/receive_window.py": "asyncssh's SSHChannel._deliver_data (textual_host/runtime_internals.py)",
-    "dixit_tui/ssh/driver.py": "asyncssh's SSHConnection._send, on one connection (textual_host/runtime_internals.py)",
-    "dixit_tui/engine/frozen.py": "the project's own frozen classes' __init__",
+    "dixit_tui/ssh/ignore_packets.py": ("SSHServerConnection.send_packet =", "asyncssh's (runtime_internals.py)"),
+    "dixit_tui/ssh/receive_window.py": ("SSHServerChannel._deliver_data =", "asyncssh's (runtime_internals.py)"),
+    "dixit_tui/ssh/driver.py": ("connection._send =", "asyncssh's, on one connection (runtime_internals.py)"),
+    "dixit_tui/engine/frozen.py": ("cls.__init__ =", "the project's own frozen classes"),
 }
-"""Method replacements outside the package that are not of a Textual class."""
+"""Method replacements outside the package that are not of a Textual class: file -> (the assignment, whose)."""
 
 METHOD_ASSIGN = re.compile(r"#\s*type:\s*ignore\[[^\]]*\bmethod-assign\b")
 
@@ -85,10 +85,13 @@ def test_no_private_textual_import_outside_the_host_package() -> None:
 def test_no_method_replaced_outside_the_host_package() -> None:
     found = {}
     for name, path in product_files().items():
-        if name.startswith(HOST) or name in TO_BE_REMOVED or name in NOT_TEXTUAL:
+        if name.startswith(HOST) or name in TO_BE_REMOVED:
             continue
+        allowed = NOT_TEXTUAL.get(name, ("\0", ""))[0]
         lines = [
-            n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if METHOD_ASSIGN.search(line)
+            f"line {n}: {line.strip()}"
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if METHOD_ASSIGN.search(line) and not line.strip().startswith(allowed)
         ]
         if lines:
             found[name] = lines
@@ -99,8 +102,9 @@ def test_the_known_exceptions_are_still_there() -> None:
     """An exception whose file is gone (removed by the redesign) or no longer replaces a method leaves the list."""
     files = product_files()
     assert not TO_BE_REMOVED - set(files), "removed: take them out of TO_BE_REMOVED (and the package's docstring)"
-    for name in NOT_TEXTUAL:
-        assert METHOD_ASSIGN.search(files[name].read_text(encoding="utf-8")), f"{name}: take it out of NOT_TEXTUAL"
+    for name, (assignment, _) in NOT_TEXTUAL.items():
+        lines = files[name].read_text(encoding="utf-8").splitlines()
+        assert any(line.strip().startswith(assignment) and METHOD_ASSIGN.search(line) for line in lines), name
     host_docstring = (PACKAGE / "textual_host/__init__.py").read_text(encoding="utf-8")
     assert all(Path(name).name in host_docstring for name in TO_BE_REMOVED)
 
