@@ -62,7 +62,6 @@ class Supervisor:
         self.port = port
         self.count = count
         self.procs: list[asyncio.subprocess.Process | None] = [None] * count
-        self.restarts = 0
         self._stopping = False
 
     async def _start(self, index: int, ready: asyncio.Future[None] | None) -> asyncio.subprocess.Process:
@@ -100,7 +99,6 @@ class Supervisor:
             if self._stopping:
                 return
             log.warning("worker %d (pid %d) exited with %s; starting it again", index + 1, proc.pid, code)
-            self.restarts += 1
             await asyncio.sleep(RESTART_DELAY)
             if not self._stopping:
                 await self._start(index, None)
