@@ -31,7 +31,6 @@ from dixit_tui.addresses import network_of as _network_of
 from dixit_tui.counts import COUNTS
 from dixit_tui.sanitize import log_text
 from dixit_tui.ssh import ignore_packets, receive_window, usernames
-from dixit_tui.ssh.driver import check_work_measured
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
 from dixit_tui.ssh.session_runner import (
@@ -44,6 +43,7 @@ from dixit_tui.ssh.session_runner import (
 )
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.ssh.terminal_lines import TerminalLines, TerminalWriter
+from dixit_tui.textual_host.work_share import check_work_measured
 
 __all__ = [
     "AppFactory",

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
+from dixit_tui.textual_host.check import installed_internals
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +124,7 @@ class Supervisor:
                 log.error("%s", waiting.exception())
                 return 1
             print(f"host key fingerprint: {fingerprint_text} (ED25519)", flush=True)
+            print(installed_internals().summary(), flush=True)
             print(f"{self.count} workers share the tables in Redis", flush=True)
             print(f"listening on {self.host}:{self.port}", flush=True)
             watchers = [loop.create_task(self._watch(i)) for i in range(self.count)]
