@@ -399,7 +399,7 @@ def seats_column(pen: Pen, view: TableView, reveal: Reveal | None, width: int) -
         lines = tuple(_as_in(line, reveal) for line in lines)
     for line in lines:
         gained = ""
-        if reveal is not None and (points := reveal.points_of(line.seat)) is not None:
+        if reveal is not None and (points := next((p for p in reveal.points if p.seat == line.seat), None)):
             gained = f"+{points.delta}" if points.delta >= 0 else str(points.delta)
         score = "" if line.score is None else str(line.score)
         tail = f"{score:>4} {gained:>3}" if reveal is not None else f"{score:>4}"

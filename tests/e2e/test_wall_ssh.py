@@ -30,7 +30,7 @@ def card_on_screen(screen: str, slot: int) -> str:
         if found is None:
             continue
         left, right = found.start(), found.end()
-        inside = []
+        inside: list[str] = []
         for below in lines[top + 1 :]:
             cell = below[left:right]
             if cell[:1] in "╰┗":
