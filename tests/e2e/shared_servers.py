@@ -29,7 +29,7 @@ import pytest
 
 from dixit_tui.bots.player import revive_bot
 from dixit_tui.coordinator import Coordinator
-from dixit_tui.coordinator.shared import SharedTables, is_remote
+from dixit_tui.coordinator.shared import RemoteSeat, SharedTables
 from dixit_tui.ssh.serve import (
     build_app_factory,
     build_command_handler,
@@ -38,7 +38,7 @@ from dixit_tui.ssh.serve import (
     session_gate,
 )
 from dixit_tui.ssh.server import DixitAcceptor, start_server
-from dixit_tui.ssh.session import AppFactory, SessionIdentity
+from dixit_tui.ssh.session_runner import AppFactory, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store.redis_store import RedisStore
 from dixit_tui.tui.app import DixitApp
@@ -68,7 +68,7 @@ def _seq(table: Any) -> int:
 
 
 def _local(session: Any) -> bool:
-    return session is not None and not is_remote(session)
+    return session is not None and not isinstance(session, RemoteSeat)
 
 
 class SeatView:

@@ -566,7 +566,7 @@ async def test_wrong_reconnect_codes_from_one_address_count_at_every_worker(work
 
     async def guesses(worker: Worker, name: str, count: int) -> list[str]:
         session = await worker.coordinator.connect(Identity(name, None, peer=here), Client())
-        codes = []
+        codes: list[str] = []
         for _ in range(count):
             with pytest.raises(TableError) as refused:
                 await session.reclaim("ZZZ-ZZZ-ZZZ-ZZZ")
