@@ -30,7 +30,7 @@ from dixit_tui.coordinator import (
     VoidedUpdate,
 )
 from dixit_tui.coordinator.models import TableStatus, host_text, mode_text
-from dixit_tui.engine import Mode, Phase, RuleError
+from dixit_tui.engine import ErrorCode, Mode, Phase, RuleError
 from dixit_tui.sanitize import clean_name
 from dixit_tui.ssh.ascii_forms import ascii_forms
 from dixit_tui.tui import table_words as words
@@ -202,7 +202,7 @@ class LinePlayer:
             await self._run(session, verb, rest)
         except RuleError as err:
             self.say(err.message)
-            if err.code == "reconnect_needed":
+            if err.code == ErrorCode.RECONNECT_NEEDED:
                 self.say("Type reconnect and your code.")
         except ValueError as err:
             self.say(str(err))

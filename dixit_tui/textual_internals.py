@@ -105,7 +105,7 @@ INTERNALS: tuple[Internal, ...] = (
         "textual/app.py",
         "App.__init__",
         "read and set per session: _filters, console (colour system), driver_class, _disable_tooltips, _notifications",
-        "dixit_tui/ssh/session.py, dixit_tui/tui/app.py, dixit_tui/tui/screen_patches.py",
+        "dixit_tui/ssh/session_runner.py, dixit_tui/tui/app.py, dixit_tui/tui/screen_patches.py",
         "c7c9165bbb6390aa",
     ),
     Internal(

@@ -32,7 +32,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from dixit_tui.ssh import serve
-from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 
 

@@ -13,7 +13,7 @@ import random
 
 from dixit_tui.bots.strategy import Action, ClueAction, Strategy, decide, random_action
 from dixit_tui.bots.view import BotView
-from dixit_tui.engine import Phase
+from dixit_tui.engine import ErrorCode, Phase
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ class Brain:
         """The server said no: a race mostly (someone else gave the first clue); try again on the next look."""
         if self.in_flight == key:
             self.in_flight = None
-        if isinstance(action, ClueAction) and action.card is not None and code == "bad_card":
+        if isinstance(action, ClueAction) and action.card is not None and code == ErrorCode.BAD_CARD:
             self.avoid.setdefault(key[0], set()).add(action.card)
 
     def voided(self, turn: int) -> None:

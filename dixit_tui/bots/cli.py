@@ -29,7 +29,7 @@ from dixit_tui.bots.brain import Brain, Key
 from dixit_tui.bots.player import BOT_NAMES
 from dixit_tui.bots.strategy import Action, ClueAction, Strategy, SubmitAction, VoteAction, strategy_named
 from dixit_tui.bots.view import BotView
-from dixit_tui.engine import Phase
+from dixit_tui.engine import ErrorCode, Phase
 from dixit_tui.protocol.kinds import MessageType
 
 log = logging.getLogger(__name__)
@@ -214,7 +214,7 @@ class ProtocolBot:
     def _error(self, message: dict[str, Any]) -> None:
         ref, code, text = message.get("ref"), str(message.get("code")), str(message.get("message"))
         if ref == "join":
-            if code == "name_taken" and self._name_tries < NAME_TRIES:
+            if code == ErrorCode.NAME_TAKEN and self._name_tries < NAME_TRIES:
                 self._name_tries += 1
                 self.name = f"{self.wanted}{self._name_tries + 1}"
                 self._join()

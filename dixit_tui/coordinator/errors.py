@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dixit_tui.engine import RuleError
+from dixit_tui.engine import ErrorCode, RuleError
 
 
 class TableError(RuleError):
-    """A request about tables, seats or chat that cannot be done. Nothing changed."""
+    """A request about tables, seats or chat that cannot be done. Nothing changed. Its code says which."""
 
-    code = "table_error"
+    def __init__(self, message: str, code: ErrorCode) -> None:
+        super().__init__(message, code)

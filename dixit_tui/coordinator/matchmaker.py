@@ -23,6 +23,7 @@ from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.models import QueueUpdate, TableOptions, TableStatus
 from dixit_tui.engine import (
     ConfigError,
+    ErrorCode,
     GameConfig,
     Mode,
     Profile,
@@ -61,12 +62,14 @@ class Ask:
         profile = profile_for(self.mode, self.profile)
         lo, hi = player_range(self.mode, profile)
         if not lo <= self.low <= self.high <= hi:
-            raise TableError(f"{a_or_an(_label(self.mode, profile))} table seats {lo} to {hi} players.", "bad_option")
+            raise TableError(
+                f"{a_or_an(_label(self.mode, profile))} table seats {lo} to {hi} players.", ErrorCode.BAD_OPTION
+            )
         if self.fill_after is not None and not 0 <= self.fill_after <= MAX_FILL_AFTER:
-            raise TableError("fill_with_bots_after runs from 0 seconds to an hour.", "bad_option")
+            raise TableError("fill_with_bots_after runs from 0 seconds to an hour.", ErrorCode.BAD_OPTION)
         sizes = [n for n in range(self.low, self.high + 1) if _playable(self.mode, profile, n)]
         if not sizes:
-            raise TableError("A team table seats an even number of players.", "bad_option")
+            raise TableError("A team table seats an even number of players.", ErrorCode.BAD_OPTION)
         return Ask(self.mode, profile, self.low, self.high, self.fill_after)
 
     def kind(self) -> tuple[Mode, Profile]:
@@ -135,9 +138,9 @@ class Matchmaker:
         """Queue `session` for a table like `ask` (again: the new ask replaces the old). TableError if it cannot."""
         ask = ask.checked()
         if session.table is not None:
-            raise TableError("You are at a table: leave it first to queue for another.", "at_table")
+            raise TableError("You are at a table: leave it first to queue for another.", ErrorCode.AT_TABLE)
         if ask.fill_after is not None and self.coordinator.bots is None:
-            raise TableError("This server has no built-in bots to fill a table with.", "no_bots")
+            raise TableError("This server has no built-in bots to fill a table with.", ErrorCode.NO_BOTS)
         self.unqueue(session, quietly=True)
         ticket = Ticket(session, ask, self.coordinator.clock())
         self.tickets.append(ticket)

@@ -10,16 +10,13 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 from dixit_tui.coordinator.errors import TableError
+from dixit_tui.engine import ErrorCode
 
 CONFLICT_TRIES = 4
 """How many times in all a change is made before a conflict is the answer."""
 
 _T = TypeVar("_T")
 _Method = TypeVar("_Method", bound=Callable[..., Coroutine[Any, Any, Any]])
-
-
-def _again(err: TableError) -> bool:
-    return err.code == "conflict"
 
 
 async def retrying(
@@ -35,7 +32,7 @@ async def retrying(
         try:
             return await change()
         except TableError as err:
-            if not _again(err) or attempt == CONFLICT_TRIES or unless():
+            if err.code != ErrorCode.CONFLICT or attempt == CONFLICT_TRIES or unless():
                 raise
         if between is not None:
             await between()

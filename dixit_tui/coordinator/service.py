@@ -60,6 +60,7 @@ from dixit_tui.engine import (
     Card,
     Command,
     ConfigError,
+    ErrorCode,
     GameConfig,
     GiveClue,
     Mode,
@@ -330,10 +331,10 @@ class Coordinator:
             if isinstance(err, StoreConflict):  # another worker changed the table first: decide again from its state
                 raise TableError(
                     "Someone at the table moved at the same moment, so yours did not count. Please try again.",
-                    "conflict",
+                    ErrorCode.CONFLICT,
                 ) from err
             raise TableError(
-                "The server could not save that, so nothing changed. Please try again.", "storage"
+                "The server could not save that, so nothing changed. Please try again.", ErrorCode.STORAGE
             ) from err
         if self.unsaved:
             self.store_back()
@@ -413,7 +414,7 @@ class Coordinator:
             except Exception as err:
                 raise TableError(
                     "The server cannot reach its storage just now, so that table cannot open. Try again in a moment.",
-                    "storage",
+                    ErrorCode.STORAGE,
                 ) from err
             if wanted in self.tables:  # loaded by someone else meanwhile
                 return self.tables[wanted]
@@ -681,7 +682,7 @@ class Coordinator:
         try:
             await self._expire(table)
         except TableError as err:
-            if err.code != "storage":
+            if err.code != ErrorCode.STORAGE:
                 raise
             if self.tables.get(table.code) is table:  # rolled back, not taken out: try again in a moment
                 if table.timer is not None:
@@ -789,7 +790,7 @@ class Coordinator:
             table = self.tables.get(moved)  # the old table closed: its players are at the rematch
         if table is None:
             shown = normalize_code(code)[:8] or "with that code"
-            raise TableError(f"There is no table {shown}. Check the code and try again.", "no_table")
+            raise TableError(f"There is no table {shown}. Check the code and try again.", ErrorCode.NO_TABLE)
         return table
 
     def broadcast(self, table: Table, updates: Sequence[Update] = (), *, first: PlayerSession | None = None) -> None:
@@ -810,25 +811,25 @@ class Coordinator:
         """The options as a table keeps them (the rules profile the mode plays); TableError if any is wrong."""
         if options.seed is not None and not self.allow_seeded_tables:
             raise TableError(
-                "Seeded tables are off on this server: a known seed would reveal every hand.", "seed_refused"
+                "Seeded tables are off on this server: a known seed would reveal every hand.", ErrorCode.SEED_REFUSED
             )
         try:
             Mode(options.mode), Profile(options.profile)
             GameConfig(Mode(options.mode), Profile(options.profile), options.target, options.storytells).normalized()
         except ValueError as err:
-            raise TableError(f"Unknown table option: {err}.", "bad_option") from err
+            raise TableError(f"Unknown table option: {err}.", ErrorCode.BAD_OPTION) from err
         except ConfigError as err:
-            raise TableError(err.message, "bad_option") from err
+            raise TableError(err.message, ErrorCode.BAD_OPTION) from err
         if not options.decks:
-            raise TableError("Pick at least one deck.", "bad_option")
+            raise TableError("Pick at least one deck.", ErrorCode.BAD_OPTION)
         if options.turn_seconds is not None and not 1 <= options.turn_seconds <= 3600:
-            raise TableError("A turn timer runs from 1 second to an hour.", "bad_option")
+            raise TableError("A turn timer runs from 1 second to an hour.", ErrorCode.BAD_OPTION)
         if not REVEAL_RANGE[0] <= options.reveal_seconds <= REVEAL_RANGE[1]:
-            raise TableError(f"The reveal is held 0 to {REVEAL_RANGE[1]} seconds.", "bad_option")
+            raise TableError(f"The reveal is held 0 to {REVEAL_RANGE[1]} seconds.", ErrorCode.BAD_OPTION)
         try:
             self.resolve_cards(options.decks)
         except ValueError as err:
-            raise TableError(str(err), "bad_deck") from err
+            raise TableError(str(err), ErrorCode.BAD_DECK) from err
         return replace(options, profile=profile_for(Mode(options.mode), Profile(options.profile)).value)
 
     def create_table(
@@ -838,7 +839,7 @@ class Coordinator:
             self.tally.count("creates refused: all tables open", creator_ip)
             raise TableError(
                 f"This server has {len(self.tables)} open tables, its most: join one, or try again later.",
-                "too_many_tables",
+                ErrorCode.TOO_MANY_TABLES,
             )
         options = self.checked_options(options)
         code = new_code(self.rng, _Taken(self))
@@ -886,7 +887,7 @@ class Coordinator:
         """Seat up to `count` built-in bots at table `code` through the bot factory. Returns how many sat down;
         TableError if none could, or if this coordinator has no bot factory."""
         if self.bots is None:
-            raise TableError(NO_BOTS, "no_bots")
+            raise TableError(NO_BOTS, ErrorCode.NO_BOTS)
         return await self.bots(self, code, count, names=names, rng=random.Random(self.rng.random()))
 
     @retry_on_conflict
@@ -916,7 +917,7 @@ class Coordinator:
                 table.sit(seat, session)
                 seated.append(session)
             if not seated:
-                raise TableError("There is no free name left for a bot at this table.", "name_taken")
+                raise TableError("There is no free name left for a bot at this table.", ErrorCode.NAME_TAKEN)
             await self.changed(table, lobby=True)
         return seated
 
@@ -936,7 +937,7 @@ class Coordinator:
         table = await self.find_table(code)
         async with table.lock:
             if self.tables.get(table.code) is not table:
-                raise TableError(f"There is no table {table.code} any longer.", "no_table")
+                raise TableError(f"There is no table {table.code} any longer.", ErrorCode.NO_TABLE)
             table.announce("An admin closed the table.")
             table.queue_closed(self.clock(), by="admin")
             await self.commit(table)
@@ -955,7 +956,7 @@ class Coordinator:
                 (i for i, s in enumerate(table.seats) if not s.removed and name_key(s.name) == key and key), None
             )
             if seat is None:
-                raise TableError(f"Nobody called {name[:40]!r} plays at table {table.code}.", "no_seat")
+                raise TableError(f"Nobody called {name[:40]!r} plays at table {table.code}.", ErrorCode.NO_SEAT)
             who = table.seats[seat].name
             session = table.seats[seat].session
             updates: list[Update] = []
@@ -1058,14 +1059,14 @@ class PlayerSession:
 
     def _need_table(self) -> Table:
         if self.table is None:
-            raise TableError("You are not at a table. Join or create one first.", "no_table")
+            raise TableError("You are not at a table. Join or create one first.", ErrorCode.NO_TABLE)
         return self.table
 
     def _need_seat(self) -> tuple[Table, int]:
         table = self._need_table()
         seat = table.seat_of(self)
         if seat is None:
-            raise TableError("Spectators watch; only seated players can do that.", "spectator")
+            raise TableError("Spectators watch; only seated players can do that.", ErrorCode.SPECTATOR)
         return table, seat
 
     async def _enter(self, table: Table) -> None:
@@ -1091,14 +1092,14 @@ class PlayerSession:
             raise TableError(
                 f"You already have {_plural(limits.max_tables_per_player, 'open table')}, your most: "
                 "play or leave one of them first.",
-                "too_many_tables",
+                ErrorCode.TOO_MANY_TABLES,
             )
         here = address_key(address)
         if here is not None and sum(address_key(t.creator_ip) == here for t in tables) >= limits.max_tables_per_ip:
             raise TableError(
                 f"{_plural(limits.max_tables_per_ip, 'open table')} were already created from your address, its most: "
                 "join one of them, or try again later.",
-                "too_many_tables",
+                ErrorCode.TOO_MANY_TABLES,
             )
         self._check_abandoned()
 
@@ -1124,7 +1125,7 @@ class PlayerSession:
         raise TableError(
             f"That is a lot of new tables from {'you' if per == 'player' else 'your ' + per}: "
             f"try again within {minutes} minutes, or join a table.",
-            "rate_limited",
+            ErrorCode.RATE_LIMITED,
         )
 
     def _check_abandoned(self) -> None:
@@ -1158,7 +1159,7 @@ class PlayerSession:
                 raise TableError(
                     f"Games left running with nobody at them: {count}, the most {who} may have. "
                     "Go back to one, or wait for them to close, before you open another table.",
-                    "too_many_tables",
+                    ErrorCode.TOO_MANY_TABLES,
                 )
 
     @retry_on_conflict  # another worker took the same code at the same moment: a new code
@@ -1188,7 +1189,7 @@ class PlayerSession:
             if seat is None:
                 wanted = clean_name(name) if name is not None else self.name
                 if not wanted:
-                    raise TableError("A name needs at least one visible letter.", "bad_name")
+                    raise TableError("A name needs at least one visible letter.", ErrorCode.BAD_NAME)
                 returning = _returning_seat(table, wanted) if table.game is not None else None
                 if returning is None:  # a seat of one's own comes back with its key or code, whoever was removed
                     self._check_kept_out(table)
@@ -1199,13 +1200,13 @@ class PlayerSession:
                     raise TableError(
                         f"The game at table {table.code} {game}, and {wanted} has a seat there, taken with an "
                         "SSH key: connect with that key to get it back.",
-                        "key_required",
+                        ErrorCode.KEY_REQUIRED,
                     )
                 if returning is not None:
                     raise TableError(
                         f"The game at table {table.code} {game}, and {wanted} has a seat there. "
                         "Is it yours? Get it back with your reconnect code.",
-                        "reconnect_needed",
+                        ErrorCode.RECONNECT_NEEDED,
                     )
                 seat = table.add_seat(wanted, self.identity.key, bot=self.identity.bot, builtin=self.builtin_bot)
                 self.name = wanted
@@ -1230,9 +1231,9 @@ class PlayerSession:
             log.debug("reconnect try refused for %s from %s: too many wrong codes", self.name, address)
             self.coordinator.tally.count("reconnect tries refused: too many wrong codes", address)
             await asyncio.sleep(guard.longest_delay())  # and no quicker answers for a client that keeps on trying
-            raise TableError(refusal, "too_many_tries")
+            raise TableError(refusal, ErrorCode.TOO_MANY_TRIES)
         wanted = normalize_code(reconnect_code)
-        problem = TableError("That reconnect code matches no seat. Check it and try again.", "bad_code")
+        problem = TableError("That reconnect code matches no seat. Check it and try again.", ErrorCode.BAD_CODE)
         # a rematch keeps the codes: the table still to be played comes before the one that is over
         for table in sorted(self.coordinator.tables.values(), key=lambda t: t.status == TableStatus.OVER):
             async with table.lock:
@@ -1244,7 +1245,7 @@ class PlayerSession:
                     problem = TableError(
                         "That seat was taken with an SSH key: only that key gets it back. "
                         "Connect with it and join the table again.",
-                        "key_required",
+                        ErrorCode.KEY_REQUIRED,
                     )
                     break
                 guard.forgive(self, address)
@@ -1264,9 +1265,11 @@ class PlayerSession:
                 raise TableError(
                     f"The host of table {table.code} removed a player without an SSH key from your address, so it "
                     "takes no one else from there without a key: connect with an SSH key to join.",
-                    "removed",
+                    ErrorCode.REMOVED,
                 )
-            raise TableError(f"The host of table {table.code} removed you from it: you cannot come back.", "removed")
+            raise TableError(
+                f"The host of table {table.code} removed you from it: you cannot come back.", ErrorCode.REMOVED
+            )
 
     async def _take_seat(self, table: Table, seat: int) -> None:
         if self.table is not None and self.table is not table:
@@ -1321,7 +1324,7 @@ class PlayerSession:
         try:
             await self._leave_table(table, chosen)
         except TableError as err:
-            if err.code != "no_table":
+            if err.code != ErrorCode.NO_TABLE:
                 raise
             table.spectators.discard(self)  # it closed meanwhile (at another worker): there is nothing to leave
 
@@ -1348,9 +1351,9 @@ class PlayerSession:
     async def rename(self, name: str) -> None:
         cleaned = clean_name(name)
         if not cleaned:
-            raise TableError("A name needs at least one visible letter.", "bad_name")
+            raise TableError("A name needs at least one visible letter.", ErrorCode.BAD_NAME)
         if not self.coordinator.rename_limiter.allow(self):
-            raise TableError("That's a lot of new names: try again in a minute.", "rate_limited")
+            raise TableError("That's a lot of new names: try again in a minute.", ErrorCode.RATE_LIMITED)
         table = self.table
         if table is not None:
             async with table.lock:
@@ -1368,7 +1371,7 @@ class PlayerSession:
         table, seat = self._need_seat()
         async with table.lock:
             if seat != table.host:
-                raise TableError("Only the host can start the game.", "not_host")
+                raise TableError("Only the host can start the game.", ErrorCode.NOT_HOST)
             updates = table.start(practice=practice)
             away = table.away_names()
             if away:  # a rematch's seat nobody came back to: the table does not wait for it forever
@@ -1383,19 +1386,19 @@ class PlayerSession:
         """Host only, before the start: seat up to `count` built-in bots. Returns how many sat down."""
         table, seat = self._need_seat()
         if seat != table.host:
-            raise TableError("Only the host can add bots.", "not_host")
+            raise TableError("Only the host can add bots.", ErrorCode.NOT_HOST)
         if self.coordinator.bots is None:
-            raise TableError(NO_BOTS, "no_bots")
+            raise TableError(NO_BOTS, ErrorCode.NO_BOTS)
         if table.game is not None:
-            raise TableError("Bots can join before the game starts.", "started")
+            raise TableError("Bots can join before the game starts.", ErrorCode.STARTED)
         if not 1 <= count <= table.max_seats:
-            raise TableError(f"Add between 1 and {table.max_seats} bots.", "bad_option")
+            raise TableError(f"Add between 1 and {table.max_seats} bots.", ErrorCode.BAD_OPTION)
         most = self.coordinator.limits.max_bots_per_table
         seated = sum(seat.builtin and not seat.removed for seat in table.seats)
         if seated + count > most:
             left = most - seated
             room = f"you can add {_plural(left, 'more bot')}" if left > 0 else "it has all it may have"
-            raise TableError(f"A table here takes at most {_plural(most, 'bot')}: {room}.", "too_many_bots")
+            raise TableError(f"A table here takes at most {_plural(most, 'bot')}: {room}.", ErrorCode.TOO_MANY_BOTS)
         return await self.coordinator.seat_bots(table.code, count)
 
     async def rematch(self) -> TableView:
@@ -1406,9 +1409,9 @@ class PlayerSession:
         coordinator = self.coordinator
         async with old.lock:
             if seat != old.host:
-                raise TableError("Only the host can start a rematch.", "not_host")
+                raise TableError("Only the host can start a rematch.", ErrorCode.NOT_HOST)
             if old.status != TableStatus.OVER:
-                raise TableError("A rematch can start once the game is over.", "not_over")
+                raise TableError("A rematch can start once the game is over.", ErrorCode.NOT_OVER)
             new, moved = coordinator.rematch_table(old)
             host = old.seats[seat].name
             async with new.lock:
@@ -1455,15 +1458,15 @@ class PlayerSession:
         checked = self.coordinator.checked_options(options)
         async with table.lock:
             if seat != table.host:
-                raise TableError("Only the host can change the table's options.", "not_host")
+                raise TableError("Only the host can change the table's options.", ErrorCode.NOT_HOST)
             if table.game is not None:
-                raise TableError("The options are fixed once the game has started.", "started")
+                raise TableError("The options are fixed once the game has started.", ErrorCode.STARTED)
             most = min(checked.seats or checked.max_seats(), checked.max_seats())
             taken = len(table.seats)
             if taken > most:
                 raise TableError(
                     f"A {mode_text(checked.label())} table has at most {most} seats, and {taken} are taken.",
-                    "bad_option",
+                    ErrorCode.BAD_OPTION,
                 )
             table.set_options(checked, table.seats[seat].name)
             await self.coordinator.changed(table, lobby=True)
@@ -1501,9 +1504,9 @@ class PlayerSession:
             return
         async with table.lock:
             if seat != table.host and seat != target:
-                raise TableError("Only the host can remove another player.", "not_host")
+                raise TableError("Only the host can remove another player.", ErrorCode.NOT_HOST)
             if not 0 <= target < len(table.seats):
-                raise TableError("That seat has no player.", "no_seat")
+                raise TableError("That seat has no player.", ErrorCode.NO_SEAT)
             if seat != target:
                 table.ban(*_who_sits(table, target))
             gone = table.leave_lobby_seat(target, removed_by="host" if seat != target else None)
@@ -1522,11 +1525,11 @@ class PlayerSession:
             lock = TableLock(to)
         except ValueError:
             choices = " or ".join(f'"{e}"' for e in TableLock)
-            raise TableError(f"A table's lock is {choices}.", "bad_option") from None
+            raise TableError(f"A table's lock is {choices}.", ErrorCode.BAD_OPTION) from None
         table, seat = self._need_seat()
         async with table.lock:
             if seat != table.host:
-                raise TableError("Only the host can lock or open the table.", "not_host")
+                raise TableError("Only the host can lock or open the table.", ErrorCode.NOT_HOST)
             table.set_lock(lock)
             await self.coordinator.changed(table, lobby=True)
 
@@ -1535,13 +1538,13 @@ class PlayerSession:
         """Host only: the player called `name` may take a seat at a table locked to the invited."""
         cleaned = clean_name(name)
         if not cleaned:
-            raise TableError("A name needs at least one visible letter.", "bad_name")
+            raise TableError("A name needs at least one visible letter.", ErrorCode.BAD_NAME)
         table, seat = self._need_seat()
         async with table.lock:
             if seat != table.host:
-                raise TableError("Only the host can invite players.", "not_host")
+                raise TableError("Only the host can invite players.", ErrorCode.NOT_HOST)
             if len(table.invited) >= INVITES_MAX and name_key(cleaned) not in table.invited:
-                raise TableError(f"A table keeps at most {INVITES_MAX} invitations.", "too_many_invites")
+                raise TableError(f"A table keeps at most {INVITES_MAX} invitations.", ErrorCode.TOO_MANY_INVITES)
             table.invite(cleaned)
             await self.coordinator.changed(table)
 
@@ -1613,7 +1616,7 @@ class PlayerSession:
                 raise TableError(
                     f"The table has moved on since the state you answered (version {expected}; it is at "
                     f"{table.version} now). Look at the latest state and send your move again.",
-                    "stale",
+                    ErrorCode.STALE,
                 )
             updates = table.execute(command)
             if ban is not None:

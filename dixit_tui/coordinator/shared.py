@@ -52,6 +52,7 @@ from dixit_tui.coordinator.models import (
     TableStatus,
 )
 from dixit_tui.coordinator.table import TEAM_CHAT_TAIL
+from dixit_tui.engine import ErrorCode
 from dixit_tui.log_caps import REPEATS
 from dixit_tui.store.base import Record, StoreConflict, StoredTable
 from dixit_tui.store.redis_store import RedisStore, StoreUnavailable
@@ -99,8 +100,6 @@ for i = 1, #KEYS do
 end
 return 1
 """
-
-CONFLICT = "conflict"
 
 
 async def _execute(pipe: Any) -> list[Any]:
@@ -369,7 +368,8 @@ class SharedTables:
         except RedisError as err:
             coordinator.refused_for_storage(table.code)
             raise TableError(
-                "The server cannot reach its storage just now, so nothing changed. Try again in a moment.", "storage"
+                "The server cannot reach its storage just now, so nothing changed. Try again in a moment.",
+                ErrorCode.STORAGE,
             ) from err
         self.round_trips += 1
         updates: list[Any] = []
@@ -403,7 +403,7 @@ class SharedTables:
             self._follow_rematch(table, rematch, rematch_note)
         if closed:
             self._closed(table, closed_by)
-            raise TableError(f"Table {table.code} has closed.", "no_table")
+            raise TableError(f"Table {table.code} has closed.", ErrorCode.NO_TABLE)
         moved = self._take_presence(table, presence)
         if entries:  # a player of this worker removed at another: back to the lobby, told why
             coordinator.send_off_removed(table)

@@ -25,7 +25,7 @@ from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.matchmaker import Ask, Ticket, choose
 from dixit_tui.coordinator.models import QueueUpdate
-from dixit_tui.engine import Mode, Profile
+from dixit_tui.engine import ErrorCode, Mode, Profile
 from dixit_tui.log_caps import REPEATS
 from dixit_tui.store.redis_store import StoreUnavailable
 
@@ -99,7 +99,9 @@ class SharedQueue:
             await self.store.client.publish(self.news, json.dumps({"k": "poke"}))
         except RedisError as err:
             self.mine.pop(ticket.id, None)
-            raise TableError("The server cannot reach the queue just now. Try again in a moment.", "storage") from err
+            raise TableError(
+                "The server cannot reach the queue just now. Try again in a moment.", ErrorCode.STORAGE
+            ) from err
 
     def drop(self, ticket: Ticket) -> None:
         if self.mine.pop(ticket.id, None) is None:

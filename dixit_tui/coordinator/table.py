@@ -38,6 +38,7 @@ from dixit_tui.engine import (
     Card,
     Command,
     ConfigError,
+    ErrorCode,
     FirstStoryteller,
     Game,
     GameConfig,
@@ -265,7 +266,9 @@ class Table(Generic[S]):
         if seated is None:
             return None
         same = "" if seated == name else f" ({name} counts as the same name)"
-        return TableError(f"Someone at this table is already called {seated}{same}. Pick another name.", "name_taken")
+        return TableError(
+            f"Someone at this table is already called {seated}{same}. Pick another name.", ErrorCode.NAME_TAKEN
+        )
 
     def humans_connected(self) -> bool:
         """Whether a player who is not a built-in bot (a person, or an agent connected with `json bot`) is connected
@@ -521,9 +524,9 @@ class Table(Generic[S]):
     def add_seat(self, name: str, key: str | None, *, bot: bool = False, builtin: bool = False) -> int:
         if self.game is not None:
             game = "is over" if self.status is TableStatus.OVER else "has already started"
-            raise TableError(f"The game {game}: you can watch it instead.", "started")
+            raise TableError(f"The game {game}: you can watch it instead.", ErrorCode.STARTED)
         if len(self.seats) >= self.max_seats:
-            raise TableError(f"This table is full ({self.max_seats} seats).", "table_full")
+            raise TableError(f"This table is full ({self.max_seats} seats).", ErrorCode.TABLE_FULL)
         if (taken := self._name_taken_error(name)) is not None:
             raise taken
         record: dict[str, Any] = {"t": "seat", "name": name, "key": key, "code": new_reconnect_code(), "bot": bot}
@@ -549,7 +552,7 @@ class Table(Generic[S]):
     def check_new_seat(self, name: str) -> None:
         """A table locked by its host takes new players only as it says (those invited, by name)."""
         if self.lock_to is TableLock.INVITED and name_key(name) not in self.invited:
-            raise TableError(f"Table {self.code} takes only the players its host invited.", "locked")
+            raise TableError(f"Table {self.code} takes only the players its host invited.", ErrorCode.LOCKED)
 
     def set_lock(self, to: TableLock) -> None:
         if to is not self.lock_to:
@@ -703,7 +706,7 @@ class Table(Generic[S]):
 
     def rename(self, seat: int, name: str) -> None:
         if self.game is not None:
-            raise TableError("Names are fixed once the game has started.", "started")
+            raise TableError("Names are fixed once the game has started.", ErrorCode.STARTED)
         if (taken := self._name_taken_error(name, except_seat=seat)) is not None:
             raise taken
         self.record({"t": "rename", "seat": seat, "name": name})
@@ -728,7 +731,7 @@ class Table(Generic[S]):
         """Start the game (with `practice`, after an unscored practice turn told by the host)."""
         problem = self.start_problem()
         if problem is not None:
-            raise TableError(problem, "cannot_start")
+            raise TableError(problem, ErrorCode.CANNOT_START)
         cards = self.resolve_cards(self.options.decks)
         seed = self.options.seed if self.options.seed is not None else self.rng.randrange(2**63)
         names = [s.name for s in self.seats]
@@ -738,7 +741,7 @@ class Table(Generic[S]):
     def execute(self, command: Command, *, stand_in: str | None = None) -> list[Update]:
         """Run one command. `stand_in` ("away" or "time") says a stand-in made it, and why: the log says so."""
         if self.game is None:
-            raise TableError("The game has not started yet.", "not_started")
+            raise TableError("The game has not started yet.", ErrorCode.NOT_STARTED)
         events, after = step(self.game.state, command)  # checked, and folded once; serialised once, for the store
         rec: dict[str, Any] = {"t": "events", "events": [event_to_dict(e) for e in events]}
         if stand_in is not None:
@@ -858,11 +861,11 @@ class Table(Generic[S]):
 
     def say(self, who: S, seat: int | None, name: str, text: str) -> list[Update]:
         if not text:
-            raise TableError("Type something to send.", "empty")
+            raise TableError("Type something to send.", ErrorCode.EMPTY)
         if self.chat_paused():
-            raise TableError("Chat is paused until the reveal, so nobody can hint at a card.", "chat_paused")
+            raise TableError("Chat is paused until the reveal, so nobody can hint at a card.", ErrorCode.CHAT_PAUSED)
         if not self.limiter.allow(who if seat is None else seat):  # a seat's count outlives its reconnections
-            raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
+            raise TableError("Slow down a little: a few messages every ten seconds.", ErrorCode.RATE_LIMITED)
         return self.record({"t": "chat", "seat": seat, "name": name, "text": text})
 
     def team_of(self, seat: int | None) -> int | None:
@@ -881,14 +884,14 @@ class Table(Generic[S]):
         """A line for your teammate only. Allowed while the table's chat is paused: it reaches nobody else. Kept in
         memory for the team's own view, never recorded (the store, replays and transcripts never see it)."""
         if not text:
-            raise TableError("Type something to send.", "empty")
+            raise TableError("Type something to send.", ErrorCode.EMPTY)
         team = self.team_of(seat)
         if team is None:
             if self.options.mode != Mode.TEAM:
-                raise TableError("Team chat is only for team games.", "not_team")
-            raise TableError("Team chat opens when the game starts, for the players of a team.", "no_team")
+                raise TableError("Team chat is only for team games.", ErrorCode.NOT_TEAM)
+            raise TableError("Team chat opens when the game starts, for the players of a team.", ErrorCode.NO_TEAM)
         if not self.limiter.allow(who if seat is None else seat):
-            raise TableError("Slow down a little: a few messages every ten seconds.", "rate_limited")
+            raise TableError("Slow down a little: a few messages every ten seconds.", ErrorCode.RATE_LIMITED)
         line = ChatLine(seat, name, text, team)
         self.team_chat.setdefault(team, deque(maxlen=TEAM_CHAT_TAIL)).append((self.chat_total, line))
         return ChatUpdate(line)

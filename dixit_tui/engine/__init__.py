@@ -24,6 +24,7 @@ from dixit_tui.engine.errors import (
     BadClue,
     BadVote,
     ConfigError,
+    ErrorCode,
     GameOver,
     NotHost,
     NotYourTurn,
@@ -31,11 +32,13 @@ from dixit_tui.engine.errors import (
     WrongPhase,
 )
 from dixit_tui.engine.events import Event
-from dixit_tui.engine.game import apply, decide, fold, new_game, start, step
+from dixit_tui.engine.folding import apply, fold
+from dixit_tui.engine.game import Game
 from dixit_tui.engine.legal import LegalMoves, legal_moves
+from dixit_tui.engine.opening import new_game, start
 from dixit_tui.engine.reveal import Points, Reveal, SlotResult
+from dixit_tui.engine.rules import decide, step
 from dixit_tui.engine.serialize import event_from_dict, event_to_dict
-from dixit_tui.engine.session import Game
 from dixit_tui.engine.state import GameState, Phase, Turn
 from dixit_tui.engine.view import PlayerView, view_for
 
@@ -48,6 +51,7 @@ __all__ = [
     "Card",
     "Command",
     "ConfigError",
+    "ErrorCode",
     "Event",
     "FirstStoryteller",
     "Game",

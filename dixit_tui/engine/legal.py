@@ -3,7 +3,7 @@
 `legal_moves(state, seat)` answers it whole for the per-player view (engine/view.py), and through the view for
 the stand-ins, the bots and the widgets. The pieces it is made of (`acts`, `clue_cards`, `vote_slots`, ...) are
 public too, for the random player, which asks one of them per command and must stay cheap. The engine's checks in
-engine/game.py refuse exactly what these leave out.
+engine/rules.py refuse exactly what these leave out.
 """
 
 from __future__ import annotations

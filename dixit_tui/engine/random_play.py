@@ -7,8 +7,9 @@ from collections.abc import Callable
 
 from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, VoidTurn, Vote
 from dixit_tui.engine.config import PARTY
-from dixit_tui.engine.game import below, step
 from dixit_tui.engine.legal import acts, clue_cards, clue_needs_card, places_red, submit_count, vote_slots
+from dixit_tui.engine.rng import below
+from dixit_tui.engine.rules import step
 from dixit_tui.engine.state import CLUE, OVER, SUBMIT, VOTE, GameState, Phase
 
 _WORDS = (

@@ -29,7 +29,7 @@ CLUE, SUBMIT, VOTE, OVER = Phase.CLUE, Phase.SUBMIT, Phase.VOTE, Phase.OVER
 
 
 # GameState and Turn keep their fields in a __dict__ (no slots) on purpose: the engine copies a state by copying
-# that dict, about ten times cheaper than setting twenty slots one by one (see engine/game.py, `_copy`).
+# that dict, about ten times cheaper than setting twenty slots one by one (see engine/state_copy.py, `copy_state`).
 
 
 @quick_init
@@ -73,7 +73,7 @@ class GameState:
     # Answers the rules and the views ask for many times per state (who is in, who acts) are remembered in the
     # state's __dict__ under the names in MEMO_KEYS, beside its fields: they are not fields (equality, repr and
     # replays ignore them), and the engine forgets them (sets them to None) whenever it folds an event into a copy
-    # (engine/game.py). The class attributes below are what a state without them in its __dict__ reads.
+    # (engine/folding.py). The class attributes below are what a state without them in its __dict__ reads.
     _active: ClassVar[tuple[int, ...] | None] = None
     _voters: ClassVar[tuple[int, ...] | None] = None
     _waiting: ClassVar[tuple[int, ...] | None] = None

@@ -10,12 +10,15 @@ from typing import Any, TypeVar
 from dixit_tui.coordinator import PlayerSession, TableError, TableLock, TableOptions
 from dixit_tui.coordinator.matchmaker import Ask
 from dixit_tui.coordinator.models import REVEAL_SECONDS, LeaderboardUpdate
-from dixit_tui.engine import FirstStoryteller, Mode, Profile, a_or_an, player_range, profile_for
+from dixit_tui.engine import ErrorCode, FirstStoryteller, Mode, Profile, a_or_an, player_range, profile_for
 from dixit_tui.ratings import leaderboard_rows
 
 
 class BadCommand(TableError):
-    code = "bad_command"
+    """A command of the wrong shape: `bad_command` unless a code is given."""
+
+    def __init__(self, message: str, code: ErrorCode = ErrorCode.BAD_COMMAND) -> None:
+        super().__init__(message, code)
 
 
 def _str(msg: dict[str, Any], key: str, *, required: bool = True) -> str | None:
@@ -92,7 +95,7 @@ async def dispatch(session: PlayerSession, msg: dict[str, Any]) -> None:
     cmd = msg.get("cmd")
     handler = HANDLERS.get(cmd) if isinstance(cmd, str) else None
     if handler is None:
-        raise BadCommand(f"Unknown command {cmd!r}. Commands: {', '.join(HANDLERS)}.", "unknown_command")
+        raise BadCommand(f"Unknown command {cmd!r}. Commands: {', '.join(HANDLERS)}.", ErrorCode.UNKNOWN_COMMAND)
     await handler(session, msg)
 
 
@@ -101,16 +104,16 @@ async def _create(s: PlayerSession, m: dict[str, Any]) -> None:
     try:
         most = options.max_seats()
     except ValueError as err:
-        raise BadCommand(f"Unknown mode or profile: {err}.", "bad_option") from err
+        raise BadCommand(f"Unknown mode or profile: {err}.", ErrorCode.BAD_OPTION) from err
     if options.seats is not None and not 1 <= options.seats <= most:
-        raise BadCommand(f"{a_or_an(options.label())} table has at most {most} seats.", "bad_option")
+        raise BadCommand(f"{a_or_an(options.label())} table has at most {most} seats.", ErrorCode.BAD_OPTION)
     seats = options.seats or most
     bots = _default(_int(m, "bots"), 0)
     if not 0 <= bots < seats:
-        raise BadCommand(f'"bots" must be between 0 and {seats - 1} (one seat is yours).', "bad_option")
+        raise BadCommand(f'"bots" must be between 0 and {seats - 1} (one seat is yours).', ErrorCode.BAD_OPTION)
     most = s.coordinator.limits.max_bots_per_table
     if bots > most:
-        raise TableError(f"A table here takes at most {most} bots.", "too_many_bots")
+        raise TableError(f"A table here takes at most {most} bots.", ErrorCode.TOO_MANY_BOTS)
     await s.create(options)
     if bots:
         await s.add_bots(bots)
@@ -195,7 +198,7 @@ async def _options(s: PlayerSession, m: dict[str, Any]) -> None:
     try:
         options.max_seats()
     except ValueError as err:
-        raise BadCommand(f"Unknown mode or profile: {err}.", "bad_option") from err
+        raise BadCommand(f"Unknown mode or profile: {err}.", ErrorCode.BAD_OPTION) from err
     await s.change_options(options)
 
 
@@ -242,13 +245,13 @@ async def _queue(s: PlayerSession, m: dict[str, Any]) -> None:
 async def _leaderboard(s: PlayerSession, m: dict[str, Any]) -> None:
     limit = _default(_int(m, "limit"), 50)
     if not 1 <= limit <= 100:
-        raise BadCommand('"limit" must be between 1 and 100.', "bad_option")
+        raise BadCommand('"limit" must be between 1 and 100.', ErrorCode.BAD_OPTION)
     s.deliver(LeaderboardUpdate(leaderboard_rows(s.coordinator.ratings, limit)))
 
 
 async def _unqueue(s: PlayerSession, m: dict[str, Any]) -> None:
     if not s.coordinator.matchmaker.unqueue(s):
-        raise TableError("You are not in the queue.", "not_queued")
+        raise TableError("You are not in the queue.", ErrorCode.NOT_QUEUED)
 
 
 HANDLERS: dict[str, Callable[[PlayerSession, dict[str, Any]], Awaitable[None]]] = {

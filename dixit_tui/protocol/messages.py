@@ -18,7 +18,7 @@ from dixit_tui.coordinator import (
     VoidedUpdate,
 )
 from dixit_tui.coordinator.models import LeaderboardUpdate
-from dixit_tui.engine import Mode, Profile, Reveal
+from dixit_tui.engine import ErrorCode, Mode, Profile, Reveal
 from dixit_tui.engine.config import profile_for
 from dixit_tui.protocol.views import game_fields
 
@@ -32,7 +32,7 @@ def hello(name: str, motd: str = "") -> dict[str, Any]:
     return message
 
 
-def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
+def error(code: ErrorCode, message: str, ref: Any = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "ref": ref}
 
 

@@ -17,9 +17,9 @@ from dixit_tui.engine import view_for
 from dixit_tui.health import health
 from dixit_tui.line_mode import play_lines
 from dixit_tui.protocol.admin import handle_admin
+from dixit_tui.protocol.json_stream import MAX_LINE, serve_json
 from dixit_tui.protocol.lines import LineReader
 from dixit_tui.protocol.messages import summary
-from dixit_tui.protocol.session import MAX_LINE, serve_json
 from dixit_tui.ratings import leaderboard_text
 from dixit_tui.replay import replay_json
 from dixit_tui.sanitize import ssh_user

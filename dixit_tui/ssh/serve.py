@@ -22,7 +22,7 @@ from dixit_tui.engine import Card, Command, PlayerView
 from dixit_tui.log_setup import FORMATS, configure_logging
 from dixit_tui.ssh.keys import HostKeyError, allowed_fingerprints
 from dixit_tui.ssh.server import Gate, Limits, freeze_startup_objects, start_server
-from dixit_tui.ssh.session import AppFactory, CommandHandler, SessionIdentity
+from dixit_tui.ssh.session_runner import AppFactory, CommandHandler, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store import SqliteStore, StoreError
 from dixit_tui.store.lock import DataDirLock

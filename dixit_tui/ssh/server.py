@@ -34,7 +34,7 @@ from dixit_tui.ssh import ignore_packets, receive_window, usernames
 from dixit_tui.ssh.driver import check_work_measured
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
-from dixit_tui.ssh.session import (
+from dixit_tui.ssh.session_runner import (
     AppFactory,
     CommandHandler,
     SessionIdentity,

@@ -22,7 +22,7 @@ from textual.widgets import Button, DataTable, Input, Label, Static
 from dixit_tui.coordinator import TableOptions, TableSummary
 from dixit_tui.coordinator.codes import normalize_code
 from dixit_tui.coordinator.models import TableStatus, host_text, mode_text, timer_text
-from dixit_tui.engine import RuleError
+from dixit_tui.engine import ErrorCode, RuleError
 from dixit_tui.sanitize import NAME_MAX, clean_name, ssh_user
 from dixit_tui.tui.create import CreateScreen
 from dixit_tui.tui.host import Host, Session
@@ -31,7 +31,7 @@ from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.textbox import same_content
 
 # Refusals of a seat at a table whose game is over: the lobby shows its end instead (see LobbyScreen.join).
-_NO_SEAT_AFTER_THE_END = frozenset({"started", "reconnect_needed", "key_required"})
+_NO_SEAT_AFTER_THE_END = frozenset({ErrorCode.STARTED, ErrorCode.RECONNECT_NEEDED, ErrorCode.KEY_REQUIRED})
 EMPTY_TEXT = "No tables yet: press c to create one."
 # Fixed widths: the header lines up with the rows from the first paint on (auto widths left it misaligned until the
 # next key), and the columns do not jump as tables come and go. Mode fits "standard (odyssey)", Host a whole name.
@@ -350,11 +350,11 @@ class LobbyScreen(Screen[None]):
     def join_refused(self, err: RuleError, code: str, name: str | None = None) -> None:
         """Say why joining table `code` did not work, or ask what would make it work (another name, the reconnect
         code)."""
-        if err.code == "name_taken":
+        if err.code == ErrorCode.NAME_TAKEN:
             self.app.push_screen(NamePrompt(err.message, name or self.player_name()), partial(self._join_as, code))
-        elif err.code == "reconnect_needed":
+        elif err.code == ErrorCode.RECONNECT_NEEDED:
             self.app.push_screen(ReconnectPrompt(err.message, normalize_code(code), self.host.session))
-        elif err.code == "started":
+        elif err.code == ErrorCode.STARTED:
             hint = " Had a seat there? Press r and type your reconnect code."
             self.app.notify(err.message + hint, severity="error", markup=False)
         else:

@@ -119,7 +119,7 @@ async def test_wrong_codes_are_capped_per_address_network_and_in_all() -> None:
     async def tries(address: str, n: int) -> list[str]:
         client = await connect(coord, "m")
         client.session.identity = client.session.identity.__class__("m", None, address)
-        out = []
+        out: list[str] = []
         for _ in range(n):
             try:
                 await client.session.reclaim("ZZZ-ZZZ-ZZZ-ZZZ")

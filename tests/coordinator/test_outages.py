@@ -20,7 +20,7 @@ from dixit_tui.coordinator import Coordinator, Identity, TableError, TableOption
 from dixit_tui.coordinator.codes import new_reconnect_code
 from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.log_caps import REPEATS
-from dixit_tui.protocol.session import serve_json
+from dixit_tui.protocol.json_stream import serve_json
 from dixit_tui.store import SqliteStore
 from tests.coordinator.clients import connect, game_of, table_of
 

@@ -24,7 +24,7 @@ import pyte
 
 from dixit_tui import ssh_client
 from dixit_tui.ssh.server import DEFAULT_LIMITS, DixitAcceptor, Gate, Limits, start_server
-from dixit_tui.ssh.session import AppFactory, CommandHandler
+from dixit_tui.ssh.session_runner import AppFactory, CommandHandler
 from tests.e2e.placeholder_app import placeholder_app_factory
 
 HOST = "127.0.0.1"

@@ -14,8 +14,8 @@ import pytest
 from jsonschema import ValidationError
 
 from dixit_tui.protocol.commands import HANDLERS
+from dixit_tui.protocol.json_stream import MAX_LINE
 from dixit_tui.protocol.schema import validate_message
-from dixit_tui.protocol.session import MAX_LINE
 from tests.e2e.harness import HOST
 from tests.e2e.json_client import JsonClient, everyone_over, play, table_of_three
 from tests.e2e.servers import Serve, dixit_server

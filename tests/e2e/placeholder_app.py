@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
 from dixit_tui.sanitize import clean_name
-from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 
 

@@ -30,7 +30,7 @@ from dixit_tui.ssh.serve import (
     session_gate,
 )
 from dixit_tui.ssh.server import DixitAcceptor
-from dixit_tui.ssh.session import AppFactory, SessionIdentity
+from dixit_tui.ssh.session_runner import AppFactory, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store import SqliteStore
 from dixit_tui.tui.app import DixitApp

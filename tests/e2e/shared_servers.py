@@ -38,7 +38,7 @@ from dixit_tui.ssh.serve import (
     session_gate,
 )
 from dixit_tui.ssh.server import DixitAcceptor, start_server
-from dixit_tui.ssh.session import AppFactory, SessionIdentity
+from dixit_tui.ssh.session_runner import AppFactory, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store.redis_store import RedisStore
 from dixit_tui.tui.app import DixitApp

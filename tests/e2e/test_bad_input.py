@@ -31,10 +31,10 @@ from dixit_tui.bots.view import BotView
 from dixit_tui.coordinator import Coordinator, Identity, StateUpdate
 from dixit_tui.coordinator.codes import normalize_code
 from dixit_tui.coordinator.table import Table
-from dixit_tui.engine.session import Game
-from dixit_tui.protocol.session import MAX_LINE
+from dixit_tui.engine.game import Game
+from dixit_tui.protocol.json_stream import MAX_LINE
 from dixit_tui.ssh.guard import SessionLimits
-from dixit_tui.ssh.session import INTERNAL_ERROR, SessionIdentity
+from dixit_tui.ssh.session_runner import INTERNAL_ERROR, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.tui import app as dixit_app
 from dixit_tui.tui.app import CoordinatorUpdate, DixitApp

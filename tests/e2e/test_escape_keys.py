@@ -23,7 +23,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.e2e.harness import HOST, PtyClient, running_server, wait_for
 from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, ssh_options

@@ -12,9 +12,9 @@ from typing import Any
 import asyncssh
 import pytest
 
-from dixit_tui.protocol.session import MAX_LINE
+from dixit_tui.protocol.json_stream import MAX_LINE
 from dixit_tui.ssh.server import FULL_HEADLESS, Limits
-from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.session_runner import SessionIdentity
 from tests.e2e.harness import PtyClient, connect, running_server
 from tests.e2e.json_client import JsonClient
 from tests.e2e.servers import dixit_server

@@ -8,7 +8,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.session_runner import SessionIdentity
 from tests.e2e.harness import HOST, running_server, wait_for
 from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, run, ssh_options
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
-import time
 from functools import partial
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 from dixit_tui.bots.player import BotPlayer
 from dixit_tui.coordinator.table import Table
 from tests.bots.holds import still_holding
+from tests.e2e.clock import drive_clock, idle_out, run_out
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.json_client import JsonClient
 from tests.e2e.servers import dixit_server
@@ -96,6 +96,7 @@ def counts_down(client: PtyClient) -> bool:
 
 async def test_an_offline_players_stand_in_is_announced_with_its_countdown_and_logged_once(tmp_path: Path) -> None:
     async with dixit_server(tmp_path, store=True, disconnect_grace=15.0) as (server, coord):
+        clock = drive_clock(coord)  # cara's 15 s of grace pass when the test says
         players, table = await seat_players(server.port, coord, ["ana", "ben", "cara"])
         ana, ben, cara = (p.client for p in players)
         await start_game(ana)
@@ -108,6 +109,7 @@ async def test_an_offline_players_stand_in_is_announced_with_its_countdown_and_l
                 partial(counts_down, client), TIMEOUT, "the stand-in's countdown in the status line"
             )
         assert table.options.turn_seconds is None  # a table without a timer
+        await run_out(coord, table.code, clock)  # her grace is over (its vote's, after it, is over at once)
         await wait_status(ana, "Vote: turn the dial")  # the stand-in gave cara's cards, then votes for her
         await wait_for(lambda: "cara is away: a stand-in voted for them." in table.log, TIMEOUT, "the stand-in's vote")
         await ana.wait_until(lambda: "is offline" not in status(ana), TIMEOUT, "no more offline player awaited")
@@ -163,7 +165,7 @@ def paused(coord: object, code: str) -> bool:
 
 
 async def test_a_game_everyone_left_pauses_then_closes_and_can_be_replayed(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path, store=True, disconnect_grace=0.5, close_idle_after=2.0) as (server, coord):
+    async with dixit_server(tmp_path, store=True, disconnect_grace=0.5, close_idle_after=3600.0) as (server, coord):
         ana = await JsonClient.open(server.port, "ana")
         code = await ana.create(mode="standard", seed=3, bots=2, turn_seconds=1)
         ana.send({"cmd": "start"})
@@ -187,6 +189,8 @@ async def test_a_game_everyone_left_pauses_then_closes_and_can_be_replayed(tmp_p
         lobby = await lee.wait_for("state", table=None)
         tables = lobby["tables"]
         assert isinstance(tables, list) and [t["status"] for t in tables if t["table"] == code] == ["playing"]
+        await still_holding(bots, "alone")
+        await idle_out(coord, code)  # its hour alone is over
         await wait_for(lambda: code not in coord.tables, TIMEOUT, "the table to close")
         assert len(table.log) == events + 1 and "closed" in table.log[-1]  # nothing was played meanwhile
         lee.messages.clear()
@@ -209,6 +213,7 @@ async def test_a_game_everyone_left_resumes_its_time_limit_where_it_stopped(tmp_
     """Over JSON: while nobody is seated and connected, the phase's time limit stops; back with her reconnect code,
     ana finds it pushed on by (at least) the time the table stood empty, and nobody was played for."""
     async with dixit_server(tmp_path, store=True, disconnect_grace=3600.0, close_idle_after=3600.0) as (server, coord):
+        clock = drive_clock(coord)
         ana = await JsonClient.open(server.port, "ana")
         code = await ana.create(mode="standard", seed=3, turn_seconds=600)
         others = [await JsonClient.open(server.port, name) for name in ("ben", "cy")]
@@ -223,9 +228,9 @@ async def test_a_game_everyone_left_resumes_its_time_limit_where_it_stopped(tmp_
         for client in (ana, *others):
             await client.close()
         await wait_for(lambda: paused(coord, code) and not table.humans_connected(), TIMEOUT, "the table to pause")
-        left = time.time()
-        await asyncio.sleep(1.0)
-        back_at = time.time()
+        left = clock()
+        clock.advance(300.0)  # the table stands empty five minutes
+        back_at = clock()
         back = await JsonClient.open(server.port, "ana")
         back.send({"cmd": "reconnect", "code": reconnect})
         state = await back.wait_for("state", table=code)

@@ -22,7 +22,7 @@ import asyncssh
 import pytest
 
 from dixit_tui.ssh.server import DixitAcceptor, DixitSSHServer, Limits
-from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.session_runner import SessionIdentity
 from tests.e2e.harness import HOST, connect, running_server, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]

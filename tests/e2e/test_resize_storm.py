@@ -16,7 +16,7 @@ from textual import events
 from textual.app import App
 
 from dixit_tui.ssh.driver import SSHDriver
-from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.e2e.harness import PtyClient, running_server
 from tests.e2e.placeholder_app import placeholder_app_factory

@@ -23,7 +23,7 @@ from textual.widgets import Static
 
 from dixit_tui.ssh.driver import SessionParser, SSHDriver
 from dixit_tui.ssh.server import Limits
-from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.e2e.harness import HOST, PtyClient, connect, running_server, wait_for
 from tests.e2e.leaks import holders

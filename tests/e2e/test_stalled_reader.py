@@ -16,7 +16,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from dixit_tui.ssh.server import Limits
-from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.e2e.harness import PtyClient, connect, running_server, wait_for
 

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from dixit_tui.engine import GameState, Phase, Submit, Turn, Vote, step
-from dixit_tui.engine import game as game_module
 from dixit_tui.engine.events import CardsSubmitted, HandsPassed, VoteCast
 from dixit_tui.engine.random_play import random_command
 from dixit_tui.engine.reveal import Points
+from dixit_tui.engine.rng import rng_for, shuffled
 from dixit_tui.engine.scoring import score_seats, score_units
 from tests.engine.helpers import make_game
 from tests.work_counters import PythonCalls
@@ -61,14 +61,14 @@ def test_an_eight_player_turn_costs_few_python_calls() -> None:
 @pytest.mark.parametrize("seed", [0, 7, 123456789, -5])
 def test_the_seeded_generator_and_shuffle_are_those_of_random(seed: int) -> None:
     for draws in (0, 1, 17):
-        ours, theirs = game_module._rng(seed, draws), random.Random(f"dixit:{seed}:{draws}")
+        ours, theirs = rng_for(seed, draws), random.Random(f"dixit:{seed}:{draws}")
         assert ours.getstate() == theirs.getstate()
         assert ours.randrange(8) == theirs.randrange(8)
     for n in (0, 1, 2, 3, 7, 8, 9, 63, 64, 65, 84, 200):
         items = [f"c{i}" for i in range(n)]
         expected = list(items)
         random.Random(f"dixit:{seed}:{n}").shuffle(expected)
-        assert game_module._shuffled(items, seed, n) == tuple(expected)
+        assert shuffled(items, seed, n) == tuple(expected)
 
 
 def test_the_quick_constructors_build_what_the_dataclasses_would() -> None:
@@ -143,9 +143,9 @@ def test_the_rules_read_phases_and_modes_from_module_globals() -> None:
     """On Python 3.11 reading an enum member through its class (Phase.VOTE) goes through EnumType.__getattr__'s
     slot hook, about ten times the cost of a global; the modules every command runs through use the globals
     (engine.state.VOTE, engine.config.PARTY, ...)."""
-    from dixit_tui.engine import legal, random_play, state, view
+    from dixit_tui.engine import draft, folding, legal, opening, random_play, rules, state, state_copy, turn_end, view
 
-    for module in (game_module, legal, random_play, state, view):
+    for module in (rules, draft, folding, opening, turn_end, state_copy, legal, random_play, state, view):
         assert module.__file__ is not None
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         # the globals themselves (CLUE, SUBMIT, VOTE, OVER = Phase.CLUE, ...) are module-level assignments

@@ -19,9 +19,9 @@ from dixit_tui.engine import (
     legal_moves,
     view_for,
 )
+from dixit_tui.engine.game import Game
 from dixit_tui.engine.legal import NOTHING
 from dixit_tui.engine.random_play import random_command
-from dixit_tui.engine.session import Game
 from tests.engine.helpers import give_clue, make_game, slot_of, submit_all
 
 

@@ -9,7 +9,9 @@ from dataclasses import fields
 import pytest
 
 from dixit_tui.engine import GameState, Phase, decide, fold, step, view_for
-from dixit_tui.engine import game as game_module
+from dixit_tui.engine import draft as draft_module
+from dixit_tui.engine import folding as folding_module
+from dixit_tui.engine import rules as rules_module
 from dixit_tui.engine.random_play import random_command, random_table_command
 from tests.engine.helpers import CARDS, make_game
 
@@ -60,7 +62,7 @@ def test_step_equals_decide_then_fold_and_remembered_answers_are_right(mode: str
 
 def test_one_state_copy_per_command_and_per_fold(monkeypatch: pytest.MonkeyPatch) -> None:
     copies = 0
-    real_copy = game_module._copy
+    real_copy = folding_module.copy_state
 
     def counting_copy(obj: object) -> object:
         nonlocal copies
@@ -68,7 +70,8 @@ def test_one_state_copy_per_command_and_per_fold(monkeypatch: pytest.MonkeyPatch
             copies += 1
         return real_copy(obj)
 
-    monkeypatch.setattr(game_module, "_copy", counting_copy)
+    for module in (rules_module, draft_module, folding_module):  # each copies through its own name
+        monkeypatch.setattr(module, "copy_state", counting_copy)
     game = make_game(8, seed=4)
     rng = random.Random(4)
     state = game.state

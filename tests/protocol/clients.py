@@ -16,8 +16,8 @@ from dixit_tui.bots.player import BOT_NAMES, add_bots, seat_bots
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.coordinator.service import BotFactory
+from dixit_tui.protocol.json_stream import serve_json
 from dixit_tui.protocol.schema import validate_message
-from dixit_tui.protocol.session import serve_json
 from tests.protocol.moves import Message, check_order, next_move
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from dixit_tui.coordinator import Coordinator, Identity
-from dixit_tui.protocol.session import serve_json
+from dixit_tui.protocol.json_stream import serve_json
 
 
 class Pipe:

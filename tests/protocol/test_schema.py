@@ -22,8 +22,8 @@ import pytest
 from jsonschema import Draft202012Validator, ValidationError
 
 from dixit_tui.protocol.commands import HANDLERS
+from dixit_tui.protocol.json_stream import MAX_LINE
 from dixit_tui.protocol.schema import load_schema, validate_message
-from dixit_tui.protocol.session import MAX_LINE
 from tests.protocol.clients import Game
 from tests.protocol.moves import Message
 

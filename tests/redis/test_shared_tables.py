@@ -24,7 +24,7 @@ from dixit_tui.coordinator import (
 from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.coordinator.retry import CONFLICT_TRIES
 from dixit_tui.coordinator.shared import RemoteSeat, SharedTables
-from dixit_tui.engine import RuleError
+from dixit_tui.engine import ErrorCode, RuleError
 from dixit_tui.store.redis_store import RedisStore
 from tests.redis_server import RedisServer
 from tests.store.tables import Client, game_of, last_view
@@ -234,7 +234,7 @@ async def test_a_move_that_keeps_losing_races_is_made_again_then_refused_and_cha
     lose_races(a, lambda: ben.chat(f"line {next(said)}"), CONFLICT_TRIES)  # a line at worker B wins every race
     with pytest.raises(TableError) as refused:
         await ana.clue("too late", game_of(ana_c).hand[0].card)
-    assert refused.value.code == "conflict"
+    assert refused.value.code == ErrorCode.CONFLICT
     assert a.shared.conflicts - conflicts == CONFLICT_TRIES  # made again each time, up to CONFLICT_TRIES in all
     history = await a.shared.store.history(code)
     assert [r["text"] for r in history if r["t"] == "chat"] == [f"line {i}" for i in range(CONFLICT_TRIES)]
@@ -608,7 +608,7 @@ async def test_wrong_reconnect_codes_from_one_address_count_at_every_worker(work
 
     async def guesses(worker: Worker, name: str, count: int) -> list[str]:
         session = await worker.coordinator.connect(Identity(name, None, peer=here), Client())
-        codes = []
+        codes: list[str] = []
         for _ in range(count):
             with pytest.raises(TableError) as refused:
                 await session.reclaim("ZZZ-ZZZ-ZZZ-ZZZ")

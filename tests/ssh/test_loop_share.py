@@ -28,7 +28,7 @@ from dixit_tui.coordinator import Coordinator, TableOptions, detached
 from dixit_tui.ssh import driver as driver_module
 from dixit_tui.ssh.driver import SSHDriver, check_work_measured, install_textual_patches
 from dixit_tui.ssh.server import DEFAULT_LIMITS
-from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.bots.humans import Human
 from tests.e2e.harness import PtyClient, running_server, wait_for

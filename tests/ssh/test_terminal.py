@@ -10,7 +10,7 @@ from rich.cells import cell_len
 
 from dixit_tui.ssh.ascii_forms import ascii_forms
 from dixit_tui.ssh.serve import add_arguments, data_folders
-from dixit_tui.ssh.session import connect_hint
+from dixit_tui.ssh.session_runner import connect_hint
 from dixit_tui.ssh.terminal import (
     build_terminal_info,
     clamp_size,

@@ -18,7 +18,7 @@ from textual.widgets import Static
 from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.ssh.guard import LogRate, SessionLimits, WorkBudget
 from dixit_tui.ssh.input import EventPacer
-from dixit_tui.ssh.session import SessionIdentity
+from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.e2e.harness import PtyClient, running_server, wait_for
 

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from dixit_tui.coordinator import Coordinator, Identity, LobbyUpdate, TableSummary, Update
 from dixit_tui.counts import COUNTS
-from dixit_tui.engine import RuleError
+from dixit_tui.engine import ErrorCode, RuleError
 from dixit_tui.log_caps import REPEATS
 from dixit_tui.protocol.commands import dispatch
 from dixit_tui.protocol.messages import encode_update, error, hello
@@ -114,7 +114,7 @@ async def serve_json(
                 if idle_timeout is not None and loop.time() >= last_input + idle_timeout:
                     if session.seat is None and not coordinator.matchmaker.queued(session):
                         log.info("headless client %s idle for %gs; disconnecting", who, idle_timeout)
-                        say(error("idle", IDLE_MESSAGE.format(seconds=round(idle_timeout))))
+                        say(error(ErrorCode.IDLE, IDLE_MESSAGE.format(seconds=round(idle_timeout))))
                         status = 1
                         break
                     last_input = loop.time()  # seated at a table: a player may wait for their turn
@@ -129,7 +129,7 @@ async def serve_json(
             if not raw:
                 break
             if len(raw) > MAX_LINE:
-                say(error("line_too_long", f"A line can be at most {MAX_LINE} bytes."))
+                say(error(ErrorCode.LINE_TOO_LONG, f"A line can be at most {MAX_LINE} bytes."))
                 continue
             text = raw.decode("utf-8", errors="replace").strip()
             if not text:
@@ -159,10 +159,10 @@ async def _handle(session: Any, text: str, say: Callable[[dict[str, Any]], None]
     try:
         msg = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except (ValueError, RecursionError):
-        say(error("bad_json", "That line is not valid JSON."))
+        say(error(ErrorCode.BAD_JSON, "That line is not valid JSON."))
         return
     if not isinstance(msg, dict):
-        say(error("bad_json", 'Send one JSON object per line, like {"cmd": "start"}.'))
+        say(error(ErrorCode.BAD_JSON, 'Send one JSON object per line, like {"cmd": "start"}.'))
         return
     ref = msg.get("ref")
     try:
@@ -172,4 +172,4 @@ async def _handle(session: Any, text: str, say: Callable[[dict[str, Any]], None]
         say(error(err.code, err.message, ref))
     except Exception:  # a bug must not end the session or touch the game
         log.exception("headless command failed: %r", msg.get("cmd"))
-        say(error("internal", "Something went wrong on the server; nothing changed.", ref))
+        say(error(ErrorCode.INTERNAL, "Something went wrong on the server; nothing changed.", ref))
