@@ -1,23 +1,39 @@
-"""The private parts of Textual the project patches or overrides are still what they were checked against: an
-upgrade that changes one fails here, naming the part and the file to re-check (see dixit_tui/textual_internals.py)."""
+"""The private parts of Textual (and of asyncssh and asyncio) the project relies on are still what they were checked
+against: an upgrade that changes one fails here, naming the part and the file to re-check (see
+dixit_tui/textual_host/internals.py). And the check `dixit-tui serve` runs at start sees a part that differs in a
+modified copy of a Textual module, and says which."""
 
 from __future__ import annotations
 
+import argparse
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
 import textual
 from packaging.version import Version
 
-from dixit_tui.textual_internals import CHECKED_WITH, INTERNALS, current, fingerprint, source_of
+from dixit_tui.ssh.serve import check_internals_at_start
+from dixit_tui.textual_host import internals
+from dixit_tui.textual_host.check import LIBRARIES, check_internals, fingerprint, package_root, source_of
+from dixit_tui.textual_host.internals import CHECKED_WITH
 
 
 def test_every_private_part_relied_on_is_unchanged() -> None:
-    found = current()
-    changed = []
-    for item in INTERNALS:
-        now = found[f"{item.module}:{item.name}"]
-        if now != item.fingerprint:
-            what = "is gone" if now is None else f"changed (fingerprint {now})"
-            changed.append(f"{item.module}: {item.name} {what}; {item.where} relies on it ({item.use})")
-    assert not changed, f"Textual {textual.__version__} is not {CHECKED_WITH}:\n" + "\n".join(changed)
+    report = check_internals()
+    changed = [difference.describe() for difference in report.differences]
+    assert not changed, "\n".join(changed)
+
+
+def test_every_module_is_the_one_checked_so_the_check_at_start_reads_no_module_twice() -> None:
+    """Each module file is the one checked (`MODULES`): the check then hashes it and parses nothing. A file that
+    changed elsewhere than in the parts listed is parsed at each start: update its fingerprint."""
+    for library in LIBRARIES:
+        root = package_root(library.package)
+        assert set(library.modules) == {item.module for item in library.internals}, library.name
+        for module, expected in library.modules.items():
+            assert fingerprint((root / module).read_text(encoding="utf-8")) == expected, f"{library.name}: {module}"
 
 
 def test_the_installed_textual_is_in_the_pinned_minor_range() -> None:
@@ -26,9 +42,66 @@ def test_the_installed_textual_is_in_the_pinned_minor_range() -> None:
 
 
 def test_the_fingerprints_see_a_change() -> None:
-    text = "class A:\n    def f(self):\n        return 1\n    x: int = 2\n"
+    text = "from a import b as c\nclass A:\n    def f(self):\n        return 1\n    x: int = 2\n"
     assert source_of(text, "A.f") == "def f(self):\n        return 1"
     assert source_of(text, "A.x") == "x: int = 2"
+    assert source_of(text, "c") == "from a import b as c"
     assert source_of(text, "A.g") is None and source_of(text, "B.f") is None
     changed = text.replace("return 1", "return 2")
     assert fingerprint(source_of(changed, "A.f") or "") != fingerprint(source_of(text, "A.f") or "")
+
+
+def textual_copy(tmp_path: Path) -> Path:
+    """A copy of the modules the list names, as the installed Textual has them: the folder holding textual/."""
+    root = package_root("textual")
+    for module in internals.MODULES:
+        (tmp_path / module).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / module, tmp_path / module)
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_the_check_names_a_part_changed_in_a_copy_of_a_textual_module(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = textual_copy(tmp_path)
+    assert not check_internals({"textual": root}).differences  # (the copy as installed)
+    screen = root / "textual/screen.py"
+    edit(screen, "    def _on_timer_update(self) -> None:\n", "    def _on_timer_update(self) -> None:\n        pass\n")
+    edit(screen, "from __future__ import annotations\n", "from __future__ import annotations\n# a comment\n")
+    report = check_internals({"textual": root})
+    [difference] = report.differences  # (the comment changes the file, but no part listed)
+    assert difference.internal.name == "Screen._on_timer_update" and not difference.gone
+    assert difference.installed == textual.__version__ and difference.library.checked_with == CHECKED_WITH
+    said = difference.describe()
+    assert "Screen._on_timer_update" in said and "dixit_tui/textual_host/frame_pacing.py" in said
+    assert f"checked with Textual {CHECKED_WITH}, installed {textual.__version__}" in said
+    assert f"Textual {textual.__version__}: {len(internals.INTERNALS)} internals checked, 1 differ" in report.summary()
+
+    caplog.set_level(logging.WARNING)
+    assert check_internals_at_start(argparse.Namespace(), report)  # changed, not gone: the server starts
+    assert [(r.levelno, r.getMessage()) for r in caplog.records] == [(logging.WARNING, said)]
+
+
+def test_a_part_gone_stops_the_start_unless_allowed(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    root = textual_copy(tmp_path)
+    edit(root / "textual/widget.py", "    def _on_show(self", "    def _on_shown(self")
+    report = check_internals({"textual": root})
+    [difference] = report.gone
+    assert difference.internal.name == "Widget._on_show" and "is gone" in difference.describe()
+
+    caplog.set_level(logging.WARNING)
+    assert not check_internals_at_start(argparse.Namespace(), report)
+    assert [r.levelno for r in caplog.records] == [logging.ERROR, logging.ERROR]
+    assert "--allow-textual-mismatch" in caplog.records[-1].getMessage()
+    caplog.clear()
+    assert check_internals_at_start(argparse.Namespace(allow_textual_mismatch=True), report)
+    assert [r.levelno for r in caplog.records] == [logging.WARNING]
+    caplog.clear()
+    assert not check_internals_at_start(argparse.Namespace(reuse_port=True), report)  # a worker: its supervisor said
+    assert not caplog.records

@@ -2,7 +2,7 @@
 
     python -m dixit_tui.bench.cli --sessions 50 --tables 5
 
-(what each run measures: dixit_tui/bench/load.py and dixit_tui/bench/compare.py)."""
+(what each run measures: dixit_tui/bench/load.py and dixit_tui/bench/compare.py; the report: report.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import asyncssh
 
-from dixit_tui.bench import compare, load
+from dixit_tui.bench import compare, load, report
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     except (RuntimeError, OSError, asyncssh.Error) as error:
         print(f"dixit-tui bench: {error}", file=sys.stderr)
         return 1
-    print(json.dumps(result) if args.json else load.render(result), flush=True)
+    print(json.dumps(result) if args.json else report.render(result), flush=True)
     return 0 if not result["failures"] else 1
 
 

@@ -53,9 +53,13 @@ from typing import Any
 
 import asyncssh
 
-from dixit_tui.bench.load import HOST, WARM_UP_TABLE, LoadRun, ProcStats, TableRun, machine_cpu, progress, server_argv
+from dixit_tui.bench.load import server_argv
+from dixit_tui.bench.load_run import WARM_UP_TABLE, LoadRun
 from dixit_tui.bench.local_redis import LocalRedis, RedisStartError, redis_server_path
-from dixit_tui.bench.server import ServerProcess
+from dixit_tui.bench.proc_stats import ProcStats, machine_cpu
+from dixit_tui.bench.progress import progress
+from dixit_tui.bench.server import HOST, ServerProcess
+from dixit_tui.bench.table_run import TableRun
 from dixit_tui.bench.workers import socket_owner, worker_pids
 
 TARGET = 1.7  # issue 13: two workers give at least 1.7 times the terminal updates per second of one

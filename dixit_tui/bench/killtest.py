@@ -46,6 +46,7 @@ import asyncssh
 
 from dixit_tui.bench import server
 from dixit_tui.bench.local_redis import LocalRedis, RedisStartError
+from dixit_tui.bench.server import HOST, serve_argv
 from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import (
     Card,
@@ -69,7 +70,6 @@ from dixit_tui.protocol.messages import no_game
 from dixit_tui.protocol.views import game_fields
 from dixit_tui.store.sqlite import FILENAME as DB_FILENAME
 
-HOST = "127.0.0.1"
 PARALLEL_CONNECTS = 8  # the server admits 10 unauthenticated connections per address
 
 
@@ -191,31 +191,6 @@ class KillReport:
 
 
 # --- the server process ------------------------------------------------------------------------------------------
-
-
-def serve_argv(
-    keys_dir: Path,
-    data_dir: Path,
-    *,
-    port: int = 0,
-    python: str = sys.executable,
-    seeded: bool = True,
-    snapshot_every: int | None = None,
-    redis: str | None = None,
-    workers: int | None = None,
-) -> list[str]:
-    """The real server's command line (`--snapshot-every` when given; the server's default is 100 records)."""
-    args = ["serve", "--host", HOST, "--port", str(port), "--keys-dir", str(keys_dir), "--data-dir", str(data_dir)]
-    args += ["--log-level", "WARNING"]
-    if redis:
-        args += ["--redis", redis]
-    if workers is not None:
-        args += ["--workers", str(workers)]
-    if seeded:
-        args.append("--allow-seeded-tables")
-    if snapshot_every is not None:
-        args += ["--snapshot-every", str(snapshot_every)]
-    return [python, "-m", "dixit_tui", *args]
 
 
 class ServerProcess(server.ServerProcess):

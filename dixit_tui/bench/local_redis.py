@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from dixit_tui.bench.stopping import send, terminated
+
 
 class RedisStartError(RuntimeError):
     """redis-server is missing, exited, or did not answer in time. The message says which."""
@@ -115,13 +117,7 @@ class LocalRedis:
         proc = self.proc
         if proc is None:
             return
-        if proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(proc.wait(), 10.0)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    proc.kill()
-                await proc.wait()
+        if not await terminated(proc, 10.0):
+            send(proc, signal.SIGKILL)
+            await proc.wait()
         self.proc = None

@@ -1,14 +1,52 @@
-"""A dixit-tui server as a subprocess, for the operator tools (the load benchmark, the crash test): started, its
-port read from its `listening on` line, killed with SIGKILL (a crash), stopped with SIGTERM, started again."""
+"""A dixit-tui server as a subprocess, for the operator tools (the load benchmark, the crash test): its command line,
+and the process started, its port read from its `listening on` line, killed with SIGKILL (a crash), stopped with
+SIGTERM, started again."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import signal
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+
+from dixit_tui.bench.stopping import send, terminated
+
+HOST = "127.0.0.1"
+
+
+def serve_argv(
+    keys_dir: Path,
+    data_dir: Path,
+    *,
+    port: int = 0,
+    python: str = sys.executable,
+    server: Sequence[str] = ("dixit_tui", "serve"),
+    seeded: bool = True,
+    snapshot_every: int | None = None,
+    redis: str | None = None,
+    workers: int | None = None,
+    limits: Mapping[str, int] | None = None,
+) -> list[str]:
+    """The command line of a server on the loopback address, logging warnings and worse: `dixit-tui serve` (or a
+    module that takes its options, `server`: the benchmark's floor), seeded tables allowed unless not `seeded`;
+    `--snapshot-every` when given (the server's default is 100 records), its tables in `redis` and its `workers`
+    when given, and its `limits` (`--limit NAME=VALUE`)."""
+    args = ["--host", HOST, "--port", str(port), "--keys-dir", str(keys_dir), "--data-dir", str(data_dir)]
+    args += ["--log-level", "WARNING"]
+    if redis:
+        args += ["--redis", redis]
+    if workers is not None:
+        args += ["--workers", str(workers)]
+    if seeded:
+        args.append("--allow-seeded-tables")
+    if snapshot_every is not None:
+        args += ["--snapshot-every", str(snapshot_every)]
+    for name, value in (limits or {}).items():
+        args += ["--limit", f"{name}={value}"]
+    return [python, "-m", *server, *args]
 
 
 class ServerStartError(RuntimeError):
@@ -116,9 +154,7 @@ class ServerProcess:
         proc = self.proc
         if proc is None:
             return
-        if proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signal.SIGKILL)
+        send(proc, signal.SIGKILL)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(proc.wait(), 10)
         await self._finish_drains()
@@ -128,14 +164,9 @@ class ServerProcess:
         proc = self.proc
         if proc is None:
             return
-        if proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(proc.wait(), timeout)
-            except TimeoutError:
-                await self.kill()
-                return
+        if not await terminated(proc, timeout):
+            await self.kill()
+            return
         await self._finish_drains()
 
     async def _finish_drains(self) -> None:

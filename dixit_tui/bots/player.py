@@ -206,9 +206,6 @@ class BotPlayer:
         finally:
             self.finished.set()
 
-    async def wait_finished(self, timeout: float | None = None) -> None:
-        await asyncio.wait_for(self.finished.wait(), timeout)
-
     # --- receiving ----------------------------------------------------------------------------------------
 
     def _sink(self, update: Update) -> None:

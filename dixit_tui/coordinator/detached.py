@@ -2,8 +2,8 @@
 
 asyncio tasks and callbacks copy the current `contextvars` context. Started from a player's session, they would
 carry that session's app (Textual's `active_app`): the SSH layer would charge the table's timers and bots to that
-player's share of the loop (see `dixit_tui.ssh.driver`), and the task would keep the player's app alive after
-they left. These helpers start them in a fresh, empty context instead.
+player's share of the loop (see `dixit_tui.textual_host.work_share`), and the task would keep the player's app alive
+after they left. These helpers start them in a fresh, empty context instead.
 """
 
 from __future__ import annotations

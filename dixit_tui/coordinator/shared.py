@@ -834,7 +834,3 @@ class SharedTables:
             if remote != isinstance(current, RemoteSeat):
                 return True
         return False
-
-
-def is_remote(session: PlayerSession | RemoteSeat) -> bool:
-    return isinstance(session, RemoteSeat)

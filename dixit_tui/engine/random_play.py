@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from dixit_tui.engine.commands import Command, GiveClue, RemovePlayer, Submit, VoidTurn, Vote
+from dixit_tui.engine.commands import Command, GiveClue, Submit, Vote
 from dixit_tui.engine.config import PARTY
-from dixit_tui.engine.legal import acts, clue_cards, clue_needs_card, places_red, submit_count, vote_slots
+from dixit_tui.engine.legal import clue_cards, clue_needs_card, places_red, submit_count, vote_slots
 from dixit_tui.engine.rng import below
 from dixit_tui.engine.rules import step
 from dixit_tui.engine.state import CLUE, OVER, SUBMIT, VOTE, GameState, Phase
@@ -26,16 +26,12 @@ _WORDS = (
 )
 
 
-def command_for(state: GameState, seat: int, rng: random.Random) -> Command | None:
-    """A random legal command for `seat` in this phase, or None if the seat has nothing to do."""
-    return _command(state, state.phase, seat, rng, rng.getrandbits) if acts(state, seat) else None
-
-
 def _command(state: GameState, phase: Phase, seat: int, rng: random.Random, bits: Callable[[int], int]) -> Command:
-    """command_for, for a seat known to act now (`bits` is rng.getrandbits). Every draw is the one rng.choice(items)
-    (items[below(n)]), rng.randint(1, n) (1 + below(n)) or rng.sample would make; rng.sample(items, 1) draws as
-    choice does. The draws of every card and vote are below(bits, n) written out: `k = n.bit_length()`, then
-    bits(k) until it is below n (a call less per draw; the simulator makes dozens a turn)."""
+    """A random legal command for `seat`, known to act now in `phase` (`bits` is rng.getrandbits). Every draw is
+    the one rng.choice(items) (items[below(n)]), rng.randint(1, n) (1 + below(n)) or rng.sample would make;
+    rng.sample(items, 1) draws as choice does. The draws of every card and vote are below(bits, n) written out:
+    `k = n.bit_length()`, then bits(k) until it is below n (a call less per draw; the simulator makes dozens a
+    turn)."""
     if phase is CLUE:
         if not clue_needs_card(state):
             return GiveClue(seat, _WORDS[below(bits, len(_WORDS))], None)
@@ -91,16 +87,6 @@ def random_command(state: GameState, rng: random.Random, *, revote: float = 0.1)
             r = bits(k)
         seat = waiting[r]
     return _command(state, phase, seat, rng, bits)
-
-
-def random_table_command(state: GameState, rng: random.Random) -> Command | None:
-    """A rarer host action: void the turn, or remove a player."""
-    if state.phase is OVER:
-        return None
-    if rng.random() < 0.5 and state.phase is not CLUE:
-        return VoidTurn(state.host)
-    target = rng.choice(state.active_seats())
-    return RemovePlayer(state.host, target)
 
 
 def play_out(state: GameState, rng: random.Random, max_commands: int = 100_000) -> tuple[GameState, int]:

@@ -52,6 +52,3 @@ class Reveal:
     outcome: str  # an Outcome's value
     slots: tuple[SlotResult, ...]
     points: tuple[Points, ...]  # one per seat still in the game
-
-    def points_of(self, seat: int) -> Points | None:
-        return next((p for p in self.points if p.seat == seat), None)

@@ -4,51 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 FIND_POINTS = 3  # storyteller and each finder, when some but not all found
 MISS_POINTS = 2  # everyone but the storyteller, when all or none found
 PARTY_MAX = 5
-
-
-@dataclass(frozen=True, slots=True)
-class UnitScore:
-    pass1: int = 0
-    bonus_raw: int = 0
-    bonus: int = 0
-    extra: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.pass1 + self.bonus + self.extra
-
-
-def score_standard(
-    *,
-    seats: Iterable[int],
-    storyteller: int,
-    teller_slot: int,
-    owners: Mapping[int, int],
-    votes: Mapping[int, tuple[int, ...]],
-    bonus_cap: int | None,
-    single_vote_extra: bool,
-    unit_of: Callable[[int], int] = lambda seat: seat,
-) -> tuple[str, dict[int, UnitScore]]:
-    """Two-pass scoring. `owners` maps slot -> seat, `votes` maps voter -> slots. Returns (outcome, unit -> score).
-
-    outcome is "some" (some but not all voters found the storyteller's card), "all" or "none".
-    """
-    outcome, units = score_units(
-        seats=seats,
-        storyteller=storyteller,
-        teller_slot=teller_slot,
-        owners=owners,
-        votes=votes,
-        bonus_cap=bonus_cap,
-        single_vote_extra=single_vote_extra,
-        unit_of=unit_of,
-    )
-    return outcome, {unit: UnitScore(*points) for unit, points in units.items()}
 
 
 def score_units(
@@ -62,8 +21,9 @@ def score_units(
     single_vote_extra: bool,
     unit_of: Callable[[int], int] | None = None,
 ) -> tuple[str, dict[int, tuple[int, int, int, int]]]:
-    """`score_standard` as plain tuples (pass1, bonus_raw, bonus, extra) per unit. `unit_of` None: every seat is
-    its own unit (scored by `score_seats`)."""
+    """Two-pass scoring. `owners` maps slot -> seat, `votes` maps voter -> slots. Returns (outcome, unit -> (pass1,
+    bonus_raw, bonus, extra)); outcome is "some" (some but not all voters found the storyteller's card), "all" or
+    "none". `unit_of` None: every seat is its own unit (scored by `score_seats`)."""
     if unit_of is None:
         seats = tuple(seats)
         size = 1 + max((*seats, storyteller, *votes, *owners.values()))

@@ -216,9 +216,6 @@ class GameState:
             return tuple([s for s in self.active_tuple() if s not in own and s not in self.turn.submissions])
         return tuple([s for s in self.active_tuple() if s != teller])
 
-    def submission_complete(self) -> bool:
-        return self.phase is not SUBMIT or not self.waiting_for()
-
     def waiting_for(self) -> tuple[int, ...]:
         memo = self._waiting
         if memo is None:

@@ -11,35 +11,26 @@ import asyncio
 import codecs
 import contextlib
 import contextvars
-import heapq
 import itertools
 import logging
 import threading
 import time
-import weakref
 from collections import deque
-from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO
 
 import asyncssh
-from rich.color import ColorSystem
-from rich.console import Console
-from rich.style import Style
 from textual import constants, events
-from textual._xterm_parser import XTermParser
-from textual.color import Color
-from textual.driver import Driver
-from textual.filter import ANSIToTruecolor, LineFilter
 from textual.geometry import Size
 from textual.message import Message
-from textual.strip import SGR_STYLES, Strip
 
 from dixit_tui.ssh.ascii_forms import ascii_forms
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits, WorkBudget, output_backlog
-from dixit_tui.ssh.input import ESC, EventPacer, Pasted, PasteSplitter, PasteTooLarge, SequenceFilter, Typed
+from dixit_tui.ssh.input import EventPacer, Pasted, PasteSplitter, PasteTooLarge, Typed
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
+from dixit_tui.ssh.terminal_input import TerminalInput
+from dixit_tui.textual_host.hosted import HostedDriver
+from dixit_tui.textual_host.input_filter import ESC
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -62,30 +53,10 @@ _HUMAN_EVENTS = 30
 """Input events (keys, mouse reports, window changes asked for) in the last second below which a session counts as a
 person at the keyboard: its input never waits for `cpu_share` (a fast typist at a table that moves under them, whose
 app redraws much, must not be slowed). Floods (hundreds a second) are far above it."""
-# How many times one step of an over-budget session's work may be put behind other work.
-_MAX_DEFERRALS = 20
-# How many of the next callbacks in the ready queue a held session's step looks at for other work waiting
-_SCAN_LIMIT = 32
 # How long input typed before an EOF may take to be handed on before the session ends.
 _EOF_DRAIN = 5.0
 
-_KeyTuple = tuple[str, str | None]
-
 DEFAULT_SESSION_LIMITS = SessionLimits()
-
-
-@lru_cache(maxsize=1024)
-def _parse_extended_key(sequence: str) -> tuple[_KeyTuple, ...] | None:
-    """Textual's Kitty-key parsing, cached on the sequence only and holding plain tuples.
-
-    Textual caches `XTermParser._parse_extended_key` with an lru_cache on the method, so the cache keys
-    pin every parser (and its app) that ever typed a key, and the cached Key events pin their sender app.
-    """
-    parse = XTermParser._parse_extended_key.__wrapped__
-    keys: list[events.Key] | None = parse(XTermParser, sequence)
-    if keys is None:
-        return None
-    return tuple((key.key, key.character) for key in keys)
 
 
 def _cost(piece: Typed | Pasted) -> int:
@@ -94,94 +65,7 @@ def _cost(piece: Typed | Pasted) -> int:
     return _PASTE_COST if isinstance(piece, Pasted) else len(piece.text)
 
 
-class SessionParser(XTermParser):
-    """XTermParser without the per-instance lru_cache (see `_parse_extended_key`)."""
-
-    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:  # type: ignore[override]
-        parsed = _parse_extended_key(sequence)
-        if parsed is None:
-            return None
-        return [events.Key(key, character) for key, character in parsed]
-
-    @property
-    def waiting(self) -> bool:
-        """The parser is inside an escape sequence it has not matched yet (it would take the next keys into it)."""
-        return self._awaiting.timeout is not None
-
-    def carry_over(self, old: XTermParser) -> None:
-        """Take over what an earlier parser of the same session knew about the terminal (mouse and size)."""
-        self.last_x, self.last_y = old.last_x, old.last_y
-        self.mouse_pixels = old.mouse_pixels
-        self.terminal_size, self.terminal_pixel_size = old.terminal_size, old.terminal_pixel_size
-
-    def close(self) -> None:
-        """End the parser's generator so it releases everything it holds."""
-        with contextlib.suppress(Exception):
-            for _ in self.feed(""):
-                pass
-
-
-class TerminalInput:
-    """A session's typed input turned into events: checked by a SequenceFilter, then read by Textual's parser.
-
-    Every piece is either events or dropped; the parser never waits inside a sequence (the filter hands on whole
-    ones, and one the parser does not know is dropped with a fresh parser), and should it ever fail, the input is
-    dropped (a WARNING once per session, no traceback) and a fresh parser reads what follows.
-    """
-
-    def __init__(self) -> None:
-        self._filter = SequenceFilter()
-        self._parser = SessionParser()
-        self._failed = False
-
-    def split(self, pieces: list[Typed | Pasted]) -> list[Typed | Pasted]:
-        """Typed input cut into plain text runs and whole, checked escape sequences; pastes stay as they are."""
-        out: list[Typed | Pasted] = []
-        for piece in pieces:
-            if isinstance(piece, Pasted):
-                out += map(Typed, self._filter.flush())  # what was held before the paste is settled first
-                out.append(piece)
-            else:
-                out += map(Typed, self._filter.feed(piece.text))
-        return out
-
-    def settle(self) -> list[Typed]:
-        """The escape delay passed with no more input: what was held (a lone ESC is the Esc key)."""
-        return list(map(Typed, self._filter.flush()))
-
-    def parse(self, text: str) -> list[Message]:
-        """The events of one piece from `split`/`settle`: plain text, or one whole escape sequence (ESC alone is the
-        Esc key)."""
-        if text == ESC:
-            return [events.Key("escape", ESC)]
-        parser = self._parser
-        try:
-            messages = list(parser.feed(text))
-        except Exception as error:
-            if not self._failed:
-                self._failed = True
-                logger.warning(
-                    "dropped input the terminal parser could not read (%s: %.80s)", type(error).__name__, error
-                )
-            else:
-                logger.debug("dropped input the terminal parser could not read: %r", error)
-            self._new_parser()
-            return []
-        if parser.waiting:  # a whole sequence the parser does not know: it must not take the next keys into it
-            logger.debug("dropped an unknown escape sequence %r", text[:40])
-            self._new_parser()
-        return messages
-
-    def close(self) -> None:
-        self._parser.close()
-
-    def _new_parser(self) -> None:
-        old, self._parser = self._parser, SessionParser()
-        self._parser.carry_over(old)
-        old.close()
-
-
-class SSHDriver(Driver):
+class SSHDriver(HostedDriver):
     """Drives one Textual App over one SSH session (an asyncssh SSHServerProcess with encoding=None)."""
 
     def __init__(
@@ -252,7 +136,7 @@ class SSHDriver(Driver):
         self._held_timers: list[Any] = []
         """Update timers of this app's screens paused while a drawing is put off (see `hold_frame`)."""
         self._due_handle: asyncio.TimerHandle | None = None
-        self._writes = 0
+        self.writes = 0
         self.socket_writes = 0
         """Writes of this session's output to its connection's socket (one per frame, see `_write_channel`)."""
 
@@ -285,6 +169,10 @@ class SSHDriver(Driver):
         if self._due_handle is None:
             wait = self._last_frame + self.WATCHER_FRAME_INTERVAL - self._loop.time()
             self._due_handle = self._loop.call_later(max(0.0, wait), self._frame_due_now)
+
+    def frame_drawn(self) -> None:
+        self.frames += 1
+        self._last_frame = self._loop.time()
 
     def _frame_due_now(self) -> None:
         self._due_handle = None
@@ -393,7 +281,7 @@ class SSHDriver(Driver):
         """Queue output; it is sent on `flush` (Textual flushes after each frame) or on the next loop turn."""
         if self._output_closed or not data:
             return
-        self._writes += 1
+        self.writes += 1
         self._pending.append(data)
         if self._flush_handle is None:
             self._flush_handle = self._loop.call_soon(self.flush)
@@ -706,379 +594,3 @@ class SSHDriver(Driver):
             binary.close()
         error = PermissionError("file delivery is not available over SSH")
         self._app.post_message(events.DeliveryFailed(key=delivery_key, exception=error, name=name))
-
-
-# ---- process-global Textual behaviour, made safe for many apps in one process -------------------------
-
-_patched = False
-
-
-def install_textual_patches() -> None:
-    """Make Textual safe for concurrent apps with different terminals in one process. Idempotent.
-
-    1. `App.run` redirects the process-wide sys.stdout/sys.stderr into the app; with overlapping sessions
-       sys.stdout would be left pointing at a dead app. Skipped for apps driven by SSHDriver (apps with
-       other drivers, e.g. Pilot in tests, keep the normal behaviour).
-    2. Rich and Textual cache a style's ANSI codes on the shared Style object (`style._ansi`) whatever the
-       colour system: the first session's colour system then leaks into every other session (256-colour
-       codes sent to a 16-colour terminal). Strip rendering is made to use its per-colour-system cache.
-    3. A session that is watching draws at most one screen update per `SSHDriver.WATCHER_FRAME_INTERVAL`
-       (`_pace_watchers_frames`).
-    4. A line that Textual's ANSI-to-truecolor filter would leave as it is (no ANSI colour, no dim) is not copied
-       into a new strip on every render (`_apply_filter`).
-    5. A line is sent with its style codes only where the style changes (`_render_strip`).
-    """
-    global _patched
-    if _patched:
-        return
-    import textual.app as textual_app
-
-    namespace = vars(textual_app)
-    namespace["redirect_stdout"] = _skip_for_ssh_apps(namespace["redirect_stdout"])
-    namespace["redirect_stderr"] = _skip_for_ssh_apps(namespace["redirect_stderr"])
-    Strip.render_style = classmethod(_render_style)  # type: ignore[method-assign, assignment]
-    Strip.apply_filter = _apply_filter  # type: ignore[method-assign]
-    Strip.render = _render_strip  # type: ignore[method-assign]
-    _pace_watchers_frames()
-    _measure_session_work()
-    _patched = True
-
-
-_DRAW_PENDING = "_dixit_draw_pending"
-"""Set on a screen whose drawing was put off (see `_pace_watchers_frames`)."""
-_DRAWN = "_dixit_drawn"
-"""Set on a screen once it has drawn (its first drawing is never put off)."""
-
-
-def _pace_watchers_frames() -> None:
-    """3. An app driven by SSHDriver draws its top screen only when `SSHDriver.frame_due` says so (a screen's first
-    drawing always at once). A screen draws on its update timer's ticks (60 a second) and right after a layout (a
-    resize, a screen shown); a drawing put off keeps the timer on, and a later tick draws everything pending at once
-    (the layouts in between still run, so sizes and Resize events are as before). Apps with other drivers are
-    unchanged."""
-    from textual.screen import Screen
-
-    timer_update = Screen._on_timer_update
-    compositor_refresh = Screen._compositor_refresh
-
-    def paced_compositor_refresh(self: Screen[Any]) -> None:
-        app = self.app
-        driver = app._driver
-        if not isinstance(driver, SSHDriver) or self is not app.screen or app.is_inline:
-            compositor_refresh(self)
-            return
-        if getattr(self, _DRAWN, False) and not driver.frame_due():
-            setattr(self, _DRAW_PENDING, True)
-            driver.frames_held += 1
-            driver.hold_frame(self._update_timer)  # (its tick draws it once due)
-            return
-        setattr(self, _DRAW_PENDING, False)
-        writes = driver._writes
-        compositor_refresh(self)
-        if driver._writes != writes:
-            setattr(self, _DRAWN, True)
-            driver.frames += 1
-            driver._last_frame = driver._loop.time()
-
-    def paced_timer_update(self: Screen[Any]) -> None:
-        driver = self.app._driver
-        if isinstance(driver, SSHDriver) and not driver.frame_due():
-            driver.frames_held += 1
-            driver.hold_frame(self._update_timer)  # (its tick once due draws)
-            return
-        timer_update(self)
-        if getattr(self, _DRAW_PENDING, False) and self.is_current and not self.app._batch_count:
-            paced_compositor_refresh(self)  # a drawing put off, and nothing since drew it
-
-    Screen._on_timer_update = paced_timer_update  # type: ignore[method-assign]
-    Screen._compositor_refresh = paced_compositor_refresh  # type: ignore[method-assign]
-
-
-_measuring = False
-"""Whether `Handle._run` is patched (see `_measure_session_work`)."""
-_unmeasured_run: Callable[[asyncio.Handle], None] | None = None
-"""asyncio's own `Handle._run`, once patched."""
-_measured_runs = 0
-"""Callbacks and task steps that went through the patched `Handle._run` (how `check_work_measured` sees it works)."""
-
-
-def _measure_session_work() -> None:
-    """Count the event loop's time in each SSH session's app: every callback and task step runs in a context, and
-    Textual's tasks carry their app in it (`active_app`). The time goes to that app's SSHDriver (`work`; within half a
-    second of its input or of a window resize also `input_work`, which makes the session's input wait when it is more
-    than `cpu_share`). While a session is over its share, a step of its app's work that finds other work waiting to
-    run goes to the end of the loop's ready queue (up to `_MAX_DEFERRALS` times), so a flooding session's frames do
-    not delay everyone. A session's steps still run in the order they were scheduled: once one is put back, its later
-    ones are put back behind it. The table's own work (timers, bots) runs in a fresh context and is nobody's.
-
-    Only for asyncio's own event loop (its `Handle` and `_ready` queue); elsewhere nothing is patched or measured and
-    `check_work_measured` says so in the log."""
-    global _measuring, _unmeasured_run
-    from textual._context import active_app
-
-    handle_class = asyncio.events.Handle
-    run = getattr(handle_class, "_run", None)
-    if run is None or not callable(run):  # (`check_work_measured` says so at the server's start)
-        return
-    clock = time.perf_counter
-    deferrals: weakref.WeakKeyDictionary[asyncio.Handle, int] = weakref.WeakKeyDictionary()
-    tickets: weakref.WeakKeyDictionary[asyncio.Handle, int] = weakref.WeakKeyDictionary()
-    next_ticket = itertools.count()
-
-    def driver_of(handle: asyncio.Handle) -> SSHDriver | None:
-        context = getattr(handle, "_context", None)
-        app = context.get(active_app) if context is not None else None
-        driver = getattr(app, "_driver", None) if app is not None else None
-        return driver if isinstance(driver, SSHDriver) else None
-
-    def others_ready(ready: deque[asyncio.Handle], now: float) -> bool:
-        """Work of the server or of a session within its share is waiting to run (among the next few in the queue;
-        cancelled callbacks are not work)."""
-        for other in itertools.islice(ready, _SCAN_LIMIT):
-            if other._cancelled:
-                continue
-            driver = driver_of(other)
-            if driver is None or driver.held_until <= now:
-                return True
-        return False
-
-    def defer(
-        driver: SSHDriver, handle: asyncio.Handle, ticket: int, ready: deque[asyncio.Handle], *, push: bool
-    ) -> None:
-        if push:  # (a step put back and not yet run again is in `_deferred_steps` once)
-            heapq.heappush(driver._deferred_steps, (ticket, handle))
-        deferrals[handle] = deferrals.get(handle, 0) + 1
-        driver.work_deferred += 1
-        ready.append(handle)
-
-    def charge(driver: SSHDriver, started: float, ended: float) -> None:
-        driver.work += ended - started
-        if started < driver.input_until:
-            driver.input_work += ended - started
-
-    def measured_run(handle: asyncio.Handle) -> None:
-        global _measured_runs
-        _measured_runs += 1
-        driver = driver_of(handle)
-        if driver is None:
-            run(handle)
-            return
-        started = clock()
-        waiting = driver._deferred_steps
-        if waiting or driver.held_until > time.monotonic():
-            ready: deque[asyncio.Handle] | None = getattr(handle._loop, "_ready", None)  # type: ignore[attr-defined]
-            if ready is not None and isinstance(ready, deque):
-                while waiting and waiting[0][1]._cancelled:
-                    heapq.heappop(waiting)  # a step put back, then cancelled: asyncio drops it, so must we
-                ticket = tickets.get(handle)
-                if ticket is None:
-                    ticket = tickets[handle] = next(next_ticket)
-                if waiting and waiting[0][0] < ticket:
-                    # An earlier step of this session was put back: this one runs after it.
-                    defer(driver, handle, ticket, ready, push=handle not in deferrals)
-                    charge(driver, started, clock())
-                    return
-                if waiting and waiting[0][0] == ticket:
-                    heapq.heappop(waiting)
-                # Over its share: this step runs after the work waiting now (a few times at most), so the other
-                # sessions' small steps (a login, a key) do not queue behind the flooding session's frames.
-                if (
-                    driver.held_until > time.monotonic()
-                    and deferrals.get(handle, 0) < _MAX_DEFERRALS
-                    and others_ready(ready, time.monotonic())
-                ):
-                    defer(driver, handle, ticket, ready, push=True)
-                    charge(driver, started, clock())
-                    return
-            else:
-                waiting.clear()
-        try:
-            run(handle)
-        finally:
-            charge(driver, started, clock())
-
-    asyncio.events.Handle._run = measured_run  # type: ignore[method-assign, assignment]
-    _unmeasured_run = run
-    _measuring = True
-
-
-async def check_work_measured() -> bool:
-    """At server start: whether the running loop's work is measured per session (asyncio's own loop, with its
-    ready queue, running the patched `Handle._run`). If not, one WARNING says `cpu_share` is inactive. Never raises."""
-    try:
-        install_textual_patches()
-        loop = asyncio.get_running_loop()
-        reason = None
-        if not _measuring:
-            reason = "asyncio.Handle could not be patched"
-        elif not isinstance(loop, asyncio.BaseEventLoop) or not isinstance(getattr(loop, "_ready", None), deque):
-            reason = f"the event loop ({type(loop).__module__}.{type(loop).__name__}) is not asyncio's own"
-        else:
-            before = _measured_runs
-            await asyncio.sleep(0)  # one task step through the loop's ready queue
-            if _measured_runs == before:
-                reason = "the event loop does not run callbacks through asyncio.Handle._run"
-    except Exception as error:  # a check must never stop the server
-        reason = f"checking failed ({error!r})"
-    if reason is None:
-        return True
-    logger.warning("cpu_share is inactive: %s; sessions' work is not measured nor put back", reason)
-    return False
-
-
-def _skip_for_ssh_apps(
-    redirect: Callable[[Any], contextlib.AbstractContextManager[Any]],
-) -> Callable[[Any], contextlib.AbstractContextManager[Any]]:
-    def maybe_redirect(target: Any) -> contextlib.AbstractContextManager[Any]:
-        driver = getattr(getattr(target, "app", None), "_driver", None)
-        if isinstance(driver, SSHDriver):
-            return contextlib.nullcontext(target)
-        return redirect(target)
-
-    return maybe_redirect
-
-
-def _render_style(cls: type[Strip], style: Style, text: str, color_system: ColorSystem) -> str:
-    """Textual's Strip.render_style without the colour-system-blind `style._ansi` shortcut."""
-    ansi = cls.render_ansi(style, color_system)
-    output = f"\x1b[{ansi}m{text}\x1b[0m" if ansi else text
-    if style._link:
-        output = f"\x1b]8;id={style._link_id};{style._link}\x1b\\{output}\x1b]8;;\x1b\\"
-    return output
-
-
-_Codes = tuple[frozenset[str], str, str]
-"""A style's SGR codes: its attributes' codes, its colour's, its background's ("" for none)."""
-_NO_CODES: _Codes = (frozenset(), "", "")
-
-
-@lru_cache(maxsize=16384)
-def _style_codes(style: Style, color_system: ColorSystem) -> tuple[_Codes, str]:
-    """A style's SGR codes, and all of them as Textual sends them (`Strip.render_ansi`, the same order)."""
-    attributes = style._attributes & style._set_attributes
-    names = [code for bit, code in enumerate(SGR_STYLES) if attributes & (1 << bit)]
-    color = ";".join(style._color.downgrade(color_system).get_ansi_codes()) if style._color is not None else ""
-    bgcolor = (
-        ";".join(style._bgcolor.downgrade(color_system).get_ansi_codes(False)) if style._bgcolor is not None else ""
-    )
-    return (frozenset(names), color, bgcolor), ";".join(filter(None, [*names, color, bgcolor]))
-
-
-def _sgr_change(current: _Codes, new: _Codes, full: str) -> str:
-    """The SGR sequence that takes the terminal from the style `current` to `new`: only what changes when `new` keeps
-    every attribute of `current` (bold stays bold), else a reset and all of `new`'s codes."""
-    attributes, color, bgcolor = current
-    new_attributes, new_color, new_bgcolor = new
-    if not attributes <= new_attributes:
-        return f"\x1b[0;{full}m" if full else "\x1b[0m"
-    codes = sorted(new_attributes - attributes, key=SGR_STYLES.index)
-    if new_color != color:
-        codes.append(new_color or "39")
-    if new_bgcolor != bgcolor:
-        codes.append(new_bgcolor or "49")
-    return f"\x1b[{';'.join(codes)}m"
-
-
-def _render_strip(self: Strip, console: Console) -> str:
-    """Textual's Strip.render, with fewer bytes for the same screen: Textual sends each segment as its style's codes,
-    its text and a reset (`ESC[1;97;40mdan ESC[0m ESC[1;97;40m, ESC[0m`), also between segments of the same style.
-    Here only what changes from one segment's style to the next is sent (nothing for the same style, `ESC[46m` for a
-    new background; a reset with the new codes in one sequence when an attribute ends), and one reset at the end:
-    each character is drawn with the same attributes and colours as with Textual's, and the terminal is left the
-    same after the line (reset). A segment with a link is sent Textual's way.
-
-    The line as sent is kept per colour system (`_renders`), not on the strip as Textual does: sessions share strips
-    (the same line drawn once for every session showing it, see `dixit_tui.tui.line_cache`), and their terminals
-    may take different colour codes."""
-    color_system = console._color_system or ColorSystem.TRUECOLOR
-    key = (id(self), color_system)
-    kept = _renders.get(key)
-    if kept is not None and kept[0] is self:
-        return kept[1]
-    parts: list[str] = []
-    append = parts.append
-    current = _NO_CODES  # the codes in force (none, as after a reset)
-    for text, style, _ in self._segments:
-        if style is None:
-            codes, full = _NO_CODES, ""
-        elif style._link:
-            if current != _NO_CODES:
-                append("\x1b[0m")
-                current = _NO_CODES
-            append(_render_style(Strip, style, text, color_system))
-            continue
-        else:
-            codes, full = _style_codes(style, color_system)
-        if codes != current:
-            append(_sgr_change(current, codes, full))
-            current = codes
-        append(text)
-    if current != _NO_CODES:
-        append("\x1b[0m")
-    line = "".join(parts)
-    if len(_renders) >= _RENDERS_KEPT:
-        _renders.clear()
-    _renders[key] = (self, line)
-    return line
-
-
-_RENDERS_KEPT = 2048
-"""Lines kept as sent by `_render_strip` (the latest drawn; a screen update sends a few, a whole screen some 100)."""
-_renders: dict[tuple[int, ColorSystem], tuple[Strip, str]] = {}
-"""(id of a strip, colour system) -> (the strip, the line as sent): the strip is kept with it, so the id is its own."""
-
-
-_UNCHANGED: Any = object()
-"""Kept in a strip's filter cache for a filter that leaves the strip as it is (the strip itself there would be a
-reference cycle)."""
-
-
-@lru_cache(maxsize=4096)
-def _truecolor_changes(style: Style) -> bool:
-    """Whether `ANSIToTruecolor.truecolor_style` changes `style`: an ANSI (palette) colour or background, or dim text
-    with a colour (whatever the background)."""
-    color, bgcolor = style.color, style.bgcolor
-    return (color is not None and (color.triplet is None or bool(style.dim))) or (
-        bgcolor is not None and bgcolor.triplet is None
-    )
-
-
-_ANY_TRUECOLOR: Any = (ANSIToTruecolor, None)
-"""The key, in a strip's filter cache, of "every `ANSIToTruecolor` leaves this strip as it is" (whatever its theme
-and the background: see `_truecolor_changes`). Each session has its own filter object, and a strip's filter cache
-holds four: keyed by the filter, the answer was worked out again at each session for the same shared strip (and a
-strip it changes was copied again for each: it is kept by the filter's theme and the background)."""
-
-
-def _apply_filter(self: Strip, filter: LineFilter, background: Color) -> Strip:
-    """Textual's Strip.apply_filter, but a strip that `ANSIToTruecolor` would leave unchanged is returned as it is
-    (Textual copies every rendered line into a new strip, with its five caches, for every frame that renders it)."""
-    global filtered_strips
-    truecolor = type(filter) is ANSIToTruecolor
-    cache = self._filter_cache
-    if truecolor and cache.get(_ANY_TRUECOLOR) is _UNCHANGED:
-        return self
-    # (what `ANSIToTruecolor` makes depends on its theme and the background only: one strip for every session)
-    key: Any = (
-        (ANSIToTruecolor, cast(ANSIToTruecolor, filter)._terminal_theme, background)
-        if truecolor
-        else (filter, background)
-    )
-    cached = cache.get(key)
-    if cached is _UNCHANGED:
-        return self
-    if cached is None:
-        if truecolor and not any(
-            control is not None or (style is not None and _truecolor_changes(style))
-            for _, style, control in self._segments
-        ):
-            cache[_ANY_TRUECOLOR] = _UNCHANGED
-            return self
-        filtered_strips += 1
-        cached = Strip(filter.apply(self._segments, background), self._cell_length)
-        self._filter_cache[key] = cached
-    return cached
-
-
-filtered_strips = 0
-"""Strips built by line filters (`_apply_filter`), for tests."""

@@ -26,6 +26,7 @@ from dixit_tui.ssh.session_runner import AppFactory, CommandHandler, SessionIden
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store import SqliteStore, StoreError
 from dixit_tui.store.lock import DataDirLock
+from dixit_tui.textual_host.check import InternalsReport, installed_internals
 from dixit_tui.usage import UsageError
 
 logger = logging.getLogger(__name__)
@@ -161,6 +162,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--metrics-host",
         default="127.0.0.1",
         help="address of the metrics port (default: %(default)s: only this machine may read it)",
+    )
+    parser.add_argument(
+        "--allow-textual-mismatch",
+        action="store_true",
+        help="start even when a private part of Textual, asyncssh or asyncio the server relies on is gone from the "
+        "installed version (a part that only changed is a warning; see docs/operations.md)",
     )
     parser.add_argument("--worker-index", type=int, default=0, help=argparse.SUPPRESS)  # (set by the supervisor)
     parser.add_argument(
@@ -325,6 +332,8 @@ def run(
             where,
             Path(args.keys_dir).resolve(),
         )
+    if not check_internals_at_start(args):
+        return 1
     if redis_url:
         try:
             _check_redis(redis_url)
@@ -364,6 +373,31 @@ def run(
     finally:
         if lock is not None:
             lock.release()
+
+
+def check_internals_at_start(args: argparse.Namespace, report: InternalsReport | None = None) -> bool:
+    """The private parts of Textual, asyncssh and asyncio the server relies on, checked against the installed versions
+    (`dixit_tui.textual_host.check`): a WARNING per part that changed, and the server starts; a part that is gone
+    altogether is an ERROR and the server does not start (False), unless --allow-textual-mismatch. A worker started
+    by the supervisor (--reuse-port) logs nothing: its supervisor said it. (`report`: the installed versions'.)"""
+    report = report or installed_internals()
+    quiet = bool(getattr(args, "reuse_port", False))
+    allowed = bool(getattr(args, "allow_textual_mismatch", False))
+    for difference in report.differences:
+        if quiet:
+            continue
+        level = logging.ERROR if difference.gone and not allowed else logging.WARNING
+        logger.log(level, "%s", difference.describe())
+    if report.gone and not allowed:
+        if not quiet:
+            logger.error(
+                "not starting: %d private part(s) the server relies on are gone from the installed version (%s); "
+                "install the version checked, or start with --allow-textual-mismatch to serve anyway",
+                len(report.gone),
+                report.summary(),
+            )
+        return False
+    return True
 
 
 def check_usage(args: argparse.Namespace) -> None:
@@ -510,6 +544,7 @@ async def _listen(
         loop.add_signal_handler(signum, stop.set)
     try:
         print(f"host key fingerprint: {acceptor.host_key_fingerprint} (ED25519)", flush=True)
+        print(installed_internals().summary(), flush=True)
         print(f"listening on {args.host}:{acceptor.port}", flush=True)
         await stop.wait()
         logger.info("shutting down")

@@ -31,7 +31,6 @@ from dixit_tui.addresses import network_of as _network_of
 from dixit_tui.counts import COUNTS
 from dixit_tui.sanitize import log_text
 from dixit_tui.ssh import ignore_packets, receive_window, usernames
-from dixit_tui.ssh.driver import check_work_measured
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
 from dixit_tui.ssh.session_runner import (
@@ -44,6 +43,7 @@ from dixit_tui.ssh.session_runner import (
 )
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.ssh.terminal_lines import TerminalLines, TerminalWriter
+from dixit_tui.textual_host.work_share import check_work_measured
 
 __all__ = [
     "AppFactory",
@@ -271,7 +271,6 @@ class _ServerState:
         self.sessions: set[asyncio.Task[Any]] = set()
         self.ids = itertools.count(1)
         self.refusals = _RefusalLog()
-        self.evicted = 0
         self.session_kinds: Counter[str] = Counter()  # sessions running now: terminal, json, command
         self.gate: Gate | None = None  # who may not come in (bans, the private mode), asked once per session
         self.signed_in: set[DixitSSHServer] = set()  # connections whose session the gate let in, still open
@@ -320,7 +319,6 @@ class _ServerState:
         else the oldest from the address holding the most slots (if it holds more than one)."""
         for candidate in self.logging_in:
             if not candidate.sent_version():
-                self.evicted += 1
                 self.refusals.add(candidate.peer_ip, "dropped to make room (no SSH version line yet)")
                 candidate.drop()
                 return True
@@ -329,7 +327,6 @@ class _ServerState:
             return False
         for candidate in self.logging_in:
             if candidate.address == busiest:
-                self.evicted += 1
                 self.refusals.add(candidate.peer_ip, "dropped to make room (the address with most logins)")
                 candidate.drop()
                 return True

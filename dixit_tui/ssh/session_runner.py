@@ -15,14 +15,15 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import asyncssh
-from rich.console import COLOR_SYSTEMS, Console
+from rich.console import Console
 from textual.driver import Driver
-from textual.filter import Monochrome, NoColor
 
-from dixit_tui.ssh.driver import SSHDriver, install_textual_patches
+from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.ssh.guard import LOG_RATE, SessionLimits
 from dixit_tui.ssh.no_color import WithoutColor
 from dixit_tui.ssh.terminal import TerminalInfo, build_terminal_info
+from dixit_tui.textual_host.patches import install_textual_patches
+from dixit_tui.textual_host.session_app import use_terminal_colours
 from dixit_tui.tui.callback_counts import install_callback_counts
 from dixit_tui.tui.reactive_init import plan_reactive_setup
 from dixit_tui.tui.shared_css import share_parsed_css
@@ -138,11 +139,7 @@ def _prepare_app(
     driver = partial(SSHDriver, process=process, terminal=terminal, limits=limits)
     app.driver_class = cast(type[Driver], driver)
     # Rich picked the colour system from the SERVER's environment; this session's terminal decides.
-    app.console._color_system = COLOR_SYSTEMS[terminal.color_system]
-    app._filters = [item for item in app._filters if not isinstance(item, Monochrome | NoColor)]
-    app.no_color = terminal.no_color
-    if terminal.no_color:
-        app._filters.append(WithoutColor())
+    use_terminal_colours(app, terminal.color_system, WithoutColor() if terminal.no_color else None)
     report = io.StringIO()
     app.error_console = Console(
         file=report, width=terminal.width, color_system=None, markup=False, highlight=False, emoji=False

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
+from dixit_tui.textual_host.check import installed_internals
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,6 @@ class Supervisor:
         self.port = port
         self.count = count
         self.procs: list[asyncio.subprocess.Process | None] = [None] * count
-        self.restarts = 0
         self._stopping = False
 
     async def _start(self, index: int, ready: asyncio.Future[None] | None) -> asyncio.subprocess.Process:
@@ -99,7 +99,6 @@ class Supervisor:
             if self._stopping:
                 return
             log.warning("worker %d (pid %d) exited with %s; starting it again", index + 1, proc.pid, code)
-            self.restarts += 1
             await asyncio.sleep(RESTART_DELAY)
             if not self._stopping:
                 await self._start(index, None)
@@ -125,6 +124,7 @@ class Supervisor:
                 log.error("%s", waiting.exception())
                 return 1
             print(f"host key fingerprint: {fingerprint_text} (ED25519)", flush=True)
+            print(installed_internals().summary(), flush=True)
             print(f"{self.count} workers share the tables in Redis", flush=True)
             print(f"listening on {self.host}:{self.port}", flush=True)
             watchers = [loop.create_task(self._watch(i)) for i in range(self.count)]

@@ -42,11 +42,11 @@ from dixit_tui.coordinator import (
 from dixit_tui.counts import COUNTS
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
+from dixit_tui.textual_host.key_order import KeyGate
 from dixit_tui.tui.callback_counts import install_callback_counts
 from dixit_tui.tui.capabilities import FULL, Capabilities
 from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, share_dispatch_lookups
 from dixit_tui.tui.frame_patches import install_frame_patches
-from dixit_tui.tui.key_order import KeyGate
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.name_note import name_note
 from dixit_tui.tui.quiet_messages import install_quiet_messages, keep_full_map_after_reflow

@@ -26,8 +26,6 @@ _shared: LRUCache[tuple[Any, ...], list[RuleSet]] = LRUCache(_CACHE_SIZE)
 parses = 0
 """CSS sources parsed since the process started (what the shared cache could not answer): for tests."""
 _whole: LRUCache[tuple[Any, ...], list[RuleSet]] = LRUCache(_CACHE_SIZE)
-whole_parses = 0
-"""Stylesheets parsed whole, source by source (what the shared cache of whole stylesheets could not answer)."""
 
 _installed = False
 
@@ -75,11 +73,9 @@ def share_parsed_css() -> None:
         """A stylesheet with the same sources (in the same order) and variables as one parsed before takes its rules:
         each widget class an app mounts for the first time adds its DEFAULT_CSS, and Textual then parsed the whole
         stylesheet again (every source, every rule), about ten times per new session."""
-        global whole_parses
         key = (variables_key(self), tuple(self.source.items()))
         rules = _whole.get(key)
         if rules is None:
-            whole_parses += 1
             parse(self)
             if self._rules is not None:
                 _whole[key] = self._rules

@@ -5,8 +5,8 @@ style, filter, line length, crop-extend, offsets): fourteen objects for the garb
 seven Python calls. Most strips are never cropped, divided or styled: a joining session's first screen made about 900
 such caches that stayed empty (the largest kind of object it added), and each update made more. Here a new strip holds
 none of them; the first read of one (`Strip.__getattr__`, called by Python only for an attribute not set yet) makes
-it, with the size Textual gives it, so every user of a cache (Textual's methods, `ssh/driver.py`'s filter) works as
-before.
+it, with the size Textual gives it, so every user of a cache (Textual's methods, `textual_host/strip_filter.py`) works
+as before.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ last layout put that container (its region, clip, paint order); `RowCompositor.r
 the container's part of the map (see there for when it may).
 
 `add_widget` below is Textual's (textual/_compositor.py, `Compositor._arrange_root`, 8.2.8: listed in
-dixit_tui/textual_internals.py), copied unchanged but for its indentation: the same code, started at the container
+dixit_tui/textual_host/internals.py), copied unchanged but for its indentation: the same code, started at the container
 instead of at the screen. Keep it the same as Textual's when Textual is upgraded.
 """
 

@@ -56,10 +56,6 @@ class Words:
     def cell_length(self) -> int:
         return cell_len(self.plain)
 
-    def in_style(self, style: str) -> list[str]:
-        """The stretches shown in `style` (e.g. the names in bold)."""
-        return [text for text, s in self.parts if s == style]
-
     def join(self, items: Iterable[Words]) -> Words:
         """`items` with these words between them (like `str.join`)."""
         out: list[str | tuple[str, str] | Words] = []

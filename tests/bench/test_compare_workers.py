@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from dixit_tui.bench.compare import ProcGroup, median_throughputs, render, verdict
-from dixit_tui.bench.load import ProcStats
+from dixit_tui.bench.proc_stats import ProcStats
 from tests.redis_server import needs_redis
 
 pytest.importorskip("pyte")

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from dixit_tui.bench.floor import Broadcaster, FloorApp
-from dixit_tui.bench.load import render
+from dixit_tui.bench.report import render
 
 pytest.importorskip("pyte")
 

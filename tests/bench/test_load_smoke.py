@@ -13,7 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from dixit_tui.bench.load import composition, floor_ratio, hotspots, percentile, render, split, summary_ms
+from dixit_tui.bench.composition import composition, split
+from dixit_tui.bench.load import floor_ratio
+from dixit_tui.bench.profiler import hotspots
+from dixit_tui.bench.report import render
+from dixit_tui.bench.stats import percentile, summary_ms
 
 pytest.importorskip("pyte")
 

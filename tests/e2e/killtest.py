@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dixit_tui.bench.killtest import (
-    HOST,
     Client,
     KillConfig,
     KillReport,
@@ -24,8 +23,8 @@ from dixit_tui.bench.killtest import (
     model_message,
     project,
     run_killtest,
-    serve_argv,
 )
+from dixit_tui.bench.server import HOST, serve_argv
 
 
 @dataclass

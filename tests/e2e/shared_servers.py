@@ -29,7 +29,7 @@ import pytest
 
 from dixit_tui.bots.player import revive_bot
 from dixit_tui.coordinator import Coordinator
-from dixit_tui.coordinator.shared import SharedTables, is_remote
+from dixit_tui.coordinator.shared import RemoteSeat, SharedTables
 from dixit_tui.ssh.serve import (
     build_app_factory,
     build_command_handler,
@@ -68,7 +68,7 @@ def _seq(table: Any) -> int:
 
 
 def _local(session: Any) -> bool:
-    return session is not None and not is_remote(session)
+    return session is not None and not isinstance(session, RemoteSeat)
 
 
 class SeatView:

@@ -12,7 +12,7 @@ import pytest
 
 from dixit_tui.ssh import server as ssh_server
 from dixit_tui.ssh.server import Limits
-from tests.e2e.harness import HOST, connect, running_server
+from tests.e2e.harness import HOST, connect, running_server, wait_for
 from tests.e2e.servers import dixit_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
@@ -22,14 +22,19 @@ FLOOD = 200
 
 async def test_an_abrupt_json_disconnect_logs_no_error(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="dixit_tui")
-    async with dixit_server(tmp_path) as (server, _):
+    async with dixit_server(tmp_path) as (server, coord):
         for _ in range(3):
             conn = await connect(server.port, "ana")
             process = await conn.create_process("json", encoding=None)
             await asyncio.wait_for(process.stdout.readline(), 10)  # the hello
             process.stdin.write(b'{"cmd": "tables"}\n')
             conn.abort()  # the TCP connection drops with the session open
-        await asyncio.sleep(1.0)
+        # each session's end (and whatever it logs) is done once its connection, its task and its player are gone
+        await wait_for(
+            lambda: server.connection_count == server.session_count == len(coord.sessions) == 0,
+            10,
+            "the dropped sessions to end",
+        )
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
 
@@ -45,14 +50,25 @@ async def test_a_flood_of_refused_sockets_logs_a_bounded_number_of_lines(
         for _ in range(FLOOD):
             with contextlib.suppress(OSError, TimeoutError):
                 sockets.append(await asyncio.wait_for(asyncio.open_connection(HOST, server.port), 5))
-        await asyncio.sleep(1.2)  # more than two intervals: the summary of the flood is written
+        # the refusals, then the summary of the flood (within two intervals of the last)
+        await wait_for(lambda: counted(refusals(caplog)) >= FLOOD - 2, 10, "the flood's summary")
         for _, writer in sockets:
             writer.close()
         conn = await connect(server.port, "real", local_ip="127.0.0.2")
         conn.close()
-    lines = [r.getMessage() for r in caplog.records if r.name == "dixit_tui.ssh.server" and "refus" in r.getMessage()]
+    lines = refusals(caplog)
     print(f"{FLOOD} sockets, {FLOOD - 2} refused: {len(lines)} log lines about refusals:", *lines, sep="\n")
     assert 1 <= len(lines) <= 4, lines
-    # every refusal is counted: the first on its own line, the others in the summaries ("...: N; from ...")
-    counted = 1 + sum(int(m) for line in lines[1:] for m in re.findall(r": (\d+)[;,]", line.split("; from")[0] + ";"))
-    assert counted == FLOOD - 2, lines
+    assert counted(lines) == FLOOD - 2, lines
+
+
+def refusals(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The server's log lines about refusals."""
+    return [r.getMessage() for r in caplog.records if r.name == "dixit_tui.ssh.server" and "refus" in r.getMessage()]
+
+
+def counted(lines: list[str]) -> int:
+    """The refusals `lines` count: the first on its own line, the others in the summaries ("...: N; from ...")."""
+    if not lines:
+        return 0
+    return 1 + sum(int(m) for line in lines[1:] for m in re.findall(r": (\d+)[;,]", line.split("; from")[0] + ";"))

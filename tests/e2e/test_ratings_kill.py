@@ -9,8 +9,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from dixit_tui.bench.killtest import serve_argv
-from dixit_tui.bench.server import ServerProcess
+from dixit_tui.bench.server import ServerProcess, serve_argv
 from tests.e2e.json_client import JsonClient, everyone_over, play, run_command
 from tests.e2e.shared_servers import skip_on_two_workers
 

@@ -6,16 +6,16 @@ the hold ends, or at once when she presses Enter or Space (nobody waits for a pl
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 
 import pytest
 
-from dixit_tui.bots.player import Hold
+from dixit_tui.bots.player import BotPlayer, Hold
 from dixit_tui.coordinator import Coordinator
 from dixit_tui.coordinator.models import REVEAL_SECONDS
 from dixit_tui.engine import Reveal
+from tests.bots.holds import still_holding
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.servers import dixit_server
 from tests.e2e.test_people_first import bots_at
@@ -63,6 +63,14 @@ def _shows_the_reveal(screen: str, reveal: Reveal, names: list[str]) -> None:
         assert re.search(row, screen), (row, screen)
 
 
+def storyteller(coord: Coordinator, code: str) -> list[BotPlayer]:
+    """The bot that tells next (it owes the clue the reveal holds back)."""
+    table = coord.tables[code]
+    teller = [b for b in bots_at(table) if b.seat == state_of(table).turn.storyteller]
+    assert len(teller) == 1, "the next storyteller is a bot"
+    return teller
+
+
 async def _end_hold_by_clock(coord: Coordinator, code: str, now: list[float]) -> None:
     now[0] += REVEAL_SECONDS
     for worker in _workers(coord):
@@ -93,7 +101,8 @@ async def test_a_first_timer_at_a_bot_table_sees_the_reveal_until_it_is_over_or_
         # the next storyteller is a bot: it holds for the reveal instead of telling (a quick bot tells in about 1 s)
         bots = bots_at(coord.tables[code])
         await wait_for(lambda: any(b.holds.get(Hold.REVEAL) for b in bots), TIMEOUT, "a bot to hold for the reveal")
-        await asyncio.sleep(1.5)
+        await still_holding(storyteller(coord, code), Hold.REVEAL)  # (whatever its think delay: by its own look, it
+        # holds a minute on)
         assert state_of(coord.tables[code]).turn.clue is None, "a bot told during the reveal"
         assert RECAP_NEXT in text(ana)  # still on her screen
         # its time is up (the coordinator's clock): it closes by itself and the bot tells
@@ -112,7 +121,7 @@ async def test_a_first_timer_at_a_bot_table_sees_the_reveal_until_it_is_over_or_
         reveal = state_of(coord.tables[code]).last_reveal
         assert reveal is not None and reveal.turn == 2
         _shows_the_reveal(text(ana), reveal, names)
-        await asyncio.sleep(1.0)
+        await still_holding(storyteller(coord, code), Hold.REVEAL)
         assert state_of(coord.tables[code]).turn.clue is None, "a bot told during the reveal"
         await press(ana, "space")  # Space (or Enter): she has looked
         await wait_gone(ana, RECAP_NEXT)

@@ -9,8 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+import textual
 
 from dixit_tui.ssh.keys import HOST_KEY_NAME
+from dixit_tui.textual_host.check import installed_internals
+from dixit_tui.textual_host.internals import INTERNALS
 from tests.e2e.harness import HOST, PtyClient
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
@@ -40,8 +43,12 @@ async def test_serve_prints_fingerprint_and_port_and_stops_on_sigterm(tmp_path: 
     try:
         assert process.stdout is not None
         first = (await asyncio.wait_for(process.stdout.readline(), 20)).decode()
+        checked = (await asyncio.wait_for(process.stdout.readline(), 5)).decode()
         second = (await asyncio.wait_for(process.stdout.readline(), 5)).decode()
         assert first.startswith("host key fingerprint: SHA256:"), first
+        # the private parts of Textual (and asyncssh, asyncio) the server relies on, checked at start
+        assert checked == installed_internals().summary() + "\n", checked
+        assert checked.startswith(f"Textual {textual.__version__}: {len(INTERNALS)} internals checked, all match;")
         assert second.startswith(f"listening on {HOST}:"), second
         port = int(second.rsplit(":", 1)[1])
 
@@ -65,6 +72,8 @@ async def test_serve_tightens_a_loose_key_folder_and_refuses_a_loose_key_file(tm
         assert process.stdout is not None and process.stderr is not None
         line = (await asyncio.wait_for(process.stdout.readline(), 20)).decode()
         assert line.startswith("host key fingerprint: SHA256:"), line
+        line = (await asyncio.wait_for(process.stdout.readline(), 5)).decode()
+        assert line.startswith("Textual "), line
         line = (await asyncio.wait_for(process.stdout.readline(), 5)).decode()
         assert line.startswith(f"listening on {HOST}:"), line
         assert (keys.stat().st_mode & 0o777, (keys / HOST_KEY_NAME).stat().st_mode & 0o777) == (0o700, 0o600)

@@ -21,10 +21,11 @@ from textual._xterm_parser import XTermParser
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from dixit_tui.ssh.driver import SessionParser, SSHDriver
+from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.ssh.server import Limits
 from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
+from dixit_tui.textual_host.parser import SessionParser
 from tests.e2e.harness import HOST, PtyClient, connect, running_server, wait_for
 from tests.e2e.leaks import holders
 from tests.e2e.placeholder_app import placeholder_app_factory

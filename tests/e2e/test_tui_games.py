@@ -22,7 +22,8 @@ import pytest
 
 from dixit_tui.coordinator import PlayerSession
 from dixit_tui.coordinator.table import Table
-from dixit_tui.ssh.driver import SessionParser, SSHDriver
+from dixit_tui.ssh.driver import SSHDriver
+from dixit_tui.textual_host.parser import SessionParser
 from dixit_tui.tui.app import DixitApp
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.json_client import JsonClient

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 from dixit_tui.engine import (
     Card,
+    Command,
     FirstStoryteller,
     Game,
     GameConfig,
+    GameState,
     GiveClue,
     Mode,
     Phase,
+    Points,
     Profile,
+    RemovePlayer,
     Reveal,
     Submit,
+    VoidTurn,
     Vote,
 )
 
@@ -91,3 +97,18 @@ def play_turn(
 
 def deltas(reveal: Reveal) -> dict[int, int]:
     return {p.seat: p.delta for p in reveal.points}
+
+
+def points_of(reveal: Reveal, seat: int) -> Points | None:
+    """The points `seat` scored in this reveal (its breakdown), None if it is not in the game."""
+    return next((p for p in reveal.points if p.seat == seat), None)
+
+
+def random_table_command(state: GameState, rng: random.Random) -> Command | None:
+    """A rarer host action: void the turn, or remove a player."""
+    if state.phase is Phase.OVER:
+        return None
+    if rng.random() < 0.5 and state.phase is not Phase.CLUE:
+        return VoidTurn(state.host)
+    target = rng.choice(state.active_seats())
+    return RemovePlayer(state.host, target)

@@ -156,7 +156,8 @@ def test_random_practice_games_keep_every_card_and_replay_equal(mode: str, profi
     """Random moves, with a rare void or removal, from a practice start to the end: every card is in exactly one
     place after every event, scores never move during the practice, and the stored events fold to the live state."""
     from dixit_tui.engine import decide
-    from dixit_tui.engine.random_play import random_command, random_table_command
+    from dixit_tui.engine.random_play import random_command
+    from tests.engine.helpers import random_table_command
 
     rng = random.Random(seed)
     game = practice_game(n, mode, profile, host=rng.randrange(n))

@@ -26,9 +26,9 @@ from dixit_tui.engine import (
     Vote,
     fold,
 )
-from dixit_tui.engine.random_play import random_command, random_table_command
+from dixit_tui.engine.random_play import random_command
 from dixit_tui.engine.state import GameState
-from tests.engine.helpers import CARDS, make_game
+from tests.engine.helpers import CARDS, make_game, random_table_command
 
 SETUPS = [
     *(("standard", "refresh", n) for n in range(3, 9)),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from dixit_tui.engine import BadVote
-from dixit_tui.engine.scoring import score_party, score_standard
-from tests.engine.helpers import cast, deltas, give_clue, make_game, play_turn, submit_all
+from dixit_tui.engine.scoring import score_party, score_units
+from tests.engine.helpers import cast, deltas, give_clue, make_game, play_turn, points_of, submit_all
 
 # (players, profile, votes {voter: target(s)}, expected deltas) with seat 0 telling.
 STANDARD_CASES = [
@@ -60,7 +60,7 @@ def test_standard_scoring(players: int, profile: str, votes: dict, expected: dic
 
 
 def test_the_storyteller_never_scores_bonus() -> None:
-    _, units = score_standard(
+    _, units = score_units(
         seats=[0, 1, 2, 3],
         storyteller=0,
         teller_slot=1,
@@ -69,13 +69,14 @@ def test_the_storyteller_never_scores_bonus() -> None:
         bonus_cap=None,
         single_vote_extra=False,
     )
-    assert units[0].bonus == 0 and units[0].pass1 == 3
-    assert units[1].bonus == 1
+    (pass1, _, bonus, _), (_, _, ben_bonus, _) = units[0], units[1]  # (pass1, bonus_raw, bonus, extra)
+    assert bonus == 0 and pass1 == 3
+    assert ben_bonus == 1
 
 
 def test_cap_is_shown_in_the_breakdown() -> None:
     reveal = play_turn(make_game(8, profile="odyssey"), 0, {1: 0, 2: 1, 3: 1, 4: 1, 5: 1, 6: 0, 7: 0})
-    ben = reveal.points_of(1)
+    ben = points_of(reveal, 1)
     assert ben is not None
     assert (ben.pass1, ben.bonus_raw, ben.bonus, ben.extra, ben.delta) == (3, 4, 3, 1, 7)
 
@@ -128,7 +129,7 @@ def test_team_votes_on_the_teammates_card_are_the_storytellers_teams_bonus() -> 
 def test_team_bonus_capped_at_three_per_team() -> None:
     game = make_game(12, "team")
     reveal = play_turn(game, 0, {v: 6 for v in range(7, 12)}, submit_order=[6, 1, 2, 3, 4, 5])
-    teller = reveal.points_of(0)
+    teller = points_of(reveal, 0)
     assert teller is not None and (teller.pass1, teller.bonus_raw, teller.bonus) == (0, 5, 3)
     assert deltas(reveal) == {0: 3, 6: 3, **{s: 2 for s in (1, 2, 3, 4, 5, 7, 8, 9, 10, 11)}}
 

@@ -12,8 +12,8 @@ from dixit_tui.engine import GameState, Phase, decide, fold, step, view_for
 from dixit_tui.engine import draft as draft_module
 from dixit_tui.engine import folding as folding_module
 from dixit_tui.engine import rules as rules_module
-from dixit_tui.engine.random_play import random_command, random_table_command
-from tests.engine.helpers import CARDS, make_game
+from dixit_tui.engine.random_play import random_command
+from tests.engine.helpers import CARDS, make_game, random_table_command
 
 SETUPS = [("standard", "refresh", 3), ("standard", "refresh", 8), ("standard", "odyssey", 9), ("party", "odyssey", 7)]
 SETUPS += [("team", "odyssey", 8)]

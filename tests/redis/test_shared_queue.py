@@ -14,7 +14,7 @@ from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOpt
 from dixit_tui.coordinator.matchmaker import Ask
 from dixit_tui.coordinator.shared import SharedTables
 from dixit_tui.engine import GiveClue, Mode, Phase, Profile, Submit, Vote
-from dixit_tui.engine.random_play import command_for
+from dixit_tui.engine.random_play import random_command
 from dixit_tui.store.redis_store import RedisStore
 from tests.redis_server import RedisServer
 from tests.store.tables import Client, last_view
@@ -101,9 +101,10 @@ async def test_a_game_over_at_one_worker_is_rated_at_both(workers: list[SharedTa
         state = table.game.state
         if state.phase is Phase.OVER:
             break
-        seat = state.waiting_for()[0]
-        session = players[seat][1]
-        match command_for(state, seat, rng):
+        command = random_command(state, rng, revote=0)
+        assert command is not None
+        session = players[command.seat][1]
+        match command:
             case GiveClue(text=text, card=card):
                 await session.clue(text, card)
             case Submit(cards=cards):

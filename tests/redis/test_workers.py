@@ -16,8 +16,7 @@ from typing import Any
 import asyncssh
 import pytest
 
-from dixit_tui.bench.killtest import serve_argv
-from dixit_tui.bench.server import ServerProcess
+from dixit_tui.bench.server import ServerProcess, serve_argv
 from dixit_tui.bench.workers import socket_owner, worker_pids
 from tests.redis_server import RedisServer
 

@@ -14,8 +14,9 @@ from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
 from textual._xterm_parser import XTermParser
 from textual.message import Message
 
-from dixit_tui.ssh.driver import TerminalInput
-from dixit_tui.ssh.input import PASTE_START, Pasted, PasteSplitter, SequenceFilter, Typed
+from dixit_tui.ssh.input import PASTE_START, Pasted, PasteSplitter, Typed
+from dixit_tui.ssh.terminal_input import TerminalInput
+from dixit_tui.textual_host.input_filter import SequenceFilter
 
 ESC = "\x1b"
 
@@ -153,7 +154,7 @@ def test_fuzz_no_sequence_raises_or_deafens_and_the_next_key_arrives(pieces: lis
     reads = [text[a:b] for a, b in zip([0, *sorted(cuts)], [*sorted(cuts), len(text)], strict=True)]
     terminal_input = TerminalInput()
     splitter = PasteSplitter(10_000)
-    logger = logging.getLogger("dixit_tui.ssh.driver")
+    logger = logging.getLogger("dixit_tui.ssh.terminal_input")
     records = Records()
     logger.addHandler(records)
     try:

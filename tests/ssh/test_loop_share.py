@@ -26,10 +26,13 @@ from textual.widgets import Static
 from dixit_tui.bots.player import BotPlayer, seat_bots
 from dixit_tui.coordinator import Coordinator, TableOptions, detached
 from dixit_tui.ssh import driver as driver_module
-from dixit_tui.ssh.driver import SSHDriver, check_work_measured, install_textual_patches
+from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.ssh.server import DEFAULT_LIMITS
 from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
+from dixit_tui.textual_host import work_share
+from dixit_tui.textual_host.patches import install_textual_patches
+from dixit_tui.textual_host.work_share import check_work_measured
 from tests.bots.humans import Human
 from tests.e2e.harness import PtyClient, running_server, wait_for
 
@@ -121,8 +124,8 @@ def test_a_held_sessions_later_steps_wait_behind_its_earlier_ones_while_other_wo
     assert mine == ["X", "Y", "Z"]
     # each step is put back at most _MAX_DEFERRALS times, then runs even though other work is waiting
     assert log.index("X") < log.index("O25")
-    assert held.work_deferred <= 3 * driver_module._MAX_DEFERRALS
-    assert held.work_deferred >= driver_module._MAX_DEFERRALS
+    assert held.work_deferred <= 3 * work_share.MAX_DEFERRALS
+    assert held.work_deferred >= work_share.MAX_DEFERRALS
 
 
 def test_a_step_is_put_back_at_most_max_deferrals_times() -> None:
@@ -139,8 +142,8 @@ def test_a_step_is_put_back_at_most_max_deferrals_times() -> None:
         [step(loop, log, "X", held), asyncio.Handle(other, (0,), loop, contextvars.Context())]  # type: ignore[arg-type]
     )
     run_ready(loop, passes=200)
-    assert held.work_deferred == driver_module._MAX_DEFERRALS
-    assert log.index("X") == driver_module._MAX_DEFERRALS  # after O0..O19
+    assert held.work_deferred == work_share.MAX_DEFERRALS
+    assert log.index("X") == work_share.MAX_DEFERRALS  # after O0..O19
 
 
 def test_without_a_ready_queue_a_held_sessions_steps_just_run() -> None:
@@ -178,7 +181,7 @@ def test_looking_for_other_work_is_bounded_and_charged_to_the_held_session() -> 
     log: list[str] = []
     held = session_driver(held=True)
     flooding = session_driver(held=True)
-    loop._ready.extend(step(loop, log, "F", flooding) for _ in range(2 * driver_module._SCAN_LIMIT))
+    loop._ready.extend(step(loop, log, "F", flooding) for _ in range(2 * work_share.SCAN_LIMIT))
     loop._ready.append(step(loop, log, "O"))  # the only other work, past what is looked at
     step(loop, log, "X", held)._run()
     assert log == ["X"] and held.work_deferred == 0
@@ -254,14 +257,14 @@ async def test_bots_and_table_timers_started_from_a_session_are_not_that_session
 async def test_the_server_start_says_once_when_cpu_share_cannot_work(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="dixit_tui.ssh.driver")
+    caplog.set_level(logging.WARNING, logger="dixit_tui.textual_host.work_share")
     assert await check_work_measured()
     assert not [r for r in caplog.records if "cpu_share" in r.getMessage()]
 
-    monkeypatch.setattr(driver_module, "_measured_runs", 0)
+    monkeypatch.setattr(work_share, "_measured_runs", 0)
     measured_run = asyncio.events.Handle._run
     monkeypatch.setattr(
-        asyncio.events.Handle, "_run", driver_module._unmeasured_run
+        asyncio.events.Handle, "_run", work_share._unmeasured_run
     )  # e.g. a loop that does not call Handle._run
     assert not await check_work_measured()
     monkeypatch.setattr(asyncio.events.Handle, "_run", measured_run)
@@ -339,10 +342,10 @@ def asked(driver: SSHDriver, n: int) -> bool:
 
 
 def test_a_handle_without_run_leaves_the_loop_unmeasured_and_does_not_raise(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(driver_module, "_measuring", False)
+    monkeypatch.setattr(work_share, "_measuring", False)
     monkeypatch.delattr(asyncio.events.Handle, "_run")  # e.g. a Python whose asyncio renamed it
-    driver_module._measure_session_work()
-    assert not driver_module._measuring and not hasattr(asyncio.events.Handle, "_run")
+    work_share.measure_session_work()
+    assert not work_share._measuring and not hasattr(asyncio.events.Handle, "_run")
 
 
 async def test_a_person_s_pace_never_waits(tmp_path: Path) -> None:

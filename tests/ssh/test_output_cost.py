@@ -23,8 +23,8 @@ from textual.filter import ANSIToTruecolor
 from textual.strip import Strip
 from textual.widget import Widget
 
-from dixit_tui.ssh import driver
-from dixit_tui.ssh.driver import install_textual_patches
+from dixit_tui.textual_host import strip_filter
+from dixit_tui.textual_host.patches import install_textual_patches
 from dixit_tui.tui.line_cache import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import coordinator, default_move, default_move_pending, phase, play_until, settle
@@ -87,7 +87,7 @@ async def test_the_colour_filter_gives_the_same_lines() -> None:
         for widget in app.screen.walk_children(Widget, with_self=True):
             _, background = widget.background_colors
             for strip in widget._styles_cache._cache.values():
-                ours = driver._apply_filter(strip, truecolor, background)
+                ours = strip_filter._apply_filter(strip, truecolor, background)
                 textual = Strip(truecolor.apply(list(strip), background), strip.cell_length)
                 assert list(ours) == list(textual), (widget, strip.text)
                 checked += 1
@@ -96,7 +96,7 @@ async def test_the_colour_filter_gives_the_same_lines() -> None:
         for style in (Style(color="red"), Style(bgcolor="blue"), Style(color="#102030", dim=True), Style(bold=True)):
             strip = Strip([Segment("ab", style), Segment("c")])
             background = Color(10, 20, 30)
-            ours = driver._apply_filter(strip, truecolor, background)
+            ours = strip_filter._apply_filter(strip, truecolor, background)
             assert list(ours) == truecolor.apply(list(strip), background), style
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import logging
 import time
@@ -18,6 +17,7 @@ from textual.widgets import Static
 from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.ssh.guard import LogRate, SessionLimits, WorkBudget
 from dixit_tui.ssh.input import EventPacer
+from dixit_tui.ssh.server import Limits
 from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.e2e.harness import PtyClient, running_server, wait_for
@@ -49,11 +49,13 @@ class Repaint(App[None]):
         super().__init__()
         self.counter = itertools.count()
         self.xs = 0
+        self.keys = 0
 
     def compose(self) -> ComposeResult:
         yield Static(Text("ready"), id="board")
 
     def on_key(self, event: Any) -> None:
+        self.keys += 1
         if event.key == "x":
             self.xs += 1
             n = next(self.counter)
@@ -72,17 +74,24 @@ async def test_keys_that_repaint_are_charged_and_keys_that_do_nothing_are_not(tm
 
     async with running_server(tmp_path, factory) as server:
         client = await PtyClient.connect(server.port, "ana")
-        await client.wait_for_text("ready")
-        await asyncio.sleep(0.3)
         driver = apps[0]._driver
         assert isinstance(driver, SSHDriver)
+        await client.wait_for_text("ready")
+        # frames are written in order: once a key's repaint is on the client's screen, every frame before it is too
+        client.send("x")
+        await client.wait_for_text("0000 ")  # (the first screen's frames are drawn by now)
         start = driver.output_charged
-        client.send("z" * 100)
-        await asyncio.sleep(1.0)
-        after_noop = driver.output_charged - start
+        client.send("x")
+        await client.wait_for_text("0001 ")
+        one_repaint = driver.output_charged - start
+        client.send("z" * 100 + "x")  # then a repaint: any frame the no-op keys asked for is written before its own
+        await client.wait_for_text("0002 ")
+        assert apps[0].keys == 103
+        after_noop = driver.output_charged - start - 2 * one_repaint
+        start = driver.output_charged
         client.send("x" * 100)
-        await wait_for(lambda: apps[0].xs == 100, timeout=30, what="100 repaints")
-        after_repaints = driver.output_charged - start - after_noop
+        await wait_for(lambda: apps[0].xs == 103, timeout=30, what="100 repaints")
+        after_repaints = driver.output_charged - start
         await client.close()
     print(f"\n100 no-op keys charged {after_noop} events of output; 100 repainting keys charged {after_repaints}")
     assert after_noop <= 2
@@ -152,13 +161,16 @@ async def test_a_session_whose_keys_cost_much_has_its_input_wait_and_the_loop_is
         apps[identity.username] = Heavy()
         return apps[identity.username]
 
-    async with running_server(tmp_path, factory) as server:
+    # half a core each, 0.1 s at once: the hostile session is held to its share within a few keys (and the test
+    # does not wait for it at a tenth of a core)
+    limits = Limits(cpu_share=0.5, cpu_burst=0.1)
+    async with running_server(tmp_path, factory, limits=limits) as server:
         hostile = await PtyClient.connect(server.port, "hostile")
         calm = await PtyClient.connect(server.port, "calm")
         await hostile.wait_for_text("ready")
         await calm.wait_for_text("ready")
-        hostile.send("k" * 150)  # 3 s of work at 20 ms a key: far over a tenth of a core
-        await wait_for(lambda: apps["hostile"].keys >= 80, timeout=30, what="80 keys handled")
+        hostile.send("k" * 100)  # 2 s of work at 20 ms a key: far over half a core
+        await wait_for(lambda: apps["hostile"].keys >= 40, timeout=30, what="40 keys handled")
         calm.send("k")
         await wait_for(lambda: apps["calm"].keys == 1, timeout=30, what="the calm key")
         heavy, quiet = apps["hostile"]._driver, apps["calm"]._driver
@@ -170,10 +182,10 @@ async def test_a_session_whose_keys_cost_much_has_its_input_wait_and_the_loop_is
         f"\nhostile session: {heavy.work:.2f} s of loop time, its input waited {heavy.input_waited:.2f} s; "
         f"calm session: {quiet.work:.2f} s; the calm key was handled after {handled_when_calm_was} hostile keys"
     )
-    assert heavy.work >= 80 * 0.02  # the loop time of the hostile session's keys is counted for that session
+    assert heavy.work >= 40 * 0.02  # the loop time of the hostile session's keys is counted for that session
     assert quiet.work < heavy.work / 4
     assert heavy.input_waited > 0  # ... and its input waited once over its share
-    assert handled_when_calm_was < 150
+    assert handled_when_calm_was < 100
 
 
 def test_the_ssh_log_is_capped_and_says_how_many_lines_it_dropped() -> None:
@@ -229,17 +241,21 @@ async def test_work_the_session_did_not_ask_for_does_not_make_its_keys_wait(tmp_
         apps.append(Busy())
         return apps[-1]
 
-    async with running_server(tmp_path, factory) as server:
+    # a small burst (0.05 s): all the work the app does unasked would be over the session's share within a second
+    limits = Limits(cpu_burst=0.05)
+    async with running_server(tmp_path, factory, limits=limits) as server:
         client = await PtyClient.connect(server.port, "ana")
         await client.wait_for_text("ready")
-        # 30% of a core all the time; a key every 2 s, so the work within 0.5 s of each is about 7.5%
-        for n in range(1, 8):
+        # 30% of a core all the time; a key every 20 ticks (2 s), so the work within 0.5 s of each is about 7.5%
+        for n in range(1, 3):
             client.send("k")
             await wait_for(partial(handled, apps[0], n), timeout=30, what=f"key {n}")
-            await asyncio.sleep(2.0)
+            ticks = apps[0].ticks + 20  # (counted, not slept: on a slow machine the ticks come later, not fewer)
+            await wait_for(lambda: apps[0].ticks >= ticks, timeout=30, what="20 ticks")  # noqa: B023
         driver = apps[0]._driver
         assert isinstance(driver, SSHDriver)
         await client.close()
     print(f"\nloop time {driver.work:.2f} s, of it within 0.5 s of input {driver.input_work:.2f} s")
-    assert driver.work >= 2.0 and driver.input_work < driver.work / 2
+    # 40 ticks of 30 ms: 1.2 s of the loop, over twice what the share and the burst allow in 4 s (0.45 s)
+    assert driver.work >= 0.9 and driver.input_work < driver.work / 2
     assert driver.input_waited == 0 and driver.work_deferred == 0

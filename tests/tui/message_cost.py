@@ -313,7 +313,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=2)
     parser.add_argument("--detail", action="store_true")
     args = parser.parse_args()
-    from dixit_tui.ssh.driver import install_textual_patches
+    from dixit_tui.textual_host.patches import install_textual_patches
 
     install_textual_patches()
     report(asyncio.run(run(args.turns)), args.detail)

@@ -34,7 +34,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
-from dixit_tui.ssh.driver import install_textual_patches
+from dixit_tui.textual_host.patches import install_textual_patches
 from dixit_tui.tui import compositor
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.compositor import RowCompositor

@@ -11,7 +11,7 @@ from typing import Any
 from textual.widgets import Input, OptionList
 
 from dixit_tui.coordinator import Identity
-from dixit_tui.tui import key_order
+from dixit_tui.textual_host import key_order
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.help import HelpScreen
 from dixit_tui.tui.table_screen import TableScreen

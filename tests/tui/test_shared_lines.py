@@ -23,7 +23,7 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.visual import Visual
 
-from dixit_tui.ssh.driver import _render_strip
+from dixit_tui.textual_host.strip_output import _render_strip
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, screen_text, settle
 from tests.tui.screen_cost import WATCHERS, watched_table
 

@@ -1,7 +1,7 @@
 """The spectators of a table show the same rows, drawn from the very same shared strips: a row's chops, its text and
 styles, and its output as sent are made once per process (`compositor._shared_row`), and the other screens look
 them up. The way each widget is drawn is worked out again only when something it is made of changes
-(`styled_lines._way`), and a strip's colour filter is checked once for every session (`driver._apply_filter`).
+(`styled_lines._way`), and a strip's colour filter is checked once for every session (`strip_filter._apply_filter`).
 
 Counted, never timed. The output of the shared rows is compared with Textual's own (`Compositor.render_partial_update`
 and `ChopsUpdate.render_segments`) for whole screens and for scattered regions, at every spectator's screen.
@@ -25,8 +25,8 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
-from dixit_tui.ssh import driver
-from dixit_tui.ssh.driver import install_textual_patches
+from dixit_tui.textual_host import strip_filter
+from dixit_tui.textual_host.patches import install_textual_patches
 from dixit_tui.tui import compositor, styled_lines
 from dixit_tui.tui.compositor import RowChopsUpdate, RowCompositor, _Cover
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, screen_text, settle
@@ -176,31 +176,31 @@ def test_a_strips_colour_filter_is_checked_once_for_every_session() -> None:
     (a strip's filter cache holds four entries: keyed by the filter, the check was made again at every session)."""
     strip = Strip([Segment("hello ", RichStyle(bold=True, color="#ff8800")), Segment("world", RichStyle(italic=True))])
     filters = [ANSIToTruecolor(DEFAULT_TERMINAL_THEME) for _ in range(8)]
-    changes = driver._truecolor_changes
+    changes = strip_filter._truecolor_changes
     checked: Counter[str] = Counter()
 
     def counted(style: RichStyle) -> bool:
         checked["styles"] += 1
         return changes(style)
 
-    with patch.object(driver, "_truecolor_changes", counted):
+    with patch.object(strip_filter, "_truecolor_changes", counted):
         for _ in range(2):
             for line_filter in filters:
-                assert driver._apply_filter(strip, line_filter, Color(10, 20, 30)) is strip
+                assert strip_filter._apply_filter(strip, line_filter, Color(10, 20, 30)) is strip
     assert checked["styles"] == 2  # (its two styles, once)
     ansi = Strip([Segment("red", RichStyle(color="red"))])
-    built = driver.filtered_strips
-    made = {id(driver._apply_filter(ansi, line_filter, Color(10, 20, 30))) for line_filter in filters}
-    assert driver.filtered_strips - built == 1 and len(made) == 1  # (a strip the filters change: made once)
+    built = strip_filter.filtered_strips
+    made = {id(strip_filter._apply_filter(ansi, line_filter, Color(10, 20, 30))) for line_filter in filters}
+    assert strip_filter.filtered_strips - built == 1 and len(made) == 1  # (a strip the filters change: made once)
     for line_filter in filters:
-        filtered = driver._apply_filter(ansi, line_filter, Color(10, 20, 30))
+        filtered = strip_filter._apply_filter(ansi, line_filter, Color(10, 20, 30))
         assert filtered is not ansi
         assert list(filtered) == list(Strip(line_filter.apply(list(ansi), Color(10, 20, 30)), ansi.cell_length))
     other = ANSIToTruecolor(MONOKAI)  # (another theme, another background: their own strips)
-    assert list(driver._apply_filter(ansi, other, Color(10, 20, 30))) == list(
+    assert list(strip_filter._apply_filter(ansi, other, Color(10, 20, 30))) == list(
         other.apply(list(ansi), Color(10, 20, 30))
     )
-    assert list(driver._apply_filter(ansi, filters[0], Color(0, 0, 0))) == list(
+    assert list(strip_filter._apply_filter(ansi, filters[0], Color(0, 0, 0))) == list(
         filters[0].apply(list(ansi), Color(0, 0, 0))
     )
 

@@ -31,6 +31,11 @@ def plain(text: Words | None) -> str:
     return text.plain
 
 
+def in_style(text: Words, style: str) -> list[str]:
+    """The stretches of `text` shown in `style` (e.g. the names in bold)."""
+    return [part for part, shown in text.parts if shown == style]
+
+
 def say(session: PlayerSession, choices: Choices | None = None) -> str:
     return words.status(view_of(session), choices or Choices()).plain
 
@@ -60,12 +65,12 @@ def test_the_screens_do_not_import_the_app() -> None:
 def test_words_carry_styles_as_plain_data() -> None:
     line = Words.of("Waiting for ", ("ana", "bold"), "", Words.of(" and ", ("ben", "bold")), ".")
     assert line.plain == "Waiting for ana and ben."
-    assert line.in_style("bold") == ["ana", "ben"]
+    assert in_style(line, "bold") == ["ana", "ben"]
     assert Words.of("\n").join([Words.of("a"), Words.of(""), Words.of("b")]).plain == "a\n\nb"
     assert name_list([]).plain == "nobody"
     assert name_list(["ana", "ben", "cara"]).plain == "ana, ben and cara"
     assert name_list(["a", "b", "c", "d", "e", "f"]).plain == "a, b, c and 3 others"
-    assert name_list(["[b]x[/b]"]).in_style("bold") == ["[b]x[/b]"]  # a name is text, never markup
+    assert in_style(name_list(["[b]x[/b]"]), "bold") == ["[b]x[/b]"]  # a name is text, never markup
 
 
 async def test_the_lobby_says_who_starts_and_how() -> None:
@@ -74,7 +79,7 @@ async def test_the_lobby_says_who_starts_and_how() -> None:
     assert host.start_problem is not None
     assert say(ana) == f"Waiting for players: {host.start_problem}"
     assert say(ben) == "Waiting for ana (host) to start the game."
-    assert words.status(guest, Choices()).in_style("bold") == ["ana"]
+    assert in_style(words.status(guest, Choices()), "bold") == ["ana"]
     assert say(zoe) == "You are watching. Waiting for ana to start."
     info = words.lobby_info(host).plain.splitlines()
     assert info[0] == f"Table {host.code} · refresh · 2 of 8 seats taken"
@@ -160,7 +165,7 @@ async def test_standard_clue_submit_and_vote_as_each_seat_sees_them() -> None:
     assert say(others[0]).startswith("Your card is in. Waiting for ")
     void = words.void_question(view_of(sessions[0]))
     assert void.body.plain.startswith("Void turn 1? Every card given this turn goes back to its owner")
-    assert void.body.in_style("bold") == [name]
+    assert in_style(void.body, "bold") == [name]
     await give(others)
     # the vote
     assert words.submit_stale(view_of(others[0]), turn, many=False) == "the vote has begun"
@@ -185,7 +190,7 @@ async def test_standard_clue_submit_and_vote_as_each_seat_sees_them() -> None:
     line = words.clue_line(after)
     assert line is not None
     assert line.plain.splitlines()[1].startswith("Turn 1 (r: recap): ")
-    assert line.in_style("dim") == [" (r: recap)"]
+    assert in_style(line, "dim") == [" (r: recap)"]
     assert words.moved_on(after, 1, (Phase.SUBMIT,)) == "the turn is over"
 
 
@@ -402,11 +407,11 @@ async def test_the_top_bar_gives_up_its_least_useful_words_first() -> None:
     assert "pile" not in words.topbar(view, len(full) - 1, 0).plain  # the pile goes first
     narrow = words.topbar(view, 63, 0)  # then every part in its short words, the name of the game, "table"
     assert narrow.plain == f"{view.code} · refresh · to 30 · turn 1 · you are watching · 1 watching"
-    assert narrow.in_style("bold") == [view.code]
+    assert in_style(narrow, "bold") == [view.code]
     assert words.topbar(view, 40, 0).plain == narrow.plain  # never the code, the timer or who is watching
     timed = dataclasses.replace(view, deadline=1000.0)
     assert "⏱ 1:05 left" in words.topbar(timed, 200, 935.0).plain
-    assert words.topbar(timed, 200, 935.0).in_style("bold")[-1] == "⏱ 1:05 left"
+    assert in_style(words.topbar(timed, 200, 935.0), "bold")[-1] == "⏱ 1:05 left"
 
 
 async def test_offline_players_and_their_stand_ins() -> None:

@@ -189,9 +189,6 @@ class CardList(OptionList):
             return self._shown_fit
         return self._shown_fit if self._shown_fit is not None else (_WIDTH, region.height)
 
-    def _text_width(self) -> int:
-        return self._fit_size()[0]
-
     def _full_height(self, item: CardItem, width: int) -> int:
         key = (item, width)
         if (height := self._wrapped.get(key)) is None:
@@ -334,12 +331,6 @@ class CardList(OptionList):
         if index is None or not 0 <= index < len(self.items):
             return None
         return self.items[index].key
-
-    def highlighted_item(self) -> CardItem | None:
-        index = self.highlighted
-        if index is None or not 0 <= index < len(self.items):
-            return None
-        return self.items[index]
 
     def highlight_key(self, key: str | None) -> bool:
         if key is None:

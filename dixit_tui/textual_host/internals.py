@@ -1,10 +1,12 @@
-"""Every private part of Textual this project patches, overrides or reads, in one place, with the Textual version it
-was checked against. `tests/test_textual_internals.py` fingerprints each one in the installed Textual's source and
-fails, naming the part and the file that relies on it, when an upgrade changes it: re-check that code, then update
-the fingerprint here (`python -m dixit_tui.textual_internals` prints the current ones). pyproject.toml pins Textual
-to the minor version checked.
+"""Every private part of Textual this project patches, overrides, adds to or reads, in one place, with the Textual
+version it was checked against. `dixit_tui.textual_host.check` fingerprints each one in the installed Textual's source:
+`dixit-tui serve` does at start (a WARNING per part that differs) and `tests/test_textual_internals.py` fails, naming
+the part and the file that relies on it, when an upgrade changes one: re-check that code, then update the fingerprints
+here (`python -m dixit_tui.textual_host.check` prints the current ones). pyproject.toml pins Textual to the minor
+version checked.
 
-Pure data (no Textual import), so the list can be read without Textual.
+Touches no Textual internal itself: pure data (no Textual import), so the list can be read without Textual. The
+private parts of asyncio and asyncssh the server relies on are listed the same way in `runtime_internals.py`.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ CHECKED_WITH = "8.2.8"  # the Textual version every fingerprint below was taken 
 
 @dataclass(frozen=True)
 class Internal:
-    module: str  # the Textual module's file, e.g. "textual/screen.py"
-    name: str  # Class.member or a module-level name
-    use: str  # what we do with it: patched, overridden, subclassed, read
+    module: str  # the module's file under its package's folder, e.g. "textual/screen.py"
+    name: str  # Class.member, a module-level name (a definition, an assignment or an import)
+    use: str  # what we do with it: patched, overridden, subclassed, added, read
     where: str  # the project file that relies on it
-    fingerprint: str  # sha256 (first 16 hex digits) of its source at CHECKED_WITH
+    fingerprint: str | None  # sha256 (first 16 hex digits) of its source at the version checked; None: not there
 
 
 INTERNALS: tuple[Internal, ...] = (
@@ -28,14 +30,14 @@ INTERNALS: tuple[Internal, ...] = (
         "textual/screen.py",
         "Screen._on_timer_update",
         "patched: a watching session draws at most one frame per interval",
-        "dixit_tui/ssh/driver.py",
+        "dixit_tui/textual_host/frame_pacing.py",
         "b429ac0230009b4f",
     ),
     Internal(
         "textual/screen.py",
         "Screen._compositor_refresh",
         "patched: the same frame pacing",
-        "dixit_tui/ssh/driver.py",
+        "dixit_tui/textual_host/frame_pacing.py",
         "30c01d22baee5fa4",
     ),
     Internal(
@@ -84,28 +86,28 @@ INTERNALS: tuple[Internal, ...] = (
         "textual/_xterm_parser.py",
         "XTermParser._parse_extended_key",
         "overridden (its lru_cache pinned parsers and apps): one cache keyed on the sequence",
-        "dixit_tui/ssh/driver.py",
+        "dixit_tui/textual_host/parser.py",
         "7b39f7d9703a4356",
     ),
     Internal(
         "textual/_xterm_parser.py",
         "XTermParser.__init__",
         "subclassed and read (last_x, mouse_pixels, terminal_size, _awaiting)",
-        "dixit_tui/ssh/driver.py",
+        "dixit_tui/textual_host/parser.py",
         "eb8d975102a567ef",
     ),
     Internal(
         "textual/_ansi_sequences.py",
         "ANSI_SEQUENCES_KEYS",
         "read: which escape sequences are keys",
-        "dixit_tui/ssh/input.py",
+        "dixit_tui/textual_host/input_filter.py",
         "cf365064027e076e",
     ),
     Internal(
         "textual/app.py",
         "App.__init__",
         "read and set per session: _filters, console (colour system), driver_class, _disable_tooltips, _notifications",
-        "dixit_tui/ssh/session_runner.py, dixit_tui/tui/app.py, dixit_tui/tui/screen_patches.py",
+        "dixit_tui/textual_host/session_app.py, dixit_tui/tui/app.py, dixit_tui/tui/screen_patches.py",
         "c7c9165bbb6390aa",
     ),
     Internal(
@@ -238,28 +240,28 @@ INTERNALS: tuple[Internal, ...] = (
         "textual/strip.py",
         "Strip.apply_filter",
         "patched: a line the ANSI-to-truecolor filter leaves unchanged is not copied (read: _filter_cache, _segments)",
-        "dixit_tui/ssh/driver.py",
+        "dixit_tui/textual_host/strip_filter.py",
         "43a7e060303cc755",
     ),
     Internal(
         "textual/filter.py",
         "ANSIToTruecolor.truecolor_style",
         "read: which styles it changes (ANSI colours, dim text with a colour); the patched apply_filter skips others",
-        "dixit_tui/ssh/driver.py",
+        "dixit_tui/textual_host/strip_filter.py",
         "80c9d23940219834",
     ),
     Internal(
         "textual/filter.py",
         "ANSIToTruecolor.apply",
         "read: a copy of each segment with its style converted and no control code",
-        "dixit_tui/ssh/driver.py",
+        "dixit_tui/textual_host/strip_filter.py",
         "7ed2d5b2b7e949c1",
     ),
     Internal(
         "textual/strip.py",
         "Strip.render_style",
         "patched: the ANSI codes of a style per colour system (the shared style._ansi leaked between sessions)",
-        "dixit_tui/ssh/driver.py",
+        "dixit_tui/textual_host/strip_output.py",
         "1c9d39eec67991a5",
     ),
     Internal(
@@ -510,7 +512,7 @@ INTERNALS: tuple[Internal, ...] = (
         "textual/screen.py",
         "Screen._update_timer",
         "read: the timer (its private attribute, to know it exists) paused and resumed by the repaints and the pacing",
-        "dixit_tui/tui/dispatch.py, dixit_tui/ssh/driver.py",
+        "dixit_tui/tui/dispatch.py, dixit_tui/textual_host/frame_pacing.py",
         "c333ed31bff9e1c1",
     ),
     Internal(
@@ -638,7 +640,7 @@ INTERNALS: tuple[Internal, ...] = (
         "textual/filter.py",
         "ANSIToTruecolor.__init__",
         "read: _terminal_theme (a strip filtered once per theme and background for every session)",
-        "dixit_tui/ssh/driver.py",
+        "dixit_tui/textual_host/strip_filter.py",
         "4eb17c26934e2275",
     ),
     Internal(
@@ -783,60 +785,105 @@ INTERNALS: tuple[Internal, ...] = (
         "dixit_tui/tui/panes.py",
         "ff4ffd4ada5b1a9b",
     ),
+    Internal(
+        "textual/strip.py",
+        "Strip.render",
+        "patched: a line sent with its style codes only where the style changes, kept per colour system",
+        "dixit_tui/textual_host/strip_output.py",
+        "bf9d28edf4f44cb1",
+    ),
+    Internal(
+        "textual/strip.py",
+        "Strip.__getattr__",
+        "added (absent in Textual): makes a strip's cache when first read; a Textual that defines one would lose it",
+        "dixit_tui/tui/strip_caches.py",
+        None,
+    ),
+    Internal(
+        "textual/screen.py",
+        "Screen._extend_compose",
+        "patched: the toast rack starts shown or hidden as the app's notifications say (no refresh)",
+        "dixit_tui/tui/screen_patches.py",
+        "8a2b97fce7ea6c09",
+    ),
+    Internal(
+        "textual/widgets/_toast.py",
+        "ToastRack",
+        "imported from a private module: the widget _extend_compose adds to each screen",
+        "dixit_tui/tui/screen_patches.py",
+        "0ef2736568765672",
+    ),
+    Internal(
+        "textual/app.py",
+        "redirect_stdout",
+        "replaced in the module's namespace (and redirect_stderr): an app of an SSH session does not take the "
+        "process's sys.stdout and sys.stderr",
+        "dixit_tui/textual_host/stdout.py",
+        "9d35fe7af0a2257f",
+    ),
+    Internal(
+        "textual/app.py",
+        "App._process_messages",
+        "read: the app's run is wrapped in redirect_stdout/redirect_stderr, looked up in the module at each run",
+        "dixit_tui/textual_host/stdout.py",
+        "d9a5f220527c9109",
+    ),
+    Internal(
+        "textual/message_pump.py",
+        "MessagePump._parent",
+        "read: a key's next stop on its way up (the gate follows it)",
+        "dixit_tui/textual_host/key_order.py",
+        "e52667bcc30c36fa",
+    ),
+    Internal(
+        "textual/message.py",
+        "Message.__init__",
+        "read: _sender and _stop_propagation (where a key stops bubbling)",
+        "dixit_tui/textual_host/key_order.py",
+        "1687d1a95458c167",
+    ),
+    Internal(
+        "textual/message_pump.py",
+        "MessagePump._on_message",
+        "read: a message bubbles to the parent unless stopped, and stops at its sender's parent",
+        "dixit_tui/textual_host/key_order.py",
+        "5bf00996a4e75b03",
+    ),
+    Internal(
+        "textual/_context.py",
+        "active_app",
+        "read: the app a callback's context belongs to (whose session's work it is)",
+        "dixit_tui/textual_host/work_share.py",
+        "02a7961030224682",
+    ),
 )
 
 
-def source_of(text: str, name: str) -> str | None:
-    """The source of `name` (Class.member or a module-level name) in a module's text, or None if it is not there."""
-    import ast
-
-    tree = ast.parse(text)
-    path = name.split(".")
-    scope: list[ast.stmt] = tree.body
-    node: ast.stmt | None = None
-    for i, part in enumerate(path):
-        node = None
-        for stmt in scope:
-            names: list[str] = []
-            if isinstance(stmt, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-                names = [stmt.name]
-            elif isinstance(stmt, ast.Assign):
-                names = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
-            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                names = [stmt.target.id]
-            if part in names:
-                node = stmt  # the last definition wins, as at run time
-        if node is None:
-            return None
-        if i < len(path) - 1:
-            if not isinstance(node, ast.ClassDef):
-                return None
-            scope = node.body
-    assert node is not None
-    return ast.get_source_segment(text, node)
-
-
-def fingerprint(source: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(source.encode()).hexdigest()[:16]
-
-
-def current() -> dict[str, str | None]:
-    """Each internal's fingerprint in the installed Textual (None: it is gone)."""
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.find_spec("textual")
-    assert spec is not None and spec.origin is not None
-    root = Path(spec.origin).parent.parent
-    out: dict[str, str | None] = {}
-    for item in INTERNALS:
-        source = source_of((root / item.module).read_text(), item.name)
-        out[f"{item.module}:{item.name}"] = None if source is None else fingerprint(source)
-    return out
-
-
-if __name__ == "__main__":
-    for key, value in current().items():
-        print(f"{value}  {key}")
+MODULES: dict[str, str] = {
+    "textual/screen.py": "b5ace323f3b7607d",
+    "textual/css/stylesheet.py": "3f70ebc0d7aca401",
+    "textual/_compositor.py": "820ca6940bec3a42",
+    "textual/widget.py": "962dbb32409191bc",
+    "textual/_xterm_parser.py": "7e279d11dee84514",
+    "textual/_ansi_sequences.py": "0b4037a3f36997ca",
+    "textual/app.py": "a1c04e978716b9e3",
+    "textual/widgets/_content_switcher.py": "57117dd857ee1999",
+    "textual/widgets/_option_list.py": "2ffa3a05c11b7607",
+    "textual/strip.py": "b58d946c8b0cbabc",
+    "textual/filter.py": "d6e31d29b94d2cdd",
+    "textual/message.py": "50816fcfe0098159",
+    "textual/css/styles.py": "72416b1c6e6a46f6",
+    "textual/css/_style_properties.py": "394c7c4079fc8859",
+    "textual/css/model.py": "a2076b0ea531bce0",
+    "textual/css/match.py": "34247ea90eaaa406",
+    "textual/dom.py": "c82d88213c827197",
+    "textual/message_pump.py": "b580554a43fdfd14",
+    "textual/_callback.py": "35bce48ec27b2f35",
+    "textual/_styles_cache.py": "7a197dfa0517d22f",
+    "textual/reactive.py": "5b43395d46589f61",
+    "textual/messages.py": "e616e9ab5eb23933",
+    "textual/_node_list.py": "45fac0dd086a9cd0",
+    "textual/widgets/_toast.py": "61df4c1debffcb10",
+    "textual/_context.py": "523b25f71607193b",
+}
+"""Each module's whole file at CHECKED_WITH (a file unchanged has every part unchanged: checked at once)."""

@@ -10,6 +10,10 @@ of "Ctrl+U 8" before Ctrl+U emptied it, "Backspace x" deleted the x, "Home x" ty
 once the one before is done: stopped by a widget, or handled at the app. The gate knows that by following the key
 up: a callback queued right behind it at each node it reaches. A key whose turn comes after the screen it was typed
 at has gone (the key before it opened or closed one) is dropped: a key acts only on the screen it was typed at.
+
+Touches: `MessagePump._parent` (the node a key bubbles to next), `Message._sender` and `Message._stop_propagation`
+(where Textual stops a bubbling message: `MessagePump._on_message`), read. Why: Textual has no public way to know
+when a key is done with; the gate follows it up the same way Textual sends it.
 """
 
 from __future__ import annotations
@@ -66,7 +70,7 @@ class KeyGate:
             self.done()
             return
         loop = asyncio.get_running_loop()
-        # (in an empty context: the handle must not keep the session's objects alive, see ssh/driver.py)
+        # (in an empty context: the handle must not keep the session's objects alive, see ssh/driver.py's drain timer)
         self._give_up = loop.call_later(GIVE_UP, self._lost, event, context=contextvars.Context())
 
     def done(self) -> None:
