@@ -358,7 +358,7 @@ async def test_redis_unreachable_is_a_clear_message_and_the_table_goes_on_when_i
                 break
             except TableError as err:
                 assert err.code == "storage"
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(0.02)
         history = await a.shared.store.history(code)
         assert len(history) == saved + 1 and history[-1]["text"] == "back"  # nothing of the refused line
         await until(lambda: any(line.text == "back" for line in ana_c.chat), "ana to read ben's line")

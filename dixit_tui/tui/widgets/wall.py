@@ -44,6 +44,7 @@ class Wall(ScrollView, can_focus=False):
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
+        # (a Strip keeps its crops and styled forms: the picture's strips are shared, and so are those)
         scroll_x, scroll_y = self.scroll_offset
         width, style = self.size.width, self.rich_style
         index = scroll_y + y
