@@ -19,7 +19,7 @@ import random
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.codes import new_code, new_game_suffix, normalize_code
@@ -50,6 +50,7 @@ from dixit_tui.coordinator.models import (
     mode_text,
 )
 from dixit_tui.coordinator.moderation import Moderation, ModerationSettings
+from dixit_tui.coordinator.retry import retry_on_conflict, retrying
 from dixit_tui.coordinator.story import Story
 from dixit_tui.coordinator.table import ChatLimiter, Table
 from dixit_tui.coordinator.tallies import Tally
@@ -119,27 +120,6 @@ def _builtin_cards(decks: tuple[str, ...]) -> tuple[Card, ...]:
     from dixit_tui.decks import resolve_decks
 
     return resolve_decks(list(decks))
-
-
-CONFLICT_TRIES = 4
-_Method = TypeVar("_Method", bound=Callable[..., Coroutine[Any, Any, Any]])
-
-
-def _retry_on_conflict(method: _Method) -> _Method:
-    """Tables shared with other workers (`shared.py`): a change that lost the race to another worker's (error code
-    "conflict", rolled back) is made again, from the start, against the table's new state."""
-
-    async def retrying(*args: Any, **kwargs: Any) -> Any:
-        for attempt in range(CONFLICT_TRIES):
-            try:
-                return await method(*args, **kwargs)
-            except TableError as err:
-                if err.code != ErrorCode.CONFLICT or attempt == CONFLICT_TRIES - 1:
-                    raise
-        raise AssertionError("unreachable")
-
-    retrying.__name__, retrying.__doc__ = method.__name__, method.__doc__
-    return retrying  # type: ignore[return-value]
 
 
 def _plural(n: int, word: str) -> str:
@@ -709,7 +689,7 @@ class Coordinator:
                     table.timer.cancel()
                 table.timer = detached.call_later(STORE_RETRY, lambda: self.timers.on_due(table))
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def _expire(self, table: Table) -> None:
         if self.shared is not None and not self.shared.owns(table.code):
             return  # only the table's owner plays stand-ins (its moves reach this worker like any other)
@@ -910,7 +890,7 @@ class Coordinator:
             raise TableError(NO_BOTS, ErrorCode.NO_BOTS)
         return await self.bots(self, code, count, names=names, rng=random.Random(self.rng.random()))
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def sit_bots(self, code: str, bots: Sequence[PlayerSession], names: Sequence[str]) -> list[PlayerSession]:
         """Seat the built-in bots' sessions `bots` at table `code` in one change (nobody ever sees some of them seated
         and not the others), each under the next of `names` with a seat kept for it (a rematch) or free at the table.
@@ -951,7 +931,7 @@ class Coordinator:
 
     # --- moderation: the admins' commands (`ssh HOST admin ...`, protocol/admin.py checks who may) ---------------
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def admin_close(self, code: str) -> str:
         """Close a table now, whatever its state (its records stay, for replays). Returns what happened, in words."""
         table = await self.find_table(code)
@@ -965,7 +945,7 @@ class Coordinator:
         self.lobby_changed()
         return f"Table {table.code} closed."
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def admin_remove(self, code: str, name: str) -> str:
         """Take the player called `name` off table `code` (before the start, their seat is freed; in a game, they
         leave it for good, as if they had chosen to). Returns what happened, in words."""
@@ -1182,7 +1162,7 @@ class PlayerSession:
                     ErrorCode.TOO_MANY_TABLES,
                 )
 
-    @_retry_on_conflict  # another worker took the same code at the same moment: a new code
+    @retry_on_conflict  # another worker took the same code at the same moment: a new code
     async def create(self, options: TableOptions) -> TableView:
         self._check_table_caps()  # bots too: anyone can say they are one
         await self._charge_create()
@@ -1196,7 +1176,7 @@ class PlayerSession:
             await self.coordinator.changed(table, lobby=True)
         return table.view_for(self)
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def join(self, code: str, name: str | None = None) -> TableView:
         """Take a seat; with the key (or the session already) owning one at this table, return to it."""
         table = await self.coordinator.find_table(code)
@@ -1233,7 +1213,7 @@ class PlayerSession:
             await self._take_seat(table, seat)
         return table.view_for(self)
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def reclaim(self, reconnect_code: str) -> TableView:
         """Return to a seat with its reconnect code (for players without a key: a seat taken with an SSH key goes
         back only to that key). Tries are counted per connection, address, network and in all; a wrong code is
@@ -1304,7 +1284,7 @@ class PlayerSession:
         self.last = None  # asked for: shown the table even if this session was sent this very view last
         await self.coordinator.changed(table, lobby=True)
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def watch(self, code: str) -> TableView:
         table = await self.coordinator.find_table(code)
         if table.seat_of(self) is not None:  # already playing here: you see it already
@@ -1348,7 +1328,7 @@ class PlayerSession:
                 raise
             table.spectators.discard(self)  # it closed meanwhile (at another worker): there is nothing to leave
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def _leave_table(self, table: Table, chosen: bool = False) -> None:
         async with table.lock:
             table.leave(self, self.coordinator.clock(), chosen)
@@ -1367,7 +1347,7 @@ class PlayerSession:
             self.coordinator.sessions.discard(self)
             self.coordinator.reconnect_guard.forget(self)
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def rename(self, name: str) -> None:
         cleaned = clean_name(name)
         if not cleaned:
@@ -1385,7 +1365,7 @@ class PlayerSession:
 
     # --- the table -------------------------------------------------------------------------------------------
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def start(self, *, practice: bool = False) -> None:
         """Host only: start the game; with `practice`, it opens with an unscored practice turn the host tells."""
         table, seat = self._need_seat()
@@ -1456,20 +1436,21 @@ class PlayerSession:
         spectators at other workers follow it there. Another worker's change to the old table at the same moment (a
         chat line, someone leaving) wins the race: the replica catches up and the pointer is written again."""
         coordinator = self.coordinator
-        for attempt in range(CONFLICT_TRIES):
+
+        async def point() -> None:
             old.announce(f"{host} started a rematch: table {new.code}.")
             if coordinator.shared is not None:
                 old.pending[-1]["rematch"] = new.code
             coordinator.forget_if_empty(old)
-            try:
-                await coordinator.changed(old, lobby=True)
-                return
-            except TableError as err:
-                if err.code != ErrorCode.CONFLICT or coordinator.shared is None or attempt == CONFLICT_TRIES - 1:
-                    raise
+            await coordinator.changed(old, lobby=True)
+
+        async def catch_up() -> None:  # (the lock is held: taking it again is what would catch the replica up)
+            if coordinator.shared is not None:
                 await coordinator.shared.sync(old)
 
-    @_retry_on_conflict
+        await retrying(point, between=catch_up)
+
+    @retry_on_conflict
     async def change_options(self, options: TableOptions) -> TableView:
         """Host only, before the start (a rematch's lobby too): the table's mode, rules and other options change.
         The seats stay; a mode with fewer seats than are taken is refused. Everyone at the table reads the change."""
@@ -1513,7 +1494,7 @@ class PlayerSession:
         table, seat = self._need_seat()
         await self._run(table, VoidTurn(seat))
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def remove(self, target: int) -> None:
         """Remove a player (the host; or yourself). Someone the host removes may no longer take a seat at the table
         (they may still watch it): kept out by their key, or by their address if they have none."""
@@ -1536,7 +1517,7 @@ class PlayerSession:
                 gone.deliver(StateUpdate(None))
             await self.coordinator.changed(table, lobby=True)
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def lock(self, to: TableLock | str) -> None:
         """Host only: who may take a new seat. OPEN: anyone (the lobby lists the table); CODE: only people who have
         its code (the lobby does not list it); INVITED: only the names the host invited (`invite`)."""
@@ -1552,7 +1533,7 @@ class PlayerSession:
             table.set_lock(lock)
             await self.coordinator.changed(table, lobby=True)
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def invite(self, name: str) -> None:
         """Host only: the player called `name` may take a seat at a table locked to the invited."""
         cleaned = clean_name(name)
@@ -1598,7 +1579,7 @@ class PlayerSession:
             log.warning("table %s: the store's records could not be read: stand-in moves not marked", table.code)
             return frozenset()
 
-    @_retry_on_conflict
+    @retry_on_conflict
     async def chat(self, text: str, *, team: bool = False) -> None:
         """A chat line to the whole table, or with `team` (team mode) to your teammate only."""
         table = self._need_table()
@@ -1624,12 +1605,9 @@ class PlayerSession:
 
     async def _run(self, table: Table, command: Command, ban: tuple[str | None, str | None] | None = None) -> None:
         """Run a game command. `ban`: the (key, address) the command's removal keeps out of the table."""
-        for attempt in range(3):
-            try:
-                return await self._run_once(table, command, ban)
-            except TableError as err:  # another worker moved first: decide again against the new state
-                if err.code != ErrorCode.CONFLICT or self.expected_version is not None or attempt == 2:
-                    raise
+        # another worker moved first: decided again against the new state (not a move made on a version the
+        # client named: it is told the table moved on)
+        await retrying(lambda: self._run_once(table, command, ban), unless=lambda: self.expected_version is not None)
 
     async def _run_once(self, table: Table, command: Command, ban: tuple[str | None, str | None] | None = None) -> None:
         async with table.lock:

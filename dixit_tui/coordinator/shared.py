@@ -55,7 +55,7 @@ from dixit_tui.coordinator.table import TEAM_CHAT_TAIL
 from dixit_tui.engine import ErrorCode
 from dixit_tui.log_caps import REPEATS
 from dixit_tui.store.base import Record, StoreConflict, StoredTable
-from dixit_tui.store.redis_store import RedisStore, StoreUnavailable, _seq_of
+from dixit_tui.store.redis_store import RedisStore, StoreUnavailable
 
 if TYPE_CHECKING:
     from dixit_tui.coordinator.service import Coordinator, PlayerSession, SessionTable
@@ -184,12 +184,7 @@ class SharedStore:
         lock = self.shared.lock_of(code)
         if lock is None:
             return
-        try:
-            await self.redis.client.hset(
-                self.redis._snap(code), mapping={"seq": lock.seq, "data": json.dumps(data, separators=(",", ":"))}
-            )
-        except RedisError as err:
-            raise StoreUnavailable(f"could not save to Redis: {err}") from err
+        await self.redis.snapshot_at(code, lock.seq, data)
 
     async def load(self) -> list[StoredTable]:
         return await self.redis.load()
@@ -309,7 +304,7 @@ class SharedTables:
     def adopt(self, table: SessionTable, seq: int | None) -> None:
         """`table` is the coordinator's replica of its code, folded up to record `seq` (None: as the store loaded)."""
         if seq is None:
-            seq = self.store._seq.get(table.code, 0)
+            seq = self.store.known_seq(table.code)
         if isinstance(table.lock, SyncedLock):
             table.lock.seq = seq
             table.lock.fresh = False
@@ -340,20 +335,10 @@ class SharedTables:
         newer than `seq`: the winner of the race took it)."""
         if seq <= 0:
             return None, []
-        client = self.store.client
-        try:
-            snap = cast(dict[str, str], await client.hgetall(self.store._snap(code)))
-            base = int(snap["seq"]) if snap else 0
-            snapshot = json.loads(snap["data"]) if snap and base <= seq else None
-            if snapshot is None:
-                base = 0
-            found = await client.xrange(self.store._log(code), min=f"{base + 1}-0", max=f"{seq}-1")
-            entries = cast(list[tuple[str, dict[str, str]]], found)
-        except RedisError as err:
-            raise StoreUnavailable(f"could not read from Redis: {err}") from err
+        snapshot, records = await self.store.state_at(code, seq)
         self.round_trips += 2
-        self.records_reread += len(entries)
-        return snapshot, [json.loads(fields["d"]) for _, fields in entries]
+        self.records_reread += len(records)
+        return snapshot, records
 
     def lock_of(self, code: str) -> SyncedLock | None:
         """The lock of this worker's replica of table `code` (also while it closes: it may be out of the
@@ -376,10 +361,10 @@ class SharedTables:
             return
         coordinator = self.coordinator
         pipe = self.store.client.pipeline(transaction=False)
-        pipe.xrange(self.store._log(table.code), min=f"{lock.seq + 1}-0", max="+")
+        self.store.queue_read_after(pipe, table.code, lock.seq)
         pipe.hgetall(self._presence_key(table.code))
         try:
-            entries, presence = await _execute(pipe)
+            found, presence = await _execute(pipe)
         except RedisError as err:
             coordinator.refused_for_storage(table.code)
             raise TableError(
@@ -394,11 +379,10 @@ class SharedTables:
         rematch_note = ""
         unseated: list[tuple[Any, str]] = []
         closed_by: str | None = None
-        for entry_id, fields in entries:
-            seq = _seq_of(entry_id)
+        entries = self.store.entries(found)
+        for seq, record in entries:
             if seq <= lock.seq:
                 continue
-            record = json.loads(fields["d"])
             lock.seq = seq
             if record.get("t") == "closed":
                 closed, closed_by = True, record.get("by")
@@ -615,9 +599,7 @@ class SharedTables:
             for code in self.watching:
                 pipe.hdel(self._presence_key(code), WATCHERS + self.worker)
             for code in self.owned:
-                await self.store._release(
-                    keys=[f"{self.store.prefix}lease:table:{code}"], args=[self.worker], client=pipe
-                )
+                await self.store.queue_release_lease(pipe, f"table:{code}", self.worker)
             await _execute(pipe)
         except RedisError as err:
             log.warning("could not give up this worker's seats and tables in Redis: %s", err)
@@ -769,16 +751,12 @@ class SharedTables:
         coordinator = self.coordinator
         codes = list(coordinator.tables)
         value = f"{self.worker} {int((time.time() + self.presence_ttl) * 1000)}"
-        ttl_ms = max(1, int(self.lease_ttl * 1000))
         pipe = self.store.client.pipeline(transaction=False)
-        pipe.hgetall(self.store._seq_key)
-        pipe.smembers(self.store._closed_key)
+        self.store.queue_tables(pipe)
         for code in codes:
             pipe.hgetall(self._presence_key(code))
         for code in codes:
-            await self.store._lease(
-                keys=[f"{self.store.prefix}lease:table:{code}"], args=[self.worker, ttl_ms], client=pipe
-            )
+            await self.store.queue_take_lease(pipe, f"table:{code}", self.worker, self.lease_ttl)
         for code, seats in self.claimed.items():
             await self._presence(
                 keys=[self._presence_key(code)],

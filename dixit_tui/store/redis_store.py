@@ -210,6 +210,9 @@ class RedisStore:
     def _snap(self, code: str) -> str:
         return f"{self.prefix}snap:{code}"
 
+    def _lease_key(self, name: str) -> str:
+        return f"{self.prefix}lease:{name}"
+
     # --- compare-and-append --------------------------------------------------------------------------------
 
     async def append_at(self, code: str, expected: int, records: Sequence[Record]) -> int:
@@ -252,6 +255,10 @@ class RedisStore:
         self._seq[code] = int(seq)
         return int(seq)
 
+    def known_seq(self, code: str) -> int:
+        """The last sequence number of table `code` this process wrote or read (0: none), without asking Redis."""
+        return self._seq.get(code, 0)
+
     async def last_seq(self, code: str) -> int:
         try:
             value = await self.client.hget(self._seq_key, code)
@@ -263,10 +270,58 @@ class RedisStore:
         """The table's records after record `seq`, with their sequence numbers, in order."""
         try:
             found = await self.client.xrange(self._log(code), min=f"{seq + 1}-0", max="+")
-            entries: list[tuple[str, dict[str, str]]] = found  # type: ignore[assignment]
         except RedisError as err:
             raise StoreUnavailable(f"could not read from Redis: {err}") from err
+        return self.entries(found)
+
+    async def state_at(self, code: str, seq: int) -> tuple[Record | None, list[Record]]:
+        """The table as of its record `seq`: its snapshot, if one was taken at or before that record, and the
+        records after the snapshot up to `seq` (all of them if the snapshot is newer than `seq`). Two round trips."""
+        if seq <= 0:
+            return None, []
+        try:
+            snap = cast(dict[str, str], await self.client.hgetall(self._snap(code)))
+            base = int(snap["seq"]) if snap else 0
+            snapshot = json.loads(snap["data"]) if snap and base <= seq else None
+            if snapshot is None:
+                base = 0
+            found = await self.client.xrange(self._log(code), min=f"{base + 1}-0", max=f"{seq}-1")
+        except RedisError as err:
+            raise StoreUnavailable(f"could not read from Redis: {err}") from err
+        return snapshot, [record for _, record in self.entries(found)]
+
+    async def snapshot_at(self, code: str, seq: int, data: Record) -> None:
+        """Save the whole table as of its record `seq` (the last one folded into `data`)."""
+        try:
+            await self.client.hset(self._snap(code), mapping={"seq": seq, "data": _dumps(data)})
+        except RedisError as err:
+            raise StoreUnavailable(f"could not save to Redis: {err}") from err
+
+    # --- several reads and writes in one round trip (a pipeline: `client.pipeline(transaction=False)`) ----------
+
+    def queue_read_after(self, pipe: Any, code: str, seq: int) -> None:
+        """Queue reading the table's records after record `seq`: the pipeline's result is read with `entries`."""
+        pipe.xrange(self._log(code), min=f"{seq + 1}-0", max="+")
+
+    @staticmethod
+    def entries(found: Any) -> list[tuple[int, Record]]:
+        """The records a stream read returned (`queue_read_after`), with their sequence numbers, in order."""
+        entries = cast(list[tuple[str, dict[str, str]]], found)
         return [(_seq_of(entry_id), json.loads(fields["d"])) for entry_id, fields in entries]
+
+    def queue_tables(self, pipe: Any) -> None:
+        """Queue reading every table's last sequence number and the closed tables' codes: two results, a dict
+        (code -> seq, as text) and a set of codes."""
+        pipe.hgetall(self._seq_key)
+        pipe.smembers(self._closed_key)
+
+    async def queue_take_lease(self, pipe: Any, name: str, holder: str, ttl: float) -> None:
+        """`take_lease` in a pipeline: its result is who holds the lease now."""
+        await self._lease(keys=[self._lease_key(name)], args=[holder, max(1, int(ttl * 1000))], client=pipe)
+
+    async def queue_release_lease(self, pipe: Any, name: str, holder: str) -> None:
+        """`release_lease` in a pipeline."""
+        await self._release(keys=[self._lease_key(name)], args=[holder], client=pipe)
 
     async def changes(self) -> AsyncIterator[tuple[str, int]]:
         """Every append by anyone, as (code, seq), from now on. Notices can be missed (pub/sub is at most once):
@@ -290,14 +345,14 @@ class RedisStore:
         """Take the lease `name` for `ttl` seconds if it is free (or renew it if `holder` has it). Returns who
         holds it now: `holder` on success, someone else's name otherwise. A holder that dies loses it in `ttl`."""
         try:
-            result = await self._lease(keys=[f"{self.prefix}lease:{name}"], args=[holder, max(1, int(ttl * 1000))])
+            result = await self._lease(keys=[self._lease_key(name)], args=[holder, max(1, int(ttl * 1000))])
         except RedisError as err:
             raise StoreUnavailable(f"could not reach Redis: {err}") from err
         return str(result)
 
     async def release_lease(self, name: str, holder: str) -> None:
         try:
-            await self._release(keys=[f"{self.prefix}lease:{name}"], args=[holder])
+            await self._release(keys=[self._lease_key(name)], args=[holder])
         except RedisError as err:
             raise StoreUnavailable(f"could not reach Redis: {err}") from err
 

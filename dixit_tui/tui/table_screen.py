@@ -33,12 +33,14 @@ from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import Mode, Phase, PlayerView
 from dixit_tui.sanitize import CLUE_MAX
 from dixit_tui.tui import table_words as words
+from dixit_tui.tui.capabilities import FULL
 from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.line_cache import forget_with_shared
 from dixit_tui.tui.panes import Backdrop
 from dixit_tui.tui.panes import Panes as LazyPanes
 from dixit_tui.tui.table_words import Choices, Question, Words
+from dixit_tui.tui.wall_picture import wall_wanted
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
 from dixit_tui.tui.widgets.chat import ChatPanel
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
@@ -50,6 +52,7 @@ from dixit_tui.tui.widgets.seats import SeatsPanel, seat_marker
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
 from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
+from dixit_tui.tui.widgets.wall import Wall
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -185,6 +188,7 @@ class TableScreen(Screen[None]):
         self._role: tuple[object, ...] = words.role_key(view)  # what a key at the hand or dial acts on now
         self._role_before = self._role  # ... before its last change
         self._role_since: float | None = None  # when it last changed (None: not since the screen opened)
+        self._wall: Wall | None = None  # a spectator's big screen (tui/wall_picture.py), mounted when first shown
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
@@ -260,6 +264,7 @@ class TableScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.height < self.CRAMPED, "-cramped")
         self._render_topbar()  # the top bar picks its words by width
+        self._render_wall()
 
     def _clock_needed(self) -> bool:
         """Whether the view has a clock to count down (else the once-a-second tick sleeps: an idle session does not
@@ -434,6 +439,21 @@ class TableScreen(Screen[None]):
             self._focus_for_phase()
         self._close_stale_dialogs()
         self.refresh_bindings_if_changed()
+        self._render_wall()
+
+    def _render_wall(self) -> None:
+        """A spectator's screen of at least 160x48 shows the table as the wall (in place of the seats, the clue and
+        the panes; the log and chat stay under it), and the usual table below that size."""
+        on = wall_wanted(self.view, self.size.width, self.size.height)
+        if on and self._wall is None:
+            self._wall = Wall(id="wall")
+            self.query_one("#main").mount(self._wall, before=0)
+        if on != self.has_class("-wall"):
+            self.set_class(on, "-wall")
+            self._clue_key = None
+            self._render_clue()
+        if on and self._wall is not None:
+            self._wall.show(self.view, getattr(self.app, "capabilities", FULL))
 
     def _show(self, widget: Widget, shown: bool) -> None:
         """`widget.display = shown`, only when that changes what the screen set last (setting it restyles the widget
@@ -473,7 +493,7 @@ class TableScreen(Screen[None]):
         self._clue_key = key
         clue = self.query_one("#clue", TextBox)
         line = words.clue_line(view, reveal)
-        self._show(clue, line is not None)
+        self._show(clue, line is not None and not self.has_class("-wall"))
         if line is not None:
             clue.show(content(line))
 
@@ -655,6 +675,8 @@ class TableScreen(Screen[None]):
         game = self.game
         reveal = game.last_reveal if game is not None else None
         if self.view.reveal_until is not None and reveal is not None:
+            if self.has_class("-wall"):
+                return  # the wall shows the reveal in full
             if self._reveal_held != reveal.turn:
                 self._reveal_held = reveal.turn
                 self._open_recap(RevealUpdate(reveal), held=True)

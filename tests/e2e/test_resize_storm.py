@@ -18,7 +18,7 @@ from textual.app import App
 from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
-from tests.e2e.harness import PtyClient, running_server
+from tests.e2e.harness import PtyClient, running_server, wait_for
 from tests.e2e.placeholder_app import placeholder_app_factory
 from tests.e2e.servers import dixit_server
 
@@ -59,9 +59,13 @@ class ResizeCounter:
         assert all(gap >= INTERVAL - 0.02 for gap in gaps), gaps
 
 
+def driver_of(name: str) -> SSHDriver:
+    return next(driver for driver in _drivers() if driver.username == name)
+
+
 def asked(name: str) -> int:
     """The window changes the server's driver for `name` was given (each one, before coalescing)."""
-    return next(driver for driver in _drivers() if driver.username == name).resizes_asked
+    return driver_of(name).resizes_asked
 
 
 async def test_a_resize_storm_is_coalesced_and_the_last_size_wins(tmp_path: Path) -> None:
@@ -76,7 +80,9 @@ async def test_a_resize_storm_is_coalesced_and_the_last_size_wins(tmp_path: Path
                 await asyncio.sleep(0.01)
         client.resize(111, 33)
         await client.wait_for_text("terminal 111x33", timeout=10)
-        await asyncio.sleep(INTERVAL + 0.05)  # a size coalesced before the last one would come by now
+        driver = driver_of("storm")
+        # no size is left waiting to be handed over (one coalesced before the last would be)
+        await wait_for(lambda: driver._resize_wanted is None, 10, "the driver to have no size waiting")
         delivered = counter.resizes["storm"][before:]
         changes = asked("storm")
         await client.close()
@@ -112,12 +118,13 @@ async def test_hostile_resizing_sessions_leave_the_server_responsive(tmp_path: P
 
         cpu0, wall0 = time.process_time(), time.perf_counter()
         storms = [asyncio.create_task(storm(client)) for client in hostile]
-        await asyncio.sleep(0.5)
+        names = [f"hostile{n}" for n in range(4)]
+        await relayouts_of(counter, names, 1)  # the storm is on (counted: a slow machine takes longer, not fewer)
         started = time.perf_counter()
         newcomer = await PtyClient.connect(server.port, "newcomer", timeout=30)
         await newcomer.wait_for_text("Welcome, newcomer", timeout=30)
         first_paint = time.perf_counter() - started
-        await asyncio.sleep(1.5)
+        await relayouts_of(counter, names, 2)  # each session stormed through a few resize intervals more
         stop.set()
         await asyncio.gather(*storms)
         duration = time.perf_counter() - wall0
@@ -138,6 +145,12 @@ async def test_hostile_resizing_sessions_leave_the_server_responsive(tmp_path: P
     assert relayouts < changes
 
 
+async def relayouts_of(counter: ResizeCounter, names: list[str], more: int) -> None:
+    """Each of `names` is handed `more` sizes than now (one per resize_interval at most, whatever it sends)."""
+    wanted = {name: len(counter.resizes[name]) + more for name in names}
+    await wait_for(lambda: all(len(counter.resizes[n]) >= wanted[n] for n in names), 30, f"{more} relayouts each")
+
+
 # --- arrow keys at the allowed rate, in the real lobby ------------------------------------------------------------
 
 HOSTILE = 4
@@ -152,12 +165,15 @@ async def main(port, count, seconds):
     print("flooding", flush=True)
     keys = ["\\x1b[B", "\\x1b[A", "\\t", "\\x1b[C"]
     loop = asyncio.get_running_loop()
+    stop = loop.run_in_executor(None, sys.stdin.readline)  # until told (a line, or the test's end), at most `seconds`
     end = loop.time() + seconds
-    while loop.time() < end:
+    while loop.time() < end and not stop.done():
         for client in clients:
             client.send("".join(keys))  # 4 events every 10 ms: 400 a second per session
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # (the rate is what this floods at: a real client's pace)
     print("done", flush=True)
+    for client in clients:
+        await client.close()
 
 asyncio.run(main(int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])))
 """
@@ -209,7 +225,8 @@ async def test_sessions_sending_keys_at_the_allowed_rate_leave_the_lobby_respons
             FLOOD_SCRIPT,
             str(server.port),
             str(HOSTILE),
-            "12",
+            "60",
+            stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             cwd=str(Path(__file__).parents[2]),
         )
@@ -220,8 +237,13 @@ async def test_sessions_sending_keys_at_the_allowed_rate_leave_the_lobby_respons
             # held from now on: on a loaded machine the flood may be over (and its sessions gone) before the newcomer
             drivers = {driver.username: driver for driver in _drivers() if driver.username.startswith("flood")}
             assert len(drivers) == HOSTILE
-            await asyncio.sleep(3.0)  # each session's cpu_burst (0.3 s) is spent by then, at about twice its share
+            # each session's cpu_burst (0.3 s) is spent, at about twice its share: its input waits
+            await wait_for(
+                lambda: all(d.input_waited > 0 for d in drivers.values()), 60, "every flooding session to be held"
+            )
             loaded = await _player_figures(server.port, "newcomer")
+            assert flood.stdin is not None
+            flood.stdin.write(b"stop\n")  # the flood ends once the newcomer's figures are taken
             await asyncio.wait_for(flood.wait(), 60)
         finally:
             if flood.returncode is None:

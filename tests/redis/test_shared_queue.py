@@ -47,6 +47,16 @@ async def workers(redis_server: RedisServer) -> AsyncIterator[list[SharedTables]
             await shared.store.close()
 
 
+async def rounds(workers: list[SharedTables], more: int) -> None:
+    """The matchmaker (whichever worker holds its lease) runs `more` rounds from now (each reads the whole queue)."""
+
+    def ran() -> int:
+        return sum(q.rounds for w in workers if (q := w.coordinator.matchmaker.shared) is not None)
+
+    done = ran() + more
+    await until(lambda: ran() >= done, f"{more} rounds of the matchmaker")
+
+
 async def connect(shared: SharedTables, name: str) -> tuple[Client, PlayerSession]:
     client = Client()
     return client, await shared.coordinator.connect(Identity(name, f"SHA256:{name}"), client)
@@ -79,7 +89,7 @@ async def test_a_client_that_goes_while_queued_leaves_the_shared_queue(workers: 
     await ben[1].close()
     dan = await connect(a, "dan")
     await a.coordinator.matchmaker.queue(dan[1], FOUR)
-    await asyncio.sleep(0.5)  # a few of the matchmaker's rounds: three wait, ben is not counted
+    await rounds(workers, 3)  # a few of the matchmaker's rounds: three wait, ben is not counted
     assert not any(s.table is not None for _, s in (ana, cy, dan))
     eve = await connect(b, "eve")
     await b.coordinator.matchmaker.queue(eve[1], FOUR)

@@ -22,8 +22,9 @@ from dixit_tui.coordinator import (
     TableOptions,
 )
 from dixit_tui.coordinator.limits import TableLimits
+from dixit_tui.coordinator.retry import CONFLICT_TRIES
 from dixit_tui.coordinator.shared import RemoteSeat, SharedTables
-from dixit_tui.engine import RuleError
+from dixit_tui.engine import ErrorCode, RuleError
 from dixit_tui.store.redis_store import RedisStore
 from tests.redis_server import RedisServer
 from tests.store.tables import Client, game_of, last_view
@@ -206,6 +207,47 @@ async def test_two_workers_racing_for_the_same_state_give_one_winner(workers: tu
     assert len(history) == a.coordinator.tables[code].lock.seq  # type: ignore[attr-defined]
 
 
+def lose_races(loser: Worker, winner: Callable[[], Any], times: int) -> None:
+    """Make the next `times` appends of `loser` lose their race: just before each, `winner` (a change at another
+    worker) is made and saved, so the state `loser` decided against is no longer the table's latest."""
+    store = loser.coordinator.store
+    real = store.append
+    left = [times]
+
+    async def append(code: str, records: Any) -> None:
+        if left[0] > 0:
+            left[0] -= 1
+            await winner()
+        await real(code, records)
+
+    store.append = append  # type: ignore[method-assign]
+
+
+async def test_a_move_that_keeps_losing_races_is_made_again_then_refused_and_changes_nothing(
+    workers: tuple[Worker, Worker],
+) -> None:
+    a, b = workers
+    code, players = await seated(a, b)
+    (ana_c, ana), (_, ben), _ = players
+    said = iter(range(100))
+    conflicts = a.shared.conflicts
+    lose_races(a, lambda: ben.chat(f"line {next(said)}"), CONFLICT_TRIES)  # a line at worker B wins every race
+    with pytest.raises(TableError) as refused:
+        await ana.clue("too late", game_of(ana_c).hand[0].card)
+    assert refused.value.code == ErrorCode.CONFLICT
+    assert a.shared.conflicts - conflicts == CONFLICT_TRIES  # made again each time, up to CONFLICT_TRIES in all
+    history = await a.shared.store.history(code)
+    assert [r["text"] for r in history if r["t"] == "chat"] == [f"line {i}" for i in range(CONFLICT_TRIES)]
+    events = [r for r in history if r["t"] == "events"]
+    assert "too late" not in str(events)  # the refused clue left nothing
+    assert game_of(ana_c).phase == "clue"
+    lose_races(a, lambda: ben.chat("one more"), 1)  # it loses once, then counts
+    await ana.clue("in time", game_of(ana_c).hand[0].card)
+    assert a.shared.conflicts - conflicts == CONFLICT_TRIES + 1
+    table = a.coordinator.tables[code]
+    assert table.game is not None and table.game.state.turn.clue == "in time"
+
+
 async def test_a_change_that_loses_a_race_reads_back_only_the_records_since_the_last_snapshot(
     workers: tuple[Worker, Worker],
 ) -> None:
@@ -316,7 +358,7 @@ async def test_redis_unreachable_is_a_clear_message_and_the_table_goes_on_when_i
                 break
             except TableError as err:
                 assert err.code == "storage"
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(0.02)
         history = await a.shared.store.history(code)
         assert len(history) == saved + 1 and history[-1]["text"] == "back"  # nothing of the refused line
         await until(lambda: any(line.text == "back" for line in ana_c.chat), "ana to read ben's line")

@@ -135,11 +135,11 @@ async def test_two_workers_share_a_table_and_survive_a_worker_kill(redis_server:
             "the other worker to see the dead worker's players offline",
         )
         for p in gone:  # the same command again: wherever it lands, the key finds the seat
-            for _ in range(20):
+            for _ in range(100):  # (until the new worker listens: polled)
                 with contextlib.suppress(OSError, asyncssh.Error):
                     await p.connect(server.port, pids)
                     break
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(0.1)
             p.send(cmd="join", table=code)
         await until(lambda: all(p.state().get("table") == code for p in gone), "the players back at their table")
         assert victim.state()["hand"] == hand and victim.state()["phase"] == "vote"

@@ -214,10 +214,10 @@ async def test_built_in_bots_of_a_running_game_take_their_seats_back_after_a_res
     ana_again = await again.connect(Identity("ana"), Client())
     await ana_again.reclaim(table.seats[0].code)
     assert await default_move(ana_again)  # ana gives the first clue: the bots give their cards
-    for _ in range(200):
+    for _ in range(2000):  # (the bots' moves: polled)
         if table.game is not None and table.game.state.phase == Phase.VOTE:
             break
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.01)
     assert table.game is not None and table.game.state.phase == Phase.VOTE
     for bot in bots:
         await bot.stop()

@@ -1,0 +1,595 @@
+"""The wall: a spectator's table as one picture for a big screen (a team on a video call shares it), as data.
+
+From `WALL_SIZE` (160x48) a spectator's table screen shows, in place of its panes: the clue in big letters
+(`banner_font`, or a framed bold line when a character has no glyph or it is too long), every card on the board with
+its full text, the seats with their scores and who the table waits for, and the turn's reveal in full (each card's
+owner and who voted for it, the storyteller's card marked, the points each gained) until the next clue is given.
+
+Pure functions of (the spectator's view, the wall's size, the terminal's capabilities) -> lines (Textual `Strip`s of
+rich `Segment`s: player text is only ever plain text in a segment, never markup). A picture is kept per
+(what it shows of the table, size, capabilities): every spectator of the table gets the same view, so those of the
+same size share one picture, and one more spectator costs a lookup (`counts`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import pairwise
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.strip import Strip
+
+from dixit_tui.coordinator import TableView
+from dixit_tui.coordinator.models import TableStatus
+from dixit_tui.engine import Phase, Reveal
+from dixit_tui.engine.reveal import Outcome, SlotResult
+from dixit_tui.tui import banner_font
+from dixit_tui.tui import table_words as words
+from dixit_tui.tui.capabilities import Capabilities
+from dixit_tui.tui.table_words import Words
+from dixit_tui.tui.widgets.recap import outcome_sentence
+from dixit_tui.tui.widgets.seats import SeatLine, seat_lines
+
+WALL_SIZE = (160, 48)
+"""The smallest terminal (columns, rows) whose spectator gets the wall."""
+
+SIDE = 38  # the seats column's width
+GAP = 2  # between columns, and between cards
+CARD_MIN = 30  # a card's narrowest box
+PICTURES_MAX = 256
+
+Line = list[Segment]
+Picture = tuple[Strip, ...]
+
+
+def wall_wanted(view: TableView | None, width: int, height: int) -> bool:
+    """Whether a table screen of `width` x `height` shows `view` as the wall."""
+    return view is not None and width >= WALL_SIZE[0] and height >= WALL_SIZE[1] and wall_shows(view)
+
+
+def wall_shows(view: TableView) -> bool:
+    """Whether the wall has a picture of `view`: a spectator's, while a game is played."""
+    game = view.game
+    if view.you is not None or view.status != TableStatus.PLAYING or game is None:
+        return False
+    return game.phase != Phase.OVER
+
+
+# --- the marks, in UTF-8 or ASCII -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    ink: str  # a big letter's ink
+    frame: str  # ╭╮╰╯─│
+    heavy: str  # the storyteller's card
+    teller: str
+    red: str
+    waiting: str
+    writing: str
+    dot: str
+    open_quote: str
+    close_quote: str
+    more: str  # an ellipsis
+
+
+UTF8 = Marks("█", "╭╮╰╯─│", "┏┓┗┛━┃", "✎", "●", "◷", "✍", "·", "“", "”", "…")
+# (the heavy frame in ASCII: corners "#", lines "=" and "#")
+ASCII = Marks("#", "++++-|", "####=#", "S", "o", "w", "c", "-", '"', '"', "...")
+
+
+def marks_for(caps: Capabilities) -> Marks:
+    return UTF8 if caps.utf8 else ASCII
+
+
+@lru_cache(maxsize=256)
+def style_of(spec: str, colors: bool) -> Style | None:
+    """A style from a spec such as "bold italic" or "bold yellow"; without its colours when the terminal shows none."""
+    if not spec:
+        return None
+    style = Style.parse(spec)
+    return style if colors else style.without_color
+
+
+# --- lines --------------------------------------------------------------------------------------------------------
+
+
+class Pen:
+    """Makes segments in the terminal's styles."""
+
+    def __init__(self, caps: Capabilities) -> None:
+        self.colors = caps.colors != "none"
+        self.marks = marks_for(caps)
+
+    def seg(self, text: str, spec: str = "") -> Segment:
+        return Segment(text, style_of(spec, self.colors))
+
+    def line(self, *parts: str | tuple[str, str]) -> Line:
+        out: Line = []
+        for part in parts:
+            text, spec = (part, "") if isinstance(part, str) else part
+            if text:
+                out.append(self.seg(text, spec))
+        return out
+
+    def words(self, text: Words, extra: str = "") -> Line:
+        return [self.seg(t, f"{s} {extra}".strip()) for t, s in text.parts if t]
+
+
+def width_of(line: Line) -> int:
+    return sum(cell_len(s.text) for s in line)
+
+
+def fit(line: Line, width: int) -> Line:
+    """`line` cut or padded with spaces to exactly `width` cells."""
+    return list(Segment.adjust_line_length(line, width, pad=True))
+
+
+def centred(line: Line, width: int) -> Line:
+    room = width - width_of(line)
+    if room <= 0:
+        return fit(line, width)
+    return fit([Segment(" " * (room // 2)), *line], width)
+
+
+def side_by_side(blocks: Sequence[tuple[list[Line], int]], gap: int = GAP) -> list[Line]:
+    """Blocks of lines (each with its width) next to each other, `gap` cells apart, top-aligned."""
+    height = max((len(lines) for lines, _ in blocks), default=0)
+    out: list[Line] = []
+    for row in range(height):
+        line: Line = []
+        for i, (lines, width) in enumerate(blocks):
+            if i:
+                line.append(Segment(" " * gap))
+            line.extend(fit(lines[row] if row < len(lines) else [], width))
+        out.append(line)
+    return out
+
+
+_TOKENS = re.compile(r"\S+|\s+")
+
+
+def wrap(line: Line, width: int) -> list[Line]:
+    """`line` wrapped at spaces to lines of at most `width` cells (a word wider than that is cut where it must)."""
+    width = max(1, width)
+    out: list[Line] = []
+    current: Line = []
+    used = 0
+    for segment in line:
+        if "\n" in segment.text:  # a line break in the words
+            first, *rest = segment.text.split("\n")
+            pieces = [Segment(first, segment.style)]
+            for after in rest:
+                pieces.extend([Segment("\n"), Segment(after, segment.style)])
+        else:
+            pieces = [segment]
+        for piece in pieces:
+            if piece.text == "\n":
+                out.append(current)
+                current, used = [], 0
+                continue
+            for token in _TOKENS.findall(piece.text):
+                size = cell_len(token)
+                if token.isspace():
+                    if used and used + size <= width:
+                        current.append(Segment(token, piece.style))
+                        used += size
+                    elif used:
+                        out.append(current)
+                        current, used = [], 0
+                    continue
+                if used + size > width and used:
+                    out.append(_rstrip(current))
+                    current, used = [], 0
+                while size > width:  # a word longer than a line
+                    head, token = _cut(token, width - used)
+                    current.append(Segment(head, piece.style))
+                    out.append(current)
+                    current, used = [], 0
+                    size = cell_len(token)
+                current.append(Segment(token, piece.style))
+                used += size
+    if current or not out:
+        out.append(_rstrip(current))
+    return out
+
+
+def _rstrip(line: Line) -> Line:
+    while line and line[-1].text.isspace():
+        line = line[:-1]
+    return line
+
+
+def _cut(text: str, width: int) -> tuple[str, str]:
+    """`text` cut after at most `width` cells (at least one character)."""
+    used = 0
+    for i, char in enumerate(text):
+        used += cell_len(char)
+        if used > width:
+            return text[: max(1, i)], text[max(1, i) :]
+    return text, ""
+
+
+def from_text(text: Text) -> Words:
+    """A rich `Text` (plain strings with style spans, never markup) as `Words`."""
+    cuts = sorted({0, len(text.plain), *[b for span in text.spans for b in (span.start, span.end)]})
+    parts: list[tuple[str, str]] = []
+    for start, end in pairwise(cuts):
+        styles = [str(span.style) for span in text.spans if span.start <= start and end <= span.end]
+        parts.append((text.plain[start:end], " ".join([str(text.style), *styles]).strip()))
+    return Words.of(*parts)
+
+
+# --- the parts of the picture -------------------------------------------------------------------------------------
+
+
+def box(pen: Pen, body: list[Line], width: int, title: Line, *, heavy: bool = False, spec: str = "") -> list[Line]:
+    """`body` in a frame `width` cells wide (one space inside each side), `title` in its top edge."""
+    tl, tr, bl, br, h, v = tuple(pen.marks.heavy if heavy else pen.marks.frame)
+    inner = width - 4
+    title = fit(title, min(width_of(title), max(0, width - 6)))
+    top = [pen.seg(tl + h, spec), *title, pen.seg(h * max(0, width - 3 - width_of(title)) + tr, spec)]
+    out = [top]
+    for line in body:
+        out.append([pen.seg(v + " ", spec), *fit(line, inner), pen.seg(" " + v, spec)])
+    out.append([pen.seg(bl + h * (width - 2) + br, spec)])
+    return out
+
+
+def clue_banner(pen: Pen, clue: str, width: int, *, big: bool = True) -> list[Line]:
+    """The clue in big letters, centred: two cells per ink cell on at most two banner lines (`big`), else one cell on
+    at most three; a clue the font cannot draw that big, in a frame, bold, centred."""
+    for scale, most in ((2, 2), (1, 3)) if big else ((1, 3),):
+        lines = banner_font.banner_lines(clue, width, scale, pen.marks.ink)
+        if lines is not None and len(lines) <= most:
+            out: list[Line] = []
+            for i, rows in enumerate(lines):
+                if i:
+                    out.append([])
+                out.extend(centred([pen.seg(row, "bold")], width) for row in rows)
+            return out
+    quoted = [pen.seg(f"{pen.marks.open_quote}{clue}{pen.marks.close_quote}", "bold")]
+    inner = min(width - 4, width_of(quoted) + 4)
+    body = [centred(line, inner - 4) for line in wrap(quoted, inner - 4)]
+    return [centred(line, width) for line in box(pen, [[], *body, []], inner, [])]
+
+
+def told_by(view: TableView, teller: int | None) -> str:
+    return words.seat_name(view, teller)
+
+
+def heading(pen: Pen, view: TableView, reveal: Reveal | None, width: int) -> list[Line]:
+    """The line above the clue: which turn, which step, who told it."""
+    game = view.game
+    assert game is not None
+    dot = f" {pen.marks.dot} "
+    if reveal is not None:
+        what = "The practice turn, revealed" if reveal.turn == 0 else f"Turn {reveal.turn}, revealed"
+        teller = (told_by(view, reveal.storyteller), "bold")
+        return [centred(pen.line((what, "bold"), dot, "the clue, told by ", teller, ", was:"), width)]
+    what = "The practice turn" if game.practice else f"Turn {game.turn}"
+    step = "the vote" if game.phase == Phase.VOTE else "the cards come in"
+    teller = (told_by(view, game.storyteller), "bold")
+    by = " (a stand-in's)" if view.stand_in_clue is not None else ""
+    return [centred(pen.line((what, "bold"), dot, step, dot, "the clue, told by ", teller, by, ":"), width)]
+
+
+def waiting_words(view: TableView, pen: Pen) -> Words:
+    """What the table waits for, as the wall says it."""
+    game = view.game
+    assert game is not None
+    waiting = words.names(view, game.waiting_for)
+    if game.phase == Phase.CLUE:
+        writers = words.names(view, view.typing)
+        if writers:
+            verb = "is" if len(writers) == 1 else "are"
+            return Words.of(words.name_list(writers), f" {verb} writing a clue{pen.marks.more}")
+        if game.storyteller is None:
+            return Words.of("Waiting for the first clue: anyone may give it.")
+        return Words.of("Waiting for ", (words.seat_name(view, game.storyteller), "bold"), " to give the clue.")
+    if game.phase == Phase.SUBMIT:
+        return Words.of("The cards come in: waiting for ", words.name_list(waiting, 12), ".")
+    return Words.of("The vote: waiting for ", words.name_list(waiting, 12), ".")
+
+
+def card_grid(
+    pen: Pen,
+    cards: Sequence[list[Line]],
+    titles: Sequence[tuple[Line, bool]],
+    width: int,
+    footers: Sequence[list[Line]] = (),
+) -> list[Line]:
+    """Cards (their text's lines, and their footers' at the bottom of each box, made for `card_inner`) in rows of
+    boxes across `width`."""
+    count = len(cards)
+    if not count:
+        return []
+    columns = grid_columns(count, width)
+    card_width = (width - GAP * (columns - 1)) // columns
+    out: list[Line] = []
+    for first in range(0, count, columns):
+        row = range(first, min(count, first + columns))
+        foot = [footers[i] if i < len(footers) else [] for i in range(count)]
+        tallest = max(len(cards[i]) + len(foot[i]) for i in row)
+        blocks = []
+        for i in row:
+            body = cards[i] + [[]] * (tallest - len(cards[i]) - len(foot[i])) + foot[i]
+            title, heavy = titles[i]
+            blocks.append((box(pen, body, card_width, title, heavy=heavy, spec="bold" if heavy else ""), card_width))
+        if out:
+            out.append([])
+        out.extend(side_by_side(blocks))
+    return out
+
+
+def grid_columns(count: int, width: int) -> int:
+    """How many cards side by side: as many as fit at `CARD_MIN` cells, in rows as even as can be."""
+    most = max(1, min(count, (width + GAP) // (CARD_MIN + GAP)))
+    rows = -(-count // most)
+    return -(-count // rows)
+
+
+def card_inner(count: int, width: int) -> int:
+    columns = grid_columns(count, width)
+    return (width - GAP * (columns - 1)) // columns - 4
+
+
+def board_cards(pen: Pen, view: TableView, width: int) -> list[Line]:
+    game = view.game
+    assert game is not None
+    inner = card_inner(len(game.board), width)
+    bodies = [wrap(pen.line(slot.text), inner) for slot in game.board]
+    titles = [(pen.line((f" {slot.slot} ", "bold")), False) for slot in game.board]
+    return card_grid(pen, bodies, titles, width)
+
+
+def reveal_cards(pen: Pen, view: TableView, reveal: Reveal, width: int) -> list[Line]:
+    inner = card_inner(len(reveal.slots), width)
+    game = view.game
+    teams = {p.seat: p.team for p in game.players} if game is not None else {}
+    bodies: list[list[Line]] = []
+    footers: list[list[Line]] = []
+    titles: list[tuple[Line, bool]] = []
+    for slot in reveal.slots:
+        teller = slot.owner == reveal.storyteller
+        bodies.append(wrap(pen.line(slot.text or "(card text not available)"), inner))
+        foot: list[Line] = [[]]
+        foot.extend(wrap(pen.words(whose(view, reveal, slot, teams, pen)), inner))
+        foot.extend(wrap(pen.words(voters(view, slot)), inner))
+        if slot.red:
+            foot.append(pen.line((f"{pen.marks.red} red marker: its votes score 0", "bold red")))
+        footers.append(foot)
+        name = words.seat_name(view, slot.owner)
+        if teller:
+            title = pen.line((f" {slot.slot} {pen.marks.teller} ", "bold"), (name, "bold"), ("'s card ", "bold"))
+        else:
+            title = pen.line((f" {slot.slot} ", "bold"))
+        titles.append((title, teller))
+    return card_grid(pen, bodies, titles, width, footers)
+
+
+def whose(view: TableView, reveal: Reveal, slot: SlotResult, teams: dict[int, int | None], pen: Pen) -> Words:
+    name = words.seat_name(view, slot.owner)
+    team = teams.get(slot.owner)
+    of_team = f", team {team + 1}" if team is not None else ""
+    if slot.owner == reveal.storyteller:
+        return Words.of((f"{pen.marks.teller} storyteller: ", "bold"), (name, "bold"), of_team)
+    return Words.of("given by ", (name, "bold"), of_team)
+
+
+def voters(view: TableView, slot: SlotResult) -> Words:
+    if not slot.votes:
+        return Words.of(("no votes", "italic"))
+    names = [words.seat_name(view, seat) for seat in slot.votes]
+    return Words.of(f"{len(names)} vote{'s' if len(names) != 1 else ''}: ", words.name_list(names, 12))
+
+
+def seats_column(pen: Pen, view: TableView, reveal: Reveal | None, width: int) -> list[Line]:
+    """The seats: each with its score (and the points gained, during a reveal), and what the table waits for."""
+    game = view.game
+    assert game is not None
+    out: list[Line] = [pen.line(("Players", "bold underline"))]
+    lines = seat_lines(view)
+    if reveal is not None:  # the storyteller of the turn revealed, not of the next one
+        lines = tuple(_as_in(line, reveal) for line in lines)
+    for line in lines:
+        gained = ""
+        if reveal is not None and (points := next((p for p in reveal.points if p.seat == line.seat), None)):
+            gained = f"+{points.delta}" if points.delta >= 0 else str(points.delta)
+        score = "" if line.score is None else str(line.score)
+        tail = f"{score:>4} {gained:>3}" if reveal is not None else f"{score:>4}"
+        mark = pen.marks.teller if line.storyteller else " "
+        name_room = width - 4 - len(tail)
+        name = words.Words.of((line.name, "dim strike" if line.removed else "bold"))
+        head = fit([pen.seg(f"{line.marker} {mark} ", "bold"), *pen.words(name)], name_room)
+        out.append([*head, pen.seg(" "), pen.seg(tail, "bold")])
+        about = [w.replace("…", pen.marks.more) for w in line.words() if w != "storyteller" or reveal is None]
+        if line.storyteller:
+            about = [
+                "told this turn" if reveal is not None else "storyteller",
+                *[a for a in about if a != "storyteller"],
+            ]
+        if about:
+            spec = "italic yellow" if line.waiting or line.typing else "italic"
+            out.append(fit([pen.seg("     " + f" {pen.marks.dot} ".join(about), spec)], width))
+    if reveal is not None:
+        out.append([])
+        out.extend(wrap(pen.words(Words.of(("+n", "bold"), ": the points each gained this turn.")), width))
+    return out
+
+
+def _as_in(line: SeatLine, reveal: Reveal) -> SeatLine:
+    return replace(line, storyteller=line.seat == reveal.storyteller, waiting=False, typing=False)
+
+
+def reveal_shown(view: TableView) -> Reveal | None:
+    """The reveal the wall shows: the last turn's, from its scoring until the next clue is given (also when the
+    table does not hold it)."""
+    game = view.game
+    if game is None or game.last_reveal is None:
+        return None
+    last = game.last_reveal
+    if game.phase == Phase.CLUE and last.turn == game.turn - 1:
+        return last
+    if game.phase == Phase.CLUE and game.practice is False and last.turn == 0 and game.turn == 1:
+        return last
+    return None
+
+
+def last_turn(pen: Pen, view: TableView, reveal: Reveal, width: int) -> list[Line]:
+    """The heading of the last turn's cards, shown while this turn's cards come in."""
+    what = "The practice turn" if reveal.turn == 0 else f"Turn {reveal.turn}"
+    quoted = f"{pen.marks.open_quote}{reveal.clue}{pen.marks.close_quote}"
+    teller = words.seat_name(view, reveal.storyteller)
+    line = Words.of((f"{what}, as it ended: ", "bold"), "the clue ", (quoted, "bold"), ", told by ", (teller, "bold"))
+    return wrap(pen.words(line), width)
+
+
+def outcome(pen: Pen, view: TableView, reveal: Reveal, width: int) -> list[Line]:
+    game = view.game
+    assert game is not None
+    names = [s.name for s in view.seats]
+    teller = words.seat_name(view, reveal.storyteller)
+    slot = next((s for s in reveal.slots if s.owner == reveal.storyteller), None)
+    red = next((s for s in reveal.slots if s.red), None)
+    if reveal.outcome == Outcome.PARTY or slot is None:
+        on = f" and put the red marker on card {red.slot}" if red is not None else ""
+        first = Words.of((teller, "bold"), f" told it{on}.")
+    elif reveal.outcome == Outcome.ALL:
+        first = Words.of((teller, "bold"), f"'s card was {slot.slot}: everyone found it.")
+    elif reveal.outcome == Outcome.NONE:
+        first = Words.of((teller, "bold"), f"'s card was {slot.slot}: nobody found it.")
+    else:
+        finders = [words.seat_name(view, s) for s in slot.votes]
+        first = Words.of((teller, "bold"), f"'s card was {slot.slot}: found by ", words.name_list(finders, 12), ".")
+    sentence = from_text(outcome_sentence(reveal, names, str(game.mode), None))
+    out = [centred(line, width) for line in wrap(pen.words(first), width)]
+    out.extend(centred(line, width) for line in wrap(pen.words(sentence, "italic"), min(width, 150)))
+    return out
+
+
+def wall_lines(view: TableView, width: int, height: int, caps: Capabilities) -> list[Line]:
+    """The whole picture, line by line, `width` cells wide: the clue's letters smaller when the picture would be
+    taller than `height` with them at their biggest (then as tall as it needs: the wall scrolls)."""
+    head, body = _wall_lines(view, width, caps, big=True)
+    if len(head) + len(body) > height:
+        head, body = _wall_lines(view, width, caps, big=False)
+    space = min(3, max(0, height - len(head) - len(body)) // 3)  # some of the room left, above and below the clue
+    blank: list[Line] = [fit([], width)]
+    return [*head[:1], *blank * space, *head[1:], *blank * space, *body]
+
+
+def _wall_lines(view: TableView, width: int, caps: Capabilities, *, big: bool) -> tuple[list[Line], list[Line]]:
+    """The picture's head (the keys, the clue and how the turn went) and its body (the cards, the seats)."""
+    pen = Pen(caps)
+    game = view.game
+    assert game is not None
+    reveal = reveal_shown(view)
+    out: list[Line] = [
+        centred(
+            pen.line(
+                ("You are watching", "bold"),
+                " ",
+                pen.marks.dot,
+                " l: leave the table ",
+                pen.marks.dot,
+                " c: chat ",
+                pen.marks.dot,
+                " F1: help",
+            ),
+            width,
+        ),
+        [],
+    ]
+    clue = reveal.clue if reveal is not None else game.clue
+    if clue is not None:
+        out.extend(heading(pen, view, reveal, width))
+        out.append([])
+        out.extend(clue_banner(pen, clue, width, big=big))
+        out.append([])
+        if reveal is not None:
+            out.extend(outcome(pen, view, reveal, width))
+            out.append([])
+        now = waiting_words(view, pen)
+        if reveal is not None:  # (the clue above is the last turn's)
+            first, *rest = now.parts
+            now = Words.of("Now: ", (first[0][:1].lower() + first[0][1:], first[1]), *rest)
+        out.extend(centred(line, width) for line in wrap(pen.words(now, "bold"), width))
+    else:
+        message = [pen.line(("Turn " + str(game.turn) if not game.practice else "The practice turn", "bold"))]
+        message.extend(wrap(pen.words(waiting_words(view, pen)), width - 8))
+        inner = max(width_of(line) for line in message) + 4
+        out.extend(centred(line, width) for line in box(pen, [centred(m, inner - 4) for m in message], inner, []))
+    out.append([])
+    head = [fit(line, width) for line in out]
+    main = width - SIDE - GAP
+    if reveal is not None:
+        cards = reveal_cards(pen, view, reveal, main)
+    elif game.phase == Phase.VOTE:
+        cards = board_cards(pen, view, main)
+    elif game.phase == Phase.SUBMIT and (last := game.last_reveal) is not None and last.turn == game.turn - 1:
+        cards = [*last_turn(pen, view, last, main), [], *reveal_cards(pen, view, last, main)]
+    else:
+        cards = []
+    body = side_by_side([(cards, main), (seats_column(pen, view, reveal, SIDE), SIDE)])
+    return head, [fit(line, width) for line in body]
+
+
+# --- the pictures kept ----------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Counts:
+    drawn: int = 0  # pictures made
+    shared: int = 0  # pictures found already made
+
+
+counts = Counts()
+_pictures: dict[tuple[object, ...], Picture] = {}
+
+
+def picture_key(view: TableView) -> tuple[object, ...]:
+    """Everything the picture reads of `view` (equal keys: the same picture)."""
+    game = view.game
+    assert game is not None
+    held = view.reveal_until is not None
+    shown = (view.code, view.version, view.status, view.seats, view.typing, view.stand_in_clue, held)
+    return (
+        *shown,
+        game.mode,
+        game.practice,
+        game.phase,
+        game.turn,
+        game.storyteller,
+        game.clue,
+        game.board,
+        game.players,
+        game.waiting_for,
+        game.last_reveal,
+    )
+
+
+def wall_picture(view: TableView, width: int, height: int, caps: Capabilities) -> Picture:
+    """The wall for `view` at `width` x `height`: the same picture object for every spectator of that size and
+    those capabilities (made once, then looked up)."""
+    key = (picture_key(view), width, height, caps)
+    found = _pictures.get(key)
+    if found is not None:
+        counts.shared += 1
+        return found
+    counts.drawn += 1
+    if len(_pictures) >= PICTURES_MAX:
+        _pictures.clear()
+    found = _pictures[key] = tuple(Strip(line, width) for line in wall_lines(view, width, height, caps))
+    return found
+
+
+def wall_text(picture: Picture) -> str:
+    """A picture as plain text, one line per row (for tests and reports)."""
+    return "\n".join(strip.text.rstrip() for strip in picture)

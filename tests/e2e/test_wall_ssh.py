@@ -1,0 +1,68 @@
+"""The wall over real SSH (issue 23, "a shared screen for a call"): a spectator whose terminal is 200x60 watches a
+table that others play and sees the clue in big letters and every card on the board with its full text, then the
+reveal in full; made smaller than 160x48, the usual table comes back."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dixit_tui.coordinator import Identity, PlayerSession
+from dixit_tui.tui import banner_font
+from tests.e2e.harness import PtyClient
+from tests.e2e.servers import dixit_server
+from tests.e2e.tui_driver import TIMEOUT, key_of, text, wait_text
+from tests.e2e.watched import seated
+from tests.tui.fixtures import options, phase_of, play_until
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+
+CLUE = "a quiet storm"
+
+
+def card_on_screen(screen: str, slot: int) -> str:
+    """The text in card `slot`'s box on the screen (its lines joined), "" when there is no such box."""
+    lines = screen.splitlines()
+    for top, line in enumerate(lines):
+        found = re.search(rf"[╭┏]─ {slot} [^╮┓]*[╮┓]", line) or re.search(rf"[╭┏]━ {slot} [^╮┓]*[╮┓]", line)
+        if found is None:
+            continue
+        left, right = found.start(), found.end()
+        inside: list[str] = []
+        for below in lines[top + 1 :]:
+            cell = below[left:right]
+            if cell[:1] in "╰┗":
+                return " ".join(" ".join(inside).split())
+            inside.append(cell[2:-2])
+    return ""
+
+
+async def test_a_spectator_at_200x60_sees_the_clue_big_and_every_card_in_full(tmp_path: Path) -> None:
+    async with dixit_server(tmp_path) as (server, coord):
+        host = await coord.connect(Identity("ana", key="key-ana"), lambda update: None)
+        view = await host.create(options())
+        players: list[PlayerSession] = [host, *await seated(coord, view.code, ["ben", "cara"])]
+        tv = await PtyClient.connect(
+            server.port, "tv", client_key=key_of("tv"), command=f"watch {view.code}", size=(200, 60)
+        )
+        await wait_text(tv, f"Dixit · table {view.code}")
+        await host.start()
+        await play_until(players, lambda: phase_of(host)[2] == "vote")
+        game = host.view().game  # type: ignore[union-attr]
+        assert game is not None and game.clue == CLUE and len(game.board) == 5
+        big = banner_font.banner(banner_font.plain_letters(CLUE) or "", 2, "█")
+        await wait_text(tv, "Turn 1 · the vote", *[row.strip() for row in big])
+        screen = text(tv)
+        for slot in game.board:
+            assert card_on_screen(screen, slot.slot) == slot.text, screen
+        assert "l: leave the table" in screen
+
+        await play_until(players, lambda: phase_of(host)[1] == 2)  # the vote ends: turn 1 is revealed
+        await wait_text(tv, "Turn 1, revealed", "✎ storyteller: ana", "given by ben", "given by cara")
+
+        tv.resize(120, 40)  # under 160x48: the usual table (its seats panel, the recap's line)
+        await tv.wait_until(lambda: "Turn 1, revealed" not in text(tv), TIMEOUT, "the wall to go")
+        await wait_text(tv, "Seats", "(r: recap)")
+        await tv.close()

@@ -1,0 +1,53 @@
+"""The keys a spectator has keep working on the wall (the big screen a call shares): c opens the chat under it, r the
+recap, F1 the help, l leaves; the table's screen switches between the wall and the usual panes as it is resized."""
+
+from __future__ import annotations
+
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.help import HelpScreen
+from dixit_tui.tui.lobby import LobbyScreen
+from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.widgets.confirm import ConfirmScreen
+from dixit_tui.tui.widgets.recap import RecapScreen
+from dixit_tui.tui.widgets.wall import Wall
+from tests.tui.fixtures import make_app, settle
+from tests.tui.test_wall_snapshots import _watched
+
+
+async def test_a_spectators_keys_work_on_the_wall() -> None:
+    app = make_app()
+    async with app.run_test(size=(200, 60)) as pilot:
+        await _watched("standard", "reveal")(pilot)
+        assert isinstance(app, DixitApp) and app.session is not None
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.has_class("-wall")
+        assert not table.query_one("#side").display and not table.query_one("#panes").display  # in place of the panes
+
+        await pilot.press("c", *"hello all", "enter")  # the chat under the wall
+        await settle(pilot)
+        view = app.session.view()
+        assert view is not None and any(line.text == "hello all" and line.name == "ana" for line in view.chat)
+
+        await pilot.press("escape", "r")
+        await settle(pilot)
+        assert isinstance(app.screen, RecapScreen)
+        await pilot.press("enter", "f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is table
+
+        await pilot.resize_terminal(159, 60)  # under 160 columns: the usual table
+        await settle(pilot)
+        assert not table.has_class("-wall") and not table.query_one(Wall).display
+        await pilot.resize_terminal(200, 60)
+        await settle(pilot)
+        assert table.has_class("-wall") and table.query_one(Wall).picture
+
+        await pilot.press("l")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
