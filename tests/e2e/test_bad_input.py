@@ -473,7 +473,7 @@ async def test_random_keys_pastes_and_bytes_in_a_tui_break_nothing(tmp_path: Pat
                 data = fuzz_burst(rng, huge=burst == BURSTS // 2)
                 fuzz.send(data)
                 sent += len(data)
-                await asyncio.sleep(0.05 if len(data) < 1000 else 0.8)
+                await asyncio.sleep(0.05 if len(data) < 1000 else 0.8)  # (the fuzz's rhythm, between the bots' moves)
                 assert not fuzz.closed, f"the fuzzed session ended after {sent} bytes: {fuzz.raw[-300:]!r}"
                 app = server.apps["fuzz"]
                 assert app.is_running and app.return_code is None, (app.return_code, app._exception, data[-200:])
