@@ -54,7 +54,7 @@ from dixit_tui.coordinator.models import (
 from dixit_tui.coordinator.table import TEAM_CHAT_TAIL
 from dixit_tui.engine import ErrorCode
 from dixit_tui.log_caps import REPEATS
-from dixit_tui.store.base import Record, StoreConflict, StoredTable
+from dixit_tui.store.base import Record, Store, StoreConflict, StoredTable
 from dixit_tui.store.redis_store import RedisStore, StoreUnavailable
 
 if TYPE_CHECKING:
@@ -226,6 +226,9 @@ class SharedStore:
         await self.redis.close()
 
 
+HEALTH_TIMEOUT = 2.0
+"""Seconds Redis has to answer a ping (`unhealthy`, for `health`)."""
+
 WATCHERS = "~"  # a presence hash's field `~WORKER` says how many watch the table at that worker: "COUNT EXPIRES_MS"
 
 
@@ -295,9 +298,7 @@ class SharedTables:
         self.revive: Callable[[Coordinator, str, str], Awaitable[object]] | None = None
         self._again: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
-        coordinator.shared = self
-        coordinator.store = SharedStore(self)
-        store.reuse_after, store.clock = coordinator.limits.code_reuse_after, coordinator.clock
+        coordinator.share(self, SharedStore(self))
 
     # --- replicas ----------------------------------------------------------------------------------------------
 
@@ -305,23 +306,43 @@ class SharedTables:
         """`table` is the coordinator's replica of its code, folded up to record `seq` (None: as the store loaded)."""
         if seq is None:
             seq = self.store.known_seq(table.code)
-        if isinstance(table.lock, SyncedLock):
-            table.lock.seq = seq
-            table.lock.fresh = False
+        lock = table.lock
+        if isinstance(lock, SyncedLock):
+            lock.seq, lock.fresh = seq, False
         else:
-            table.lock = cast(Any, SyncedLock(self, table, seq))
-        self.locks[table.code] = cast(SyncedLock, table.lock)
+            lock = table.lock = SyncedLock(self, table, seq)
+        self.locks[table.code] = lock
 
     def folded(self, table: SessionTable) -> int:
         """The last record of the table folded into this replica (a change not saved is not among them)."""
         lock = table.lock
         return lock.seq if isinstance(lock, SyncedLock) else 0
 
+    replay_where = "--redis URL "  # the Redis the server keeps its tables in
+
+    def opened_elsewhere(self, code: str) -> bool:
+        return True  # another worker may have opened it
+
+    async def saved(self, table: SessionTable, store: Store) -> tuple[Record | None, list[Record]]:
+        """Back to what the replica had folded (the next catch-up shows what is new): see `saved_until`."""
+        return await self.saved_until(table.code, self.folded(table))
+
+    async def catch_up(self, table: SessionTable) -> None:
+        await self.sync(table)
+
+    async def unhealthy(self) -> str | None:
+        try:
+            await asyncio.wait_for(self.store.client.ping(), HEALTH_TIMEOUT)
+        except Exception as err:
+            return f"Redis does not answer ({type(err).__name__})"
+        return None
+
     def reset_from(self, table: SessionTable, saved: SessionTable) -> list[PlayerSession]:
         """`Table.reset_from` (a change lost the race and goes back to the stored state), with this worker's sessions
         kept in their seats by the seats' reconnect codes, not their places (another worker may have added or freed
         seats meanwhile). Returns the sessions whose seat is gone."""
         by_code = {s.code: s.session for s in table.seats if s.session is not None}
+        self.adopt(table, self.folded(table))
         table.reset_from(saved)
         for seat in table.seats:
             session = by_code.pop(seat.code, None)
@@ -416,7 +437,7 @@ class SharedTables:
                 session.deliver(LobbyUpdate(coordinator.summaries()))
         if entries or moved:
             coordinator.schedule(table)
-            coordinator._watch_idle(table)
+            coordinator.watch_idle(table)
             if only_chat and not moved:
                 for session in table.sessions():
                     for update in updates:
