@@ -28,9 +28,10 @@ from dixit_tui.engine.events import (
     VoteCast,
 )
 from dixit_tui.engine.state import CLUE, OVER, SUBMIT, VOTE, GameState, Turn
-from dixit_tui.engine.state_copy import FORGOTTEN, UNKNOWN, copy_state, evolve, set_turn_fields
+from dixit_tui.engine.state_copy import FORGOTTEN, UNKNOWN, copy_state, evolve
 
 _new = object.__new__
+_set = object.__setattr__
 
 
 def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
@@ -153,7 +154,7 @@ def fold_submission(s: GameState, f: Fields, e: CardsSubmitted) -> None:
     submissions[seat] = cards
     fields_["submissions"] = MappingProxyType(submissions)
     new = _new(Turn)
-    set_turn_fields(new, fields_)
+    _set(new, "__dict__", fields_)
     f["turn"] = new
     f["version"] += 1
     waiting = f.get("_waiting")
@@ -183,7 +184,7 @@ def fold_vote(s: GameState, f: Fields, e: VoteCast) -> None:
     if e.red is not None:
         fields_["red"] = e.red
     new = _new(Turn)
-    set_turn_fields(new, fields_)
+    _set(new, "__dict__", fields_)
     f["turn"] = new
     f["version"] += 1
     f["_public"] = None

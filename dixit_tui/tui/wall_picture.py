@@ -288,7 +288,8 @@ def waiting_words(view: TableView, pen: Pen) -> Words:
     if game.phase == Phase.CLUE:
         writers = words.names(view, view.typing)
         if writers:
-            return Words.of(words.name_list(writers), (f" {'is' if len(writers) == 1 else 'are'} writing a clue", ""))
+            verb = "is" if len(writers) == 1 else "are"
+            return Words.of(words.name_list(writers), f" {verb} writing a clue{pen.marks.more}")
         if game.storyteller is None:
             return Words.of("Waiting for the first clue: anyone may give it.")
         return Words.of("Waiting for ", (words.seat_name(view, game.storyteller), "bold"), " to give the clue.")
@@ -420,8 +421,6 @@ def seats_column(pen: Pen, view: TableView, reveal: Reveal | None, width: int) -
     if reveal is not None:
         out.append([])
         out.extend(wrap(pen.words(Words.of(("+n", "bold"), ": the points each gained this turn.")), width))
-    out.append([])
-    out.extend(wrap(pen.words(waiting_words(view, pen)), width))
     return out
 
 
@@ -441,6 +440,15 @@ def reveal_shown(view: TableView) -> Reveal | None:
     if game.phase == Phase.CLUE and game.practice is False and last.turn == 0 and game.turn == 1:
         return last
     return None
+
+
+def last_turn(pen: Pen, view: TableView, reveal: Reveal, width: int) -> list[Line]:
+    """The heading of the last turn's cards, shown while this turn's cards come in."""
+    what = "The practice turn" if reveal.turn == 0 else f"Turn {reveal.turn}"
+    quoted = f"{pen.marks.open_quote}{reveal.clue}{pen.marks.close_quote}"
+    teller = words.seat_name(view, reveal.storyteller)
+    line = Words.of((f"{what}, as it ended: ", "bold"), "the clue ", (quoted, "bold"), ", told by ", (teller, "bold"))
+    return wrap(pen.words(line), width)
 
 
 def outcome(pen: Pen, view: TableView, reveal: Reveal, width: int) -> list[Line]:
@@ -507,6 +515,12 @@ def _wall_lines(view: TableView, width: int, caps: Capabilities, *, big: bool) -
         out.append([])
         if reveal is not None:
             out.extend(outcome(pen, view, reveal, width))
+            out.append([])
+        now = waiting_words(view, pen)
+        if reveal is not None:  # (the clue above is the last turn's)
+            first, *rest = now.parts
+            now = Words.of("Now: ", (first[0][:1].lower() + first[0][1:], first[1]), *rest)
+        out.extend(centred(line, width) for line in wrap(pen.words(now, "bold"), width))
     else:
         message = [pen.line(("Turn " + str(game.turn) if not game.practice else "The practice turn", "bold"))]
         message.extend(wrap(pen.words(waiting_words(view, pen)), width - 8))
@@ -519,8 +533,10 @@ def _wall_lines(view: TableView, width: int, caps: Capabilities, *, big: bool) -
         cards = reveal_cards(pen, view, reveal, main)
     elif game.phase == Phase.VOTE:
         cards = board_cards(pen, view, main)
+    elif game.phase == Phase.SUBMIT and (last := game.last_reveal) is not None and last.turn == game.turn - 1:
+        cards = [*last_turn(pen, view, last, main), [], *reveal_cards(pen, view, last, main)]
     else:
-        cards = wrap(pen.words(waiting_words(view, pen)), main)
+        cards = []
     body = side_by_side([(cards, main), (seats_column(pen, view, reveal, SIDE), SIDE)])
     return head, [fit(line, width) for line in body]
 

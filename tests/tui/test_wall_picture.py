@@ -59,6 +59,16 @@ async def test_the_reveal_shows_owners_voters_the_storytellers_card_and_points()
     assert "1 vote: ben" in text
 
 
+async def test_while_the_next_cards_come_in_the_last_turn_stays_on_the_wall() -> None:
+    (view,) = await spectated("standard", "submit")
+    game = view.game
+    assert game is not None and game.clue is not None and game.last_reveal is not None
+    text = wall.wall_text(wall.wall_picture(view, 200, 48, FULL))
+    assert "Turn 2 · the cards come in" in text and "The cards come in: waiting for" in text
+    assert f"Turn 1, as it ended: the clue “{game.last_reveal.clue}”" in text
+    assert all(f"┏━ {slot.slot} ✎" in text or f"╭─ {slot.slot} ─" in text for slot in game.last_reveal.slots)
+
+
 async def test_without_utf8_the_picture_is_ascii() -> None:
     (view,) = await spectated("party", "reveal")
     text = wall.wall_text(wall.wall_picture(view, 200, 48, ASCII))

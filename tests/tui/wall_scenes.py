@@ -12,7 +12,7 @@ PLAYERS = {"standard": 3, "party": 6, "team": 6}
 
 async def spectated(mode: str, step: str, watchers: int = 1) -> list[TableView]:
     """A `mode` table played to `step` ("vote": the vote on turn 1; "reveal": turn 1 scored, turn 2's clue not yet
-    given), and the views of the `watchers` spectators who watch it."""
+    given; "submit": turn 2's cards come in), and the views of the `watchers` spectators who watch it."""
     coord = coordinator()
     host = await coord.connect(Identity("ana", key="key-ana"), Recorder())
     view = await host.create(options(mode=mode))
@@ -25,8 +25,10 @@ async def spectated(mode: str, step: str, watchers: int = 1) -> list[TableView]:
     await host.start()
     if step == "vote":
         await play_until([host, *others], lambda: phase_of(host)[2] == "vote")
-    else:
+    elif step == "reveal":
         await play_until([host, *others], lambda: phase_of(host)[1] == 2)
+    else:  # "submit": turn 2's cards come in
+        await play_until([host, *others], lambda: phase_of(host)[1:] == (2, "submit"))
     views = [spectator.view() for spectator in spectators]
     assert all(seen is not None and seen.you is None for seen in views)
     return [seen for seen in views if seen is not None]
