@@ -27,7 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("dixit_tui.simulate", "play random legal games through the engine and print statistics"),
     "replay": ("dixit_tui.replay", "print the transcript of a saved game"),
     "prune": ("dixit_tui.prune", "delete the saved games past their retention (finished and abandoned games)"),
-    "league": ("dixit_tui.league", "play many games between bot strategies in this process and rate them"),
+    "league": ("dixit_tui.league_cli", "play many games between bot strategies in this process and rate them"),
     "ratings": ("dixit_tui.ratings_cli", "rebuild the ratings from the saved game results and print the leaderboard"),
     "bot": ("dixit_tui.bots.cli", "seat bots at a table of a dixit-tui server, over SSH"),
     "bench": ("dixit_tui.bench.cli", "load-test a server over SSH (bots + terminals): latency, memory, CPU"),

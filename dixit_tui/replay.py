@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from dixit_tui.coordinator.codes import normalize_code
-from dixit_tui.engine import Event, PlayerView, event_from_dict, fold, view_for
-from dixit_tui.protocol.messages import reveal_message
+from dixit_tui.engine import Event, event_from_dict, fold, view_for
+from dixit_tui.protocol.messages import replay_json
 from dixit_tui.store import SqliteStore, Store, StoreError
 from dixit_tui.store.sqlite import FILENAME
 from dixit_tui.transcript import stand_in_moves, transcript_of
@@ -58,19 +58,6 @@ def game_name(records: Sequence[dict[str, Any]], code: str) -> str:
 def game_events(records: Sequence[dict[str, Any]]) -> list[Event]:
     """The game's events among a table's records."""
     return [event_from_dict(e) for record in records if record["t"] == "events" for e in record["events"]]
-
-
-def replay_json(code: str, view: PlayerView) -> dict[str, Any]:
-    """A game's public record (what the transcript says), for scripts: nothing in it was ever hidden once shown."""
-    return {
-        "table": code,
-        "mode": view.mode.value,
-        "profile": view.profile.value,
-        "phase": view.phase.value,
-        "players": [{"seat": p.seat, "name": p.name, "team": p.team, "score": p.score} for p in view.players],
-        "turns": [reveal_message(r) for r in view.history],
-        "winners": list(view.winners),
-    }
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ from dixit_tui.coordinator import (
     VoidedUpdate,
 )
 from dixit_tui.coordinator.models import LeaderboardUpdate
-from dixit_tui.engine import ErrorCode, Mode, Profile, Reveal
+from dixit_tui.engine import ErrorCode, Mode, PlayerView, Profile, Reveal
 from dixit_tui.engine.config import profile_for
 from dixit_tui.protocol.views import game_fields
 
@@ -138,6 +138,19 @@ def reveal_message(reveal: Reveal) -> dict[str, Any]:
         ],
         "points": [{"seat": p.seat, "delta": p.delta, "score": p.score} for p in reveal.points],
         "practice": reveal.turn == 0,
+    }
+
+
+def replay_json(code: str, view: PlayerView) -> dict[str, Any]:
+    """A game's public record (what the transcript says), for scripts: nothing in it was ever hidden once shown."""
+    return {
+        "table": code,
+        "mode": view.mode.value,
+        "profile": view.profile.value,
+        "phase": view.phase.value,
+        "players": [{"seat": p.seat, "name": p.name, "team": p.team, "score": p.score} for p in view.players],
+        "turns": [reveal_message(r) for r in view.history],
+        "winners": list(view.winners),
     }
 
 

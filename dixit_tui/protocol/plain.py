@@ -19,9 +19,8 @@ from dixit_tui.line_mode import play_lines
 from dixit_tui.protocol.admin import handle_admin
 from dixit_tui.protocol.json_stream import MAX_LINE, serve_json
 from dixit_tui.protocol.lines import LineReader
-from dixit_tui.protocol.messages import summary
+from dixit_tui.protocol.messages import replay_json, summary
 from dixit_tui.ratings import leaderboard_text
-from dixit_tui.replay import replay_json
 from dixit_tui.sanitize import ssh_user
 from dixit_tui.ssh.terminal import declares_utf8
 from dixit_tui.transcript import stand_in_moves, transcript_of

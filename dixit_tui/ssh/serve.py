@@ -279,6 +279,7 @@ def _parse_limits(limits: Any, items: Sequence[str], other: type) -> Any:
 def build_app_factory(args: argparse.Namespace, coordinator: Coordinator) -> AppFactory:
     """The one place that decides which app each PTY session gets: the lobby, attached to the shared coordinator."""
     from dixit_tui.tui.app import DixitApp
+    from dixit_tui.tui.capabilities import capabilities_for
 
     def factory(identity: SessionIdentity, terminal: TerminalInfo) -> DixitApp:
         who = Identity(identity.username, identity.key_fingerprint, identity.peer_ip)
@@ -291,7 +292,7 @@ def build_app_factory(args: argparse.Namespace, coordinator: Coordinator) -> App
             command=terminal.command,
             ssh_host=host,
             ssh_port=port,
-            capabilities=terminal.capabilities(),
+            capabilities=capabilities_for(terminal.color_system, no_color=terminal.no_color, utf8=terminal.utf8),
         )
 
     return factory
@@ -525,6 +526,8 @@ async def _listen(
     coordinator: Coordinator,
     limits: Limits,
 ) -> int:
+    from dixit_tui.tui.shared_work import share_per_process_work
+
     acceptor = await start_server(
         args.host,
         args.port,
@@ -535,6 +538,7 @@ async def _listen(
         reuse_port=bool(getattr(args, "reuse_port", False)),
         gate=session_gate(coordinator),
         ask_invite=coordinator.moderation.settings.invite_code is not None,
+        app_setup=(share_per_process_work,),
     )
     metrics = await _start_metrics(args, coordinator, acceptor)
     enforcing = asyncio.create_task(_enforce_moderation(coordinator, acceptor, limits.moderation_refresh))

@@ -35,6 +35,7 @@ from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
 from dixit_tui.ssh.session_runner import (
     AppFactory,
+    AppSetup,
     CommandHandler,
     SessionIdentity,
     connect_hint,
@@ -262,6 +263,7 @@ class _ServerState:
     def __init__(self, limits: Limits, host_key_fingerprint: str) -> None:
         self.limits = limits
         self.host_key_fingerprint = host_key_fingerprint
+        self.app_setup: tuple[AppSetup, ...] = ()  # before each PTY session's app (start_server's app_setup)
         self.unauthenticated: Counter[str] = Counter()
         self.unauthenticated_networks: Counter[str] = Counter()
         self.connections: Counter[str] = Counter()
@@ -687,7 +689,9 @@ class DixitSSHServer(asyncssh.SSHServer):
             elif process.term_type is None:
                 status = await self._run_headless(process, identity)
             else:
-                status = await run_pty_session(process, identity, self._app_factory, limits.session_limits())
+                status = await run_pty_session(
+                    process, identity, self._app_factory, limits.session_limits(), self._state.app_setup
+                )
             logger.info("connection #%d: session ended with status %d", self.connection_id, status)
         except (asyncssh.DisconnectError, ConnectionError) as gone:  # the client left: not a failure of ours
             logger.info("connection #%d: session ended, client gone (%s)", self.connection_id, type(gone).__name__)
@@ -841,17 +845,21 @@ async def start_server(
     reuse_port: bool = False,  # one of several worker processes on this port (`serve --workers`)
     gate: Gate | None = None,
     ask_invite: bool = False,
+    app_setup: Sequence[AppSetup] = (),
 ) -> DixitAcceptor:
     """Listen for SSH clients on host:port (port 0 picks a free port: see `.port`).
 
     Every PTY session runs `app_factory(identity, terminal_info)`'s App through SSHDriver. Sessions without a
     PTY go to `command_handler(identity, command, stdin, stdout) -> exit status`, or get a short answer
     and exit status 2 when there is none.
+    Each of `app_setup` runs before each PTY session's app (work the apps of the process share: the caller knows
+    which; the transport does not).
     """
     await check_work_measured()  # (only a warning in the log if the loop's work cannot be measured per session)
     host_key = ensure_host_key(Path(keys_dir))
     state = _ServerState(limits, fingerprint(host_key))
     state.gate, state.ask_invite = gate, ask_invite
+    state.app_setup = tuple(app_setup)
     ignore_packets.install()  # (no empty MSG_IGNORE ahead of each packet: the ciphers allowed are not CBC)
     receive_window.install()  # (a session's window stays shut while its unread input is queued)
     usernames.install()  # (a user name SASLprep refuses, `ssh 🎲dice@host`, reaches the game instead of a disconnect)

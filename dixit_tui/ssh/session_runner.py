@@ -9,7 +9,7 @@ import contextlib
 import inspect
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
@@ -24,11 +24,6 @@ from dixit_tui.ssh.no_color import WithoutColor
 from dixit_tui.ssh.terminal import TerminalInfo, build_terminal_info
 from dixit_tui.textual_host.patches import install_textual_patches
 from dixit_tui.textual_host.session_app import use_terminal_colours
-from dixit_tui.tui.callback_counts import install_callback_counts
-from dixit_tui.tui.reactive_init import plan_reactive_setup
-from dixit_tui.tui.shared_css import share_parsed_css
-from dixit_tui.tui.shared_styles import share_computed_styles
-from dixit_tui.tui.strip_caches import make_strip_caches_lazily
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -63,6 +58,10 @@ CommandHandler: TypeAlias = Callable[
 ]
 """Serves a session without a PTY: (identity, command or None for a shell, stdin, stdout) -> exit status."""
 
+AppSetup: TypeAlias = Callable[[], None]
+"""Work done before each PTY session's app runs, the same for every app of the process (so idempotent): what the
+composition root (`ssh/serve.py`) hands the server, e.g. the tui's `share_per_process_work`."""
+
 INTERNAL_ERROR = "dixit-tui: internal error, sorry. Please reconnect.\r\n"
 
 
@@ -71,8 +70,10 @@ async def run_pty_session(
     identity: SessionIdentity,
     app_factory: AppFactory,
     limits: SessionLimits,
+    setup: Sequence[AppSetup] = (),
 ) -> int:
-    """Run the app for one PTY session until it exits or the client leaves; returns the exit status."""
+    """Run the app for one PTY session until it exits or the client leaves; returns the exit status. Each of `setup`
+    runs before the app does (after the process-wide Textual patches)."""
     size = (process.term_size[0], process.term_size[1])
     terminal = build_terminal_info(process.term_type or "", size, process.env, process.command, limits.max_size)
     try:
@@ -83,7 +84,7 @@ async def run_pty_session(
         _send(process, INTERNAL_ERROR)
         return 1
 
-    report = _prepare_app(app, process, terminal, limits)
+    report = _prepare_app(app, process, terminal, limits, setup)
     try:
         await app.run_async(mouse=True)
     except Exception:
@@ -129,13 +130,15 @@ def _prepare_app(
     process: asyncssh.SSHServerProcess[bytes],
     terminal: TerminalInfo,
     limits: SessionLimits,
+    setup: Sequence[AppSetup],
 ) -> io.StringIO:
     """Attach the SSH driver, take colours from this session's terminal, keep error output off the server.
 
     Returns the buffer that collects what Textual would have printed on the server's stderr at exit.
     """
     install_textual_patches()
-    share_per_process_work()
+    for step in setup:
+        step()
     driver = partial(SSHDriver, process=process, terminal=terminal, limits=limits)
     app.driver_class = cast(type[Driver], driver)
     # Rich picked the colour system from the SERVER's environment; this session's terminal decides.
@@ -145,18 +148,6 @@ def _prepare_app(
         file=report, width=terminal.width, color_system=None, markup=False, highlight=False, emoji=False
     )
     return report
-
-
-def share_per_process_work() -> None:
-    """What every Textual app of the process may share, whatever app it is (the game's, the benchmark's floor): parsed
-    CSS, the styles CSS gives a widget at a place, callbacks' parameter counts, reactive defaults' plans; and strips
-    that make their caches only when used. Each is the same answer Textual works out per app, kept once per process.
-    Idempotent."""
-    share_parsed_css()
-    share_computed_styles()
-    install_callback_counts()
-    plan_reactive_setup()
-    make_strip_caches_lazily()
 
 
 def _send(process: asyncssh.SSHServerProcess[bytes], text: str) -> None:

@@ -6,8 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from dixit_tui.tui.capabilities import Capabilities, Colors
-
 ColorSystem = Literal["standard", "256", "truecolor"]
 
 DEFAULT_SIZE = (80, 24)
@@ -35,15 +33,6 @@ class TerminalInfo:
     env: Mapping[str, str] = field(default_factory=dict)
     utf8: bool = True
     """The client's locale (LC_ALL, else LC_CTYPE, else LANG) declares UTF-8, or it sent none of them."""
-
-    def capabilities(self) -> Capabilities:
-        """What the app is told about this terminal."""
-        if self.no_color:
-            return Capabilities(colors="none", utf8=self.utf8)
-        return Capabilities(colors=_COLORS[self.color_system], utf8=self.utf8)
-
-
-_COLORS: dict[ColorSystem, Colors] = {"standard": "16", "256": "256", "truecolor": "truecolor"}
 
 
 def clamp_size(width: int, height: int, max_size: tuple[int, int]) -> tuple[int, int]:

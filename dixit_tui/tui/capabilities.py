@@ -27,3 +27,12 @@ class Capabilities:
 
 FULL = Capabilities()
 """A modern terminal: 256 colours or more, UTF-8 (what an app is given when nothing else is known)."""
+
+
+_COLORS: dict[str, Colors] = {"standard": "16", "256": "256", "truecolor": "truecolor"}
+
+
+def capabilities_for(color_system: str, *, no_color: bool, utf8: bool) -> Capabilities:
+    """What the app is told about a terminal of this colour system (the SSH layer's "standard", "256" or
+    "truecolor"), NO_COLOR and locale."""
+    return Capabilities(colors="none" if no_color else _COLORS[color_system], utf8=utf8)

@@ -25,6 +25,7 @@ import pyte
 from dixit_tui import ssh_client
 from dixit_tui.ssh.server import DEFAULT_LIMITS, DixitAcceptor, Gate, Limits, start_server
 from dixit_tui.ssh.session_runner import AppFactory, CommandHandler
+from dixit_tui.tui.shared_work import share_per_process_work
 from tests.e2e.placeholder_app import placeholder_app_factory
 
 HOST = "127.0.0.1"
@@ -53,6 +54,7 @@ async def running_server(
         limits=limits,
         gate=gate,
         ask_invite=ask_invite,
+        app_setup=(share_per_process_work,),  # as `serve`'s: what every app of the process shares
     )
     try:
         yield server

@@ -133,7 +133,8 @@ async def random_bytes_and_json_get_only_errors_and_leave_the_game_alone(
         # in the middle of turn 1: the clue is given, ben has submitted, cy (the fuzzer) has not
         await play(players[:2], lambda: ana.state["phase"] == "submit" and 1 not in ana.state["waiting_for"], rng)
         await cy.wait_for(lambda m: m["type"] == "state" and m["phase"] == "submit" and 1 not in m["waiting_for"])
-        await asyncio.sleep(0.2)
+        for player in players:
+            await player.settle()
         before = {p.name: (len(p.messages), p.state) for p in players}
         game_version = coordinator.tables[code].game.state.version  # type: ignore[union-attr]
 
@@ -151,7 +152,8 @@ async def random_bytes_and_json_get_only_errors_and_leave_the_game_alone(
             cy.send(line)
         cy.send({"cmd": "no-such-command", "ref": "end"})
         await cy.wait_for(lambda m: m.get("ref") == "end", timeout=30, start=before["cy"][0])
-        await asyncio.sleep(0.2)
+        for player in players:
+            await player.settle()  # (anything the lines caused has come by now)
 
         answers = cy.messages[before["cy"][0] :]
         assert [m["type"] for m in answers] == ["error"] * (len(lines) + 1)

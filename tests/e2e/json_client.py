@@ -122,6 +122,16 @@ class JsonClient:
             with suppress(TimeoutError):
                 await asyncio.wait_for(self._new.wait(), remaining)
 
+    async def settle(self, timeout: float = TIMEOUT) -> None:
+        """Everything this session was sent before now has arrived: a `leaderboard` is asked for (it changes
+        nothing) and its answer, which the server writes after all it queued before, is awaited, then dropped from
+        `messages`. (Instead of "sleep a moment, then see that nothing more came": within one server, whatever
+        the lines sent so far caused is queued before it.)"""
+        start = len(self.messages)
+        self.send({"cmd": "leaderboard", "limit": 1})
+        answer = await self.wait_for("leaderboard", timeout, start)
+        self.messages.remove(answer)
+
     @property
     def state(self) -> Message:
         return next(m for m in reversed(self.messages) if m.get("type") == "state")

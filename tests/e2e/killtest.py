@@ -1,4 +1,4 @@
-"""Crash-test helpers for the e2e tests: the kill/restart harness (it lives in `dixit_tui.bench.killtest`, so the
+"""Crash-test helpers for the e2e tests: the kill/restart harness (it lives in `dixit_tui.bench.killtest*`, so the
 benchmark `python -m dixit_tui.bench.killtest` runs the very same code) plus what only tests need: the server
 started once and read to the end, and a fault injected into the server to prove the harness notices losses.
 
@@ -13,17 +13,14 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from dixit_tui.bench.killtest import (
-    Client,
-    KillConfig,
-    KillReport,
-    KillTest,
-    KillTestFailure,
-    ServerProcess,
-    model_message,
-    project,
-    run_killtest,
-)
+from dixit_tui.bench.killtest import run_killtest
+from dixit_tui.bench.killtest_client import Client
+from dixit_tui.bench.killtest_config import KillConfig
+from dixit_tui.bench.killtest_failure import KillTestFailure
+from dixit_tui.bench.killtest_harness import KillTest
+from dixit_tui.bench.killtest_report import KillReport
+from dixit_tui.bench.killtest_server import KillTestServer
+from dixit_tui.bench.killtest_views import model_message, project
 from dixit_tui.bench.server import HOST, serve_argv
 
 
@@ -88,7 +85,7 @@ __all__ = [
     "KillReport",
     "KillTest",
     "KillTestFailure",
-    "ServerProcess",
+    "KillTestServer",
     "model_message",
     "project",
     "run_killtest",

@@ -42,6 +42,7 @@ from dixit_tui.ssh.session_runner import AppFactory, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store.redis_store import RedisStore
 from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.shared_work import share_per_process_work
 from tests.e2e.harness import HOST
 from tests.redis_server import REDIS_SERVER, RedisServer
 
@@ -267,6 +268,7 @@ async def two_workers(
                 reuse_port=True,
                 gate=session_gate(coordinator),
                 ask_invite=coordinator.moderation.settings.invite_code is not None,
+                app_setup=(share_per_process_work,),
             )
             stack.push_async_callback(server.shutdown, 5.0)
             port = server.port

@@ -1,6 +1,7 @@
-"""Any Textual app served over SSH shares what is the same for every session (`session.share_per_process_work`): the
-benchmark's floor (a one-line app, not the game's) opened a second time parses no CSS and matches no selector. Real
-asyncssh server and client on 127.0.0.1; counters, not times."""
+"""Any Textual app served over SSH shares what is the same for every session (`tui/shared_work.py`, which `serve` and
+the test servers hand the SSH server as each app's setup): the benchmark's floor (a one-line app, not the game's)
+opened a second time parses no CSS and matches no selector. Real asyncssh server and client on 127.0.0.1; counters,
+not times."""
 
 from __future__ import annotations
 

@@ -128,7 +128,9 @@ async def test_a_flood_of_tiny_packets_is_cut_as_early_as_one_of_full_ones(tmp_p
 
 
 async def test_idle_json_sessions_end_but_seated_and_queued_players_stay(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path, limit=["json_idle_timeout=0.5"]) as (server, _):
+    # (the server closes the connection of an ended session after `linger_after_session`: short here)
+    limit = ["json_idle_timeout=0.5", "linger_after_session=0.1"]
+    async with dixit_server(tmp_path, limit=limit) as (server, _):
         seated = await JsonClient.open(server.port, "ana")
         await seated.create(mode="standard")
         queued = await JsonClient.open(server.port, "cy")
@@ -138,8 +140,10 @@ async def test_idle_json_sessions_end_but_seated_and_queued_players_stay(tmp_pat
         message = await idle.wait_for("error", code="idle")
         assert "sent nothing" in message["message"]
         await asyncio.wait_for(idle.conn.wait_closed(), 10)
-        for _ in range(3):  # three more idle periods: ana, seated at her table, is still here
-            await asyncio.sleep(0.5)
+        # one more idle period: another silent session is ended by then, and ana, seated at her table, is still here
+        later = await JsonClient.open(server.port, "dan")
+        await later.wait_for("error", code="idle")
+        await asyncio.wait_for(later.conn.wait_closed(), 10)
         assert seated.alive and not seated.conn.is_closed()
         assert not seated.of_type("error")
         assert queued.alive and not queued.of_type("error")  # waiting in the queue is not idle either

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pytest
@@ -75,6 +77,11 @@ async def test_idle_sockets_from_20_addresses_do_not_lock_out_a_new_player(tmp_p
         )
 
 
+def versions_read(server: Any, count: int) -> Callable[[], bool]:
+    """Whether the server has read the SSH version line of `count` connections still logging in."""
+    return lambda: sum(c.sent_version() for c in server._state.logging_in) >= count
+
+
 async def test_idle_logins_that_sent_their_version_line_do_not_lock_out_a_new_player(tmp_path: Path) -> None:
     """The same with sockets that send an SSH version line and then nothing: the address holding the most login
     slots gives one up for the newcomer."""
@@ -86,7 +93,7 @@ async def test_idle_logins_that_sent_their_version_line_do_not_lock_out_a_new_pl
             writer.write(b"SSH-2.0-idle\r\n")
         try:
             await wait_for(lambda: server.connection_count >= 200, timeout=10, what="the 200 idle logins admitted")
-            await asyncio.sleep(0.3)  # the version lines are read
+            await wait_for(versions_read(server, 200), timeout=10, what="the version lines to be read")
             took = await _version(server.port, "127.200.0.1")
         finally:
             _close(sockets)
@@ -106,8 +113,10 @@ async def test_a_socket_that_sends_no_version_line_is_dropped_soon(tmp_path: Pat
         try:
             data = await asyncio.wait_for(silent[0].read(), 10)  # EOF: the server closed it
             assert data.startswith(b"SSH-2.0-dixit-tui")
-            await asyncio.sleep(0.5)
-            assert server.connection_count == 1  # the one that sent its version line is still there
+            (talker,) = server._state.logging_in
+            # its banner timeout passed too (its check is done): the one that sent its version line is still there
+            await wait_for(lambda: talker._timer is None, timeout=10, what="the other's banner timeout")
+            assert server.connection_count == 1 and talker.sent_version()
         finally:
             _close([silent, talking])
 

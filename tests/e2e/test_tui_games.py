@@ -411,8 +411,8 @@ async def test_connect_leave_cycles_with_the_real_app_leave_nothing_behind(tmp_p
             two workers runs a task now and then); a leak never gets there and is reported as it stands after the
             bounded wait."""
             counts: tuple[int, ...] = ()
-            for _ in range(50):
-                await asyncio.sleep(0.2)
+            for _ in range(200):  # (polled)
+                await asyncio.sleep(0.05)
                 gc.collect()
                 counts = (*live(DixitApp, SSHDriver, SessionParser, PlayerSession), len(asyncio.all_tasks()))
                 if counts[:4] == (0, 0, 0, 1) and (tasks_before is None or counts[4] <= tasks_before):

@@ -125,7 +125,7 @@ async def test_a_watcher_holding_a_frame_does_not_tick_meanwhile(
         frames, held = driver.frames, driver.frames_held
         for number in range(5):
             await players[(number + 1) % 3].chat(f"line {number}")  # (a few lines each: under the chat's rate)
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.3)  # (real time is what is tested: the held watcher's ticks in 1.5 s)
         assert driver.frames == frames  # (all of them held)
         ticks = driver.frames_held - held
         print(f"5 changes held -> {ticks} ticks held")

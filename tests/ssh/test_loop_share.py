@@ -355,7 +355,7 @@ async def test_a_person_s_pace_never_waits(tmp_path: Path) -> None:
         for n in range(12):  # a dozen, about ten a second: far over the 0.05 s budget in work
             client.resize(70 + n, 24)
             await wait_for(partial(asked, driver, n + 1), timeout=30, what=f"resize {n + 1} asked")
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(0.1)  # (a person's pace in real time: what is tested is that it never waits)
         await wait_for(lambda: app.sizes[-1] == (81, 24), timeout=30, what="the last size")
         await client.close()
     assert driver.input_work >= 0.02 * 2  # it did cost more than its share ...

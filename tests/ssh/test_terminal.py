@@ -18,7 +18,7 @@ from dixit_tui.ssh.terminal import (
     detect_color_system,
     wants_no_color,
 )
-from dixit_tui.tui.capabilities import Capabilities
+from dixit_tui.tui.capabilities import Capabilities, capabilities_for
 from tests.e2e.placeholder_app import display_name
 
 
@@ -103,12 +103,16 @@ def test_the_locale_the_client_sent_decides_utf8() -> None:
     assert not declares_utf8({"LANG": "en_US.UTF-8", "LC_ALL": "C"})  # LC_ALL first, then LC_CTYPE, then LANG
     assert declares_utf8({"LANG": "C", "LC_CTYPE": "de_DE.UTF-8@euro"})
     assert not declares_utf8({"LC_CTYPE": "en_US.ISO-8859-1"})
-    info = build_terminal_info("linux", (80, 24), {"LANG": "POSIX"}, None, (300, 100))
-    assert info.capabilities() == Capabilities(colors="16", utf8=False)
-    assert build_terminal_info("xterm", (80, 24), {"NO_COLOR": "1"}, None, (300, 100)).capabilities().colors == "none"
+
+    def capabilities(term: str, env: dict[str, str]) -> Capabilities:  # what serve's app factory tells the app
+        info = build_terminal_info(term, (80, 24), env, None, (300, 100))
+        return capabilities_for(info.color_system, no_color=info.no_color, utf8=info.utf8)
+
+    assert capabilities("linux", {"LANG": "POSIX"}) == Capabilities(colors="16", utf8=False)
+    assert capabilities("xterm", {"NO_COLOR": "1"}).colors == "none"
     for term in ("linux", "vt100", "xterm"):  # 8 or 16 colours: the panels' borders in a grey they can draw
-        assert build_terminal_info(term, (80, 24), {}, None, (300, 100)).capabilities().few_colors
-    assert not build_terminal_info("xterm-256color", (80, 24), {}, None, (300, 100)).capabilities().few_colors
+        assert capabilities(term, {}).few_colors
+    assert not capabilities("xterm-256color", {}).few_colors
 
 
 def test_ascii_forms_keep_every_cell() -> None:

@@ -1,0 +1,130 @@
+"""The import graph of dixit_tui, read from the source (every import: at the top, inside a function, under
+TYPE_CHECKING): the SSH transport does not reach up into the tui, and no two parts of the product import each other,
+however far round.
+
+The parts: each package of dixit_tui (bench, bots, coordinator, decks, engine, protocol, ssh, store, textual_host,
+tui, ...) and each top-level module (cli.py, sanitize.py, line_mode.py, ...) on its own, since the top level holds
+both the small shared pieces (sanitize, counts) and the commands that use everything (cli, replay, league). One module
+is a part of its own too: ssh/serve.py, the composition root, which builds the coordinator, the app factory, the bots
+and the command handler, so it imports every part and no part but the command line and the benchmark imports it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import dixit_tui
+
+ROOT = Path(dixit_tui.__file__).parent
+COMPOSITION_ROOT = "ssh.serve"
+
+
+def module_name(path: Path) -> str:
+    """dixit_tui/ssh/serve.py -> "ssh.serve"; dixit_tui/engine/__init__.py -> "engine"."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def imported(path: Path) -> Iterator[tuple[str, int]]:
+    """Each dixit_tui module `path` imports (without the "dixit_tui." prefix), with the line."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
+            # `from dixit_tui import sanitize` imports a module; `from dixit_tui.x import y` imports dixit_tui.x
+            names = [f"dixit_tui.{a.name}" for a in node.names] if node.module == "dixit_tui" else [node.module]
+        else:
+            continue
+        for name in names:
+            if name.startswith("dixit_tui."):
+                yield name.removeprefix("dixit_tui."), node.lineno
+
+
+def part_of(module: str) -> str:
+    if module == COMPOSITION_ROOT or module.startswith(COMPOSITION_ROOT + "."):
+        return COMPOSITION_ROOT
+    return module.split(".")[0]
+
+
+def part_edges() -> dict[str, dict[str, list[str]]]:
+    """part -> the parts it imports -> where ("ssh/server.py:37")."""
+    edges: dict[str, dict[str, list[str]]] = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        source = part_of(module_name(path))
+        for name, line in imported(path):
+            target = part_of(name)
+            if target != source:
+                where = f"{path.relative_to(ROOT)}:{line}"
+                edges.setdefault(source, {}).setdefault(target, []).append(where)
+    return edges
+
+
+def cycles(edges: dict[str, dict[str, list[str]]]) -> list[list[str]]:
+    """The strongly connected components of more than one part (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(part: str) -> None:
+        index[part] = low[part] = len(index)
+        stack.append(part)
+        for other in edges.get(part, {}):
+            if other not in index:
+                visit(other)
+                low[part] = min(low[part], low[other])
+            elif other in stack:
+                low[part] = min(low[part], index[other])
+        if low[part] == index[part]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == part:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for part in sorted(set(edges) | {t for targets in edges.values() for t in targets}):
+        if part not in index:
+            visit(part)
+    return found
+
+
+def test_the_ssh_transport_imports_no_tui_module() -> None:
+    """Only the composition root (ssh/serve.py) may: it hands the server the app factory and the work every app of the
+    process shares (tui/shared_work.py). Before, ssh/session.py imported five tui cache modules and ssh/terminal.py
+    the tui's Capabilities."""
+    upward = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in sorted((ROOT / "ssh").rglob("*.py"))
+        if module_name(path) != COMPOSITION_ROOT
+        for name, line in imported(path)
+        if name == "tui" or name.startswith("tui.")
+    ]
+    assert upward == [], upward
+
+
+def test_no_two_parts_of_the_product_import_each_other() -> None:
+    edges = part_edges()
+    found = cycles(edges)
+    described = [
+        [f"{a} -> {b}: {', '.join(edges[a][b])}" for a in component for b in component if b in edges.get(a, {})]
+        for component in found
+    ]
+    assert found == [], described
+
+
+def test_the_check_counts_imports_in_function_bodies_and_finds_a_cycle(tmp_path: Path) -> None:
+    source = tmp_path / "serve.py"
+    source.write_text(
+        "import asyncio\n\ndef f():\n    from dixit_tui.tui.app import DixitApp\n    import dixit_tui.bots\n"
+    )
+    assert list(imported(source)) == [("tui.app", 4), ("bots", 5)]
+    edges = {"bots": {"ssh_client": ["bots/cli.py:1"]}, "ssh_client": {"protocol": ["x"]}, "protocol": {"bots": ["y"]}}
+    assert cycles(edges) == [["bots", "protocol", "ssh_client"]]
+    assert cycles({"a": {"b": ["a.py:1"]}, "b": {}}) == []
