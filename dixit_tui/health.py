@@ -3,12 +3,7 @@ balancers and uptime checks: one line of plain text, and whether all is well (ex
 
 from __future__ import annotations
 
-import asyncio
-
 from dixit_tui.coordinator import Coordinator
-
-STORE_TIMEOUT = 2.0
-"""Seconds the shared store (Redis) has to answer a ping."""
 
 
 async def health(coordinator: Coordinator) -> tuple[bool, str]:
@@ -16,10 +11,7 @@ async def health(coordinator: Coordinator) -> tuple[bool, str]:
     does not answer."""
     tables, clients = len(coordinator.tables), len(coordinator.sessions)
     summary = f"{tables} table{'s' * (tables != 1)}, {clients} client{'s' * (clients != 1)} in the game"
-    shared = coordinator.shared
-    if shared is not None:
-        try:
-            await asyncio.wait_for(shared.store.client.ping(), STORE_TIMEOUT)
-        except Exception as err:
-            return False, f"unhealthy: Redis does not answer ({type(err).__name__}); {summary}\n"
+    problem = await coordinator.sharing.unhealthy()
+    if problem is not None:
+        return False, f"unhealthy: {problem}; {summary}\n"
     return True, f"ok: {summary}\n"

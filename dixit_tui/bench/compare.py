@@ -271,7 +271,7 @@ class Recorder:
 
     def periodic(self, commands: Counter[str], wall: float) -> tuple[Counter[str], float] | None:
         """The periodic share of the play period's Redis traffic: (commands by name, round trips). Each worker's
-        tick (shared.py: presence renewals, leases, catching up) is one pipeline a second, and the only place
+        tick (coordinator/shared: presence renewals, leases, catching up) is one pipeline a second, and the only place
         SMEMBERS is sent: the idle check gives what one tick costs, the play period's SMEMBERS how many ticks there
         were (a saturated worker ticks less often than once a second). Without SMEMBERS in the idle check: the idle
         check's rate."""

@@ -1,4 +1,4 @@
-"""Changes made again when they lose a race: tables shared with other workers (`shared.py`) refuse a change decided
+"""Changes made again when they lose a race: tables shared with other workers (`shared`) refuse a change decided
 against a state another worker changed first (error code "conflict", rolled back, nothing partial). The change is
 made again from the start, against the table's new state, up to `CONFLICT_TRIES` times in all; then the conflict is
 the answer. One process alone never conflicts, so its changes run once."""

@@ -19,7 +19,7 @@ import random
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.codes import new_code, new_game_suffix, normalize_code
@@ -51,6 +51,7 @@ from dixit_tui.coordinator.models import (
 )
 from dixit_tui.coordinator.moderation import Moderation, ModerationSettings
 from dixit_tui.coordinator.retry import retry_on_conflict, retrying
+from dixit_tui.coordinator.sharing import LocalSharing, Sharing
 from dixit_tui.coordinator.story import Story
 from dixit_tui.coordinator.table import ChatLimiter, Table
 from dixit_tui.coordinator.tallies import Tally
@@ -78,9 +79,6 @@ from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, log_text, name_
 from dixit_tui.store import NullStore, Store
 from dixit_tui.store.base import StoreConflict
 from dixit_tui.transcript import StandInMove, stand_in_moves
-
-if TYPE_CHECKING:
-    from dixit_tui.coordinator.shared import SharedTables
 
 log = logging.getLogger(__name__)
 log.addFilter(REPEATS)
@@ -164,6 +162,7 @@ class Coordinator:
         limits: TableLimits = DEFAULT_TABLE_LIMITS,
         bots: BotFactory | None = None,  # seats built-in bots; None: this coordinator has none ("add bots" is refused)
         moderation: ModerationSettings | None = None,  # admins, private mode (bans and the MOTD are in the store)
+        sharing: Sharing | None = None,  # the tables shared with other workers; None: this process alone
     ) -> None:
         self.limits = limits
         self.tally = Tally(clock)  # what was refused or undone under pressure, logged as summaries
@@ -212,7 +211,9 @@ class Coordinator:
         self.allow_seeded_tables = allow_seeded_tables
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
-        self.shared: SharedTables | None = None  # tables shared with other workers through Redis (`serve --workers`)
+        # what sharing the tables with other workers changes (`serve --workers`: `shared.SharedTables`); one process
+        # alone: nothing
+        self.sharing: Sharing = sharing or LocalSharing()
         self.moderation = Moderation(moderation or ModerationSettings(), lambda: self.store)  # bans, admins, MOTD
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
         self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
@@ -243,6 +244,12 @@ class Coordinator:
         if hasattr(store, "reuse_after"):
             store.reuse_after, store.clock = self.limits.code_reuse_after, self.clock
 
+    def share(self, sharing: Sharing, store: Store) -> None:
+        """Hand the coordinator what sharing its tables with other workers changes, and the store it saves them in
+        then (before `restore`): `shared.SharedTables` does, when made for this coordinator."""
+        self.sharing, self.store = sharing, store
+        self._configure_store()
+
     async def restore(self) -> int:
         """Rebuild every open table from the store (after a restart or a crash), and the ratings from the results
         it holds. Returns how many tables."""
@@ -257,12 +264,11 @@ class Coordinator:
                 log.error("table %s has no beginning in the store; skipped", stored.code)
                 continue
             self.tables[table.code] = table
-            if self.shared is not None:
-                self.shared.adopt(table, None)
+            self.sharing.adopt(table, None)
             self.unsnapshotted[table.code] = len(stored.records)
             table.all_away(self.clock())
             self.schedule(table)
-            self._watch_idle(table)
+            self.watch_idle(table)
         if self.tables:
             detached.call_later(self.abandon_after, lambda: self._spawn(self._close_abandoned()))
         return len(self.tables)
@@ -295,7 +301,7 @@ class Coordinator:
     async def _close_abandoned(self) -> None:
         """After a restart, tables not yet started (or already over) that nobody came back to are closed."""
         for table in list(self.tables.values()):
-            if self.shared is not None and not self.shared.owns(table.code):
+            if not self.sharing.owns(table.code):
                 continue  # its owner (another worker) closes it
             async with table.lock:
                 if table.is_empty() and table.status != TableStatus.PLAYING:
@@ -407,7 +413,7 @@ class Coordinator:
             return self.table(code)
         except TableError:
             wanted = normalize_code(code)
-            if (wanted not in self.taken_out and self.shared is None) or wanted in self.tables:
+            if wanted in self.tables or (wanted not in self.taken_out and not self.sharing.opened_elsewhere(wanted)):
                 raise
             try:
                 records = await self.store.history(wanted)
@@ -425,26 +431,17 @@ class Coordinator:
                 raise
             self.tables[table.code] = table
             self.taken_out.discard(table.code)
-            if self.shared is not None:
-                self.shared.adopt(table, len(records))
+            self.sharing.adopt(table, len(records))
             self.unsnapshotted[table.code] = 0
             table.all_away(self.clock())
             self.schedule(table)
-            self._watch_idle(table)
+            self.watch_idle(table)
             log.info("table %s loaded again from the store", table.code)
             return table
 
     async def _roll_back(self, table: SessionTable) -> None:
-        if self.shared is not None:  # back to what the replica had folded: the next catch-up shows what is new
-            folded = self.shared.folded(table)
-            snapshot, records = await self.shared.saved_until(table.code, folded)
-            saved = self._rebuild(snapshot, records)
-            if saved is not None:
-                self.shared.adopt(table, folded)
-        else:
-            records = await self.store.history(table.code)
-            mine = records and records[0].get("game", table.game_id) == table.game_id
-            saved = self._rebuild(None, records) if mine and not any(r.get("t") == "closed" for r in records) else None
+        snapshot, records = await self.sharing.saved(table, self.store)
+        saved = self._rebuild(snapshot, records)
         if saved is None:  # the table itself was never saved
             self.tables.pop(table.code, None)
             notice = NoticeUpdate(f"Table {table.code} closed: the server could not save it.", CloseReason.CLOSED)
@@ -453,7 +450,7 @@ class Coordinator:
                 session.deliver(notice)
                 session.deliver(StateUpdate(None))
             return
-        gone = table.reset_from(saved) if self.shared is None else self.shared.reset_from(table, saved)
+        gone = self.sharing.reset_from(table, saved)
         self.tables.setdefault(table.code, table)  # a close that was not saved did not happen
         for session in gone:
             session.table = None
@@ -471,12 +468,11 @@ class Coordinator:
         began = time.perf_counter()
         await self.commit(table)
         self.send_off_removed(table, first)
-        if self.shared is not None:
-            # the seats taken or left here are told to the other workers before anyone is shown the change: a move
-            # made at another worker right after it (the host's start) finds them where this worker's players saw them
-            await self.shared.publish_presence(table)
+        # the seats taken or left here are told to the other workers before anyone is shown the change: a move made
+        # at another worker right after it (the host's start) finds them where this worker's players saw them
+        await self.sharing.publish_presence(table)
         self.schedule(table)
-        self._watch_idle(table)
+        self.watch_idle(table)
         self.broadcast(table, updates, first=first)
         COUNTS.update_took(time.perf_counter() - began)
         if lobby:
@@ -523,12 +519,12 @@ class Coordinator:
 
     # --- idle tables -----------------------------------------------------------------------------------------
 
-    def _watch_idle(self, table: Table) -> None:
+    def watch_idle(self, table: Table) -> None:
         """A running game with no person connected closes after `close_idle_after` seconds (see `Timers`)."""
         self.timers.watch_idle(table, open_here=table.code in self.tables)
 
     async def _close_idle(self, table: Table) -> None:
-        if self.shared is not None and not self.shared.owns(table.code):
+        if not self.sharing.owns(table.code):
             self.timers.idle_fired(table)
             return  # its owner (another worker) closes it
         async with table.lock:
@@ -552,7 +548,7 @@ class Coordinator:
             or self.clock() < since + after - 0.01
             or self.tables.get(table.code) is not table
         ):
-            self._watch_idle(table)  # not yet: the timer is armed again
+            self.watch_idle(table)  # not yet: the timer is armed again
             return
         why = f"nobody sat at it for {_duration(after)}"
         table.announce(f"The table closed: {why}.")
@@ -585,7 +581,7 @@ class Coordinator:
             await self.commit(table)
         except TableError:
             return False  # could not be saved: it stays open, and is tried again when next left alone
-        where = "" if self.shared is None else "--redis URL "  # the Redis the server keeps its tables in
+        where = self.sharing.replay_where
         notice = NoticeUpdate(
             f"Table {table.code} closed: {why}. "
             f"Its game can be replayed with: dixit-tui replay {where}{table.game_name}",
@@ -626,8 +622,8 @@ class Coordinator:
         changed = self.timers.set_typing(table, seat, active)
         if changed:
             self.broadcast(table)
-        if self.shared is not None and (changed or seat in table.typing):  # other workers show (and renew) it too
-            self.shared.publish_live(table, {"k": LiveKind.TYPING, "seat": seat, "active": active})
+        if changed or seat in table.typing:  # other workers show (and renew) it too
+            self.sharing.publish_live(table, {"k": LiveKind.TYPING, "seat": seat, "active": active})
 
     def _typing_expired(self, table: Table) -> None:
         if self.tables.get(table.code) is table:
@@ -639,7 +635,7 @@ class Coordinator:
         """Set the table's deadline for the phase in progress and arm one timer for it (see `Timers`)."""
         held = table.reveal_turn
         self.timers.schedule(table)
-        if self.shared is not None and table.reveal_turn is not None and table.reveal_turn != held:
+        if table.reveal_turn is not None and table.reveal_turn != held:
             # a new reveal: this worker's players whose client shows no reveal (agents) read it already; the other
             # workers, which count them as people who may be reading, are told so
             for seat, record in enumerate(table.seats):
@@ -648,8 +644,7 @@ class Coordinator:
                     self.publish_seen(table, table.reveal_turn, seat)
 
     def publish_seen(self, table: Table, turn: int, seat: int) -> None:
-        if self.shared is not None:
-            self.shared.publish_live(table, {"k": LiveKind.REVEAL, "seat": seat, "turn": turn})
+        self.sharing.publish_live(table, {"k": LiveKind.REVEAL, "seat": seat, "turn": turn})
 
     def reveal_seen(self, table: Table, turn: int, seat: int) -> None:
         """Seat `seat`'s person moved on from turn `turn`'s reveal (here or at another worker): once every person
@@ -691,7 +686,7 @@ class Coordinator:
 
     @retry_on_conflict
     async def _expire(self, table: Table) -> None:
-        if self.shared is not None and not self.shared.owns(table.code):
+        if not self.sharing.owns(table.code):
             return  # only the table's owner plays stand-ins (its moves reach this worker like any other)
         async with table.lock:
             if table.game is None or not self.timers.due(table):
@@ -849,8 +844,7 @@ class Coordinator:
         table.creator, table.creator_ip = creator, creator_ip
         table.queue_created()
         self.tables[code] = table
-        if self.shared is not None:
-            self.shared.adopt(table, 0)
+        self.sharing.adopt(table, 0)
         return table
 
     def closed_code(self, code: str) -> None:
@@ -1109,12 +1103,10 @@ class PlayerSession:
         coordinator = self.coordinator
         meter = coordinator.create_meter
         owner, address = self.owner(), self.identity.peer
-        full: str | None = None
-        if coordinator.shared is None:
-            full = meter.charge(owner, address)
-        else:  # counted at every worker
+        full = meter.charge(owner, address)
+        if full is None:  # and at every worker
             keys = meter.keys(owner, address)
-            if await coordinator.shared.count_try(keys, coordinator.limits.create_window) is None:
+            if await coordinator.sharing.count_try(keys, coordinator.limits.create_window) is None:
                 full = keys[0][0]
         if full is None:
             return
@@ -1220,11 +1212,11 @@ class PlayerSession:
         answered after a growing delay, and past the limits tries are refused without looking (too_many_tries)."""
         guard = self.coordinator.reconnect_guard
         address = self.identity.peer
-        shared = self.coordinator.shared
+        sharing = self.coordinator.sharing
         refusal = guard.attempt(self, address)
         token: str | None = None
-        if refusal is None and shared is not None:  # the address's tries at every worker
-            token = await shared.count_try(guard.keys(address), guard.limits.reconnect_window)
+        if refusal is None:  # the address's tries at every worker
+            token = await sharing.count_try(guard.keys(address), guard.limits.reconnect_window)
             if token is None:
                 refusal = guard.from_here()
         if refusal is not None:
@@ -1249,8 +1241,8 @@ class PlayerSession:
                     )
                     break
                 guard.forgive(self, address)
-                if shared is not None and token is not None:
-                    await shared.forgive_try(guard.keys(address), token)
+                if token is not None:
+                    await sharing.forgive_try(guard.keys(address), token)
                 await self._take_seat(table, seat)
                 return table.view_for(self)
         self.coordinator.tally.count(f"reconnect codes refused ({problem.code})", address)
@@ -1439,16 +1431,12 @@ class PlayerSession:
 
         async def point() -> None:
             old.announce(f"{host} started a rematch: table {new.code}.")
-            if coordinator.shared is not None:
-                old.pending[-1]["rematch"] = new.code
+            old.pending[-1]["rematch"] = new.code  # (where the players at other workers follow)
             coordinator.forget_if_empty(old)
             await coordinator.changed(old, lobby=True)
 
-        async def catch_up() -> None:  # (the lock is held: taking it again is what would catch the replica up)
-            if coordinator.shared is not None:
-                await coordinator.shared.sync(old)
-
-        await retrying(point, between=catch_up)
+        # (the lock is held: taking it is what catches the table up)
+        await retrying(point, between=lambda: coordinator.sharing.catch_up(old))
 
     @retry_on_conflict
     async def change_options(self, options: TableOptions) -> TableView:
@@ -1589,8 +1577,8 @@ class PlayerSession:
                 assert line.line.team is not None
                 for session in table.team_sessions(line.line.team):
                     session.deliver(line)
-                if self.coordinator.shared is not None:  # and to the teammate at another worker
-                    self.coordinator.shared.publish_live(table, {"k": LiveKind.TEAM, "line": line.line})
+                # and to the teammate at another worker
+                self.coordinator.sharing.publish_live(table, {"k": LiveKind.TEAM, "line": line.line})
             return
         async with table.lock:
             waiting = table.unattended

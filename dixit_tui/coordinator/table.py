@@ -12,6 +12,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from types import TracebackType
 from typing import Any, Generic, Protocol, TypeVar
 
 from dixit_tui.addresses import address_of
@@ -77,6 +78,19 @@ class Occupant(Protocol):
 
 
 S = TypeVar("S", bound=Occupant)  # the sessions at a table
+
+
+class ChangeLock(Protocol):
+    """A table's lock: one change at a time (an `asyncio.Lock`, or one that also catches a shared table up when
+    taken, `shared.SyncedLock`)."""
+
+    def locked(self) -> bool: ...
+
+    async def __aenter__(self) -> None: ...
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None: ...
 
 
 CHAT_TAIL = 60
@@ -170,7 +184,7 @@ class Table(Generic[S]):
         self.event_records: list[dict[str, Any]] = []  # the game's events as stored (dicts), for snapshots
         self._seat_infos_key: tuple[object, ...] = ()  # what the seats shown last were built from
         self._seat_infos_value: tuple[SeatInfo, ...] = ()
-        self.lock = asyncio.Lock()  # one change at a time: apply, commit, then show
+        self.lock: ChangeLock = asyncio.Lock()  # one change at a time: apply, commit, then show
         self.phase_key: tuple[int, str] | None = None  # (turn, phase) the deadline below belongs to
         self.deadline: float | None = None  # epoch seconds; the table's timer goes off then (stand-ins, host handover)
         self.shown_deadline: float | None = None  # when a stand-in plays for those missing: the countdown players see

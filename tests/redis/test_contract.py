@@ -126,8 +126,8 @@ async def test_a_tick_that_fails_while_loading_its_scripts_gives_its_redis_conne
     check fails (Redis lost, or the task cancelled, as at shutdown), redis-py does not reset it: the connection would
     be held until the pipeline is collected (which logs "Unclosed Pipeline client" as an error)."""
     async with coordinators(redis_server.url) as (a, _b):
-        shared = a.shared
-        assert shared is not None
+        shared = a.sharing
+        assert isinstance(shared, SharedTables)
         ana = await a.connect(Identity("ana", "SHA256:ana"), lambda update: None)
         await ana.create(TableOptions())  # the tick renews its lease and ana's seat: with scripts
         pool = shared.store.client.connection_pool
