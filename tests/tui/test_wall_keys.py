@@ -64,7 +64,9 @@ async def test_the_wall_holds_the_last_reveal_then_shows_the_standings_and_a_lat
         await settle(pilot)
         shown = "\n".join(strip.text for strip in wall.picture)
         assert "Final standings" in shown and "That was the last turn" not in shown
-        assert app.session is not None and (view := app.session.view()) is not None
+        assert app.session is not None
+        view = app.session.view()
+        assert view is not None
         code = view.code
 
         late = DixitApp(app.coordinator, Identity("eve", "key-eve"))
