@@ -70,6 +70,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--with-floor", action="store_true", help="run the normal benchmark, then the floor with the same options"
     )
     parser.add_argument(
+        "--spectator-cost",
+        action="store_true",
+        help="then the cost of one more spectator: one table played with 10 spectators for --duration, then with 1 "
+        "for as many actions; (CPU per action with 10 - with 1) / 9 (dixit_tui/bench/spectator_cost.py)",
+    )
+    parser.add_argument(
+        "--spectator-size",
+        metavar="COLSxROWS",
+        help="the spectators' terminal size for --spectator-cost (default --term-size; e.g. 200x60 for the wall "
+        "picture of a spectator from 160x48)",
+    )
+    parser.add_argument(
         "--joins",
         type=int,
         default=10,
@@ -114,6 +126,12 @@ def run(args: argparse.Namespace) -> int:
     if args.with_floor and args.host is not None:
         print("dixit-tui bench: --with-floor starts its own servers (no --host)", file=sys.stderr)
         return 2
+    if args.spectator_cost and args.host is not None:
+        print("dixit-tui bench: --spectator-cost starts its own servers (no --host)", file=sys.stderr)
+        return 2
+    if args.spectator_size is not None and not valid_size(args.spectator_size):
+        print("dixit-tui bench: --spectator-size is COLSxROWS, e.g. 200x60", file=sys.stderr)
+        return 2
     if args.think < 0 or not (args.terminals_share is None or 0 < args.terminals_share < 1):
         print("dixit-tui bench: --think must be >= 0 and --terminals-share between 0 and 1", file=sys.stderr)
         return 2
@@ -137,6 +155,11 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(json.dumps(result) if args.json else report.render(result), flush=True)
     return 0 if not result["failures"] else 1
+
+
+def valid_size(text: str) -> bool:
+    cols, x, rows = text.lower().partition("x")
+    return bool(x) and cols.isdigit() and rows.isdigit() and int(cols) >= 20 and int(rows) >= 5
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -34,14 +34,17 @@ person's); --terminals-share F (that share of each table's sessions are terminal
 the floor instead (dixit_tui/bench/floor.py: the same server and SSH driver, a one-line app that each action
 changes); --with-floor runs both and prints the ratio of their server CPU per terminal update. After play, the
 joining section: sessions started one at a time (server CPU per join, net of idle), then --join-burst players
-joining tables and --lobby-burst players opening the lobby at once (connect -> first screen).
+joining tables and --lobby-burst players opening the lobby at once (connect -> first screen). --spectator-cost then
+plays one table with 10 spectators and with 1 (--spectator-size) for the cost of one more spectator per update. The
+report ends with issue 23's targets against the floor of the same run, each PASS or MISS (targets.py).
 
 The client and the server share the machine's cores: on a small machine the client's own work (SSH, pyte) slows
 the server and is included in every latency. The report says how busy the client was.
 
 The parts: load_run.py (the run and its figures), table_run.py (one table's driver), bot_session.py and watcher.py
 (the sessions), measurement.py, joining.py (the joining section), composition.py (who sits where), proc_stats.py,
-stats.py, profiler.py (--profile), report.py (the printed report); this module starts the server and runs them.
+stats.py, profiler.py (--profile), spectator_cost.py, targets.py, report.py (the printed report); this module
+starts the server and runs them.
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ from dixit_tui.bench.load_run import LoadRun
 from dixit_tui.bench.proc_stats import ProcStats
 from dixit_tui.bench.progress import progress
 from dixit_tui.bench.server import HOST, ServerProcess, serve_argv
+from dixit_tui.bench.spectator_cost import measure_spectator_cost
+from dixit_tui.bench.targets import targets
 
 
 def server_argv(workdir: Path, sessions: int, concurrency: int, *, floor: bool = False, extra: int = 0) -> list[str]:
@@ -77,16 +82,25 @@ def server_argv(workdir: Path, sessions: int, concurrency: int, *, floor: bool =
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
     """One run (the game, or with --floor the floor); with --with-floor the game then the floor, the floor's
-    result under "floor" and the ratio of their server CPU per terminal update under "floor_ratio"."""
-    if not args.with_floor or args.floor:
+    result under "floor" and the ratio of their server CPU per terminal update under "floor_ratio"; with
+    --spectator-cost then the cost of one more spectator (dixit_tui/bench/spectator_cost.py). A game's result has
+    issue 23's targets under "targets" (dixit_tui/bench/targets.py)."""
+    if args.floor:
         return await bench_one(args)
     result = await bench_one(argparse.Namespace(**{**vars(args), "floor": False}))
-    progress("the floor: the same run with a one-line app")
-    profile = f"{args.profile}.floor" if args.profile else None
-    floor = await bench_one(argparse.Namespace(**{**vars(args), "floor": True, "profile": profile}))
-    result["floor"] = floor
-    result["floor_ratio"] = floor_ratio(result, floor)
-    result["failures"].extend(f"floor: {f}" for f in floor["failures"])
+    if args.with_floor:
+        progress("the floor: the same run with a one-line app")
+        profile = f"{args.profile}.floor" if args.profile else None
+        floor = await bench_one(argparse.Namespace(**{**vars(args), "floor": True, "profile": profile}))
+        result["floor"] = floor
+        result["floor_ratio"] = floor_ratio(result, floor)
+        result["failures"].extend(f"floor: {f}" for f in floor["failures"])
+    if getattr(args, "spectator_cost", False):
+        cost = await measure_spectator_cost(args, bench_one)
+        result["spectator_cost"] = cost
+        result["failures"].extend(f"spectator cost: {f}" for f in cost.pop("failures"))
+        result["warnings"].extend(f"spectator cost: {w}" for w in cost.pop("warnings"))
+    result["targets"] = targets(result)
     return result
 
 

@@ -83,6 +83,10 @@ class LoadRun:
         self.mark_hooks: list[Callable[[str], None]] = []
         self.updates = 0
         self.idle_seconds = 2.0  # the idle check's length
+        # --spectator-cost (dixit_tui/bench/spectator_cost.py): stop play after this many measured actions; with
+        # whole_actions, play ends at --duration after the action in flight (so the CPU measured is whole actions')
+        self.action_limit: int | None = getattr(args, "action_limit", None)
+        self.whole_actions = bool(getattr(args, "whole_actions", False))
 
     async def connect(
         self, host: str, port: int, username: str, timeout: float, seat: tuple[TableRun, str]
@@ -260,7 +264,8 @@ class LoadRun:
         idle_changed = sum(1 for w, c in idle_before.items() if w.changes != c)
 
         # play
-        progress(f"playing for {args.duration:g} s")
+        limit = f" or {self.action_limit} actions" if self.action_limit is not None else ""
+        progress(f"playing for {args.duration:g} s{limit}")
         profiler = None
         if args.profile:
             profiler = start_profiler(stats.pid if stats else None, args.profile, args.duration, self.warnings)
@@ -273,6 +278,9 @@ class LoadRun:
         t_play = CLOCK()
         players = [asyncio.create_task(t.play()) for t in self.tables]
         await asyncio.wait(players, timeout=args.duration)
+        if self.whole_actions and not self.stopping:
+            self.action_limit = sum(self.measured_actions.values()) + 1  # (one table: the action in flight)
+            await asyncio.wait(players, timeout=args.action_timeout + 10.0)
         self.stop()
         play_wall = CLOCK() - t_play
         self.mark("play1")

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from dixit_tui.bench.spectator_cost import render_spectator_cost
+from dixit_tui.bench.targets import render_targets
+
 
 def render(result: dict[str, Any]) -> str:
     timeout = result["action_to_screen_ms"].get("timeout_ms")
@@ -114,6 +117,12 @@ def render(result: dict[str, Any]) -> str:
             )
         else:
             lines.append("server CPU per terminal update: no ratio (not measured in both runs)")
+    spectators = render_spectator_cost(result.get("spectator_cost"))
+    if spectators:
+        lines += ["", *spectators]
+    block = render_targets(result.get("targets"))
+    if block:
+        lines += ["", *block]
     return "\n".join(lines)
 
 

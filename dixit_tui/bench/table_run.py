@@ -54,6 +54,9 @@ class Run(Protocol):
     recap_timeouts: int
     games_finished: int
     updates: int
+    action_limit: int | None
+
+    def stop(self) -> None: ...
 
     async def connect(
         self, host: str, port: int, username: str, timeout: float, seat: tuple[TableRun, str]
@@ -232,6 +235,8 @@ class TableRun:
             self.reveal_seen = False
             if not run.count_frames:  # counting terminals keep no screen to look for a recap on
                 await self.close_recaps()
+        if run.action_limit is not None and sum(run.measured_actions.values()) >= run.action_limit:
+            run.stop()
 
     async def settle(self) -> None:
         """Wait until no screen at this table changed for `--settle` seconds (at most 5 s)."""

@@ -47,6 +47,7 @@ def summary(t: TableSummary) -> dict[str, Any]:
         "spectators": t.spectators,
         "decks": list(t.decks),
         "turn_seconds": t.turn_seconds,
+        "bots_only": t.bots_only,
     }
 
 

@@ -181,7 +181,7 @@ class TableScreen(Screen[None]):
         self._shown: TableView | None = None  # the last view rendered
         self._reveal_held: int | None = None  # the turn whose held reveal opened by itself (once a turn)
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
-        self._dial_hint = False  # a dial refusal's hint is on screen (it speaks of where the dial was)
+        self._dial_hint: tuple[object, str] | None = None  # a dial refusal's hint shown, and the board it speaks of
         self._clue_label = "Clue:"
         self._found: dict[tuple[object, object], Widget] = {}  # query_one's answers
         self._clock: Timer | None = None  # the once-a-second tick, while there is a clock to count down
@@ -595,8 +595,19 @@ class TableScreen(Screen[None]):
         # who does not vote moves the board's highlight, to read each card whole (its `▶` points at no vote)
         board.can_focus = not game.can_vote
         board.show_items(self._board_items(game, dial), highlight=highlight)
+        self._render_vote_note()
+
+    def _render_vote_note(self) -> None:
+        """The line between the board and the dial: a dial refusal's hint while it holds (it speaks of where the dial
+        is, on this board), else the note for whoever does not vote."""
+        game, dial, hint = self.game, self._dial(), self._dial_hint
+        if game is None:
+            return
+        if hint is not None and not (game.can_vote and dial is not None and dial.display and dial.board == hint[0]):
+            hint = self._dial_hint = None  # (a new board, or your vote is in: it no longer says what a key does)
         note = self.query_one("#vote-note", TextBox)
-        text = words.vote_note(self.view)
+        text = Words.of(hint[1]) if hint is not None else words.vote_note(self.view)
+        note.set_class(hint is not None, "-hint")
         self._show(note, text is not None)
         if text is not None:
             note.show(content(text))
@@ -830,10 +841,11 @@ class TableScreen(Screen[None]):
     def _drop_dial_hint(self) -> None:
         """A refusal's hint ("The dial is on 2: press Enter again to vote for 2") goes once the dial moves or a vote
         is cast: it no longer says what Enter does (found playing over OpenSSH: "1 Enter 5 Enter" voted for 5 and
-        left it on screen). Textual's public API clears the toasts all at once: at the vote, they are the dial's."""
-        if self._dial_hint:
-            self._dial_hint = False
-            self.app.clear_notifications()
+        left it on screen). It is the table's own line, not a toast: clearing it leaves other notices alone, and it
+        never covers the key bar (a toast of its length did, at 100 columns)."""
+        if self._dial_hint is not None:
+            self._dial_hint = None
+            self._render_vote_note()
 
     async def on_dial_cast(self, event: Dial.Cast) -> None:
         self._drop_dial_hint()
@@ -842,9 +854,8 @@ class TableScreen(Screen[None]):
             await self._act(session.vote(list(event.slots), red=event.red))
 
     def on_dial_refused(self, event: Dial.Refused) -> None:
-        self._drop_dial_hint()  # the new refusal replaces the last
-        self._dial_hint = True
-        self.notify(event.reason, severity="warning", markup=False)
+        self._dial_hint = (event.dial.board, event.reason)  # the new refusal replaces the last
+        self._render_vote_note()
 
     @on(OptionList.OptionSelected, "#board")
     def board_clicked(self, event: OptionList.OptionSelected) -> None:

@@ -71,17 +71,15 @@ class Marks:
     heavy: str  # the storyteller's card
     teller: str
     red: str
-    waiting: str
-    writing: str
     dot: str
     open_quote: str
     close_quote: str
     more: str  # an ellipsis
 
 
-UTF8 = Marks("█", "╭╮╰╯─│", "┏┓┗┛━┃", "✎", "●", "◷", "✍", "·", "“", "”", "…")
+UTF8 = Marks("█", "╭╮╰╯─│", "┏┓┗┛━┃", "✎", "●", "·", "“", "”", "…")
 # (the heavy frame in ASCII: corners "#", lines "=" and "#")
-ASCII = Marks("#", "++++-|", "####=#", "S", "o", "w", "c", "-", '"', '"', "...")
+ASCII = Marks("#", "++++-|", "####=#", "S", "o", "-", '"', '"', "...")
 
 
 def marks_for(caps: Capabilities) -> Marks:
@@ -260,10 +258,6 @@ def clue_banner(pen: Pen, clue: str, width: int, *, big: bool = True) -> list[Li
     return [centred(line, width) for line in box(pen, [[], *body, []], inner, [])]
 
 
-def told_by(view: TableView, teller: int | None) -> str:
-    return words.seat_name(view, teller)
-
-
 def heading(pen: Pen, view: TableView, reveal: Reveal | None, width: int) -> list[Line]:
     """The line above the clue: which turn, which step, who told it."""
     game = view.game
@@ -271,11 +265,11 @@ def heading(pen: Pen, view: TableView, reveal: Reveal | None, width: int) -> lis
     dot = f" {pen.marks.dot} "
     if reveal is not None:
         what = "The practice turn, revealed" if reveal.turn == 0 else f"Turn {reveal.turn}, revealed"
-        teller = (told_by(view, reveal.storyteller), "bold")
+        teller = (words.seat_name(view, reveal.storyteller), "bold")
         return [centred(pen.line((what, "bold"), dot, "the clue, told by ", teller, ", was:"), width)]
     what = "The practice turn" if game.practice else f"Turn {game.turn}"
     step = "the vote" if game.phase == Phase.VOTE else "the cards come in"
-    teller = (told_by(view, game.storyteller), "bold")
+    teller = (words.seat_name(view, game.storyteller), "bold")
     by = " (a stand-in's)" if view.stand_in_clue is not None else ""
     return [centred(pen.line((what, "bold"), dot, step, dot, "the clue, told by ", teller, by, ":"), width)]
 

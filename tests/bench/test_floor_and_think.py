@@ -1,7 +1,9 @@
-"""`dixit-tui bench --with-floor --think`: the game then the floor, over real SSH sessions to real servers.
+"""`dixit-tui bench --with-floor --think --spectator-cost`: the game then the floor, then one table with 10 and with 1
+spectators, over real SSH sessions to real servers.
 
 Behaviour, not time: each run acts, its terminals see the actions, the floor's server CPU per terminal update is
-measured and the ratio reported; nothing here checks how fast anything was.
+measured and the ratio reported, and issue 23's targets are reported with a verdict; nothing here checks how fast
+anything was, nor whether a target passes.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pytest
 
 from dixit_tui.bench.floor import Broadcaster, FloorApp
 from dixit_tui.bench.report import render
+from dixit_tui.bench.targets import MISS, PASS, targets
 
 pytest.importorskip("pyte")
 
@@ -22,14 +25,14 @@ pytest.importorskip("pyte")
 def result() -> dict:
     command = [sys.executable, "-m", "dixit_tui.bench.cli", "--sessions", "4", "--tables", "1", "--duration", "2"]
     command += ["--think", "0.2", "--terminals-share", "0.5", "--with-floor", "--seed", "3"]
-    command += ["--joins", "0", "--join-burst", "0", "--lobby-burst", "0", "--json"]  # (test_load_smoke has them)
-    done = subprocess.run(command, capture_output=True, text=True, timeout=150)
+    command += ["--joins", "1", "--join-burst", "2", "--lobby-burst", "0", "--spectator-cost", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     return json.loads(done.stdout)
 
 
 @pytest.mark.e2e
-@pytest.mark.timeout(180)
+@pytest.mark.timeout(270)
 def test_the_game_run_thinks(result: dict) -> None:
     config = result["config"]
     assert config["floor"] is False and config["think_s"] == 0.2 and config["terminals_share"] == 0.5
@@ -41,7 +44,7 @@ def test_the_game_run_thinks(result: dict) -> None:
 
 
 @pytest.mark.e2e
-@pytest.mark.timeout(180)
+@pytest.mark.timeout(270)
 def test_the_floor_is_measured_over_the_same_path(result: dict) -> None:
     floor = result["floor"]
     assert floor["config"]["floor"] is True and floor["config"]["think_s"] == 0.2
@@ -52,7 +55,7 @@ def test_the_floor_is_measured_over_the_same_path(result: dict) -> None:
     assert cpu["terminal_updates"] == action["n"] > 0
     assert cpu["ms_per_screen_update"] > 0 and cpu["terminal_updates_per_cpu_s"] > 0
     assert floor["server_memory"]["per_watcher_mb"] is not None
-    assert floor["joining"] is None and result["joining"] is None  # skipped when every count is 0
+    assert floor["joining"]["sequential_join"]["sessions"] == 1 == result["joining"]["sequential_join"]["sessions"]
 
     ratio = result["floor_ratio"]
     assert ratio["ms_per_screen_update"] == result["server_cpu"]["ms_per_screen_update"]
@@ -61,6 +64,69 @@ def test_the_floor_is_measured_over_the_same_path(result: dict) -> None:
     text = render(result)
     assert "--- the floor, same options ---" in text
     assert f"floor {cpu['ms_per_screen_update']} ms, ratio {ratio['ratio']}" in text
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(270)
+def test_the_targets_are_reported_against_the_floor(result: dict) -> None:
+    entries = result["targets"]
+    assert set(entries) == {"cpu_per_update", "join_cpu", "lobby_cpu", "join_burst_p95", "spectator_cost"}
+    floor = result["floor"]
+    assert entries["cpu_per_update"]["floor"] == floor["server_cpu"]["ms_per_screen_update"]
+    assert entries["join_cpu"]["floor"] == floor["joining"]["sequential_join"]["server_cpu_ms_per_session"]
+    assert entries["join_burst_p95"]["value"] == result["joining"]["burst_join"]["connect_to_screen_ms"]["p95"]
+    text = render(result)
+    block = text[text.index("targets (issue 23") :].splitlines()[1:]
+    assert len(block) == len(entries)  # the report's block and --json hold the same targets
+    for line, (key, e) in zip(block, entries.items(), strict=True):
+        assert e["value"] > 0 and e["verdict"] in (PASS, MISS), key
+        assert line.split()[0] == e["verdict"] and e["figure"] in line and f"{e['value']} ms" in line
+        if key != "spectator_cost":
+            assert e["floor"] > 0 and e["ratio"] == round(e["value"] / e["floor"], 2)
+            assert f"ratio {e['ratio']}x" in line
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(270)
+def test_one_more_spectator_is_measured_on_the_same_game(result: dict) -> None:
+    cost = result["spectator_cost"]
+    few, many = cost["runs"]
+    assert (few["spectators"], many["spectators"]) == (1, 10) and cost["size"] == "100x30"
+    assert few["spectators_connected"] == 1 and many["spectators_connected"] == 10
+    assert few["actions"] == many["actions"] >= 1  # as many actions of the same seeded game
+    assert many["terminal_updates"] == 10 * many["actions"] and few["terminal_updates"] == few["actions"]
+    assert few["games_finished"] == many["games_finished"] == 0
+    expected = round((many["ms_per_action"] - few["ms_per_action"]) / 9, 2)
+    assert cost["ms_per_spectator_per_update"] == expected == result["targets"]["spectator_cost"]["value"]
+    assert f"one more spectator: {expected} ms" in render(result)
+
+
+def test_targets_pass_or_miss_against_the_floor() -> None:
+    def run(update: float, join: float, lobby: float, p95: float) -> dict:
+        joining = {
+            "sequential_join": {"server_cpu_ms_per_session": join},
+            "sequential_lobby": {"server_cpu_ms_per_session": lobby},
+            "burst_join": {"sessions": 20, "connect_to_screen_ms": {"p95": p95}},
+        }
+        return {"server_cpu": {"ms_per_screen_update": update}, "joining": joining}
+
+    game = {**run(4.0, 30.0, 31.0, 1300.0), "spectator_cost": {"size": "200x60", "ms_per_spectator_per_update": 0.3}}
+    game["floor"] = run(2.0, 20.0, 20.0, 1000.0)
+    found = targets(game)
+    assert [(k, e["ratio"], e["verdict"]) for k, e in found.items()] == [
+        ("cpu_per_update", 2.0, PASS),  # at the target is a pass
+        ("join_cpu", 1.5, PASS),
+        ("lobby_cpu", 1.55, MISS),
+        ("join_burst_p95", 1.3, PASS),
+        ("spectator_cost", None, PASS),
+    ]
+    assert found["join_burst_p95"]["figure"].startswith("20 joining at once")
+    assert found["spectator_cost"]["figure"].startswith("one more spectator at 200x60")
+
+    alone = targets(run(4.0, 30.0, 31.0, 1300.0))  # no floor, no --spectator-cost: no verdicts
+    assert all(e["verdict"] is None and e["ratio"] is None for e in alone.values())
+    assert "--with-floor" in alone["cpu_per_update"]["note"]
+    assert "--spectator-cost" in alone["spectator_cost"]["note"]
 
 
 async def test_the_floor_app_shows_one_line_and_its_updates() -> None:

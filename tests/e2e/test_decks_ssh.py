@@ -121,4 +121,5 @@ def watcher_row(code: str) -> dict[str, object]:
         "spectators": 0,
         "decks": ["base", "atlas"],
         "turn_seconds": None,  # no time limit (the lobby names it)
+        "bots_only": False,  # a person sits there
     }

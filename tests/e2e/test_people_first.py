@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from dixit_tui.bots.player import BotPlayer
-from dixit_tui.coordinator.table import Table
 from tests.bots.holds import still_holding
+from tests.e2e.bots import bots_at
 from tests.e2e.clock import drive_clock, idle_out, run_out
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.json_client import JsonClient
@@ -37,12 +36,6 @@ from tests.e2e.tui_driver import (
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
-
-
-def bots_at(table: Table) -> list[BotPlayer]:
-    """The built-in bots seated at `table` (each session's sink is its bot's)."""
-    sinks = [seat.session.sink for seat in table.seats if seat.bot and seat.session is not None]
-    return [getattr(sink, "__self__") for sink in sinks]  # noqa: B009
 
 
 # --- 5: the first clue is the people's while they write it -----------------------------------------------------

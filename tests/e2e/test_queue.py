@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.bots import quick
 from tests.e2e.harness import TIMEOUT, wait_for
 from tests.e2e.json_client import JsonClient, everyone_over, play
 from tests.e2e.servers import dixit_server
@@ -47,10 +48,12 @@ async def test_four_json_clients_that_queue_are_seated_at_one_table_and_play_it_
 
 
 async def test_a_client_that_asks_for_bots_gets_a_table_filled_with_them_and_started(tmp_path: Path) -> None:
-    async with dixit_server(tmp_path) as (server, _):
+    async with dixit_server(tmp_path) as (server, coord):
         ana = await JsonClient.open(server.port, "ana", "json bot")
         ana.send({**QUEUE, "players": 3, "fill_with_bots_after": 0})
         found = await ana.wait_for("queue", queued=False)
+        code = str(found["table"])
+        await wait_for(lambda: len(quick(coord, code)) == 2, TIMEOUT, "the two bots")  # (their pace is not tested)
         state = await ana.wait_for(lambda m: m.get("type") == "state" and m["phase"] == "clue")
         assert state["table"] == found["table"] and state["you"] == 0
         assert [(p["bot"], p["builtin"]) for p in state["players"]] == [(True, False), (True, True), (True, True)]

@@ -16,9 +16,9 @@ from dixit_tui.coordinator import Coordinator
 from dixit_tui.coordinator.models import REVEAL_SECONDS
 from dixit_tui.engine import Reveal
 from tests.bots.holds import still_holding
+from tests.e2e.bots import bots_at
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.servers import dixit_server
-from tests.e2e.test_people_first import bots_at
 from tests.e2e.tui_driver import (
     RECAP_NEXT,
     TIMEOUT,

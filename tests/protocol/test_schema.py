@@ -23,6 +23,7 @@ from jsonschema import Draft202012Validator, ValidationError
 
 from dixit_tui.protocol.commands import HANDLERS
 from dixit_tui.protocol.json_stream import MAX_LINE
+from dixit_tui.protocol.plain import tables_json
 from dixit_tui.protocol.schema import load_schema, validate_message
 from tests.protocol.clients import Game
 from tests.protocol.moves import Message
@@ -322,6 +323,23 @@ async def test_bots_added_by_the_host_then_removed_end_the_game() -> None:
         assert ana.state["phase"] != "over" and ana.state["players"][3]["removed"]
         await g.send(ana, {"cmd": "remove", "seat": 1})  # two players left: the game ends at once
         assert ana.of_type("over") and ana.state["phase"] == "over" and ben.state["phase"] == "over"
+        g.check()
+
+
+async def test_a_table_of_bots_only_says_so_in_the_listings() -> None:
+    """JSON clients could not tell a table left to bots: its `host` is a bot's name. `bots_only` says it, in the lobby
+    state's `tables` and in `tables --json` (the text listings say "bots only")."""
+    async with Game(seed=14) as g:
+        ana, lurker = [await g.connect(n) for n in ("ana", "lurker")]
+        wisp = await g.connect("wisp", bot=True)  # an agent (`json bot`): the table stays when its people go
+        code = await g.create(ana, [wisp], mode="standard", target=10, bots=1)
+        assert [(t["table"], t["host"], t["bots_only"]) for t in lurker.state["tables"]] == [(code, "ana", False)]
+        await g.send(ana, {"cmd": "leave"})  # the host goes: bots only are left, one of them its host now
+        ((listed, bots_only),) = [(t["table"], t["bots_only"]) for t in lurker.state["tables"]]
+        assert (listed, bots_only) == (code, True) and lurker.state["tables"][0]["host"] != "ana"
+        (row,) = json.loads(tables_json(g.coord))["tables"]
+        assert row["table"] == code and row["bots_only"] is True
+        validate_message(lurker.state)
         g.check()
 
 

@@ -1,0 +1,52 @@
+"""A dial refusal's hint ("Enter did nothing: card 2 was not chosen. The dial is on 1: ...") is the table's own line
+above the dial, not a toast: when the dial moves it goes alone (clearing it cleared every toast on screen, a chat
+notice or "You started a rematch" too), and it never covers the key bar (a toast of its length did, at 100 columns)."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+
+from dixit_tui.tui.widgets.dial import Dial
+from dixit_tui.tui.widgets.keybar import KeyBar
+from dixit_tui.tui.widgets.textbox import TextBox
+from tests.tui.apps import notes, open_apps, session_of, table_of
+from tests.tui.fixtures import coordinator, default_move, options, screen_text, seat_many, settle
+
+
+async def test_the_refusal_hint_goes_alone_and_leaves_the_key_bar_whole() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"], size=(100, 30))
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
+        await settle(pa)
+        await pa.press("s", "y")
+        await settle(pa)
+        await default_move(seated[0])
+        await default_move(seated[1])
+        await settle(pa)
+        await pa.press("enter", "down", "enter")
+        await settle(pa)
+        await pa.press("y")
+        await settle(pa)
+        screen = table_of(ana)
+        dial, note = screen.query_one(Dial), screen.query_one("#vote-note", TextBox)
+        assert dial.display and not note.display
+        own = min(dial.forbidden)
+        other = next(s for s in range(dial.slots, 0, -1) if s not in dial.forbidden and s != dial.pointer)
+        ana.notify("You started a rematch.", markup=False, timeout=600)  # another notice on screen
+        await pa.press(str(own), "enter")
+        await settle(pa)
+        hint = f"Enter did nothing: card {own} was not chosen. The dial is on {dial.pointer}"
+        assert note.display and hint in note.shown.plain
+        assert hint not in " ".join(notes(ana))  # not a toast
+        bar = screen.query_one(KeyBar)
+        assert not note.region.overlaps(bar.region), (note.region, bar.region)
+        assert "⏎ Vote" in screen_text(ana).splitlines()[-1]  # the key bar's line shows its keys
+        await pa.press(str(other))  # the dial moves: the hint goes, and only the hint
+        await settle(pa)
+        assert not note.display
+        assert hint not in screen_text(ana)
+        assert notes(ana) == ["You started a rematch."]
+        assert dial.pointer == other
