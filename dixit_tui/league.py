@@ -18,7 +18,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -232,14 +232,35 @@ async def run_league(
     )
     coordinator.ratings = _Recording()
     league = League(tuple(strategies), {s: StrategyStats(s) for s in strategies}, coordinator=coordinator)
+
+    async def play(seats: list[str]) -> tuple[dict[str, Any], Sequence[str]]:
+        options = TableOptions(mode=mode.value, profile=profile.value, target=target, seed=rng.randrange(2**31))
+        return await play_one(coordinator, seats, options, rng), seats
+
+    return await play_games(league, games, players, mode, rng, play, progress)
+
+
+PlayGame = Callable[[list[str]], Awaitable[tuple[dict[str, Any], Sequence[str]]]]
+
+
+async def play_games(
+    league: League,
+    games: int,
+    players: tuple[int, int],
+    mode: Mode,
+    rng: random.Random,
+    play: PlayGame,
+    progress: Callable[[int, int], None] | None,
+) -> League:
+    """The league's games, in this process or at a server alike: each seats a random number of random strategies,
+    has `play` play them (it returns the result and the strategies in seat order) and folds the result in."""
     sizes = [n for n in range(players[0], players[1] + 1) if mode is not Mode.TEAM or n % 2 == 0]
     started = time.perf_counter()
     for number in range(games):
-        seats = [rng.choice(list(strategies)) for _ in range(rng.choice(sizes))]
-        options = TableOptions(mode=mode.value, profile=profile.value, target=target, seed=rng.randrange(2**31))
-        result = await play_one(coordinator, seats, options, rng)
+        seats = [rng.choice(list(league.strategies)) for _ in range(rng.choice(sizes))]
+        result, rated = await play(seats)
         league.results.append(result)
-        league.rate(seats, result)
+        league.rate(rated, result)
         if progress is not None:
             progress(number + 1, games)
     league.seconds = time.perf_counter() - started

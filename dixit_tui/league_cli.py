@@ -7,12 +7,14 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Callable, Coroutine
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from dixit_tui.bots.strategy import STRATEGY_NAMES
 from dixit_tui.engine import Mode, Profile, player_range, profile_for
-from dixit_tui.league import run_league
+from dixit_tui.league import League, run_league
 from dixit_tui.usage import UsageError
 
 
@@ -72,33 +74,18 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("play at least one game")
     progress = None if args.quiet else _bar
+    play: Callable[..., Coroutine[Any, Any, League]] = run_league
+    failed: tuple[type[Exception], ...] = ()  # what a run may fail with, said in a line (not a traceback)
     if args.host:
         from dixit_tui.league_ssh import LeagueError, Server, run_league_ssh  # (asyncssh only when asked)
 
         if args.known_hosts is not None and not args.known_hosts.is_file():
             raise UsageError(f"no known hosts file at {args.known_hosts}")
         known_hosts: Any = None if args.insecure else (str(args.known_hosts) if args.known_hosts else ())
-        server = Server(args.host, args.port, known_hosts, args.timeout)
-        try:
-            league = asyncio.run(
-                run_league_ssh(
-                    server,
-                    strategies,
-                    args.games,
-                    args.players,
-                    mode=mode,
-                    profile=profile,
-                    seed=args.seed,
-                    target=args.target,
-                    progress=progress,
-                )
-            )
-        except LeagueError as err:
-            print(f"\ndixit-tui league: {err}", file=sys.stderr)
-            return 1
-    else:
+        play, failed = partial(run_league_ssh, Server(args.host, args.port, known_hosts, args.timeout)), (LeagueError,)
+    try:
         league = asyncio.run(
-            run_league(
+            play(
                 strategies,
                 args.games,
                 args.players,
@@ -109,5 +96,8 @@ def run(args: argparse.Namespace) -> int:
                 progress=progress,
             )
         )
+    except failed as err:
+        print(f"\ndixit-tui league: {err}", file=sys.stderr)
+        return 1
     print(json.dumps(league.as_json()) if args.json else league.text(), end="\n" if args.json else "")
     return 0

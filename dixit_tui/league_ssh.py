@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +22,7 @@ import asyncssh
 from dixit_tui.bots.cli import ProtocolBot, SetupError
 from dixit_tui.bots.strategy import strategy_named
 from dixit_tui.engine import Mode, Profile
-from dixit_tui.league import League, StrategyStats
+from dixit_tui.league import League, StrategyStats, play_games
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,16 +159,11 @@ async def run_league_ssh(
     rng = random.Random(seed)
     keys = Keys()
     league = League(tuple(strategies), {s: StrategyStats(s) for s in strategies})
-    sizes = [n for n in range(players[0], players[1] + 1) if mode is not Mode.TEAM or n % 2 == 0]
-    started = time.perf_counter()
-    for number in range(games):
-        seats = [rng.choice(list(strategies)) for _ in range(rng.choice(sizes))]
+
+    async def play(seats: list[str]) -> tuple[dict[str, Any], Sequence[str]]:
         create = {"mode": mode.value, "profile": profile.value, "target": target, "seats": len(seats)}
         create["reveal_seconds"] = 0
         result = await play_one_ssh(server, seats, create, rng, keys)
-        league.results.append(result)
-        league.rate([p["strategy"] for p in result["players"]], result)
-        if progress is not None:
-            progress(number + 1, games)
-    league.seconds = time.perf_counter() - started
-    return league
+        return result, [p["strategy"] for p in result["players"]]
+
+    return await play_games(league, games, players, mode, rng, play, progress)

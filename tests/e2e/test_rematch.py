@@ -17,6 +17,7 @@ import pytest
 from dixit_tui.coordinator.table import Table
 from dixit_tui.engine import Phase, event_from_dict, fold
 from dixit_tui.protocol.schema import validate_message
+from tests.e2e.bots import quick
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.json_client import JsonClient, Message, everyone_over, play
 from tests.e2e.servers import dixit_server
@@ -61,6 +62,7 @@ async def test_a_json_host_starts_a_rematch_and_everyone_moves_to_its_lobby(tmp_
         sam.send({"cmd": "watch", "table": old})
         await ana.wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 3)
         await sam.wait_for(table_state(old))
+        await wait_for(lambda: len(quick(coord, old)) == 1, TIMEOUT, "the bot")  # (its pace is not tested here)
         ana.send({"cmd": "rematch", "ref": "early"})
         early = await ana.wait_for(lambda m: m["type"] == "error" and m["ref"] == "early")
         assert early["code"] == "not_over"
@@ -166,11 +168,13 @@ async def test_the_host_presses_m_at_game_over_and_everyone_lands_in_the_new_lob
     """ana and ben (each with a key) and a bot play a game to 10 points by keys; at game over ana sees `m Rematch`,
     ben a line saying the host can start one; ana presses m and both land in the new table's lobby, same seats,
     the bot seated again; the new game starts."""
-    async with dixit_server(tmp_path, seed=5) as (server, coord):
+    # the bot takes the first clue at once (people are not given the first-clue race's 25 s: it is not tested here)
+    async with dixit_server(tmp_path, seed=5, first_clue_grace=0.0) as (server, coord):
         players, table = await seat_players(server.port, coord, ["ana", "ben"], target=10)
         ana, ben = players[0].client, players[1].client
         await add_bot(ana)
         await wait_all([ana, ben], "3 seated")
+        await wait_for(lambda: len(quick(coord, table.code)) == 1, TIMEOUT, "the bot")  # (its pace is not tested)
         names = [s.name for s in table.seats]
         await start_game(ana)
         await asyncio.gather(play_by_keys(table, 0, ana), play_by_keys(table, names.index("ben"), ben))
