@@ -14,6 +14,7 @@ from dixit_tui.coordinator import TableError
 from dixit_tui.coordinator.table import Table
 from dixit_tui.engine import RuleError
 from dixit_tui.engine.state import Phase
+from tests.e2e.bots import quick
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.json_client import JsonClient
 from tests.e2e.servers import dixit_server
@@ -166,6 +167,7 @@ async def test_a_team_line_being_typed_at_the_reveal_still_goes_to_the_team_only
         await wait_for(
             lambda: len(table.seats) == 6 and len(table.spectators) == 1, TIMEOUT, "six seats and a spectator"
         )
+        await wait_for(lambda: len(quick(coord, code)) == 1, TIMEOUT, "the bot")  # (its pace is not tested here)
         hal.send({"cmd": "start"})
         await wait_for(lambda: table.game is not None, TIMEOUT, "the start")
         await moves_until(table, lambda: state_of(table).phase is Phase.VOTE)
