@@ -19,7 +19,8 @@ from dixit_tui.coordinator.models import (
     Update,
     VoidedUpdate,
 )
-from dixit_tui.coordinator.service import Coordinator, PlayerSession, Sink
+from dixit_tui.coordinator.player_session import PlayerSession, Sink
+from dixit_tui.coordinator.service import Coordinator
 
 __all__ = [
     "ChatLine",

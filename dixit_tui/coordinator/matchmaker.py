@@ -36,7 +36,8 @@ from dixit_tui.log_caps import REPEATS
 from dixit_tui.sanitize import name_key
 
 if TYPE_CHECKING:
-    from dixit_tui.coordinator.service import Coordinator, PlayerSession, SessionTable
+    from dixit_tui.coordinator.player_session import PlayerSession, SessionTable
+    from dixit_tui.coordinator.service import Coordinator
     from dixit_tui.coordinator.shared import SharedTables
     from dixit_tui.coordinator.shared_queue import SharedQueue
 

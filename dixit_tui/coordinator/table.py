@@ -71,7 +71,7 @@ from dixit_tui.sanitize import name_key
 
 
 class Occupant(Protocol):
-    """What a table knows of a session at it (a seated player or a spectator; `service.PlayerSession`)."""
+    """What a table knows of a session at it (a seated player or a spectator; `player_session.PlayerSession`)."""
 
     builtin_bot: bool  # a built-in bot: it stops when its game ends
     shows_reveal: bool  # a screen that shows each reveal until its person moves on (the table holds it for them)

@@ -36,8 +36,7 @@ def workers(coord: Coordinator) -> list[Coordinator]:
 
 def owns(worker: Coordinator, code: str) -> bool:
     """Whether `worker` keeps table `code`'s clocks (one process always does; of two workers, its lease's owner)."""
-    shared = getattr(worker, "shared", None)
-    return shared is None or bool(shared.owns(code))
+    return worker.sharing.owns(code)
 
 
 def drive_clock(coord: Coordinator) -> DrivenClock:

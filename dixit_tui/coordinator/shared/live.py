@@ -21,7 +21,8 @@ from dixit_tui.log_caps import REPEATS
 from dixit_tui.store.redis_store import RedisStore
 
 if TYPE_CHECKING:
-    from dixit_tui.coordinator.service import Coordinator, SessionTable
+    from dixit_tui.coordinator.player_session import SessionTable
+    from dixit_tui.coordinator.service import Coordinator
 
 log = logging.getLogger(__name__)
 log.addFilter(REPEATS)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from dixit_tui.store.base import Record, StoreConflict, StoredTable
 
 if TYPE_CHECKING:
-    from dixit_tui.coordinator.service import SessionTable
+    from dixit_tui.coordinator.player_session import SessionTable
     from dixit_tui.coordinator.shared.tables import SharedTables
 
 

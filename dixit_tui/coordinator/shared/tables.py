@@ -31,7 +31,8 @@ from dixit_tui.store.base import Record, Store
 from dixit_tui.store.redis_store import RedisStore, StoreUnavailable
 
 if TYPE_CHECKING:
-    from dixit_tui.coordinator.service import Coordinator, PlayerSession, SessionTable
+    from dixit_tui.coordinator.player_session import PlayerSession, SessionTable
+    from dixit_tui.coordinator.service import Coordinator
 
 log = logging.getLogger(__name__)
 log.addFilter(REPEATS)
