@@ -19,20 +19,12 @@ from dixit_tui.usage import UsageError
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="the server's data folder")
     parser.add_argument("--redis", metavar="URL", help="prune this Redis (serve --redis), not the folder")
-    parser.add_argument(
-        "--keep-finished",
-        type=float,
-        metavar="DAYS",
-        default=DEFAULT_TABLE_LIMITS.keep_finished_days,
-        help="keep finished games this many days after their table closed (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--keep-abandoned",
-        type=float,
-        metavar="DAYS",
-        default=DEFAULT_TABLE_LIMITS.keep_abandoned_days,
-        help="keep games that did not finish this many days after their table closed (default: %(default)s)",
-    )
+    for option, days, games in (
+        ("--keep-finished", DEFAULT_TABLE_LIMITS.keep_finished_days, "finished games"),
+        ("--keep-abandoned", DEFAULT_TABLE_LIMITS.keep_abandoned_days, "games that did not finish"),
+    ):
+        text = f"keep {games} this many days after their table closed (default: %(default)s)"
+        parser.add_argument(option, type=float, metavar="DAYS", default=days, help=text)
     parser.add_argument("--dry-run", action="store_true", help="only count the games that would be deleted")
 
 

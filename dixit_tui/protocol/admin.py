@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import shlex
+from collections.abc import Mapping
 
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.engine import RuleError
@@ -48,26 +49,23 @@ async def handle_admin(coordinator: Coordinator, identity: Identity, line: str) 
             log.warning("admin %s banned %s", identity.key, target)
             return f"Banned {target}: new sessions from it are refused on every worker.\n", 0
         if verb == "unban" and len(args) == 1:
-            if await moderation.unban(args[0]):
-                log.warning("admin %s lifted the ban on %s", identity.key, args[0])
-                return f"The ban on {args[0]} is lifted.\n", 0
-            return f"{args[0]} is not banned.\n", 1
-        if verb == "bans" and not args:
-            await moderation.refresh()
-            return "".join(f"{target}  {note}\n" for target, note in sorted(moderation.bans.items())) or "No bans.\n", 0
+            lifted = await moderation.unban(args[0])
+            done = f"The ban on {args[0]} is lifted."
+            return _taken_back(lifted, identity, f"lifted the ban on {args[0]}", done, f"{args[0]} is not banned.")
         if verb == "allow" and len(args) == 1 and args[0].startswith("SHA256:"):
             await moderation.allow(args[0], by)
             log.warning("admin %s allowed key %s in", identity.key, args[0])
             return f"{args[0]} may come in.\n", 0
         if verb == "disallow" and len(args) == 1:
-            if await moderation.disallow(args[0]):
-                log.warning("admin %s took key %s off the allowed keys", identity.key, args[0])
-                return f"{args[0]} is no longer allowed in (unless the --allow-keys file has it).\n", 0
-            return f"{args[0]} was not allowed by an admin.\n", 1
-        if verb == "allowed" and not args:
+            lifted = await moderation.disallow(args[0])
+            done = f"{args[0]} is no longer allowed in (unless the --allow-keys file has it)."
+            refused = f"{args[0]} was not allowed by an admin."
+            return _taken_back(lifted, identity, f"took key {args[0]} off the allowed keys", done, refused)
+        if verb in ("bans", "allowed") and not args:
             await moderation.refresh()
-            keys = "".join(f"{key}  {note}\n" for key, note in sorted(moderation.allowed.items()))
-            return keys or "No keys allowed by admins.\n", 0
+            if verb == "bans":
+                return _listed(moderation.bans, "No bans."), 0
+            return _listed(moderation.allowed, "No keys allowed by admins."), 0
         if verb == "close" and len(args) == 1:
             said = await coordinator.admin_close(args[0])
             log.warning("admin %s closed table %s", identity.key, args[0])
@@ -86,3 +84,16 @@ async def handle_admin(coordinator: Coordinator, identity: Identity, line: str) 
         return err.message + "\n", 1
     shown = "".join(ch for ch in line[:60] if ch.isprintable())
     return f"Unknown admin command {shown!r}.\n\n{ADMIN_HELP}", 2
+
+
+def _taken_back(lifted: bool, identity: Identity, logged: str, said: str, refused: str) -> tuple[str, int]:
+    """A ban lifted or a key taken off the allowed ones: logged and said, or `refused` when there was none."""
+    if not lifted:
+        return refused + "\n", 1
+    log.warning("admin %s %s", identity.key, logged)
+    return said + "\n", 0
+
+
+def _listed(entries: Mapping[str, str], none: str) -> str:
+    """The bans or the keys allowed in, one a line with its note, or `none`."""
+    return "".join(f"{name}  {note}\n" for name, note in sorted(entries.items())) or none + "\n"

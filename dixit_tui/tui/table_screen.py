@@ -453,7 +453,10 @@ class TableScreen(Screen[None]):
             self._clue_key = None
             self._render_clue()
         if on and self._wall is not None:
-            self._wall.show(self.view, getattr(self.app, "capabilities", FULL))
+            app = self.host
+            self._wall.show(
+                self.view, getattr(self.app, "capabilities", FULL), ssh_host=app.ssh_host, ssh_port=app.ssh_port
+            )
 
     def _show(self, widget: Widget, shown: bool) -> None:
         """`widget.display = shown`, only when that changes what the screen set last (setting it restyles the widget

@@ -13,26 +13,33 @@ same size share one picture, and one more spectator costs a lookup (`counts`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from itertools import pairwise
 
-from rich.cells import cell_len
-from rich.segment import Segment
-from rich.style import Style
-from rich.text import Text
 from textual.strip import Strip
 
 from dixit_tui.coordinator import TableView
 from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import Phase, Reveal
 from dixit_tui.engine.reveal import Outcome, SlotResult
-from dixit_tui.tui import banner_font
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import Capabilities
 from dixit_tui.tui.table_words import Words
+from dixit_tui.tui.wall_drawing import (
+    GAP,
+    Line,
+    Pen,
+    box,
+    centred,
+    clue_banner,
+    fit,
+    from_text,
+    side_by_side,
+    width_of,
+    wrap,
+)
+from dixit_tui.tui.wall_lobby import lobby_lines
+from dixit_tui.tui.wall_over import over_lines
 from dixit_tui.tui.widgets.recap import outcome_sentence
 from dixit_tui.tui.widgets.seats import SeatLine, seat_lines
 
@@ -40,12 +47,21 @@ WALL_SIZE = (160, 48)
 """The smallest terminal (columns, rows) whose spectator gets the wall."""
 
 SIDE = 38  # the seats column's width
-GAP = 2  # between columns, and between cards
 CARD_MIN = 30  # a card's narrowest box
 PICTURES_MAX = 256
 
-Line = list[Segment]
 Picture = tuple[Strip, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Local:
+    """What the wall shows beyond the view: the screen's own choices and what the server says of itself."""
+
+    join: str = ""  # the shell command that joins the table (the lobby's "From your shell" words, for NAME)
+    final_reveal: bool = False  # the game is over and its last turn's reveal is still held on the wall
+
+
+NOTHING_LOCAL = Local()
 
 
 def wall_wanted(view: TableView | None, width: int, height: int) -> bool:
@@ -54,208 +70,23 @@ def wall_wanted(view: TableView | None, width: int, height: int) -> bool:
 
 
 def wall_shows(view: TableView) -> bool:
-    """Whether the wall has a picture of `view`: a spectator's, while a game is played."""
-    game = view.game
-    if view.you is not None or view.status != TableStatus.PLAYING or game is None:
+    """Whether the wall has a picture of `view`: a spectator's, in the lobby, while a game is played and at its end."""
+    if view.you is not None:
         return False
-    return game.phase != Phase.OVER
+    return view.status == TableStatus.LOBBY or view.game is not None
 
 
-# --- the marks, in UTF-8 or ASCII -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Marks:
-    ink: str  # a big letter's ink
-    frame: str  # ╭╮╰╯─│
-    heavy: str  # the storyteller's card
-    teller: str
-    red: str
-    dot: str
-    open_quote: str
-    close_quote: str
-    more: str  # an ellipsis
-
-
-UTF8 = Marks("█", "╭╮╰╯─│", "┏┓┗┛━┃", "✎", "●", "·", "“", "”", "…")
-# (the heavy frame in ASCII: corners "#", lines "=" and "#")
-ASCII = Marks("#", "++++-|", "####=#", "S", "o", "-", '"', '"', "...")
-
-
-def marks_for(caps: Capabilities) -> Marks:
-    return UTF8 if caps.utf8 else ASCII
-
-
-@lru_cache(maxsize=256)
-def style_of(spec: str, colors: bool) -> Style | None:
-    """A style from a spec such as "bold italic" or "bold yellow"; without its colours when the terminal shows none."""
-    if not spec:
-        return None
-    style = Style.parse(spec)
-    return style if colors else style.without_color
-
-
-# --- lines --------------------------------------------------------------------------------------------------------
-
-
-class Pen:
-    """Makes segments in the terminal's styles."""
-
-    def __init__(self, caps: Capabilities) -> None:
-        self.colors = caps.colors != "none"
-        self.marks = marks_for(caps)
-
-    def seg(self, text: str, spec: str = "") -> Segment:
-        return Segment(text, style_of(spec, self.colors))
-
-    def line(self, *parts: str | tuple[str, str]) -> Line:
-        out: Line = []
-        for part in parts:
-            text, spec = (part, "") if isinstance(part, str) else part
-            if text:
-                out.append(self.seg(text, spec))
-        return out
-
-    def words(self, text: Words, extra: str = "") -> Line:
-        return [self.seg(t, f"{s} {extra}".strip()) for t, s in text.parts if t]
-
-
-def width_of(line: Line) -> int:
-    return sum(cell_len(s.text) for s in line)
-
-
-def fit(line: Line, width: int) -> Line:
-    """`line` cut or padded with spaces to exactly `width` cells."""
-    return list(Segment.adjust_line_length(line, width, pad=True))
-
-
-def centred(line: Line, width: int) -> Line:
-    room = width - width_of(line)
-    if room <= 0:
-        return fit(line, width)
-    return fit([Segment(" " * (room // 2)), *line], width)
-
-
-def side_by_side(blocks: Sequence[tuple[list[Line], int]], gap: int = GAP) -> list[Line]:
-    """Blocks of lines (each with its width) next to each other, `gap` cells apart, top-aligned."""
-    height = max((len(lines) for lines, _ in blocks), default=0)
-    out: list[Line] = []
-    for row in range(height):
-        line: Line = []
-        for i, (lines, width) in enumerate(blocks):
-            if i:
-                line.append(Segment(" " * gap))
-            line.extend(fit(lines[row] if row < len(lines) else [], width))
-        out.append(line)
-    return out
-
-
-_TOKENS = re.compile(r"\S+|\s+")
-
-
-def wrap(line: Line, width: int) -> list[Line]:
-    """`line` wrapped at spaces to lines of at most `width` cells (a word wider than that is cut where it must)."""
-    width = max(1, width)
-    out: list[Line] = []
-    current: Line = []
-    used = 0
-    for segment in line:
-        if "\n" in segment.text:  # a line break in the words
-            first, *rest = segment.text.split("\n")
-            pieces = [Segment(first, segment.style)]
-            for after in rest:
-                pieces.extend([Segment("\n"), Segment(after, segment.style)])
-        else:
-            pieces = [segment]
-        for piece in pieces:
-            if piece.text == "\n":
-                out.append(current)
-                current, used = [], 0
-                continue
-            for token in _TOKENS.findall(piece.text):
-                size = cell_len(token)
-                if token.isspace():
-                    if used and used + size <= width:
-                        current.append(Segment(token, piece.style))
-                        used += size
-                    elif used:
-                        out.append(current)
-                        current, used = [], 0
-                    continue
-                if used + size > width and used:
-                    out.append(_rstrip(current))
-                    current, used = [], 0
-                while size > width:  # a word longer than a line
-                    head, token = _cut(token, width - used)
-                    current.append(Segment(head, piece.style))
-                    out.append(current)
-                    current, used = [], 0
-                    size = cell_len(token)
-                current.append(Segment(token, piece.style))
-                used += size
-    if current or not out:
-        out.append(_rstrip(current))
-    return out
-
-
-def _rstrip(line: Line) -> Line:
-    while line and line[-1].text.isspace():
-        line = line[:-1]
-    return line
-
-
-def _cut(text: str, width: int) -> tuple[str, str]:
-    """`text` cut after at most `width` cells (at least one character)."""
-    used = 0
-    for i, char in enumerate(text):
-        used += cell_len(char)
-        if used > width:
-            return text[: max(1, i)], text[max(1, i) :]
-    return text, ""
-
-
-def from_text(text: Text) -> Words:
-    """A rich `Text` (plain strings with style spans, never markup) as `Words`."""
-    cuts = sorted({0, len(text.plain), *[b for span in text.spans for b in (span.start, span.end)]})
-    parts: list[tuple[str, str]] = []
-    for start, end in pairwise(cuts):
-        styles = [str(span.style) for span in text.spans if span.start <= start and end <= span.end]
-        parts.append((text.plain[start:end], " ".join([str(text.style), *styles]).strip()))
-    return Words.of(*parts)
-
-
-# --- the parts of the picture -------------------------------------------------------------------------------------
-
-
-def box(pen: Pen, body: list[Line], width: int, title: Line, *, heavy: bool = False, spec: str = "") -> list[Line]:
-    """`body` in a frame `width` cells wide (one space inside each side), `title` in its top edge."""
-    tl, tr, bl, br, h, v = tuple(pen.marks.heavy if heavy else pen.marks.frame)
-    inner = width - 4
-    title = fit(title, min(width_of(title), max(0, width - 6)))
-    top = [pen.seg(tl + h, spec), *title, pen.seg(h * max(0, width - 3 - width_of(title)) + tr, spec)]
-    out = [top]
-    for line in body:
-        out.append([pen.seg(v + " ", spec), *fit(line, inner), pen.seg(" " + v, spec)])
-    out.append([pen.seg(bl + h * (width - 2) + br, spec)])
-    return out
-
-
-def clue_banner(pen: Pen, clue: str, width: int, *, big: bool = True) -> list[Line]:
-    """The clue in big letters, centred: two cells per ink cell on at most two banner lines (`big`), else one cell on
-    at most three; a clue the font cannot draw that big, in a frame, bold, centred."""
-    for scale, most in ((2, 2), (1, 3)) if big else ((1, 3),):
-        lines = banner_font.banner_lines(clue, width, scale, pen.marks.ink)
-        if lines is not None and len(lines) <= most:
-            out: list[Line] = []
-            for i, rows in enumerate(lines):
-                if i:
-                    out.append([])
-                out.extend(centred([pen.seg(row, "bold")], width) for row in rows)
-            return out
-    quoted = [pen.seg(f"{pen.marks.open_quote}{clue}{pen.marks.close_quote}", "bold")]
-    inner = min(width - 4, width_of(quoted) + 4)
-    body = [centred(line, inner - 4) for line in wrap(quoted, inner - 4)]
-    return [centred(line, width) for line in box(pen, [[], *body, []], inner, [])]
+def final_reveal_due(view: TableView) -> bool:
+    """Whether `view` is a game just over whose last turn's reveal the wall holds before the final standings (as
+    long as the table holds its reveals: `reveal_seconds`)."""
+    game = view.game
+    return (
+        game is not None
+        and game.phase == Phase.OVER
+        and game.last_reveal is not None
+        and game.last_reveal.turn == game.turn
+        and view.options.reveal_seconds > 0
+    )
 
 
 def heading(pen: Pen, view: TableView, reveal: Reveal | None, width: int) -> list[Line]:
@@ -468,23 +299,39 @@ def outcome(pen: Pen, view: TableView, reveal: Reveal, width: int) -> list[Line]
     return out
 
 
-def wall_lines(view: TableView, width: int, height: int, caps: Capabilities) -> list[Line]:
-    """The whole picture, line by line, `width` cells wide: the clue's letters smaller when the picture would be
-    taller than `height` with them at their biggest (then as tall as it needs: the wall scrolls)."""
-    head, body = _wall_lines(view, width, caps, big=True)
+def wall_lines(
+    view: TableView, width: int, height: int, caps: Capabilities, local: Local = NOTHING_LOCAL
+) -> list[Line]:
+    """The whole picture, line by line, `width` cells wide: the big letters smaller when the picture would be
+    taller than `height` with them at their biggest (then as tall as it needs: the wall scrolls). The lobby, the
+    game, or its end (the last turn's reveal while `local.final_reveal`, then the final standings)."""
+    head, body = _scene(view, width, caps, local, big=True)
     if len(head) + len(body) > height:
-        head, body = _wall_lines(view, width, caps, big=False)
+        head, body = _scene(view, width, caps, local, big=False)
     space = min(3, max(0, height - len(head) - len(body)) // 3)  # some of the room left, above and below the clue
     blank: list[Line] = [fit([], width)]
     return [*head[:1], *blank * space, *head[1:], *blank * space, *body]
 
 
-def _wall_lines(view: TableView, width: int, caps: Capabilities, *, big: bool) -> tuple[list[Line], list[Line]]:
-    """The picture's head (the keys, the clue and how the turn went) and its body (the cards, the seats)."""
+def _scene(
+    view: TableView, width: int, caps: Capabilities, local: Local, *, big: bool
+) -> tuple[list[Line], list[Line]]:
     pen = Pen(caps)
     game = view.game
+    if view.status == TableStatus.LOBBY or game is None:
+        return lobby_lines(view, local.join, width, pen, big=big)
+    if game.phase == Phase.OVER and not (local.final_reveal and final_reveal_due(view)):
+        return over_lines(view, width, pen, big=big)
+    return _wall_lines(view, width, pen, big=big)
+
+
+def _wall_lines(view: TableView, width: int, pen: Pen, *, big: bool) -> tuple[list[Line], list[Line]]:
+    """The picture's head (the keys, the clue and how the turn went) and its body (the cards, the seats); at the
+    end of the game, its last turn's reveal."""
+    game = view.game
     assert game is not None
-    reveal = reveal_shown(view)
+    final = game.phase == Phase.OVER
+    reveal = game.last_reveal if final else reveal_shown(view)
     out: list[Line] = [
         centred(
             pen.line(
@@ -510,8 +357,8 @@ def _wall_lines(view: TableView, width: int, caps: Capabilities, *, big: bool) -
         if reveal is not None:
             out.extend(outcome(pen, view, reveal, width))
             out.append([])
-        now = waiting_words(view, pen)
-        if reveal is not None:  # (the clue above is the last turn's)
+        now = waiting_words(view, pen) if not final else Words.of("That was the last turn: the final standings next.")
+        if reveal is not None and not final:  # (the clue above is the last turn's)
             first, *rest = now.parts
             now = Words.of("Now: ", (first[0][:1].lower() + first[0][1:], first[1]), *rest)
         out.extend(centred(line, width) for line in wrap(pen.words(now, "bold"), width))
@@ -551,11 +398,14 @@ _pictures: dict[tuple[object, ...], Picture] = {}
 def picture_key(view: TableView) -> tuple[object, ...]:
     """Everything the picture reads of `view` (equal keys: the same picture)."""
     game = view.game
-    assert game is not None
     held = view.reveal_until is not None
     shown = (view.code, view.version, view.status, view.seats, view.typing, view.stand_in_clue, held)
+    if game is None:  # the lobby
+        return (*shown, view.options, view.lock, view.start_problem, view.host)
     return (
         *shown,
+        view.host,
+        view.options,
         game.mode,
         game.practice,
         game.phase,
@@ -569,10 +419,10 @@ def picture_key(view: TableView) -> tuple[object, ...]:
     )
 
 
-def wall_picture(view: TableView, width: int, height: int, caps: Capabilities) -> Picture:
+def wall_picture(view: TableView, width: int, height: int, caps: Capabilities, local: Local = NOTHING_LOCAL) -> Picture:
     """The wall for `view` at `width` x `height`: the same picture object for every spectator of that size and
     those capabilities (made once, then looked up)."""
-    key = (picture_key(view), width, height, caps)
+    key = (picture_key(view), width, height, caps, local)
     found = _pictures.get(key)
     if found is not None:
         counts.shared += 1
@@ -580,7 +430,7 @@ def wall_picture(view: TableView, width: int, height: int, caps: Capabilities) -
     counts.drawn += 1
     if len(_pictures) >= PICTURES_MAX:
         _pictures.clear()
-    found = _pictures[key] = tuple(Strip(line, width) for line in wall_lines(view, width, height, caps))
+    found = _pictures[key] = tuple(Strip(line, width) for line in wall_lines(view, width, height, caps, local))
     return found
 
 

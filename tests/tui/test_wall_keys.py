@@ -3,6 +3,7 @@ recap, F1 the help, l leaves; the table's screen switches between the wall and t
 
 from __future__ import annotations
 
+from dixit_tui.coordinator import Identity
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.help import HelpScreen
 from dixit_tui.tui.lobby import LobbyScreen
@@ -11,6 +12,7 @@ from dixit_tui.tui.widgets.confirm import ConfirmScreen
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.wall import Wall
 from tests.tui.fixtures import make_app, settle
+from tests.tui.test_wall_ends_snapshots import over
 from tests.tui.test_wall_snapshots import _watched
 
 
@@ -51,3 +53,26 @@ async def test_a_spectators_keys_work_on_the_wall() -> None:
         await pilot.press("y")
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_the_wall_holds_the_last_reveal_then_shows_the_standings_and_a_latecomer_gets_them_at_once() -> None:
+    app = make_app()
+    async with app.run_test(size=(200, 60)) as pilot:
+        await over(standings=False)(pilot)  # (asserts the last turn's reveal is on the wall)
+        wall = app.screen.query_one(Wall)
+        wall.end_final_reveal()  # (what its timer does after the table's reveal_seconds)
+        await settle(pilot)
+        shown = "\n".join(strip.text for strip in wall.picture)
+        assert "Final standings" in shown and "That was the last turn" not in shown
+        assert app.session is not None
+        view = app.session.view()
+        assert view is not None
+        code = view.code
+
+        late = DixitApp(app.coordinator, Identity("eve", "key-eve"))
+        async with late.run_test(size=(200, 60)) as later:
+            assert late.session is not None
+            await late.session.watch(code)
+            await settle(later)
+            picture = "\n".join(strip.text for strip in late.screen.query_one(Wall).picture)
+            assert "Final standings" in picture and "That was the last turn" not in picture
