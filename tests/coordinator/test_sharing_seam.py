@@ -15,7 +15,7 @@ COORDINATOR = Path(dixit_tui.coordinator.__file__).parent
 
 def imports_of(path: Path) -> set[str]:
     """Every module `path` imports (at the top, in a function or under TYPE_CHECKING)."""
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
