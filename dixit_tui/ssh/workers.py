@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dixit_tui.ssh.keys import ensure_host_key, fingerprint
+from dixit_tui.stopping import ended, send
 from dixit_tui.textual_host.check import installed_internals
 
 log = logging.getLogger(__name__)
@@ -135,19 +136,11 @@ class Supervisor:
             self._stopping = True
             for task in watchers:
                 task.cancel()
-            for proc in self.procs:
-                if proc is not None and proc.returncode is None:
-                    with contextlib.suppress(ProcessLookupError):
-                        proc.send_signal(signal.SIGTERM)
-            for proc in self.procs:
-                if proc is None:
-                    continue
-                try:
-                    await asyncio.wait_for(proc.wait(), 15)
-                except TimeoutError:
-                    with contextlib.suppress(ProcessLookupError):
-                        proc.kill()
-                    await proc.wait()
+            procs = [proc for proc in self.procs if proc is not None]
+            for proc in procs:
+                send(proc, signal.SIGTERM)  # all at once, then each has its grace period
+            for proc in procs:
+                await ended(proc, 15)
             for signum in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(signum)
 

@@ -301,7 +301,8 @@ async def test_open_url_and_file_delivery_are_refused(tmp_path: Path, monkeypatc
 
 
 async def test_connection_caps_for_unauthenticated_clients(tmp_path: Path) -> None:
-    limits = Limits(max_unauthenticated_per_ip=2)
+    # (a connection over the cap waits `handshake_wait` for a slot before it is refused: 0.2 s here, not 5)
+    limits = Limits(max_unauthenticated_per_ip=2, handshake_wait=0.2)
     async with running_server(tmp_path, limits=limits) as server:
         idle = [await asyncio.open_connection(HOST, server.port) for _ in range(2)]
         for reader, _ in idle:  # admitted: the server sends its version line
