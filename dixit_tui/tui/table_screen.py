@@ -452,6 +452,7 @@ class TableScreen(Screen[None]):
             self.set_class(on, "-wall")
             self._clue_key = None
             self._render_clue()
+            self._focus_for_phase()  # none on the wall; the hand or the board again below it
         if on and self._wall is not None:
             app = self.host
             self._wall.show(
@@ -651,7 +652,9 @@ class TableScreen(Screen[None]):
             return  # never steal the keyboard from someone typing
         target: Widget | None = None
         view, game = self.view, self.game
-        if view.status == TableStatus.LOBBY or game is None:
+        if wall_wanted(view, self.size.width, self.size.height):
+            target = None  # the wall hides the hand and the board (and focusing them restyled the screen each turn)
+        elif view.status == TableStatus.LOBBY or game is None:
             target = None  # not the Start button: typing there would start the game (s, p, Enter all act on it)
         elif game.phase == Phase.CLUE:
             if game.can_clue and (game.hand_hidden or not game.clue_needs_card):

@@ -11,6 +11,7 @@ import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
@@ -19,12 +20,19 @@ from dixit_tui import ssh_client
 from tests.e2e.harness import HOST
 
 
+@dataclass
+class Served:
+    port: int  # where it listens for SSH
+    said: list[str]  # the lines it printed up to "listening on ..." (the host key, "metrics on ...", ...)
+
+
 @asynccontextmanager
-async def serve_process(data_dir: Path, *options: str) -> AsyncIterator[int]:
-    """`serve --host 127.0.0.1 --port 0 --data-dir DATA_DIR OPTIONS`, until it listens; yields its port, then stops it
-    with SIGTERM (and checks it stopped cleanly)."""
+async def serve_saying(data_dir: Path | None, *options: str) -> AsyncIterator[Served]:
+    """`serve --host 127.0.0.1 --port 0 [--data-dir DATA_DIR] OPTIONS`, until it listens; yields where and what it said,
+    then stops it with SIGTERM (and checks it stopped cleanly)."""
+    folder = ("--data-dir", str(data_dir)) if data_dir is not None else ()
     process = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "dixit_tui", "serve", "--host", HOST, "--port", "0", "--data-dir", str(data_dir)),
+        *(sys.executable, "-m", "dixit_tui", "serve", "--host", HOST, "--port", "0", *folder),
         *options,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
@@ -32,21 +40,28 @@ async def serve_process(data_dir: Path, *options: str) -> AsyncIterator[int]:
     )
     try:
         assert process.stdout is not None
-        port = 0
-        for _ in range(10):
-            line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
-            assert line, "serve exited before listening"
-            if line.startswith("listening on"):
-                port = int(line.rsplit(":", 1)[1])
+        said: list[str] = []
+        for _ in range(20):  # (workers start slower: up to a minute a line)
+            said.append((await asyncio.wait_for(process.stdout.readline(), 60)).decode().strip())
+            assert said[-1], f"serve exited before listening: {said}"
+            if said[-1].startswith("listening on"):
                 break
-        assert port, "serve did not say where it listens"
-        yield port
+        assert said[-1].startswith("listening on"), f"serve did not say where it listens: {said}"
+        yield Served(int(said[-1].rsplit(":", 1)[1]), said)
         process.send_signal(signal.SIGTERM)
-        assert await asyncio.wait_for(process.wait(), 15) == 0
+        assert await asyncio.wait_for(process.wait(), 20) == 0
     finally:
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+@asynccontextmanager
+async def serve_process(data_dir: Path, *options: str) -> AsyncIterator[int]:
+    """`serve --host 127.0.0.1 --port 0 --data-dir DATA_DIR OPTIONS`, until it listens; yields its port, then stops it
+    with SIGTERM (and checks it stopped cleanly)."""
+    async with serve_saying(data_dir, *options) as served:
+        yield served.port
 
 
 async def run(

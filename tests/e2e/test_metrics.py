@@ -3,36 +3,26 @@ real `dixit-tui serve` while a headless player plays; `ssh HOST health`; a clear
 
 from __future__ import annotations
 
-import asyncio
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import HOST, connect
+from tests.e2e.harness import connect
 from tests.e2e.json_client import JsonClient
 from tests.e2e.metrics_http import http_get, samples
+from tests.e2e.serve_process import serve_saying
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90)]
 
 
 async def test_metrics_scraped_over_http_count_what_the_server_does(tmp_path: Path) -> None:
-    process = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "dixit_tui", "serve", "--host", HOST, "--port", "0", "--metrics-port", "0"),
-        *("--data-dir", str(tmp_path)),
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    try:
-        assert process.stdout is not None
-        lines = [(await asyncio.wait_for(process.stdout.readline(), 30)).decode() for _ in range(3)]
-        metrics_line = next(line for line in lines if line.startswith("metrics on "))
-        assert metrics_line.startswith("metrics on http://127.0.0.1:"), lines
+    async with serve_saying(tmp_path, "--metrics-port", "0") as served:
+        metrics_line = next(line for line in served.said if line.startswith("metrics on "))
+        assert metrics_line.startswith("metrics on http://127.0.0.1:"), served.said
         metrics_port = int(metrics_line.rsplit(":", 1)[1].split("/")[0])
-        port = int(next(line for line in lines if line.startswith("listening on")).rsplit(":", 1)[1])
+        port = served.port
 
         status, before = await http_get(metrics_port, "/metrics")
         assert status == 200
@@ -66,13 +56,6 @@ async def test_metrics_scraped_over_http_count_what_the_server_does(tmp_path: Pa
         assert (result.exit_status, result.stdout) == (0, "ok: 1 table, 1 client in the game\n"), code
         conn.close()
         await ana.close()
-
-        process.send_signal(signal.SIGTERM)
-        assert await asyncio.wait_for(process.wait(), 10) == 0
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
 
 
 def test_metrics_without_the_library_is_a_clear_usage_error() -> None:

@@ -3,16 +3,14 @@ and counts its own connections; /health at each answers for the shared Redis."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-import signal
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import HOST, connect
+from tests.e2e.harness import connect
 from tests.e2e.metrics_http import http_get, samples
+from tests.e2e.serve_process import serve_saying
 from tests.redis_server import RedisServer, free_port
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
@@ -20,24 +18,13 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
 async def test_each_worker_serves_its_own_metrics(redis_server: RedisServer, tmp_path: Path) -> None:
     metrics_port = free_port()
-    process = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "dixit_tui", "serve", "--host", HOST, "--port", "0", "--redis", redis_server.url),
-        *("--workers", "2", "--keys-dir", str(tmp_path / "keys"), "--metrics-port", str(metrics_port)),
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    try:
-        assert process.stdout is not None
-        said: list[str] = []
-        while not any(line.startswith("listening on") for line in said):
-            said.append((await asyncio.wait_for(process.stdout.readline(), 60)).decode().strip())
-            assert said[-1], said
+    options = ("--redis", redis_server.url, "--workers", "2", "--keys-dir", str(tmp_path / "keys"))
+    async with serve_saying(None, *options, "--metrics-port", str(metrics_port)) as served:
         ports = sorted(
-            int(m.group(1)) for line in said if (m := re.search(r"metrics on http://127\.0\.0\.1:(\d+)/", line))
+            int(m.group(1)) for line in served.said if (m := re.search(r"metrics on http://127\.0\.0\.1:(\d+)/", line))
         )
-        assert ports == [metrics_port, metrics_port + 1], said
-        port = int(said[-1].rsplit(":", 1)[1])
+        assert ports == [metrics_port, metrics_port + 1], served.said
+        port = served.port
 
         conn = await connect(port, "ana")
         connections = 0.0
@@ -48,10 +35,3 @@ async def test_each_worker_serves_its_own_metrics(redis_server: RedisServer, tmp
             assert await http_get(metrics, "/health") == (200, "ok: 0 tables, 0 clients in the game\n")
         assert connections == 1  # the kernel gave ana's connection to one of the two
         conn.close()
-
-        process.send_signal(signal.SIGTERM)
-        assert await asyncio.wait_for(process.wait(), 20) == 0
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()

@@ -15,6 +15,7 @@ from dixit_tui.coordinator import (
 from dixit_tui.coordinator.table import Table
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.table_screen import TableScreen
+from tests.tui.fixtures import default_move, options, seat_many, settle
 
 SIZE = (80, 24)
 
@@ -54,3 +55,25 @@ async def open_apps(
         pilot = await stack.enter_async_context(app.run_test(size=size, notifications=True))
         out.append((app, pilot))
     return out
+
+
+async def ana_at_her_vote(
+    stack: AsyncExitStack, coord: Coordinator, size: tuple[int, int]
+) -> tuple[DixitApp, Pilot[Any]]:
+    """ana's app at a table she hosts, with ben and cara (sessions, first legal moves): started, ben's clue and
+    everyone's cards in (ana's two by keys): her dial shows."""
+    ((ana, pa),) = await open_apps(stack, coord, ["ana"], size=size)
+    await settle(pa)
+    view = await session_of(ana).create(options())
+    seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
+    await settle(pa)
+    await pa.press("s", "y")
+    await settle(pa)
+    await default_move(seated[0])
+    await default_move(seated[1])
+    await settle(pa)
+    await pa.press("enter", "down", "enter")
+    await settle(pa)
+    await pa.press("y")
+    await settle(pa)
+    return ana, pa

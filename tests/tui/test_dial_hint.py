@@ -9,27 +9,14 @@ from contextlib import AsyncExitStack
 from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.textbox import TextBox
-from tests.tui.apps import notes, open_apps, session_of, table_of
-from tests.tui.fixtures import coordinator, default_move, options, screen_text, seat_many, settle
+from tests.tui.apps import ana_at_her_vote, notes, table_of
+from tests.tui.fixtures import coordinator, screen_text, settle
 
 
 async def test_the_refusal_hint_goes_alone_and_leaves_the_key_bar_whole() -> None:
     coord = coordinator()
     async with AsyncExitStack() as stack:
-        ((ana, pa),) = await open_apps(stack, coord, ["ana"], size=(100, 30))
-        await settle(pa)
-        view = await session_of(ana).create(options())
-        seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
-        await settle(pa)
-        await pa.press("s", "y")
-        await settle(pa)
-        await default_move(seated[0])
-        await default_move(seated[1])
-        await settle(pa)
-        await pa.press("enter", "down", "enter")
-        await settle(pa)
-        await pa.press("y")
-        await settle(pa)
+        ana, pa = await ana_at_her_vote(stack, coord, (100, 30))
         screen = table_of(ana)
         dial, note = screen.query_one(Dial), screen.query_one("#vote-note", TextBox)
         assert dial.display and not note.display

@@ -32,7 +32,7 @@ from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.seats import SeatsPanel
 from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.transcript import TranscriptScreen
-from tests.tui.apps import SIZE, notes, open_apps, session_of, status, table, table_of
+from tests.tui.apps import SIZE, ana_at_her_vote, notes, open_apps, session_of, status, table, table_of
 from tests.tui.fixtures import (
     coordinator,
     default_move,
@@ -616,20 +616,7 @@ async def test_resize_relayouts() -> None:
 async def test_board_click_points_the_dial() -> None:
     coord = coordinator()
     async with AsyncExitStack() as stack:
-        ((ana, pa),) = await open_apps(stack, coord, ["ana"], size=(120, 40))
-        await settle(pa)
-        view = await session_of(ana).create(options())
-        seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
-        await settle(pa)
-        await pa.press("s", "y")
-        await settle(pa)
-        await default_move(seated[0])
-        await default_move(seated[1])
-        await settle(pa)
-        await pa.press("enter", "down", "enter")
-        await settle(pa)
-        await pa.press("y")
-        await settle(pa)
+        ana, pa = await ana_at_her_vote(stack, coord, (120, 40))
         screen = table_of(ana)
         board, dial = screen.query_one(Board), screen.query_one(Dial)
         target = next(s for s in range(dial.slots, 0, -1) if s not in dial.forbidden and s != dial.pointer)

@@ -91,3 +91,20 @@ async def test_a_team_game_names_the_winning_team_big() -> None:
     label = " and ".join(f"team {t + 1}" for t in teams)
     assert all(row in text for row in big(label, "#")), text
     assert f"{label.capitalize()} (" in text
+
+
+async def test_when_many_share_the_win_the_banner_counts_them() -> None:
+    (view,) = await spectated("party", "over")
+    game = view.game
+    assert game is not None and len(game.winners) == 6  # (everyone scored alike with these moves)
+    text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL))
+    assert all(row in text for row in big("6 winners")), text
+    assert "ana, ben, cara, dev, eve and fay share the win with 30 points." in text
+
+
+async def test_player_names_are_shown_as_typed_never_as_markup() -> None:
+    view = await in_lobby(2)
+    odd = dataclasses.replace(view.seats[1], name="[red]ed[/]")
+    view = dataclasses.replace(view, seats=(view.seats[0], odd))
+    text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(join=JOIN.format(code=view.code))))
+    assert "2  [red]ed[/]" in text

@@ -10,6 +10,7 @@ the wall's own)."""
 
 from __future__ import annotations
 
+from rich.style import Style
 from textual import events
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -35,6 +36,7 @@ class Wall(ScrollView, can_focus=False):
         self._played: str | None = None  # the table whose game this wall showed being played
         self._final: tuple[str, int] | None = None  # the table and turn whose last reveal is held, while it is
         self._final_timer: Timer | None = None
+        self._style: Style | None = None  # `rich_style`, worked out once per change of style, not once per line
 
     def show(self, view: TableView, caps: Capabilities, *, ssh_host: str | None, ssh_port: int | None) -> None:
         self._view, self._caps = view, caps
@@ -57,6 +59,10 @@ class Wall(ScrollView, can_focus=False):
         if draw:
             self._draw()
 
+    def notify_style_update(self) -> None:
+        self._style = None  # (Textual calls this whenever the CSS is applied to the wall: a theme, a class)
+        super().notify_style_update()
+
     def on_resize(self, event: events.Resize) -> None:
         self._draw()
 
@@ -75,7 +81,10 @@ class Wall(ScrollView, can_focus=False):
     def render_line(self, y: int) -> Strip:
         # (a Strip keeps its crops and styled forms: the picture's strips are shared, and so are those)
         scroll_x, scroll_y = self.scroll_offset
-        width, style = self.size.width, self.rich_style
+        style = self._style
+        if style is None:  # (walks every ancestor's styles: 60 lines a frame, for each spectator, were 60 walks)
+            style = self._style = self.rich_style
+        width = self.size.width
         index = scroll_y + y
         if index >= len(self.picture):
             return Strip.blank(width, style)

@@ -1,0 +1,94 @@
+"""What one more spectator on the wall costs per table update (issue 23: at most 0.3 ms): the work each spectator's
+own app does for a move is counted here, with two spectators of the same size watching one table (counts, never
+times).
+
+Found with py-spy on `bench --sessions 13 --tables 1 --term-size 200x60`: `DOMNode.rich_style` (a walk of every
+ancestor's styles) was 20% of the server's CPU, worked out for each of the wall's 60 lines at each redraw; and the
+focus hopped to the hidden hand or board at each phase, restyling the screen (7%)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rich.style import Style
+from textual.dom import DOMNode
+from textual.pilot import Pilot
+
+from dixit_tui.coordinator import Identity, PlayerSession
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.widgets.cards import Board
+from dixit_tui.tui.widgets.wall import Wall
+from tests.tui.fixtures import Recorder, coordinator, options, phase_of, play_until, seat_many, settle, steady
+
+NAMES = ["ann", "bo", "cy"]
+
+
+async def _two_spectators(first: DixitApp, second: DixitApp, pilots: tuple[Pilot[Any], ...]) -> list[PlayerSession]:
+    """Both apps watch a standard table that others play up to turn 1's vote; the players' sessions."""
+    coord = first.coordinator
+    host = await coord.connect(Identity(NAMES[0], key=f"key-{NAMES[0]}"), Recorder())
+    view = await host.create(options())
+    sessions = [host, *[s for s, _ in await seat_many(coord, NAMES[1:], view.code)]]
+    for app in (first, second):
+        assert app.session is not None
+        await app.session.watch(view.code)
+    await host.start()
+    await play_until(sessions, lambda: phase_of(host)[2] == "vote")
+    for pilot in pilots:
+        await steady(pilot)
+    for app in (first, second):
+        assert isinstance(app.screen, TableScreen) and app.screen.has_class("-wall")
+    return sessions
+
+
+async def test_a_wall_works_out_its_style_once_not_once_per_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    walks = 0
+    lines = 0
+    style_property: property = vars(DOMNode)["rich_style"]
+    rich_style = style_property.fget
+    render_line = Wall.render_line
+    assert rich_style is not None
+
+    def counted_style(self: Wall) -> Style:
+        nonlocal walks
+        walks += 1
+        return rich_style(self)
+
+    def counted_line(self: Wall, y: int) -> Any:
+        nonlocal lines
+        lines += 1
+        return render_line(self, y)
+
+    monkeypatch.setattr(Wall, "rich_style", property(counted_style))
+    monkeypatch.setattr(Wall, "render_line", counted_line)
+    first = DixitApp(coordinator(), Identity("tv0", "key-tv0"))
+    second = DixitApp(first.coordinator, Identity("tv1", "key-tv1"))
+    async with first.run_test(size=(200, 60)) as one, second.run_test(size=(200, 60)) as two:
+        sessions = await _two_spectators(first, second, (one, two))
+        walks = lines = 0
+        host = sessions[0]
+        await play_until(sessions, lambda: phase_of(host)[1] == 2)  # the votes, the reveal: the wall changes
+        await settle(one, two)
+        await steady(one)
+        await steady(two)
+        assert lines >= 2 * 40, f"the walls drew {lines} lines"  # (both walls redrew most of their lines)
+        assert walks <= 2, f"the style was worked out {walks} times for {lines} lines"  # (was once per line)
+
+
+async def test_the_wall_puts_the_keyboard_on_nothing_it_hides() -> None:
+    first = DixitApp(coordinator(), Identity("tv0", "key-tv0"))
+    second = DixitApp(first.coordinator, Identity("tv1", "key-tv1"))
+    async with first.run_test(size=(200, 60)) as one, second.run_test(size=(200, 60)) as two:
+        await _two_spectators(first, second, (one, two))
+        for app in (first, second):  # the vote: the board is under the wall, not focused (focus restyles a screen)
+            assert app.screen.focused is None, app.screen.focused
+        await one.resize_terminal(159, 60)  # the usual table: the keyboard on the board again
+        await steady(one)
+        table = first.screen
+        assert isinstance(table, TableScreen) and not table.has_class("-wall")
+        assert isinstance(table.focused, Board)
+        await one.resize_terminal(200, 60)
+        await steady(one)
+        assert table.has_class("-wall") and table.focused is None
