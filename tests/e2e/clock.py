@@ -86,3 +86,25 @@ async def idle_out(coord: Coordinator, code: str) -> None:
         assert table.idle_timer is not None
         table.idle_timer.cancel()
         worker.timers.on_idle(table)
+
+
+async def reveal_out(coord: Coordinator, code: str, clock: DrivenClock) -> None:
+    """Table `code`'s held reveal (`reveal_seconds`, for its people to read) is over by the clock: its time passed,
+    at each worker that holds it, as when its timer goes off. Waits (bounded) for a hold to begin."""
+    held: list[Coordinator] = []
+
+    def find() -> bool:
+        held[:] = [w for w in workers(coord) if code in w.tables and w.tables[code].reveal_until is not None]
+        return bool(held)
+
+    await wait_for(find, TIMEOUT, f"table {code}'s reveal to be held")
+    for worker in held:
+        table = worker.tables[code]
+        until = table.reveal_until
+        if until is None:
+            continue
+        clock.ahead = max(clock.ahead, until - time.time())
+        if table.reveal_timer is not None:
+            table.reveal_timer.cancel()
+            table.reveal_timer = None
+        await worker.reveal_over(table)

@@ -359,7 +359,9 @@ async def test_the_total_unauthenticated_cap_holds_across_addresses(
             for reader, writer in idle:  # the version lines, and then nothing: they never authenticate
                 assert (await asyncio.wait_for(reader.readline(), 5)).startswith(b"SSH-2.0-dixit-tui")
                 writer.write(b"SSH-2.0-idle\r\n")  # (one without it would be dropped to make room)
-            await asyncio.sleep(0.2)
+            await wait_for(
+                lambda: sum(c.sent_version() for c in server._state.logging_in) >= 6, 10, "the version lines read"
+            )
             assert "refused" not in caplog.text
 
             # a fresh address, far below its own cap: refused only because six are logging in, in all

@@ -16,7 +16,7 @@ from dixit_tui.coordinator import Coordinator
 from dixit_tui.coordinator.models import REVEAL_SECONDS
 from dixit_tui.engine import Reveal
 from tests.bots.holds import still_holding
-from tests.e2e.bots import bots_at
+from tests.e2e.bots import bots_at, quick
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
@@ -89,6 +89,8 @@ async def test_a_first_timer_at_a_bot_table_sees_the_reveal_until_it_is_over_or_
         await add_bot(ana)
         await add_bot(ana)
         await wait_text(ana, "3 seated")
+        # quick bots: one that did not hold for the reveal would tell at once
+        await wait_for(lambda: len(quick(coord, code)) == 2, TIMEOUT, "the two bots")
         await start_game(ana)
         await give_clue(ana, 1, "tide")  # the bots leave the first clue to her
 

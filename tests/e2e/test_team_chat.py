@@ -15,6 +15,7 @@ from dixit_tui.coordinator.table import Table
 from dixit_tui.engine import RuleError
 from dixit_tui.engine.state import Phase
 from tests.e2e.bots import quick
+from tests.e2e.clock import drive_clock, reveal_out
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.json_client import JsonClient
 from tests.e2e.servers import dixit_server
@@ -162,6 +163,7 @@ async def test_a_team_line_being_typed_at_the_reveal_still_goes_to_the_team_only
     """dan types a team line during the vote; everyone's votes come in (through the coordinator) and the reveal
     reopens the table's chat while his box keeps the line; dan presses Enter: only ana, his teammate, gets the line."""
     async with dixit_server(tmp_path, store=True, disconnect_grace=60.0, first_clue_grace=3600.0) as (server, coord):
+        clock = drive_clock(coord)
         hal, code, (ana, cy, dan), eve, sam = await team_table(server.port)
         table = coord.tables[code]
         await wait_for(
@@ -177,6 +179,7 @@ async def test_a_team_line_being_typed_at_the_reveal_still_goes_to_the_team_only
         await press(dan, "zebra plan")  # typed, not yet sent...
         await wait_text(dan, "zebra plan")
         await moves_until(table, lambda: state_of(table).turn.number == 2)  # ...when the reveal comes
+        await reveal_out(coord, code, clock)  # (its hold is over: on the clock the test drives)
         await wait_text(dan, "(r: recap)")  # the reveal, in the clue line (no recap opens over the chat box)
         await dan.wait_until(lambda: "esc Back" in footer(dan), TIMEOUT, "the chat box to keep the focus")
         await wait_text(dan, "zebra plan")

@@ -25,6 +25,7 @@ from dixit_tui.coordinator.table import Table
 from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.textual_host.parser import SessionParser
 from dixit_tui.tui.app import DixitApp
+from tests.e2e.clock import drive_clock, reveal_out
 from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.json_client import JsonClient
 from tests.e2e.leaks import holders
@@ -164,6 +165,7 @@ async def test_four_player_game_to_the_end(tmp_path: Path) -> None:
 
 async def test_a_dropped_player_gets_seat_hand_and_vote_back(tmp_path: Path) -> None:
     async with dixit_server(tmp_path, seed=3) as (server, coord):
+        clock = drive_clock(coord)
         players, table = await seat_players(server.port, coord, ["ana", "ben", "cara"])
         ana, ben, cara = (p.client for p in players)
         code = table.code
@@ -206,6 +208,7 @@ async def test_a_dropped_player_gets_seat_hand_and_vote_back(tmp_path: Path) -> 
         await ana.wait_until(lambda: online(ana, "cara"), TIMEOUT, "cara back online")
 
         await cast_vote(ana, teller_slot)
+        await reveal_out(coord, code, clock)  # the reveal's hold is over (its seconds, on the clock the test drives)
         await wait_all([ana, ben, cara], "Turn 1 (r: recap)")  # the outcome in the clue line; r opens the recap
         reveal = state_of(table).last_reveal
         assert reveal is not None
@@ -219,6 +222,7 @@ async def test_a_dropped_player_gets_seat_hand_and_vote_back(tmp_path: Path) -> 
 
 async def test_a_spectator_sees_the_board_but_no_hand(tmp_path: Path) -> None:
     async with dixit_server(tmp_path, seed=5) as (server, coord):
+        clock = drive_clock(coord)
         players, table = await seat_players(server.port, coord, ["ana", "ben", "cara"])
         ana, ben, cara = (p.client for p in players)
         watcher = await open_lobby(server.port, "zed", key_of("zed"), command=f"watch {table.code}")
@@ -244,6 +248,7 @@ async def test_a_spectator_sees_the_board_but_no_hand(tmp_path: Path) -> None:
         teller_slot = state.turn.board.index(state.turn.clue_card) + 1
         await cast_vote(ana, teller_slot)
         await cast_vote(cara, min(slot for slot, owner in owners.items() if owner == 0))
+        await reveal_out(coord, table.code, clock)  # the reveal's hold is over (on the clock the test drives)
         await wait_all([watcher, ana], "Turn 1 (r: recap)")
         await close_recap(watcher, 1)
         await wait_text(watcher, "turn 2 ·", "you are watching")
@@ -291,6 +296,7 @@ async def connect_as_raw_username(port: int, username: str, monkeypatch: pytest.
 
 async def test_escape_and_markup_injection_reach_nobody(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with dixit_server(tmp_path, seed=9) as (server, coord):
+        clock = drive_clock(coord)
         # A user name with escape sequences never gets as far as an app: the SSH layer refuses the login.
         with pytest.raises((asyncssh.Error, OSError)):
             await connect_as_raw_username(server.port, ESC_NAME, monkeypatch)
@@ -347,6 +353,7 @@ async def test_escape_and_markup_injection_reach_nobody(tmp_path: Path, monkeypa
         ana_slot = min(slot for slot, owner in board_slots(state).items() if owner == 0)
         await cast_vote(ana, teller_slot)
         await cast_vote(ben, ana_slot)
+        await reveal_out(coord, table.code, clock)  # the reveal's hold is over (on the clock the test drives)
         await wait_all(clients, "Turn 1 (r: recap)")
         for client in clients:
             await press(client, "r")

@@ -30,16 +30,24 @@ def release(driver: SSHDriver) -> None:
     driver.draw_held_now()
 
 
+QUIET = 0.3
+"""Seconds without a new frame (and nothing waiting to be written) after which a session counts as quiet."""
+
+
 async def quiet(driver: SSHDriver) -> None:
-    """Until the session has drawn everything it had to draw and has nothing pending (bounded)."""
+    """Until the session has drawn everything it had to draw and has nothing pending (bounded): `QUIET` seconds
+    without a new frame, looked at every 50 ms (a frame restarts the count)."""
     release(driver)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT
-    frames = -1
-    while frames != driver.frames or driver._pending:
-        frames = driver.frames
-        await asyncio.sleep(0.3)
+    frames, since = driver.frames, loop.time()
+    while True:
+        await asyncio.sleep(0.05)
         assert loop.time() < deadline, "the session never stopped drawing"
+        if driver.frames != frames or driver._pending:
+            frames, since = driver.frames, loop.time()
+        elif loop.time() - since >= QUIET:
+            return
 
 
 async def watched_table(
