@@ -207,6 +207,7 @@ class TableScreen(Screen[None]):
     # --- layout --------------------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        self._pane = self._first_pane()  # the pane of the view shown (the wall hides the panes: not always built)
         yield TextBox(id="topbar")
         yield TextBox(id="status", keep_height=True)
         with Row(id="body"):
@@ -403,6 +404,28 @@ class TableScreen(Screen[None]):
             self.marked = [c for c in self.marked if c in hand_ids]
 
         self._render_topbar()
+        wall = wall_wanted(view, self.size.width, self.size.height)
+        if not wall:  # (the wall hides the seats and the panes: they are drawn when it gives way, not at each move)
+            self._render_side()
+        self._render_feed(previous)
+        self._render_clue()
+        pane, self._pane = self._pane, self._first_pane()
+        if not wall:
+            self._render_pane()
+        # a board of 9 to 12 cards: on a cramped screen the feed and the board's frame give it their rows
+        self.set_class(game is not None and game.phase == Phase.VOTE and len(game.board) > CROWDED, "-crowded")
+        self._render_status()
+        if phase_changed and self._pane != pane:  # a layout comes with the new pane anyway (not every phase)
+            self.query_one("#status", TextBox).fit_height()
+        if phase_changed or role_changed:  # (your vote is in: the board takes the dial's place)
+            self._focus_for_phase()
+        self._close_stale_dialogs()
+        self.refresh_bindings_if_changed()
+        self._render_wall()
+
+    def _render_side(self) -> None:
+        """The seats, the score track (or the practice turn's help) beside the panes."""
+        view, game = self.view, self.view.game
         self.query_one(SeatsPanel).show(view)
         help_box = self.query_one("#practice-help", TextBox)
         help_text = words.practice_help(view)
@@ -414,32 +437,19 @@ class TableScreen(Screen[None]):
         if game is not None:
             goal = game.target if game.mode == Mode.STANDARD else None  # party and team games end by storytelling
             track.show([(p.seat, p.score) for p in game.players if p.active], goal)
-        self._render_feed(previous)
-        self._render_clue()
+
+    def _render_pane(self) -> None:
+        """The pane of the phase: the lobby, the hand, the vote or the game over."""
         switcher = self.query_one(ContentSwitcher)
-        pane = switcher.current
-        if view.status == TableStatus.LOBBY or game is None:
-            switcher.current = "lobby-pane"
+        switcher.current = self._pane
+        if self._pane == "lobby-pane":
             self._render_lobby()
-        elif view.status == TableStatus.OVER or game.phase == Phase.OVER:
-            switcher.current = "over-pane"
+        elif self._pane == "over-pane":
             self._render_over()
-        elif game.phase == Phase.VOTE:
-            switcher.current = "vote-pane"
+        elif self._pane == "vote-pane":
             self._render_vote()
         else:
-            switcher.current = "hand-pane"
             self._render_hand()
-        # a board of 9 to 12 cards: on a cramped screen the feed and the board's frame give it their rows
-        self.set_class(game is not None and game.phase == Phase.VOTE and len(game.board) > CROWDED, "-crowded")
-        self._render_status()
-        if phase_changed and switcher.current != pane:  # a layout comes with the new pane anyway (not every phase)
-            self.query_one("#status", TextBox).fit_height()
-        if phase_changed or role_changed:  # (your vote is in: the board takes the dial's place)
-            self._focus_for_phase()
-        self._close_stale_dialogs()
-        self.refresh_bindings_if_changed()
-        self._render_wall()
 
     def _render_wall(self) -> None:
         """A spectator's screen of at least 160x48 shows the table as the wall (in place of the seats, the clue and
@@ -452,6 +462,9 @@ class TableScreen(Screen[None]):
             self.set_class(on, "-wall")
             self._clue_key = None
             self._render_clue()
+            if not on:  # (not drawn under the wall)
+                self._render_side()
+                self._render_pane()
             self._focus_for_phase()  # none on the wall; the hand or the board again below it
         if on and self._wall is not None:
             app = self.host

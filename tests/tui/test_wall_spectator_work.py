@@ -4,7 +4,8 @@ times).
 
 Found with py-spy on `bench --sessions 13 --tables 1 --term-size 200x60`: `DOMNode.rich_style` (a walk of every
 ancestor's styles) was 20% of the server's CPU, worked out for each of the wall's 60 lines at each redraw; and the
-focus hopped to the hidden hand or board at each phase, restyling the screen (7%)."""
+focus hopped to the hidden hand or board at each phase, restyling the screen (7%); and each move updated the seats,
+the score track and the panes the wall hides (and built the hand and the board panes under it)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from textual.pilot import Pilot
 
 from dixit_tui.coordinator import Identity, PlayerSession
 from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.panes import Panes
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.cards import Board
+from dixit_tui.tui.widgets.seats import SeatsPanel
 from dixit_tui.tui.widgets.wall import Wall
 from tests.tui.fixtures import Recorder, coordinator, options, phase_of, play_until, seat_many, settle, steady
 
@@ -34,10 +37,13 @@ async def _two_spectators(first: DixitApp, second: DixitApp, pilots: tuple[Pilot
     for app in (first, second):
         assert app.session is not None
         await app.session.watch(view.code)
-    await host.start()
-    await play_until(sessions, lambda: phase_of(host)[2] == "vote")
-    for pilot in pilots:
+    for pilot in pilots:  # (each step drawn: the screens open on the lobby)
         await steady(pilot)
+    await host.start()
+    for step in ("submit", "vote"):
+        await play_until(sessions, lambda: phase_of(host)[2] == step)  # noqa: B023  # (used at once)
+        for pilot in pilots:
+            await steady(pilot)
     for app in (first, second):
         assert isinstance(app.screen, TableScreen) and app.screen.has_class("-wall")
     return sessions
@@ -92,3 +98,31 @@ async def test_the_wall_puts_the_keyboard_on_nothing_it_hides() -> None:
         await one.resize_terminal(200, 60)
         await steady(one)
         assert table.has_class("-wall") and table.focused is None
+
+
+async def test_a_move_leaves_what_the_wall_hides_alone_until_it_gives_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    shows = 0
+    show = SeatsPanel.show
+
+    def counted_show(self: SeatsPanel, *args: Any, **kwargs: Any) -> Any:
+        nonlocal shows
+        shows += 1
+        return show(self, *args, **kwargs)
+
+    monkeypatch.setattr(SeatsPanel, "show", counted_show)
+    first = DixitApp(coordinator(), Identity("tv0", "key-tv0"))
+    second = DixitApp(first.coordinator, Identity("tv1", "key-tv1"))
+    async with first.run_test(size=(200, 60)) as one, second.run_test(size=(200, 60)) as two:
+        await _two_spectators(first, second, (one, two))  # (watching from the lobby to the vote)
+        assert shows == 0, f"the hidden seats were updated {shows} times"
+        for app in (first, second):  # the panes under the wall: not built for the turn played
+            panes = app.screen.query_one(Panes)
+            assert not panes.is_built("hand-pane") and not panes.is_built("vote-pane")
+        await one.resize_terminal(159, 60)  # the wall gives way: the seats and the vote as they are now
+        await steady(one)
+        table = first.screen
+        assert isinstance(table, TableScreen) and table.query_one(Panes).is_built("vote-pane")
+        assert shows == 1 and table.query_one(Board).display
+        view = first.session.view() if first.session is not None else None
+        assert view is not None and view.game is not None
+        assert table.query_one(Board).option_count == len(view.game.board)
