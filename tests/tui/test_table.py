@@ -32,6 +32,8 @@ from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.seats import SeatsPanel
 from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.transcript import TranscriptScreen
+from tests.e2e.bots import quick
+from tests.e2e.clock import drive_clock, reveal_out
 from tests.tui.apps import SIZE, ana_at_her_vote, notes, open_apps, session_of, status, table, table_of
 from tests.tui.fixtures import (
     coordinator,
@@ -692,6 +694,8 @@ async def test_game_over_offers_the_transcript_to_copy() -> None:
         table = coord.tables[view.code]
         for bot_session in [s.session for s in table.seats[1:]]:
             assert bot_session is not None
+        assert len(quick(coord, view.code)) == 2  # (their pace is not what is tested here)
+        clock = drive_clock(coord)
         await app.session.start()
         # play ana's part with the stand-in strategy until the game ends (the bots play their own)
         rng = random.Random(0)
@@ -703,6 +707,8 @@ async def test_game_over_offers_the_transcript_to_copy() -> None:
             assert game is not None
             if table.status == "over":
                 break
+            if table.reveal_until is not None:  # each turn's reveal is held for ana: over by the clock
+                await reveal_out(coord, view.code, clock)
             command = random_stand_in(view_for(game.state, 0), rng)
             if command is not None and 0 in game.state.waiting_for():
                 await app.session._run(table, command)
