@@ -167,11 +167,16 @@ async def press(client: PtyClient, *keys: str) -> None:
 
 
 async def settle_screen(client: PtyClient, still: float = 0.3) -> None:
-    """Until the screen stops changing for `still` seconds (the keys sent have all been handled and drawn)."""
-    for _ in range(100):
-        before = len(client.raw)
-        await asyncio.sleep(still)
-        if len(client.raw) == before:
+    """Until the screen stops changing for `still` seconds (the keys sent have all been handled and drawn), looked
+    at every 50 ms (new output restarts the count)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 100 * still
+    size, since = len(client.raw), loop.time()
+    while loop.time() < deadline:
+        await asyncio.sleep(0.05)
+        if len(client.raw) != size:
+            size, since = len(client.raw), loop.time()
+        elif loop.time() - since >= still:
             return
     raise AssertionError("the screen never settled")
 
