@@ -510,8 +510,9 @@ class TableScreen(Screen[None]):
         self._clue_key = key
         clue = self.query_one("#clue", TextBox)
         line = words.clue_line(view, reveal)
-        self._show(clue, line is not None and not self.has_class("-wall"))
-        if line is not None:
+        wall = self.has_class("-wall")
+        self._show(clue, line is not None and not wall)
+        if line is not None and not wall:  # (under the wall it is hidden: its words would ask for a layout)
             clue.show(content(line))
 
     def _render_lobby(self) -> None:

@@ -49,6 +49,7 @@ WALL_SIZE = (160, 48)
 SIDE = 38  # the seats column's width
 CARD_MIN = 30  # a card's narrowest box
 PICTURES_MAX = 256
+LINES_MAX = 8192
 
 Picture = tuple[Strip, ...]
 
@@ -393,6 +394,7 @@ class Counts:
 
 counts = Counts()
 _pictures: dict[tuple[object, ...], Picture] = {}
+_lines: dict[tuple[object, ...], Strip] = {}
 
 
 def picture_key(view: TableView) -> tuple[object, ...]:
@@ -430,7 +432,19 @@ def wall_picture(view: TableView, width: int, height: int, caps: Capabilities, l
     counts.drawn += 1
     if len(_pictures) >= PICTURES_MAX:
         _pictures.clear()
-    found = _pictures[key] = tuple(Strip(line, width) for line in wall_lines(view, width, height, caps, local))
+    found = _pictures[key] = tuple(_strip(line, width) for line in wall_lines(view, width, height, caps, local))
+    return found
+
+
+def _strip(line: Line, width: int) -> Strip:
+    """`line` as a strip: the very strip of an earlier picture that had that line (so a wall redraws only the rows
+    whose strip is another: a move changes a few lines of the picture, not all of them)."""
+    key = (width, *line)
+    found = _lines.get(key)
+    if found is None:
+        if len(_lines) >= LINES_MAX:
+            _lines.clear()
+        found = _lines[key] = Strip(line, width)
     return found
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from rich.style import Style
 from textual import events
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
@@ -72,11 +72,24 @@ class Wall(ScrollView, can_focus=False):
         if view is not None and width > 0 and wall_shows(view):
             local = Local(join=self._join, final_reveal=self._final is not None)
             picture = wall_picture(view, width, height, self._caps, local)
-        if picture is self.picture:
+        before = self.picture
+        if picture is before:
             return
         self.picture = picture
-        self.virtual_size = Size(width, len(picture))
-        self.refresh()
+        size = Size(width, max(len(picture), height))  # (at least its room: a shorter picture asks for no layout)
+        if size != self.virtual_size:
+            self.virtual_size = size
+            self.refresh()
+            return
+        # the same room: only the rows whose line is another (a picture's unchanged lines are the same strips)
+        top = self.scroll_offset.y
+        rows = [
+            y
+            for y in range(max(top, 0), min(max(len(before), len(picture)), top + height))
+            if y >= len(before) or y >= len(picture) or before[y] is not picture[y]
+        ]
+        for first, last in _bands(rows):
+            self.refresh(Region(0, first - top, width, last - first + 1))
 
     def render_line(self, y: int) -> Strip:
         # (a Strip keeps its crops and styled forms: the picture's strips are shared, and so are those)
@@ -89,3 +102,14 @@ class Wall(ScrollView, can_focus=False):
         if index >= len(self.picture):
             return Strip.blank(width, style)
         return self.picture[index].crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+
+
+def _bands(rows: list[int]) -> list[tuple[int, int]]:
+    """Runs of consecutive rows, as (first, last)."""
+    bands: list[tuple[int, int]] = []
+    for y in rows:
+        if bands and bands[-1][1] == y - 1:
+            bands[-1] = (bands[-1][0], y)
+        else:
+            bands.append((y, y))
+    return bands
