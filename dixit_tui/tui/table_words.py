@@ -125,6 +125,30 @@ def teammate(game: PlayerView | None, seat: int | None) -> int | None:
     return next((p.seat for p in game.players if p.team == team and p.seat != seat and p.active), None)
 
 
+def team_cards(view: TableView, seats: Sequence[int]) -> Words:
+    """Team mode, the cards still to come (each team gives one, whichever of its players gives it first): `a card
+    from dee`, `team 1's card (ana or dee)`, `team 1's card (ana or dee) and a card from cy`."""
+    game = view.game
+    groups: dict[int, list[int]] = {}
+    for seat in seats:
+        team = game.players[seat].team if game is not None and seat < len(game.players) else None
+        groups.setdefault(team if team is not None else -1 - seat, []).append(seat)
+    if all(len(members) == 1 for members in groups.values()):
+        return _w("a card each from " if len(seats) > 1 else "a card from ", name_list(names(view, seats)))
+    parts: list[str | tuple[str, str] | Words] = []
+    for i, (team, members) in enumerate(groups.items()):
+        if i:
+            parts.append(" and " if i == len(groups) - 1 else ", ")
+        if len(members) == 1:
+            parts.extend(("a card from ", (seat_name(view, members[0]), "bold")))
+            continue
+        parts.append("your team's card (" if view.you in members else f"team {team + 1}'s card (")
+        for j, seat in enumerate(members):
+            parts.extend(((" or " if j else ""), (seat_name(view, seat), "bold")))
+        parts.append(")")
+    return _w(*parts)
+
+
 def team_chat_mate(view: TableView) -> str | None:
     """Team mode, once the game runs: your teammate's name (team chat is open with them), else None."""
     game, you = view.game, view.you
@@ -623,6 +647,8 @@ def status(view: TableView, choices: Choices) -> Words:
             lead = "Your card is in. " if len(game.your_cards) == 1 else "Your cards are in. "
         elif you is not None and game.mode == Mode.TEAM:
             lead = "You vote this turn. "
+        if game.mode == Mode.TEAM:  # one card a team: a team's two players are "ana or dee", not a card each
+            return _w(lead, "Waiting for ", team_cards(view, game.waiting_for), ".")
         # the rules are set at the start: two cards each only in a game that began with three (a removal that
         # leaves three keeps one each, as docs/rules.md says)
         per = 2 if game.mode == Mode.STANDARD and len(game.players) == 3 else 1

@@ -20,7 +20,7 @@ from textual.strip import Strip
 
 from dixit_tui.coordinator import TableView
 from dixit_tui.coordinator.models import TableStatus
-from dixit_tui.engine import Phase, Reveal
+from dixit_tui.engine import Mode, Phase, Reveal
 from dixit_tui.engine.reveal import Outcome, SlotResult
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import Capabilities
@@ -119,6 +119,8 @@ def waiting_words(view: TableView, pen: Pen) -> Words:
         if game.storyteller is None:
             return Words.of("Waiting for the first clue: anyone may give it.")
         return Words.of("Waiting for ", (words.seat_name(view, game.storyteller), "bold"), " to give the clue.")
+    if game.phase == Phase.SUBMIT and game.mode == Mode.TEAM:  # one card a team, from either of its players
+        return Words.of("The cards come in: waiting for ", words.team_cards(view, game.waiting_for), ".")
     if game.phase == Phase.SUBMIT:
         return Words.of("The cards come in: waiting for ", words.name_list(waiting, 12), ".")
     return Words.of("The vote: waiting for ", words.name_list(waiting, 12), ".")

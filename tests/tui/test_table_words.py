@@ -275,8 +275,19 @@ async def test_team_the_teammates_card_and_the_team_chat() -> None:
         f"Your team gives one card: you or {words.seat_name(view, pair_mate)}. The first to give it submits; "
         "the other votes."
     )
+    # each team gives one card: a team still to give is "team 3's card (cara or finn)", never "a card each"
+    # (found playing over SSH: "Waiting for a card each from ana and dee", who were one team giving one card)
+    third = [s for s in range(len(names)) if s not in (view.you, mate, pair_view.you, pair_mate)]
+    team = game.players[third[0]].team
+    assert team is not None
+    third_card = f"team {team + 1}'s card ({' or '.join(words.seat_name(view, s) for s in third)})"
+    told = say(teller)
+    assert told.startswith("Your card is in. Waiting for ") and "a card each" not in told and third_card in told
+    assert f"a card from {mate_name}" in told
     await give([pair])
-    assert say(sessions[pair_mate]).startswith("You vote this turn. Waiting for ")
+    waiting = say(sessions[pair_mate])
+    assert waiting.startswith("You vote this turn. Waiting for ") and third_card in waiting
+    assert f"a card from {mate_name}" in waiting and "a card each" not in waiting
     assert words.submit_stale(view_of(sessions[pair_mate]), 1, many=False) == "your team's card is in"
     await give(sessions)
     assert plain(words.vote_note(view_of(sessions[mate]))) == (
