@@ -33,9 +33,13 @@ def winners_of(view: TableView) -> tuple[str, Words]:
     if game.mode == Mode.TEAM:
         teams = sorted({t for w in winners if (t := game.players[w].team) is not None})
         label = " and ".join(f"team {t + 1}" for t in teams)
-        return label, Words.of((label.capitalize(), "bold"), " (", words.name_list(names, 12), f") won with {top}.")
+        return label, Words.of(
+            (label.capitalize(), "bold"), " (", words.name_list(names, 12), f") won with {words.plural(top, 'point')}."
+        )
     if len(names) > 2:  # (their names in big letters would fill the wall)
-        return f"{len(names)} winners", Words.of(words.name_list(names, 12), f" share the win with {top} points.")
+        return f"{len(names)} winners", Words.of(
+            words.name_list(names, 12), f" share the win with {words.plural(top, 'point')}."
+        )
     if len(names) > 1:
         return " and ".join(names), Words.of(words.name_list(names, 12), f" share the win with {top} points.")
     return names[0], Words.of((names[0], "bold"), f" won with {words.plural(top, 'point')}.")

@@ -90,7 +90,8 @@ async def test_a_team_game_names_the_winning_team_big() -> None:
     assert text.isascii() and "Final standings" in text
     label = " and ".join(f"team {t + 1}" for t in teams)
     assert all(row in text for row in big(label, "#")), text
-    assert f"{label.capitalize()} (" in text
+    top = max(p.score for p in game.players)
+    assert f"{label.capitalize()} (" in text and f") won with {top} points." in text  # (with its unit, as for one)
 
 
 async def test_when_many_share_the_win_the_banner_counts_them() -> None:
