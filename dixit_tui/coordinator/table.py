@@ -421,7 +421,7 @@ class Table(Generic[S]):
             open_clue = state.phase is Phase.CLUE and state.turn.storyteller is None  # the first clue, open to all
             self.game.state = fold(events, state) if game is None else game[1]
             self.game.events.extend(events)
-            return self._describe(events, rec.get("stand_in"), open_clue=open_clue)
+            return self._describe(events, rec.get("stand_in"), open_clue=open_clue, host_before=state.host)
         elif kind == "chat":
             line = ChatLine(rec["seat"], rec["name"], rec["text"])
             self.add_table_line(line)
@@ -795,11 +795,16 @@ class Table(Generic[S]):
         self.person_played = False
 
     def _describe(
-        self, events: Sequence[Event], stand_in: str | None = None, *, open_clue: bool = False
+        self,
+        events: Sequence[Event],
+        stand_in: str | None = None,
+        *,
+        open_clue: bool = False,
+        host_before: int | None = None,
     ) -> list[Update]:
         """Public log lines and updates for the events of one command. Only public facts are written.
         `stand_in` ("away", "time"): a stand-in made the command, and the log says why, once. `open_clue`: the
-        command was given while the first clue was open to everyone."""
+        command was given while the first clue was open to everyone. `host_before`: the host before the command."""
         assert self.game is not None
         updates: list[Update] = []
         names = [s.name for s in self.seats]
@@ -847,9 +852,14 @@ class Table(Generic[S]):
                     updates.append(VoidedUpdate(turn))
                     what = "The practice turn" if turn == 0 else f"Turn {turn}"
                     self.note(f"{what} was voided: every card went back to its owner.")
-                case PlayerRemoved(seat=seat):
+                case PlayerRemoved(seat=seat, host=host):
                     self.seats[seat].removed = True
-                    self.note(f"{names[seat]} has left the game for good.")
+                    if seat == host_before and host != seat and not self.seats[host].bot:
+                        # the host's duties went with the game to the next person: everyone reads who has them
+                        # (to a bot, they go on at once to a person, and that is told: see Coordinator._pass_host)
+                        self.note(f"{names[seat]} has left the game for good, so {names[host]} is the host now.")
+                    else:
+                        self.note(f"{names[seat]} has left the game for good.")
                 case GameEnded(winners=winners):
                     state = self.game.state
                     scores = tuple((s, state.scores[s]) for s in state.active_seats())

@@ -42,6 +42,30 @@ async def test_a_host_who_leaves_the_game_for_good_hands_over_at_once_to_a_perso
     await p2.session.remove(1)  # the new host can use the duties
 
 
+async def test_a_host_who_leaves_for_good_says_who_the_host_is_when_the_next_seat_is_a_person() -> None:
+    """Found playing over SSH: host ana left a team game for good (`x`, herself); the engine gave the duties to ben,
+    the next seat, and the log said only "ana has left the game for good.": nobody was told ben was the host."""
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    ana = await connect(coord, "ana", key="SHA256:ana")
+    code = (await ana.session.create(TableOptions(seed=4))).code
+    ben = await connect(coord, "ben", key="SHA256:ben")
+    await ben.session.join(code)
+    cy = await connect(coord, "cy", key="SHA256:cy")
+    await cy.session.join(code)
+    dee = await connect(coord, "dee", key="SHA256:dee")
+    await dee.session.join(code)
+    eve = await connect(coord, "eve", key="SHA256:eve")
+    await eve.session.join(code)
+    await ana.session.start()
+    await cy.session.remove(2)  # not the host: the log says only that
+    view = ben.view
+    assert view is not None and view.log[-1] == "cy has left the game for good."
+    await ana.session.remove(0)
+    view = ben.view
+    assert view is not None and view.host == 1 and view.is_host
+    assert view.log[-1] == "ana has left the game for good, so ben is the host now."
+
+
 async def test_a_host_who_drops_hands_over_after_the_grace_and_not_before() -> None:
     now = [1000.0]
     coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=60, clock=lambda: now[0])
