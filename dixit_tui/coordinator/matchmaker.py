@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.models import QueueUpdate, TableOptions, TableStatus
+from dixit_tui.coordinator.queue_sharing import LocalQueue, QueueSharing
 from dixit_tui.engine import (
     ConfigError,
     ErrorCode,
@@ -38,8 +39,6 @@ from dixit_tui.sanitize import name_key
 if TYPE_CHECKING:
     from dixit_tui.coordinator.player_session import PlayerSession, SessionTable
     from dixit_tui.coordinator.service import Coordinator
-    from dixit_tui.coordinator.shared import SharedTables
-    from dixit_tui.coordinator.shared_queue import SharedQueue
 
 log = logging.getLogger(__name__)
 log.addFilter(REPEATS)  # (an outage fails every tick the same way)
@@ -124,14 +123,12 @@ class Matchmaker:
         self.lock = asyncio.Lock()  # one seating at a time
         self.timer: asyncio.TimerHandle | None = None
         self.seated = 0  # tables the queue opened, ever
-        self.shared: SharedQueue | None = None  # several workers on Redis: the one queue of them all
+        self.sharing: QueueSharing = LocalQueue(self)  # (several workers: their one queue)
 
-    def share(self, tables: SharedTables) -> None:
-        """Several workers on Redis: queue in the one queue of them all (`SharedQueue`)."""
-        from dixit_tui.coordinator.shared_queue import SharedQueue
-
-        self.shared = SharedQueue(self, tables)
-        self.shared.start(tables.tick_every)
+    def share(self, sharing: QueueSharing) -> None:
+        """Hand the matchmaker what sharing the queue with other workers changes: `shared_queue.SharedQueue` does,
+        when the tables are shared (`shared.SharedTables.start`)."""
+        self.sharing = sharing
 
     # --- the queue ---------------------------------------------------------------------------------------------
 
@@ -146,18 +143,14 @@ class Matchmaker:
         ticket = Ticket(session, ask, self.coordinator.clock())
         self.tickets.append(ticket)
         self._tell_waiting(ask.kind())
-        if self.shared is not None:
-            await self.shared.put(ticket)
-            return
-        await self.match()
+        await self.sharing.put(ticket)
 
     def unqueue(self, session: PlayerSession, *, quietly: bool = False) -> bool:
         """Take `session` out of the queue (it asked, or closed). Returns whether it was in it."""
         ticket = self._drop(session)
         if ticket is None:
             return False
-        if self.shared is not None:
-            self.shared.drop(ticket)
+        self.sharing.drop(ticket)
         if quietly:
             return True
         if not session.closed:
@@ -198,9 +191,10 @@ class Matchmaker:
         await self.match()
 
     async def match(self) -> None:
-        if self.shared is not None:  # the one matchmaker of all the workers decides
-            await self.shared.round()
-            return
+        await self.sharing.round()  # (with several workers, the one matchmaker of them all decides)
+
+    async def seat_here(self) -> None:
+        """Seat whoever can be seated now, this process alone deciding (`LocalQueue`)."""
         async with self.lock:
             while (found := self._next_table()) is not None:
                 tickets, size = found
@@ -221,7 +215,7 @@ class Matchmaker:
 
     async def _open(self, tickets: Sequence[Ticket], size: int) -> None:
         """A new table for `tickets` (its host: the one waiting longest), bots in the seats left, started. The
-        clients of other workers (the shared queue) are seated by their worker, told by `shared.seated`."""
+        clients of other workers (the shared queue) are seated by their worker, told by `sharing.seated`."""
         coordinator = self.coordinator
         ask = tickets[0].ask
         options = TableOptions(mode=ask.mode.value, profile=ask.profile.value, seats=size)
@@ -243,8 +237,8 @@ class Matchmaker:
                 table.sit(seat, session)
                 session.deliver(QueueUpdate(False, 0, f"A table was found: {table.code}.", table.code))
             await coordinator.changed(table, lobby=True)
-        if remote and self.shared is not None:
-            await self.shared.seated(table, [(t, table.seats[seat].code) for t, seat in remote])
+        if remote:
+            await self.sharing.seated(table, [(t, table.seats[seat].code) for t, seat in remote])
         bots = size - len(tickets)
         if bots:
             try:

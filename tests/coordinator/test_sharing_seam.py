@@ -1,6 +1,7 @@
 """Redis is a layer under the coordinator, not threaded through it: the coordinator (service.py, player_session.py)
-knows only the `Sharing` interface and never imports the Redis implementation (coordinator/shared), which reads and
-writes Redis through the store's public interface only."""
+knows only the `Sharing` interface, and the matchmaker (matchmaker.py) only the `QueueSharing` one; neither imports the
+Redis implementation (coordinator/shared, shared_queue.py), which reads and writes Redis through the store's public
+interface only."""
 
 from __future__ import annotations
 
@@ -30,14 +31,14 @@ def shared_sources() -> list[Path]:
 
 
 def test_the_coordinator_imports_the_sharing_interface_and_not_the_redis_tables() -> None:
-    for name in ("service.py", "player_session.py"):
+    for name in ("service.py", "player_session.py", "matchmaker.py"):
         path = COORDINATOR / name
         if not path.exists():
             continue
         imported = imports_of(path)
         assert not {m for m in imported if m.startswith("dixit_tui.coordinator.shared") or m.startswith("redis")}, name
         text = path.read_text(encoding="utf-8")
-        assert not re.findall(r"shared is (not )?None", text), f"{name} asks whether its tables are shared"
+        assert not re.findall(r"(shared|sharing) is (not )?None", text), f"{name} asks whether it is shared"
 
 
 def test_the_redis_tables_use_only_the_stores_public_interface() -> None:

@@ -13,6 +13,7 @@ import pytest
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions
 from dixit_tui.coordinator.matchmaker import Ask
 from dixit_tui.coordinator.shared import SharedTables
+from dixit_tui.coordinator.shared_queue import SharedQueue
 from dixit_tui.engine import GiveClue, Mode, Phase, Profile, Submit, Vote
 from dixit_tui.engine.random_play import random_command
 from dixit_tui.store.redis_store import RedisStore
@@ -51,7 +52,7 @@ async def rounds(workers: list[SharedTables], more: int) -> None:
     """The matchmaker (whichever worker holds its lease) runs `more` rounds from now (each reads the whole queue)."""
 
     def ran() -> int:
-        return sum(q.rounds for w in workers if (q := w.coordinator.matchmaker.shared) is not None)
+        return sum(q.rounds for w in workers if isinstance(q := w.coordinator.matchmaker.sharing, SharedQueue))
 
     done = ran() + more
     await until(lambda: ran() >= done, f"{more} rounds of the matchmaker")

@@ -25,6 +25,7 @@ from dixit_tui.coordinator.shared.pipeline import execute
 from dixit_tui.coordinator.shared.presence import Presence, RemoteSeat, holders
 from dixit_tui.coordinator.shared.replica import SharedStore, SyncedLock
 from dixit_tui.coordinator.shared.tries import Tries
+from dixit_tui.coordinator.shared_queue import SharedQueue
 from dixit_tui.engine import ErrorCode
 from dixit_tui.log_caps import REPEATS
 from dixit_tui.store.base import Record, Store
@@ -336,11 +337,12 @@ class SharedTables:
         self._tasks.append(detached.spawn(self._listen(), name="shared-tables-listen"))
         self._tasks.append(detached.spawn(self._ticking(), name="shared-tables-tick"))
         self._tasks.append(detached.spawn(self.live.listen(), name="shared-tables-live"))
-        self.coordinator.matchmaker.share(self)  # the queue: one matchmaker for every worker
+        queue = SharedQueue(self.coordinator.matchmaker, self)  # the queue: one matchmaker for every worker
+        self.coordinator.matchmaker.share(queue)
+        queue.start(self.tick_every)
 
     async def stop(self) -> None:
-        if self.coordinator.matchmaker.shared is not None:
-            await self.coordinator.matchmaker.shared.stop()
+        await self.coordinator.matchmaker.sharing.stop()
         for task in self._tasks:
             task.cancel()
         if self._tasks:  # bounded: closing a pub/sub connection in the middle of a read can hang
