@@ -32,7 +32,7 @@ from dixit_tui.coordinator.models import (
 )
 from dixit_tui.coordinator.retry import retry_on_conflict, retrying
 from dixit_tui.coordinator.table import Table
-from dixit_tui.coordinator.wording import NO_BOTS, duration, plural
+from dixit_tui.coordinator.wording import NO_BOTS, and_list, duration, plural
 from dixit_tui.engine import (
     Command,
     ErrorCode,
@@ -434,7 +434,7 @@ class PlayerSession:
             away = table.away_names()
             if away:  # a rematch's seat nobody came back to: the table does not wait for it forever
                 grace = duration(self.coordinator.timers.disconnect_grace)
-                names = " and ".join([", ".join(away[:-1]), away[-1]] if len(away) > 1 else away)
+                names = and_list(away)
                 verb = "is" if len(away) == 1 else "are"
                 waits = f"when the game waits for them, a stand-in plays after {grace}"
                 table.announce(f"{names} {verb} not here: {waits}.")

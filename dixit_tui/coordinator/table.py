@@ -35,6 +35,7 @@ from dixit_tui.coordinator.models import (
     mode_text,
 )
 from dixit_tui.coordinator.results import count_moves, result_record
+from dixit_tui.coordinator.wording import and_list
 from dixit_tui.engine import (
     Card,
     Command,
@@ -871,7 +872,7 @@ class Table(Generic[S]):
                     elif all(score == 0 for _, score in scores):  # ended by a removal: no winner to name
                         self.note(f"Game over: {ENDED_BEFORE_SCORING}.")
                     else:
-                        self.note("Game over. " + " and ".join(names[w] for w in winners) + " won.")
+                        self.note(f"Game over. {and_list([names[w] for w in winners])} won.")
         if self.game.state.phase is Phase.CLUE and any(isinstance(e, TurnScored | TurnVoided) for e in events):
             if any(isinstance(e, PracticeEnded) for e in events):
                 self.note("The game begins.")

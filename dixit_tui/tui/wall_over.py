@@ -41,7 +41,9 @@ def winners_of(view: TableView) -> tuple[str, Words]:
             words.name_list(names, 12), f" share the win with {words.plural(top, 'point')}."
         )
     if len(names) > 1:
-        return " and ".join(names), Words.of(words.name_list(names, 12), f" share the win with {top} points.")
+        return " and ".join(names), Words.of(
+            words.name_list(names, 12), f" share the win with {words.plural(top, 'point')}."
+        )
     return names[0], Words.of((names[0], "bold"), f" won with {words.plural(top, 'point')}.")
 
 

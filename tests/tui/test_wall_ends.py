@@ -101,6 +101,8 @@ async def test_when_many_share_the_win_the_banner_counts_them() -> None:
     text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL))
     assert all(row in text for row in big("6 winners")), text
     assert "ana, ben, cara, dev, eve and fay share the win with 30 points." in text
+    # the log names them as a list too (found playing: "Game over. ana and ben and Oneiros and ... won.")
+    assert "Game over. ana, ben, cara, dev, eve and fay won." in view.log
 
 
 async def test_player_names_are_shown_as_typed_never_as_markup() -> None:
