@@ -16,14 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from textual.strip import Strip
-
 from dixit_tui.coordinator import TableView
 from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import Mode, Phase, Reveal
 from dixit_tui.engine.reveal import Outcome, SlotResult
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import Capabilities
+from dixit_tui.tui.picture import Picture, PictureCache, picture_text
 from dixit_tui.tui.table_words import Words
 from dixit_tui.tui.wall_drawing import (
     GAP,
@@ -51,7 +50,6 @@ CARD_MIN = 30  # a card's narrowest box
 PICTURES_MAX = 256
 LINES_MAX = 8192
 
-Picture = tuple[Strip, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,15 +386,8 @@ def _wall_lines(view: TableView, width: int, pen: Pen, *, big: bool) -> tuple[li
 # --- the pictures kept ----------------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class Counts:
-    drawn: int = 0  # pictures made
-    shared: int = 0  # pictures found already made
-
-
-counts = Counts()
-_pictures: dict[tuple[object, ...], Picture] = {}
-_lines: dict[tuple[object, ...], Strip] = {}
+_cache = PictureCache(pictures=PICTURES_MAX, lines=LINES_MAX)
+counts = _cache.counts
 
 
 def picture_key(view: TableView) -> tuple[object, ...]:
@@ -427,29 +418,9 @@ def wall_picture(view: TableView, width: int, height: int, caps: Capabilities, l
     """The wall for `view` at `width` x `height`: the same picture object for every spectator of that size and
     those capabilities (made once, then looked up)."""
     key = (picture_key(view), width, height, caps, local)
-    found = _pictures.get(key)
-    if found is not None:
-        counts.shared += 1
-        return found
-    counts.drawn += 1
-    if len(_pictures) >= PICTURES_MAX:
-        _pictures.clear()
-    found = _pictures[key] = tuple(_strip(line, width) for line in wall_lines(view, width, height, caps, local))
-    return found
-
-
-def _strip(line: Line, width: int) -> Strip:
-    """`line` as a strip: the very strip of an earlier picture that had that line (so a wall redraws only the rows
-    whose strip is another: a move changes a few lines of the picture, not all of them)."""
-    key = (width, *line)
-    found = _lines.get(key)
-    if found is None:
-        if len(_lines) >= LINES_MAX:
-            _lines.clear()
-        found = _lines[key] = Strip(line, width)
-    return found
+    return _cache.picture(key, width, lambda: wall_lines(view, width, height, caps, local))
 
 
 def wall_text(picture: Picture) -> str:
     """A picture as plain text, one line per row (for tests and reports)."""
-    return "\n".join(strip.text.rstrip() for strip in picture)
+    return picture_text(picture)

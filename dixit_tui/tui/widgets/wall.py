@@ -10,33 +10,29 @@ the wall's own)."""
 
 from __future__ import annotations
 
-from rich.style import Style
 from textual import events
-from textual.geometry import Region, Size
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
 from textual.timer import Timer
 
 from dixit_tui.coordinator import TableView
 from dixit_tui.engine import Phase
 from dixit_tui.tui.capabilities import FULL, Capabilities
 from dixit_tui.tui.lobby import shell_hint
-from dixit_tui.tui.wall_picture import Local, Picture, final_reveal_due, wall_picture, wall_shows
+from dixit_tui.tui.picture import Picture
+from dixit_tui.tui.wall_picture import Local, final_reveal_due, wall_picture, wall_shows
+from dixit_tui.tui.widgets.picture_view import PictureView
 
 
-class Wall(ScrollView, can_focus=False):
+class Wall(PictureView, can_focus=False):
     """Shows `wall_picture(view, its size, capabilities)` (`show` hands it each view)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._view: TableView | None = None
         self._caps: Capabilities = FULL
-        self.picture: Picture = ()
         self._join = ""
         self._played: str | None = None  # the table whose game this wall showed being played
         self._final: tuple[str, int] | None = None  # the table and turn whose last reveal is held, while it is
         self._final_timer: Timer | None = None
-        self._style: Style | None = None  # `rich_style`, worked out once per change of style, not once per line
 
     def show(self, view: TableView, caps: Capabilities, *, ssh_host: str | None, ssh_port: int | None) -> None:
         self._view, self._caps = view, caps
@@ -59,10 +55,6 @@ class Wall(ScrollView, can_focus=False):
         if draw:
             self._draw()
 
-    def notify_style_update(self) -> None:
-        self._style = None  # (Textual calls this whenever the CSS is applied to the wall: a theme, a class)
-        super().notify_style_update()
-
     def on_resize(self, event: events.Resize) -> None:
         self._draw()
 
@@ -72,44 +64,4 @@ class Wall(ScrollView, can_focus=False):
         if view is not None and width > 0 and wall_shows(view):
             local = Local(join=self._join, final_reveal=self._final is not None)
             picture = wall_picture(view, width, height, self._caps, local)
-        before = self.picture
-        if picture is before:
-            return
-        self.picture = picture
-        size = Size(width, max(len(picture), height))  # (at least its room: a shorter picture asks for no layout)
-        if size != self.virtual_size:
-            self.virtual_size = size
-            self.refresh()
-            return
-        # the same room: only the rows whose line is another (a picture's unchanged lines are the same strips)
-        top = self.scroll_offset.y
-        rows = [
-            y
-            for y in range(max(top, 0), min(max(len(before), len(picture)), top + height))
-            if y >= len(before) or y >= len(picture) or before[y] is not picture[y]
-        ]
-        for first, last in _bands(rows):
-            self.refresh(Region(0, first - top, width, last - first + 1))
-
-    def render_line(self, y: int) -> Strip:
-        # (a Strip keeps its crops and styled forms: the picture's strips are shared, and so are those)
-        scroll_x, scroll_y = self.scroll_offset
-        style = self._style
-        if style is None:  # (walks every ancestor's styles: 60 lines a frame, for each spectator, were 60 walks)
-            style = self._style = self.rich_style
-        width = self.size.width
-        index = scroll_y + y
-        if index >= len(self.picture):
-            return Strip.blank(width, style)
-        return self.picture[index].crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
-
-
-def _bands(rows: list[int]) -> list[tuple[int, int]]:
-    """Runs of consecutive rows, as (first, last)."""
-    bands: list[tuple[int, int]] = []
-    for y in rows:
-        if bands and bands[-1][1] == y - 1:
-            bands[-1] = (bands[-1][0], y)
-        else:
-            bands.append((y, y))
-    return bands
+        self.show_picture(picture)

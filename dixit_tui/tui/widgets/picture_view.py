@@ -1,0 +1,74 @@
+"""`PictureView`: a Line-API widget that shows a `Picture` (`tui.picture`), the base of every region of a screen
+drawn from data (the wall; the table's regions).
+
+A subclass makes its picture (a pure function of what it shows, its size and the terminal's capabilities, looked
+up in a `PictureCache`) and hands it to `show_picture`: the widget redraws only the rows whose strip is another
+(a picture's unchanged lines are the same strips), and scrolls when the picture is taller than its room.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from dixit_tui.tui.picture import Picture
+
+
+class PictureView(ScrollView):
+    """Shows `self.picture`; `show_picture` replaces it."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.picture: Picture = ()
+        self._style: Style | None = None  # `rich_style`, worked out once per change of style, not once per line
+
+    def notify_style_update(self) -> None:
+        self._style = None  # (Textual calls this whenever the CSS is applied to the widget: a theme, a class)
+        super().notify_style_update()
+
+    def show_picture(self, picture: Picture) -> None:
+        """Show `picture`, redrawing only what changed."""
+        before = self.picture
+        if picture is before:
+            return
+        self.picture = picture
+        width, height = self.size
+        size = Size(width, max(len(picture), height))  # (at least its room: a shorter picture asks for no layout)
+        if size != self.virtual_size:
+            self.virtual_size = size
+            self.refresh()
+            return
+        # the same room: only the rows whose line is another
+        top = self.scroll_offset.y
+        rows = [
+            y
+            for y in range(max(top, 0), min(max(len(before), len(picture)), top + height))
+            if y >= len(before) or y >= len(picture) or before[y] is not picture[y]
+        ]
+        for first, last in bands(rows):
+            self.refresh(Region(0, first - top, width, last - first + 1))
+
+    def render_line(self, y: int) -> Strip:
+        # (a Strip keeps its crops and styled forms: the picture's strips are shared, and so are those)
+        scroll_x, scroll_y = self.scroll_offset
+        style = self._style
+        if style is None:  # (walks every ancestor's styles: once per change of style, not once per line)
+            style = self._style = self.rich_style
+        width = self.size.width
+        index = scroll_y + y
+        if index >= len(self.picture):
+            return Strip.blank(width, style)
+        return self.picture[index].crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+
+
+def bands(rows: list[int]) -> list[tuple[int, int]]:
+    """Runs of consecutive rows, as (first, last)."""
+    found: list[tuple[int, int]] = []
+    for y in rows:
+        if found and found[-1][1] == y - 1:
+            found[-1] = (found[-1][0], y)
+        else:
+            found.append((y, y))
+    return found
