@@ -51,7 +51,6 @@ PICTURES_MAX = 256
 LINES_MAX = 8192
 
 
-
 @dataclass(frozen=True, slots=True)
 class Local:
     """What the wall shows beyond the view: the screen's own choices and what the server says of itself."""
