@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from textual.strip import Strip
+
 from dixit_tui.tui import banner_font
 from dixit_tui.tui import wall_picture as wall
 from dixit_tui.tui.capabilities import FULL, Capabilities
@@ -86,6 +88,6 @@ async def test_the_wall_is_for_spectators_at_160x48_and_more() -> None:
 def test_a_clue_the_font_cannot_draw_is_a_framed_bold_line() -> None:
     pen = wall.Pen(FULL)
     lines = wall.clue_banner(pen, "月の光", 100)
-    text = [wall.wall_text(tuple(wall.Strip(line) for line in lines))]
+    text = [wall.wall_text(tuple(Strip(line) for line in lines))]
     assert "“月の光”" in text[0] and "╭" in text[0]
     assert len(wall.clue_banner(pen, "Café au lait", 200)) == banner_font.HEIGHT  # accents off: big letters
