@@ -180,13 +180,6 @@ class SSHDriver(HostedDriver):
         for timer in timers:
             timer.resume()
 
-    def draw_held_now(self) -> None:
-        """What this session holds back is drawn at once (as if its last frame were long ago; for tests)."""
-        self._last_frame = -float("inf")
-        if self._due_handle is not None:
-            self._due_handle.cancel()
-        self._frame_due_now()
-
     # ---- capabilities -------------------------------------------------------------------------------
 
     @property
