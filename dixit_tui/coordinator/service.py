@@ -189,13 +189,14 @@ class Coordinator:
         self.allow_seeded_tables = allow_seeded_tables
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
-        # what sharing the tables with other workers changes (`serve --workers`: `shared.SharedTables`); one process
-        # alone: nothing
+        # what sharing the tables with other workers changes (`serve --workers`: `shared.SharedTables`, whose store
+        # is then `store`); one process alone: nothing
         self.sharing: Sharing = sharing or LocalSharing()
         self.moderation = Moderation(moderation or ModerationSettings(), lambda: self.store)  # bans, admins, MOTD
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
         self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
         self.ratings = Ratings()  # per SSH key, folded from the results of the games committed (and `restore`d)
+        self.sharing.attach(self)
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -221,12 +222,6 @@ class Coordinator:
         store: Any = self.store
         if hasattr(store, "reuse_after"):
             store.reuse_after, store.clock = self.limits.code_reuse_after, self.clock
-
-    def share(self, sharing: Sharing, store: Store) -> None:
-        """Hand the coordinator what sharing its tables with other workers changes, and the store it saves them in
-        then (before `restore`): `shared.SharedTables` does, when made for this coordinator."""
-        self.sharing, self.store = sharing, store
-        self._configure_store()
 
     async def restore(self) -> int:
         """Rebuild every open table from the store (after a restart or a crash), and the ratings from the results

@@ -237,12 +237,11 @@ async def two_workers(
         coordinators: list[Coordinator] = []
         servers: list[DixitAcceptor] = []
         for name in ("wa", "wb"):
-            coordinator = build_coordinator(args)
+            store = await RedisStore.open(url)
+            shared = SharedTables(store, worker=name, tick=0.2, revive=_revive)
+            coordinator = build_coordinator(args, store=shared.saving, sharing=shared)
             if seed is not None:
                 coordinator.rng = random.Random(seed)
-            store = await RedisStore.open(url)
-            shared = SharedTables(coordinator, store, worker=name, tick=0.2)
-            shared.revive = _revive
             await shared.start()
             stack.push_async_callback(store.close)
             stack.push_async_callback(shared.stop)

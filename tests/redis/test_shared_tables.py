@@ -66,21 +66,22 @@ async def start_worker(
 ) -> Worker:
     from dixit_tui.bots.player import revive_bot, seat_bots
 
+    async def revive(coordinator: Coordinator, seat_code: str, name: str) -> object:
+        return await revive_bot(coordinator, seat_code, name, rng=random.Random(seat_code))
+
     store = await RedisStore.open(url)
+    shared = SharedTables(
+        store, worker=name, tick=tick, presence_ttl=1.0, lease_ttl=1.0, revive=revive if bots else None
+    )
     coordinator = Coordinator(
         rng=random.Random(name),
         allow_seeded_tables=True,
         disconnect_grace=stand_in_grace,
         bots=seat_bots if bots else None,
         first_clue_grace=0.0,
+        store=shared.saving,
+        sharing=shared,
     )
-    shared = SharedTables(coordinator, store, worker=name, tick=tick, presence_ttl=1.0, lease_ttl=1.0)
-    if bots:
-
-        async def revive(coordinator: Coordinator, seat_code: str, name: str) -> object:
-            return await revive_bot(coordinator, seat_code, name, rng=random.Random(seat_code))
-
-        shared.revive = revive
     await shared.start()
     return Worker(coordinator, shared)
 

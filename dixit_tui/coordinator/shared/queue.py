@@ -32,7 +32,7 @@ from dixit_tui.store.redis_store import StoreUnavailable
 if TYPE_CHECKING:
     from dixit_tui.coordinator.matchmaker import Matchmaker
     from dixit_tui.coordinator.player_session import SessionTable
-    from dixit_tui.coordinator.shared import SharedTables
+    from dixit_tui.coordinator.shared.tables import SharedTables
 
 log = logging.getLogger(__name__)
 log.addFilter(REPEATS)  # (an outage fails every tick the same way)
