@@ -221,9 +221,8 @@ async def two_workers(
         for name in ("wa", "wb"):
             store = await RedisStore.open(url)
             shared = SharedTables(store, worker=name, tick=0.2, revive=_revive)
-            coordinator = build_coordinator(args, store=shared.saving, sharing=shared)
-            if seed is not None:
-                coordinator.rng = random.Random(seed)
+            rng = random.Random(seed) if seed is not None else None
+            coordinator = build_coordinator(args, store=shared.saving, sharing=shared, rng=rng)
             await shared.start()
             stack.push_async_callback(store.close)
             stack.push_async_callback(shared.stop)
