@@ -128,10 +128,6 @@ class SSHDriver(HostedDriver):
         self._deferred_steps: list[tuple[int, asyncio.Handle]] = []
         """Steps of this app's work put back in the loop's ready queue and not yet run, as (ticket, handle): a heap,
         the earliest scheduled first (see `_measure_session_work`)."""
-        self.frames = 0
-        """Screen updates drawn for the client."""
-        self.frames_held = 0
-        """Drawings and screen update ticks put off because this session is watching (see `frame_due`)."""
         self._last_frame = -float("inf")
         self._held_timers: list[Any] = []
         """Update timers of this app's screens paused while a drawing is put off (see `hold_frame`)."""
@@ -169,7 +165,6 @@ class SSHDriver(HostedDriver):
             self._due_handle = self._loop.call_later(max(0.0, wait), self._frame_due_now)
 
     def frame_drawn(self) -> None:
-        self.frames += 1
         self._last_frame = self._loop.time()
 
     def _frame_due_now(self) -> None:
