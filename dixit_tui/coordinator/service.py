@@ -174,9 +174,7 @@ class Coordinator:
         # codes not to give out although no open table has them: closed here within `code_reuse_after` (the store
         # decides for older ones), or seen at another worker; code -> when (epoch seconds), oldest first
         self.used_codes: dict[str, float] = {}
-        self.lobby_changes = 0  # changes to the lobby's listing (counters for tests and benchmarks)
-        self.lobby_listings = 0  # listings built and sent to the lobby's sessions (coalesced: `lobby_changed`)
-        self.lobby_sent_at: float | None = None
+        self.lobby_sent_at: float | None = None  # when the lobby's listing was last sent (coalesced: `lobby_changed`)
         self._lobby_timer: asyncio.TimerHandle | None = None
         self._prune_timer: asyncio.TimerHandle | None = None  # the next daily prune of old games (`prune`)
         self.taken_out: set[str] = set()  # tables out of play while the store was away (`find_table` loads them)
@@ -726,7 +724,6 @@ class Coordinator:
         change after a quiet `lobby_interval` (on the coordinator's clock) is sent at once, and the changes within the
         interval after it go out together as one listing at its end. So a create/leave loop costs the lobbies at most
         two listings an interval, whoever loops (and its creates are metered: `creates_per_player`, ...)."""
-        self.lobby_changes += 1
         if self._lobby_timer is not None:
             return  # a listing is due at the end of the interval: it will show this change too
         sent = self.lobby_sent_at
@@ -746,7 +743,6 @@ class Coordinator:
             self._lobby_timer.cancel()
             self._lobby_timer = None
         self.lobby_sent_at = self.clock()
-        self.lobby_listings += 1
         update = LobbyUpdate(self.summaries())
         for session in self.sessions:
             if session.table is None and session.last != update:

@@ -137,8 +137,6 @@ class SSHDriver(HostedDriver):
         """Update timers of this app's screens paused while a drawing is put off (see `hold_frame`)."""
         self._due_handle: asyncio.TimerHandle | None = None
         self.writes = 0
-        self.socket_writes = 0
-        """Writes of this session's output to its connection's socket (one per frame, see `_write_channel`)."""
 
     @property
     def username(self) -> str:
@@ -179,13 +177,6 @@ class SSHDriver(HostedDriver):
         timers, self._held_timers = self._held_timers, []
         for timer in timers:
             timer.resume()
-
-    def draw_held_now(self) -> None:
-        """What this session holds back is drawn at once (as if its last frame were long ago; for tests)."""
-        self._last_frame = -float("inf")
-        if self._due_handle is not None:
-            self._due_handle.cancel()
-        self._frame_due_now()
 
     # ---- capabilities -------------------------------------------------------------------------------
 
@@ -327,7 +318,6 @@ class SSHDriver(HostedDriver):
         finally:
             del connection._send
             if packets:
-                self.socket_writes += 1
                 send(connection, packets[0] if len(packets) == 1 else b"".join(packets))
 
     def _check_drain(self) -> None:

@@ -189,11 +189,16 @@ def configure(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
 
 
 def build_coordinator(
-    args: argparse.Namespace, *, store: Store | None = None, sharing: Sharing | None = None
+    args: argparse.Namespace,
+    *,
+    store: Store | None = None,
+    sharing: Sharing | None = None,
+    rng: random.Random | None = None,
 ) -> Coordinator:
     """The one coordinator every session of this server shares, saving its tables in `store` (None: nowhere) and
-    sharing them through `sharing` (None: this process alone)."""
-    return coordinator_settings(args)(store=store, sharing=sharing)
+    sharing them through `sharing` (None: this process alone); `rng` makes its table codes and each game's shuffle
+    (None: the system's random source)."""
+    return coordinator_settings(args)(store=store, sharing=sharing, rng=rng)
 
 
 def coordinator_settings(args: argparse.Namespace) -> functools.partial[Coordinator]:

@@ -80,8 +80,7 @@ async def dixit_server(
         **{"deck": [], "allow_seeded_tables": True, "disconnect_grace": 60.0, "host": HOST, "port": 0, **settings}
     )
     saved = await SqliteStore.open(tmp_path / "data") if store else None
-    coordinator = build_coordinator(args, store=saved)
-    coordinator.rng = random.Random(seed)
+    coordinator = build_coordinator(args, store=saved, rng=random.Random(seed))
     make_app = build_app_factory(args, coordinator)
     if wrap is not None:
         make_app = wrap(make_app, coordinator)

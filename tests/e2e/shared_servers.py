@@ -160,23 +160,9 @@ class FreshestTables(Mapping[str, Any]):
         return len(set().union(*(c.tables for c in self._coordinators)))
 
 
-class BothGuards:
-    """The reconnect guards of both workers, counted together."""
-
-    def __init__(self, coordinators: list[Coordinator]) -> None:
-        self._coordinators = coordinators
-
-    @property
-    def refused(self) -> int:
-        return sum(c.reconnect_guard.refused for c in self._coordinators)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._coordinators[0].reconnect_guard, name)
-
-
 class BothWorkers:
     """The first worker's coordinator, for a test to look at and to connect sessions to, with both workers' tables
-    (the freshest replica of each), sessions and reconnect refusals. A spy the test sets on its `broadcast` (the
+    (the freshest replica of each) and sessions. A spy the test sets on its `broadcast` (the
     hidden information test's recorder of what each change was) sees each change once, when the first worker to
     show it does (that moment is what "before the reveal" means when players sit at two workers)."""
 
@@ -194,10 +180,6 @@ class BothWorkers:
     @property
     def sessions(self) -> set[Any]:
         return set().union(*(c.sessions for c in self._coordinators))
-
-    @property
-    def reconnect_guard(self) -> BothGuards:
-        return BothGuards(self._coordinators)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._coordinators[0], name)
@@ -250,9 +232,8 @@ async def two_workers(
         for name in ("wa", "wb"):
             store = await RedisStore.open(url)
             shared = SharedTables(store, worker=name, tick=0.2, revive=_revive)
-            coordinator = build_coordinator(args, store=shared.saving, sharing=shared)
-            if seed is not None:
-                coordinator.rng = random.Random(seed)
+            rng = random.Random(seed) if seed is not None else None
+            coordinator = build_coordinator(args, store=shared.saving, sharing=shared, rng=rng)
             await shared.start()
             stack.push_async_callback(store.close)
             stack.push_async_callback(shared.stop)

@@ -26,8 +26,12 @@ def driver_of(coord: Coordinator, name: str) -> SSHDriver:
 
 
 def release(driver: SSHDriver) -> None:
-    """Whatever the session holds back is drawn at once (as if its last frame were long ago)."""
-    driver.draw_held_now()
+    """Whatever the session holds back is drawn at once (as if its last frame were long ago): the held frame's
+    timer goes off now."""
+    driver._last_frame = -float("inf")
+    if driver._due_handle is not None:
+        driver._due_handle.cancel()
+    driver._frame_due_now()
 
 
 QUIET = 0.3

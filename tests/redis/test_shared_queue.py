@@ -18,6 +18,7 @@ from dixit_tui.engine.random_play import random_command
 from dixit_tui.store.redis_store import RedisStore
 from tests.redis_server import RedisServer
 from tests.store.tables import Client, last_view
+from tests.work_counters import Calls
 
 
 async def until(condition: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
@@ -48,13 +49,10 @@ async def workers(redis_server: RedisServer) -> AsyncIterator[list[SharedTables]
 
 
 async def rounds(workers: list[SharedTables], more: int) -> None:
-    """The matchmaker (whichever worker holds its lease) runs `more` rounds from now (each reads the whole queue)."""
-
-    def ran() -> int:
-        return sum(w.shared_queue.rounds for w in workers)
-
-    done = ran() + more
-    await until(lambda: ran() >= done, f"{more} rounds of the matchmaker")
+    """The matchmaker (whichever worker holds its lease) runs `more` rounds from now (each reads the whole queue and
+    takes the tickets out of what it read: counted there)."""
+    read = [Calls(w.shared_queue, "_tickets") for w in workers]
+    await until(lambda: sum(r.count for r in read) >= more, f"{more} rounds of the matchmaker")
 
 
 async def connect(shared: SharedTables, name: str) -> tuple[Client, PlayerSession]:

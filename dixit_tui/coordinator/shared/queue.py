@@ -65,7 +65,6 @@ class SharedQueue:
         self.ttl = ttl
         self.mine: dict[str, Ticket] = {}  # this worker's tickets in Redis, by id
         self.lock = asyncio.Lock()  # one round at a time here
-        self.rounds = 0  # rounds this worker ran as the matchmaker
         self._tasks: list[asyncio.Task[None]] = []
         self._renew_script = self.store.client.register_script(_RENEW)
 
@@ -126,7 +125,6 @@ class SharedQueue:
             except (RedisError, StoreUnavailable) as err:
                 log.warning("the queue could not be read: %s", err)
                 return
-            self.rounds += 1
             tickets, gone = self._tickets(raw)
             if gone:
                 with contextlib.suppress(RedisError):

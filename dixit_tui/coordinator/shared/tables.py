@@ -67,10 +67,6 @@ class SharedTables:
         self.lease_ttl = lease_ttl
         self.revive = revive
         self.tries = Tries(store)
-        self.round_trips = 0  # to Redis for changes and catching up (not the ticks): a figure for tests and benchmarks
-        self.ticks = 0  # periodic round trips (renewals, leases, what lost notices left behind)
-        self.conflicts = 0  # appends refused because another worker appended first
-        self.records_reread = 0  # records read back from Redis to undo changes that lost a race
         self._syncing: set[str] = set()
         self.locks: dict[str, SyncedLock] = {}  # each table's lock (and so its replica's place), until it closes
         self._again: set[str] = set()
@@ -122,8 +118,7 @@ class SharedTables:
     async def publish_presence(self, table: SessionTable) -> None:
         """Claim the seats this worker's sessions sit in now, and give up those they left (after a change, under
         the table's lock)."""
-        if await self.presence.publish(table):
-            self.round_trips += 1
+        await self.presence.publish(table)
 
     def publish_live(self, table: SessionTable, message: dict[str, Any]) -> None:
         """Tell the other workers something about `table` that is not recorded (a team line, a writing mark)."""
@@ -192,10 +187,7 @@ class SharedTables:
         newer than `seq`: the winner of the race took it)."""
         if seq <= 0:
             return None, []
-        snapshot, records = await self.store.state_at(code, seq)
-        self.round_trips += 2
-        self.records_reread += len(records)
-        return snapshot, records
+        return await self.store.state_at(code, seq)
 
     def lock_of(self, code: str) -> SyncedLock | None:
         """The lock of this worker's replica of table `code` (also while it closes: it may be out of the
@@ -222,7 +214,6 @@ class SharedTables:
                 "The server cannot reach its storage just now, so nothing changed. Try again in a moment.",
                 ErrorCode.STORAGE,
             ) from err
-        self.round_trips += 1
         updates: list[Any] = []
         only_chat = True  # a chat line alone changes no view: it comes as the line, as at the worker that took it
         closed = False
@@ -430,7 +421,6 @@ class SharedTables:
         except RedisError as err:
             log.warning("Redis did not answer the tick: %s", err)
             return
-        self.ticks += 1
         if coordinator.unsaved:  # Redis answers again: the tables a failed change was rolled back at are refreshed
             coordinator.store_back()
         seqs: dict[str, str] = results[0]
