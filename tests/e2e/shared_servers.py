@@ -49,8 +49,19 @@ from tests.redis_server import REDIS_SERVER, RedisServer
 ENV = "DIXIT_TEST_TWO_WORKERS"
 
 
+ONCE = "same_on_two_workers"
+"""The marker of an end-to-end test that starts no server `--two-workers` changes (a server process of its own, or
+`running_server` with an app of its own): the two-worker pass skips it, as it would only repeat it; the main pass
+checks that it never asks two_workers_wanted() (tests/e2e/conftest.py), so a test that comes to use `dixit_server`
+cannot keep the marker and leave the two-worker pass without it."""
+
+asked = 0  # how many times two_workers_wanted() was asked in this process (read by the check above)
+
+
 def two_workers_wanted() -> bool:
     """Whether `dixit_server` starts two workers on Redis (`--two-workers`, or DIXIT_TEST_TWO_WORKERS=1)."""
+    global asked
+    asked += 1
     return os.environ.get(ENV, "") not in ("", "0")
 
 
