@@ -29,15 +29,15 @@ INTERNALS: tuple[Internal, ...] = (
     Internal(
         "textual/screen.py",
         "Screen._on_timer_update",
-        "patched: a watching session draws at most one frame per interval",
-        "dixit_tui/textual_host/frame_pacing.py",
+        "patched: the update tick takes the repaints noted on the screen (no Prompt, no Update)",
+        "dixit_tui/tui/dispatch.py",
         "b429ac0230009b4f",
     ),
     Internal(
         "textual/screen.py",
         "Screen._compositor_refresh",
-        "patched: the same frame pacing",
-        "dixit_tui/textual_host/frame_pacing.py",
+        "overridden (the default screen under the others passes on nothing) and called (regions left to draw)",
+        "dixit_tui/tui/app.py, dixit_tui/tui/dispatch.py",
         "30c01d22baee5fa4",
     ),
     Internal(
@@ -511,8 +511,8 @@ INTERNALS: tuple[Internal, ...] = (
     Internal(
         "textual/screen.py",
         "Screen._update_timer",
-        "read: the timer (its private attribute, to know it exists) paused and resumed by the repaints and the pacing",
-        "dixit_tui/tui/dispatch.py, dixit_tui/textual_host/frame_pacing.py",
+        "read: the timer (its private attribute, to know it exists) paused and resumed by the repaints",
+        "dixit_tui/tui/dispatch.py",
         "c333ed31bff9e1c1",
     ),
     Internal(
