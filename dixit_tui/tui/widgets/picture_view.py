@@ -40,7 +40,7 @@ class PictureView(ScrollView):
         self.picture = picture
         width, height = self.size
         # a picture taller than its room scrolls; one that fits asks for no layout, whatever its room
-        size = Size(width, len(picture)) if len(picture) > self.room() else FITS
+        size = Size(width, len(picture)) if len(picture) > height else FITS
         if size != self.virtual_size:
             self.virtual_size = size
             if not drawing:
@@ -66,10 +66,6 @@ class PictureView(ScrollView):
     def render_lines(self, crop: Region) -> list[Strip]:
         self.before_drawing()
         return super().render_lines(crop)
-
-    def room(self) -> int:
-        """The rows it may take (more: the picture scrolls)."""
-        return self.size.height
 
     def render_line(self, y: int) -> Strip:
         # (a Strip keeps its crops and styled forms: the picture's strips are shared, and so are those)
