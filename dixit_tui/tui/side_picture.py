@@ -20,6 +20,7 @@ from textual.strip import Strip
 from dixit_tui.coordinator import TableView
 from dixit_tui.engine import Mode
 from dixit_tui.tui import table_words as words
+from dixit_tui.tui.line_cache import forget_with_shared
 from dixit_tui.tui.picture import Line, Picture, PictureCache
 from dixit_tui.tui.score_track import track_rows
 from dixit_tui.tui.seat_rows import WIDE, SeatLine, legend_rows, seat_lines, seat_rows
@@ -61,7 +62,7 @@ def side_of(view: TableView) -> Side:
     return Side(seat_lines(view), scores, goal, help_text)
 
 
-_cache = PictureCache()
+_cache = forget_with_shared(PictureCache())
 """The column's pictures, and the lines of their parts (the same line: the same strip, in every part)."""
 counts = _cache.counts
 
@@ -170,7 +171,7 @@ def side_lines(side: Side, parts: Parts) -> list[Strip]:
     return out
 
 
-_parts: dict[tuple[int, Frames], Parts] = {}
+_parts: dict[tuple[int, Frames], Parts] = forget_with_shared({})
 
 
 def parts_of(width: int, frames: Frames) -> Parts:
