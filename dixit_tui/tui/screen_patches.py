@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets._toast import ToastRack
 
+from dixit_tui.textual_host.compat import PARENT_IS_WEAK
 from dixit_tui.tui.compositor import RowCompositor
 from dixit_tui.tui.styled_lines import share_styled_lines
 
@@ -89,8 +90,11 @@ def _find_screens_directly() -> None:
         node: Any = self
         try:
             while node is not None and not isinstance(node, Screen):
-                parent = node._MessagePump__parent
-                node = None if parent is None else parent()
+                if PARENT_IS_WEAK:
+                    parent = node._MessagePump__parent
+                    node = None if parent is None else parent()
+                else:
+                    node = node._parent
         except AttributeError:
             raise RuntimeError(
                 "Widget is missing attributes; have you called the constructor in your widget class?"
