@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import textual
 import textual._callback
+from packaging.version import Version
 from textual import events
 from textual._compositor import Compositor
 from textual.app import App
@@ -33,7 +35,12 @@ styled only once in the DOM and the first frame stayed the only drawing, 68,500 
 parameters and the theme's CSS variables were worked out once per process; 62,200 before a place's :disabled was
 worked out down its path, reactive defaults were stored from a plan per class and strips made their caches only when
 used, 59,400 after; 58,500 once a node found its screen without a property call per parent; 56,000 before the
-"terminal too small" notice was mounted only on a screen shown too small, 55,200 after."""
+"terminal too small" notice was mounted only on a screen shown too small, 55,200 after.
+
+Textual before 8.2.2 (the pin admits 8.0 on) takes a screen's breakpoint classes off and puts them back at each
+Resize (Screen._set_breakpoints), each a restyle of the whole screen: there a join makes about 161,000 calls
+(8.0.0: 157,800; 8.1.1 and 8.2.0: 161,200), `CALLS_BEFORE_8_2_2` at most."""
+CALLS_BEFORE_8_2_2 = 165_000
 
 
 async def joined(coord: Any, code: str, name: str) -> DixitApp:
@@ -54,7 +61,8 @@ async def test_a_second_join_stays_within_its_python_calls() -> None:
     with PythonCalls() as counted:
         await joined(coord, view.code, "ben")
     calls = counted.calls
-    assert calls <= CALLS, f"a join made {calls} Python calls (at most {CALLS})"
+    most = CALLS if Version(textual.__version__) >= Version("8.2.2") else CALLS_BEFORE_8_2_2
+    assert calls <= most, f"a join made {calls} Python calls (at most {most})"
 
 
 async def test_a_second_join_looks_no_handler_up_and_a_handler_set_later_is_found(
