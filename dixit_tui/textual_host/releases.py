@@ -85,9 +85,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/app.py:App._end_batch": {
         "c7c873de0b85db2e": "8.0.0-8.2.8",
     },
-    "textual/widgets/_option_list.py:OptionList.watch_highlighted": {
-        "563d611ec6f41bce": "8.0.0-8.2.8",
-    },
     "textual/_compositor.py:Compositor._render_chops": {
         "12a7979c94d3dbb9": "8.0.0-8.2.8",
     },
@@ -105,21 +102,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     },
     "textual/app.py:App._display": {
         "a28efe0d48ef1300": "8.0.0-8.2.8",
-    },
-    "textual/widget.py:Widget.virtual_size": {
-        "257eb7a4d13171cb": "8.0.0-8.2.8",
-    },
-    "textual/widget.py:Widget._refresh_scrollbars": {
-        "130065a3d94c57f2": "8.0.0-8.2.8",
-    },
-    "textual/widgets/_option_list.py:OptionList._on_resize": {
-        "ce9b6251761f5674": "8.0.0-8.2.8",
-    },
-    "textual/widgets/_option_list.py:OptionList._clear_caches": {
-        "41906e2fce16f04b": "8.0.0-8.2.8",
-    },
-    "textual/widgets/_option_list.py:OptionList._update_lines": {
-        "38f5deb50147d934": "8.0.0-8.2.8",
     },
     "textual/strip.py:Strip.apply_filter": {
         "43a7e060303cc755": "8.0.0-8.2.8",
@@ -394,9 +376,6 @@ MODULES: dict[str, dict[str, str]] = {
     },
     "textual/widgets/_content_switcher.py": {
         "57117dd857ee1999": "8.0.0-8.2.8",
-    },
-    "textual/widgets/_option_list.py": {
-        "2ffa3a05c11b7607": "8.0.0-8.2.8",
     },
     "textual/strip.py": {
         "b58d946c8b0cbabc": "8.0.0-8.2.8",
