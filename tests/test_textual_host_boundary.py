@@ -26,10 +26,7 @@ TO_BE_REMOVED = frozenset(
         "panes",
         "line_cache",
         "frame_patches",
-        "reactive_init",
-        "strip_caches",
         "callback_counts",
-        "theme_lookup",
     )
 )
 """Bent out of Textual's insides for the speed of the table screen; removed by the redesign (a table drawn from data,

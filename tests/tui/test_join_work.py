@@ -26,14 +26,16 @@ from tests.tui.fixtures import coordinator, options, screen_text, settle
 from tests.work_counters import PythonCalls
 
 SIZE = (100, 30)
-CALLS = 56_000
+CALLS = 57_500
 """Python calls for a join once another session has joined, headless, the test pilot's own calls included: 98,100
 before styles, stylesheets and handler lookups were shared across sessions, 79,100 after; 75,700 before widgets were
 styled only once in the DOM and the first frame stayed the only drawing, 68,500 after; 65,300 once callbacks'
 parameters and the theme's CSS variables were worked out once per process; 62,200 before a place's :disabled was
 worked out down its path, reactive defaults were stored from a plan per class and strips made their caches only when
 used, 59,400 after; 58,500 once a node found its screen without a property call per parent; 56,000 before the
-"terminal too small" notice was mounted only on a screen shown too small, 55,200 after."""
+"terminal too small" notice was mounted only on a screen shown too small, 55,200 after; 55,500 before three patches
+of Textual that saved under 1% of a join's calls each were removed (reactive defaults from a plan, strips' lazy
+caches, the theme lookup: issue 23, measured by tests/tui/patch_cost.py), 57,000 after."""
 
 
 async def joined(coord: Any, code: str, name: str) -> DixitApp:
