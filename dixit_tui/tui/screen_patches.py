@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from textual import _time, events, messages
-from textual.dom import DOMNode, NoScreen
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
@@ -41,7 +40,6 @@ def install_screen_patches() -> None:
     """The patches of Textual's Screen that `mark_styled_at_mount` relies on, and the same-size Resize one; and the
     widgets' styled lines shared by every session (`styled_lines`). Idempotent."""
     _keep_styles_on_first_resume()
-    _find_screens_directly()
     _lay_out_parts()
     share_styled_lines()
 
@@ -72,35 +70,6 @@ def _lay_out_parts() -> None:
 
     Screen._refresh_layout = refresh_layout_parts  # type: ignore[method-assign]
     _parts_patched = True
-
-
-_screen_found = False
-
-
-def _find_screens_directly() -> None:
-    """`node.screen` (asked a few hundred times per new session: each widget's region, each refresh) walks up the
-    parents as Textual's does, reading each parent's reference directly, without an import and a property call per
-    step."""
-    global _screen_found
-    if _screen_found:
-        return
-
-    def screen(self: DOMNode) -> Screen[object]:
-        node: Any = self
-        try:
-            while node is not None and not isinstance(node, Screen):
-                parent = node._MessagePump__parent
-                node = None if parent is None else parent()
-        except AttributeError:
-            raise RuntimeError(
-                "Widget is missing attributes; have you called the constructor in your widget class?"
-            ) from None
-        if not isinstance(node, Screen):
-            raise NoScreen("node has no screen")
-        return node
-
-    DOMNode.screen = property(screen)  # type: ignore[assignment,method-assign]
-    _screen_found = True
 
 
 def _keep_styles_on_first_resume() -> None:

@@ -4,14 +4,12 @@ each session's app gets before it runs; the transport itself knows nothing of it
 
 from __future__ import annotations
 
-from dixit_tui.tui.callback_counts import install_callback_counts
 from dixit_tui.tui.shared_css import share_parsed_css
 from dixit_tui.tui.shared_styles import share_computed_styles
 
 
 def share_per_process_work() -> None:
-    """Parsed CSS, the styles CSS gives a widget at a place, callbacks' parameter counts. Each is the same answer
-    Textual works out per app, kept once per process. Idempotent."""
+    """Parsed CSS and the styles CSS gives a widget at a place: the same answer Textual works out per app, kept once
+    per process. Idempotent."""
     share_parsed_css()
     share_computed_styles()
-    install_callback_counts()

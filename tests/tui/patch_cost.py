@@ -56,10 +56,6 @@ def _switch_off(name: str) -> None:
             setattr(screen_patches, part, _noop)
         return
     functions = {
-        "callback_counts": ("install_callback_counts",),
-        "quiet_messages": ("install_quiet_messages", "keep_full_map_after_reflow"),
-        "quiet_messages.install": ("install_quiet_messages",),
-        "quiet_messages.reflow": ("keep_full_map_after_reflow",),
         "dispatch": ("share_dispatch_lookups", "repaint_without_messages"),
         "dispatch.lookups": ("share_dispatch_lookups",),
         "dispatch.repaint": ("repaint_without_messages",),
@@ -76,8 +72,7 @@ async def _measure(cpu: int) -> dict[str, float]:
     from dixit_tui.tui.app import DixitApp
     from dixit_tui.tui.line_cache import forget_shared
     from dixit_tui.tui.shared_work import share_per_process_work
-    from dixit_tui.tui.table_screen import TableScreen
-    from tests.tui.fixtures import coordinator, default_move, options, seat_many, settle
+    from tests.tui.fixtures import coordinator, options, settle
     from tests.work_counters import PythonCalls
 
     install_textual_patches()  # as in the server
@@ -158,7 +153,8 @@ async def _table(coord: Any, measure: Callable[[Callable[[], Any]], Any]) -> tup
             movers = [s for s in sessions if default_move_pending(s)]
             if not movers or len(changes) >= 3:
                 break
-            cost = await measure(lambda m=movers[0]: _move_and_settle(m, pilots)) - idle
+            mover = movers[0]
+            cost = await measure(lambda: _move_and_settle(mover, pilots)) - idle  # noqa: B023 (awaited at once)
             (changes if len(movers) == 1 else moves).append(cost)
         return moves, changes
 
@@ -178,8 +174,6 @@ async def _move_and_settle(session: Any, pilots: list[Any]) -> None:
 
 SWITCHES = (
     "none",
-    "callback_counts",
-    "quiet_messages",
     "dispatch",
     "shared_styles",
     "shared_css",
@@ -187,10 +181,7 @@ SWITCHES = (
     "frame_patches",
     "dispatch.lookups",
     "dispatch.repaint",
-    "quiet_messages.install",
-    "quiet_messages.reflow",
     "screen_patches.resume",
-    "screen_patches._find_screens_directly",
     "screen_patches._lay_out_parts",
 )
 
