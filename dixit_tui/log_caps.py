@@ -29,11 +29,6 @@ class RepeatCap(logging.Filter):
         """Lines left out and not yet reported."""
         return self._dropped.total()
 
-    def reset(self) -> None:
-        """Forget what was written (a test that counts lines starts afresh)."""
-        self._last.clear()
-        self._dropped.clear()
-
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno < logging.WARNING:
             return True

@@ -48,3 +48,20 @@ def wrapped_methods() -> Iterator[Callable[[type, str, Callable[[Any], Any]], No
     finally:
         for cls, name, original in reversed(saved):
             setattr(cls, name, original)
+
+
+class Calls:
+    """`Calls(obj, "name")` counts in `.count` the calls of the real object's method `name` from now on (the method
+    still runs, with the same arguments and result): what a product module once counted for its tests, counted from
+    the test's side. Only calls that look the method up on the object are seen (`obj.name(...)`), not a bound method
+    kept from before."""
+
+    def __init__(self, obj: object, name: str) -> None:
+        self.count = 0
+        real = getattr(obj, name)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return real(*args, **kwargs)
+
+        setattr(obj, name, counted)

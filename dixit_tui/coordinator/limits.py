@@ -89,7 +89,6 @@ class CreateMeter:
         self.limits = limits
         self.clock = clock
         self.recent: dict[str, deque[float]] = {}
-        self.refused = 0
 
     def keys(self, owner: str, address: str | None) -> list[tuple[str, int]]:
         """What a create counts against, with each one's cap."""
@@ -115,7 +114,6 @@ class CreateMeter:
             if not times:
                 del self.recent[key]
             elif len(times) >= cap:
-                self.refused += 1
                 return key
         for key, _cap in keys:
             self.recent.setdefault(key, deque()).append(now)
@@ -134,7 +132,6 @@ class ReconnectGuard:
     clock: Callable[[], float] = time.monotonic
     per_connection: dict[object, int] = field(default_factory=dict)
     recent: dict[str, deque[float]] = field(default_factory=dict)  # "ip:..", "net:..", "all" -> try times
-    refused: int = 0  # tries refused without looking (a counter for tests and logs)
 
     def keys(self, address: str | None) -> list[tuple[str, int]]:
         """What a try from `address` counts against, with each one's cap: everyone's, the address's, its network's."""
@@ -142,7 +139,6 @@ class ReconnectGuard:
 
     def from_here(self) -> str:
         """Why a try is refused when its address (or network, or everyone) made too many."""
-        self.refused += 1
         minutes = max(1, round(self.limits.reconnect_window / 60))
         return f"Too many wrong reconnect codes from here: try again within {minutes} minutes."
 
@@ -166,7 +162,6 @@ class ReconnectGuard:
     def attempt(self, connection: object, address: str | None) -> str | None:
         """Count one try. Returns why it is refused without looking at the code, or None to go on."""
         if self.per_connection.get(connection, 0) >= self.limits.reconnect_tries_per_connection:
-            self.refused += 1
             return (
                 "Too many wrong reconnect codes from this connection. "
                 "Check the code where you wrote it down, then connect again."

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.models import QueueUpdate, TableOptions, TableStatus
-from dixit_tui.coordinator.queue_sharing import LocalQueue, QueueSharing
+from dixit_tui.coordinator.queue_sharing import QueueSharing
 from dixit_tui.engine import (
     ConfigError,
     ErrorCode,
@@ -123,12 +123,8 @@ class Matchmaker:
         self.lock = asyncio.Lock()  # one seating at a time
         self.timer: asyncio.TimerHandle | None = None
         self.seated = 0  # tables the queue opened, ever
-        self.sharing: QueueSharing = LocalQueue(self)  # (several workers: their one queue)
-
-    def share(self, sharing: QueueSharing) -> None:
-        """Hand the matchmaker what sharing the queue with other workers changes: `shared_queue.SharedQueue` does,
-        when the tables are shared (`shared.SharedTables.start`)."""
-        self.sharing = sharing
+        # what sharing the queue with other workers changes (several workers: their one queue, `shared.SharedQueue`)
+        self.sharing: QueueSharing = coordinator.sharing.queue(self)
 
     # --- the queue ---------------------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 matchmaker is handed a `QueueSharing` and never asks which one it has.
 
 `LocalQueue` is one process alone: its tickets are shared with nobody, and it seats them itself, at once.
-`shared_queue.SharedQueue` is the one queue of several workers on Redis (`serve --redis URL --workers N`): the
+`shared.SharedQueue` is the one queue of several workers on Redis (`serve --redis URL --workers N`): the
 tickets are written where every worker sees them, and whichever worker holds the matchmaker lease seats them.
 """
 

@@ -174,9 +174,7 @@ class Coordinator:
         # codes not to give out although no open table has them: closed here within `code_reuse_after` (the store
         # decides for older ones), or seen at another worker; code -> when (epoch seconds), oldest first
         self.used_codes: dict[str, float] = {}
-        self.lobby_changes = 0  # changes to the lobby's listing (counters for tests and benchmarks)
-        self.lobby_listings = 0  # listings built and sent to the lobby's sessions (coalesced: `lobby_changed`)
-        self.lobby_sent_at: float | None = None
+        self.lobby_sent_at: float | None = None  # when the lobby's listing was last sent (coalesced: `lobby_changed`)
         self._lobby_timer: asyncio.TimerHandle | None = None
         self._prune_timer: asyncio.TimerHandle | None = None  # the next daily prune of old games (`prune`)
         self.taken_out: set[str] = set()  # tables out of play while the store was away (`find_table` loads them)
@@ -189,13 +187,14 @@ class Coordinator:
         self.allow_seeded_tables = allow_seeded_tables
         self.rng = rng or random.SystemRandom()
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
-        # what sharing the tables with other workers changes (`serve --workers`: `shared.SharedTables`); one process
-        # alone: nothing
+        # what sharing the tables with other workers changes (`serve --workers`: `shared.SharedTables`, whose store
+        # is then `store`); one process alone: nothing
         self.sharing: Sharing = sharing or LocalSharing()
         self.moderation = Moderation(moderation or ModerationSettings(), lambda: self.store)  # bans, admins, MOTD
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
         self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
         self.ratings = Ratings()  # per SSH key, folded from the results of the games committed (and `restore`d)
+        self.sharing.attach(self)
 
     def _rebuild(self, snapshot: dict[str, Any] | None, records: Sequence[dict[str, Any]]) -> SessionTable | None:
         """A table from its snapshot (if any) and the records after it; None if there is nothing to build from."""
@@ -221,12 +220,6 @@ class Coordinator:
         store: Any = self.store
         if hasattr(store, "reuse_after"):
             store.reuse_after, store.clock = self.limits.code_reuse_after, self.clock
-
-    def share(self, sharing: Sharing, store: Store) -> None:
-        """Hand the coordinator what sharing its tables with other workers changes, and the store it saves them in
-        then (before `restore`): `shared.SharedTables` does, when made for this coordinator."""
-        self.sharing, self.store = sharing, store
-        self._configure_store()
 
     async def restore(self) -> int:
         """Rebuild every open table from the store (after a restart or a crash), and the ratings from the results
@@ -731,7 +724,6 @@ class Coordinator:
         change after a quiet `lobby_interval` (on the coordinator's clock) is sent at once, and the changes within the
         interval after it go out together as one listing at its end. So a create/leave loop costs the lobbies at most
         two listings an interval, whoever loops (and its creates are metered: `creates_per_player`, ...)."""
-        self.lobby_changes += 1
         if self._lobby_timer is not None:
             return  # a listing is due at the end of the interval: it will show this change too
         sent = self.lobby_sent_at
@@ -751,7 +743,6 @@ class Coordinator:
             self._lobby_timer.cancel()
             self._lobby_timer = None
         self.lobby_sent_at = self.clock()
-        self.lobby_listings += 1
         update = LobbyUpdate(self.summaries())
         for session in self.sessions:
             if session.table is None and session.last != update:

@@ -10,10 +10,15 @@ messages and tries counted across the workers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from dixit_tui.coordinator.queue_sharing import LocalQueue, QueueSharing
 from dixit_tui.coordinator.table import Table
 from dixit_tui.store.base import Record, Store
+
+if TYPE_CHECKING:
+    from dixit_tui.coordinator.matchmaker import Matchmaker
+    from dixit_tui.coordinator.service import Coordinator
 
 
 class Sharing(Protocol):
@@ -21,6 +26,12 @@ class Sharing(Protocol):
 
     replay_where: str
     """What `dixit-tui replay` needs besides the game's name to find a game this server saved ("" or "--redis URL ")."""
+
+    def attach(self, coordinator: Coordinator) -> None:
+        """This is `coordinator`'s sharing: called once, by its constructor (the coordinator is whole by then)."""
+
+    def queue(self, matchmaker: Matchmaker) -> QueueSharing:
+        """What sharing the queue changes for the coordinator's matchmaker: called once, by its constructor."""
 
     def adopt(self, table: Table[Any], seq: int | None) -> None:
         """`table` is this process's copy of its code, folded up to record `seq` (None: as the store loaded it)."""
@@ -64,6 +75,12 @@ class LocalSharing:
     """One process alone: it owns every table and tells nobody; what it counts, the coordinator counts itself."""
 
     replay_where = ""
+
+    def attach(self, coordinator: Coordinator) -> None:
+        return None
+
+    def queue(self, matchmaker: Matchmaker) -> QueueSharing:
+        return LocalQueue(matchmaker)
 
     def adopt(self, table: Table[Any], seq: int | None) -> None:
         return None

@@ -25,7 +25,6 @@ class Tally:
         self.interval = interval
         self.counts: dict[str, Counter[str]] = {}
         self.since: float | None = None  # when the first event not yet logged was counted
-        self.total: Counter[str] = Counter()  # every event since the start, by kind (for tests and operators)
         self.lines = 0  # summary lines logged
         self._timer: asyncio.TimerHandle | None = None
 
@@ -35,7 +34,6 @@ class Tally:
         if self.since is not None and now - self.since >= self.interval:
             self.flush()
         self.counts.setdefault(kind, Counter())[source or "unknown"] += 1
-        self.total[kind] += 1
         if self.since is None:
             self.since = now
             self._arm()

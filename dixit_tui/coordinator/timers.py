@@ -84,8 +84,6 @@ class Timers:
         self._fired_late: weakref.WeakKeyDictionary[Table, float] = weakref.WeakKeyDictionary()
         # when each table's timer is due to go off: its deadline, or the moment it was armed for one already past
         self._due_at: weakref.WeakKeyDictionary[Table, float] = weakref.WeakKeyDictionary()
-        self.stalls = 0
-        """Deadlines put off because they fired late (a counter for tests and logs)."""
 
     # --- turn timers -----------------------------------------------------------------------------------------
 
@@ -249,7 +247,6 @@ class Timers:
             table.phase_deadline += shift
         for seat in table.away_since:
             table.away_since[seat] += shift
-        self.stalls += 1
         log.warning(
             "table %s: its deadline fired %.1fs late (the server was stalled); %gs more for moves sent in time",
             table.code,

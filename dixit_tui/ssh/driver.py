@@ -128,17 +128,11 @@ class SSHDriver(HostedDriver):
         self._deferred_steps: list[tuple[int, asyncio.Handle]] = []
         """Steps of this app's work put back in the loop's ready queue and not yet run, as (ticket, handle): a heap,
         the earliest scheduled first (see `_measure_session_work`)."""
-        self.frames = 0
-        """Screen updates drawn for the client."""
-        self.frames_held = 0
-        """Drawings and screen update ticks put off because this session is watching (see `frame_due`)."""
         self._last_frame = -float("inf")
         self._held_timers: list[Any] = []
         """Update timers of this app's screens paused while a drawing is put off (see `hold_frame`)."""
         self._due_handle: asyncio.TimerHandle | None = None
         self.writes = 0
-        self.socket_writes = 0
-        """Writes of this session's output to its connection's socket (one per frame, see `_write_channel`)."""
 
     @property
     def username(self) -> str:
@@ -171,7 +165,6 @@ class SSHDriver(HostedDriver):
             self._due_handle = self._loop.call_later(max(0.0, wait), self._frame_due_now)
 
     def frame_drawn(self) -> None:
-        self.frames += 1
         self._last_frame = self._loop.time()
 
     def _frame_due_now(self) -> None:
@@ -179,13 +172,6 @@ class SSHDriver(HostedDriver):
         timers, self._held_timers = self._held_timers, []
         for timer in timers:
             timer.resume()
-
-    def draw_held_now(self) -> None:
-        """What this session holds back is drawn at once (as if its last frame were long ago; for tests)."""
-        self._last_frame = -float("inf")
-        if self._due_handle is not None:
-            self._due_handle.cancel()
-        self._frame_due_now()
 
     # ---- capabilities -------------------------------------------------------------------------------
 
@@ -327,7 +313,6 @@ class SSHDriver(HostedDriver):
         finally:
             del connection._send
             if packets:
-                self.socket_writes += 1
                 send(connection, packets[0] if len(packets) == 1 else b"".join(packets))
 
     def _check_drain(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import functools
 import importlib.util
 import logging
 import random
@@ -17,6 +18,7 @@ from typing import Any
 from dixit_tui.coordinator import Coordinator, Identity
 from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.coordinator.moderation import ModerationSettings
+from dixit_tui.coordinator.sharing import Sharing
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import Card, Command, PlayerView
 from dixit_tui.log_setup import FORMATS, configure_logging
@@ -25,6 +27,7 @@ from dixit_tui.ssh.server import Gate, Limits, freeze_startup_objects, start_ser
 from dixit_tui.ssh.session_runner import AppFactory, CommandHandler, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.store import SqliteStore, StoreError
+from dixit_tui.store.base import Store
 from dixit_tui.store.lock import DataDirLock
 from dixit_tui.textual_host.check import InternalsReport, installed_internals
 from dixit_tui.usage import UsageError
@@ -185,9 +188,23 @@ def configure(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
     configure(parser, argv)
 
 
-def build_coordinator(args: argparse.Namespace) -> Coordinator:
-    """The one coordinator every session of this server shares. Deck files are checked here, before listening.
-    Its built-in bots are `dixit_tui.bots.player`'s (the coordinator itself knows no bots)."""
+def build_coordinator(
+    args: argparse.Namespace,
+    *,
+    store: Store | None = None,
+    sharing: Sharing | None = None,
+    rng: random.Random | None = None,
+) -> Coordinator:
+    """The one coordinator every session of this server shares, saving its tables in `store` (None: nowhere) and
+    sharing them through `sharing` (None: this process alone); `rng` makes its table codes and each game's shuffle
+    (None: the system's random source)."""
+    return coordinator_settings(args)(store=store, sharing=sharing, rng=rng)
+
+
+def coordinator_settings(args: argparse.Namespace) -> functools.partial[Coordinator]:
+    """The coordinator `serve`'s options ask for, to be made (in the event loop) with its store and its sharing.
+    Deck files, the table limits and the allowed keys are checked here, before anything is opened or listens
+    (DeckError, ValueError). Its built-in bots are `dixit_tui.bots.player`'s (the coordinator itself knows no bots)."""
     from dixit_tui.bots.player import seat_bots
     from dixit_tui.decks import builtin_deck_names, load_builtin, load_deck
 
@@ -204,7 +221,8 @@ def build_coordinator(args: argparse.Namespace) -> Coordinator:
             raise DeckError(f"Unknown deck {unknown[0]!r}. Decks here: {', '.join(decks)}.")
         return tuple(card for n in dict.fromkeys(names) for card in decks[n].cards)
 
-    return Coordinator(
+    return functools.partial(
+        Coordinator,
         moderation=moderation_settings(args),
         cards=cards,
         allow_seeded_tables=args.allow_seeded_tables,
@@ -354,17 +372,15 @@ def run(
             return 1
     freeze_startup_objects()
     try:
-        coordinator = build_coordinator(args)
+        settings = coordinator_settings(args)
         limits = parse_limits(getattr(args, "limit", []))
     except (DeckError, ValueError) as error:
         raise UsageError(str(error)) from error
-    factory = app_factory or build_app_factory(args, coordinator)
-    handler = command_handler or build_command_handler(args, coordinator)
     lock: DataDirLock | None = None
     try:
         if not redis_url:
             lock = DataDirLock.hold(Path(args.data_dir))
-        return asyncio.run(_serve(args, factory, handler, coordinator, limits))
+        return asyncio.run(_serve(args, settings, app_factory, command_handler, limits))
     except (HostKeyError, StoreError) as error:
         logger.error("%s", error)
         return 1
@@ -456,17 +472,17 @@ def _check_redis(url: str) -> None:
 
 async def _serve(
     args: argparse.Namespace,
-    app_factory: AppFactory,
+    settings: functools.partial[Coordinator],
+    app_factory: AppFactory | None,
     handler: CommandHandler | None,
-    coordinator: Coordinator,
     limits: Limits,
 ) -> int:
     redis_url = getattr(args, "redis", None)
     if redis_url:
-        return await _serve_redis(args, redis_url, app_factory, handler, coordinator, limits)
+        return await _serve_redis(args, redis_url, settings, app_factory, handler, limits)
     store = await SqliteStore.open(Path(args.data_dir))
     try:
-        coordinator.store = store
+        coordinator = settings(store=store)
         restored = await coordinator.restore()
         if restored:
             logger.info("restored %d table(s) from %s", restored, store.path)
@@ -489,26 +505,24 @@ def _default_workers() -> int:
 async def _serve_redis(
     args: argparse.Namespace,
     url: str,
-    app_factory: AppFactory,
+    settings: functools.partial[Coordinator],
+    app_factory: AppFactory | None,
     handler: CommandHandler | None,
-    coordinator: Coordinator,
     limits: Limits,
 ) -> int:
     """The tables in Redis, shared with every other server process (worker) on the same Redis: see
     `coordinator.shared`. Several of them on one machine share the port (`--reuse-port`, started by
     `ssh.workers`); several machines need only the same Redis and host key."""
+    from dixit_tui.bots.player import revive_bot
     from dixit_tui.coordinator.shared import SharedTables
     from dixit_tui.store.redis_store import RedisStore
 
+    async def revive(coordinator: Coordinator, seat_code: str, name: str) -> object:
+        return await revive_bot(coordinator, seat_code, name, rng=random.Random())
+
     store = await RedisStore.open(url)
-    shared = SharedTables(coordinator, store)
-    if coordinator.bots is not None:
-        from dixit_tui.bots.player import revive_bot
-
-        async def revive(coordinator: Coordinator, seat_code: str, name: str) -> object:
-            return await revive_bot(coordinator, seat_code, name, rng=random.Random())
-
-        shared.revive = revive
+    shared = SharedTables(store, revive=revive)  # (the built-in bots of a worker that died are brought back)
+    coordinator = settings(store=shared.saving, sharing=shared)
     try:
         await shared.start()
         if coordinator.tables:
@@ -521,12 +535,16 @@ async def _serve_redis(
 
 async def _listen(
     args: argparse.Namespace,
-    app_factory: AppFactory,
+    app_factory: AppFactory | None,
     handler: CommandHandler | None,
     coordinator: Coordinator,
     limits: Limits,
 ) -> int:
+    """Serve `coordinator`'s tables: `app_factory` and `handler` (None: `serve`'s own) get its sessions."""
     from dixit_tui.tui.shared_work import share_per_process_work
+
+    app_factory = app_factory or build_app_factory(args, coordinator)
+    handler = handler or build_command_handler(args, coordinator)
 
     acceptor = await start_server(
         args.host,

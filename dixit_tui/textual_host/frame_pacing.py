@@ -42,7 +42,6 @@ def pace_watchers_frames() -> None:
             return
         if getattr(self, _DRAWN, False) and not driver.frame_due():
             setattr(self, _DRAW_PENDING, True)
-            driver.frames_held += 1
             driver.hold_frame(self._update_timer)  # (its tick draws it once due)
             return
         setattr(self, _DRAW_PENDING, False)
@@ -55,7 +54,6 @@ def pace_watchers_frames() -> None:
     def paced_timer_update(self: Screen[Any]) -> None:
         driver = self.app._driver
         if isinstance(driver, HostedDriver) and not driver.frame_due():
-            driver.frames_held += 1
             driver.hold_frame(self._update_timer)  # (its tick once due draws)
             return
         timer_update(self)

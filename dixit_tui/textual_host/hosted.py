@@ -18,10 +18,6 @@ from textual.driver import Driver
 class HostedDriver(Driver):
     """A driver of one of many apps in this process: the counters the patches keep, and the frame pacing they ask."""
 
-    frames: int = 0
-    """Screen updates drawn for the client."""
-    frames_held: int = 0
-    """Drawings and screen update ticks put off because this session is watching (see `frame_due`)."""
     writes: int = 0
     """Writes of output queued (a drawing that wrote nothing drew no frame)."""
     work: float = 0.0
@@ -47,4 +43,3 @@ class HostedDriver(Driver):
 
     def frame_drawn(self) -> None:
         """A screen update was drawn (and written)."""
-        self.frames += 1

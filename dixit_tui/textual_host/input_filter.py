@@ -70,17 +70,11 @@ class SequenceFilter:
     def __init__(self) -> None:
         self._state = _State.GROUND
         self._sequence: list[str] = []
-        self._dropped = 0
 
     @property
     def holding(self) -> bool:
         """Part of a sequence is held, waiting for more input or the escape delay."""
         return self._state is not _State.GROUND
-
-    @property
-    def dropped(self) -> int:
-        """How many sequences were dropped so far (for tests and logs)."""
-        return self._dropped
 
     def feed(self, text: str) -> list[str]:
         out: list[str] = []
@@ -114,9 +108,7 @@ class SequenceFilter:
             return [ESC]
         if state in (_State.CSI, _State.SS3) and len(sequence) == 2:
             return [ESC, sequence[1]]  # Esc, then [ or O, typed just after it
-        if state is not _State.GROUND:
-            self._dropped += 1
-        return []
+        return []  # (an unfinished sequence or string is dropped)
 
     def _step(self, char: str, out: list[str], held_escape: bool) -> None:
         """One character after an ESC. Leaves `_sequence` non-empty in GROUND when `char` must be read again."""
@@ -142,13 +134,11 @@ class SequenceFilter:
         if state in (_State.STRING, _State.STRING_ESCAPE):
             if state is _State.STRING_ESCAPE and char != "\\":
                 # ESC and something other than \\ ends the string (dropped) and starts something new.
-                self._drop()
                 self._state = _State.ESCAPE
                 self._sequence = [ESC]
                 self._step(char, out, held_escape=False)
                 return
-            if char == _BEL or state is _State.STRING_ESCAPE:
-                self._drop()
+            if char == _BEL or state is _State.STRING_ESCAPE:  # its end: dropped whole
                 self._settle()
             elif char == ESC:
                 self._state = _State.STRING_ESCAPE
@@ -180,28 +170,21 @@ class SequenceFilter:
         elif 0x40 <= code <= 0x7E:
             self._finish(whole, out)
         elif 0x20 <= code <= 0x3F:
-            if len(sequence) > MAX_SEQUENCE:
-                self._drop()
+            if len(sequence) > MAX_SEQUENCE:  # too long: dropped, up to its final byte
                 self._state = _State.DROP_CSI
                 self._sequence = []
         else:
             self._drop_broken(char)
 
     def _finish(self, sequence: str, out: list[str]) -> None:
-        if len(sequence) <= MAX_SEQUENCE and _numbers_fit(sequence) and _fields_fit(sequence):
+        if len(sequence) <= MAX_SEQUENCE and _numbers_fit(sequence) and _fields_fit(sequence):  # else: dropped
             out.append(sequence)
-        else:
-            self._dropped += 1
         self._settle()
 
     def _drop_broken(self, char: str) -> None:
         """A sequence cut by a character that cannot be in it: drop what came, read the character again."""
-        self._dropped += 1
         self._state = _State.GROUND
         self._sequence = [char]
-
-    def _drop(self) -> None:
-        self._dropped += 1
 
     def _settle(self) -> None:
         self._state = _State.GROUND

@@ -47,10 +47,6 @@ class KeyGate:
         self._going: Typed | None = None  # on its way through the widgets
         self._let_go: Typed | None = None  # its turn came: back in the app's queue
         self._give_up: asyncio.TimerHandle | None = None
-        self.held = 0
-        """How many keys and pastes had to wait for the one before them (for tests)."""
-        self.lost_trails = 0
-        """How many times the next key went after GIVE_UP seconds (for tests and logs)."""
 
     def admit(self, event: Typed) -> bool:
         """True if `event`, just come from the terminal (or whose turn came), goes on now; False if it waits."""
@@ -59,7 +55,6 @@ class KeyGate:
             return True
         if self._going is not None or self._let_go is not None or self._waiting:
             self._waiting.append(event)
-            self.held += 1
             return False
         return True
 
@@ -113,6 +108,5 @@ class KeyGate:
     def _lost(self, event: Typed) -> None:
         self._give_up = None
         if event is self._going:
-            self.lost_trails += 1
             log.debug("key %r not seen done after %.1f s: the next one goes", event, GIVE_UP)
             self.done()

@@ -43,7 +43,6 @@ strip it changes was copied again for each: it is kept by the filter's theme and
 def _apply_filter(self: Strip, filter: LineFilter, background: Color) -> Strip:
     """Textual's Strip.apply_filter, but a strip that `ANSIToTruecolor` would leave unchanged is returned as it is
     (Textual copies every rendered line into a new strip, with its five caches, for every frame that renders it)."""
-    global filtered_strips
     truecolor = type(filter) is ANSIToTruecolor
     cache = self._filter_cache
     if truecolor and cache.get(_ANY_TRUECOLOR) is _UNCHANGED:
@@ -64,14 +63,9 @@ def _apply_filter(self: Strip, filter: LineFilter, background: Color) -> Strip:
         ):
             cache[_ANY_TRUECOLOR] = _UNCHANGED
             return self
-        filtered_strips += 1
         cached = Strip(filter.apply(self._segments, background), self._cell_length)
         self._filter_cache[key] = cached
     return cached
-
-
-filtered_strips = 0
-"""Strips built by line filters (`_apply_filter`), for tests."""
 
 
 def filter_unchanged_lines_once() -> None:

@@ -199,6 +199,12 @@ class DixitApp(App[int]):
         self.theme_variables = variables
         return variables
 
+    def get_key_display(self, binding: Binding) -> str:
+        """As Textual's, but a terminal without UTF-8 (`LANG=C`) reads "Enter" where the key bar draws a "⏎" (whose
+        one-cell ASCII form, "<", read as a key of its own)."""
+        display = super().get_key_display(binding)
+        return display if self.capabilities.utf8 else display.replace("⏎", "Enter")
+
     # --- lifecycle -------------------------------------------------------------------------------------------
 
     async def on_mount(self) -> None:

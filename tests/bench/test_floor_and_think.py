@@ -8,27 +8,21 @@ anything was, nor whether a target passes.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
 from dixit_tui.bench.floor import Broadcaster, FloorApp
 from dixit_tui.bench.report import render
 from dixit_tui.bench.targets import MISS, PASS, targets
+from tests.bench.bench_run import JOINS
 
 pytest.importorskip("pyte")
 
 
-@pytest.fixture(scope="module")
-def result() -> dict:
-    command = [sys.executable, "-m", "dixit_tui.bench.cli", "--sessions", "4", "--tables", "1", "--duration", "2"]
-    command += ["--think", "0.2", "--terminals-share", "0.5", "--with-floor", "--seed", "3"]
-    command += ["--joins", "1", "--join-burst", "2", "--lobby-burst", "0", "--spectator-cost", "--json"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-    return json.loads(done.stdout)
+@pytest.fixture
+def result(bench_run: dict) -> dict:
+    """The session's bench run (tests/bench/bench_run.py): 6 sessions, --think 0.2, --terminals-share 0.5, --with-floor,
+    --spectator-cost."""
+    return bench_run
 
 
 @pytest.mark.e2e
@@ -36,7 +30,7 @@ def result() -> dict:
 def test_the_game_run_thinks(result: dict) -> None:
     config = result["config"]
     assert config["floor"] is False and config["think_s"] == 0.2 and config["terminals_share"] == 0.5
-    assert config["bots"] == 3 and config["watchers"] == 1  # a game needs 3 players: one terminal of 4
+    assert config["bots"] == 3 and config["watchers"] == 3  # half of 6 sessions are terminals
     assert "spectators" in config["terminals_are"]
     action = result["action_to_screen_ms"]
     assert action["actions"] >= 1 and action["n"] >= 1
@@ -55,7 +49,7 @@ def test_the_floor_is_measured_over_the_same_path(result: dict) -> None:
     assert cpu["terminal_updates"] == action["n"] > 0
     assert cpu["ms_per_screen_update"] > 0 and cpu["terminal_updates_per_cpu_s"] > 0
     assert floor["server_memory"]["per_watcher_mb"] is not None
-    assert floor["joining"]["sequential_join"]["sessions"] == 1 == result["joining"]["sequential_join"]["sessions"]
+    assert floor["joining"]["sequential_join"]["sessions"] == JOINS == result["joining"]["sequential_join"]["sessions"]
 
     ratio = result["floor_ratio"]
     assert ratio["ms_per_screen_update"] == result["server_cpu"]["ms_per_screen_update"]

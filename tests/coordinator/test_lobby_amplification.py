@@ -9,6 +9,7 @@ import random
 from dixit_tui.coordinator import Coordinator, Identity, LobbyUpdate, TableError, TableOptions
 from dixit_tui.coordinator.limits import TableLimits
 from tests.coordinator.clients import Client
+from tests.work_counters import Calls
 
 
 class Clock:
@@ -27,6 +28,7 @@ async def test_a_create_leave_loop_sends_each_lobby_a_listing_an_interval_not_tw
     clock = Clock()
     limits = TableLimits(lobby_interval=0.5, creates_per_player=1000, creates_per_ip=1000, creates_per_network=1000)
     coord = Coordinator(rng=random.Random(1), limits=limits, clock=clock)
+    changes, sent_listings = Calls(coord, "lobby_changed"), Calls(coord, "flush_lobby")
     lobby = []
     for i in range(20):
         client = Client()
@@ -38,22 +40,23 @@ async def test_a_create_leave_loop_sends_each_lobby_a_listing_an_interval_not_tw
     for _ in range(50):  # 50 cycles within one interval
         await looper.session.create(TableOptions())
         await looper.session.leave()
-    assert coord.lobby_changes == 100
+    assert changes.count == 100
     sent = [listings(c) - b for c, b in zip(lobby, before, strict=True)]
     assert sent == [1] * 20  # the first change at once; the rest wait for the interval's end
     coord.flush_lobby()  # the interval's end (its timer, on the loop)
     last = lobby[0].updates[-1]
     assert isinstance(last, LobbyUpdate) and last.tables == ()  # the listing as it is now
-    assert coord.lobby_listings == 2 and [listings(c) - b for c, b in zip(lobby, before, strict=True)] == [2] * 20
+    assert sent_listings.count == 2 and [listings(c) - b for c, b in zip(lobby, before, strict=True)] == [2] * 20
     # a quiet interval later, a change is sent at once again
     clock.now += 1
     await looper.session.create(TableOptions())
     assert [listings(c) - b for c, b in zip(lobby, before, strict=True)] == [3] * 20
-    assert coord.lobby_listings == 3
+    assert sent_listings.count == 3
 
 
 async def test_the_loop_is_charged_to_whoever_loops() -> None:
     coord = Coordinator(rng=random.Random(1), limits=TableLimits(creates_per_player=10), clock=Clock())
+    changes = Calls(coord, "lobby_changed")
     watcher = Client()
     watcher.session = await coord.connect(Identity("watcher"), watcher)
     looper = Client()
@@ -66,4 +69,4 @@ async def test_the_loop_is_charged_to_whoever_loops() -> None:
         except TableError as err:
             assert err.code == "rate_limited"
             refused += 1
-    assert refused == 90 and coord.lobby_changes == 20
+    assert refused == 90 and changes.count == 20

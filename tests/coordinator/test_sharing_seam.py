@@ -1,6 +1,6 @@
 """Redis is a layer under the coordinator, not threaded through it: the coordinator (service.py, player_session.py)
 knows only the `Sharing` interface, and the matchmaker (matchmaker.py) only the `QueueSharing` one; neither imports the
-Redis implementation (coordinator/shared, shared_queue.py), which reads and writes Redis through the store's public
+Redis implementation (coordinator/shared), which reads and writes Redis through the store's public
 interface only."""
 
 from __future__ import annotations

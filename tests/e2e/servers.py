@@ -79,11 +79,8 @@ async def dixit_server(
     args = argparse.Namespace(
         **{"deck": [], "allow_seeded_tables": True, "disconnect_grace": 60.0, "host": HOST, "port": 0, **settings}
     )
-    coordinator = build_coordinator(args)
-    coordinator.rng = random.Random(seed)
     saved = await SqliteStore.open(tmp_path / "data") if store else None
-    if saved is not None:
-        coordinator.store = saved
+    coordinator = build_coordinator(args, store=saved, rng=random.Random(seed))
     make_app = build_app_factory(args, coordinator)
     if wrap is not None:
         make_app = wrap(make_app, coordinator)

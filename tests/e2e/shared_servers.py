@@ -49,8 +49,19 @@ from tests.redis_server import REDIS_SERVER, RedisServer
 ENV = "DIXIT_TEST_TWO_WORKERS"
 
 
+ONCE = "same_on_two_workers"
+"""The marker of an end-to-end test that starts no server `--two-workers` changes (a server process of its own, or
+`running_server` with an app of its own): the two-worker pass skips it, as it would only repeat it; the main pass
+checks that it never asks two_workers_wanted() (tests/e2e/conftest.py), so a test that comes to use `dixit_server`
+cannot keep the marker and leave the two-worker pass without it."""
+
+asked = 0  # how many times two_workers_wanted() was asked in this process (read by the check above)
+
+
 def two_workers_wanted() -> bool:
     """Whether `dixit_server` starts two workers on Redis (`--two-workers`, or DIXIT_TEST_TWO_WORKERS=1)."""
+    global asked
+    asked += 1
     return os.environ.get(ENV, "") not in ("", "0")
 
 
@@ -149,23 +160,9 @@ class FreshestTables(Mapping[str, Any]):
         return len(set().union(*(c.tables for c in self._coordinators)))
 
 
-class BothGuards:
-    """The reconnect guards of both workers, counted together."""
-
-    def __init__(self, coordinators: list[Coordinator]) -> None:
-        self._coordinators = coordinators
-
-    @property
-    def refused(self) -> int:
-        return sum(c.reconnect_guard.refused for c in self._coordinators)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._coordinators[0].reconnect_guard, name)
-
-
 class BothWorkers:
     """The first worker's coordinator, for a test to look at and to connect sessions to, with both workers' tables
-    (the freshest replica of each), sessions and reconnect refusals. A spy the test sets on its `broadcast` (the
+    (the freshest replica of each) and sessions. A spy the test sets on its `broadcast` (the
     hidden information test's recorder of what each change was) sees each change once, when the first worker to
     show it does (that moment is what "before the reveal" means when players sit at two workers)."""
 
@@ -183,10 +180,6 @@ class BothWorkers:
     @property
     def sessions(self) -> set[Any]:
         return set().union(*(c.sessions for c in self._coordinators))
-
-    @property
-    def reconnect_guard(self) -> BothGuards:
-        return BothGuards(self._coordinators)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._coordinators[0], name)
@@ -237,12 +230,10 @@ async def two_workers(
         coordinators: list[Coordinator] = []
         servers: list[DixitAcceptor] = []
         for name in ("wa", "wb"):
-            coordinator = build_coordinator(args)
-            if seed is not None:
-                coordinator.rng = random.Random(seed)
             store = await RedisStore.open(url)
-            shared = SharedTables(coordinator, store, worker=name, tick=0.2)
-            shared.revive = _revive
+            shared = SharedTables(store, worker=name, tick=0.2, revive=_revive)
+            rng = random.Random(seed) if seed is not None else None
+            coordinator = build_coordinator(args, store=shared.saving, sharing=shared, rng=rng)
             await shared.start()
             stack.push_async_callback(store.close)
             stack.push_async_callback(shared.stop)

@@ -11,7 +11,7 @@ import pytest
 from dixit_tui.ssh.server import ENCRYPTION_ALGS, KEX_ALGS, MAC_ALGS
 from tests.e2e.harness import connect, running_server
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.same_on_two_workers]
 
 
 @pytest.mark.parametrize(

@@ -102,7 +102,6 @@ async def test_guessing_codes_is_refused_past_the_limit_per_connection_and_per_a
         for i in range(5):
             await answer(again, {"cmd": "reconnect", "code": guess(rng)}, f"again{i}")
         assert errors(again) == ["bad_code"] * 3 + ["too_many_tries"] * 2
-        assert coord.reconnect_guard.refused == 4
         # a player elsewhere is not held back
         ben = await JsonClient.open(server.port, "ben2")
         await answer(ben, {"cmd": "reconnect", "code": "ZZZ-ZZZ"}, "typo")

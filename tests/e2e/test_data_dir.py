@@ -16,7 +16,7 @@ from dixit_tui.store.lock import LOCK_NAME, DataDirLock
 from dixit_tui.store.sqlite import FILENAME
 from tests.e2e.harness import HOST, PtyClient
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60), pytest.mark.same_on_two_workers]
 
 
 async def start(cwd: Path, *args: str, env: dict[str, str] | None = None) -> asyncio.subprocess.Process:

@@ -80,6 +80,7 @@ def errors(caplog: pytest.LogCaptureFixture) -> list[str]:
 @pytest.mark.parametrize(
     ("first", "then", "expected"), [("\x1b", "c", ["escape", "c"]), ("\x1b", "\x1b", ["escape"] * 2)]
 )
+@pytest.mark.same_on_two_workers
 async def test_esc_then_a_key_are_both_keys_at_any_gap(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, gap: float, first: str, then: str, expected: list[str]
 ) -> None:
@@ -98,6 +99,7 @@ async def test_esc_then_a_key_are_both_keys_at_any_gap(
     assert errors(caplog) == []
 
 
+@pytest.mark.same_on_two_workers
 async def test_esc_then_a_key_in_one_packet_and_a_real_alt_combination(tmp_path: Path) -> None:
     """ESC c in one write is Esc and c (no Alt bindings here); Alt+Backspace (ESC DEL) keeps its word-deleting key,
     and arrow keys, also split across packets, stay arrow keys."""
@@ -127,6 +129,7 @@ async def test_esc_then_c_in_the_lobby_opens_the_create_form(tmp_path: Path, cap
     assert errors(caplog) == []
 
 
+@pytest.mark.same_on_two_workers
 async def test_sequences_that_broke_the_parser_are_dropped_and_keys_still_work(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -158,6 +161,7 @@ async def test_after_the_bad_sequences_q_still_quits_the_lobby(
     assert errors(caplog) == []
 
 
+@pytest.mark.same_on_two_workers
 async def test_a_parser_failure_is_dropped_once_with_a_warning_and_a_fresh_parser_reads_on(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -178,6 +182,7 @@ async def test_a_parser_failure_is_dropped_once_with_a_warning_and_a_fresh_parse
     assert errors(caplog) == []
 
 
+@pytest.mark.same_on_two_workers
 async def test_a_run_of_mouse_moves_is_handed_on_as_its_last_one(tmp_path: Path) -> None:
     async with echo_server(tmp_path) as (port, apps):
         client, app = await echo_client(port, apps, "ana")
@@ -198,6 +203,7 @@ async def test_a_run_of_mouse_moves_is_handed_on_as_its_last_one(tmp_path: Path)
         await client.close(timeout=3)
 
 
+@pytest.mark.same_on_two_workers
 @needs_ssh
 @needs_tmux
 async def test_openssh_in_tmux_esc_then_c_30ms_later(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e.harness import connect, running_server
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.same_on_two_workers]
 log = logging.getLogger(__name__)
 
 FLOOD = 300

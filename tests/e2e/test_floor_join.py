@@ -20,6 +20,7 @@ pytest.importorskip("pyte")
 
 @pytest.mark.e2e
 @pytest.mark.timeout(60)
+@pytest.mark.same_on_two_workers
 async def test_a_second_floor_session_parses_no_css_and_matches_no_selector(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -29,6 +29,7 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.timeout(90),
+    pytest.mark.same_on_two_workers,
     pytest.mark.skipif(GIT is None or SSH is None, reason="needs git and the OpenSSH client (ssh)"),
     pytest.mark.skipif(not (REPO / ".git").exists(), reason="not run from a git checkout"),
 ]

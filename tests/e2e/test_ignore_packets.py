@@ -16,7 +16,7 @@ from asyncssh.constants import MSG_CHANNEL_DATA, MSG_IGNORE
 
 from tests.e2e.harness import PtyClient, running_server, wait_for
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.same_on_two_workers]
 
 SEND_PACKET_FINGERPRINT = "fb9da7bec6dd395a"
 """sha256 (first 16 hex digits) of asyncssh's SSHConnection.send_packet, as checked with asyncssh 2.24.1."""

@@ -21,7 +21,6 @@ import pytest
 
 from dixit_tui import __version__
 from tests.e2e.json_client import run_command
-from tests.e2e.shared_servers import two_workers_wanted
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -29,7 +28,7 @@ pytestmark = [
     pytest.mark.e2e,
     pytest.mark.timeout(600),
     # (it starts its own server from the wheel: the second pass of the e2e suite on two workers would only repeat it)
-    pytest.mark.skipif(two_workers_wanted(), reason="runs once, in the main pass (it uses no shared server)"),
+    pytest.mark.same_on_two_workers,
 ]
 
 

@@ -46,6 +46,7 @@ async def test_a_flood_of_json_lines_disconnects_the_client(tmp_path: Path) -> N
         print(f"json flood: disconnected after {sent} bytes")
 
 
+@pytest.mark.same_on_two_workers
 async def test_what_a_slow_session_holds_unread_is_bounded(tmp_path: Path) -> None:
     """A session that reads slower than its client writes holds at most its stream's buffer and its channel's queue
     (about two windows, plus a packet): the window is not re-opened while input waits in the channel (before, every

@@ -18,7 +18,7 @@ from dixit_tui.store.lock import LOCK_NAME
 from dixit_tui.store.sqlite import FILENAME
 from tests.e2e.killtest import KillConfig, run_killtest, serve_once, write_behind_env
 
-pytestmark = [pytest.mark.e2e]
+pytestmark = [pytest.mark.e2e, pytest.mark.same_on_two_workers]
 
 SEED = int(os.environ.get("KILLTEST_SEED", "20240611"))
 

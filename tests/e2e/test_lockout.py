@@ -18,7 +18,7 @@ import pytest
 from dixit_tui.ssh.server import BUSY_NETWORK, Limits, network_of
 from tests.e2e.harness import HOST, connect, running_server, wait_for
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90), pytest.mark.same_on_two_workers]
 
 Socket = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 

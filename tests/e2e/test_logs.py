@@ -39,6 +39,7 @@ async def test_an_abrupt_json_disconnect_logs_no_error(tmp_path: Path, caplog: p
     assert not errors, [r.getMessage() for r in errors]
 
 
+@pytest.mark.same_on_two_workers
 async def test_a_flood_of_refused_sockets_logs_a_bounded_number_of_lines(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:

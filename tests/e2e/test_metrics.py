@@ -14,7 +14,7 @@ from tests.e2e.json_client import JsonClient
 from tests.e2e.metrics_http import http_get, samples
 from tests.e2e.serve_process import serve_saying
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90), pytest.mark.same_on_two_workers]
 
 
 async def test_metrics_scraped_over_http_count_what_the_server_does(tmp_path: Path) -> None:

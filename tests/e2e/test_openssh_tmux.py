@@ -12,7 +12,7 @@ from dixit_tui.ssh.session_runner import SessionIdentity
 from tests.e2e.harness import HOST, running_server, wait_for
 from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, run, ssh_options
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60), needs_ssh]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60), needs_ssh, pytest.mark.same_on_two_workers]
 
 
 @needs_tmux

@@ -13,7 +13,7 @@ import pytest
 from tests.e2e.harness import HOST
 from tests.e2e.serve_process import run, serve_process
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90), pytest.mark.same_on_two_workers]
 
 
 class Invited(asyncssh.SSHClient):

@@ -11,13 +11,12 @@ import pytest
 
 from dixit_tui.bench.server import ServerProcess, serve_argv
 from tests.e2e.json_client import JsonClient, everyone_over, play, run_command
-from tests.e2e.shared_servers import skip_on_two_workers
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+# (it runs a server of its own, on SQLite: the two-worker pass would only repeat it)
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180), pytest.mark.same_on_two_workers]
 
 
 async def test_a_killed_server_keeps_every_finished_games_rating(tmp_path: Path) -> None:
-    skip_on_two_workers("it runs a server of its own, on SQLite")
     server = ServerProcess(lambda: serve_argv(tmp_path / "keys", tmp_path / "data"), cwd=tmp_path)
     await server.start()
     try:

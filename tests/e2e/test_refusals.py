@@ -25,7 +25,7 @@ from dixit_tui.ssh.server import DixitAcceptor, DixitSSHServer, Limits
 from dixit_tui.ssh.session_runner import SessionIdentity
 from tests.e2e.harness import HOST, connect, running_server, wait_for
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60), pytest.mark.same_on_two_workers]
 
 SERVER_LOGGER = "dixit_tui.ssh.server"
 # An ssh-agent "list your keys" request (SSH_AGENTC_REQUEST_IDENTITIES), as a server process would send it.

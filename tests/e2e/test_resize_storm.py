@@ -68,6 +68,7 @@ def asked(name: str) -> int:
     return driver_of(name).resizes_asked
 
 
+@pytest.mark.same_on_two_workers
 async def test_a_resize_storm_is_coalesced_and_the_last_size_wins(tmp_path: Path) -> None:
     counter = ResizeCounter()
     async with running_server(tmp_path, counter) as server:
@@ -93,6 +94,7 @@ async def test_a_resize_storm_is_coalesced_and_the_last_size_wins(tmp_path: Path
     assert len(delivered) < changes / 10, delivered  # coalesced: a burst of changes is one relayout
 
 
+@pytest.mark.same_on_two_workers
 async def test_hostile_resizing_sessions_leave_the_server_responsive(tmp_path: Path) -> None:
     """4 sessions send window changes as fast as they can for 2 s (or more); another player logs in meanwhile.
     Figures only (CPU share, the newcomer's first paint); the counts of relayouts are asserted."""

@@ -17,7 +17,7 @@ from dixit_tui.textual_host import internals
 from dixit_tui.textual_host.check import package_root
 from tests.e2e.harness import HOST
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60), pytest.mark.same_on_two_workers]
 
 
 def modified_textual(tmp_path: Path, module: str, old: str, new: str) -> Path:

@@ -17,6 +17,7 @@ import pytest
 from tests.e2e.json_client import JsonClient
 from tests.e2e.servers import dixit_server
 from tests.e2e.shared_servers import skip_on_two_workers
+from tests.work_counters import Calls
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
@@ -106,18 +107,18 @@ async def test_a_create_leave_loop_costs_each_lobby_a_listing_an_interval(tmp_pa
         lobby = [await JsonClient.open(server.port, f"w{i}", local_ip=f"127.0.0.{50 + i}") for i in range(20)]
         loop = await JsonClient.open(server.port, "loop")
         before = [len(c.messages) for c in lobby]
-        listings = coord.lobby_listings
+        changes, listings = Calls(coord, "lobby_changed"), Calls(coord, "flush_lobby")
         began = time.perf_counter()
         results = [await create_leave(loop, f"c{i}") for i in range(100)]
         elapsed = time.perf_counter() - began
-        assert results == ["ok"] * 100 and coord.lobby_changes >= 200
+        assert results == ["ok"] * 100 and changes.count >= 200
         coord.flush_lobby()
-        sent = coord.lobby_listings - listings
+        sent = listings.count
         received = [len(c.messages) - b for c, b in zip(lobby, before, strict=True)]
         assert sent < 200 and max(received) <= sent
         print(
             f"\nlobby: 100 create/leave cycles in {elapsed:.2f} s with 20 sessions in the lobby: "
-            f"{coord.lobby_changes} changes, {sent} listings sent (each lobby session got {min(received)}-"
+            f"{changes.count} changes, {sent} listings sent (each lobby session got {min(received)}-"
             f"{max(received)} messages; without coalescing, 200 each)"
         )
         for client in [*lobby, loop]:

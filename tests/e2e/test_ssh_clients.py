@@ -26,7 +26,7 @@ from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, run, ssh_options
 DBCLIENT = shutil.which("dbclient")
 PLINK = shutil.which("plink")
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60), pytest.mark.same_on_two_workers]
 
 needs_dbclient = pytest.mark.skipif(
     DBCLIENT is None, reason="Dropbear's client (dbclient) is not installed: apt-get install dropbear-bin"

@@ -16,7 +16,7 @@ from dixit_tui.textual_host.check import installed_internals
 from dixit_tui.textual_host.internals import INTERNALS
 from tests.e2e.harness import HOST, PtyClient
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60), pytest.mark.same_on_two_workers]
 
 
 async def start_serve(tmp_path: Path, keys: Path) -> asyncio.subprocess.Process:

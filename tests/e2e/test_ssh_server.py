@@ -30,7 +30,7 @@ from tests.e2e.harness import HOST, PtyClient, connect, running_server, wait_for
 from tests.e2e.leaks import holders
 from tests.e2e.placeholder_app import placeholder_app_factory
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60), pytest.mark.same_on_two_workers]
 
 
 class Recorder:

@@ -20,7 +20,7 @@ from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.e2e.harness import PtyClient, connect, running_server, wait_for
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120), pytest.mark.same_on_two_workers]
 
 STALLED = 3
 WINDOW = 256 * 1024 * 1024  # a huge SSH window: the channel never holds output back, the socket does

@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Input
@@ -36,6 +37,7 @@ from tests.e2e.tui_driver import (
     wait_text,
 )
 from tests.tui.fixtures import Recorder, default_move, options
+from tests.work_counters import wrapped_methods
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -153,12 +155,23 @@ async def test_a_confirmation_waits_until_the_typing_stops(tmp_path: Path, monke
         await wait_footer(client, "⏎ Choose card")
         await press(client, "enter")
         await wait_text(client, "Give this card?", "y works in a moment")
-        await press(client, "y", "y")
-        await settle_screen(client)
+        refused: list[ConfirmScreen] = []  # the confirming keys the dialog's guard refuses (too soon), counted
+
+        def counted(real: Any) -> Any:
+            def refuse(screen: ConfirmScreen) -> None:
+                refused.append(screen)
+                real(screen)
+
+            return refuse
+
+        with wrapped_methods() as wrap:
+            wrap(ConfirmScreen, "_refuse", counted)
+            await press(client, "y", "y")
+            await settle_screen(client)
         ben = seat_of(table, "ben")
         assert given(table, ben) == ()
         dialog = _app_of(table, "ben").screen
-        assert isinstance(dialog, ConfirmScreen) and dialog.refused == 2
+        assert isinstance(dialog, ConfirmScreen) and refused == [dialog, dialog] and dialog.again
         assert dialog.focused is not None and dialog.focused.id == "no"  # the safe button
         # Enter on the safe button: nothing given
         await press(client, "enter")

@@ -16,7 +16,7 @@ from textual.message_pump import MessagePump
 from dixit_tui.ssh.driver import SSHDriver
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import TIMEOUT, wait_text
-from tests.e2e.watched import INTERVAL, driver_of, quiet, release, watched_table
+from tests.e2e.watched import INTERVAL, driver_of, frames_drawn, frames_held, quiet, release, watched_table
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
@@ -40,10 +40,10 @@ async def ordinary_moves(
         moves = []
         movers = [s for s in sessions if default_move_pending(s)]
         for session in movers[:-1]:  # (the last one changes the phase)
-            frames, before = driver.frames, counts()
+            frames, before = frames_drawn(driver).count, counts()
             await default_move(session)
             await quiet(driver)
-            moves.append((driver.frames - frames, *(b - a for a, b in zip(before, counts(), strict=True))))
+            moves.append((frames_drawn(driver).count - frames, *(b - a for a, b in zip(before, counts(), strict=True))))
         await watcher.close()
         return moves
 
@@ -122,12 +122,12 @@ async def test_a_watcher_holding_a_frame_does_not_tick_meanwhile(
         await host.chat("opening-line")
         release(driver)  # drawn at once (whatever came before it too); what follows within the interval is held
         await watcher.wait_until(lambda: "opening-line" in watcher.screen_text(), TIMEOUT, "the first line drawn")
-        frames, held = driver.frames, driver.frames_held
+        frames, held = frames_drawn(driver).count, frames_held(driver).count
         for number in range(5):
             await players[(number + 1) % 3].chat(f"line {number}")  # (a few lines each: under the chat's rate)
             await asyncio.sleep(0.3)  # (real time is what is tested: the held watcher's ticks in 1.5 s)
-        assert driver.frames == frames  # (all of them held)
-        ticks = driver.frames_held - held
+        assert frames_drawn(driver).count == frames  # (all of them held)
+        ticks = frames_held(driver).count - held
         print(f"5 changes held -> {ticks} ticks held")
         assert 1 <= ticks <= 10, ticks
         release(driver)
@@ -153,10 +153,10 @@ async def test_a_phase_change_is_one_frame_at_a_watcher(tmp_path: Path) -> None:
             for session in movers[:-1]:
                 await default_move(session)
             await quiet(driver)
-            frames = driver.frames
+            frames = frames_drawn(driver).count
             await default_move(movers[-1])
             await quiet(driver)
-            changes.append(driver.frames - frames)
+            changes.append(frames_drawn(driver).count - frames)
         print("frames per phase change:", changes)
         assert phase(host) == "clue"
         assert changes == [1, 1], changes

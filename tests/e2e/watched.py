@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import Any
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
@@ -11,6 +12,7 @@ from dixit_tui.tui.app import DixitApp
 from tests.e2e.harness import PtyClient
 from tests.e2e.tui_driver import TIMEOUT, key_of, wait_text
 from tests.tui.fixtures import options
+from tests.work_counters import Calls
 
 INTERVAL = 30.0
 """Longer than any burst below, on any machine: a watcher draws the burst's start, then nothing until it is over."""
@@ -25,9 +27,34 @@ def driver_of(coord: Coordinator, name: str) -> SSHDriver:
     raise AssertionError(f"no terminal session {name!r}")
 
 
+_counted: weakref.WeakKeyDictionary[SSHDriver, tuple[Calls, Calls]] = weakref.WeakKeyDictionary()
+
+
+def _counters(driver: SSHDriver) -> tuple[Calls, Calls]:
+    if driver not in _counted:
+        _counted[driver] = (Calls(driver, "frame_drawn"), Calls(driver, "hold_frame"))
+    return _counted[driver]
+
+
+def frames_drawn(driver: SSHDriver) -> Calls:
+    """The screen updates the session draws for its client (its driver's `frame_drawn`), counted from the first time
+    a test asks."""
+    return _counters(driver)[0]
+
+
+def frames_held(driver: SSHDriver) -> Calls:
+    """The drawings and update ticks the session puts off while it watches (its driver's `hold_frame`), counted from
+    the first time a test asks."""
+    return _counters(driver)[1]
+
+
 def release(driver: SSHDriver) -> None:
-    """Whatever the session holds back is drawn at once (as if its last frame were long ago)."""
-    driver.draw_held_now()
+    """Whatever the session holds back is drawn at once (as if its last frame were long ago): the held frame's
+    timer goes off now."""
+    driver._last_frame = -float("inf")
+    if driver._due_handle is not None:
+        driver._due_handle.cancel()
+    driver._frame_due_now()
 
 
 QUIET = 0.3
@@ -40,12 +67,13 @@ async def quiet(driver: SSHDriver) -> None:
     release(driver)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT
-    frames, since = driver.frames, loop.time()
+    drawn = frames_drawn(driver)
+    frames, since = drawn.count, loop.time()
     while True:
         await asyncio.sleep(0.05)
         assert loop.time() < deadline, "the session never stopped drawing"
-        if driver.frames != frames or driver._pending:
-            frames, since = driver.frames, loop.time()
+        if drawn.count != frames or driver._pending:
+            frames, since = drawn.count, loop.time()
         elif loop.time() - since >= QUIET:
             return
 

@@ -76,9 +76,11 @@ async def coordinators(url: str) -> AsyncIterator[tuple[Coordinator, Coordinator
     async with AsyncExitStack() as stack:
         pair: list[Coordinator] = []
         for name in ("wa", "wb"):
-            coordinator = Coordinator(rng=random.Random(name), allow_seeded_tables=True)
             store = await RedisStore.open(url)
-            shared = SharedTables(coordinator, store, worker=name, tick=0.1)
+            shared = SharedTables(store, worker=name, tick=0.1)
+            coordinator = Coordinator(
+                rng=random.Random(name), allow_seeded_tables=True, store=shared.saving, sharing=shared
+            )
             await shared.start()
             stack.push_async_callback(store.close)
             stack.push_async_callback(shared.stop)

@@ -13,12 +13,12 @@ import pytest
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions
 from dixit_tui.coordinator.matchmaker import Ask
 from dixit_tui.coordinator.shared import SharedTables
-from dixit_tui.coordinator.shared_queue import SharedQueue
 from dixit_tui.engine import GiveClue, Mode, Phase, Profile, Submit, Vote
 from dixit_tui.engine.random_play import random_command
 from dixit_tui.store.redis_store import RedisStore
 from tests.redis_server import RedisServer
 from tests.store.tables import Client, last_view
+from tests.work_counters import Calls
 
 
 async def until(condition: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
@@ -34,8 +34,8 @@ async def workers(redis_server: RedisServer) -> AsyncIterator[list[SharedTables]
     started = []
     for name in ("wa", "wb"):
         store = await RedisStore.open(redis_server.url)
-        coordinator = Coordinator(rng=random.Random(name), first_clue_grace=0.0)
-        shared = SharedTables(coordinator, store, worker=name, tick=0.1, presence_ttl=1.0, lease_ttl=1.0)
+        shared = SharedTables(store, worker=name, tick=0.1, presence_ttl=1.0, lease_ttl=1.0)
+        Coordinator(rng=random.Random(name), first_clue_grace=0.0, store=shared.saving, sharing=shared)
         await shared.start()
         started.append(shared)
     try:
@@ -49,13 +49,10 @@ async def workers(redis_server: RedisServer) -> AsyncIterator[list[SharedTables]
 
 
 async def rounds(workers: list[SharedTables], more: int) -> None:
-    """The matchmaker (whichever worker holds its lease) runs `more` rounds from now (each reads the whole queue)."""
-
-    def ran() -> int:
-        return sum(q.rounds for w in workers if isinstance(q := w.coordinator.matchmaker.sharing, SharedQueue))
-
-    done = ran() + more
-    await until(lambda: ran() >= done, f"{more} rounds of the matchmaker")
+    """The matchmaker (whichever worker holds its lease) runs `more` rounds from now (each reads the whole queue and
+    takes the tickets out of what it read: counted there)."""
+    read = [Calls(w.shared_queue, "_tickets") for w in workers]
+    await until(lambda: sum(r.count for r in read) >= more, f"{more} rounds of the matchmaker")
 
 
 async def connect(shared: SharedTables, name: str) -> tuple[Client, PlayerSession]:

@@ -25,7 +25,7 @@ from dixit_tui.coordinator.limits import TableLimits
 from dixit_tui.coordinator.retry import CONFLICT_TRIES
 from dixit_tui.coordinator.shared import RemoteSeat, SharedTables
 from dixit_tui.engine import ErrorCode, RuleError
-from dixit_tui.store.redis_store import RedisStore
+from tests.redis.counted_store import CountedStore
 from tests.redis_server import RedisServer
 from tests.store.tables import Client, game_of, last_view
 
@@ -40,9 +40,10 @@ async def until(condition: Callable[[], bool], what: str, timeout: float = 15.0)
 
 
 class Worker:
-    def __init__(self, coordinator: Coordinator, shared: SharedTables) -> None:
+    def __init__(self, coordinator: Coordinator, shared: SharedTables, store: CountedStore) -> None:
         self.coordinator = coordinator
         self.shared = shared
+        self.store = store  # (counting its round trips, conflicts and records read back)
 
     async def connect(self, name: str) -> tuple[Client, PlayerSession]:
         client = Client()
@@ -66,23 +67,24 @@ async def start_worker(
 ) -> Worker:
     from dixit_tui.bots.player import revive_bot, seat_bots
 
-    store = await RedisStore.open(url)
+    async def revive(coordinator: Coordinator, seat_code: str, name: str) -> object:
+        return await revive_bot(coordinator, seat_code, name, rng=random.Random(seat_code))
+
+    store = await CountedStore.open(url)
+    shared = SharedTables(
+        store, worker=name, tick=tick, presence_ttl=1.0, lease_ttl=1.0, revive=revive if bots else None
+    )
     coordinator = Coordinator(
         rng=random.Random(name),
         allow_seeded_tables=True,
         disconnect_grace=stand_in_grace,
         bots=seat_bots if bots else None,
         first_clue_grace=0.0,
+        store=shared.saving,
+        sharing=shared,
     )
-    shared = SharedTables(coordinator, store, worker=name, tick=tick, presence_ttl=1.0, lease_ttl=1.0)
-    if bots:
-
-        async def revive(coordinator: Coordinator, seat_code: str, name: str) -> object:
-            return await revive_bot(coordinator, seat_code, name, rng=random.Random(seat_code))
-
-        shared.revive = revive
     await shared.start()
-    return Worker(coordinator, shared)
+    return Worker(coordinator, shared, store)
 
 
 def collide(*workers: Worker) -> None:
@@ -185,7 +187,7 @@ async def test_two_workers_racing_for_the_same_state_give_one_winner(workers: tu
     code, players = await seated(a, b)
     (ana_c, ana), (ben_c, ben), (_cy_c, _cy) = players
     assert game_of(ana_c).can_clue and game_of(ben_c).can_clue  # anyone may give the first clue
-    conflicts = a.shared.conflicts + b.shared.conflicts
+    conflicts = a.store.conflicts + b.store.conflicts
     collide(a, b)
     results = await asyncio.gather(
         ana.clue("from a", game_of(ana_c).hand[0].card),
@@ -194,7 +196,7 @@ async def test_two_workers_racing_for_the_same_state_give_one_winner(workers: tu
     )
     errors = [r for r in results if isinstance(r, BaseException)]
     assert len(errors) == 1 and isinstance(errors[0], RuleError), results  # one clue counts; the other is refused
-    assert a.shared.conflicts + b.shared.conflicts > conflicts  # they did collide in Redis
+    assert a.store.conflicts + b.store.conflicts > conflicts  # they did collide in Redis
     await until(lambda: all(game_of(c).phase == "submit" for c, _ in players), "everyone to see one clue")
     game = a.coordinator.tables[code].game
     assert game is not None and game.state.turn.clue in ("from a", "from b")
@@ -230,12 +232,12 @@ async def test_a_move_that_keeps_losing_races_is_made_again_then_refused_and_cha
     code, players = await seated(a, b)
     (ana_c, ana), (_, ben), _ = players
     said = iter(range(100))
-    conflicts = a.shared.conflicts
+    conflicts = a.store.conflicts
     lose_races(a, lambda: ben.chat(f"line {next(said)}"), CONFLICT_TRIES)  # a line at worker B wins every race
     with pytest.raises(TableError) as refused:
         await ana.clue("too late", game_of(ana_c).hand[0].card)
     assert refused.value.code == ErrorCode.CONFLICT
-    assert a.shared.conflicts - conflicts == CONFLICT_TRIES  # made again each time, up to CONFLICT_TRIES in all
+    assert a.store.conflicts - conflicts == CONFLICT_TRIES  # made again each time, up to CONFLICT_TRIES in all
     history = await a.shared.store.history(code)
     assert [r["text"] for r in history if r["t"] == "chat"] == [f"line {i}" for i in range(CONFLICT_TRIES)]
     events = [r for r in history if r["t"] == "events"]
@@ -243,7 +245,7 @@ async def test_a_move_that_keeps_losing_races_is_made_again_then_refused_and_cha
     assert game_of(ana_c).phase == "clue"
     lose_races(a, lambda: ben.chat("one more"), 1)  # it loses once, then counts
     await ana.clue("in time", game_of(ana_c).hand[0].card)
-    assert a.shared.conflicts - conflicts == CONFLICT_TRIES + 1
+    assert a.store.conflicts - conflicts == CONFLICT_TRIES + 1
     table = a.coordinator.tables[code]
     assert table.game is not None and table.game.state.turn.clue == "in time"
 
@@ -262,12 +264,12 @@ async def test_a_change_that_loses_a_race_reads_back_only_the_records_since_the_
     assert saved > 6
     for worker in workers:  # no new snapshot during the race (it would be newer than the loser's state: see shared.py)
         worker.coordinator.snapshot_every = 100
-    conflicts = a.shared.conflicts + b.shared.conflicts
-    reread = a.shared.records_reread + b.shared.records_reread
+    conflicts = a.store.conflicts + b.store.conflicts
+    reread = a.store.records_reread + b.store.records_reread
     collide(a, b)
     await asyncio.gather(ana.chat("one"), ben.chat("two"))  # one loses the race, goes back, and is said again
-    assert a.shared.conflicts + b.shared.conflicts == conflicts + 1
-    assert a.shared.records_reread + b.shared.records_reread - reread < 3  # not the whole history again
+    assert a.store.conflicts + b.store.conflicts == conflicts + 1
+    assert a.store.records_reread + b.store.records_reread - reread < 3  # not the whole history again
     replicas = [worker.coordinator.tables[code] for worker in workers]
     for table in replicas:
         await until(lambda t=table: len(t.chat) == 5, "both lines at both workers")  # type: ignore[misc]
@@ -303,10 +305,10 @@ async def test_players_joining_at_once_on_two_workers_all_get_their_own_seat(wor
     view = await host[1].create(TableOptions())
     await until(lambda: view.code in b.coordinator.tables, "worker B to hold the table")
     joiners = [await (a if i % 2 else b).connect(f"p{i}") for i in range(4)]
-    conflicts = a.shared.conflicts + b.shared.conflicts
+    conflicts = a.store.conflicts + b.store.conflicts
     collide(a, b)
     await asyncio.gather(*(s.join(view.code) for _, s in joiners))
-    assert a.shared.conflicts + b.shared.conflicts > conflicts  # they raced in Redis, and each was made again
+    assert a.store.conflicts + b.store.conflicts > conflicts  # they raced in Redis, and each was made again
     names = ["ana", "p0", "p1", "p2", "p3"]
     await until(lambda: sorted(s.name for s in last_view(host[0]).seats) == names, "ana to see all four sit")
     for client, session in joiners:
@@ -327,12 +329,12 @@ async def test_a_move_costs_two_round_trips_where_it_is_made_and_one_on_each_oth
         await until(lambda: not a.shared._syncing and not b.shared._syncing, "both workers to settle")
         teller_c, teller = next((c, s) for c, s in players if game_of(c).can_clue)
         here, there = (a, b) if teller.coordinator is a.coordinator else (b, a)
-        before = here.shared.round_trips, there.shared.round_trips
+        before = here.store.round_trips, there.store.round_trips
         await teller.clue("far away", game_of(teller_c).hand[0].card)
         await until(lambda: all(game_of(c).phase == "submit" for c, _ in players), "everyone to see the clue")
         await until(lambda: not a.shared._syncing and not b.shared._syncing, "both workers to settle")
-        assert here.shared.round_trips - before[0] == 2  # read what is new (with presence), then compare-and-append
-        assert there.shared.round_trips - before[1] == 1  # read what is new, on the change notice
+        assert here.store.round_trips - before[0] == 2  # read what is new (with presence), then compare-and-append
+        assert there.store.round_trips - before[1] == 1  # read what is new, on the change notice
     finally:
         await a.stop()
         await b.stop()
@@ -422,10 +424,10 @@ async def test_a_rematch_that_races_a_chat_line_on_the_other_worker_still_takes_
     (ana_c, ana), (ben_c, ben), _ = players
     await ana.remove(2)
     await until(lambda: last_view(ben_c).status == "over", "ben to see the game end")
-    conflicts = a.shared.conflicts
+    conflicts = a.store.conflicts
     collide(a, b)  # ana's first save (the new table) and ben's line are decided at once; then the old table races
     new, _ = await asyncio.gather(ana.rematch(), ben.chat("good game"))
-    assert a.shared.conflicts > conflicts  # the old table's pointer lost to ben's line, and was written again
+    assert a.store.conflicts > conflicts  # the old table's pointer lost to ben's line, and was written again
     await until(lambda: last_view(ben_c).code == new.code, "ben, on the other worker, to follow to the rematch")
     history = await a.shared.store.history(code)
     assert [r["text"] for r in history if r["t"] == "chat"][-1] == "good game"
@@ -500,10 +502,10 @@ async def test_players_reclaiming_on_one_worker_while_the_other_moves_end_at_the
     for name in ("ben", "cara"):
         client = Client()
         back.append((client, await b.coordinator.connect(Identity(name), client)))
-    conflicts = a.shared.conflicts + b.shared.conflicts
+    conflicts = a.store.conflicts + b.store.conflicts
     collide(a, b)
     await asyncio.gather(ana[1].chat("meanwhile on A"), *(s.reclaim(codes[s.name]) for _, s in back))
-    assert a.shared.conflicts + b.shared.conflicts > conflicts  # a reclaim raced ana's line and was made again
+    assert a.store.conflicts + b.store.conflicts > conflicts  # a reclaim raced ana's line and was made again
     await until(lambda: all(s.connected for s in last_view(ana[0]).seats), "ana to see ben and cara back")
     table = b.coordinator.tables[view.code]
     for _client, session in back:

@@ -5,9 +5,11 @@ acted at the hand or the dial itself, so it came first and picked the card above
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from typing import Any
 
+import pytest
 from textual.widgets import Input, OptionList
 
 from dixit_tui.coordinator import Identity
@@ -22,6 +24,33 @@ from tests.tui.keys import alive, key_event, type_keys
 from tests.tui.lobby_pilot import open_create, settle
 
 SIZE = (100, 30)
+
+
+def lost_trails(caplog: pytest.LogCaptureFixture) -> int:
+    """Keys the app's key gate let the next one go behind after GIVE_UP seconds, as its log says (the caller's test
+    takes `caplog`: `watch_the_gate` sets its level)."""
+    return sum("not seen done after" in r.getMessage() for r in caplog.records if r.name == key_order.__name__)
+
+
+@pytest.fixture(autouse=True)
+def watch_the_gate(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger=key_order.__name__)
+
+
+def held_keys(app: DixitApp) -> list[object]:
+    """From now on, the keys and pastes the app's key gate makes wait for the one before them (its `admit` says no)."""
+    held: list[object] = []
+    gate = app._key_gate
+    admit = gate.admit
+
+    def counted(event: Any) -> bool:
+        if admit(event):
+            return True
+        held.append(event)
+        return False
+
+    gate.admit = counted  # type: ignore[method-assign]
+    return held
 
 
 async def _table(target: int = 10) -> tuple[Any, Any, list[Any], DixitApp]:
@@ -165,7 +194,7 @@ async def test_esc_then_a_key_at_once_closes_the_dialog_and_the_key_acts_on_the_
             assert not chat_focused()
 
 
-async def test_editing_keys_and_letters_in_one_packet_act_in_the_order_typed() -> None:
+async def test_editing_keys_and_letters_in_one_packet_act_in_the_order_typed(caplog: pytest.LogCaptureFixture) -> None:
     """Ctrl+U, Backspace, Home, Ctrl+K and Tab act before the letters typed right behind them. (They are bindings,
     which Textual looks up only once the key has bubbled back up to the app; the letter went to the text box
     meanwhile: "Ctrl+U 8" left the box empty, "Backspace 8" deleted the 8, "Home 9" typed the 9 at the end.)"""
@@ -177,6 +206,7 @@ async def test_editing_keys_and_letters_in_one_packet_act_in_the_order_typed() -
         target = screen.query_one("#target", Input)
         seats.focus()
         await settle(pilot)
+        held = held_keys(app)
 
         async def at_once(keys: list[str]) -> str:
             await _send_at_once(app, keys)
@@ -192,10 +222,10 @@ async def test_editing_keys_and_letters_in_one_packet_act_in_the_order_typed() -
         assert await at_once(["backspace", "backspace", "ctrl+u", "5", "left", "x", "4"]) == "45"  # (x: not a digit)
         assert await at_once(["tab", "2", "0"]) == "45"
         assert app.focused is target and target.value == "20"  # Tab chose the whole target: the 2 replaced it
-        assert app._key_gate.held > 0 and app._key_gate.lost_trails == 0
+        assert held and lost_trails(caplog) == 0
 
 
-async def test_a_key_typed_behind_one_that_opens_a_dialog_does_not_answer_it() -> None:
+async def test_a_key_typed_behind_one_that_opens_a_dialog_does_not_answer_it(caplog: pytest.LogCaptureFixture) -> None:
     """`l` opens "Leave table?"; a `y` in the same packet was typed at the table, before the question showed: it
     waits for the `l` to be done, and then does not act on the dialog (a key acts only on the screen it was typed
     at). The keys after it, once the dialog shows, do."""
@@ -208,7 +238,7 @@ async def test_a_key_typed_behind_one_that_opens_a_dialog_does_not_answer_it() -
         alive(app)
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen) and not dialog.answered, app.screen_stack
-        assert dialog.refused == 0  # (dropped before the dialog: not refused by its guard either)
+        assert not dialog.again  # (dropped before the dialog: not refused by its guard either)
         assert any(seat.name == "ben" for seat in host.view().seats)
         await _send_at_once(app, ["n"])
         for _ in range(3):
@@ -221,10 +251,12 @@ async def test_a_key_typed_behind_one_that_opens_a_dialog_does_not_answer_it() -
         for _ in range(5):
             await pilot.pause()
         assert app.screen is table and (app.focused is None or app.focused.id != "chat-input")
-        assert app._key_gate.lost_trails == 0  # each key was seen done (none waited for the GIVE_UP time)
+        assert lost_trails(caplog) == 0  # each key was seen done (none waited for the GIVE_UP time)
 
 
-async def test_a_key_whose_trail_is_lost_lets_the_next_one_go_after_a_while(monkeypatch: Any) -> None:
+async def test_a_key_whose_trail_is_lost_lets_the_next_one_go_after_a_while(
+    monkeypatch: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     """Should the callback that follows a key never run (its widget closed under it), the keys behind it still go,
     GIVE_UP seconds later: typing never stops for good."""
     monkeypatch.setattr(key_order, "GIVE_UP", 0.05)
@@ -245,16 +277,16 @@ async def test_a_key_whose_trail_is_lost_lets_the_next_one_go_after_a_while(monk
             step(gate, event, node)
 
         monkeypatch.setattr(key_order.KeyGate, "_step", lost_at_the_box)
-        before = app._key_gate.lost_trails  # (the c that opened the dialog took longer than this short GIVE_UP)
+        before = lost_trails(caplog)  # (the c that opened the dialog took longer than this short GIVE_UP)
         await _send_at_once(app, ["ctrl+u", "7", "3"])
         for _ in range(200):  # (each of the three keys waits GIVE_UP for a callback that never comes; at most 4 s)
-            if app._key_gate.lost_trails - before >= 3:
+            if lost_trails(caplog) - before >= 3:
                 break
             await asyncio.sleep(0.02)
         await settle(pilot)
         alive(app)
         assert seats.value == "73", seats.value  # in order, and none left waiting
-        assert len(lost) == 3 and app._key_gate.lost_trails - before == 3
+        assert len(lost) == 3 and lost_trails(caplog) - before == 3
 
 
 def _edited(keys: list[str]) -> str:
@@ -282,7 +314,9 @@ def _edited(keys: list[str]) -> str:
     return text
 
 
-async def test_random_bursts_of_typing_and_editing_keys_edit_the_chat_box_as_typed_one_by_one() -> None:
+async def test_random_bursts_of_typing_and_editing_keys_edit_the_chat_box_as_typed_one_by_one(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     """Forty bursts of letters mixed with Backspace, Delete, the arrows, Home, End, Ctrl+U and Ctrl+K, each burst in
     one packet: the chat box ends as if they had been typed slowly."""
     rng = random.Random(11)
@@ -308,4 +342,4 @@ async def test_random_bursts_of_typing_and_editing_keys_edit_the_chat_box_as_typ
                 await pilot.pause()
             assert box.value == ""
         alive(app)
-        assert app._key_gate.lost_trails == 0
+        assert lost_trails(caplog) == 0

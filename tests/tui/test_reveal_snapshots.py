@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 
 from dixit_tui.tui.widgets.recap import RecapScreen
 from tests.tui.fixtures import make_app, me, phase_of, play_until, steady
-from tests.tui.test_table_snapshots import sit
+from tests.tui.table_scenes import sit
 
 SIZES = [(80, 24), (200, 60)]
 Compare = Callable[..., bool]

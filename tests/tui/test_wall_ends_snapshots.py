@@ -9,30 +9,20 @@ Deterministic: a seeded coordinator and table, fixed moves; the wall's hold of t
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from textual.pilot import Pilot
 
-from dixit_tui.coordinator import Identity, PlayerSession
+from dixit_tui.coordinator import Identity
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.capabilities import Capabilities
-from dixit_tui.tui.table_screen import TableScreen
-from dixit_tui.tui.widgets.wall import Wall
-from tests.tui.fixtures import Recorder, coordinator, make_app, options, phase_of, play_until, seat_many, steady
-from tests.tui.test_caps_snapshots import AsciiForms
+from tests.tui.fixtures import Recorder, coordinator, make_app, options, seat_many
+from tests.tui.terminal_filters import AsciiForms
+from tests.tui.wall_pilot import over, wall_shown
 
 Compare = Callable[..., bool]
 SIZE = (200, 60)
-
-
-async def _wall(pilot: Pilot[Any]) -> Wall:
-    await steady(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, TableScreen) and screen.has_class("-wall"), "the wall is not shown"
-    wall = screen.query_one(Wall)
-    assert wall.picture
-    return wall
 
 
 async def lobby(pilot: Pilot[Any]) -> None:
@@ -45,31 +35,7 @@ async def lobby(pilot: Pilot[Any]) -> None:
     await seat_many(coord, ["cara"], view.code)
     await host.add_bots(1)
     await app.session.watch(view.code)
-    await _wall(pilot)
-
-
-def over(*, standings: bool) -> Callable[[Pilot[Any]], Awaitable[None]]:
-    """ana watches ben, cara and dev play a game to 10 points, to its end: the last turn's reveal held on the wall,
-    or (`standings`) once that hold has ended."""
-
-    async def scene(pilot: Pilot[Any]) -> None:
-        app = pilot.app
-        assert isinstance(app, DixitApp) and app.session is not None
-        coord = app.coordinator
-        host = await coord.connect(Identity("ben", key="key-ben"), Recorder())
-        view = await host.create(options(target=10, reveal_seconds=60))
-        sessions: list[PlayerSession] = [host, *[s for s, _ in await seat_many(coord, ["cara", "dev"], view.code)]]
-        await app.session.watch(view.code)
-        await host.start()
-        await _wall(pilot)  # the wall shows the game being played
-        await play_until(sessions, lambda: phase_of(host)[0] == "over")
-        wall = await _wall(pilot)
-        assert "That was the last turn" in "".join(strip.text for strip in wall.picture)
-        if standings:
-            wall.end_final_reveal()
-            await _wall(pilot)
-
-    return scene
+    await wall_shown(pilot)
 
 
 def test_the_wall_in_the_lobby(snap_compare: Compare) -> None:

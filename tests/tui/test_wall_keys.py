@@ -12,14 +12,13 @@ from dixit_tui.tui.widgets.confirm import ConfirmScreen
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.wall import Wall
 from tests.tui.fixtures import make_app, settle
-from tests.tui.test_wall_ends_snapshots import over
-from tests.tui.test_wall_snapshots import _watched
+from tests.tui.wall_pilot import over, watched
 
 
 async def test_a_spectators_keys_work_on_the_wall() -> None:
     app = make_app()
     async with app.run_test(size=(200, 60)) as pilot:
-        await _watched("standard", "reveal")(pilot)
+        await watched("standard", "reveal")(pilot)
         assert isinstance(app, DixitApp) and app.session is not None
         table = app.screen
         assert isinstance(table, TableScreen) and table.has_class("-wall")

@@ -26,11 +26,16 @@ has `sharing.LocalSharing` and never uses this package. Its modules, one part ea
   another worker), the change notices and the tick;
 - `replica`: a table's `SyncedLock` and the compare-and-append `SharedStore`;
 - `presence`: who is connected where (`RemoteSeat`); `leases`: who runs a table's clocks, and bots brought back;
-- `live`: what is never recorded (team chat, writing marks, reveals seen); `tries`: tries counted across workers.
+- `live`: what is never recorded (team chat, writing marks, reveals seen); `tries`: tries counted across workers;
+- `queue`: `SharedQueue`, the one queue of every worker (the matchmaker's `QueueSharing`, made by `SharedTables`).
+
+The coordinator is made with them, never rewired after: `shared = SharedTables(redis_store, worker=...)`, then
+`Coordinator(store=shared.saving, sharing=shared, ...)` (which attaches itself), then `await shared.start()`.
 """
 
 from dixit_tui.coordinator.shared.presence import RemoteSeat
+from dixit_tui.coordinator.shared.queue import SharedQueue
 from dixit_tui.coordinator.shared.replica import SharedStore, SyncedLock
 from dixit_tui.coordinator.shared.tables import SharedTables
 
-__all__ = ["RemoteSeat", "SharedStore", "SharedTables", "SyncedLock"]
+__all__ = ["RemoteSeat", "SharedQueue", "SharedStore", "SharedTables", "SyncedLock"]

@@ -21,9 +21,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 log.addFilter(REPEATS)
 
+Revive = Callable[["Coordinator", str, str], Awaitable[object]]
+"""Brings a built-in bot back to its seat (coordinator, the seat's reconnect code, the bot's name)."""
+
 
 class Leases:
-    def __init__(self, coordinator: Coordinator, store: RedisStore, worker: str, ttl: float) -> None:
+    def __init__(
+        self, coordinator: Coordinator, store: RedisStore, worker: str, ttl: float, revive: Revive | None = None
+    ) -> None:
         self.coordinator = coordinator
         self.store = store
         self.worker = worker
@@ -31,7 +36,7 @@ class Leases:
         self.owned: set[str] = set()  # the tables whose lease (clocks, stand-ins) this worker holds
         # brings a built-in bot back to its seat (by the seat's reconnect code and the bot's name) when the worker it
         # ran in died: only the table's owner does (the server passes `bots.player.revive_bot`); None: bots stay away
-        self.revive: Callable[[Coordinator, str, str], Awaitable[object]] | None = None
+        self.revive = revive
         self._reviving: set[str] = set()  # seat codes of built-in bots being brought back here
 
     def owns(self, code: str) -> bool:

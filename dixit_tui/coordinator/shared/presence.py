@@ -164,9 +164,9 @@ class Presence:
                 return True
         return False
 
-    async def publish(self, table: SessionTable) -> bool:
+    async def publish(self, table: SessionTable) -> None:
         """Claim the seats this worker's sessions sit in now, and give up those they left (after a change, under
-        the table's lock). Returns whether it took a round trip."""
+        the table's lock)."""
         local = {s.code for s in table.seats if s.session is not None and not isinstance(s.session, RemoteSeat)}
         watching = len(table.spectators)
         closed = self.coordinator.tables.get(table.code) is not table
@@ -175,7 +175,7 @@ class Presence:
         before = self.claimed.get(table.code, set())
         watched = self.watching.get(table.code, 0)
         if local == before and watching == watched:
-            return False
+            return
         expires = int((time.time() + self.ttl) * 1000)
         value = f"{self.worker} {expires}"
         key = self.key(table.code)
@@ -199,7 +199,7 @@ class Presence:
             await execute(pipe)
         except RedisError as err:
             log.warning("could not tell Redis who is at table %s: %s (the next tick tries again)", table.code, err)
-            return False
+            return
         if local:
             self.claimed[table.code] = local
         else:
@@ -208,7 +208,6 @@ class Presence:
             self.watching[table.code] = watching
         else:
             self.watching.pop(table.code, None)
-        return True
 
     async def queue_renew(self, pipe: Any) -> None:
         """Queue renewing this worker's seats and spectator counts (the tick)."""

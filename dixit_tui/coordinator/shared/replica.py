@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from dixit_tui.store.base import Record, StoreConflict, StoredTable
+from dixit_tui.store.base import Record, StoredTable
 
 if TYPE_CHECKING:
     from dixit_tui.coordinator.player_session import SessionTable
@@ -55,12 +55,7 @@ class SharedStore:
     async def append(self, code: str, records: Sequence[Record]) -> None:
         lock = self.shared.lock_of(code)
         expected = lock.seq if lock is not None else 0
-        self.shared.round_trips += 1
-        try:
-            seq = await self.redis.append_at(code, expected, records)
-        except StoreConflict:
-            self.shared.conflicts += 1
-            raise
+        seq = await self.redis.append_at(code, expected, records)  # StoreConflict if another worker appended first
         if lock is not None:
             lock.seq, lock.fresh = seq, False
         if any(r.get("t") == "closed" for r in records):

@@ -11,7 +11,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
@@ -19,19 +19,20 @@ from redis.exceptions import RedisError
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.models import CloseReason, LobbyUpdate, NoticeUpdate, StateUpdate
-from dixit_tui.coordinator.shared.leases import Leases
+from dixit_tui.coordinator.shared.leases import Leases, Revive
 from dixit_tui.coordinator.shared.live import LiveMessages
 from dixit_tui.coordinator.shared.pipeline import execute
 from dixit_tui.coordinator.shared.presence import Presence, RemoteSeat, holders
+from dixit_tui.coordinator.shared.queue import SharedQueue
 from dixit_tui.coordinator.shared.replica import SharedStore, SyncedLock
 from dixit_tui.coordinator.shared.tries import Tries
-from dixit_tui.coordinator.shared_queue import SharedQueue
 from dixit_tui.engine import ErrorCode
 from dixit_tui.log_caps import REPEATS
 from dixit_tui.store.base import Record, Store
 from dixit_tui.store.redis_store import RedisStore, StoreUnavailable
 
 if TYPE_CHECKING:
+    from dixit_tui.coordinator.matchmaker import Matchmaker
     from dixit_tui.coordinator.player_session import PlayerSession, SessionTable
     from dixit_tui.coordinator.service import Coordinator
 
@@ -47,33 +48,47 @@ class SharedTables:
 
     def __init__(
         self,
-        coordinator: Coordinator,
         store: RedisStore,
         *,
         worker: str | None = None,
         tick: float = 1.0,
         presence_ttl: float = 6.0,
         lease_ttl: float = 5.0,
+        revive: Revive | None = None,
     ) -> None:
-        self.coordinator = coordinator
+        """Tables shared on the Redis of `store`. The coordinator is then made with `store=shared.saving` and
+        `sharing=shared` (it attaches itself). `revive` brings a built-in bot back to its seat when the worker it ran
+        in died (the server passes `bots.player.revive_bot`); None: such bots stay away."""
         self.store = store
+        self.saving = SharedStore(self)  # the coordinator's store: compare-and-append after what the replica folded
         self.worker = worker or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.tick_every = tick
         self.presence_ttl = presence_ttl
         self.lease_ttl = lease_ttl
-        self.presence = Presence(coordinator, store, self.worker, presence_ttl)
-        self.leases = Leases(coordinator, store, self.worker, lease_ttl)
-        self.live = LiveMessages(coordinator, store, self.worker)
+        self.revive = revive
         self.tries = Tries(store)
-        self.round_trips = 0  # to Redis for changes and catching up (not the ticks): a figure for tests and benchmarks
-        self.ticks = 0  # periodic round trips (renewals, leases, what lost notices left behind)
-        self.conflicts = 0  # appends refused because another worker appended first
-        self.records_reread = 0  # records read back from Redis to undo changes that lost a race
         self._syncing: set[str] = set()
         self.locks: dict[str, SyncedLock] = {}  # each table's lock (and so its replica's place), until it closes
         self._again: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
-        coordinator.share(self, SharedStore(self))
+
+    # --- the coordinator's, from its construction ---------------------------------------------------------------
+
+    def attach(self, coordinator: Coordinator) -> None:
+        """`coordinator` shares its tables through this (called by its constructor, once)."""
+        if coordinator.store is not self.saving:
+            raise ValueError("a coordinator sharing its tables saves them in its SharedTables' store (`saving`)")
+        if hasattr(self, "coordinator"):
+            raise ValueError("these shared tables are another coordinator's already")
+        self.coordinator = coordinator
+        self.presence = Presence(coordinator, self.store, self.worker, self.presence_ttl)
+        self.leases = Leases(coordinator, self.store, self.worker, self.lease_ttl, self.revive)
+        self.live = LiveMessages(coordinator, self.store, self.worker)
+
+    def queue(self, matchmaker: Matchmaker) -> SharedQueue:
+        """The coordinator's matchmaker's queue: one for every worker (one matchmaker of them all seats it)."""
+        self.shared_queue = SharedQueue(matchmaker, self)
+        return self.shared_queue
 
     # --- its parts, as they were named when they were one -------------------------------------------------------
 
@@ -92,15 +107,6 @@ class SharedTables:
         """The tables whose lease (clocks, stand-ins) this worker holds."""
         return self.leases.owned
 
-    @property
-    def revive(self) -> Callable[[Coordinator, str, str], Awaitable[object]] | None:
-        """Brings a built-in bot back to its seat when the worker it ran in died (`leases.Leases.revive`)."""
-        return self.leases.revive
-
-    @revive.setter
-    def revive(self, revive: Callable[[Coordinator, str, str], Awaitable[object]] | None) -> None:
-        self.leases.revive = revive
-
     def _presence_key(self, code: str) -> str:
         return self.presence.key(code)
 
@@ -112,8 +118,7 @@ class SharedTables:
     async def publish_presence(self, table: SessionTable) -> None:
         """Claim the seats this worker's sessions sit in now, and give up those they left (after a change, under
         the table's lock)."""
-        if await self.presence.publish(table):
-            self.round_trips += 1
+        await self.presence.publish(table)
 
     def publish_live(self, table: SessionTable, message: dict[str, Any]) -> None:
         """Tell the other workers something about `table` that is not recorded (a team line, a writing mark)."""
@@ -182,10 +187,7 @@ class SharedTables:
         newer than `seq`: the winner of the race took it)."""
         if seq <= 0:
             return None, []
-        snapshot, records = await self.store.state_at(code, seq)
-        self.round_trips += 2
-        self.records_reread += len(records)
-        return snapshot, records
+        return await self.store.state_at(code, seq)
 
     def lock_of(self, code: str) -> SyncedLock | None:
         """The lock of this worker's replica of table `code` (also while it closes: it may be out of the
@@ -212,7 +214,6 @@ class SharedTables:
                 "The server cannot reach its storage just now, so nothing changed. Try again in a moment.",
                 ErrorCode.STORAGE,
             ) from err
-        self.round_trips += 1
         updates: list[Any] = []
         only_chat = True  # a chat line alone changes no view: it comes as the line, as at the worker that took it
         closed = False
@@ -337,12 +338,10 @@ class SharedTables:
         self._tasks.append(detached.spawn(self._listen(), name="shared-tables-listen"))
         self._tasks.append(detached.spawn(self._ticking(), name="shared-tables-tick"))
         self._tasks.append(detached.spawn(self.live.listen(), name="shared-tables-live"))
-        queue = SharedQueue(self.coordinator.matchmaker, self)  # the queue: one matchmaker for every worker
-        self.coordinator.matchmaker.share(queue)
-        queue.start(self.tick_every)
+        self.shared_queue.start(self.tick_every)
 
     async def stop(self) -> None:
-        await self.coordinator.matchmaker.sharing.stop()
+        await self.shared_queue.stop()
         for task in self._tasks:
             task.cancel()
         if self._tasks:  # bounded: closing a pub/sub connection in the middle of a read can hang
@@ -422,7 +421,6 @@ class SharedTables:
         except RedisError as err:
             log.warning("Redis did not answer the tick: %s", err)
             return
-        self.ticks += 1
         if coordinator.unsaved:  # Redis answers again: the tables a failed change was rolled back at are refreshed
             coordinator.store_back()
         seqs: dict[str, str] = results[0]

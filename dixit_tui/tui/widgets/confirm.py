@@ -114,7 +114,6 @@ class ConfirmScreen(ModalScreen[bool | None]):
         self.no_label = no
         self.stale = stale
         self.answered = False
-        self.refused = 0  # confirming keys ignored because they came too soon (a count tests can read)
         self.again = False  # a confirming key came too soon: the hint asks for it again
         self._quiet_since = clock()  # opened, or the last typing key (the guard counts from there)
         self._shown_ready: bool | None = None  # what the hint shows
@@ -208,7 +207,6 @@ class ConfirmScreen(ModalScreen[bool | None]):
             self._hold()
 
     def _refuse(self) -> None:
-        self.refused += 1
         self.again = True
         self.app.bell()
         self._show_hint()

@@ -32,7 +32,7 @@ from dixit_tui.store.redis_store import StoreUnavailable
 if TYPE_CHECKING:
     from dixit_tui.coordinator.matchmaker import Matchmaker
     from dixit_tui.coordinator.player_session import SessionTable
-    from dixit_tui.coordinator.shared import SharedTables
+    from dixit_tui.coordinator.shared.tables import SharedTables
 
 log = logging.getLogger(__name__)
 log.addFilter(REPEATS)  # (an outage fails every tick the same way)
@@ -65,7 +65,6 @@ class SharedQueue:
         self.ttl = ttl
         self.mine: dict[str, Ticket] = {}  # this worker's tickets in Redis, by id
         self.lock = asyncio.Lock()  # one round at a time here
-        self.rounds = 0  # rounds this worker ran as the matchmaker
         self._tasks: list[asyncio.Task[None]] = []
         self._renew_script = self.store.client.register_script(_RENEW)
 
@@ -126,7 +125,6 @@ class SharedQueue:
             except (RedisError, StoreUnavailable) as err:
                 log.warning("the queue could not be read: %s", err)
                 return
-            self.rounds += 1
             tickets, gone = self._tickets(raw)
             if gone:
                 with contextlib.suppress(RedisError):

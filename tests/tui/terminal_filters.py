@@ -1,0 +1,40 @@
+"""Line filters that show a snapshot as a kind of terminal draws it: each colour as the nearest of the 16 standard
+ones (`TERM=linux`: what the SSH session's colour system sends), each line and mark in the ASCII form the SSH driver
+sends to a terminal without UTF-8 (`LANG=C`, `ssh.ascii_forms`). For the snapshot tests of the table and the wall."""
+
+from __future__ import annotations
+
+from rich.color import Color as RichColor
+from rich.color import ColorSystem
+from rich.segment import Segment
+from rich.style import Style
+from textual.color import Color
+from textual.filter import LineFilter
+
+from dixit_tui.ssh.ascii_forms import ascii_forms
+
+
+def _sixteen(color: RichColor | None) -> RichColor | None:
+    if color is None or color.is_default:
+        return color
+    return RichColor.from_triplet(color.downgrade(ColorSystem.STANDARD).get_truecolor())
+
+
+def _as_sixteen(style: Style) -> Style:
+    return style + Style(color=_sixteen(style.color), bgcolor=_sixteen(style.bgcolor))
+
+
+class SixteenColours(LineFilter):
+    """Each colour as the nearest of the 16 standard colours (xterm's palette)."""
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        return [
+            Segment(text, None if style is None else _as_sixteen(style), control) for text, style, control in segments
+        ]
+
+
+class AsciiForms(LineFilter):
+    """Each line, block and mark as the SSH driver sends it to a terminal without UTF-8."""
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        return [Segment(ascii_forms(text), style, control) for text, style, control in segments]
