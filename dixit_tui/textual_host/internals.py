@@ -667,20 +667,6 @@ INTERNALS: tuple[Internal, ...] = (
         "bf9d28edf4f44cb1",
     ),
     Internal(
-        "textual/screen.py",
-        "Screen._extend_compose",
-        "patched: the toast rack starts shown or hidden as the app's notifications say (no refresh)",
-        "dixit_tui/tui/screen_patches.py",
-        "8a2b97fce7ea6c09",
-    ),
-    Internal(
-        "textual/widgets/_toast.py",
-        "ToastRack",
-        "imported from a private module: the widget _extend_compose adds to each screen",
-        "dixit_tui/tui/screen_patches.py",
-        "0ef2736568765672",
-    ),
-    Internal(
         "textual/app.py",
         "redirect_stdout",
         "replaced in the module's namespace (and redirect_stderr): an app of an SSH session does not take the "
@@ -748,7 +734,6 @@ MODULES: dict[str, str] = {
     "textual/_styles_cache.py": "7a197dfa0517d22f",
     "textual/messages.py": "e616e9ab5eb23933",
     "textual/_node_list.py": "45fac0dd086a9cd0",
-    "textual/widgets/_toast.py": "61df4c1debffcb10",
     "textual/_context.py": "523b25f71607193b",
 }
 """Each module's whole file at CHECKED_WITH (a file unchanged has every part unchanged: checked at once)."""

@@ -14,8 +14,6 @@ from typing import Any
 from textual import _time, events, messages
 from textual.geometry import Size
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets._toast import ToastRack
 
 from dixit_tui.tui.compositor import RowCompositor
 from dixit_tui.tui.styled_lines import share_styled_lines
@@ -108,18 +106,6 @@ def _keep_styles_on_first_resume() -> None:
             setattr(self, LAID_OUT, started)
 
     Screen._on_screen_resume = first_resume_keeps_styles  # type: ignore[method-assign]
-
-    extend_compose = Screen._extend_compose
-
-    def toasts_start_as_shown(self: Screen[Any], widgets: list[Widget]) -> None:
-        """Each screen's toast rack starts as its first resume leaves it (hidden unless there are notifications):
-        Textual hides it only then, and that one change asked for a second layout of the whole new screen."""
-        extend_compose(self, widgets)
-        for widget in widgets:
-            if isinstance(widget, ToastRack):
-                widget.styles.set_rule("display", "block" if self.app._notifications else "none")  # (no refresh)
-
-    Screen._extend_compose = toasts_start_as_shown  # type: ignore[method-assign]
 
     on_layout = Screen._on_layout
 

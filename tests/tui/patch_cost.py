@@ -27,6 +27,13 @@ def _noop(*args: object, **kwargs: object) -> None:
     return None
 
 
+_RESUME_PARTS = {
+    "keep_styles": "_on_screen_resume",
+    "layout_once": "_on_layout",
+    "same_size": "_screen_resized",
+}
+
+
 def _switch_off(name: str) -> None:
     """Switch one patch off, before `dixit_tui.tui.app` is imported (it imports the installers by name)."""
     import importlib
@@ -52,6 +59,12 @@ def _switch_off(name: str) -> None:
         if part == "resume":
             screen_patches._keep_styles_on_first_resume = _noop
             screen_patches.mark_styled_at_mount = _noop
+        elif part in _RESUME_PARTS:  # one of the four patches `_keep_styles_on_first_resume` installs
+            from textual.screen import Screen
+
+            original = Screen.__dict__[_RESUME_PARTS[part]]
+            screen_patches._keep_styles_on_first_resume()
+            setattr(Screen, _RESUME_PARTS[part], original)
         else:
             setattr(screen_patches, part, _noop)
         return
@@ -182,6 +195,9 @@ SWITCHES = (
     "dispatch.lookups",
     "dispatch.repaint",
     "screen_patches.resume",
+    "screen_patches.keep_styles",
+    "screen_patches.layout_once",
+    "screen_patches.same_size",
     "screen_patches._lay_out_parts",
 )
 
