@@ -79,7 +79,7 @@ def test_the_check_names_a_part_changed_in_a_copy_of_a_textual_module(
     assert difference.internal.name == "Screen._on_timer_update" and not difference.gone
     assert difference.installed == textual.__version__ and difference.library.checked_with == CHECKED_WITH
     said = difference.describe()
-    assert "Screen._on_timer_update" in said and "dixit_tui/textual_host/frame_pacing.py" in said
+    assert "Screen._on_timer_update" in said and "dixit_tui/tui/dispatch.py" in said
     assert f"checked with Textual {CHECKED_WITH}, installed {textual.__version__}" in said
     assert f"Textual {textual.__version__}: {len(internals.INTERNALS)} internals checked, 1 differ" in report.summary()
 

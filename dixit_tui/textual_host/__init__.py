@@ -8,12 +8,12 @@ tests/test_textual_internals.py). No other product module imports a private Text
 Textual class (tests/test_textual_host_boundary.py), but the modules listed below.
 
 To stay (isolation of many apps in one process, and input):
-- `hosted.py`: what the patches ask of a hosted app's driver (`ssh/driver.py`'s SSHDriver is one).
+- `hosted.py`: what the patches ask of a hosted app's driver (`ssh/driver.py`'s SSHDriver is one), and the interval
+  at which a watching session's app takes updates (`tui/update_pacing.py`).
 - `patches.py`: installs the process-wide patches below, once.
 - `stdout.py`: a session's app leaves the process's sys.stdout/sys.stderr alone.
 - `strip_output.py`: each session's lines in its own terminal's colour codes (Rich caches them per style).
 - `strip_filter.py`: the ANSI-to-truecolor filter's lines made once for every session.
-- `frame_pacing.py`: a watching session draws at most one frame per interval.
 - `work_share.py`: the event loop's time counted per session (asyncio's Handle._run).
 - `session_app.py`: a session's app takes its colour system from its terminal, not the server's environment.
 - `parser.py`: Textual's terminal parser without its cache that pinned every session's app.

@@ -42,6 +42,7 @@ from dixit_tui.coordinator import (
 from dixit_tui.counts import COUNTS
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
+from dixit_tui.textual_host.hosted import HostedDriver
 from dixit_tui.textual_host.key_order import KeyGate
 from dixit_tui.tui.capabilities import FULL, Capabilities
 from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, share_dispatch_lookups
@@ -53,6 +54,7 @@ from dixit_tui.tui.shared_css import share_parsed_css
 from dixit_tui.tui.shared_styles import share_computed_styles
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import voided_notice
+from dixit_tui.tui.update_pacing import UpdatePacing, supersedes
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
@@ -72,18 +74,7 @@ class CoordinatorUpdate(Message):
         """True when `message`, queued right behind this one, makes it moot: a newer view of the same table, or a
         newer listing of the lobby (Textual then handles only the newer one: a busy session draws the latest state,
         not every step to it; when many join at once, a lobby draws the last listing, not one per join)."""
-        if not isinstance(message, CoordinatorUpdate):
-            return False
-        mine, theirs = self.update, message.update
-        if isinstance(mine, LobbyUpdate):
-            return isinstance(theirs, LobbyUpdate)
-        return (
-            isinstance(mine, StateUpdate)
-            and isinstance(theirs, StateUpdate)
-            and mine.view is not None
-            and theirs.view is not None
-            and mine.view.code == theirs.view.code
-        )
+        return isinstance(message, CoordinatorUpdate) and supersedes(message.update, self.update)
 
 
 class _ScreenMounted(AwaitMount):
@@ -180,6 +171,8 @@ class DixitApp(App[int]):
         self.tables: tuple[TableSummary, ...] = ()
         self.table_view: TableView | None = None
         self._key_gate = KeyGate(self)
+        self.update_pacing = UpdatePacing(self, self._take_update, self._opens_a_screen)
+        """Coordinator updates held while this session watches (`paced_by`), taken at most once per interval."""
 
     def get_css_variables(self) -> dict[str, str]:
         """As Textual's (the theme's colour system and variables over the defaults), worked out once per process for
@@ -474,10 +467,26 @@ class DixitApp(App[int]):
 
     # --- updates ---------------------------------------------------------------------------------------------
 
+    def paced_by(self, driver: HostedDriver) -> None:
+        """Driven by `driver` (a session over SSH): coordinator updates are taken at most once per its interval while
+        the session watches (`update_pacing`)."""
+        self.update_pacing.interval = driver.watcher_interval
+
     async def on_coordinator_update(self, message: CoordinatorUpdate) -> None:
+        await self.update_pacing.offer(message.update)
+
+    def _opens_a_screen(self, update: Update) -> bool:
+        """Whether `update` opens another screen (a table, or the lobby after one): taken at once, never paced."""
+        if not isinstance(update, StateUpdate):
+            return False
+        table = self._table_screen()
+        if update.view is None:
+            return table is not None
+        return table is None or table.code != update.view.code
+
+    async def _take_update(self, update: Update) -> None:
         if self._exit or not self.is_running:  # quitting: no new screens (they would query widgets being torn down)
             return
-        update = message.update
         match update:
             case LobbyUpdate(tables=tables):
                 self.tables = tables

@@ -26,7 +26,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, ContentSwitcher, Input, OptionList, Static
+from textual.widgets import Button, ContentSwitcher, Input, Static
 
 from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableOptions, TableView
 from dixit_tui.coordinator.models import TableStatus
@@ -87,6 +87,8 @@ def content(text: Words) -> Content:
         found = _contents[text] = Content.assemble(*text.parts)
     return found
 
+
+BLANK = Content("")  # a note's row kept, blank
 
 CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
 
@@ -219,7 +221,7 @@ class TableScreen(Screen[None]):
                 yield TextBox(id="clue")
                 # the other panes are built when first shown; the hand, the clue row and the dial when first needed
                 # (never at a spectator's screen)
-                with Panes(id="panes", initial=self._first_pane(), parts=("hand", "clue-row", "dial")):
+                with Panes(id="panes", initial=self._first_pane(), parts=("clue-row", "dial")):
                     with VerticalScroll(id="lobby-pane", can_focus=False):
                         yield TextBox(id="lobby-info")
                         with Horizontal(id="lobby-buttons"):
@@ -227,8 +229,7 @@ class TableScreen(Screen[None]):
                             yield Button(Content("Practice (p)"), id="practice-btn", compact=True)
                             yield Button(Content("Leave (l)"), id="leave-btn", compact=True)
                     with Pane(id="hand-pane"):
-                        yield Hand(id="hand")
-                        yield TextBox(id="hand-note")
+                        yield Hand(id="hand")  # (its note under the cards: a spectator's has the note alone)
                         with ClueRow(id="clue-row"):
                             yield ClueLabel(Content("Clue:"), id="clue-label", markup=False)
                             yield TextField(
@@ -242,7 +243,6 @@ class TableScreen(Screen[None]):
                             yield RoomLeft(id="clue-left", markup=False)
                     with Pane(id="vote-pane"):
                         yield Board(id="board")
-                        yield TextBox(id="vote-note")
                         yield Dial(id="dial")
                     with OverPane(id="over-pane", can_focus=False):
                         yield TextBox(id="over-body")
@@ -524,8 +524,7 @@ class TableScreen(Screen[None]):
         self.query_one("#practice-btn", Button).display = view.is_host
 
     def _hand(self) -> Hand:
-        """Your hand (built if it was not)."""
-        self.query_one(Panes).build_part("hand")
+        """Your hand (and the note under it)."""
         hand = self.query_one(Hand)
         hand.pick = self._pick_now
         return hand
@@ -546,14 +545,13 @@ class TableScreen(Screen[None]):
         game = self.game
         assert game is not None
         panes = self.query_one(Panes)
-        if game.hand or panes.part_built("hand"):  # (a spectator has none: never built)
-            hand = self._hand()
-            # what the cards shown are made of (`_hand_items`): an ordinary move changes none of it
-            key = (game.hand, game.voided_card, game.can_clue, game.submit_count, self.chosen, tuple(self.marked))
-            if key != self._hand_key:
-                self._hand_key = key
-                hand.show_items(self._hand_items(game))
-            self._show(hand, bool(game.hand))
+        hand = self._hand()
+        # what the cards shown are made of (`_hand_items`): an ordinary move changes none of it
+        key = (game.hand, game.voided_card, game.can_clue, game.submit_count, self.chosen, tuple(self.marked))
+        if key != self._hand_key:
+            self._hand_key = key
+            hand.show_items(self._hand_items(game))
+        if game.hand:
             can_choose = (
                 self.view.you is not None
                 and not game.hand_hidden
@@ -565,7 +563,6 @@ class TableScreen(Screen[None]):
             if hand.can_choose != can_choose:
                 hand.can_choose = can_choose
                 self.refresh_bindings()
-        note = self.query_one("#hand-note", TextBox)
         clue_now = self._can_clue_now()
         if clue_now or panes.part_built("clue-row"):  # (built the first time you can give a clue)
             box = self._clue_input()
@@ -577,10 +574,8 @@ class TableScreen(Screen[None]):
                 self._clue_label = label
                 self.query_one("#clue-label", Static).update(Content(label))
         text = words.hand_note(self.view, Choices(chosen=self.chosen, marked=tuple(self.marked)))
-        # the row stays, blank when there is nothing to say (shown and hidden as the phases went and your card was
-        # given, it laid the screen out each time, for every player at the table)
-        self._show(note, True)
-        note.show(content(text) if text is not None else Content(""))
+        # the row stays, blank when there is nothing to say (the cards keep their rows as the phases go)
+        hand.show_note(content(text) if text is not None else BLANK)
 
     def _board_items(self, game: PlayerView, dial: Dial | None) -> list[CardItem]:
         items = []
@@ -623,12 +618,8 @@ class TableScreen(Screen[None]):
             return
         if hint is not None and not (game.can_vote and dial is not None and dial.display and dial.board == hint[0]):
             hint = self._dial_hint = None  # (a new board, or your vote is in: it no longer says what a key does)
-        note = self.query_one("#vote-note", TextBox)
         text = Words.of(hint[1]) if hint is not None else words.vote_note(self.view)
-        note.set_class(hint is not None, "-hint")
-        self._show(note, text is not None)
-        if text is not None:
-            note.show(content(text))
+        self.query_one(Board).show_note(content(text) if text is not None else None, hint=hint is not None)
 
     def _render_over(self) -> None:
         game = self.game
@@ -740,12 +731,11 @@ class TableScreen(Screen[None]):
 
     # --- the hand, the clue, the board and the dial ------------------------------------------------------------
 
-    @on(OptionList.OptionSelected, "#hand")
-    def hand_picked(self, event: OptionList.OptionSelected) -> None:
+    @on(Hand.Picked, "#hand")
+    def hand_picked(self, event: Hand.Picked) -> None:
         """A card clicked (Enter at the hand calls `_pick` itself: see `Hand.pick`)."""
         event.stop()
-        if event.option.id is not None:
-            self._pick(event.option.id)
+        self._pick(event.key)
 
     def _pick_now(self, card: str) -> Widget | None:
         """Enter at the hand (`Hand.pick`): a card for your clue is picked at once, and the clue box it opens takes
@@ -877,13 +867,13 @@ class TableScreen(Screen[None]):
         self._dial_hint = (event.dial.board, event.reason)  # the new refusal replaces the last
         self._render_vote_note()
 
-    @on(OptionList.OptionSelected, "#board")
-    def board_clicked(self, event: OptionList.OptionSelected) -> None:
+    @on(Board.Picked, "#board")
+    def board_clicked(self, event: Board.Picked) -> None:
         event.stop()
         dial = self._dial()
-        if dial is not None and dial.display and event.option.id is not None:
+        if dial is not None and dial.display:
             dial.focus()
-            dial.select(int(event.option.id.removeprefix("slot-")))
+            dial.select(int(event.key.removeprefix("slot-")))
 
     # --- chat ---------------------------------------------------------------------------------------------------
 

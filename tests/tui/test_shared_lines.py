@@ -19,6 +19,7 @@ from rich.color import ColorSystem
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
+from textual.content import Content
 from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.visual import Visual
@@ -30,14 +31,27 @@ from tests.tui.screen_cost import WATCHERS, watched_table
 
 @contextmanager
 def lines_drawn() -> Iterator[Counter[str]]:
-    """Every line of text turned into strips while inside, by its text (any app)."""
+    """Every line of text turned into strips while inside, by its text (any app): by a widget (`Visual.to_strips`),
+    a picture (`Content.render_strips` outside a widget's: the cards) or the feed (`Console.render_lines`)."""
     drawn: Counter[str] = Counter()
     to_strips = Visual.to_strips.__func__  # type: ignore[attr-defined]
+    render_strips = Content.render_strips
     render_lines = Console.render_lines
+    inside = 0
 
     def counted_to_strips(cls: Any, widget: Any, visual: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal inside
         drawn[str(getattr(visual, "plain", visual))] += 1
-        return to_strips(cls, widget, visual, *args, **kwargs)
+        inside += 1
+        try:
+            return to_strips(cls, widget, visual, *args, **kwargs)
+        finally:
+            inside -= 1
+
+    def counted_render_strips(self: Content, *args: Any, **kwargs: Any) -> Any:
+        if not inside:
+            drawn[self.plain] += 1
+        return render_strips(self, *args, **kwargs)
 
     def counted_render_lines(self: Console, renderable: Any, *args: Any, **kwargs: Any) -> Any:
         drawn[renderable.plain if isinstance(renderable, Text) else repr(renderable)] += 1
@@ -45,6 +59,7 @@ def lines_drawn() -> Iterator[Counter[str]]:
 
     with (
         patch.object(Visual, "to_strips", classmethod(counted_to_strips)),
+        patch.object(Content, "render_strips", counted_render_strips),
         patch.object(Console, "render_lines", counted_render_lines),
     ):
         yield drawn
@@ -110,10 +125,12 @@ def test_a_shared_line_is_sent_in_each_terminals_colours() -> None:
 
 
 async def test_the_board_builds_each_card_once_and_no_styles_per_line() -> None:
-    """The vote starts: each card's prompt (`▶ 3  text`) is built once for the three spectators (each session built
-    its own), and drawing a card's lines works out the options' styles once per list, not once per line drawn."""
+    """The vote starts: the board's picture (each card's `▶ 3  text` rows) is made once for the three spectators
+    of a size (each session built its own prompts), and drawing it works out the list's styles once per list, not
+    once per line drawn."""
     from textual.dom import DOMNode
 
+    from dixit_tui.tui import cards_picture
     from dixit_tui.tui.widgets import cards
 
     async with AsyncExitStack() as stack:
@@ -123,7 +140,8 @@ async def test_the_board_builds_each_card_once_and_no_styles_per_line() -> None:
         for session in movers[:-1]:
             await default_move(session)
         await settle(*pilots)
-        cards._shared_prompt.cache_clear()
+        cards_picture.card_lines.cache_clear()
+        drawn, shared = cards.PICTURES.counts.drawn, cards.PICTURES.counts.shared
         component_styles = DOMNode.get_component_styles
         looked_up: Counter[int] = Counter()
 
@@ -136,13 +154,13 @@ async def test_the_board_builds_each_card_once_and_no_styles_per_line() -> None:
             await drawn_by(pilots, lambda: default_move(movers[-1]))
         assert phase(sessions[0]) == "vote"
         board = sessions[0].view().game.board  # type: ignore[union-attr]
-        made = cards._shared_prompt.cache_info()
-        assert made.misses >= len(board), made
-        assert made.hits >= (WATCHERS - 1) * made.misses, made
-        # (OptionList asks for them to lay out new options and to measure them: 4, and once more for the highlight a
-        # spectator's board now has (issue 22 item 8: its Down moves through the cards); it asked again for each
-        # line drawn: 20 and more)
-        assert looked_up and max(looked_up.values()) <= 5, looked_up
+        wrapped = cards_picture.card_lines.cache_info()
+        assert wrapped.misses <= len(board), wrapped  # each card wrapped once, for every screen
+        drawn, shared = cards.PICTURES.counts.drawn - drawn, cards.PICTURES.counts.shared - shared
+        assert shared >= (WATCHERS - 1) * drawn, (drawn, shared)  # the board's picture made once, then looked up
+        # (the list's styles are worked out once per change of its styles: 4 styles of 6 components; OptionList asked
+        # again for each line drawn: 20 and more)
+        assert looked_up and max(looked_up.values()) <= 6, looked_up
 
 
 async def test_the_reveal_draws_only_the_score_tracks_rows_that_changed() -> None:

@@ -131,7 +131,8 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         # ana tries her own card: refused; then votes for a decoy of cara's and changes her mind
         await pa.press(str(ana_slots[0]))
         await settle(pa)
-        assert "is yours" in table_of(ana).query_one("#vote-note", TextBox).shown.plain  # above the dial
+        note = table_of(ana).query_one(Board).note  # the board's note: above the dial
+        assert note is not None and "is yours" in note.plain
         decoy = next(slot_of[c] for c in cara_cards)
         await pa.press(str(decoy), "enter")
         await settle(*pilots)
@@ -622,8 +623,9 @@ async def test_board_click_points_the_dial() -> None:
         screen = table_of(ana)
         board, dial = screen.query_one(Board), screen.query_one(Dial)
         target = next(s for s in range(dial.slots, 0, -1) if s not in dial.forbidden and s != dial.pointer)
-        line = board._index_to_line[target - 1]
-        await pa.click(Board, offset=(6, board.gutter.top + line - int(board.scroll_y)))
+        line = board.row_of(target - 1)
+        assert line is not None
+        await pa.click(Board, offset=(6, board.gutter.top + line))
         await settle(pa)
         assert dial.pointer == target
 
@@ -795,8 +797,9 @@ async def test_at_four_players_the_status_asks_for_one_card() -> None:
 
 
 def hand_shown(screen: TableScreen) -> bool:
-    """Whether the screen shows a hand (a spectator's screen, or a hidden hand, never builds one)."""
-    return screen.query_one(Panes).part_built("hand") and screen.query_one(Hand).display
+    """Whether the screen shows a hand's cards (never at a spectator's screen, nor for a hidden hand; the hand's
+    widget holds the note under it too, which a spectator has)."""
+    return any(hand.display and hand.items for hand in screen.query(Hand))
 
 
 def dial_shown(screen: TableScreen) -> bool:
