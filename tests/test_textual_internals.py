@@ -126,10 +126,10 @@ def test_the_check_names_a_part_changed_in_a_copy_of_a_textual_module(
 
 def test_a_part_gone_stops_the_start_unless_allowed(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     root = textual_copy(tmp_path)
-    edit(root / "textual/widget.py", "    def _on_show(self", "    def _on_shown(self")
+    edit(root / "textual/screen.py", "    def _compositor_refresh(self", "    def _compositor_refreshed(self")
     report = check_internals({"textual": root})
     [difference] = report.gone
-    assert difference.internal.name == "Widget._on_show" and "is gone" in difference.describe()
+    assert difference.internal.name == "Screen._compositor_refresh" and "is gone" in difference.describe()
     assert f"checked with Textual {TEXTUAL.checked()}" in difference.describe()
 
     caplog.set_level(logging.WARNING)

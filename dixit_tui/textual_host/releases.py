@@ -67,9 +67,6 @@ PARTS: dict[str, dict[str | None, str]] = {
         "0e137cf34a118a55": "8.2.3-8.2.4",
         "c7c9165bbb6390aa": "8.2.5-8.2.8",
     },
-    "textual/app.py:App.get_theme": {
-        "d8de68dbbe9d37c6": "8.0.0-8.2.8",
-    },
     "textual/widget.py:Widget._render_content": {
         "da5ab4f2d7c6a9be": "8.0.0-8.2.8",
     },
@@ -191,12 +188,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/screen.py:Screen._on_update": {
         "ea306183f2ed9080": "8.0.0-8.2.8",
     },
-    "textual/_callback.py:_count_parameters": {
-        "277031262506ab68": "8.0.0-8.2.8",
-    },
-    "textual/_callback.py:count_parameters": {
-        "a0c185bb395bb90e": "8.0.0-8.2.8",
-    },
     "textual/app.py:App.get_css_variables": {
         "5e7a60630934e186": "8.0.0-8.2.8",
     },
@@ -224,31 +215,12 @@ PARTS: dict[str, dict[str | None, str]] = {
         "4b0a65d35c64ab9e": "8.0.0-8.2.6",
         "1a5a0244a4028e98": "8.2.7-8.2.8",
     },
-    "textual/strip.py:Strip.__init__": {
-        "466b535b5e38cc72": "8.0.0-8.2.8",
-    },
-    "textual/strip.py:Strip.__slots__": {
-        "48cb671596a1bdea": "8.0.0-8.2.8",
-    },
-    "textual/reactive.py:Reactive._initialize_object": {
-        "67d84d01b8b8a689": "8.0.0-8.2.8",
-    },
-    "textual/reactive.py:Reactive._initialize_reactive": {
-        "a0cbc1eab6942f8c": "8.0.0-8.2.8",
-    },
     "textual/widget.py:Widget._PSEUDO_CLASSES": {
         "45717fd9927d37ad": "8.0.0-8.2.4",
         "c126b79d467e03fd": "8.2.5-8.2.8",
     },
     "textual/widget.py:Widget.is_disabled": {
         "25a5cbfee75b88b4": "8.0.0-8.2.8",
-    },
-    "textual/dom.py:DOMNode.screen": {
-        "34ce7ac464f67c74": "8.0.0-8.2.8",
-    },
-    "textual/message_pump.py:MessagePump._parent": {
-        None: "8.0.0-8.0.2",
-        "e52667bcc30c36fa": "8.1.0-8.2.8",
     },
     "textual/_compositor.py:ChopsUpdate.render_segments": {
         "9457b4621f67e725": "8.0.0-8.2.8",
@@ -263,35 +235,14 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/filter.py:ANSIToTruecolor.__init__": {
         "4eb17c26934e2275": "8.0.0-8.2.8",
     },
-    "textual/widget.py:Widget.post_message": {
-        "c4e0d5a8d8c22a77": "8.0.0-8.2.8",
-    },
-    "textual/message.py:Message._bubble_to": {
-        "cd6924eed830e177": "8.0.0-8.2.8",
-    },
-    "textual/message_pump.py:MessagePump._process_messages_loop": {
-        "625a9aadb1ee8666": "8.0.0-8.2.8",
-    },
-    "textual/widget.py:Widget._on_show": {
-        "286416ca2e711190": "8.0.0-8.2.8",
-    },
-    "textual/widget.py:Widget._on_hide": {
-        "494dc951a409c743": "8.0.0-8.2.8",
-    },
-    "textual/widget.py:Widget._on_idle": {
-        "edf5e3bcc61794be": "8.0.0-8.2.8",
-    },
-    "textual/screen.py:Screen._refresh_layout": {
-        "d5155dd0cae68add": "8.0.0-8.2.8",
-    },
-    "textual/_compositor.py:Compositor.full_map": {
-        "78eecc4a9cbaeecb": "8.0.0-8.2.8",
-    },
     "textual/_compositor.py:Compositor._arrange_root": {
         "371c8d3116b594dc": "8.0.0-8.2.8",
     },
     "textual/_compositor.py:Compositor.reflow_visible": {
         "3cefeffcb01594d3": "8.0.0-8.2.8",
+    },
+    "textual/screen.py:Screen._refresh_layout": {
+        "d5155dd0cae68add": "8.0.0-8.2.8",
     },
     "textual/widget.py:Widget.arrange": {
         "4d2b90a58cdba210": "8.0.0-8.2.8",
@@ -308,20 +259,15 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/strip.py:Strip.render": {
         "bf9d28edf4f44cb1": "8.0.0-8.2.8",
     },
-    "textual/strip.py:Strip.__getattr__": {
-        None: "8.0.0-8.2.8",
-    },
-    "textual/screen.py:Screen._extend_compose": {
-        "8a2b97fce7ea6c09": "8.0.0-8.2.8",
-    },
-    "textual/widgets/_toast.py:ToastRack": {
-        "0ef2736568765672": "8.0.0-8.2.8",
-    },
     "textual/app.py:redirect_stdout": {
         "9d35fe7af0a2257f": "8.0.0-8.2.8",
     },
     "textual/app.py:App._process_messages": {
         "d9a5f220527c9109": "8.0.0-8.2.8",
+    },
+    "textual/message_pump.py:MessagePump._parent": {
+        None: "8.0.0-8.0.2",
+        "e52667bcc30c36fa": "8.1.0-8.2.8",
     },
     "textual/_context.py:active_app": {
         "02a7961030224682": "8.0.0-8.2.8",
@@ -409,25 +355,15 @@ MODULES: dict[str, dict[str, str]] = {
         "f9ba9a28069fd037": "8.0.0-8.0.2",
         "b580554a43fdfd14": "8.1.0-8.2.8",
     },
-    "textual/_callback.py": {
-        "35bce48ec27b2f35": "8.0.0-8.2.8",
-    },
     "textual/_styles_cache.py": {
         "b03d31381605e7ca": "8.0.0-8.2.6",
         "7a197dfa0517d22f": "8.2.7-8.2.8",
-    },
-    "textual/reactive.py": {
-        "5b43395d46589f61": "8.0.0-8.2.8",
     },
     "textual/messages.py": {
         "e616e9ab5eb23933": "8.0.0-8.2.8",
     },
     "textual/_node_list.py": {
         "45fac0dd086a9cd0": "8.0.0-8.2.8",
-    },
-    "textual/widgets/_toast.py": {
-        "eed564026714a549": "8.0.0-8.2.4",
-        "61df4c1debffcb10": "8.2.5-8.2.8",
     },
     "textual/_context.py": {
         "523b25f71607193b": "8.0.0-8.2.8",
