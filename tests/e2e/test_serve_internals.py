@@ -60,7 +60,8 @@ async def test_serve_warns_of_a_changed_part_and_serves(tmp_path: Path) -> None:
         log = (await process.stderr.read()).decode()
         [warning] = [line for line in log.splitlines() if " WARNING " in line]
         assert "Textual internal XTermParser._parse_extended_key (textual/_xterm_parser.py) changed" in warning, log
-        assert f"checked with Textual {checked}, installed {version}" in warning
+        assert f"checked with Textual {checked} (its source: not there in" in warning  # (as before 8.2.7)
+        assert f", installed {version};" in warning
         assert "dixit_tui/textual_host/parser.py relies on it" in warning
     finally:
         if process.returncode is None:
