@@ -44,21 +44,16 @@ from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
 from dixit_tui.textual_host.hosted import HostedDriver
 from dixit_tui.textual_host.key_order import KeyGate
-from dixit_tui.tui.callback_counts import install_callback_counts
 from dixit_tui.tui.capabilities import FULL, Capabilities
 from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, share_dispatch_lookups
 from dixit_tui.tui.frame_patches import install_frame_patches
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.name_note import name_note
-from dixit_tui.tui.quiet_messages import install_quiet_messages, keep_full_map_after_reflow
-from dixit_tui.tui.reactive_init import plan_reactive_setup
 from dixit_tui.tui.screen_patches import LAID_OUT, SAME_SIZE_NO_LAYOUT, install_screen_patches, mark_styled_at_mount
 from dixit_tui.tui.shared_css import share_parsed_css
 from dixit_tui.tui.shared_styles import share_computed_styles
-from dixit_tui.tui.strip_caches import make_strip_caches_lazily
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import voided_notice
-from dixit_tui.tui.theme_lookup import ThemeLookup
 from dixit_tui.tui.update_pacing import UpdatePacing, supersedes
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
@@ -116,6 +111,15 @@ def _all_css_paths() -> tuple[Path, ...]:
     return tuple(paths)
 
 
+def breakpoint_classes(dimension: int, breakpoints: list[tuple[int, str]]) -> set[str]:
+    """The class of the largest breakpoint `dimension` reaches (as Textual picks a screen's breakpoint classes on a
+    Resize; its own helper for that is private and not in every Textual 8 release)."""
+    for start, name in sorted(breakpoints, reverse=True):
+        if dimension >= start:
+            return {name}
+    return set()
+
+
 class DefaultScreen(Screen[Any]):
     """Textual's default screen, the app's first, under every other: it shows nothing. While another screen is on top
     of it, what it asks to repaint (its own first layout, as the app starts) is not passed on to that screen: Textual
@@ -133,7 +137,7 @@ _THEME_VARIABLES: dict[str, tuple[Theme, dict[str, str]]] = {}
 """A theme's CSS variables (`DixitApp.get_css_variables`), by its name, with the theme they were worked out from."""
 
 
-class DixitApp(ThemeLookup[int]):
+class DixitApp(App[int]):
     CSS_PATH = "dixit.tcss"
     TITLE = "dixit-tui"
     ENABLE_COMMAND_PALETTE = False
@@ -163,11 +167,6 @@ class DixitApp(ThemeLookup[int]):
         repaint_without_messages()
         install_screen_patches()
         install_frame_patches()
-        install_callback_counts()
-        install_quiet_messages()
-        keep_full_map_after_reflow()
-        plan_reactive_setup()
-        make_strip_caches_lazily()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
         setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again
         setattr(self, DIRECT_REPAINTS, True)  # a widget's repaint reaches its screen without messages
@@ -438,12 +437,9 @@ class DixitApp(ThemeLookup[int]):
             vertical = (
                 self.VERTICAL_BREAKPOINTS if screen.VERTICAL_BREAKPOINTS is None else screen.VERTICAL_BREAKPOINTS
             ) or []
-            classes = {name: False for _, name in [*horizontal, *vertical]}
-            for name in screen._get_breakpoint_classes(width, horizontal) | screen._get_breakpoint_classes(
-                height, vertical
-            ):
-                classes[name] = True
-            screen.update_classes(classes, update=False)
+            reached = breakpoint_classes(width, horizontal) | breakpoint_classes(height, vertical)
+            screen.remove_class(*{name for _, name in [*horizontal, *vertical]} - reached, update=False)
+            screen.add_class(*reached, update=False)
             mark_styled_at_mount(screen)
 
     def motd(self) -> str:
