@@ -48,10 +48,11 @@ def textual_requirement() -> Requirement:
     return requirement
 
 
-def test_the_pin_admits_the_releases_checked_and_no_other() -> None:
+def test_the_pin_admits_every_release_checked_from_the_lowest() -> None:
     """pyproject.toml's Textual pin admits every release whose parts are fingerprinted (`releases.py`), three minors
-    at least, from the lowest checked (the one CI also runs the TUI tests on: .ci/run); the installed one is one of
-    them. (A release after the last one checked is admitted by the pin: its parts are then checked at start.)"""
+    at least, from the lowest checked (the one CI also runs the TUI tests on: .ci/run), and nothing before it; the
+    installed one is one of them (a new release is fingerprinted before it is used: `check.py --releases`). A release
+    after the last one checked is admitted by the pin: its parts are then checked at start."""
     specifier = textual_requirement().specifier
     checked = [Version(release) for release in releases.RELEASES]
     assert checked == sorted(checked) and str(checked[-1]) == CHECKED_WITH
