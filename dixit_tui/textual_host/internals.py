@@ -365,28 +365,6 @@ INTERNALS: tuple[Internal, ...] = (
         "13f9bedcdc01f16e",
     ),
     Internal(
-        "textual/message_pump.py",
-        "MessagePump._get_dispatch_methods",
-        "overridden: the handlers per (class, handler name, message class) kept, the per-message checks repeated",
-        "dixit_tui/tui/dispatch.py",
-        "da069c0e9734f280",
-    ),
-    Internal(
-        "textual/message_pump.py",
-        "_MessagePumpMeta.__new__",
-        "read: _decorated_handlers, filled when a class is made (its __setattr__/__delattr__ patched: a handler "
-        "set later forgets the lookups)",
-        "dixit_tui/tui/dispatch.py",
-        "f527aac8c23a8e5e",
-    ),
-    Internal(
-        "textual/message_pump.py",
-        "MessagePump._on_message",
-        "read: consumes the lookups lazily (a handler's prevent_default stops the walk)",
-        "dixit_tui/tui/dispatch.py",
-        "5bf00996a4e75b03",
-    ),
-    Internal(
         "textual/screen.py",
         "Screen._on_update",
         "patched: a repaint asked for before the screen's last whole frame began is dropped (that frame drew it)",

@@ -45,7 +45,7 @@ from dixit_tui.engine import RuleError
 from dixit_tui.textual_host.hosted import HostedDriver
 from dixit_tui.textual_host.key_order import KeyGate
 from dixit_tui.tui.capabilities import FULL, Capabilities
-from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, share_dispatch_lookups
+from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages
 from dixit_tui.tui.frame_patches import install_frame_patches
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.name_note import name_note
@@ -154,7 +154,6 @@ class DixitApp(App[int]):
         self.capabilities = capabilities  # (before Textual's __init__: it asks for the CSS variables)
         share_parsed_css()
         share_computed_styles()
-        share_dispatch_lookups()
         repaint_without_messages()
         install_screen_patches()
         install_frame_patches()

@@ -69,9 +69,7 @@ def _switch_off(name: str) -> None:
             setattr(screen_patches, part, _noop)
         return
     functions = {
-        "dispatch": ("share_dispatch_lookups", "repaint_without_messages"),
-        "dispatch.lookups": ("share_dispatch_lookups",),
-        "dispatch.repaint": ("repaint_without_messages",),
+        "dispatch": ("repaint_without_messages",),
         "shared_styles": ("share_computed_styles",),
         "shared_css": ("share_parsed_css",),
         "frame_patches": ("install_frame_patches",),
@@ -192,8 +190,6 @@ SWITCHES = (
     "shared_css",
     "screen_patches",
     "frame_patches",
-    "dispatch.lookups",
-    "dispatch.repaint",
     "screen_patches.resume",
     "screen_patches.keep_styles",
     "screen_patches.layout_once",
