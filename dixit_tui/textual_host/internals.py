@@ -2,8 +2,8 @@
 version it was checked against. `dixit_tui.textual_host.check` fingerprints each one in the installed Textual's source:
 `dixit-tui serve` does at start (a WARNING per part that differs) and `tests/test_textual_internals.py` fails, naming
 the part and the file that relies on it, when an upgrade changes one: re-check that code, then update the fingerprints
-here (`python -m dixit_tui.textual_host.check` prints the current ones). pyproject.toml pins Textual to the minor
-version checked.
+here (`python -m dixit_tui.textual_host.check` prints the current ones), and in `releases.py`, which has each part
+in every release pyproject.toml's pin admits (8.0 to 8.2; `compat.py` adapts where they differ).
 
 Touches no Textual internal itself: pure data (no Textual import), so the list can be read without Textual. The
 private parts of asyncio and asyncssh the server relies on are listed the same way in `runtime_internals.py`.

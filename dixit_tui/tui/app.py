@@ -111,6 +111,15 @@ def _all_css_paths() -> tuple[Path, ...]:
     return tuple(paths)
 
 
+def breakpoint_classes(dimension: int, breakpoints: list[tuple[int, str]]) -> set[str]:
+    """The class of the largest breakpoint `dimension` reaches (as Textual picks a screen's breakpoint classes on a
+    Resize; its own helper for that is private and not in every Textual 8 release)."""
+    for start, name in sorted(breakpoints, reverse=True):
+        if dimension >= start:
+            return {name}
+    return set()
+
+
 class DefaultScreen(Screen[Any]):
     """Textual's default screen, the app's first, under every other: it shows nothing. While another screen is on top
     of it, what it asks to repaint (its own first layout, as the app starts) is not passed on to that screen: Textual
@@ -427,12 +436,9 @@ class DixitApp(App[int]):
             vertical = (
                 self.VERTICAL_BREAKPOINTS if screen.VERTICAL_BREAKPOINTS is None else screen.VERTICAL_BREAKPOINTS
             ) or []
-            classes = {name: False for _, name in [*horizontal, *vertical]}
-            for name in screen._get_breakpoint_classes(width, horizontal) | screen._get_breakpoint_classes(
-                height, vertical
-            ):
-                classes[name] = True
-            screen.update_classes(classes, update=False)
+            reached = breakpoint_classes(width, horizontal) | breakpoint_classes(height, vertical)
+            screen.remove_class(*{name for _, name in [*horizontal, *vertical]} - reached, update=False)
+            screen.add_class(*reached, update=False)
             mark_styled_at_mount(screen)
 
     def motd(self) -> str:

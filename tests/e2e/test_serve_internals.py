@@ -14,7 +14,7 @@ import pytest
 import textual
 
 from dixit_tui.textual_host import internals
-from dixit_tui.textual_host.check import package_root
+from dixit_tui.textual_host.check import LIBRARIES, package_root
 from tests.e2e.harness import HOST
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60), pytest.mark.same_on_two_workers]
@@ -53,14 +53,15 @@ async def test_serve_warns_of_a_changed_part_and_serves(tmp_path: Path) -> None:
             line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
             assert line, f"serve ended: {lines} {(await process.stderr.read()).decode()}"
             lines.append(line)
-        version, count = textual.__version__, len(internals.INTERNALS)
-        assert lines[1].startswith(f"Textual {version}: {count} internals checked, 1 differ from {version}"), lines
+        version, count, checked = textual.__version__, len(internals.INTERNALS), LIBRARIES[0].checked()
+        assert lines[1].startswith(f"Textual {version}: {count} internals checked, 1 differ from {checked}"), lines
         process.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(process.wait(), 15) == 0
         log = (await process.stderr.read()).decode()
         [warning] = [line for line in log.splitlines() if " WARNING " in line]
         assert "Textual internal XTermParser._parse_extended_key (textual/_xterm_parser.py) changed" in warning, log
-        assert f"checked with Textual {version}, installed {version}" in warning
+        assert f"checked with Textual {checked} (its source: not there in" in warning  # (as before 8.2.7)
+        assert f", installed {version};" in warning
         assert "dixit_tui/textual_host/parser.py relies on it" in warning
     finally:
         if process.returncode is None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import textual
+from packaging.version import Version
 from textual._compositor import Compositor
 from textual.app import App
 from textual.app import App as TextualApp
@@ -35,7 +37,13 @@ of Textual that saved under 1% of a join's calls each were removed (reactive def
 caches, the theme lookup: issue 23, measured by tests/tui/patch_cost.py), 57,000 after; 61,000 once callbacks'
 parameters were counted again per callback (3.5%), every Show, Hide and Resize was posted and a bubbling message went
 through every container (2.8%), and a node found its screen through Textual's property again (1.3%); 63,700 once a
-message's handlers were looked up by Textual's walk of the classes again (4.4%)."""
+message's handlers were looked up by Textual's walk of the classes again (4.4%).
+
+Textual before 8.2.2 (the pin admits 8.0 on) takes a screen's breakpoint classes off and puts them back at each
+Resize (Screen._set_breakpoints), each a restyle of the whole screen: there a join makes about 161,000 calls
+(8.0.0: 157,800; 8.1.1 and 8.2.0: 161,200) with the patches of issue 23 not yet removed, `CALLS_BEFORE_8_2_2` at
+most."""
+CALLS_BEFORE_8_2_2 = 165_000
 
 
 async def joined(coord: Any, code: str, name: str) -> DixitApp:
@@ -56,7 +64,8 @@ async def test_a_second_join_stays_within_its_python_calls() -> None:
     with PythonCalls() as counted:
         await joined(coord, view.code, "ben")
     calls = counted.calls
-    assert calls <= CALLS, f"a join made {calls} Python calls (at most {CALLS})"
+    most = CALLS if Version(textual.__version__) >= Version("8.2.2") else CALLS_BEFORE_8_2_2
+    assert calls <= most, f"a join made {calls} Python calls (at most {most})"
 
 
 async def test_a_join_draws_its_table_once_and_styles_each_widget_once_it_is_in_the_dom(
