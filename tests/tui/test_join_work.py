@@ -25,7 +25,7 @@ from tests.tui.fixtures import coordinator, options, screen_text, settle
 from tests.work_counters import PythonCalls
 
 SIZE = (100, 30)
-CALLS = 64_000
+CALLS = 66_500
 """Python calls for a join once another session has joined, headless, the test pilot's own calls included: 98,100
 before styles, stylesheets and handler lookups were shared across sessions, 79,100 after; 75,700 before widgets were
 styled only once in the DOM and the first frame stayed the only drawing, 68,500 after; 65,300 once callbacks'
@@ -37,7 +37,8 @@ of Textual that saved under 1% of a join's calls each were removed (reactive def
 caches, the theme lookup: issue 23, measured by tests/tui/patch_cost.py), 57,000 after; 61,000 once callbacks'
 parameters were counted again per callback (3.5%), every Show, Hide and Resize was posted and a bubbling message went
 through every container (2.8%), and a node found its screen through Textual's property again (1.3%); 63,700 once a
-message's handlers were looked up by Textual's walk of the classes again (4.4%).
+message's handlers were looked up by Textual's walk of the classes again (4.4%); 66,100 once widgets' repaints went
+Textual's way again and Textual rendered the frames it then dropped (dispatch.py, frame_patches.py: 3.8%).
 
 Textual before 8.2.2 (the pin admits 8.0 on) takes a screen's breakpoint classes off and puts them back at each
 Resize (Screen._set_breakpoints), each a restyle of the whole screen: there a join makes about 161,000 calls
@@ -164,10 +165,10 @@ async def test_a_second_join_works_out_no_colour_system(monkeypatch: pytest.Monk
     assert second.theme_variables == first.theme_variables and second.theme_variables is not first.theme_variables
 
 
-async def test_the_lobby_is_drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new session's lobby is rendered whole once: not also while the app starts (Textual rendered it then and
-    dropped it unsent, as it does every frame while an app batches its updates), nor again for the default screen
-    under it (its first layout asked for a repaint, passed on to the screen on top)."""
+async def test_the_lobby_is_not_drawn_again_for_the_screen_under_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new session's lobby is rendered whole twice: while the app starts (Textual renders it then and drops it
+    unsent, as it does every frame while an app batches its updates) and for the terminal; not again for the default
+    screen under it (its first layout asked for a repaint, passed on to the screen on top)."""
     coord = coordinator()
     await (await coord.connect(Identity("host", key="key-host"), lambda update: None)).create(options())
     drawings = 0
@@ -185,6 +186,9 @@ async def test_the_lobby_is_drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, rounds=6)
             assert isinstance(app.screen, LobbyScreen)
-            assert drawings == 1, f"the lobby was rendered {drawings} times (3 before)"
+            # (3 before the default screen's repaint was kept from the lobby; 1 while frame_patches.py, removed in
+            # issue 23 for 2.6% of a join's calls, kept Textual from rendering the frame of the app's start, which it
+            # drops unsent)
+            assert drawings == 2, f"the lobby was rendered {drawings} times"
             monkeypatch.undo()
             assert f"Welcome, {name}!" in screen_text(app)
