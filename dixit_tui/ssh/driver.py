@@ -29,6 +29,7 @@ from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits, 
 from dixit_tui.ssh.input import EventPacer, Pasted, PasteSplitter, PasteTooLarge, Typed
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
 from dixit_tui.ssh.terminal_input import TerminalInput
+from dixit_tui.textual_host.compat import KITTY_KEY_FLAGS
 from dixit_tui.textual_host.hosted import HostedDriver
 from dixit_tui.textual_host.input_filter import ESC
 
@@ -186,9 +187,8 @@ class SSHDriver(HostedDriver):
         self._enable_mouse_support()
         write("\x1b[?25l")  # hide cursor
         write("\x1b[?1004h")  # focus in/out events
-        if not constants.DISABLE_KITTY_KEY:
-            # Kitty keyboard protocol: disambiguate escape codes | report all keys | associated text.
-            write("\x1b[>25u")
+        if KITTY_KEY_FLAGS is not None:
+            write(f"\x1b[>{KITTY_KEY_FLAGS}u")  # the Kitty keyboard protocol, as the installed Textual reads it
         if self._terminal.env.get("TERM_PROGRAM") != "Apple_Terminal":
             write("\x1b[?2026$p")  # ask whether synchronized output is supported
         write("\x1b[?2004h")  # bracketed paste
