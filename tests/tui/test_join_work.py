@@ -41,10 +41,10 @@ message's handlers were looked up by Textual's walk of the classes again (4.4%);
 Textual's way again and Textual rendered the frames it then dropped (dispatch.py, frame_patches.py: 3.8%).
 
 Textual before 8.2.2 (the pin admits 8.0 on) takes a screen's breakpoint classes off and puts them back at each
-Resize (Screen._set_breakpoints), each a restyle of the whole screen: there a join makes about 161,000 calls
-(8.0.0: 157,800; 8.1.1 and 8.2.0: 161,200), 166,800 on 8.0.0 once the patches above were removed (issue 23),
-`CALLS_BEFORE_8_2_2` at most."""
-CALLS_BEFORE_8_2_2 = 170_000
+Resize (Screen._set_breakpoints), each a restyle of the whole screen: there a join makes about 166,000 calls
+(8.0.0: 162,200; 8.1.1 and 8.2.1: 166,300) and some 4,500 more once dispatch.py and frame_patches.py went too (issue
+23: 8.0.0 166,800), `CALLS_BEFORE_8_2_2` at most."""
+CALLS_BEFORE_8_2_2 = 176_000
 
 
 async def joined(coord: Any, code: str, name: str) -> DixitApp:
