@@ -42,9 +42,9 @@ Textual's way again and Textual rendered the frames it then dropped (dispatch.py
 
 Textual before 8.2.2 (the pin admits 8.0 on) takes a screen's breakpoint classes off and puts them back at each
 Resize (Screen._set_breakpoints), each a restyle of the whole screen: there a join makes about 166,000 calls
-(8.0.0: 162,200; 8.1.1 and 8.2.1: 166,300) and some 4,500 more once dispatch.py and frame_patches.py went too (issue
-23: 8.0.0 166,800), `CALLS_BEFORE_8_2_2` at most."""
-CALLS_BEFORE_8_2_2 = 176_000
+(8.0.0: 162,200; 8.1.1 and 8.2.1: 166,300), some 4,500 more once dispatch.py and frame_patches.py went too (issue
+23), and 153,300 on 8.0.0 once the side column was one picture, `CALLS_BEFORE_8_2_2` at most."""
+CALLS_BEFORE_8_2_2 = 172_000
 
 
 async def joined(coord: Any, code: str, name: str) -> DixitApp:
