@@ -6,9 +6,9 @@ and marks it (`mark_styled_at_mount`): its first resume keeps the styles its wid
 resume makes answers the layouts asked for before it, and a Resize to the size a screen is laid out at lays nothing
 out again.
 
-Switched off (tests/tui/patch_cost.py, 2026-12-07, after issue 23 removed the other app-level patches): a join +26%
-Python calls, opening the lobby +21% (the first resume keeping styles +26%; the first layout answering the others
-+4.5% and the same-size Resize +3.1%, each also keeping a new table screen to one layout and one drawing:
+Switched off (tests/tui/patch_cost.py, 2026-12-07, after issue 23 removed the other app-level patches): a join +29%
+Python calls, opening the lobby +21% (the first resume keeping styles +28%; the first layout answering the others
++6.5% and the same-size Resize +5.3%, each also keeping a new table screen to one layout and one drawing:
 tests/tui/test_first_layout.py, test_join_work.py).
 """
 
