@@ -194,29 +194,6 @@ async def test_moving_the_highlight_in_the_hand_redraws_two_cards_only() -> None
             assert counts.lines_rendered <= changed + 1, (counts.lines_rendered, changed)
 
 
-async def test_an_update_looks_up_no_theme_table() -> None:
-    """Every line rendered asks the app for its theme: Textual copied its table of themes for each of them."""
-    coord = coordinator()
-    async with AsyncExitStack() as stack:
-        sessions, app, pilot = await eight_bots(coord, stack, (100, 30))
-        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
-        await settle(pilot)
-        copies = 0
-        available = App.available_themes
-
-        def counted(self: App[Any]) -> dict[str, Any]:
-            nonlocal copies
-            copies += 1
-            return available.fget(self)  # type: ignore[attr-defined]
-
-        mover = next(s for s in sessions if default_move_pending(s))
-        forget_shared()  # (the same lines styled by another test's app would not be rendered here)
-        with patch.object(App, "available_themes", property(counted)):
-            counts, changed = await count(app, pilot, lambda: default_move(mover))
-        assert counts.lines_rendered >= changed >= 3
-        assert copies == 0, (copies, counts.lines_rendered)
-
-
 async def test_a_new_log_line_builds_the_strips_of_that_line_only() -> None:
     """The feed keeps each line's rows: a new line wraps and builds the new line's rows, the others are reused."""
     coord = coordinator()
