@@ -21,15 +21,10 @@ TO_BE_REMOVED = frozenset(
         "shared_css",
         "subtree_layout",
         "screen_patches",
-        "quiet_messages",
         "dispatch",
         "panes",
         "line_cache",
         "frame_patches",
-        "reactive_init",
-        "strip_caches",
-        "callback_counts",
-        "theme_lookup",
     )
 )
 """Bent out of Textual's insides for the speed of the table screen; removed by the redesign (a table drawn from data,

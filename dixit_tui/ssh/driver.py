@@ -29,6 +29,7 @@ from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits, 
 from dixit_tui.ssh.input import EventPacer, Pasted, PasteSplitter, PasteTooLarge, Typed
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
 from dixit_tui.ssh.terminal_input import TerminalInput
+from dixit_tui.textual_host.compat import KITTY_KEY_FLAGS
 from dixit_tui.textual_host.hosted import HostedDriver
 from dixit_tui.textual_host.input_filter import ESC
 
@@ -128,14 +129,6 @@ class SSHDriver(HostedDriver):
         self._deferred_steps: list[tuple[int, asyncio.Handle]] = []
         """Steps of this app's work put back in the loop's ready queue and not yet run, as (ticket, handle): a heap,
         the earliest scheduled first (see `_measure_session_work`)."""
-        self.frames = 0
-        """Screen updates drawn for the client."""
-        self.frames_held = 0
-        """Drawings and screen update ticks put off because this session is watching (see `frame_due`)."""
-        self._last_frame = -float("inf")
-        self._held_timers: list[Any] = []
-        """Update timers of this app's screens paused while a drawing is put off (see `hold_frame`)."""
-        self._due_handle: asyncio.TimerHandle | None = None
         self.writes = 0
 
     @property
@@ -146,37 +139,16 @@ class SSHDriver(HostedDriver):
     # ---- frames -------------------------------------------------------------------------------------
 
     WATCHER_FRAME_INTERVAL = 0.05
-    """Seconds between two screen updates of a session that is watching (no input of its own for
-    `_INPUT_WORK_WINDOW`): a burst of changes (moves in quick succession, the table's follow-up redraws) is drawn as
-    one frame. A session's own input is drawn at once."""
+    """Seconds between two takes of the coordinator's updates by a session that is watching (no input of its own for
+    `_INPUT_WORK_WINDOW`): a burst of changes (moves in quick succession) is drawn as one frame. A session's own input
+    and what it causes are drawn at once (see `dixit_tui.tui.update_pacing`)."""
 
-    def frame_due(self) -> bool:
-        """Whether the app may draw a screen update now: always right after this session's own input (its echo is
-        never delayed), else at most one per `WATCHER_FRAME_INTERVAL` (the first after a quiet spell at once)."""
+    def watcher_interval(self) -> float:
+        """0 right after this session's own input (its echo and its consequences are never delayed), else
+        `WATCHER_FRAME_INTERVAL` (the first update after a quiet spell is still taken at once)."""
         if time.perf_counter() < self.input_until:
-            return True
-        return self._loop.time() - self._last_frame >= self.WATCHER_FRAME_INTERVAL
-
-    def hold_frame(self, timer: Any) -> None:
-        """A screen's drawing is put off (`frame_due` said no): its update timer (`timer`) sleeps until the frame is
-        due, instead of ticking 60 times a second to ask again. Input of this session resumes it at once (its
-        refreshes do)."""
-        timer.pause()
-        if timer not in self._held_timers:
-            self._held_timers.append(timer)
-        if self._due_handle is None:
-            wait = self._last_frame + self.WATCHER_FRAME_INTERVAL - self._loop.time()
-            self._due_handle = self._loop.call_later(max(0.0, wait), self._frame_due_now)
-
-    def frame_drawn(self) -> None:
-        self.frames += 1
-        self._last_frame = self._loop.time()
-
-    def _frame_due_now(self) -> None:
-        self._due_handle = None
-        timers, self._held_timers = self._held_timers, []
-        for timer in timers:
-            timer.resume()
+            return 0.0
+        return self.WATCHER_FRAME_INTERVAL
 
     # ---- capabilities -------------------------------------------------------------------------------
 
@@ -215,9 +187,8 @@ class SSHDriver(HostedDriver):
         self._enable_mouse_support()
         write("\x1b[?25l")  # hide cursor
         write("\x1b[?1004h")  # focus in/out events
-        if not constants.DISABLE_KITTY_KEY:
-            # Kitty keyboard protocol: disambiguate escape codes | report all keys | associated text.
-            write("\x1b[>25u")
+        if KITTY_KEY_FLAGS is not None:
+            write(f"\x1b[>{KITTY_KEY_FLAGS}u")  # the Kitty keyboard protocol, as the installed Textual reads it
         if self._terminal.env.get("TERM_PROGRAM") != "Apple_Terminal":
             write("\x1b[?2026$p")  # ask whether synchronized output is supported
         write("\x1b[?2004h")  # bracketed paste
@@ -248,10 +219,6 @@ class SSHDriver(HostedDriver):
     def close(self) -> None:
         self.flush()
         self._cancel_tick()
-        if self._due_handle is not None:
-            self._due_handle.cancel()
-            self._due_handle = None
-        self._held_timers.clear()
         if self._drain_handle is not None:
             self._drain_handle.cancel()
             self._drain_handle = None

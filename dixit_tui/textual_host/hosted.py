@@ -1,27 +1,39 @@
 """What the process-wide patches of this package ask of the driver of a hosted app (one of many apps in the process,
 each driven over its own SSH session: `dixit_tui.ssh.driver.SSHDriver`).
 
-Touches no Textual internal: a subclass of Textual's public `Driver`. The patches (`frame_pacing.py`,
-`work_share.py`, `stdout.py`) act only for an app whose driver is a `HostedDriver`; apps with any other driver (Pilot
-in tests, Textual's own drivers) keep Textual's behaviour. It lives here, not in `ssh/`, so that this package depends
-on nothing of the project's.
+Touches no Textual internal: a subclass of Textual's public `Driver`. The patches (`work_share.py`, `stdout.py`) act
+only for an app whose driver is a `HostedDriver`; apps with any other driver (Pilot in tests, Textual's own drivers)
+keep Textual's behaviour. An app that paces what it takes while its session watches (`PacedApp`) is told its driver
+as the driver is made. It lives here, not in `ssh/`, so that this package depends on nothing of the project's.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
+from textual.app import App
 from textual.driver import Driver
 
 
-class HostedDriver(Driver):
-    """A driver of one of many apps in this process: the counters the patches keep, and the frame pacing they ask."""
+@runtime_checkable
+class PacedApp(Protocol):
+    """An app that takes what changes (for dixit-tui: the coordinator's updates) at most once per interval its
+    driver says (`HostedDriver.watcher_interval`)."""
 
-    frames: int = 0
-    """Screen updates drawn for the client."""
-    frames_held: int = 0
-    """Drawings and screen update ticks put off because this session is watching (see `frame_due`)."""
+    def paced_by(self, driver: HostedDriver) -> None: ...
+
+
+class HostedDriver(Driver):
+    """A driver of one of many apps in this process: the counters the patches keep, and the pacing of a watcher."""
+
+    def __init__(
+        self, app: App[Any], *, debug: bool = False, mouse: bool = True, size: tuple[int, int] | None = None
+    ) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size)
+        if isinstance(app, PacedApp):
+            app.paced_by(self)
+
     writes: int = 0
     """Writes of output queued (a drawing that wrote nothing drew no frame)."""
     work: float = 0.0
@@ -38,13 +50,6 @@ class HostedDriver(Driver):
     """Steps of this app's work put back in the loop's ready queue and not yet run, as (ticket, handle): a heap, the
     earliest scheduled first (see `work_share.py`)."""
 
-    def frame_due(self) -> bool:
-        """Whether the app may draw a screen update now."""
-        return True
-
-    def hold_frame(self, timer: Any) -> None:
-        """A screen's drawing is put off (`frame_due` said no): its update timer (`timer`) is paused until it is due."""
-
-    def frame_drawn(self) -> None:
-        """A screen update was drawn (and written)."""
-        self.frames += 1
+    def watcher_interval(self) -> float:
+        """Seconds the app waits between two takes of what changed while its session watches (0: takes it at once)."""
+        return 0.0

@@ -2,8 +2,8 @@
 version it was checked against. `dixit_tui.textual_host.check` fingerprints each one in the installed Textual's source:
 `dixit-tui serve` does at start (a WARNING per part that differs) and `tests/test_textual_internals.py` fails, naming
 the part and the file that relies on it, when an upgrade changes one: re-check that code, then update the fingerprints
-here (`python -m dixit_tui.textual_host.check` prints the current ones). pyproject.toml pins Textual to the minor
-version checked.
+here (`python -m dixit_tui.textual_host.check` prints the current ones), and in `releases.py`, which has each part
+in every release pyproject.toml's pin admits (8.0 to 8.2; `compat.py` adapts where they differ).
 
 Touches no Textual internal itself: pure data (no Textual import), so the list can be read without Textual. The
 private parts of asyncio and asyncssh the server relies on are listed the same way in `runtime_internals.py`.
@@ -29,15 +29,15 @@ INTERNALS: tuple[Internal, ...] = (
     Internal(
         "textual/screen.py",
         "Screen._on_timer_update",
-        "patched: a watching session draws at most one frame per interval",
-        "dixit_tui/textual_host/frame_pacing.py",
+        "patched: the update tick takes the repaints noted on the screen (no Prompt, no Update)",
+        "dixit_tui/tui/dispatch.py",
         "b429ac0230009b4f",
     ),
     Internal(
         "textual/screen.py",
         "Screen._compositor_refresh",
-        "patched: the same frame pacing",
-        "dixit_tui/textual_host/frame_pacing.py",
+        "overridden (the default screen under the others passes on nothing) and called (regions left to draw)",
+        "dixit_tui/tui/app.py, dixit_tui/tui/dispatch.py",
         "30c01d22baee5fa4",
     ),
     Internal(
@@ -111,13 +111,6 @@ INTERNALS: tuple[Internal, ...] = (
         "c7c9165bbb6390aa",
     ),
     Internal(
-        "textual/app.py",
-        "App.get_theme",
-        "overridden: a theme looked up once, not by copying the theme table per rendered line",
-        "dixit_tui/tui/theme_lookup.py",
-        "d8de68dbbe9d37c6",
-    ),
-    Internal(
         "textual/widget.py",
         "Widget._render_content",
         "overridden: text boxes and the seats panel rebuild only the lines whose text changed",
@@ -151,13 +144,6 @@ INTERNALS: tuple[Internal, ...] = (
         "called: the same",
         "dixit_tui/tui/panes.py",
         "c7c873de0b85db2e",
-    ),
-    Internal(
-        "textual/widgets/_option_list.py",
-        "OptionList.watch_highlighted",
-        "overridden: moving the highlight redraws two cards, not the list",
-        "dixit_tui/tui/widgets/cards.py",
-        "563d611ec6f41bce",
     ),
     Internal(
         "textual/_compositor.py",
@@ -200,41 +186,6 @@ INTERNALS: tuple[Internal, ...] = (
         "read: an update made while the app batches is dropped (not remembered as sent)",
         "dixit_tui/tui/compositor.py",
         "a28efe0d48ef1300",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget.virtual_size",
-        "overridden: a card list's new virtual size lays nothing out",
-        "dixit_tui/tui/widgets/cards.py",
-        "257eb7a4d13171cb",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget._refresh_scrollbars",
-        "overridden: a fitted card list shows no scroll bar (read: _scrollbar_changes, _vertical_scrollbar)",
-        "dixit_tui/tui/widgets/cards.py",
-        "130065a3d94c57f2",
-    ),
-    Internal(
-        "textual/widgets/_option_list.py",
-        "OptionList._on_resize",
-        "prevented when a card list is shown again at its size; done early when drawn at a new size",
-        "dixit_tui/tui/widgets/cards.py",
-        "ce9b6251761f5674",
-    ),
-    Internal(
-        "textual/widgets/_option_list.py",
-        "OptionList._clear_caches",
-        "repeated without the redraw: _option_render_cache, _line_cache",
-        "dixit_tui/tui/widgets/cards.py",
-        "41906e2fce16f04b",
-    ),
-    Internal(
-        "textual/widgets/_option_list.py",
-        "OptionList._update_lines",
-        "read: sets the virtual size and the scroll bars while drawing",
-        "dixit_tui/tui/widgets/cards.py",
-        "38f5deb50147d934",
     ),
     Internal(
         "textual/strip.py",
@@ -450,20 +401,6 @@ INTERNALS: tuple[Internal, ...] = (
         "0ad323b7518105ce",
     ),
     Internal(
-        "textual/_callback.py",
-        "_count_parameters",
-        "patched: a callback's parameters counted once per function body or callable class",
-        "dixit_tui/tui/callback_counts.py",
-        "277031262506ab68",
-    ),
-    Internal(
-        "textual/_callback.py",
-        "count_parameters",
-        "read: calls the module's _count_parameters, keeps the count on the function object",
-        "dixit_tui/tui/callback_counts.py",
-        "a0c185bb395bb90e",
-    ),
-    Internal(
         "textual/app.py",
         "App.get_css_variables",
         "overridden: worked out once per process for each theme (depends on the theme only)",
@@ -511,8 +448,8 @@ INTERNALS: tuple[Internal, ...] = (
     Internal(
         "textual/screen.py",
         "Screen._update_timer",
-        "read: the timer (its private attribute, to know it exists) paused and resumed by the repaints and the pacing",
-        "dixit_tui/tui/dispatch.py, dixit_tui/textual_host/frame_pacing.py",
+        "read: the timer (its private attribute, to know it exists) paused and resumed by the repaints",
+        "dixit_tui/tui/dispatch.py",
         "c333ed31bff9e1c1",
     ),
     Internal(
@@ -560,34 +497,6 @@ INTERNALS: tuple[Internal, ...] = (
         "bc3e2f97c400c6e1",
     ),
     Internal(
-        "textual/strip.py",
-        "Strip.__init__",
-        "patched: the seven caches are made when first used (Strip.__getattr__ added)",
-        "dixit_tui/tui/strip_caches.py",
-        "466b535b5e38cc72",
-    ),
-    Internal(
-        "textual/strip.py",
-        "Strip.__slots__",
-        "read: the cache slots and their sizes, as Strip.__init__ makes them",
-        "dixit_tui/tui/strip_caches.py",
-        "48cb671596a1bdea",
-    ),
-    Internal(
-        "textual/reactive.py",
-        "Reactive._initialize_object",
-        "patched: a plain default stored from a plan per class",
-        "dixit_tui/tui/reactive_init.py",
-        "67d84d01b8b8a689",
-    ),
-    Internal(
-        "textual/reactive.py",
-        "Reactive._initialize_reactive",
-        "read: what it does for a plain default (no init, no toggle class, no factory)",
-        "dixit_tui/tui/reactive_init.py",
-        "a0cbc1eab6942f8c",
-    ),
-    Internal(
         "textual/widget.py",
         "Widget._PSEUDO_CLASSES",
         "read: :disabled and :enabled are is_disabled, worked out down a place's path",
@@ -600,20 +509,6 @@ INTERNALS: tuple[Internal, ...] = (
         "read: the node or a widget above it, up to the first node that is not a widget",
         "dixit_tui/tui/shared_styles.py",
         "25a5cbfee75b88b4",
-    ),
-    Internal(
-        "textual/dom.py",
-        "DOMNode.screen",
-        "patched: the same walk up the parents, reading each parent's weak reference directly",
-        "dixit_tui/tui/screen_patches.py",
-        "34ce7ac464f67c74",
-    ),
-    Internal(
-        "textual/message_pump.py",
-        "MessagePump._parent",
-        "read: the parent is a weak reference in _MessagePump__parent (or None)",
-        "dixit_tui/tui/screen_patches.py",
-        "e52667bcc30c36fa",
     ),
     Internal(
         "textual/_compositor.py",
@@ -642,69 +537,6 @@ INTERNALS: tuple[Internal, ...] = (
         "read: _terminal_theme (a strip filtered once per theme and background for every session)",
         "dixit_tui/textual_host/strip_filter.py",
         "4eb17c26934e2275",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget.post_message",
-        "patched: a layout's Resize, Show or Hide that its widget would not act on is not posted",
-        "dixit_tui/tui/quiet_messages.py",
-        "c4e0d5a8d8c22a77",
-    ),
-    Internal(
-        "textual/message.py",
-        "Message._bubble_to",
-        "patched: a focus move or a highlight bubbles straight to the first ancestor with a handler",
-        "dixit_tui/tui/quiet_messages.py",
-        "cd6924eed830e177",
-    ),
-    Internal(
-        "textual/message_pump.py",
-        "MessagePump._process_messages_loop",
-        "read: a message costs its receiver a dispatch and an Idle (what quiet_messages saves)",
-        "dixit_tui/tui/quiet_messages.py",
-        "625a9aadb1ee8666",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget._on_show",
-        "read: acts only for scroll bars (a Show is moot otherwise)",
-        "dixit_tui/tui/quiet_messages.py",
-        "286416ca2e711190",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget._on_hide",
-        "read: acts only for scroll bars and the focused widget",
-        "dixit_tui/tui/quiet_messages.py",
-        "494dc951a409c743",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget._on_idle",
-        "read: an Idle only checks the refresh flags",
-        "dixit_tui/tui/quiet_messages.py",
-        "edf5e3bcc61794be",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._refresh_layout",
-        "read: the Resize, Show and Hide a layout posts",
-        "dixit_tui/tui/quiet_messages.py",
-        "d5155dd0cae68add",
-    ),
-    Internal(
-        "textual/_compositor.py",
-        "Compositor.reflow",
-        "patched: the full map a reflow makes is kept as current (_full_map_invalidated)",
-        "dixit_tui/tui/quiet_messages.py",
-        "0ab52ea196636572",
-    ),
-    Internal(
-        "textual/_compositor.py",
-        "Compositor.full_map",
-        "read: the same",
-        "dixit_tui/tui/quiet_messages.py",
-        "78eecc4a9cbaeecb",
     ),
     Internal(
         "textual/_compositor.py",
@@ -793,27 +625,6 @@ INTERNALS: tuple[Internal, ...] = (
         "bf9d28edf4f44cb1",
     ),
     Internal(
-        "textual/strip.py",
-        "Strip.__getattr__",
-        "added (absent in Textual): makes a strip's cache when first read; a Textual that defines one would lose it",
-        "dixit_tui/tui/strip_caches.py",
-        None,
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._extend_compose",
-        "patched: the toast rack starts shown or hidden as the app's notifications say (no refresh)",
-        "dixit_tui/tui/screen_patches.py",
-        "8a2b97fce7ea6c09",
-    ),
-    Internal(
-        "textual/widgets/_toast.py",
-        "ToastRack",
-        "imported from a private module: the widget _extend_compose adds to each screen",
-        "dixit_tui/tui/screen_patches.py",
-        "0ef2736568765672",
-    ),
-    Internal(
         "textual/app.py",
         "redirect_stdout",
         "replaced in the module's namespace (and redirect_stderr): an app of an SSH session does not take the "
@@ -868,7 +679,6 @@ MODULES: dict[str, str] = {
     "textual/_ansi_sequences.py": "0b4037a3f36997ca",
     "textual/app.py": "a1c04e978716b9e3",
     "textual/widgets/_content_switcher.py": "57117dd857ee1999",
-    "textual/widgets/_option_list.py": "2ffa3a05c11b7607",
     "textual/strip.py": "b58d946c8b0cbabc",
     "textual/filter.py": "d6e31d29b94d2cdd",
     "textual/message.py": "50816fcfe0098159",
@@ -878,12 +688,9 @@ MODULES: dict[str, str] = {
     "textual/css/match.py": "34247ea90eaaa406",
     "textual/dom.py": "c82d88213c827197",
     "textual/message_pump.py": "b580554a43fdfd14",
-    "textual/_callback.py": "35bce48ec27b2f35",
     "textual/_styles_cache.py": "7a197dfa0517d22f",
-    "textual/reactive.py": "5b43395d46589f61",
     "textual/messages.py": "e616e9ab5eb23933",
     "textual/_node_list.py": "45fac0dd086a9cd0",
-    "textual/widgets/_toast.py": "61df4c1debffcb10",
     "textual/_context.py": "523b25f71607193b",
 }
 """Each module's whole file at CHECKED_WITH (a file unchanged has every part unchanged: checked at once)."""

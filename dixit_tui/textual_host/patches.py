@@ -1,13 +1,12 @@
 """Textual made safe for many concurrent apps, with different terminals, in one process: the patches of this package
 installed once.
 
-Touches nothing itself: it installs the patches of `stdout.py`, `strip_output.py`, `strip_filter.py`,
-`frame_pacing.py` and `work_share.py` (each says which internals it touches and why).
+Touches nothing itself: it installs the patches of `stdout.py`, `strip_output.py`, `strip_filter.py` and
+`work_share.py` (each says which internals it touches and why).
 """
 
 from __future__ import annotations
 
-from dixit_tui.textual_host.frame_pacing import pace_watchers_frames
 from dixit_tui.textual_host.stdout import keep_process_output
 from dixit_tui.textual_host.strip_filter import filter_unchanged_lines_once
 from dixit_tui.textual_host.strip_output import render_per_colour_system
@@ -22,10 +21,9 @@ def install_textual_patches() -> None:
     1. An app driven by a `HostedDriver` leaves the process's sys.stdout and sys.stderr alone (`stdout.py`).
     2. Each session's lines carry the codes of its own terminal's colour system; a line is sent with its style codes
        only where the style changes (`strip_output.py`).
-    3. A session that is watching draws at most one screen update per interval (`frame_pacing.py`).
-    4. A line that Textual's ANSI-to-truecolor filter would leave as it is is not copied into a new strip on every
+    3. A line that Textual's ANSI-to-truecolor filter would leave as it is is not copied into a new strip on every
        render (`strip_filter.py`).
-    5. The event loop's time is counted per session, and a session over its share waits (`work_share.py`).
+    4. The event loop's time is counted per session, and a session over its share waits (`work_share.py`).
     """
     global _patched
     if _patched:
@@ -33,6 +31,5 @@ def install_textual_patches() -> None:
     keep_process_output()
     render_per_colour_system()
     filter_unchanged_lines_once()
-    pace_watchers_frames()
     measure_session_work()
     _patched = True

@@ -42,22 +42,19 @@ from dixit_tui.coordinator import (
 from dixit_tui.counts import COUNTS
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
+from dixit_tui.textual_host.hosted import HostedDriver
 from dixit_tui.textual_host.key_order import KeyGate
-from dixit_tui.tui.callback_counts import install_callback_counts
 from dixit_tui.tui.capabilities import FULL, Capabilities
 from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, share_dispatch_lookups
 from dixit_tui.tui.frame_patches import install_frame_patches
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.name_note import name_note
-from dixit_tui.tui.quiet_messages import install_quiet_messages, keep_full_map_after_reflow
-from dixit_tui.tui.reactive_init import plan_reactive_setup
 from dixit_tui.tui.screen_patches import LAID_OUT, SAME_SIZE_NO_LAYOUT, install_screen_patches, mark_styled_at_mount
 from dixit_tui.tui.shared_css import share_parsed_css
 from dixit_tui.tui.shared_styles import share_computed_styles
-from dixit_tui.tui.strip_caches import make_strip_caches_lazily
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import voided_notice
-from dixit_tui.tui.theme_lookup import ThemeLookup
+from dixit_tui.tui.update_pacing import UpdatePacing, supersedes
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
@@ -77,18 +74,7 @@ class CoordinatorUpdate(Message):
         """True when `message`, queued right behind this one, makes it moot: a newer view of the same table, or a
         newer listing of the lobby (Textual then handles only the newer one: a busy session draws the latest state,
         not every step to it; when many join at once, a lobby draws the last listing, not one per join)."""
-        if not isinstance(message, CoordinatorUpdate):
-            return False
-        mine, theirs = self.update, message.update
-        if isinstance(mine, LobbyUpdate):
-            return isinstance(theirs, LobbyUpdate)
-        return (
-            isinstance(mine, StateUpdate)
-            and isinstance(theirs, StateUpdate)
-            and mine.view is not None
-            and theirs.view is not None
-            and mine.view.code == theirs.view.code
-        )
+        return isinstance(message, CoordinatorUpdate) and supersedes(message.update, self.update)
 
 
 class _ScreenMounted(AwaitMount):
@@ -125,6 +111,15 @@ def _all_css_paths() -> tuple[Path, ...]:
     return tuple(paths)
 
 
+def breakpoint_classes(dimension: int, breakpoints: list[tuple[int, str]]) -> set[str]:
+    """The class of the largest breakpoint `dimension` reaches (as Textual picks a screen's breakpoint classes on a
+    Resize; its own helper for that is private and not in every Textual 8 release)."""
+    for start, name in sorted(breakpoints, reverse=True):
+        if dimension >= start:
+            return {name}
+    return set()
+
+
 class DefaultScreen(Screen[Any]):
     """Textual's default screen, the app's first, under every other: it shows nothing. While another screen is on top
     of it, what it asks to repaint (its own first layout, as the app starts) is not passed on to that screen: Textual
@@ -142,7 +137,7 @@ _THEME_VARIABLES: dict[str, tuple[Theme, dict[str, str]]] = {}
 """A theme's CSS variables (`DixitApp.get_css_variables`), by its name, with the theme they were worked out from."""
 
 
-class DixitApp(ThemeLookup[int]):
+class DixitApp(App[int]):
     CSS_PATH = "dixit.tcss"
     TITLE = "dixit-tui"
     ENABLE_COMMAND_PALETTE = False
@@ -172,11 +167,6 @@ class DixitApp(ThemeLookup[int]):
         repaint_without_messages()
         install_screen_patches()
         install_frame_patches()
-        install_callback_counts()
-        install_quiet_messages()
-        keep_full_map_after_reflow()
-        plan_reactive_setup()
-        make_strip_caches_lazily()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
         setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again
         setattr(self, DIRECT_REPAINTS, True)  # a widget's repaint reaches its screen without messages
@@ -190,6 +180,8 @@ class DixitApp(ThemeLookup[int]):
         self.tables: tuple[TableSummary, ...] = ()
         self.table_view: TableView | None = None
         self._key_gate = KeyGate(self)
+        self.update_pacing = UpdatePacing(self, self._take_update, self._opens_a_screen)
+        """Coordinator updates held while this session watches (`paced_by`), taken at most once per interval."""
 
     def get_css_variables(self) -> dict[str, str]:
         """As Textual's (the theme's colour system and variables over the defaults), worked out once per process for
@@ -445,12 +437,9 @@ class DixitApp(ThemeLookup[int]):
             vertical = (
                 self.VERTICAL_BREAKPOINTS if screen.VERTICAL_BREAKPOINTS is None else screen.VERTICAL_BREAKPOINTS
             ) or []
-            classes = {name: False for _, name in [*horizontal, *vertical]}
-            for name in screen._get_breakpoint_classes(width, horizontal) | screen._get_breakpoint_classes(
-                height, vertical
-            ):
-                classes[name] = True
-            screen.update_classes(classes, update=False)
+            reached = breakpoint_classes(width, horizontal) | breakpoint_classes(height, vertical)
+            screen.remove_class(*{name for _, name in [*horizontal, *vertical]} - reached, update=False)
+            screen.add_class(*reached, update=False)
             mark_styled_at_mount(screen)
 
     def motd(self) -> str:
@@ -484,10 +473,26 @@ class DixitApp(ThemeLookup[int]):
 
     # --- updates ---------------------------------------------------------------------------------------------
 
+    def paced_by(self, driver: HostedDriver) -> None:
+        """Driven by `driver` (a session over SSH): coordinator updates are taken at most once per its interval while
+        the session watches (`update_pacing`)."""
+        self.update_pacing.interval = driver.watcher_interval
+
     async def on_coordinator_update(self, message: CoordinatorUpdate) -> None:
+        await self.update_pacing.offer(message.update)
+
+    def _opens_a_screen(self, update: Update) -> bool:
+        """Whether `update` opens another screen (a table, or the lobby after one): taken at once, never paced."""
+        if not isinstance(update, StateUpdate):
+            return False
+        table = self._table_screen()
+        if update.view is None:
+            return table is not None
+        return table is None or table.code != update.view.code
+
+    async def _take_update(self, update: Update) -> None:
         if self._exit or not self.is_running:  # quitting: no new screens (they would query widgets being torn down)
             return
-        update = message.update
         match update:
             case LobbyUpdate(tables=tables):
                 self.tables = tables

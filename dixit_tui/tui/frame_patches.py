@@ -9,6 +9,10 @@ widgets filled while the screen mounted). An `Update` posted before the last who
 And a frame is not rendered while the app batches its updates: Textual renders it, then drops it unsent (a new
 session's lobby was rendered whole once for nothing as the app started). Its regions stay to be drawn by the next
 refresh.
+
+Switched off (tests/tui/patch_cost.py, 2026-12-07): a join +2.5% Python calls (+4.2% in tests/tui/test_join_work.py),
+opening the lobby +2.7%; kept because a new session's lobby would be rendered twice (test_join_work.py) and the frame
+skipped in a batch goes with `dispatch.repaint_without_messages`'s regions left to draw.
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher
 
+from dixit_tui.textual_host.compat import native_ansi_color
+
 MOUNT_WAIT = 5.0
 """Seconds the screen's drawing waits at most for a pane to mount."""
 
@@ -199,7 +201,7 @@ class Backdrop(Widget):
             self.opacity,
             tuple(map(id, self.get_line_filters())),
             id(app.ansi_theme),
-            app.native_ansi_color,
+            native_ansi_color(app),
         )
         if self._backdrop is None or self._backdrop[0] != key:
             self._backdrop = (key, super().render_lines(Region(crop.x, crop.y, crop.width, 1))[0])

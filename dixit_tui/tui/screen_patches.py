@@ -5,6 +5,10 @@ extra styling or layout of a first screen was paid by every session that opened)
 and marks it (`mark_styled_at_mount`): its first resume keeps the styles its widgets mounted with, the layout that
 resume makes answers the layouts asked for before it, and a Resize to the size a screen is laid out at lays nothing
 out again.
+
+Switched off (tests/tui/patch_cost.py, 2026-12-07): a join +29% Python calls (the first resume keeping styles
++29%, the first layout answering the others +5%, the same-size Resize +3.6% and the table laid out and drawn twice),
+opening the lobby +23%.
 """
 
 from __future__ import annotations
@@ -12,11 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from textual import _time, events, messages
-from textual.dom import DOMNode, NoScreen
 from textual.geometry import Size
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets._toast import ToastRack
 
 from dixit_tui.tui.compositor import RowCompositor
 from dixit_tui.tui.styled_lines import share_styled_lines
@@ -41,7 +42,6 @@ def install_screen_patches() -> None:
     """The patches of Textual's Screen that `mark_styled_at_mount` relies on, and the same-size Resize one; and the
     widgets' styled lines shared by every session (`styled_lines`). Idempotent."""
     _keep_styles_on_first_resume()
-    _find_screens_directly()
     _lay_out_parts()
     share_styled_lines()
 
@@ -72,35 +72,6 @@ def _lay_out_parts() -> None:
 
     Screen._refresh_layout = refresh_layout_parts  # type: ignore[method-assign]
     _parts_patched = True
-
-
-_screen_found = False
-
-
-def _find_screens_directly() -> None:
-    """`node.screen` (asked a few hundred times per new session: each widget's region, each refresh) walks up the
-    parents as Textual's does, reading each parent's reference directly, without an import and a property call per
-    step."""
-    global _screen_found
-    if _screen_found:
-        return
-
-    def screen(self: DOMNode) -> Screen[object]:
-        node: Any = self
-        try:
-            while node is not None and not isinstance(node, Screen):
-                parent = node._MessagePump__parent
-                node = None if parent is None else parent()
-        except AttributeError:
-            raise RuntimeError(
-                "Widget is missing attributes; have you called the constructor in your widget class?"
-            ) from None
-        if not isinstance(node, Screen):
-            raise NoScreen("node has no screen")
-        return node
-
-    DOMNode.screen = property(screen)  # type: ignore[assignment,method-assign]
-    _screen_found = True
 
 
 def _keep_styles_on_first_resume() -> None:
@@ -139,18 +110,6 @@ def _keep_styles_on_first_resume() -> None:
             setattr(self, LAID_OUT, started)
 
     Screen._on_screen_resume = first_resume_keeps_styles  # type: ignore[method-assign]
-
-    extend_compose = Screen._extend_compose
-
-    def toasts_start_as_shown(self: Screen[Any], widgets: list[Widget]) -> None:
-        """Each screen's toast rack starts as its first resume leaves it (hidden unless there are notifications):
-        Textual hides it only then, and that one change asked for a second layout of the whole new screen."""
-        extend_compose(self, widgets)
-        for widget in widgets:
-            if isinstance(widget, ToastRack):
-                widget.styles.set_rule("display", "block" if self.app._notifications else "none")  # (no refresh)
-
-    Screen._extend_compose = toasts_start_as_shown  # type: ignore[method-assign]
 
     on_layout = Screen._on_layout
 

@@ -4,19 +4,12 @@ each session's app gets before it runs; the transport itself knows nothing of it
 
 from __future__ import annotations
 
-from dixit_tui.tui.callback_counts import install_callback_counts
-from dixit_tui.tui.reactive_init import plan_reactive_setup
 from dixit_tui.tui.shared_css import share_parsed_css
 from dixit_tui.tui.shared_styles import share_computed_styles
-from dixit_tui.tui.strip_caches import make_strip_caches_lazily
 
 
 def share_per_process_work() -> None:
-    """Parsed CSS, the styles CSS gives a widget at a place, callbacks' parameter counts, reactive defaults' plans;
-    and strips that make their caches only when used. Each is the same answer Textual works out per app, kept once
+    """Parsed CSS and the styles CSS gives a widget at a place: the same answer Textual works out per app, kept once
     per process. Idempotent."""
     share_parsed_css()
     share_computed_styles()
-    install_callback_counts()
-    plan_reactive_setup()
-    make_strip_caches_lazily()

@@ -43,6 +43,7 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.widget import Widget
 
+from dixit_tui.textual_host.compat import STYLES_CACHE_NATIVE_ANSI, native_ansi_color
 from dixit_tui.tui.line_cache import forget_with_shared
 
 SHARED_STYLED_LINES = 4096
@@ -189,7 +190,7 @@ def _styled_line(
         subtitle,
         opacity,
         theme,
-        native,
+        *((native,) if STYLES_CACHE_NATIVE_ANSI else ()),
     )
     if content is None:
         _lines.set(key, strip)
@@ -257,7 +258,7 @@ def _way(widget: Widget, signature: tuple[Any, ...]) -> tuple[int, tuple[Any, ..
     size: Size = region.size
     app = widget.app
     theme: TerminalTheme = app.ansi_theme
-    native = app.native_ansi_color
+    native = native_ansi_color(app)
     styles = widget.styles
     stamp = (
         styles._cache_key,  # (changes with any rule: the titles' styles read below too)

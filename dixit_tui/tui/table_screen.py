@@ -26,7 +26,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, ContentSwitcher, Input, OptionList, Static
+from textual.widgets import Button, ContentSwitcher, Input, Static
 
 from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableOptions, TableView
 from dixit_tui.coordinator.models import TableStatus
@@ -39,6 +39,7 @@ from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.line_cache import forget_with_shared
 from dixit_tui.tui.panes import Backdrop
 from dixit_tui.tui.panes import Panes as LazyPanes
+from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
 from dixit_tui.tui.wall_picture import wall_wanted
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
@@ -47,8 +48,7 @@ from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
-from dixit_tui.tui.widgets.score_track import ScoreTrack
-from dixit_tui.tui.widgets.seats import SeatsPanel, seat_marker
+from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
 from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
@@ -88,6 +88,8 @@ def content(text: Words) -> Content:
     return found
 
 
+BLANK = Content("")  # a note's row kept, blank
+
 CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
 
 
@@ -124,10 +126,6 @@ class ClueLabel(Static, LaidOutOnce):
 
 class Column(Vertical, LaidOutOnce, Backdrop):
     """The main column (see LaidOutOnce and Backdrop)."""
-
-
-class SideColumn(VerticalScroll, LaidOutOnce, Backdrop):
-    """The side column: seats, score track (see LaidOutOnce and Backdrop; its scroll bar still follows its size)."""
 
 
 class TableScreen(Screen[None]):
@@ -211,15 +209,12 @@ class TableScreen(Screen[None]):
         yield TextBox(id="topbar")
         yield TextBox(id="status", keep_height=True)
         with Row(id="body"):
-            with SideColumn(id="side", can_focus=False):
-                yield SeatsPanel(id="seats")
-                yield ScoreTrack(id="track")
-                yield TextBox(id="practice-help")
+            yield SidePanel(id="side")
             with Column(id="main"):
                 yield TextBox(id="clue")
                 # the other panes are built when first shown; the hand, the clue row and the dial when first needed
                 # (never at a spectator's screen)
-                with Panes(id="panes", initial=self._first_pane(), parts=("hand", "clue-row", "dial")):
+                with Panes(id="panes", initial=self._first_pane(), parts=("clue-row", "dial")):
                     with VerticalScroll(id="lobby-pane", can_focus=False):
                         yield TextBox(id="lobby-info")
                         with Horizontal(id="lobby-buttons"):
@@ -227,8 +222,7 @@ class TableScreen(Screen[None]):
                             yield Button(Content("Practice (p)"), id="practice-btn", compact=True)
                             yield Button(Content("Leave (l)"), id="leave-btn", compact=True)
                     with Pane(id="hand-pane"):
-                        yield Hand(id="hand")
-                        yield TextBox(id="hand-note")
+                        yield Hand(id="hand")  # (its note under the cards: a spectator's has the note alone)
                         with ClueRow(id="clue-row"):
                             yield ClueLabel(Content("Clue:"), id="clue-label", markup=False)
                             yield TextField(
@@ -242,7 +236,6 @@ class TableScreen(Screen[None]):
                             yield RoomLeft(id="clue-left", markup=False)
                     with Pane(id="vote-pane"):
                         yield Board(id="board")
-                        yield TextBox(id="vote-note")
                         yield Dial(id="dial")
                     with OverPane(id="over-pane", can_focus=False):
                         yield TextBox(id="over-body")
@@ -425,18 +418,7 @@ class TableScreen(Screen[None]):
 
     def _render_side(self) -> None:
         """The seats, the score track (or the practice turn's help) beside the panes."""
-        view, game = self.view, self.view.game
-        self.query_one(SeatsPanel).show(view)
-        help_box = self.query_one("#practice-help", TextBox)
-        help_text = words.practice_help(view)
-        self._show(help_box, help_text is not None)
-        if help_text is not None:
-            help_box.show(content(help_text))
-        track = self.query_one(ScoreTrack)
-        self._show(track, game is not None and help_text is None)  # all at 0 during the practice turn
-        if game is not None:
-            goal = game.target if game.mode == Mode.STANDARD else None  # party and team games end by storytelling
-            track.show([(p.seat, p.score) for p in game.players if p.active], goal)
+        self.query_one(SidePanel).show(self.view)
 
     def _render_pane(self) -> None:
         """The pane of the phase: the lobby, the hand, the vote or the game over."""
@@ -524,8 +506,7 @@ class TableScreen(Screen[None]):
         self.query_one("#practice-btn", Button).display = view.is_host
 
     def _hand(self) -> Hand:
-        """Your hand (built if it was not)."""
-        self.query_one(Panes).build_part("hand")
+        """Your hand (and the note under it)."""
         hand = self.query_one(Hand)
         hand.pick = self._pick_now
         return hand
@@ -546,14 +527,13 @@ class TableScreen(Screen[None]):
         game = self.game
         assert game is not None
         panes = self.query_one(Panes)
-        if game.hand or panes.part_built("hand"):  # (a spectator has none: never built)
-            hand = self._hand()
-            # what the cards shown are made of (`_hand_items`): an ordinary move changes none of it
-            key = (game.hand, game.voided_card, game.can_clue, game.submit_count, self.chosen, tuple(self.marked))
-            if key != self._hand_key:
-                self._hand_key = key
-                hand.show_items(self._hand_items(game))
-            self._show(hand, bool(game.hand))
+        hand = self._hand()
+        # what the cards shown are made of (`_hand_items`): an ordinary move changes none of it
+        key = (game.hand, game.voided_card, game.can_clue, game.submit_count, self.chosen, tuple(self.marked))
+        if key != self._hand_key:
+            self._hand_key = key
+            hand.show_items(self._hand_items(game))
+        if game.hand:
             can_choose = (
                 self.view.you is not None
                 and not game.hand_hidden
@@ -565,7 +545,6 @@ class TableScreen(Screen[None]):
             if hand.can_choose != can_choose:
                 hand.can_choose = can_choose
                 self.refresh_bindings()
-        note = self.query_one("#hand-note", TextBox)
         clue_now = self._can_clue_now()
         if clue_now or panes.part_built("clue-row"):  # (built the first time you can give a clue)
             box = self._clue_input()
@@ -577,10 +556,8 @@ class TableScreen(Screen[None]):
                 self._clue_label = label
                 self.query_one("#clue-label", Static).update(Content(label))
         text = words.hand_note(self.view, Choices(chosen=self.chosen, marked=tuple(self.marked)))
-        # the row stays, blank when there is nothing to say (shown and hidden as the phases went and your card was
-        # given, it laid the screen out each time, for every player at the table)
-        self._show(note, True)
-        note.show(content(text) if text is not None else Content(""))
+        # the row stays, blank when there is nothing to say (the cards keep their rows as the phases go)
+        hand.show_note(content(text) if text is not None else BLANK)
 
     def _board_items(self, game: PlayerView, dial: Dial | None) -> list[CardItem]:
         items = []
@@ -623,12 +600,8 @@ class TableScreen(Screen[None]):
             return
         if hint is not None and not (game.can_vote and dial is not None and dial.display and dial.board == hint[0]):
             hint = self._dial_hint = None  # (a new board, or your vote is in: it no longer says what a key does)
-        note = self.query_one("#vote-note", TextBox)
         text = Words.of(hint[1]) if hint is not None else words.vote_note(self.view)
-        note.set_class(hint is not None, "-hint")
-        self._show(note, text is not None)
-        if text is not None:
-            note.show(content(text))
+        self.query_one(Board).show_note(content(text) if text is not None else None, hint=hint is not None)
 
     def _render_over(self) -> None:
         game = self.game
@@ -740,12 +713,11 @@ class TableScreen(Screen[None]):
 
     # --- the hand, the clue, the board and the dial ------------------------------------------------------------
 
-    @on(OptionList.OptionSelected, "#hand")
-    def hand_picked(self, event: OptionList.OptionSelected) -> None:
+    @on(Hand.Picked, "#hand")
+    def hand_picked(self, event: Hand.Picked) -> None:
         """A card clicked (Enter at the hand calls `_pick` itself: see `Hand.pick`)."""
         event.stop()
-        if event.option.id is not None:
-            self._pick(event.option.id)
+        self._pick(event.key)
 
     def _pick_now(self, card: str) -> Widget | None:
         """Enter at the hand (`Hand.pick`): a card for your clue is picked at once, and the clue box it opens takes
@@ -877,13 +849,13 @@ class TableScreen(Screen[None]):
         self._dial_hint = (event.dial.board, event.reason)  # the new refusal replaces the last
         self._render_vote_note()
 
-    @on(OptionList.OptionSelected, "#board")
-    def board_clicked(self, event: OptionList.OptionSelected) -> None:
+    @on(Board.Picked, "#board")
+    def board_clicked(self, event: Board.Picked) -> None:
         event.stop()
         dial = self._dial()
-        if dial is not None and dial.display and event.option.id is not None:
+        if dial is not None and dial.display:
             dial.focus()
-            dial.select(int(event.option.id.removeprefix("slot-")))
+            dial.select(int(event.key.removeprefix("slot-")))
 
     # --- chat ---------------------------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.servers import dixit_server
-from tests.e2e.watched import driver_of, quiet, watched_table
+from tests.e2e.watched import driver_of, frames_drawn, quiet, watched_table
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
@@ -39,10 +39,10 @@ async def test_an_ordinary_move_is_one_frame_one_write_and_few_bytes(tmp_path: P
         for _ in range(2):  # the cards, then the votes (not the last of each: that one changes the phase)
             movers = [s for s in sessions if default_move_pending(s)]
             for session in movers[:-1]:
-                frames, writes = driver.frames, len(sent)
+                frames, writes = frames_drawn(driver).count, len(sent)
                 await default_move(session)
                 await quiet(driver)
-                moves.append((driver.frames - frames, len(sent) - writes, sum(sent[writes:])))
+                moves.append((frames_drawn(driver).count - frames, len(sent) - writes, sum(sent[writes:])))
             await default_move(movers[-1])
             await quiet(driver)
         print("per move (frames, channel writes, bytes):", moves)

@@ -14,7 +14,7 @@ import pytest
 import textual
 
 from dixit_tui.textual_host import internals
-from dixit_tui.textual_host.check import package_root
+from dixit_tui.textual_host.check import LIBRARIES, package_root
 from tests.e2e.harness import HOST
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60), pytest.mark.same_on_two_workers]
@@ -43,8 +43,8 @@ async def serve(tmp_path: Path, site: Path) -> asyncio.subprocess.Process:
 
 
 async def test_serve_warns_of_a_changed_part_and_serves(tmp_path: Path) -> None:
-    idle = "    async def _on_idle(self, event: events.Idle) -> None:\n"
-    site = modified_textual(tmp_path, "textual/widget.py", idle, idle + "        # a change\n")
+    parse = "    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:\n"
+    site = modified_textual(tmp_path, "textual/_xterm_parser.py", parse, parse + "        # a change\n")
     process = await serve(tmp_path, site)
     try:
         assert process.stdout is not None and process.stderr is not None
@@ -53,15 +53,16 @@ async def test_serve_warns_of_a_changed_part_and_serves(tmp_path: Path) -> None:
             line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
             assert line, f"serve ended: {lines} {(await process.stderr.read()).decode()}"
             lines.append(line)
-        version, count = textual.__version__, len(internals.INTERNALS)
-        assert lines[1].startswith(f"Textual {version}: {count} internals checked, 1 differ from {version}"), lines
+        version, count, checked = textual.__version__, len(internals.INTERNALS), LIBRARIES[0].checked()
+        assert lines[1].startswith(f"Textual {version}: {count} internals checked, 1 differ from {checked}"), lines
         process.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(process.wait(), 15) == 0
         log = (await process.stderr.read()).decode()
         [warning] = [line for line in log.splitlines() if " WARNING " in line]
-        assert "Textual internal Widget._on_idle (textual/widget.py) changed" in warning, log
-        assert f"checked with Textual {version}, installed {version}" in warning
-        assert "dixit_tui/tui/quiet_messages.py relies on it" in warning
+        assert "Textual internal XTermParser._parse_extended_key (textual/_xterm_parser.py) changed" in warning, log
+        assert f"checked with Textual {checked} (its source: not there in" in warning  # (as before 8.2.7)
+        assert f", installed {version};" in warning
+        assert "dixit_tui/textual_host/parser.py relies on it" in warning
     finally:
         if process.returncode is None:
             process.kill()
@@ -69,14 +70,16 @@ async def test_serve_warns_of_a_changed_part_and_serves(tmp_path: Path) -> None:
 
 
 async def test_serve_does_not_start_when_a_part_is_gone(tmp_path: Path) -> None:
-    site = modified_textual(tmp_path, "textual/widget.py", "    def _on_show(self", "    def _on_shown(self")
+    site = modified_textual(
+        tmp_path, "textual/screen.py", "    def _compositor_refresh(self", "    def _compositor_refreshed(self"
+    )
     process = await serve(tmp_path, site)
     try:
         assert await asyncio.wait_for(process.wait(), 30) == 1
         assert process.stdout is not None and process.stderr is not None
         assert not (await process.stdout.read()).decode()
         log = (await process.stderr.read()).decode()
-        assert "Textual internal Widget._on_show (textual/widget.py) is gone" in log, log
+        assert "Textual internal Screen._compositor_refresh (textual/screen.py) is gone" in log, log
         assert "not starting" in log and "--allow-textual-mismatch" in log
     finally:
         if process.returncode is None:

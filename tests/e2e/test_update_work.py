@@ -12,12 +12,14 @@ import pytest
 from textual.app import App
 from textual.message import Message
 from textual.message_pump import MessagePump
+from textual.timer import Timer
 
 from dixit_tui.ssh.driver import SSHDriver
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import TIMEOUT, wait_text
-from tests.e2e.watched import INTERVAL, driver_of, quiet, release, watched_table
+from tests.e2e.watched import INTERVAL, driver_of, frames_drawn, pacing_of, quiet, release, watched_table
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until
+from tests.work_counters import wrapped_methods
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -40,10 +42,10 @@ async def ordinary_moves(
         moves = []
         movers = [s for s in sessions if default_move_pending(s)]
         for session in movers[:-1]:  # (the last one changes the phase)
-            frames, before = driver.frames, counts()
+            frames, before = frames_drawn(driver).count, counts()
             await default_move(session)
             await quiet(driver)
-            moves.append((driver.frames - frames, *(b - a for a, b in zip(before, counts(), strict=True))))
+            moves.append((frames_drawn(driver).count - frames, *(b - a for a, b in zip(before, counts(), strict=True))))
         await watcher.close()
         return moves
 
@@ -107,31 +109,45 @@ def _app_of(node: MessagePump) -> object:
     return node
 
 
-async def test_a_watcher_holding_a_frame_does_not_tick_meanwhile(
+async def test_a_watcher_holding_updates_does_no_work_meanwhile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A watcher's drawing put off (its last frame was less than `WATCHER_FRAME_INTERVAL` ago) waits for the frame to
-    be due, its screen's update timer asleep: it asked again 60 times a second (about 90 ticks held in the 1.5 s of
-    changes below), now once per change."""
+    """A watcher that took the coordinator's updates less than `WATCHER_FRAME_INTERVAL` ago holds the next ones at its
+    sink: its screen is not laid out, drawn or ticked for them (it once asked to draw 60 times a second, about 90 ticks
+    in the 1.5 s of changes below); the held updates are taken, and drawn, together."""
     monkeypatch.setattr(SSHDriver, "WATCHER_FRAME_INTERVAL", INTERVAL, raising=False)
     async with dixit_server(tmp_path) as (server, coord):
         players, watcher = await watched_table(server, coord, ["ben", "cy"])
         host = players[0]
         driver = driver_of(coord, "wes")
         await quiet(driver)
-        await host.chat("opening-line")
-        release(driver)  # drawn at once (whatever came before it too); what follows within the interval is held
+        await host.chat("opening-line")  # taken at once (the first after a quiet spell); what follows is held
         await watcher.wait_until(lambda: "opening-line" in watcher.screen_text(), TIMEOUT, "the first line drawn")
-        frames, held = driver.frames, driver.frames_held
-        for number in range(5):
-            await players[(number + 1) % 3].chat(f"line {number}")  # (a few lines each: under the chat's rate)
-            await asyncio.sleep(0.3)  # (real time is what is tested: the held watcher's ticks in 1.5 s)
-        assert driver.frames == frames  # (all of them held)
-        ticks = driver.frames_held - held
-        print(f"5 changes held -> {ticks} ticks held")
-        assert 1 <= ticks <= 10, ticks
+        app = driver._app
+        ticks = [0]
+
+        def count_ticks(original: Any) -> Any:
+            async def tick(self: Timer, **kwargs: Any) -> None:
+                if _app_of(self.target) is app:  # type: ignore[arg-type]
+                    ticks[0] += 1
+                await original(self, **kwargs)
+
+            return tick
+
+        frames, writes = frames_drawn(driver).count, driver.writes
+        with wrapped_methods() as wrap:
+            wrap(Timer, "_tick", count_ticks)
+            for number in range(5):
+                await players[(number + 1) % 3].chat(f"line {number}")  # (a few lines each: under the chat's rate)
+                await asyncio.sleep(0.3)  # (real time is what is tested: the held watcher's ticks in 1.5 s)
+        assert (frames_drawn(driver).count, driver.writes) == (frames, writes)  # (all of them held)
+        held = pacing_of(driver).held
+        print(f"5 changes -> {held} updates held, {ticks[0]} timer ticks meanwhile")
+        assert held >= 5 and ticks[0] <= 3, (held, ticks[0])
         release(driver)
         await wait_text(watcher, "line 4")
+        await quiet(driver)
+        assert frames_drawn(driver).count - frames == 1  # (the held updates drawn as one frame)
         await watcher.close()
 
 
@@ -153,10 +169,10 @@ async def test_a_phase_change_is_one_frame_at_a_watcher(tmp_path: Path) -> None:
             for session in movers[:-1]:
                 await default_move(session)
             await quiet(driver)
-            frames = driver.frames
+            frames = frames_drawn(driver).count
             await default_move(movers[-1])
             await quiet(driver)
-            changes.append(driver.frames - frames)
+            changes.append(frames_drawn(driver).count - frames)
         print("frames per phase change:", changes)
         assert phase(host) == "clue"
         assert changes == [1, 1], changes

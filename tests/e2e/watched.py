@@ -1,13 +1,15 @@
-"""A table watched over SSH, and the SSH driver of a terminal session: its frames drawn, held, released."""
+"""A table watched over SSH, and the SSH driver of a terminal session: its frames drawn, its updates held, released."""
 
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import Any
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.update_pacing import UpdatePacing
 from tests.e2e.harness import PtyClient
 from tests.e2e.tui_driver import TIMEOUT, key_of, wait_text
 from tests.tui.fixtures import options
@@ -25,13 +27,47 @@ def driver_of(coord: Coordinator, name: str) -> SSHDriver:
     raise AssertionError(f"no terminal session {name!r}")
 
 
+class Frames:
+    """The screen updates a session's app draws for its client, counted from the test's side: each display of its
+    screen (Textual's `post_display_hook`, called after each) that wrote to the driver."""
+
+    def __init__(self, driver: SSHDriver) -> None:
+        self.count = 0
+        app: Any = driver._app
+        hook = app.post_display_hook
+        seen = [driver.writes]
+
+        def counted() -> None:
+            hook()
+            if driver.writes != seen[0]:
+                seen[0] = driver.writes
+                self.count += 1
+
+        app.post_display_hook = counted
+
+
+_counted: weakref.WeakKeyDictionary[SSHDriver, Frames] = weakref.WeakKeyDictionary()
+
+
+def frames_drawn(driver: SSHDriver) -> Frames:
+    """The screen updates the session draws for its client, counted from the first time a test asks."""
+    if driver not in _counted:
+        _counted[driver] = Frames(driver)
+    return _counted[driver]
+
+
+def pacing_of(driver: SSHDriver) -> UpdatePacing:
+    """The coordinator updates the session's app holds while it watches."""
+    app = driver._app
+    assert isinstance(app, DixitApp)
+    return app.update_pacing
+
+
 def release(driver: SSHDriver) -> None:
-    """Whatever the session holds back is drawn at once (as if its last frame were long ago): the held frame's
-    timer goes off now."""
-    driver._last_frame = -float("inf")
-    if driver._due_handle is not None:
-        driver._due_handle.cancel()
-    driver._frame_due_now()
+    """Whatever the session holds back is taken at once (as if its last take were long ago), on its app's queue."""
+    pacing = pacing_of(driver)
+    pacing._taken_at = -float("inf")  # (the next update too is taken at once)
+    driver._app.call_later(pacing.take_held)
 
 
 QUIET = 0.3
@@ -44,12 +80,13 @@ async def quiet(driver: SSHDriver) -> None:
     release(driver)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT
-    frames, since = driver.frames, loop.time()
+    drawn = frames_drawn(driver)
+    frames, since = drawn.count, loop.time()
     while True:
         await asyncio.sleep(0.05)
         assert loop.time() < deadline, "the session never stopped drawing"
-        if driver.frames != frames or driver._pending:
-            frames, since = driver.frames, loop.time()
+        if drawn.count != frames or driver._pending or pacing_of(driver).held:
+            frames, since = drawn.count, loop.time()
         elif loop.time() - since >= QUIET:
             return
 

@@ -10,13 +10,14 @@ import random
 from typing import Any
 
 import pytest
-from textual.widgets import Input, OptionList
+from textual.widgets import Input
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.textual_host import key_order
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.help import HelpScreen
 from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.widgets.cards import Hand
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
 from dixit_tui.tui.widgets.dial import Dial
 from tests.tui.fixtures import coordinator, default_move, options, seat_many
@@ -84,11 +85,11 @@ async def test_down_then_enter_at_once_picks_the_card_the_arrow_moved_to() -> No
         assert isinstance(screen, TableScreen)
         asked: list[list[str]] = []
         screen._confirm_submit = asked.append  # type: ignore[method-assign,assignment]
-        hand = screen.query_one("#hand", OptionList)
+        hand = screen.query_one("#hand", Hand)
         hand.focus()
         hand.highlighted = 0
         await pilot.pause()
-        cards = [o.id for o in hand._options]
+        cards = [item.key for item in hand.items]
         await type_keys(app, ["down", "down", "enter"])
         for _ in range(3):
             await pilot.pause()
@@ -138,7 +139,7 @@ async def test_enter_then_a_clue_at_once_writes_the_whole_clue() -> None:
     _, _, (host, _, _), app = await _table()
     async with app.run_test(size=SIZE) as pilot:
         screen = await _started(pilot, host)  # anyone may give the first clue
-        hand = screen.query_one("#hand", OptionList)
+        hand = screen.query_one("#hand", Hand)
         hand.focus()
         await pilot.pause()
         driver = app._driver

@@ -24,7 +24,8 @@ def built(screen: TableScreen) -> dict[str, int]:
     """How many of each pane's own widgets are in the DOM."""
     return {
         "lobby": len(screen.query("#lobby-info")) + len(screen.query(Button)),
-        "hand": len(screen.query(Hand)) + len(screen.query("#clue-input")),
+        # (the hand's widget also holds the note under it: a watcher's shows the note alone, no cards)
+        "hand": len([hand for hand in screen.query(Hand) if hand.items]) + len(screen.query("#clue-input")),
         "vote": len(screen.query(Board)) + len(screen.query(Dial)),
         "over": len(screen.query("#over-body")),
     }

@@ -22,10 +22,10 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.tui import cards_picture
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.line_cache import forget_shared
 from dixit_tui.tui.table_screen import Panes, TableScreen
-from dixit_tui.tui.widgets import cards
 from dixit_tui.tui.widgets.cards import Hand
 from dixit_tui.tui.widgets.chat import Feed
 from dixit_tui.tui.widgets.recap import RecapScreen
@@ -192,29 +192,6 @@ async def test_moving_the_highlight_in_the_hand_redraws_two_cards_only() -> None
             assert 2 <= changed <= 8, changed  # the rows of the two cards
             # the whole list (19 rows at 100x30) was drawn again
             assert counts.lines_rendered <= changed + 1, (counts.lines_rendered, changed)
-
-
-async def test_an_update_looks_up_no_theme_table() -> None:
-    """Every line rendered asks the app for its theme: Textual copied its table of themes for each of them."""
-    coord = coordinator()
-    async with AsyncExitStack() as stack:
-        sessions, app, pilot = await eight_bots(coord, stack, (100, 30))
-        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
-        await settle(pilot)
-        copies = 0
-        available = App.available_themes
-
-        def counted(self: App[Any]) -> dict[str, Any]:
-            nonlocal copies
-            copies += 1
-            return available.fget(self)  # type: ignore[attr-defined]
-
-        mover = next(s for s in sessions if default_move_pending(s))
-        forget_shared()  # (the same lines styled by another test's app would not be rendered here)
-        with patch.object(App, "available_themes", property(counted)):
-            counts, changed = await count(app, pilot, lambda: default_move(mover))
-        assert counts.lines_rendered >= changed >= 3
-        assert copies == 0, (copies, counts.lines_rendered)
 
 
 async def test_a_new_log_line_builds_the_strips_of_that_line_only() -> None:
@@ -403,19 +380,18 @@ async def test_an_ordinary_move_splits_no_text_and_works_out_no_feed_style() -> 
         ):
             for session in movers[:3]:
                 counts, changed = await count(app, pilot, lambda s=session: default_move(s))  # type: ignore[misc]
-                assert changed >= 3 and "SeatsPanel#seats" in counts.refreshed, counts.refreshed
+                assert changed >= 3 and "SidePanel#side" in counts.refreshed, counts.refreshed
         assert splits == [], splits
         assert feed_styles == 0
 
 
 async def test_an_ordinary_move_measures_no_text_and_the_board_brings_its_lines_up_to_date_once() -> None:
     """A card given: the status line that changed fits its row, so no text is wrapped to measure its height (it
-    was, twice a line). The vote starts: drawing the board brings the list's lines up to date once per drawing
-    (OptionList did it again for every line drawn)."""
+    was, twice a line). The vote starts: the board's picture is made once per drawing, not for each line drawn
+    (OptionList brought its lines up to date again for every line drawn)."""
     from textual.content import Content
-    from textual.widgets import OptionList
 
-    from dixit_tui.tui.widgets.cards import CardList
+    from dixit_tui.tui.widgets.cards import PICTURES, CardList
 
     coord = coordinator()
     async with AsyncExitStack() as stack:
@@ -438,26 +414,21 @@ async def test_an_ordinary_move_measures_no_text_and_the_board_brings_its_lines_
         for session in movers[2:-1]:
             await default_move(session)
         await settle(pilot)
-        update_lines, render_lines = OptionList._update_lines, CardList.render_lines
-        updates = drawings = 0
-
-        def counted_update(self: OptionList) -> None:
-            nonlocal updates
-            updates += 1
-            update_lines(self)
+        render_lines = CardList.render_lines
+        drawings = 0
 
         def counted_render(self: CardList, crop: Any) -> Any:
             nonlocal drawings
             drawings += 1
             return render_lines(self, crop)
 
-        with (
-            patch.object(OptionList, "_update_lines", counted_update),
-            patch.object(CardList, "render_lines", counted_render),
-        ):
+        made = PICTURES.counts.drawn
+        with patch.object(CardList, "render_lines", counted_render):
             counts, changed = await count(app, pilot, lambda: default_move(movers[-1]))
         assert phase(sessions[0]) == "vote" and changed >= 10
-        assert drawings and updates <= 4 * drawings, (updates, drawings)
+        # the board's picture is made for the new board (and the hand's note), not again for each line drawn
+        made = PICTURES.counts.drawn - made
+        assert drawings and made <= 2 * drawings, (made, drawings)
 
 
 @pytest.mark.parametrize("command", ["watch", "join"])
@@ -481,26 +452,28 @@ async def test_the_start_lays_out_once_and_draws_each_row_once(command: str) -> 
         panes = table.query_one(Panes)
         assert not panes.is_built("hand-pane")
         widgets = len(table.query("*"))
-        wrapped: list[str] = []
-        card_lines = cards.card_lines
+        wrapped: list[tuple[str, int]] = []
+        card_lines = cards_picture.card_lines
 
-        def counted_lines(item: cards.CardItem, width: int) -> Any:
-            wrapped.append(item.key)
+        def counted_lines(item: cards_picture.CardItem, width: int) -> Any:
+            wrapped.append((item.key, width))
             return card_lines(item, width)
 
-        cards._shared_prompt.cache_clear()  # (prompts made by another test's app would not be made here)
-        with patch.object(cards, "card_lines", counted_lines):
+        cards_picture.layout.cache_clear()  # (layouts made by another test's app would not be made here)
+        with patch.object(cards_picture, "card_lines", counted_lines):
             counts, changed = await count(app, pilot, host.start)
         assert panes.current == "hand-pane"
         assert panes.mounted_late == 1
-        # the widgets mounted: the pane and its note; a player's hand and clue row with its room-left counter (anyone
-        # may give the first clue) too, never a spectator's (6 widgets at every screen before)
+        # the widgets mounted: the pane and the hand (at a spectator's screen, its note alone); a player's clue row
+        # with its room-left counter (anyone may give the first clue) too, never a spectator's (6 widgets at every
+        # screen before)
         mounted = len(table.query("*")) - widgets
-        assert (mounted, panes.parts_mounted) == ((2, 0) if command == "watch" else (7, 2)), mounted
-        # each card of a player's hand wrapped twice (its full height, its prompt) at the width it is drawn at; it
-        # was wrapped first at a guessed width, when dealt before the hand was laid out (18 for 6 cards)
+        assert (mounted, panes.parts_mounted) == ((2, 0) if command == "watch" else (6, 1)), mounted
+        # each card of a player's hand wrapped at most twice (its full height, its rows), at the one width it is
+        # drawn at; it was wrapped first at a guessed width, when dealt before the hand was laid out (18 for 6 cards)
         hand = 0 if command == "watch" else len(table.query_one(Hand).items)
-        assert len(wrapped) == 2 * hand, (len(wrapped), hand)
+        assert len(wrapped) <= 2 * hand and len({key for key, _ in wrapped}) == hand, (wrapped, hand)
+        assert len({width for _, width in wrapped}) <= 1, wrapped
         assert counts.layouts == 1, (counts.layouts, counts.refreshed)
         assert counts.full_updates == 0
         heights = {_name(widget): widget.outer_size.height for widget in table.query("*")}

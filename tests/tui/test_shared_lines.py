@@ -17,35 +17,58 @@ from unittest.mock import patch
 
 from rich.color import ColorSystem
 from rich.console import Console
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.content import Content
 from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.visual import Visual
 
 from dixit_tui.textual_host.strip_output import _render_strip
+from dixit_tui.tui import picture, side_picture
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, screen_text, settle
 from tests.tui.screen_cost import WATCHERS, watched_table
 
 
 @contextmanager
 def lines_drawn() -> Iterator[Counter[str]]:
-    """Every line of text turned into strips while inside, by its text (any app)."""
+    """Every line of text turned into strips while inside, by its text (any app): by a widget (`Visual.to_strips`),
+    a picture (`Content.render_strips` outside a widget's: the cards; a picture's line made a strip: the side
+    column) or the feed (`Console.render_lines`)."""
     drawn: Counter[str] = Counter()
     to_strips = Visual.to_strips.__func__  # type: ignore[attr-defined]
+    render_strips = Content.render_strips
     render_lines = Console.render_lines
+    inside = 0
 
     def counted_to_strips(cls: Any, widget: Any, visual: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal inside
         drawn[str(getattr(visual, "plain", visual))] += 1
-        return to_strips(cls, widget, visual, *args, **kwargs)
+        inside += 1
+        try:
+            return to_strips(cls, widget, visual, *args, **kwargs)
+        finally:
+            inside -= 1
+
+    def counted_render_strips(self: Content, *args: Any, **kwargs: Any) -> Any:
+        if not inside:
+            drawn[self.plain] += 1
+        return render_strips(self, *args, **kwargs)
 
     def counted_render_lines(self: Console, renderable: Any, *args: Any, **kwargs: Any) -> Any:
         drawn[renderable.plain if isinstance(renderable, Text) else repr(renderable)] += 1
         return render_lines(self, renderable, *args, **kwargs)
 
+    def counted_strip(line: list[Segment], width: int) -> Strip:  # a line of a picture (tui/picture.py) made
+        drawn["".join(segment.text for segment in line)] += 1
+        return Strip(line, width)
+
     with (
         patch.object(Visual, "to_strips", classmethod(counted_to_strips)),
+        patch.object(Content, "render_strips", counted_render_strips),
         patch.object(Console, "render_lines", counted_render_lines),
+        patch.object(picture, "Strip", counted_strip),
     ):
         yield drawn
 
@@ -60,18 +83,23 @@ async def drawn_by(pilots: list[Pilot[Any]], update: Callable[[], Awaitable[obje
 
 async def test_a_move_draws_each_changed_line_once_for_every_spectator() -> None:
     """A card given changes a seat row, the status line and the log at every spectator's screen: each of those
-    lines is drawn once for the three of them (each session drew its own: three times)."""
+    lines is drawn once for the three of them (each session drew its own: three times); the side column's picture
+    with the seat row is made once for the three (its changed row drawn once, or found made: a seat's row as it was
+    earlier in the game)."""
     async with AsyncExitStack() as stack:
         sessions, apps, pilots = await watched_table(stack)
         await play_until(sessions, lambda: phase(sessions[0]) == "submit")
         await settle(*pilots)
         movers = [s for s in sessions if default_move_pending(s)]
         for session in movers[:3]:
+            made, found = side_picture.counts.drawn, side_picture.counts.shared
             drawn = await drawn_by(pilots, lambda s=session: default_move(s))  # type: ignore[misc]
             assert phase(sessions[0]) == "submit"
             assert any("gave a card" in text for text in drawn), drawn  # the new log line
-            assert len(drawn) >= 3, drawn  # the log line, the status line, a seat row (at least)
+            assert len(drawn) >= 2, drawn  # the log line, the status line (at least)
             assert set(drawn.values()) == {1}, drawn
+            assert side_picture.counts.drawn - made == 1, side_picture.counts  # (the seat row changed)
+            assert side_picture.counts.shared - found >= WATCHERS - 1, side_picture.counts
         texts = {screen_text(app) for app in apps}
         assert len(texts) == 1  # (the three show the same screen)
 
@@ -110,10 +138,12 @@ def test_a_shared_line_is_sent_in_each_terminals_colours() -> None:
 
 
 async def test_the_board_builds_each_card_once_and_no_styles_per_line() -> None:
-    """The vote starts: each card's prompt (`▶ 3  text`) is built once for the three spectators (each session built
-    its own), and drawing a card's lines works out the options' styles once per list, not once per line drawn."""
+    """The vote starts: the board's picture (each card's `▶ 3  text` rows) is made once for the three spectators
+    of a size (each session built its own prompts), and drawing it works out the list's styles once per list, not
+    once per line drawn."""
     from textual.dom import DOMNode
 
+    from dixit_tui.tui import cards_picture
     from dixit_tui.tui.widgets import cards
 
     async with AsyncExitStack() as stack:
@@ -123,7 +153,8 @@ async def test_the_board_builds_each_card_once_and_no_styles_per_line() -> None:
         for session in movers[:-1]:
             await default_move(session)
         await settle(*pilots)
-        cards._shared_prompt.cache_clear()
+        cards_picture.card_lines.cache_clear()
+        drawn, shared = cards.PICTURES.counts.drawn, cards.PICTURES.counts.shared
         component_styles = DOMNode.get_component_styles
         looked_up: Counter[int] = Counter()
 
@@ -136,13 +167,13 @@ async def test_the_board_builds_each_card_once_and_no_styles_per_line() -> None:
             await drawn_by(pilots, lambda: default_move(movers[-1]))
         assert phase(sessions[0]) == "vote"
         board = sessions[0].view().game.board  # type: ignore[union-attr]
-        made = cards._shared_prompt.cache_info()
-        assert made.misses >= len(board), made
-        assert made.hits >= (WATCHERS - 1) * made.misses, made
-        # (OptionList asks for them to lay out new options and to measure them: 4, and once more for the highlight a
-        # spectator's board now has (issue 22 item 8: its Down moves through the cards); it asked again for each
-        # line drawn: 20 and more)
-        assert looked_up and max(looked_up.values()) <= 5, looked_up
+        wrapped = cards_picture.card_lines.cache_info()
+        assert wrapped.misses <= len(board), wrapped  # each card wrapped once, for every screen
+        drawn, shared = cards.PICTURES.counts.drawn - drawn, cards.PICTURES.counts.shared - shared
+        assert shared >= (WATCHERS - 1) * drawn, (drawn, shared)  # the board's picture made once, then looked up
+        # (the list's styles are worked out once per change of its styles: 4 styles of 6 components; OptionList asked
+        # again for each line drawn: 20 and more)
+        assert looked_up and max(looked_up.values()) <= 6, looked_up
 
 
 async def test_the_reveal_draws_only_the_score_tracks_rows_that_changed() -> None:
@@ -157,8 +188,9 @@ async def test_the_reveal_draws_only_the_score_tracks_rows_that_changed() -> Non
             await default_move(session)
         drawn = await drawn_by(pilots, lambda: default_move(voters[-1]))
         assert phase(sessions[0]) == "clue"
-        assert not [text for text in drawn if "├" in text or text.startswith("0 ")], drawn  # the ruler, its numbers
-        markers = [text for text in drawn if text.strip() and set(text.strip()) <= set("12345678abcdefgh ")]
+        inner = {text: text.strip(" │") for text in drawn}  # (the side column's lines are framed)
+        assert not [text for text in drawn if "├" in text or inner[text].startswith("0 ")], drawn  # the ruler, numbers
+        markers = [text for text in drawn if inner[text] and set(inner[text]) <= set("12345678abcdefgh ")]
         assert markers, drawn  # the marker rows (a seat's digit, a tie's letter)
         legend = [text for text in drawn if "goal 30" in text]  # (its ties: "a: 2 3 4 · goal 30")
         assert all(drawn[text] == 1 for text in markers + legend), drawn

@@ -29,7 +29,7 @@ from dixit_tui.tui.widgets.cards import Board, Hand
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.recap import RecapScreen
-from dixit_tui.tui.widgets.seats import SeatsPanel
+from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.transcript import TranscriptScreen
 from tests.e2e.bots import quick
@@ -131,7 +131,8 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         # ana tries her own card: refused; then votes for a decoy of cara's and changes her mind
         await pa.press(str(ana_slots[0]))
         await settle(pa)
-        assert "is yours" in table_of(ana).query_one("#vote-note", TextBox).shown.plain  # above the dial
+        note = table_of(ana).query_one(Board).note  # the board's note: above the dial
+        assert note is not None and "is yours" in note.plain
         decoy = next(slot_of[c] for c in cara_cards)
         await pa.press(str(decoy), "enter")
         await settle(*pilots)
@@ -173,9 +174,10 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         assert phase_of(session_of(cara)) == ("playing", 2, "clue")
         assert status(cara).startswith("Choose a card")
         assert status(ana) == "Waiting for cara to give the clue."
-        seats = table_of(ana).query_one(SeatsPanel)
-        assert [line.score for line in seats.lines] == [4, 3, 0]
-        assert seats.lines[2].storyteller
+        side = table_of(ana).query_one(SidePanel).side
+        assert side is not None
+        assert [line.score for line in side.seats] == [4, 3, 0]
+        assert side.seats[2].storyteller
 
         # r shows the recap again
         await pa.press("r")
@@ -203,7 +205,7 @@ async def test_markup_in_names_and_chat_is_shown_literally() -> None:
             assert evil in text
             assert "[b]hi[/" in text
         # clicking on the name does nothing harmful
-        await pa.click("#seats", offset=(8, 2))
+        await pa.click("#side", offset=(8, 2))
         await settle(pa)
         assert ana.is_running
         # the game with that name everywhere: seats, status, clue, log, recap
@@ -499,8 +501,9 @@ async def test_team_mode_first_member_to_submit_is_the_submitter() -> None:
         await settle(pa)
         await pa.press("s", "y")
         await settle(pa)
-        seats = table_of(ana).query_one(SeatsPanel)
-        assert [line.team for line in seats.lines] == [0, 1, 2, 0, 1, 2]
+        side = table_of(ana).query_one(SidePanel).side
+        assert side is not None
+        assert [line.team for line in side.seats] == [0, 1, 2, 0, 1, 2]
         assert "T1" in screen_text(ana)
         # ben (team 2) tells; ana's teammate is dev (seat 3)
         await default_move(by_name["ben"])
@@ -622,8 +625,9 @@ async def test_board_click_points_the_dial() -> None:
         screen = table_of(ana)
         board, dial = screen.query_one(Board), screen.query_one(Dial)
         target = next(s for s in range(dial.slots, 0, -1) if s not in dial.forbidden and s != dial.pointer)
-        line = board._index_to_line[target - 1]
-        await pa.click(Board, offset=(6, board.gutter.top + line - int(board.scroll_y)))
+        line = board.row_of(target - 1)
+        assert line is not None
+        await pa.click(Board, offset=(6, board.gutter.top + line))
         await settle(pa)
         assert dial.pointer == target
 
@@ -795,8 +799,9 @@ async def test_at_four_players_the_status_asks_for_one_card() -> None:
 
 
 def hand_shown(screen: TableScreen) -> bool:
-    """Whether the screen shows a hand (a spectator's screen, or a hidden hand, never builds one)."""
-    return screen.query_one(Panes).part_built("hand") and screen.query_one(Hand).display
+    """Whether the screen shows a hand's cards (never at a spectator's screen, nor for a hidden hand; the hand's
+    widget holds the note under it too, which a spectator has)."""
+    return any(hand.display and hand.items for hand in screen.query(Hand))
 
 
 def dial_shown(screen: TableScreen) -> bool:

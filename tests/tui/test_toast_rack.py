@@ -1,12 +1,7 @@
-"""A new screen's toast rack starts as its first resume leaves it (hidden while there is no notification), so that
-showing the screen does not lay it out a second time for that one change; notifications still show."""
+"""A notice on the table screen: where its toast stands."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-from textual.geometry import Region
 from textual.widgets._toast import Toast, ToastRack
 
 from dixit_tui.coordinator import Identity
@@ -15,31 +10,6 @@ from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import coordinator, options, settle
 
 SIZE = (100, 30)
-
-
-async def test_opening_a_table_does_not_relayout_for_its_toast_rack(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[str] = []  # screens whose mounted toast rack asked for a layout
-    refresh = ToastRack.refresh
-
-    def spy(self: ToastRack, *regions: Region, **kwargs: Any) -> ToastRack:
-        if kwargs.get("layout") and self.is_mounted:
-            asked.append(type(self.screen).__name__)
-        return refresh(self, *regions, **kwargs)
-
-    monkeypatch.setattr(ToastRack, "refresh", spy)
-    coord = coordinator()
-    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
-    view = await host.create(options())
-    app = DixitApp(coord, Identity("ana", "key-ana"), command=f"join {view.code}")
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await settle(pilot)
-        assert isinstance(app.screen, TableScreen)
-        rack = app.screen.get_child_by_type(ToastRack)
-        assert not rack.display
-        assert "TableScreen" not in asked, asked
-        app.notify("hello there", markup=False)
-        await settle(pilot)
-        assert rack.display and len(rack.query(Toast)) == 1
 
 
 async def test_a_notice_covers_no_line_of_the_log_at_80x24() -> None:

@@ -1,0 +1,199 @@
+"""Numbered lists of text cards (your hand, the board) as pictures: pure functions of the cards, the cursor, the
+size and the styles, cached so that every screen showing the same cards the same way gets the same picture (the
+board at every spectator's screen of a size is made once). Shown by `widgets/cards.py`.
+
+Each row reads `▶ 3  [✓ chosen] A fox in a waistcoat...`: the `▶` follows the cursor (so it is visible without
+colour), the tags say what is special about the card in words. When every card's full text fits, every card is
+shown in full; when it does not (80x24 is the common size), every other card takes one line, cut with `…`, and the
+card under the cursor shows its whole text, always: when that is more than the room holds, the list scrolls to it
+(at an 8-card odyssey vote at 80x24 the highlighted card stopped after two lines). Every card can be read whole by
+moving the cursor to it. A note (what Enter does here, a refusal's hint) takes the last rows, under the cards.
+
+Card text is player-provided: only plain text in Segments here, never markup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style as RichStyle
+from textual.content import Content
+from textual.style import Style
+from textual.visual import RenderOptions
+
+from dixit_tui.tui.picture import Line, Picture, PictureCache
+
+GUTTER = 5  # "▶ 12 " before the text
+RIGHT = 1  # a blank cell after the text
+NOTE_ROWS = 3  # a note takes at most this many rows
+
+
+@dataclass(frozen=True, slots=True)
+class CardItem:
+    key: str  # a card id, or "slot-3"
+    number: int
+    text: str
+    tags: tuple[str, ...] = ()
+    disabled: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CardStyles:
+    """The styles of a list's rows (from its CSS: they change with the focus and the theme)."""
+
+    card: Style
+    highlighted: Style
+    disabled: Style
+    note: Style
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where the cards go: each card's first row and its rows (in the whole list, before it is scrolled)."""
+
+    starts: tuple[int, ...]
+    heights: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return self.starts[-1] + self.heights[-1] if self.starts else 0
+
+    def card_at(self, row: int) -> int | None:
+        """The card shown on row `row` of the whole list."""
+        for index, (start, height) in enumerate(zip(self.starts, self.heights, strict=True)):
+            if start <= row < start + height:
+                return index
+        return None
+
+
+@lru_cache(maxsize=2048)
+def card_lines(item: CardItem, width: int) -> tuple[Content, ...]:
+    """The card's tags and text wrapped at `width` cells (without the gutter)."""
+    parts: list[str | tuple[str, str]] = []
+    for tag in item.tags:
+        parts.append((f"[{tag}]", "bold" if not item.disabled else ""))
+        parts.append(" ")
+    parts.append(item.text)
+    return tuple(Content.assemble(*parts).wrap(max(1, width))) or (Content(""),)
+
+
+def text_width(width: int) -> int:
+    return max(1, width - GUTTER - RIGHT)
+
+
+@lru_cache(maxsize=1024)
+def layout(items: tuple[CardItem, ...], cursor: int | None, width: int, room: int) -> Layout:
+    """Every card in full if all fit in `room` rows, else one row each and the card under the cursor in full."""
+    full = [len(card_lines(item, text_width(width))) for item in items]
+    if room > 0 and sum(full) > room:
+        full = [height if index == cursor else 1 for index, height in enumerate(full)]
+    starts, at = [], 0
+    for height in full:
+        starts.append(at)
+        at += height
+    return Layout(tuple(starts), tuple(full))
+
+
+def scrolled(top: int, area: Layout, cursor: int | None, room: int) -> int:
+    """The first row shown: `top` moved as little as shows the card under the cursor (its top if it is taller than
+    the room), and no further than the list's end allows."""
+    if cursor is not None and 0 <= cursor < len(area.starts):
+        start, height = area.starts[cursor], area.heights[cursor]
+        if start < top or height > room:
+            top = start
+        elif start + height > top + room:
+            top = start + height - room
+    return max(0, min(top, area.total - room))
+
+
+def note_lines(note: Content | None, width: int, framed: bool = True) -> tuple[Content, ...]:
+    """A note wrapped to the list's width, at most `NOTE_ROWS` rows: a cell of margin on the left (and on the right
+    when the list has no frame: it has no cards), as a padded text box."""
+    if note is None:
+        return ()
+    return tuple(note.wrap(max(1, width - 1 - (not framed)))[:NOTE_ROWS]) or (Content(""),)
+
+
+def _style_of(style: str | Style) -> Style:
+    return style if isinstance(style, Style) else Style.parse(style)
+
+
+_OPTIONS = RenderOptions(_style_of, {})  # (no rules: text wraps and folds as Textual's default)
+
+
+def _row(
+    text: Content, width: int, style: Style, meta: dict[str, object] | None, left: int = 0, right: int = RIGHT
+) -> Line:
+    """`text` in `style` (each of its styled stretches a segment of its own) after `left` blank cells, then blank to
+    `width` cells, as Textual draws a list's item or a padded text: the text's cells marked with `meta`, the blanks
+    not (so a screen's cells join into runs as they did)."""
+    strips = text.render_strips(max(1, width - left - right), None, style, _OPTIONS)
+    blank = style.rich_style
+    segments: Line = [Segment(" " * left, blank)] if left else []
+    segments.extend(strips[0] if strips else ())
+    used = sum(cell_len(segment.text) for segment in segments)
+    if used < width:
+        segments.append(Segment(" " * (width - used), blank))
+    return list(Segment.apply_style(segments, post_style=RichStyle.from_meta(meta))) if meta else segments
+
+
+def _card_rows(item: CardItem, index: int, lit: bool, width: int, lines: int, style: Style) -> list[Line]:
+    wrapped = card_lines(item, text_width(width))
+    if len(wrapped) > lines:
+        keep = max(1, lines)
+        last = Content.assemble(wrapped[keep - 1], " ", *wrapped[keep:])
+        wrapped = (*wrapped[: keep - 1], last.truncate(text_width(width), ellipsis=True))
+    gutter = Content.assemble(("▶" if lit else " ", "bold"), (f"{item.number:>2}", "bold"), "  ")
+    indent = Content(" " * GUTTER)
+    meta: dict[str, object] = {"card": index}
+    return [
+        _row(Content.assemble(gutter if row == 0 else indent, line), width, style, meta)
+        for row, line in enumerate(wrapped)
+    ]
+
+
+def cards_picture(
+    cache: PictureCache,
+    items: tuple[CardItem, ...],
+    cursor: int | None,
+    top: int,
+    note: Content | None,
+    width: int,
+    height: int,
+    styles: CardStyles,
+) -> Picture:
+    """The list at `width` x `height`: the cards from row `top` (see `scrolled`), and the note in the last rows."""
+    note_key = (note.plain, tuple(note.spans)) if note is not None else None
+    key = ("cards", items, cursor, top, note_key, width, height, styles)
+    return cache.picture(key, width, lambda: _draw(items, cursor, top, note, width, height, styles))
+
+
+def _draw(
+    items: tuple[CardItem, ...],
+    cursor: int | None,
+    top: int,
+    note: Content | None,
+    width: int,
+    height: int,
+    styles: CardStyles,
+) -> list[Line]:
+    noted = note_lines(note, width, bool(items))
+    note_rows = [_row(line, width, styles.note, None, 1, not items) for line in noted]
+    if not items:  # (a spectator's hand: the note alone, at the top)
+        return note_rows
+    room = max(0, height - len(noted))
+    area = layout(items, cursor, width, room)
+    rows: list[Line] = []
+    for index, item in enumerate(items):
+        start, lines = area.starts[index], area.heights[index]
+        if start + lines <= top or start >= top + room:
+            continue
+        style = styles.disabled if item.disabled else styles.highlighted if index == cursor else styles.card
+        card = _card_rows(item, index, index == cursor, width, lines, style)
+        rows.extend(card[max(0, top - start) : max(0, top + room - start)])
+    blank = [Segment(" " * width, styles.card.rich_style)]
+    rows.extend(blank for _ in range(room - len(rows)))
+    return rows + note_rows

@@ -1,0 +1,235 @@
+"""What each per-process Textual patch of `tui/` saves, counted (never timed, unless asked): the Python calls of a
+session joining a table (the second join: what every join costs once the process has seen one), of a session opening
+the lobby, and of ordinary moves at an 8-seat table shown by a spectator's app and a player's app (the move, the
+coordinator's work, both apps' handling and drawing), with one patch switched off in a fresh process each time.
+
+    .venv/bin/python -m tests.tui.patch_cost [--off NAME ...] [--cpu N]
+
+prints a table: for each switch (`none`: every patch on) the calls, and how many more than with every patch on.
+--cpu N adds the process CPU time of N joins (the median; noisy on a shared machine, never asserted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from contextlib import AsyncExitStack
+from typing import Any
+
+
+def _noop(*args: object, **kwargs: object) -> None:
+    return None
+
+
+_RESUME_PARTS = {
+    "keep_styles": "_on_screen_resume",
+    "layout_once": "_on_layout",
+    "same_size": "_screen_resized",
+}
+
+
+def _switch_off(name: str) -> None:
+    """Switch one patch off, before `dixit_tui.tui.app` is imported (it imports the installers by name)."""
+    import importlib
+
+    def off(module: str, *functions: str) -> None:
+        mod = importlib.import_module(f"dixit_tui.tui.{module}")
+        for function in functions:
+            setattr(mod, function, _noop)
+
+    if name == "none":
+        return
+    if name == "screen_patches":
+        from dixit_tui.tui import screen_patches
+        from dixit_tui.tui.styled_lines import share_styled_lines
+
+        screen_patches.install_screen_patches = share_styled_lines  # (styled_lines is not this module's)
+        screen_patches.mark_styled_at_mount = _noop
+        return
+    if name.startswith("screen_patches."):
+        from dixit_tui.tui import screen_patches
+
+        part = name.split(".", 1)[1]
+        if part == "resume":
+            screen_patches._keep_styles_on_first_resume = _noop
+            screen_patches.mark_styled_at_mount = _noop
+        elif part in _RESUME_PARTS:  # one of the four patches `_keep_styles_on_first_resume` installs
+            from textual.screen import Screen
+
+            original = Screen.__dict__[_RESUME_PARTS[part]]
+            screen_patches._keep_styles_on_first_resume()
+            setattr(Screen, _RESUME_PARTS[part], original)
+        else:
+            setattr(screen_patches, part, _noop)
+        return
+    functions = {
+        "dispatch": ("share_dispatch_lookups", "repaint_without_messages"),
+        "dispatch.lookups": ("share_dispatch_lookups",),
+        "dispatch.repaint": ("repaint_without_messages",),
+        "shared_styles": ("share_computed_styles",),
+        "shared_css": ("share_parsed_css",),
+        "frame_patches": ("install_frame_patches",),
+    }[name]
+    off(name.split(".")[0], *functions)
+
+
+async def _measure(cpu: int) -> dict[str, float]:
+    from dixit_tui.coordinator import Identity
+    from dixit_tui.textual_host.patches import install_textual_patches
+    from dixit_tui.tui.app import DixitApp
+    from dixit_tui.tui.line_cache import forget_shared
+    from dixit_tui.tui.shared_work import share_per_process_work
+    from tests.tui.fixtures import coordinator, options, settle
+    from tests.work_counters import PythonCalls
+
+    install_textual_patches()  # as in the server
+    share_per_process_work()
+    forget_shared()
+    found: dict[str, float] = {}
+    coord = coordinator()
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options(seats=8))
+
+    async def joined(name: str, command: str | None) -> None:
+        app = DixitApp(coord, Identity(name, f"key-{name}"), command=command)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+
+    async def counted(what: Callable[[], Any]) -> int:
+        with PythonCalls() as calls:
+            await what()
+        return calls.calls
+
+    await joined("warm", f"watch {view.code}")
+    found["join"] = await counted(lambda: joined("ana", f"watch {view.code}"))
+    await joined("warm2", None)
+    found["lobby"] = await counted(lambda: joined("bea", None))
+    if cpu:
+        times = []
+        for i in range(cpu):
+            start = time.process_time()
+            await joined(f"cpu{i}", f"watch {view.code}")
+            times.append(time.process_time() - start)
+        found["join_cpu_ms"] = statistics.median(times) * 1000
+
+    update, phase = await _table(coord, counted)
+    found["update"] = statistics.mean(update)
+    found["phase"] = statistics.mean(phase)
+    if cpu:
+
+        async def timed(what: Callable[[], Any]) -> float:
+            start = time.process_time()
+            await what()
+            return (time.process_time() - start) * 1000
+
+        updates: list[float] = []
+        for _ in range(max(1, cpu // 5)):
+            update_ms, _ = await _table(coordinator(), timed)
+            updates.extend(update_ms)
+        found["update_cpu_ms"] = statistics.median(updates)
+    return found
+
+
+async def _table(coord: Any, measure: Callable[[Callable[[], Any]], Any]) -> tuple[list[float], list[float]]:
+    """An 8-seat table: 6 recording sessions, a player's app (hal) and a spectator's app: what each ordinary move of
+    its first three phases costs (every move but each phase's last), and each phase change, by `measure`, less what
+    the same settling of the apps costs with nothing to do."""
+    from dixit_tui.coordinator import Identity
+    from dixit_tui.tui.app import DixitApp
+    from dixit_tui.tui.table_screen import TableScreen
+    from tests.tui.fixtures import options, seat_many, settle
+
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options(seats=8))
+    others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dan", "eve", "finn", "gus"], view.code)]
+    async with AsyncExitStack() as stack:
+        spectator = DixitApp(coord, Identity("watcher", "key-watcher"), command=f"watch {view.code}")
+        player = DixitApp(coord, Identity("hal", "key-hal"), command=f"join {view.code}")
+        pilots = [await stack.enter_async_context(app.run_test(size=(100, 30))) for app in (spectator, player)]
+        await settle(*pilots)
+        await host.start()
+        await settle(*pilots)
+        assert all(isinstance(app.screen, TableScreen) for app in (spectator, player))
+        sessions = [host, *others]
+        assert player.session is not None
+        sessions.append(player.session)
+        idle = await measure(lambda: settle(*pilots))
+        moves: list[float] = []
+        changes: list[float] = []
+        for _ in range(60):
+            movers = [s for s in sessions if default_move_pending(s)]
+            if not movers or len(changes) >= 3:
+                break
+            mover = movers[0]
+            cost = await measure(lambda: _move_and_settle(mover, pilots)) - idle  # noqa: B023 (awaited at once)
+            (changes if len(movers) == 1 else moves).append(cost)
+        return moves, changes
+
+
+def default_move_pending(session: Any) -> bool:
+    from tests.tui.fixtures import default_move_pending as pending
+
+    return bool(pending(session))
+
+
+async def _move_and_settle(session: Any, pilots: list[Any]) -> None:
+    from tests.tui.fixtures import default_move, settle
+
+    await default_move(session)
+    await settle(*pilots)
+
+
+SWITCHES = (
+    "none",
+    "dispatch",
+    "shared_styles",
+    "shared_css",
+    "screen_patches",
+    "frame_patches",
+    "dispatch.lookups",
+    "dispatch.repaint",
+    "screen_patches.resume",
+    "screen_patches.keep_styles",
+    "screen_patches.layout_once",
+    "screen_patches.same_size",
+    "screen_patches._lay_out_parts",
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--off", nargs="*", default=list(SWITCHES))
+    parser.add_argument("--cpu", type=int, default=0)
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one is not None:
+        _switch_off(args.one)
+        print(json.dumps(asyncio.run(_measure(args.cpu))))
+        return
+    rows: dict[str, dict[str, float]] = {}
+    for name in ["none", *(n for n in args.off if n != "none")]:
+        out = subprocess.run(
+            [sys.executable, "-m", "tests.tui.patch_cost", "--one", name, "--cpu", str(args.cpu)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        rows[name] = json.loads(out.stdout.strip().splitlines()[-1])
+        base = rows["none"]
+        cells = []
+        for key, value in rows[name].items():
+            if key == "moves":
+                continue
+            extra = (value - base[key]) / base[key] * 100 if base[key] else 0.0
+            cells.append(f"{key} {value:>9.0f} ({extra:+5.1f}%)")
+        print(f"{name:<24} " + "  ".join(cells), flush=True)
+
+
+if __name__ == "__main__":
+    main()
