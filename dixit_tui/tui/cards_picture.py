@@ -107,12 +107,23 @@ def scrolled(top: int, area: Layout, cursor: int | None, room: int) -> int:
     return max(0, min(top, area.total - room))
 
 
+_NOTES: dict[tuple[object, ...], tuple[Content, ...]] = {}
+NOTES_MAX = 1024
+
+
 def note_lines(note: Content | None, width: int, framed: bool = True) -> tuple[Content, ...]:
     """A note wrapped to the list's width, at most `NOTE_ROWS` rows: a cell of margin on the left (and on the right
-    when the list has no frame: it has no cards), as a padded text box."""
+    when the list has no frame: it has no cards), as a padded text box. (Wrapped once per note and width for every
+    screen: the lists ask at each update; kept by text and styles, which Content's own `==` does not compare.)"""
     if note is None:
         return ()
-    return tuple(note.wrap(max(1, width - 1 - (not framed)))[:NOTE_ROWS]) or (Content(""),)
+    key = (note.plain, tuple(note.spans), width, framed)
+    found = _NOTES.get(key)
+    if found is None:
+        if len(_NOTES) >= NOTES_MAX:
+            _NOTES.clear()
+        found = _NOTES[key] = tuple(note.wrap(max(1, width - 1 - (not framed)))[:NOTE_ROWS]) or (Content(""),)
+    return found
 
 
 def _card_rows(item: CardItem, index: int, lit: bool, width: int, lines: int, style: Style) -> list[Line]:
