@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 
 _MARKS = {
-    # the table's marks (tui/table_words.py, widgets/seats.py, cards.py, dial.py, recap.py, score_track.py)
+    # the table's marks (tui/table_words.py, seat_rows.py, score_track.py, widgets/cards.py, dial.py, recap.py)
     "★": "*",
     "✎": "S",  # storyteller
     "◷": "w",  # waiting

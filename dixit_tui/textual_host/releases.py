@@ -25,9 +25,6 @@ RELEASES: tuple[str, ...] = (
 
 # each part -> each of its sources (None: not there) -> the releases that have it
 PARTS: dict[str, dict[str | None, str]] = {
-    "textual/screen.py:Screen._on_timer_update": {
-        "b429ac0230009b4f": "8.0.0-8.2.8",
-    },
     "textual/screen.py:Screen._compositor_refresh": {
         "30c01d22baee5fa4": "8.0.0-8.2.8",
     },
@@ -176,32 +173,14 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/dom.py:DOMNode._selector_names": {
         "13f9bedcdc01f16e": "8.0.0-8.2.8",
     },
-    "textual/message_pump.py:MessagePump._get_dispatch_methods": {
-        "da069c0e9734f280": "8.0.0-8.2.8",
-    },
-    "textual/message_pump.py:_MessagePumpMeta.__new__": {
-        "f527aac8c23a8e5e": "8.0.0-8.2.8",
-    },
     "textual/message_pump.py:MessagePump._on_message": {
         "5bf00996a4e75b03": "8.0.0-8.2.8",
-    },
-    "textual/screen.py:Screen._on_update": {
-        "ea306183f2ed9080": "8.0.0-8.2.8",
     },
     "textual/app.py:App.get_css_variables": {
         "5e7a60630934e186": "8.0.0-8.2.8",
     },
     "textual/app.py:App.update_styles": {
         "dd2c8ed8079956be": "8.0.0-8.2.8",
-    },
-    "textual/widget.py:Widget.refresh": {
-        "9224b76d276f4834": "8.0.0-8.2.8",
-    },
-    "textual/screen.py:Screen._on_idle": {
-        "90bcadb26d1333d3": "8.0.0-8.2.8",
-    },
-    "textual/screen.py:Screen._update_timer": {
-        "c333ed31bff9e1c1": "8.0.0-8.2.8",
     },
     "textual/_styles_cache.py:StylesCache.render_widget": {
         "6055d71d628f4a44": "8.0.0-8.2.6",

@@ -34,8 +34,9 @@ class PictureCache:
         self._lines: dict[tuple[object, ...], Strip] = {}
         self._pictures_max, self._lines_max = pictures, lines
 
-    def picture(self, key: tuple[object, ...], width: int, draw: Callable[[], Iterable[Line]]) -> Picture:
-        """The picture for `key` at `width`: found, or drawn by `draw()` (its lines, each `width` cells)."""
+    def picture(self, key: tuple[object, ...], width: int, draw: Callable[[], Iterable[Line | Strip]]) -> Picture:
+        """The picture for `key` at `width`: found, or drawn by `draw()` (its lines, each `width` cells; a line may
+        come as a strip already made: a part of the picture kept on its own, shared with other pictures)."""
         found = self._pictures.get(key)
         if found is not None:
             self.counts.shared += 1
@@ -43,7 +44,9 @@ class PictureCache:
         self.counts.drawn += 1
         if len(self._pictures) >= self._pictures_max:
             self._pictures.clear()
-        found = self._pictures[key] = tuple(self.strip(line, width) for line in draw())
+        strip = self.strip
+        lines = [strip(line, width) if isinstance(line, list) else line for line in draw()]
+        found = self._pictures[key] = tuple(lines)
         return found
 
     def strip(self, line: Line, width: int) -> Strip:

@@ -39,6 +39,7 @@ from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.line_cache import forget_with_shared
 from dixit_tui.tui.panes import Backdrop
 from dixit_tui.tui.panes import Panes as LazyPanes
+from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
 from dixit_tui.tui.wall_picture import wall_wanted
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
@@ -47,8 +48,7 @@ from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
-from dixit_tui.tui.widgets.score_track import ScoreTrack
-from dixit_tui.tui.widgets.seats import SeatsPanel, seat_marker
+from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
 from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
@@ -126,10 +126,6 @@ class ClueLabel(Static, LaidOutOnce):
 
 class Column(Vertical, LaidOutOnce, Backdrop):
     """The main column (see LaidOutOnce and Backdrop)."""
-
-
-class SideColumn(VerticalScroll, LaidOutOnce, Backdrop):
-    """The side column: seats, score track (see LaidOutOnce and Backdrop; its scroll bar still follows its size)."""
 
 
 class TableScreen(Screen[None]):
@@ -213,10 +209,7 @@ class TableScreen(Screen[None]):
         yield TextBox(id="topbar")
         yield TextBox(id="status", keep_height=True)
         with Row(id="body"):
-            with SideColumn(id="side", can_focus=False):
-                yield SeatsPanel(id="seats")
-                yield ScoreTrack(id="track")
-                yield TextBox(id="practice-help")
+            yield SidePanel(id="side")
             with Column(id="main"):
                 yield TextBox(id="clue")
                 # the other panes are built when first shown; the hand, the clue row and the dial when first needed
@@ -425,18 +418,7 @@ class TableScreen(Screen[None]):
 
     def _render_side(self) -> None:
         """The seats, the score track (or the practice turn's help) beside the panes."""
-        view, game = self.view, self.view.game
-        self.query_one(SeatsPanel).show(view)
-        help_box = self.query_one("#practice-help", TextBox)
-        help_text = words.practice_help(view)
-        self._show(help_box, help_text is not None)
-        if help_text is not None:
-            help_box.show(content(help_text))
-        track = self.query_one(ScoreTrack)
-        self._show(track, game is not None and help_text is None)  # all at 0 during the practice turn
-        if game is not None:
-            goal = game.target if game.mode == Mode.STANDARD else None  # party and team games end by storytelling
-            track.show([(p.seat, p.score) for p in game.players if p.active], goal)
+        self.query_one(SidePanel).show(self.view)
 
     def _render_pane(self) -> None:
         """The pane of the phase: the lobby, the hand, the vote or the game over."""

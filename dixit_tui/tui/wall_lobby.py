@@ -12,9 +12,9 @@ from dixit_tui.coordinator import TableView
 from dixit_tui.coordinator.models import TableLock
 from dixit_tui.engine import Mode, Profile, player_range, profile_for
 from dixit_tui.tui import table_words as words
+from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Words
 from dixit_tui.tui.wall_drawing import Line, Pen, box, centred, clue_banner, fit, side_by_side, width_of, wrap
-from dixit_tui.tui.widgets.seats import seat_marker
 
 SEATS_WIDTH = 44  # a column of seats
 

@@ -23,6 +23,7 @@ from dixit_tui.engine.reveal import Outcome, SlotResult
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import Capabilities
 from dixit_tui.tui.picture import Picture, PictureCache, picture_text
+from dixit_tui.tui.seat_rows import SeatLine, seat_lines
 from dixit_tui.tui.table_words import Words
 from dixit_tui.tui.wall_drawing import (
     GAP,
@@ -40,7 +41,6 @@ from dixit_tui.tui.wall_drawing import (
 from dixit_tui.tui.wall_lobby import lobby_lines
 from dixit_tui.tui.wall_over import over_lines
 from dixit_tui.tui.widgets.recap import outcome_sentence
-from dixit_tui.tui.widgets.seats import SeatLine, seat_lines
 
 WALL_SIZE = (160, 48)
 """The smallest terminal (columns, rows) whose spectator gets the wall."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dixit_tui.tui.widgets.legend import pack_legend
-from dixit_tui.tui.widgets.score_track import track_rows
-from dixit_tui.tui.widgets.seats import LEGEND
+from dixit_tui.tui.legend import pack_legend
+from dixit_tui.tui.score_track import track_rows
+from dixit_tui.tui.seat_rows import LEGEND
 
 
 def plain(lines: Sequence[object]) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.widgets.seats import SeatLine, render_seats
+from dixit_tui.tui.seat_rows import SeatLine, render_seats
 from tests.tui.fixtures import coordinator, options, screen_text, seat_many, settle
 
 

@@ -10,6 +10,7 @@ from dixit_tui.coordinator import Coordinator, Identity, TableOptions, Update
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import HEADLINE, practice_help
+from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.textbox import TextBox
 
 SIZE = (80, 24)
@@ -28,8 +29,8 @@ def ignore(_: Update) -> None:
 def help_shown(app: DixitApp) -> str | None:
     screen = next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
     assert screen is not None
-    box = screen.query_one("#practice-help", TextBox)
-    return str(box.render()) if box.display else None
+    side = screen.query_one(SidePanel).side
+    return side.help.plain if side is not None and side.help is not None else None
 
 
 async def test_the_help_follows_the_practice_turn_and_goes_with_it() -> None:

@@ -380,7 +380,7 @@ async def test_an_ordinary_move_splits_no_text_and_works_out_no_feed_style() -> 
         ):
             for session in movers[:3]:
                 counts, changed = await count(app, pilot, lambda s=session: default_move(s))  # type: ignore[misc]
-                assert changed >= 3 and "SeatsPanel#seats" in counts.refreshed, counts.refreshed
+                assert changed >= 3 and "SidePanel#side" in counts.refreshed, counts.refreshed
         assert splits == [], splits
         assert feed_styles == 0
 

@@ -17,6 +17,7 @@ from unittest.mock import patch
 
 from rich.color import ColorSystem
 from rich.console import Console
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.content import Content
@@ -25,6 +26,7 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 from dixit_tui.textual_host.strip_output import _render_strip
+from dixit_tui.tui import picture, side_picture
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, screen_text, settle
 from tests.tui.screen_cost import WATCHERS, watched_table
 
@@ -32,7 +34,8 @@ from tests.tui.screen_cost import WATCHERS, watched_table
 @contextmanager
 def lines_drawn() -> Iterator[Counter[str]]:
     """Every line of text turned into strips while inside, by its text (any app): by a widget (`Visual.to_strips`),
-    a picture (`Content.render_strips` outside a widget's: the cards) or the feed (`Console.render_lines`)."""
+    a picture (`Content.render_strips` outside a widget's: the cards; a picture's line made a strip: the side
+    column) or the feed (`Console.render_lines`)."""
     drawn: Counter[str] = Counter()
     to_strips = Visual.to_strips.__func__  # type: ignore[attr-defined]
     render_strips = Content.render_strips
@@ -57,10 +60,15 @@ def lines_drawn() -> Iterator[Counter[str]]:
         drawn[renderable.plain if isinstance(renderable, Text) else repr(renderable)] += 1
         return render_lines(self, renderable, *args, **kwargs)
 
+    def counted_strip(line: list[Segment], width: int) -> Strip:  # a line of a picture (tui/picture.py) made
+        drawn["".join(segment.text for segment in line)] += 1
+        return Strip(line, width)
+
     with (
         patch.object(Visual, "to_strips", classmethod(counted_to_strips)),
         patch.object(Content, "render_strips", counted_render_strips),
         patch.object(Console, "render_lines", counted_render_lines),
+        patch.object(picture, "Strip", counted_strip),
     ):
         yield drawn
 
@@ -75,18 +83,23 @@ async def drawn_by(pilots: list[Pilot[Any]], update: Callable[[], Awaitable[obje
 
 async def test_a_move_draws_each_changed_line_once_for_every_spectator() -> None:
     """A card given changes a seat row, the status line and the log at every spectator's screen: each of those
-    lines is drawn once for the three of them (each session drew its own: three times)."""
+    lines is drawn once for the three of them (each session drew its own: three times); the side column's picture
+    with the seat row is made once for the three (its changed row drawn once, or found made: a seat's row as it was
+    earlier in the game)."""
     async with AsyncExitStack() as stack:
         sessions, apps, pilots = await watched_table(stack)
         await play_until(sessions, lambda: phase(sessions[0]) == "submit")
         await settle(*pilots)
         movers = [s for s in sessions if default_move_pending(s)]
         for session in movers[:3]:
+            made, found = side_picture.counts.drawn, side_picture.counts.shared
             drawn = await drawn_by(pilots, lambda s=session: default_move(s))  # type: ignore[misc]
             assert phase(sessions[0]) == "submit"
             assert any("gave a card" in text for text in drawn), drawn  # the new log line
-            assert len(drawn) >= 3, drawn  # the log line, the status line, a seat row (at least)
+            assert len(drawn) >= 2, drawn  # the log line, the status line (at least)
             assert set(drawn.values()) == {1}, drawn
+            assert side_picture.counts.drawn - made == 1, side_picture.counts  # (the seat row changed)
+            assert side_picture.counts.shared - found >= WATCHERS - 1, side_picture.counts
         texts = {screen_text(app) for app in apps}
         assert len(texts) == 1  # (the three show the same screen)
 
@@ -175,8 +188,9 @@ async def test_the_reveal_draws_only_the_score_tracks_rows_that_changed() -> Non
             await default_move(session)
         drawn = await drawn_by(pilots, lambda: default_move(voters[-1]))
         assert phase(sessions[0]) == "clue"
-        assert not [text for text in drawn if "├" in text or text.startswith("0 ")], drawn  # the ruler, its numbers
-        markers = [text for text in drawn if text.strip() and set(text.strip()) <= set("12345678abcdefgh ")]
+        inner = {text: text.strip(" │") for text in drawn}  # (the side column's lines are framed)
+        assert not [text for text in drawn if "├" in text or inner[text].startswith("0 ")], drawn  # the ruler, numbers
+        markers = [text for text in drawn if inner[text] and set(inner[text]) <= set("12345678abcdefgh ")]
         assert markers, drawn  # the marker rows (a seat's digit, a tie's letter)
         legend = [text for text in drawn if "goal 30" in text]  # (its ties: "a: 2 3 4 · goal 30")
         assert all(drawn[text] == 1 for text in markers + legend), drawn

@@ -239,7 +239,7 @@ async def test_a_move_makes_each_styled_line_at_one_spectators_screen_only() -> 
                 await settle(*pilots)
             assert phase(sessions[0]) == "submit"
             widgets = {name for _, name in made}
-            assert any(name.startswith("SeatsPanel") for name in widgets), made  # (a seat row changed)
+            assert any(name.startswith("SidePanel") for name in widgets), made  # (a seat row changed)
             for name in widgets:
                 assert len([index for index, other in made if other == name]) == 1, made  # styled at one screen
             assert styled_lines.reused - reused >= (len(apps) - 1) * sum(made.values()), made

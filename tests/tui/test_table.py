@@ -29,7 +29,7 @@ from dixit_tui.tui.widgets.cards import Board, Hand
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.recap import RecapScreen
-from dixit_tui.tui.widgets.seats import SeatsPanel
+from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.transcript import TranscriptScreen
 from tests.e2e.bots import quick
@@ -174,9 +174,10 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         assert phase_of(session_of(cara)) == ("playing", 2, "clue")
         assert status(cara).startswith("Choose a card")
         assert status(ana) == "Waiting for cara to give the clue."
-        seats = table_of(ana).query_one(SeatsPanel)
-        assert [line.score for line in seats.lines] == [4, 3, 0]
-        assert seats.lines[2].storyteller
+        side = table_of(ana).query_one(SidePanel).side
+        assert side is not None
+        assert [line.score for line in side.seats] == [4, 3, 0]
+        assert side.seats[2].storyteller
 
         # r shows the recap again
         await pa.press("r")
@@ -204,7 +205,7 @@ async def test_markup_in_names_and_chat_is_shown_literally() -> None:
             assert evil in text
             assert "[b]hi[/" in text
         # clicking on the name does nothing harmful
-        await pa.click("#seats", offset=(8, 2))
+        await pa.click("#side", offset=(8, 2))
         await settle(pa)
         assert ana.is_running
         # the game with that name everywhere: seats, status, clue, log, recap
@@ -500,8 +501,9 @@ async def test_team_mode_first_member_to_submit_is_the_submitter() -> None:
         await settle(pa)
         await pa.press("s", "y")
         await settle(pa)
-        seats = table_of(ana).query_one(SeatsPanel)
-        assert [line.team for line in seats.lines] == [0, 1, 2, 0, 1, 2]
+        side = table_of(ana).query_one(SidePanel).side
+        assert side is not None
+        assert [line.team for line in side.seats] == [0, 1, 2, 0, 1, 2]
         assert "T1" in screen_text(ana)
         # ben (team 2) tells; ana's teammate is dev (seat 3)
         await default_move(by_name["ben"])

@@ -9,10 +9,10 @@ from rich.console import Console
 from textual.content import Content
 
 from dixit_tui.engine import Points, Reveal, SlotResult
+from dixit_tui.tui.score_track import track_rows
+from dixit_tui.tui.seat_rows import SeatLine, render_seats
 from dixit_tui.tui.table_words import name_list
 from dixit_tui.tui.widgets.recap import outcome_sentence, recap_renderable
-from dixit_tui.tui.widgets.score_track import track_rows
-from dixit_tui.tui.widgets.seats import SeatLine, render_seats
 
 
 def plain(lines: list[Content]) -> list[str]:

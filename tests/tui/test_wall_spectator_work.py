@@ -23,7 +23,7 @@ from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.panes import Panes
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.cards import Board
-from dixit_tui.tui.widgets.seats import SeatsPanel
+from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.wall import Wall
 from tests.tui.fixtures import (
     Recorder,
@@ -114,14 +114,14 @@ async def test_the_wall_puts_the_keyboard_on_nothing_it_hides() -> None:
 
 async def test_a_move_leaves_what_the_wall_hides_alone_until_it_gives_way(monkeypatch: pytest.MonkeyPatch) -> None:
     shows = 0
-    show = SeatsPanel.show
+    show = SidePanel.show
 
-    def counted_show(self: SeatsPanel, *args: Any, **kwargs: Any) -> Any:
+    def counted_show(self: SidePanel, *args: Any, **kwargs: Any) -> Any:
         nonlocal shows
         shows += 1
         return show(self, *args, **kwargs)
 
-    monkeypatch.setattr(SeatsPanel, "show", counted_show)
+    monkeypatch.setattr(SidePanel, "show", counted_show)
     first = DixitApp(coordinator(), Identity("tv0", "key-tv0"))
     second = DixitApp(first.coordinator, Identity("tv1", "key-tv1"))
     async with first.run_test(size=(200, 60)) as one, second.run_test(size=(200, 60)) as two:

@@ -5,8 +5,6 @@ from dixit_tui.tui.widgets.chat import ChatPanel
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.recap import RecapScreen
-from dixit_tui.tui.widgets.score_track import ScoreTrack
-from dixit_tui.tui.widgets.seats import SeatsPanel
 
 __all__ = [
     "Board",
@@ -17,7 +15,5 @@ __all__ = [
     "Dial",
     "Hand",
     "RecapScreen",
-    "ScoreTrack",
     "SeatPicker",
-    "SeatsPanel",
 ]

@@ -8,12 +8,17 @@ up in a `PictureCache`) and hands it to `show_picture`: the widget redraws only 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.style import Style
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from dixit_tui.tui.picture import Picture
+
+FITS = Size(0, 0)
+"""The virtual size of a picture that fits its room (nothing to scroll)."""
 
 
 class PictureView(ScrollView):
@@ -28,17 +33,20 @@ class PictureView(ScrollView):
         self._style = None  # (Textual calls this whenever the CSS is applied to the widget: a theme, a class)
         super().notify_style_update()
 
-    def show_picture(self, picture: Picture) -> None:
-        """Show `picture`, redrawing only what changed."""
+    def show_picture(self, picture: Picture, *, drawing: bool = False) -> None:
+        """Show `picture`, redrawing only what changed (`drawing`: called as the widget is laid out or drawn: nothing
+        to redraw)."""
         before = self.picture
-        if picture is before:
-            return
         self.picture = picture
         width, height = self.size
-        size = Size(width, max(len(picture), height))  # (at least its room: a shorter picture asks for no layout)
+        # a picture taller than its room scrolls; one that fits asks for no layout, whatever its room
+        size = Size(width, len(picture)) if len(picture) > height else FITS
         if size != self.virtual_size:
             self.virtual_size = size
-            self.refresh()
+            if not drawing:
+                self.refresh()
+            return
+        if picture is before or drawing:
             return
         # the same room: only the rows whose line is another
         top = self.scroll_offset.y
@@ -47,8 +55,33 @@ class PictureView(ScrollView):
             for y in range(max(top, 0), min(max(len(before), len(picture)), top + height))
             if y >= len(before) or y >= len(picture) or before[y] is not picture[y]
         ]
+        if rows:  # (one refresh for all of them: each call of it does the same work again)
+            self.refresh(*[Region(0, first - top, width, last - first + 1) for first, last in bands(rows)])
+
+    def before_drawing(self) -> None:
+        """Called as the widget is about to be drawn: a subclass whose picture depends on its size may make it here
+        (`show_picture(..., drawing=True)`) when it has none yet, so that the first frame shows it (the Resize that
+        tells the widget its size comes after that frame: a blank frame, then another one)."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self.before_drawing()
+        return super().render_lines(crop)
+
+    def show_fitted(self, picture: Picture) -> None:
+        """Show `picture`, made for the widget's size (it never scrolls), redrawing only the rows whose line is
+        another. (It leaves the virtual size alone: a new one asks for a layout.)"""
+        before = self.picture
+        if picture is before:
+            return
+        self.picture = picture
+        width, height = self.size
+        rows = [
+            y
+            for y in range(min(height, max(len(before), len(picture))))
+            if y >= len(before) or y >= len(picture) or before[y] is not picture[y]
+        ]
         for first, last in bands(rows):
-            self.refresh(Region(0, first - top, width, last - first + 1))
+            self.refresh(Region(0, first, width, last - first + 1))
 
     def render_line(self, y: int) -> Strip:
         # (a Strip keeps its crops and styled forms: the picture's strips are shared, and so are those)
@@ -59,8 +92,15 @@ class PictureView(ScrollView):
         width = self.size.width
         index = scroll_y + y
         if index >= len(self.picture):
-            return Strip.blank(width, style)
+            return blank(width, style)
         return self.picture[index].crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+
+
+@lru_cache(maxsize=256)
+def blank(width: int, style: Style) -> Strip:
+    """A blank row below a picture: the same strip for every row and every session of that width and style (what
+    is drawn from it downstream is then found made, not made again for each row)."""
+    return Strip.blank(width, style)
 
 
 def bands(rows: list[int]) -> list[tuple[int, int]]:

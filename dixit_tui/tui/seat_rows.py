@@ -1,4 +1,5 @@
-"""The seats panel: who sits where, their score, and their state in words or symbols (never colour alone).
+"""The seats panel's rows (pure: shared by the side column, `tui.side_picture`, and the wall): who sits where, their
+score, and their state in words or symbols (never colour alone).
 
 Narrow (under 32 cells) one line per seat with fixed symbol columns and a legend underneath:
 `1 ✎◷♛  ana (you)      12`. Wide, the name line plus a line of words: `host · storyteller · waiting`.
@@ -8,18 +9,13 @@ Every name is player text: it only ever goes into Content as plain text.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from rich.cells import cell_len
 from textual.content import Content
-from textual.geometry import Region, Size
 
 from dixit_tui.coordinator import TableView
 from dixit_tui.engine import Phase
-from dixit_tui.tui.compositor import LaidOutOnce
-from dixit_tui.tui.line_cache import LineCached
-from dixit_tui.tui.widgets.legend import pack_legend
-from dixit_tui.tui.widgets.textbox import same_content
+from dixit_tui.tui.legend import pack_legend
 
 MARKERS = "123456789ABC"
 WIDE = 32
@@ -140,7 +136,7 @@ def _name_part(line: SeatLine, room: int) -> Content:
     return Content.assemble(_styled(name, style), _styled(you, "bold"))
 
 
-def _seat_rows(line: SeatLine, width: int) -> tuple[Content, ...]:
+def seat_rows(line: SeatLine, width: int) -> tuple[Content, ...]:
     """The rows of one seat at `width` (> 0): wide, its name line and its line of words (if any); narrow, one line."""
     score = "" if line.score is None else f"{line.score:>3}"
     if width >= WIDE:
@@ -160,16 +156,9 @@ def _seat_rows(line: SeatLine, width: int) -> tuple[Content, ...]:
     return (Content.assemble((head, "bold"), " ", name, " " * pad, _styled(score, "bold")),)
 
 
-_shared_seat_rows = lru_cache(maxsize=1024)(_seat_rows)
-"""A seat's rows worked out once for every session showing that seat alike at that width (a move changes one or two
-seats: the others are the rows shown before; a player's own seat differs from the others' views of it, the rest are
-shared)."""
-
-
-@lru_cache(maxsize=256)
-def _shared_legend(used: frozenset[str], width: int) -> tuple[Content, ...]:
-    """The legend of the symbols `used`, packed at `width` (the same for every session and most moves)."""
-    return tuple(pack_legend((f"{symbol} {word}" for symbol, word in LEGEND if symbol in used), width, "  "))
+def legend_rows(used: frozenset[str], width: int) -> list[Content]:
+    """The legend of the symbols `used`, packed at `width`."""
+    return pack_legend((f"{symbol} {word}" for symbol, word in LEGEND if symbol in used), width, "  ")
 
 
 def render_seats(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
@@ -177,68 +166,7 @@ def render_seats(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
         return []
     out: list[Content] = []
     for line in lines:
-        out.extend(_shared_seat_rows(line, width))
+        out.extend(seat_rows(line, width))
     if lines and width < WIDE:
-        out.extend(_shared_legend(frozenset("".join(line.symbols() for line in lines)), width))
+        out.extend(legend_rows(frozenset("".join(line.symbols() for line in lines)), width))
     return out
-
-
-_shared_render = lru_cache(maxsize=256)(render_seats)
-"""`render_seats` done once for every session showing the same seats at the same width (the lines are not changed)."""
-
-
-class SeatsPanel(LaidOutOnce, LineCached):
-    """Shows `seat_lines(view)`; re-renders only when they change, re-lays out only when the height changes."""
-
-    DEFAULT_CSS = """
-    SeatsPanel {
-        height: auto;
-        border: round $border-blurred;
-        border-title-align: left;
-        padding: 0 1;
-    }
-    """
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self.lines: tuple[SeatLine, ...] = ()
-        self._drawn: tuple[tuple[SeatLine, ...], int, list[Content]] | None = None  # (lines, width, rendered)
-        self.border_title = "Seats"
-
-    def show(self, view: TableView) -> None:
-        """Show the seats of `view`: only the rows that changed are drawn again (a vote changes one or two of them),
-        and the panel is laid out again only when its height changes."""
-        lines = seat_lines(view)
-        if lines == self.lines:
-            return
-        width = self.content_size.width
-        old, new = self._rendered(self.lines, width), _shared_render(lines, width)
-        self.lines = lines
-        self._drawn = (lines, width, new)
-        if width <= 0 or len(old) != len(new):
-            self.refresh(layout=True)
-            return
-        pairs = enumerate(zip(old, new, strict=True))
-        changed = [Region(0, y, width, 1) for y, (a, b) in pairs if not same_content(a, b)]
-        if changed:
-            self.refresh(*changed)
-
-    def _rendered(self, lines: tuple[SeatLine, ...], width: int) -> list[Content]:
-        """`render_seats`, kept for the last lines and width drawn."""
-        drawn = self._drawn
-        if drawn is not None and drawn[0] == lines and drawn[1] == width:
-            return drawn[2]
-        rendered = _shared_render(lines, width)
-        self._drawn = (lines, width, rendered)
-        return rendered
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return max(1, len(self._rendered(self.lines, width)))
-
-    def content_lines(self) -> list[Content] | None:
-        """The rendered seat lines as they are (joined into one text, they were split again at every drawing)."""
-        return self._rendered(self.lines, self.content_size.width) or None
-
-    def render(self) -> Content:
-        lines = self._rendered(self.lines, self.content_size.width)
-        return Content("\n").join(lines) if lines else Content("Nobody is seated.")

@@ -1,4 +1,5 @@
-"""The score track: every seat's marker (its seat number, as in the seats panel) above an evenly ticked ruler.
+"""The score track's rows (pure; drawn in the side column, `tui.side_picture`): every seat's marker (its seat
+number, as in the seats panel) above an evenly ticked ruler.
 
 A seat alone at its place shows its marker; seats tied at one place show one letter there (`a`, reversed) and
 the legend says whose it is (`a: 1 2 3`): written side by side the tied markers ran over the next scores' columns.
@@ -11,16 +12,11 @@ folded into a `30+`. A dim legend underneath says what the digits are and what t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from textual.content import Content
-from textual.geometry import Region, Size
 
-from dixit_tui.tui.compositor import LaidOutOnce
-from dixit_tui.tui.line_cache import LineCached
-from dixit_tui.tui.widgets.legend import pack_legend
-from dixit_tui.tui.widgets.seats import seat_marker
-from dixit_tui.tui.widgets.textbox import same_content
+from dixit_tui.tui.legend import pack_legend
+from dixit_tui.tui.seat_rows import seat_marker
 
 STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
 TIE_MARKS = "abcdefghijklmnopqrstuvwxyz"  # a tie's mark (seat markers are digits and A-C)
@@ -124,58 +120,3 @@ def track_rows(scores: Sequence[tuple[int, int]], target: int | None, width: int
         legend.append(f"┃ goal {target}" if goal is not None else f"goal {target}")
     lines.extend(pack_legend(legend, width, " · "))
     return lines
-
-
-_shared_rows = lru_cache(maxsize=256)(track_rows)
-"""`track_rows` worked out once for every session showing the same scores at the same width (the lines are not
-changed)."""
-
-
-class ScoreTrack(LaidOutOnce, LineCached):
-    """Draws only the rows that changed (the markers that moved; the ruler and legend stay), from the track's lines
-    as they are; lays out only when the number of rows changes."""
-
-    DEFAULT_CSS = """
-    ScoreTrack {
-        height: auto;
-        border: round $border-blurred;
-        border-title-align: left;
-        padding: 0 1;
-    }
-    """
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self.scores: tuple[tuple[int, int], ...] = ()
-        self.target: int | None = 30
-        self.border_title = "Score track"
-
-    def show(self, scores: Sequence[tuple[int, int]], target: int | None) -> None:
-        scores = tuple(scores)
-        if scores == self.scores and target == self.target:
-            return
-        width = self.content_size.width
-        old = _shared_rows(self.scores, self.target, width or 30)
-        new = _shared_rows(scores, target, width or 30)
-        self.scores, self.target = scores, target
-        if width <= 0 or len(old) != len(new):
-            self.refresh(layout=len(old) != len(new))
-            return
-        changed = [
-            Region(0, y, width, 1) for y, (a, b) in enumerate(zip(old, new, strict=True)) if not same_content(a, b)
-        ]
-        if changed:
-            self.refresh(*changed)
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(_shared_rows(self.scores, self.target, width))
-
-    def content_lines(self) -> list[Content] | None:
-        width = self.content_size.width
-        return _shared_rows(self.scores, self.target, width) if width > 0 else None
-
-    def render(self) -> Content:
-        width = self.content_size.width
-        if width <= 0:
-            return Content("")
-        return Content("\n").join(_shared_rows(self.scores, self.target, width))
