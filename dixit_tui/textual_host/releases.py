@@ -173,9 +173,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/dom.py:DOMNode._selector_names": {
         "13f9bedcdc01f16e": "8.0.0-8.2.8",
     },
-    "textual/message_pump.py:MessagePump._on_message": {
-        "5bf00996a4e75b03": "8.0.0-8.2.8",
-    },
     "textual/app.py:App.get_css_variables": {
         "5e7a60630934e186": "8.0.0-8.2.8",
     },
@@ -247,6 +244,9 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/message_pump.py:MessagePump._parent": {
         None: "8.0.0-8.0.2",
         "e52667bcc30c36fa": "8.1.0-8.2.8",
+    },
+    "textual/message_pump.py:MessagePump._on_message": {
+        "5bf00996a4e75b03": "8.0.0-8.2.8",
     },
     "textual/_context.py:active_app": {
         "02a7961030224682": "8.0.0-8.2.8",
@@ -330,10 +330,6 @@ MODULES: dict[str, dict[str, str]] = {
         "0fc79d44ae9bceaf": "8.2.2-8.2.3",
         "c82d88213c827197": "8.2.4-8.2.8",
     },
-    "textual/message_pump.py": {
-        "f9ba9a28069fd037": "8.0.0-8.0.2",
-        "b580554a43fdfd14": "8.1.0-8.2.8",
-    },
     "textual/_styles_cache.py": {
         "b03d31381605e7ca": "8.0.0-8.2.6",
         "7a197dfa0517d22f": "8.2.7-8.2.8",
@@ -343,6 +339,10 @@ MODULES: dict[str, dict[str, str]] = {
     },
     "textual/_node_list.py": {
         "45fac0dd086a9cd0": "8.0.0-8.2.8",
+    },
+    "textual/message_pump.py": {
+        "f9ba9a28069fd037": "8.0.0-8.0.2",
+        "b580554a43fdfd14": "8.1.0-8.2.8",
     },
     "textual/_context.py": {
         "523b25f71607193b": "8.0.0-8.2.8",
