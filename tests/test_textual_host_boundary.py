@@ -21,10 +21,8 @@ TO_BE_REMOVED = frozenset(
         "shared_css",
         "subtree_layout",
         "screen_patches",
-        "dispatch",
         "panes",
         "line_cache",
-        "frame_patches",
     )
 )
 """Bent out of Textual's insides for the speed of the table screen; removed by the redesign (a table drawn from data,

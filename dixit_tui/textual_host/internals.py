@@ -28,16 +28,9 @@ class Internal:
 INTERNALS: tuple[Internal, ...] = (
     Internal(
         "textual/screen.py",
-        "Screen._on_timer_update",
-        "patched: the update tick takes the repaints noted on the screen (no Prompt, no Update)",
-        "dixit_tui/tui/dispatch.py",
-        "b429ac0230009b4f",
-    ),
-    Internal(
-        "textual/screen.py",
         "Screen._compositor_refresh",
-        "overridden (the default screen under the others passes on nothing) and called (regions left to draw)",
-        "dixit_tui/tui/app.py, dixit_tui/tui/dispatch.py",
+        "overridden: the default screen under the others passes on nothing",
+        "dixit_tui/tui/app.py",
         "30c01d22baee5fa4",
     ),
     Internal(
@@ -365,42 +358,6 @@ INTERNALS: tuple[Internal, ...] = (
         "13f9bedcdc01f16e",
     ),
     Internal(
-        "textual/message_pump.py",
-        "MessagePump._get_dispatch_methods",
-        "overridden: the handlers per (class, handler name, message class) kept, the per-message checks repeated",
-        "dixit_tui/tui/dispatch.py",
-        "da069c0e9734f280",
-    ),
-    Internal(
-        "textual/message_pump.py",
-        "_MessagePumpMeta.__new__",
-        "read: _decorated_handlers, filled when a class is made (its __setattr__/__delattr__ patched: a handler "
-        "set later forgets the lookups)",
-        "dixit_tui/tui/dispatch.py",
-        "f527aac8c23a8e5e",
-    ),
-    Internal(
-        "textual/message_pump.py",
-        "MessagePump._on_message",
-        "read: consumes the lookups lazily (a handler's prevent_default stops the walk)",
-        "dixit_tui/tui/dispatch.py",
-        "5bf00996a4e75b03",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._on_update",
-        "patched: a repaint asked for before the screen's last whole frame began is dropped (that frame drew it)",
-        "dixit_tui/tui/frame_patches.py",
-        "ea306183f2ed9080",
-    ),
-    Internal(
-        "textual/_compositor.py",
-        "Compositor.render_update",
-        "patched: a whole frame a screen's own refresh draws is timed (not a screenshot, not one dropped in a batch)",
-        "dixit_tui/tui/frame_patches.py",
-        "0ad323b7518105ce",
-    ),
-    Internal(
         "textual/app.py",
         "App.get_css_variables",
         "overridden: worked out once per process for each theme (depends on the theme only)",
@@ -413,44 +370,6 @@ INTERNALS: tuple[Internal, ...] = (
         "overridden: a widget not in the DOM yet is not styled (it is when it mounts)",
         "dixit_tui/tui/app.py",
         "dd2c8ed8079956be",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget.refresh",
-        "patched: a repaint notes the widget on its screen and resumes the update timer (no Prompt, no Update); "
-        "read: a widget's lines are marked stale at once, its Update to the screen is posted later (when idle)",
-        "dixit_tui/tui/dispatch.py, dixit_tui/tui/frame_patches.py",
-        "9224b76d276f4834",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._on_update",
-        "replaced for noted repaints: the update tick adds them to _dirty_widgets as this handler does (the "
-        "Updates still posted go through the patch above)",
-        "dixit_tui/tui/dispatch.py",
-        "ea306183f2ed9080",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._on_idle",
-        "read: resumes the update timer when a layout asked for arrives (a drawing put off for it waits for that)",
-        "dixit_tui/tui/dispatch.py",
-        "90bcadb26d1333d3",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._on_idle",
-        "patched: also resumes the update timer for the regions its compositor still has to draw (a frame not rendered"
-        " in a batch), which the tick then draws",
-        "dixit_tui/tui/dispatch.py",
-        "90bcadb26d1333d3",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._update_timer",
-        "read: the timer (its private attribute, to know it exists) paused and resumed by the repaints",
-        "dixit_tui/tui/dispatch.py",
-        "c333ed31bff9e1c1",
     ),
     Internal(
         "textual/_styles_cache.py",

@@ -25,9 +25,6 @@ RELEASES: tuple[str, ...] = (
 
 # each part -> each of its sources (None: not there) -> the releases that have it
 PARTS: dict[str, dict[str | None, str]] = {
-    "textual/screen.py:Screen._on_timer_update": {
-        "b429ac0230009b4f": "8.0.0-8.2.8",
-    },
     "textual/screen.py:Screen._compositor_refresh": {
         "30c01d22baee5fa4": "8.0.0-8.2.8",
     },
@@ -176,32 +173,11 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/dom.py:DOMNode._selector_names": {
         "13f9bedcdc01f16e": "8.0.0-8.2.8",
     },
-    "textual/message_pump.py:MessagePump._get_dispatch_methods": {
-        "da069c0e9734f280": "8.0.0-8.2.8",
-    },
-    "textual/message_pump.py:_MessagePumpMeta.__new__": {
-        "f527aac8c23a8e5e": "8.0.0-8.2.8",
-    },
-    "textual/message_pump.py:MessagePump._on_message": {
-        "5bf00996a4e75b03": "8.0.0-8.2.8",
-    },
-    "textual/screen.py:Screen._on_update": {
-        "ea306183f2ed9080": "8.0.0-8.2.8",
-    },
     "textual/app.py:App.get_css_variables": {
         "5e7a60630934e186": "8.0.0-8.2.8",
     },
     "textual/app.py:App.update_styles": {
         "dd2c8ed8079956be": "8.0.0-8.2.8",
-    },
-    "textual/widget.py:Widget.refresh": {
-        "9224b76d276f4834": "8.0.0-8.2.8",
-    },
-    "textual/screen.py:Screen._on_idle": {
-        "90bcadb26d1333d3": "8.0.0-8.2.8",
-    },
-    "textual/screen.py:Screen._update_timer": {
-        "c333ed31bff9e1c1": "8.0.0-8.2.8",
     },
     "textual/_styles_cache.py:StylesCache.render_widget": {
         "6055d71d628f4a44": "8.0.0-8.2.6",
@@ -268,6 +244,9 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/message_pump.py:MessagePump._parent": {
         None: "8.0.0-8.0.2",
         "e52667bcc30c36fa": "8.1.0-8.2.8",
+    },
+    "textual/message_pump.py:MessagePump._on_message": {
+        "5bf00996a4e75b03": "8.0.0-8.2.8",
     },
     "textual/_context.py:active_app": {
         "02a7961030224682": "8.0.0-8.2.8",
@@ -351,10 +330,6 @@ MODULES: dict[str, dict[str, str]] = {
         "0fc79d44ae9bceaf": "8.2.2-8.2.3",
         "c82d88213c827197": "8.2.4-8.2.8",
     },
-    "textual/message_pump.py": {
-        "f9ba9a28069fd037": "8.0.0-8.0.2",
-        "b580554a43fdfd14": "8.1.0-8.2.8",
-    },
     "textual/_styles_cache.py": {
         "b03d31381605e7ca": "8.0.0-8.2.6",
         "7a197dfa0517d22f": "8.2.7-8.2.8",
@@ -364,6 +339,10 @@ MODULES: dict[str, dict[str, str]] = {
     },
     "textual/_node_list.py": {
         "45fac0dd086a9cd0": "8.0.0-8.2.8",
+    },
+    "textual/message_pump.py": {
+        "f9ba9a28069fd037": "8.0.0-8.0.2",
+        "b580554a43fdfd14": "8.1.0-8.2.8",
     },
     "textual/_context.py": {
         "523b25f71607193b": "8.0.0-8.2.8",

@@ -45,8 +45,6 @@ from dixit_tui.engine import RuleError
 from dixit_tui.textual_host.hosted import HostedDriver
 from dixit_tui.textual_host.key_order import KeyGate
 from dixit_tui.tui.capabilities import FULL, Capabilities
-from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages, share_dispatch_lookups
-from dixit_tui.tui.frame_patches import install_frame_patches
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.name_note import name_note
 from dixit_tui.tui.screen_patches import LAID_OUT, SAME_SIZE_NO_LAYOUT, install_screen_patches, mark_styled_at_mount
@@ -163,13 +161,9 @@ class DixitApp(App[int]):
         self.capabilities = capabilities  # (before Textual's __init__: it asks for the CSS variables)
         share_parsed_css()
         share_computed_styles()
-        share_dispatch_lookups()
-        repaint_without_messages()
         install_screen_patches()
-        install_frame_patches()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
         setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again
-        setattr(self, DIRECT_REPAINTS, True)  # a widget's repaint reaches its screen without messages
         self._disable_tooltips = True  # no widget here has a tooltip: no Tooltip widget composed into every screen
         self.ssh_host = ssh_host  # for the "join straight from your shell" hints, when known
         self.ssh_port = ssh_port

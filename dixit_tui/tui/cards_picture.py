@@ -17,14 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rich.cells import cell_len
 from rich.segment import Segment
-from rich.style import Style as RichStyle
 from textual.content import Content
 from textual.style import Style
-from textual.visual import RenderOptions
 
 from dixit_tui.tui.picture import Line, Picture, PictureCache
+from dixit_tui.tui.text_row import text_row
 
 GUTTER = 5  # "▶ 12 " before the text
 RIGHT = 1  # a blank cell after the text
@@ -109,35 +107,23 @@ def scrolled(top: int, area: Layout, cursor: int | None, room: int) -> int:
     return max(0, min(top, area.total - room))
 
 
+_NOTES: dict[tuple[object, ...], tuple[Content, ...]] = {}
+NOTES_MAX = 1024
+
+
 def note_lines(note: Content | None, width: int, framed: bool = True) -> tuple[Content, ...]:
     """A note wrapped to the list's width, at most `NOTE_ROWS` rows: a cell of margin on the left (and on the right
-    when the list has no frame: it has no cards), as a padded text box."""
+    when the list has no frame: it has no cards), as a padded text box. (Wrapped once per note and width for every
+    screen: the lists ask at each update; kept by text and styles, which Content's own `==` does not compare.)"""
     if note is None:
         return ()
-    return tuple(note.wrap(max(1, width - 1 - (not framed)))[:NOTE_ROWS]) or (Content(""),)
-
-
-def _style_of(style: str | Style) -> Style:
-    return style if isinstance(style, Style) else Style.parse(style)
-
-
-_OPTIONS = RenderOptions(_style_of, {})  # (no rules: text wraps and folds as Textual's default)
-
-
-def _row(
-    text: Content, width: int, style: Style, meta: dict[str, object] | None, left: int = 0, right: int = RIGHT
-) -> Line:
-    """`text` in `style` (each of its styled stretches a segment of its own) after `left` blank cells, then blank to
-    `width` cells, as Textual draws a list's item or a padded text: the text's cells marked with `meta`, the blanks
-    not (so a screen's cells join into runs as they did)."""
-    strips = text.render_strips(max(1, width - left - right), None, style, _OPTIONS)
-    blank = style.rich_style
-    segments: Line = [Segment(" " * left, blank)] if left else []
-    segments.extend(strips[0] if strips else ())
-    used = sum(cell_len(segment.text) for segment in segments)
-    if used < width:
-        segments.append(Segment(" " * (width - used), blank))
-    return list(Segment.apply_style(segments, post_style=RichStyle.from_meta(meta))) if meta else segments
+    key = (note.plain, tuple(note.spans), width, framed)
+    found = _NOTES.get(key)
+    if found is None:
+        if len(_NOTES) >= NOTES_MAX:
+            _NOTES.clear()
+        found = _NOTES[key] = tuple(note.wrap(max(1, width - 1 - (not framed)))[:NOTE_ROWS]) or (Content(""),)
+    return found
 
 
 def _card_rows(item: CardItem, index: int, lit: bool, width: int, lines: int, style: Style) -> list[Line]:
@@ -150,7 +136,7 @@ def _card_rows(item: CardItem, index: int, lit: bool, width: int, lines: int, st
     indent = Content(" " * GUTTER)
     meta: dict[str, object] = {"card": index}
     return [
-        _row(Content.assemble(gutter if row == 0 else indent, line), width, style, meta)
+        text_row(Content.assemble(gutter if row == 0 else indent, line), width, style, meta, right=RIGHT)
         for row, line in enumerate(wrapped)
     ]
 
@@ -181,7 +167,7 @@ def _draw(
     styles: CardStyles,
 ) -> list[Line]:
     noted = note_lines(note, width, bool(items))
-    note_rows = [_row(line, width, styles.note, None, 1, not items) for line in noted]
+    note_rows = [text_row(line, width, styles.note, None, 1, not items) for line in noted]
     if not items:  # (a spectator's hand: the note alone, at the top)
         return note_rows
     room = max(0, height - len(noted))

@@ -6,9 +6,10 @@ and marks it (`mark_styled_at_mount`): its first resume keeps the styles its wid
 resume makes answers the layouts asked for before it, and a Resize to the size a screen is laid out at lays nothing
 out again.
 
-Switched off (tests/tui/patch_cost.py, 2026-12-07): a join +29% Python calls (the first resume keeping styles
-+29%, the first layout answering the others +5%, the same-size Resize +3.6% and the table laid out and drawn twice),
-opening the lobby +23%.
+Switched off (tests/tui/patch_cost.py, 2026-12-07, after issue 23 removed the other app-level patches): a join +29%
+Python calls, opening the lobby +21% (the first resume keeping styles +28%; the first layout answering the others
++6.5% and the same-size Resize +5.3%, each also keeping a new table screen to one layout and one drawing:
+tests/tui/test_first_layout.py, test_join_work.py).
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ stylesheet), so one process-wide cache keyed on both serves every app. Apps with
 A whole stylesheet is shared the same way (`shared_parse`). The styles those rules give each widget are shared by
 `shared_styles`; the patches that style and lay out a new screen once are in `screen_patches`.
 
-Switched off (tests/tui/patch_cost.py, 2026-12-07): a join +77% Python calls, opening the lobby +71%.
+Switched off (tests/tui/patch_cost.py, 2026-12-07, after issue 23 removed the other app-level patches): a join
++75% Python calls, opening the lobby +67%.
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ Textual's own `replace_rules`, as before.
 
 Each stylesheet's map from selector names to rules and its tokenised CSS variables are shared the same way.
 
-Switched off (tests/tui/patch_cost.py, 2026-12-07): a join +23% Python calls, opening the lobby +30%.
+Switched off (tests/tui/patch_cost.py, 2026-12-07, after issue 23 removed the other app-level patches): a join
++20% Python calls, opening the lobby +27%.
 """
 
 from __future__ import annotations

@@ -73,10 +73,11 @@ async def test_a_frame_is_one_write_to_the_socket(tmp_path: Path) -> None:
     assert all(frames == 1 and writes == 1 and size > 0 for frames, writes, size in moves), moves
 
 
-async def test_an_ordinary_move_is_one_message_at_a_watcher(tmp_path: Path) -> None:
-    """The view reaches the watcher's app as one message (the coordinator's update); the widgets it changes (seat
-    row, status line, feed) reach the screen without messages of their own. Textual's way was a Prompt to each
-    widget and an Update from each to the screen: 8 messages for a card given."""
+async def test_an_ordinary_move_is_its_update_and_a_repaint_per_widget_changed_at_a_watcher(tmp_path: Path) -> None:
+    """The view reaches the watcher's app as one message (the coordinator's update); each widget it changes (seat
+    row, status line, feed, text box) repaints Textual's way, a Prompt to the widget and an Update from it to the
+    screen: 9 messages for a card given, and one frame. (1 while dispatch.py's repaints without messages reached the
+    screen directly: removed in issue 23, 2.1% of a move's Python calls.)"""
 
     def measure(driver: SSHDriver) -> Callable[[], tuple[int, ...]]:
         app = driver._app
@@ -100,7 +101,7 @@ async def test_an_ordinary_move_is_one_message_at_a_watcher(tmp_path: Path) -> N
             undo()
     print("per move (frames, messages dispatched):", moves)
     assert len(moves) == 6
-    assert all(frames == 1 and messages <= 2 for frames, messages in moves), moves
+    assert all(frames == 1 and messages <= 1 + 2 * 4 for frames, messages in moves), moves
 
 
 def _app_of(node: MessagePump) -> object:

@@ -69,12 +69,8 @@ def _switch_off(name: str) -> None:
             setattr(screen_patches, part, _noop)
         return
     functions = {
-        "dispatch": ("share_dispatch_lookups", "repaint_without_messages"),
-        "dispatch.lookups": ("share_dispatch_lookups",),
-        "dispatch.repaint": ("repaint_without_messages",),
         "shared_styles": ("share_computed_styles",),
         "shared_css": ("share_parsed_css",),
-        "frame_patches": ("install_frame_patches",),
     }[name]
     off(name.split(".")[0], *functions)
 
@@ -187,13 +183,9 @@ async def _move_and_settle(session: Any, pilots: list[Any]) -> None:
 
 SWITCHES = (
     "none",
-    "dispatch",
     "shared_styles",
     "shared_css",
     "screen_patches",
-    "frame_patches",
-    "dispatch.lookups",
-    "dispatch.repaint",
     "screen_patches.resume",
     "screen_patches.keep_styles",
     "screen_patches.layout_once",

@@ -7,6 +7,7 @@ from typing import Any
 from textual import events
 from textual.app import App, ComposeResult
 
+from dixit_tui.tui.picture import picture_text
 from dixit_tui.tui.widgets.dial import Dial
 
 
@@ -82,7 +83,7 @@ async def test_forbidden_slots_are_skipped_and_shown() -> None:
         assert dial.pointer == 2
         await pilot.press("left")
         assert dial.pointer == 6
-        text = dial.render().plain
+        text = picture_text(dial.picture)
         assert "✗1" in text and "✗3" in text and "✗4" in text
         assert "✗2" not in text
 
@@ -170,7 +171,7 @@ async def test_two_votes_mark_one_or_two_slots() -> None:
         dial = app.dial
         await pilot.press("3", "space", "7", "space")
         assert dial.marks == (3, 7)
-        assert "Marked: 3, 7" in dial.render().plain
+        assert "Marked: 3, 7" in picture_text(dial.picture)
         await pilot.press("9", "space")  # a third mark is refused
         await pilot.pause()
         assert dial.marks == (3, 7)
@@ -208,7 +209,7 @@ async def test_party_storyteller_places_the_red_marker_second() -> None:
         assert dial.stage == "red" and dial.green == 3
         assert app.of("cast") == []
         assert ("changed", 3, "red") in app.seen
-        assert "Green 3 · red 3" in dial.render().plain
+        assert "Green 3 · red 3" in picture_text(dial.picture)
         await pilot.press("escape")  # back to the green step
         assert dial.stage == "green" and dial.pointer == 3
         await pilot.press("4", "enter", "left", "left")
@@ -247,7 +248,7 @@ async def test_pointer_is_visible_without_colour() -> None:
     app = DialApp(Dial(5, forbidden=(1,)))
     async with app.run_test(size=(60, 8)) as pilot:
         await pilot.press("3")
-        lines = app.dial.render().plain.splitlines()
+        lines = picture_text(app.dial.picture).splitlines()
         number_row, arrow_row = lines[0], lines[1]
         assert "[3]" in number_row
         assert number_row.index("3") == arrow_row.index("▲")

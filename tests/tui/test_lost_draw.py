@@ -16,8 +16,6 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from dixit_tui.tui.compositor import RowCompositor
-from dixit_tui.tui.dispatch import DIRECT_REPAINTS, repaint_without_messages
-from dixit_tui.tui.frame_patches import install_frame_patches
 
 
 class Row(Screen[None]):
@@ -76,15 +74,9 @@ async def test_a_row_drawn_for_one_box_sends_the_other_box_when_its_change_arriv
 
 
 class OneLine(App[None]):
-    """A line on a screen, repainted the table's way (`repaint_without_messages`, `install_frame_patches`)."""
+    """A line on a screen."""
 
     CSS = "Static { width: 20; height: 1; }"
-
-    def __init__(self) -> None:
-        repaint_without_messages()
-        install_frame_patches()
-        super().__init__()
-        setattr(self, DIRECT_REPAINTS, True)
 
     def compose(self) -> ComposeResult:
         yield Static("one", id="line")
@@ -118,9 +110,9 @@ async def no_other_event() -> None:
 
 
 async def test_a_frame_not_rendered_in_a_batch_is_drawn_after_it() -> None:
-    """A frame the screen would draw while the app batches its updates is not rendered (`install_frame_patches`):
-    its regions stay in the compositor. After the batch, the screen's idle handler saw nothing Textual keeps to draw,
-    and the regions waited for some other change."""
+    """A line changed while the app batches its updates is drawn once the batch is over. (With the patches of issue
+    23's dispatch.py and frame_patches.py, gone, a frame not rendered in a batch left its regions waiting, which their
+    own idle patch had to draw.)"""
     async with one_line() as (app, line, terminal):
         screen = app.screen
         line.update("two", layout=False)

@@ -24,7 +24,7 @@ from textual.widget import Widget
 from dixit_tui.tui.cards_picture import CardItem, CardStyles, cards_picture, layout, note_lines, scrolled
 from dixit_tui.tui.line_cache import forget_with_shared
 from dixit_tui.tui.picture import PictureCache
-from dixit_tui.tui.widgets.picture_view import PictureView, bands
+from dixit_tui.tui.widgets.picture_view import PictureView
 
 __all__ = ["Board", "CardItem", "CardList", "Hand"]
 
@@ -210,20 +210,13 @@ class CardList(PictureView):
         styles = self._card_styles()
         picture = cards_picture(PICTURES, self.items, self._cursor, self._top, self.note, width, height, styles)
         self._drawn_at = (width, height)
-        before, self.picture = self.picture, picture
-        if quiet or picture is before:
-            return
-        if self.BARE and not self.items and len(picture) != len(before):
+        if quiet:
+            self.picture = picture
+        elif self.BARE and not self.items and len(picture) != len(self.picture):
+            self.picture = picture
             self.refresh(layout=True)  # (the note alone: its rows are the list's height)
-            return
-        # the picture is the widget's size (it never scrolls as a whole): only the rows whose line is another
-        rows = [
-            y
-            for y in range(min(height, max(len(before), len(picture))))
-            if y >= len(before) or y >= len(picture) or before[y] is not picture[y]
-        ]
-        for first, last in bands(rows):
-            self.refresh(Region(0, first, width, last - first + 1))
+        else:
+            self.show_fitted(picture)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The note's rows when there are no cards (`-bare`: its height is auto); else its room decides."""

@@ -11,28 +11,35 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.content import Content
+from textual.geometry import Region
 from textual.message import Message
+from textual.strip import Strip
 
-from dixit_tui.tui.compositor import LaidOutOnce
+from dixit_tui.tui import dial_picture as drawing
+from dixit_tui.tui.dial_picture import DialLook, Stage
+from dixit_tui.tui.line_cache import forget_with_shared
+from dixit_tui.tui.picture import PictureCache
+from dixit_tui.tui.widgets.picture_view import PictureView
 
-Stage = Literal["green", "red"]
+PICTURES = forget_with_shared(PictureCache(pictures=512, lines=2048))
+"""The dials' pictures, for every session of the process (`tui.dial_picture`)."""
 
 DIGIT_TIMEOUT = 1.0  # seconds within which a second digit makes a two-digit slot number (10, 11, 12)
 TYPING_PAUSE = 0.6  # Enter votes only this long after the last letter typed at the dial (words meant for a text box)
 
 
-class Dial(LaidOutOnce, can_focus=True):
+class Dial(PictureView, can_focus=True):
     """Choose one (or two) slots of the board, and for the party storyteller a red marker after the green vote.
-    (Its size comes from its CSS: the first layout that shows it is the last, see LaidOutOnce.)"""
+    A Line-API widget: it shows `dial_picture` of what it shows (`look`), its size and its style."""
 
     DEFAULT_CSS = """
     Dial {
         height: 5;
+        overflow: hidden hidden;
         border: round $primary;
         padding: 0 1;
     }
@@ -102,18 +109,19 @@ class Dial(LaidOutOnce, can_focus=True):
         voted_red: int | None = None,
         board: object = None,
         clock: Callable[[], float] = time.monotonic,
-        name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        super().__init__(id=id, classes=classes)
+        self.disabled = disabled
         self._clock = clock
         self._bindings_state: tuple[bool | None, ...] | None = None
         self._digits = ""
         self._digit_time = 0.0
         self._typed_at: float | None = None  # when a letter (not a dial key) last reached the dial
         self._refused: int | None = None  # a slot asked for and refused, until the pointer is moved or a key refused
+        self._drawn_at: tuple[object, ...] | None = None  # (look, size, style) the picture was made for
         self.board: object = None
         self.slots = 0
         self.forbidden: frozenset[int] = frozenset()
@@ -184,7 +192,7 @@ class Dial(LaidOutOnce, can_focus=True):
         self.pointer = start if start is not None else self._next_allowed(0, 1)
         if self.votes_allowed > 1 and len(self.voted) > 1:
             self.marks = tuple(sorted(s for s in self.voted if self.allowed(s)))
-        self.refresh()
+        self._draw()
 
     # --- queries -----------------------------------------------------------------------------------------------
 
@@ -194,13 +202,23 @@ class Dial(LaidOutOnce, can_focus=True):
             return False
         return self.stage == "red" or slot not in self.forbidden
 
+    @property
+    def look(self) -> DialLook:
+        """What the dial shows now."""
+        return DialLook(
+            self.slots,
+            self.forbidden,
+            self.marks,
+            self.pointer,
+            self.stage,
+            self.green,
+            self.votes_allowed,
+            self.places_red,
+        )
+
     def pending(self) -> tuple[tuple[int, ...], int | None]:
         """What Enter would send now: (green slots, red) -- in the green step of a red vote, not sent yet."""
-        if self.stage == "red":
-            assert self.green is not None
-            return (self.green,), self.pointer
-        slots = self.marks if self.marks else ((self.pointer,) if self.pointer else ())
-        return tuple(sorted(slots)), None
+        return drawing.pending(self.look)
 
     def _next_allowed(self, start: int, step: int) -> int:
         """The next allowed slot from `start` in direction `step`, wrapping around; 0 if none is allowed."""
@@ -218,7 +236,7 @@ class Dial(LaidOutOnce, can_focus=True):
 
     def _moved(self) -> None:
         self._refused = None
-        self.refresh()
+        self._draw()
         state = tuple(self.check_action(b.action if isinstance(b, Binding) else b[1], ()) for b in self.BINDINGS)
         if state != self._bindings_state:  # the footer is costly to rebuild: only when a key's state changed
             self._bindings_state = state
@@ -423,93 +441,40 @@ class Dial(LaidOutOnce, can_focus=True):
     # --- drawing -----------------------------------------------------------------------------------------------
 
     def _cells(self, width: int) -> list[tuple[int, int, str, str]]:
-        """(x, cell width, text, style) of each slot on the number row. The pointer's number is always in brackets:
-        evenly spaced cells where they fit (3 to 6 cells a number), else each number as narrow as it can be."""
-        n = max(1, self.slots)
-        labels = [self._label(slot) for slot in range(1, self.slots + 1)]
-        labels = [(f"[{t}]", st) if slot == self.pointer else (f" {t} ", st) for slot, (t, st) in enumerate(labels, 1)]
-        cell = max(3, min(6, width // n))
-        if all(len(t) <= cell for t, _ in labels) and cell * n <= width:
-            pad = max(0, (width - cell * n) // 2)
-            return [(pad + i * cell, cell, t, st) for i, (t, st) in enumerate(labels)]
-        out = []
-        x = max(0, (width - sum(len(t) for t, _ in labels)) // 2)
-        for text, style in labels:
-            out.append((x, len(text), text, style))
-            x += len(text)
-        return out
+        return drawing.cells(self.look, width)
 
     def _slot_at(self, x: int) -> int:
-        for slot, (start, cell, _text, _style) in enumerate(self._cells(self.content_size.width), start=1):
-            if start <= x < start + cell:
-                return slot
-        return 0
-
-    def _label(self, slot: int) -> tuple[str, str]:
-        """The text and style of one number on the dial."""
-        if self.stage == "red" and slot == self.green:
-            return (f"✓●{slot}", "bold reverse") if slot == self.pointer else (f"✓{slot}", "bold")
-        if self.stage == "red" and slot == self.pointer:
-            return f"●{slot}", "bold reverse"
-        if self.stage == "green" and slot in self.forbidden:
-            return f"✗{slot}", "dim strike"
-        if slot in self.marks:
-            return f"✓{slot}", "bold reverse" if slot == self.pointer else "bold"
-        if slot == self.pointer:
-            return str(slot), "bold reverse"
-        return str(slot), ""
+        return drawing.slot_at(self.look, self.size.width, x)
 
     def captions(self) -> list[str]:
         """The dial's own one-line help, longest first: what the keys do and what Enter sends now."""
-        if not self.slots:
-            return ["No cards on the board."]
-        if self.stage == "red":
-            return [
-                f"Green {self.green} · red {self.pointer} · Enter: send both · Esc: back",
-                f"Green {self.green} · red {self.pointer} · Enter: send · Esc: back",
-                f"Green {self.green}, red {self.pointer} · Enter · Esc",
-            ]
-        if self.places_red:
-            return [
-                f"Step 1 of 2: green vote {self.pointer} · Enter: then the red",
-                f"Step 1/2: green {self.pointer} · Enter: then red",
-                f"Green {self.pointer} · Enter: then red",
-            ]
-        if self.votes_allowed > 1:
-            slots, _ = self.pending()
-            marked = ", ".join(map(str, self.marks)) if self.marks else "none"
-            vote = " and ".join(map(str, slots))
-            return [
-                f"Marked: {marked} · Space: mark · Enter: vote {vote}",
-                f"Marked: {marked} · Space · Enter: vote {vote}",
-                f"Marked: {marked} · Enter: vote {vote}",
-            ]
-        return [f"←→ or 1-9 turn · Enter: vote for {self.pointer}", f"←→ turn · Enter: vote {self.pointer}"]
+        return drawing.captions(self.look)
 
     def caption(self, width: int | None = None) -> str:
         """The longest caption that fits `width` (all of it when no width is given)."""
-        captions = self.captions()
-        if width is None:
-            return captions[0]
-        return next((c for c in captions if len(c) <= width), captions[-1])
+        return drawing.caption(self.look, width)
 
-    def render(self) -> Content:
-        width = self.content_size.width
-        if not self.slots or width <= 0:
-            return Content("No cards on the board.")
-        numbers: list[str | tuple[str, str]] = []
-        arrows = [" "] * width
-        at = 0
-        for slot, (x, cell, text, style) in enumerate(self._cells(width), start=1):
-            left = (cell - len(text)) // 2
-            numbers.append(" " * (x + left - at))
-            numbers.append((text, style))
-            at = x + left + len(text)
-            middle = x + left + len(text) // 2
-            if slot == self.pointer and middle < width:
-                arrows[middle] = "▲"
-        rows = [Content.assemble(*numbers).truncate(width)]
-        if self.content_size.height >= 3:  # room for the pointer's arrow under the numbers
-            rows.append(Content("".join(arrows)))
-        rows.append(Content(self.caption(width)).truncate(width, ellipsis=True))
-        return Content("\n").join(rows)
+    def on_resize(self, event: events.Resize) -> None:
+        self._draw()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if self._drawn_at != (self.look, tuple(self.size), self.rich_style):
+            self.picture = self._picture()  # (drawn now, all of it: a layout or a style change draws it whole)
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        # (the picture's lines carry their whole style: the cells after a text keep only its background, as
+        # Textual's text does, so they join the padding's cells)
+        picture = self.picture
+        return picture[y] if 0 <= y < len(picture) else Strip.blank(self.size.width, self.rich_style)
+
+    def _picture(self) -> tuple[Strip, ...]:
+        width, height = self.size
+        self._drawn_at = (self.look, (width, height), self.rich_style)
+        if width <= 0 or height <= 0:
+            return ()
+        return drawing.dial_picture(PICTURES, self.look, width, height, self.get_visual_style())
+
+    def _draw(self) -> None:
+        if self.size.width > 0:
+            self.show_fitted(self._picture())

@@ -67,6 +67,22 @@ class PictureView(ScrollView):
         self.before_drawing()
         return super().render_lines(crop)
 
+    def show_fitted(self, picture: Picture) -> None:
+        """Show `picture`, made for the widget's size (it never scrolls), redrawing only the rows whose line is
+        another. (It leaves the virtual size alone: a new one asks for a layout.)"""
+        before = self.picture
+        if picture is before:
+            return
+        self.picture = picture
+        width, height = self.size
+        rows = [
+            y
+            for y in range(min(height, max(len(before), len(picture))))
+            if y >= len(before) or y >= len(picture) or before[y] is not picture[y]
+        ]
+        for first, last in bands(rows):
+            self.refresh(Region(0, first, width, last - first + 1))
+
     def render_line(self, y: int) -> Strip:
         # (a Strip keeps its crops and styled forms: the picture's strips are shared, and so are those)
         scroll_x, scroll_y = self.scroll_offset
