@@ -449,6 +449,9 @@ async def play_turn(
     assert state.phase == "vote", state.phase
     if seen is not None:
         seen.boards.update(state.turn.board)
+    # every voter's dial turns over this turn's board, shown whole (no key acts on cards a player did not see)
+    marks = card_marks(table, set(state.turn.board)).values()
+    await asyncio.gather(*(wait_text(players[seat].client, *marks) for seat in givers))
     owners = board_slots(state)
     teller_slot = state.turn.board.index(state.turn.clue_card) + 1 if state.turn.clue_card else 0
     finder = star if star != teller else (teller + 1) % len(players)

@@ -199,6 +199,10 @@ class CardList(PictureView):
     def _draw(self, *, quiet: bool = False) -> None:
         width, height = self.size
         if width <= 0 or (height <= 0 and self.items):
+            if self._drawn_at is not None and self.picture:
+                # Hidden, it keeps the lines of the picture it showed: shown again at the size it had, Textual would
+                # draw those (a board showing the last turn's cards under this turn's dial). Forgotten now.
+                self.refresh()
             self._drawn_at = None  # (hidden: drawn when it shows, before it is drawn)
             return  # (drawn when it has a size; the note alone makes its height)
         room = self._room()
