@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
@@ -47,6 +46,7 @@ from dixit_tui.tui.widgets.chat import ChatPanel
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
+from dixit_tui.tui.widgets.over_view import OverView
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
@@ -108,17 +108,6 @@ class Row(Horizontal, LaidOutOnce, Backdrop):
 
 class ClueRow(Horizontal, LaidOutOnce):
     """The clue's label and box, one row (see LaidOutOnce: shown the first time, it laid the screen out twice)."""
-
-
-class OverPane(VerticalScroll):
-    """The end of the game's pane: it scrolls when its text is taller than the screen. Shown, it laid the screen out
-    twice (its new virtual size asked for a second layout): while its text fits, with no scroll bar before or after,
-    the first layout is the last (see LaidOutOnce); a scroll bar coming or going still gets its layout."""
-
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
-        fits = self.virtual_size.height <= size.height and virtual_size.height <= size.height
-        fits = fits and self.virtual_size.width <= size.width and virtual_size.width <= size.width
-        return super()._size_updated(size, virtual_size, container_size, layout=layout and not fits)
 
 
 class ClueLabel(Static, LaidOutOnce):
@@ -237,8 +226,7 @@ class TableScreen(Screen[None]):
                     with Pane(id="vote-pane"):
                         yield Board(id="board")
                         yield Dial(id="dial")
-                    with OverPane(id="over-pane", can_focus=False):
-                        yield TextBox(id="over-body")
+                    yield OverView(id="over-pane")
                 yield ChatPanel(id="chat")
         yield KeyBar()
 
@@ -607,7 +595,7 @@ class TableScreen(Screen[None]):
         game = self.game
         if game is None or not self.query_one(Panes).is_built("over-pane"):
             return  # (rendered when the pane is first shown)
-        self.query_one("#over-body", TextBox).show(content(words.over_text(self.view, self.over)))
+        self.query_one(OverView).show(words.over_text(self.view, self.over))
 
     def _render_status(self) -> None:
         line = words.status_line(self.view, self.choices(), time.time())

@@ -15,6 +15,7 @@ from dixit_tui.tui.panes import Panes
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.cards import Board, Hand
 from dixit_tui.tui.widgets.dial import Dial
+from dixit_tui.tui.widgets.over_view import OverView
 from tests.tui.fixtures import coordinator, options, phase_of, play_until, screen_text, seat, settle
 
 SIZE = (100, 30)
@@ -27,7 +28,7 @@ def built(screen: TableScreen) -> dict[str, int]:
         # (the hand's widget also holds the note under it: a watcher's shows the note alone, no cards)
         "hand": len([hand for hand in screen.query(Hand) if hand.items]) + len(screen.query("#clue-input")),
         "vote": len(screen.query(Board)) + len(screen.query(Dial)),
-        "over": len(screen.query("#over-body")),
+        "over": len(screen.query(OverView)),
     }
 
 
