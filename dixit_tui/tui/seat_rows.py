@@ -8,7 +8,7 @@ Every name is player text: it only ever goes into Content as plain text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.cells import cell_len
 from textual.content import Content
@@ -35,8 +35,10 @@ def seat_marker(seat: int) -> str:
     return MARKERS[seat] if 0 <= seat < len(MARKERS) else "?"
 
 
-@dataclass(frozen=True, slots=True)
-class SeatLine:
+class SeatLine(NamedTuple):
+    """One seat as the seats panel shows it (a named tuple: compared and hashed without a Python call, as every
+    update looks the side column's picture up by its seats)."""
+
     seat: int
     name: str
     score: int | None

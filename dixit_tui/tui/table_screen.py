@@ -52,6 +52,7 @@ from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
 from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
+from dixit_tui.tui.widgets.top_lines import TopLines
 from dixit_tui.tui.widgets.wall import Wall
 
 if TYPE_CHECKING:
@@ -206,8 +207,7 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         self._pane = self._first_pane()  # the pane of the view shown (the wall hides the panes: not always built)
-        yield TextBox(id="topbar")
-        yield TextBox(id="status", keep_height=True)
+        yield TopLines(id="top")
         with Row(id="body"):
             yield SidePanel(id="side")
             with Column(id="main"):
@@ -409,7 +409,7 @@ class TableScreen(Screen[None]):
         self.set_class(game is not None and game.phase == Phase.VOTE and len(game.board) > CROWDED, "-crowded")
         self._render_status()
         if phase_changed and self._pane != pane:  # a layout comes with the new pane anyway (not every phase)
-            self.query_one("#status", TextBox).fit_height()
+            self.query_one(TopLines).fit()
         if phase_changed or role_changed:  # (your vote is in: the board takes the dial's place)
             self._focus_for_phase()
         self._close_stale_dialogs()
@@ -469,7 +469,7 @@ class TableScreen(Screen[None]):
         if key == self._topbar_key:
             return  # (the same words: an ordinary move, a tick that leaves the clock's text as it was)
         self._topbar_key = key
-        self.query_one("#topbar", TextBox).show(content(words.topbar(view, width, now)))
+        self.query_one(TopLines).show_bar(words.topbar(view, width, now))
 
     def _render_feed(self, previous: TableView | None) -> None:
         chat = self.query_one(ChatPanel)
@@ -611,7 +611,7 @@ class TableScreen(Screen[None]):
 
     def _render_status(self) -> None:
         line = words.status_line(self.view, self.choices(), time.time())
-        self.query_one("#status", TextBox).show(content(line))
+        self.query_one(TopLines).show_status(line)
 
     def status_text(self) -> Content:
         """What you should do now, in one sentence (player names as plain text)."""

@@ -14,7 +14,7 @@ same size share one picture, and one more spectator costs a lookup (`counts`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from dixit_tui.coordinator import TableView
 from dixit_tui.coordinator.models import TableStatus
@@ -250,7 +250,7 @@ def seats_column(pen: Pen, view: TableView, reveal: Reveal | None, width: int) -
 
 
 def _as_in(line: SeatLine, reveal: Reveal) -> SeatLine:
-    return replace(line, storyteller=line.seat == reveal.storyteller, waiting=False, typing=False)
+    return line._replace(storyteller=line.seat == reveal.storyteller, waiting=False, typing=False)
 
 
 def reveal_shown(view: TableView) -> Reveal | None:

@@ -12,6 +12,7 @@ from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import HEADLINE, practice_help
 from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.textbox import TextBox
+from dixit_tui.tui.widgets.top_lines import TopLines
 
 SIZE = (80, 24)
 
@@ -52,7 +53,7 @@ async def test_the_help_follows_the_practice_turn_and_goes_with_it() -> None:
         assert shown is not None and shown.startswith(HEADLINE) and "You are the storyteller" in shown
         shown = help_shown(guest)
         assert shown is not None and "ana is the storyteller" in shown
-        assert "· practice turn ·" in str(guest.screen.query_one("#topbar", TextBox).render())
+        assert "· practice turn ·" in guest.screen.query_one(TopLines).bar.plain
 
         table = coord.tables[view.code]
         assert table.game is not None
@@ -126,7 +127,7 @@ async def test_voiding_the_practice_turn_and_a_game_ended_in_it_say_practice_not
         await settle(hp)
         assert table.game.state.winners == ()
         screen = next(s for s in host.screen_stack if isinstance(s, TableScreen))
-        shown = str(screen.query_one("#status", TextBox).render())
+        shown = screen.query_one(TopLines).status.plain
         assert "The practice ended, nobody won." in shown, shown
         over = str(screen.query_one("#over-body", TextBox).render())
         assert over.startswith("The practice ended: too few players are left to play, so nobody won."), over

@@ -29,6 +29,7 @@ from dixit_tui.tui.table_screen import Panes, TableScreen
 from dixit_tui.tui.widgets.cards import Hand
 from dixit_tui.tui.widgets.chat import Feed
 from dixit_tui.tui.widgets.recap import RecapScreen
+from dixit_tui.tui.widgets.top_lines import TopLines
 from tests.tui.fixtures import (
     coordinator,
     default_move,
@@ -117,15 +118,14 @@ async def test_the_clock_repaints_the_top_bar_only() -> None:
         await play_until([host, *others], lambda: phase(host) == "submit")
         await settle(pilot)
         for _ in range(3):
-            top = table.query_one("#topbar").render()
-            before = str(top)
+            before = table.query_one(TopLines).bar.plain
             forget_shared()  # (the line may have been styled by another test's app: counted here as made anew)
             counts, changed = await count(app, pilot, _tick(table))
-            assert str(table.query_one("#topbar").render()) != before
+            assert table.query_one(TopLines).bar.plain != before
             assert changed == 1
             assert counts.layouts == 0 and counts.full_updates == 0
             assert counts.lines_sent == 1 and counts.lines_rendered == 1
-            assert set(counts.refreshed) == {"TextBox#topbar"}, counts.refreshed
+            assert set(counts.refreshed) == {"TopLines#top"}, counts.refreshed
 
 
 def _tick(table: TableScreen) -> Callable[[], Awaitable[None]]:
@@ -255,7 +255,7 @@ async def test_a_phase_change_lays_out_once_and_repaints_only_the_rows_it_change
             await settle(pilot)
         table = app.screen
         assert isinstance(table, TableScreen)
-        status = table.query_one("#status")
+        top = table.query_one(TopLines)
         seen = []
         for _ in range(3):
             before = phase(sessions[0])
@@ -264,13 +264,13 @@ async def test_a_phase_change_lays_out_once_and_repaints_only_the_rows_it_change
             for session in movers[:-1]:
                 await default_move(session)
             await settle(pilot)
-            rows_before = status.outer_size.height
+            rows_before = top.status_rows
             counts, changed = await count(app, pilot, lambda m=movers[-1]: default_move(m))  # type: ignore[misc]
             seen.append(f"{before}->{phase(sessions[0])}")
             where = (size, role, seen[-1], counts.refreshed)
             assert changed >= 10, where  # most of the main column
             if seen[-1] == "clue->submit":  # the same pane: laid out only if the status line needs another row
-                assert counts.layouts == (status.outer_size.height != rows_before), where
+                assert counts.layouts == (top.status_rows != rows_before), where
             assert counts.layouts <= 1, where
             heights: dict[str, int] = {}
             for widget in table.query("*"):
@@ -409,7 +409,7 @@ async def test_an_ordinary_move_measures_no_text_and_the_board_brings_its_lines_
         with patch.object(Content, "get_height", counted_height):
             for session in movers[:2]:
                 counts, _ = await count(app, pilot, lambda s=session: default_move(s))  # type: ignore[misc]
-                assert "TextBox#status" in counts.refreshed, counts.refreshed
+                assert "TopLines#top" in counts.refreshed, counts.refreshed
         assert measured == [], measured
         for session in movers[2:-1]:
             await default_move(session)

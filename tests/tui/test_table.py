@@ -31,6 +31,7 @@ from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.textbox import TextBox
+from dixit_tui.tui.widgets.top_lines import TopLines
 from dixit_tui.tui.widgets.transcript import TranscriptScreen
 from tests.e2e.bots import quick
 from tests.e2e.clock import drive_clock, reveal_out
@@ -741,7 +742,7 @@ async def test_the_deadline_counts_down_for_everyone() -> None:
         await app.session.add_bots(2)
         await app.session.start()
         await pilot.pause(0.3)
-        topbar = str(app.screen.query_one("#topbar").render())
+        topbar = app.screen.query_one(TopLines).bar.plain
         assert "⏱ 1:5" in topbar or "⏱ 2:00" in topbar, topbar
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rich.style import Style
+from textual import events
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -24,9 +25,13 @@ FITS = Size(0, 0)
 class PictureView(ScrollView):
     """Shows `self.picture`; `show_picture` replaces it."""
 
+    SCROLLS = True
+    """Whether a picture taller than the widget scrolls (False: the widget is as tall as its picture)."""
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.picture: Picture = ()
+        self._virtual = Size(0, 0)  # the virtual size it set
         self._style: Style | None = None  # `rich_style`, worked out once per change of style, not once per line
 
     def notify_style_update(self) -> None:
@@ -37,26 +42,36 @@ class PictureView(ScrollView):
         """Show `picture`, redrawing only what changed (`drawing`: called as the widget is laid out or drawn: nothing
         to redraw)."""
         before = self.picture
+        if picture is before:
+            return
         self.picture = picture
         width, height = self.size
-        # a picture taller than its room scrolls; one that fits asks for no layout, whatever its room
-        size = Size(width, len(picture)) if len(picture) > height else FITS
-        if size != self.virtual_size:
-            self.virtual_size = size
-            if not drawing:
-                self.refresh()
-            return
-        if picture is before or drawing:
+        if self._fit_room(width, height, drawing=drawing) or drawing:
             return
         # the same room: only the rows whose line is another
         top = self.scroll_offset.y
         rows = [
             y
             for y in range(max(top, 0), min(max(len(before), len(picture)), top + height))
-            if y >= len(before) or y >= len(picture) or before[y] is not picture[y]
-        ]
+            if y >= len(before) or y >= len(picture) or (before[y] is not picture[y] and before[y] != picture[y])
+        ]  # (another strip with the same line: a cache emptied, or the line made again by another part)
         if rows:  # (one refresh for all of them: each call of it does the same work again)
             self.refresh(*[Region(0, first - top, width, last - first + 1) for first, last in bands(rows)])
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_room(*self.size)  # (the same picture in another room: a scroll bar may come or go)
+
+    def _fit_room(self, width: int, height: int, *, drawing: bool = False) -> bool:
+        """The virtual size for the picture in a room of `width` x `height` (a picture taller than its room scrolls;
+        one that fits asks for no layout, whatever its room); True if it changed (the widget is drawn whole)."""
+        picture = self.picture
+        size = Size(width, len(picture)) if self.SCROLLS and len(picture) > height else FITS
+        if size is self._virtual or size == self._virtual:  # (the usual case, told without comparing sizes)
+            return False
+        self._virtual = self.virtual_size = size
+        if not drawing:
+            self.refresh()
+        return True
 
     def before_drawing(self) -> None:
         """Called as the widget is about to be drawn: a subclass whose picture depends on its size may make it here
