@@ -310,6 +310,8 @@ def clue_line(view: TableView, last_reveal: Reveal | None = None) -> Words | Non
         content = _w(("Clue: ", "bold"), (f"“{game.clue}”", "bold italic"), f" — told by {teller}{you}{by}")
     elif game.storyteller is None:
         content = _w("No clue yet: anyone may give the first clue.")
+    elif game.storyteller == view.you:
+        content = _w("No clue yet: ", ("you", "bold"), " are the storyteller.")
     else:
         content = _w("No clue yet: ", (seat_name(view, game.storyteller), "bold"), " is the storyteller.")
     writers = names(view, view.typing) if game.clue is None else []

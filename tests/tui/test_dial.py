@@ -208,15 +208,18 @@ async def test_party_storyteller_places_the_red_marker_second() -> None:
         await pilot.pause()
         assert dial.stage == "red" and dial.green == 3
         assert app.of("cast") == []
-        assert ("changed", 3, "red") in app.seen
-        assert "Green 3 · red 3" in picture_text(dial.picture)
+        assert ("changed", 4, "red") in app.seen  # the red starts on the next card, not on the green vote
+        assert "Green 3 · red 4" in picture_text(dial.picture)
         await pilot.press("escape")  # back to the green step
         assert dial.stage == "green" and dial.pointer == 3
-        await pilot.press("4", "enter", "left", "left")
+        await pilot.press("4", "enter", "left", "left", "left")
         assert dial.stage == "red" and dial.pointer == 2
         await pilot.press("enter")
         await pilot.pause()
         assert app.of("cast") == [("cast", (4,), 2)]
+        await pilot.press("7", "enter", "enter")  # from the last card, the red starts on the first
+        await pilot.pause()
+        assert app.of("cast")[-1] == ("cast", (7,), 1)
         assert dial.stage == "green"
 
 
@@ -224,7 +227,7 @@ async def test_red_marker_may_go_on_any_slot() -> None:
     """The red step ignores the green step's forbidden slots (own card allowed)."""
     app = DialApp(Dial(5, forbidden=(2,), places_red=True))
     async with app.run_test(size=(60, 8)) as pilot:
-        await pilot.press("1", "enter", "right", "enter")
+        await pilot.press("1", "enter", "enter")  # the red starts on 2, the card green could not take
         await pilot.pause()
         assert app.of("cast") == [("cast", (1,), 2)]
 

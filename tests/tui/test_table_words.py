@@ -135,6 +135,8 @@ async def test_standard_clue_submit_and_vote_as_each_seat_sees_them() -> None:
     assert plain(words.hand_note(view_of(zoe), Choices())) == "You are watching: hands stay hidden."
     line = words.clue_line(view_of(others[0]))
     assert line is not None and line.plain == f"No clue yet: {name} is the storyteller."
+    line = words.clue_line(view)  # the storyteller's own screen
+    assert line is not None and line.plain == "No clue yet: you are the storyteller."
     assert words.clue_label(view) == "Clue:" and words.clue_label(view_of(others[0])) == "Kept:"
     await tell(teller)
     # the cards

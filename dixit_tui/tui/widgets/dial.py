@@ -337,6 +337,8 @@ class Dial(PictureView, can_focus=True):
             self.stage = "red"
             if self.voted_red is not None and 1 <= self.voted_red <= self.slots:
                 self.pointer = self.voted_red
+            elif self.slots > 1:  # the next card: Enter twice would put the red on the green vote (0 points for it)
+                self.pointer = self.green % self.slots + 1
             self._moved()
             return
         slots, red = self.pending()
