@@ -285,6 +285,9 @@ class DixitApp(App[int]):
             await super().on_event(event)  # (a priority binding: quits, whatever waits)
             return
         gate = self._key_gate
+        if not self.screen_stack:  # (the app is closing, its last screen gone: nothing left to type at)
+            event.stop()
+            return
         if getattr(event, _TYPED_AT, None) is None:
             setattr(event, _TYPED_AT, self.screen)  # see _on_key
             setattr(event, _TYPED_FOR, self._key_role(event, arriving=True))
