@@ -21,7 +21,6 @@ TO_BE_REMOVED = frozenset(
         "shared_css",
         "subtree_layout",
         "screen_patches",
-        "panes",
         "line_cache",
     )
 )

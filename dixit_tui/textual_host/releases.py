@@ -70,15 +70,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/widget.py:Widget.__init__": {
         "3b39426f67200d32": "8.0.0-8.2.8",
     },
-    "textual/widgets/_content_switcher.py:ContentSwitcher.__init__": {
-        "2766e6d454361bcd": "8.0.0-8.2.8",
-    },
-    "textual/app.py:App._begin_batch": {
-        "ae7360a466d09239": "8.0.0-8.2.8",
-    },
-    "textual/app.py:App._end_batch": {
-        "c7c873de0b85db2e": "8.0.0-8.2.8",
-    },
     "textual/_compositor.py:Compositor._render_chops": {
         "12a7979c94d3dbb9": "8.0.0-8.2.8",
     },
@@ -226,12 +217,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/messages.py:Layout.can_replace": {
         "0697f0d3c09d2336": "8.0.0-8.2.8",
     },
-    "textual/_node_list.py:NodeList.updated": {
-        "15c582326563e333": "8.0.0-8.2.8",
-    },
-    "textual/widgets/_content_switcher.py:ContentSwitcher.watch_current": {
-        "ff4ffd4ada5b1a9b": "8.0.0-8.2.8",
-    },
     "textual/strip.py:Strip.render": {
         "bf9d28edf4f44cb1": "8.0.0-8.2.8",
     },
@@ -299,9 +284,6 @@ MODULES: dict[str, dict[str, str]] = {
         "98e03f04c60a00e5": "8.2.5",
         "a1c04e978716b9e3": "8.2.6-8.2.8",
     },
-    "textual/widgets/_content_switcher.py": {
-        "57117dd857ee1999": "8.0.0-8.2.8",
-    },
     "textual/strip.py": {
         "b58d946c8b0cbabc": "8.0.0-8.2.8",
     },
@@ -336,9 +318,6 @@ MODULES: dict[str, dict[str, str]] = {
     },
     "textual/messages.py": {
         "e616e9ab5eb23933": "8.0.0-8.2.8",
-    },
-    "textual/_node_list.py": {
-        "45fac0dd086a9cd0": "8.0.0-8.2.8",
     },
     "textual/message_pump.py": {
         "f9ba9a28069fd037": "8.0.0-8.0.2",

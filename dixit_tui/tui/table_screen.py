@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, ContentSwitcher, Input, Static
+from textual.widgets import Input, Static
 
 from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableOptions, TableView
 from dixit_tui.coordinator.models import TableStatus
@@ -36,17 +36,15 @@ from dixit_tui.tui.capabilities import FULL
 from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.line_cache import forget_with_shared
-from dixit_tui.tui.panes import Backdrop
-from dixit_tui.tui.panes import Panes as LazyPanes
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
 from dixit_tui.tui.wall_picture import wall_wanted
-from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
+from dixit_tui.tui.widgets.cards import CardItem, CardList
 from dixit_tui.tui.widgets.chat import ChatPanel
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
-from dixit_tui.tui.widgets.over_view import OverView
+from dixit_tui.tui.widgets.main_view import MainMode, MainView
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
@@ -94,16 +92,8 @@ BLANK = Content("")  # a note's row kept, blank
 CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
 
 
-class Pane(Vertical, LaidOutOnce, Backdrop):
-    """A phase's pane (see LaidOutOnce and Backdrop)."""
-
-
-class Panes(LazyPanes, LaidOutOnce):
-    """The phases' panes, one shown at a time, each built when first shown (see LazyPanes and LaidOutOnce)."""
-
-
-class Row(Horizontal, LaidOutOnce, Backdrop):
-    """The body: side and main columns (see LaidOutOnce and Backdrop)."""
+class Row(Horizontal, LaidOutOnce):
+    """The body: side and main columns (see LaidOutOnce)."""
 
 
 class ClueRow(Horizontal, LaidOutOnce):
@@ -114,8 +104,8 @@ class ClueLabel(Static, LaidOutOnce):
     """The clue box's label, of a fixed width (see LaidOutOnce)."""
 
 
-class Column(Vertical, LaidOutOnce, Backdrop):
-    """The main column (see LaidOutOnce and Backdrop)."""
+class Column(Vertical, LaidOutOnce):
+    """The main column (see LaidOutOnce)."""
 
 
 class TableScreen(Screen[None]):
@@ -177,6 +167,10 @@ class TableScreen(Screen[None]):
         self._role_before = self._role  # ... before its last change
         self._role_since: float | None = None  # when it last changed (None: not since the screen opened)
         self._wall: Wall | None = None  # a spectator's big screen (tui/wall_picture.py), mounted when first shown
+        self._mode: MainMode = self._mode_now()  # the main region's mode
+        self._clue_row: ClueRow | None = None  # the clue box's row, mounted the first time you can give a clue
+        self._clue_box: TextField | None = None
+        self._the_dial: Dial | None = None  # the dial, mounted the first time you vote
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
@@ -195,49 +189,28 @@ class TableScreen(Screen[None]):
     # --- layout --------------------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        self._pane = self._first_pane()  # the pane of the view shown (the wall hides the panes: not always built)
         yield TopLines(id="top")
         with Row(id="body"):
             yield SidePanel(id="side")
             with Column(id="main"):
                 yield TextBox(id="clue")
-                # the other panes are built when first shown; the hand, the clue row and the dial when first needed
-                # (never at a spectator's screen)
-                with Panes(id="panes", initial=self._first_pane(), parts=("clue-row", "dial")):
-                    with VerticalScroll(id="lobby-pane", can_focus=False):
-                        yield TextBox(id="lobby-info")
-                        with Horizontal(id="lobby-buttons"):
-                            yield Button(Content("Start (s)"), id="start-btn", variant="primary", compact=True)
-                            yield Button(Content("Practice (p)"), id="practice-btn", compact=True)
-                            yield Button(Content("Leave (l)"), id="leave-btn", compact=True)
-                    with Pane(id="hand-pane"):
-                        yield Hand(id="hand")  # (its note under the cards: a spectator's has the note alone)
-                        with ClueRow(id="clue-row"):
-                            yield ClueLabel(Content("Clue:"), id="clue-label", markup=False)
-                            yield TextField(
-                                placeholder="type your clue, Enter sends",
-                                id="clue-input",
-                                compact=True,
-                                limit=CLUE_MAX,
-                                what="Your clue",
-                                counter="clue-left",
-                            )
-                            yield RoomLeft(id="clue-left", markup=False)
-                    with Pane(id="vote-pane"):
-                        yield Board(id="board")
-                        yield Dial(id="dial")
-                    yield OverView(id="over-pane")
+                # the lobby, the hand, the board or the game's end; the clue box and the dial under it, hidden until
+                # used (never at a spectator's screen: built if a spectator takes a seat and needs them)
+                yield MainView(self._mode, id="main-view")
+                if self.view.you is not None:
+                    yield self._new_clue_row()
+                    yield self._new_dial()
                 yield ChatPanel(id="chat")
         yield KeyBar()
 
-    def _first_pane(self) -> str:
-        """The pane the first view shows (as `_render_view` picks it)."""
+    def _mode_now(self) -> MainMode:
+        """The main region's mode for the view."""
         view, game = self.view, self.game
         if view.status == TableStatus.LOBBY or game is None:
-            return "lobby-pane"
+            return "lobby"
         if view.status == TableStatus.OVER or game.phase == Phase.OVER:
-            return "over-pane"
-        return "vote-pane" if game.phase == Phase.VOTE else "hand-pane"
+            return "over"
+        return "vote" if game.phase == Phase.VOTE else "hand"
 
     def on_mount(self) -> None:
         self._render_view()
@@ -341,14 +314,43 @@ class TableScreen(Screen[None]):
             over=self.over,
         )
 
+    def _main(self) -> MainView:
+        """The main region: the lobby, the hand, the board or the game's end."""
+        return self.query_one(MainView)
+
     def _dial(self) -> Dial | None:
         """The dial, once built (the first time you vote)."""
-        return self.query_one(Dial) if self.query_one(Panes).part_built("dial") else None
+        return self._the_dial
 
     def _voting_dial(self) -> Dial:
-        """The dial (built if it was not)."""
-        self.query_one(Panes).build_part("dial")
-        return self.query_one(Dial)
+        """The dial (built under the main region if it was not)."""
+        dial = self._the_dial
+        if dial is None:
+            dial = self._new_dial()
+            self.query_one(Column).mount(dial, after=self._main())
+        return dial
+
+    def _new_dial(self) -> Dial:
+        dial = self._the_dial = Dial(id="dial")
+        dial.display = False
+        self._displayed[id(dial)] = False
+        return dial
+
+    def _new_clue_row(self) -> ClueRow:
+        """The clue box's row (hidden), with its label, the box and the room left."""
+        box = self._clue_box = TextField(
+            placeholder="type your clue, Enter sends",
+            id="clue-input",
+            compact=True,
+            limit=CLUE_MAX,
+            what="Your clue",
+            counter="clue-left",
+        )
+        label = ClueLabel(Content(self._clue_label), id="clue-label", markup=False)
+        row = self._clue_row = ClueRow(label, box, RoomLeft(id="clue-left", markup=False), id="clue-row")
+        row.display = False
+        self._displayed[id(row)] = False
+        return row
 
     def _ask(
         self,
@@ -386,17 +388,17 @@ class TableScreen(Screen[None]):
 
         self._render_topbar()
         wall = wall_wanted(view, self.size.width, self.size.height)
-        if not wall:  # (the wall hides the seats and the panes: they are drawn when it gives way, not at each move)
+        if not wall:  # (the wall hides the seats and the main region: drawn when it gives way, not at each move)
             self._render_side()
         self._render_feed(previous)
         self._render_clue()
-        pane, self._pane = self._pane, self._first_pane()
+        mode, self._mode = self._mode, self._mode_now()
         if not wall:
             self._render_pane()
         # a board of 9 to 12 cards: on a cramped screen the feed and the board's frame give it their rows
         self.set_class(game is not None and game.phase == Phase.VOTE and len(game.board) > CROWDED, "-crowded")
         self._render_status()
-        if phase_changed and self._pane != pane:  # a layout comes with the new pane anyway (not every phase)
+        if phase_changed and self._mode != mode:  # a layout comes with the new mode anyway (not every phase)
             self.query_one(TopLines).fit()
         if phase_changed or role_changed:  # (your vote is in: the board takes the dial's place)
             self._focus_for_phase()
@@ -405,25 +407,30 @@ class TableScreen(Screen[None]):
         self._render_wall()
 
     def _render_side(self) -> None:
-        """The seats, the score track (or the practice turn's help) beside the panes."""
+        """The seats, the score track (or the practice turn's help) beside the main region."""
         self.query_one(SidePanel).show(self.view)
 
     def _render_pane(self) -> None:
-        """The pane of the phase: the lobby, the hand, the vote or the game over."""
-        switcher = self.query_one(ContentSwitcher)
-        switcher.current = self._pane
-        if self._pane == "lobby-pane":
-            self._render_lobby()
-        elif self._pane == "over-pane":
+        """The main region in the mode of the phase: the lobby, the hand, the vote or the game over; the clue box
+        and the dial under it only in their phase."""
+        mode, main = self._mode, self._main()
+        main.set_mode(mode)
+        if mode == "lobby":
+            main.show_lobby(self.view)
+        elif mode == "over":
             self._render_over()
-        elif self._pane == "vote-pane":
+        elif mode == "vote":
             self._render_vote()
         else:
             self._render_hand()
+        if mode != "hand" and self._clue_row is not None:
+            self._show(self._clue_row, False)
+        if mode != "vote" and self._the_dial is not None:
+            self._show(self._the_dial, False)
 
     def _render_wall(self) -> None:
         """A spectator's screen of at least 160x48 shows the table as the wall (in place of the seats, the clue and
-        the panes; the log and chat stay under it), and the usual table below that size."""
+        the main region; the log and chat stay under it), and the usual table below that size."""
         on = wall_wanted(self.view, self.size.width, self.size.height)
         if on and self._wall is None:
             self._wall = Wall(id="wall")
@@ -485,24 +492,20 @@ class TableScreen(Screen[None]):
         if line is not None and not wall:  # (under the wall it is hidden: its words would ask for a layout)
             clue.show(content(line))
 
-    def _render_lobby(self) -> None:
-        view = self.view
-        self.query_one("#lobby-info", TextBox).show(content(words.lobby_info(view)))
-        start = self.query_one("#start-btn", Button)
-        start.display = view.is_host
-        start.disabled = view.start_problem is not None
-        self.query_one("#practice-btn", Button).display = view.is_host
-
-    def _hand(self) -> Hand:
-        """Your hand (and the note under it)."""
-        hand = self.query_one(Hand)
+    def _hand(self) -> MainView:
+        """Your hand (and the note under it): the main region in its hand mode."""
+        hand = self._main()
         hand.pick = self._pick_now
         return hand
 
     def _clue_input(self) -> Input:
-        """The clue box (its row built if it was not)."""
-        self.query_one(Panes).build_part("clue-row")
-        return self.query_one("#clue-input", Input)
+        """The clue box (its row built under the main region if it was not)."""
+        box = self._clue_box
+        if box is None:
+            self.query_one(Column).mount(self._new_clue_row(), after=self._main())
+            box = self._clue_box
+            assert box is not None
+        return box
 
     def _hand_items(self, game: PlayerView) -> list[CardItem]:
         items = []
@@ -514,7 +517,6 @@ class TableScreen(Screen[None]):
     def _render_hand(self) -> None:
         game = self.game
         assert game is not None
-        panes = self.query_one(Panes)
         hand = self._hand()
         # what the cards shown are made of (`_hand_items`): an ordinary move changes none of it
         key = (game.hand, game.voided_card, game.can_clue, game.submit_count, self.chosen, tuple(self.marked))
@@ -534,11 +536,17 @@ class TableScreen(Screen[None]):
                 hand.can_choose = can_choose
                 self.refresh_bindings()
         clue_now = self._can_clue_now()
-        if clue_now or panes.part_built("clue-row"):  # (built the first time you can give a clue)
+        if clue_now or self._clue_box is not None:  # (built the first time you can give a clue)
             box = self._clue_input()
             # a clue typed when the turn moved on stays on screen, as typed, until you send or clear it
             kept = bool(box.value) and self.view.you is not None
-            self._show(self.query_one("#clue-row"), clue_now or kept)
+            row, shown = self._clue_row, clue_now or kept
+            assert row is not None
+            self._show(row, shown)
+            # under a hand shown bare (the blind clue's: no cards, its note alone) the row comes right after the note
+            bare = not hand.items
+            row.set_class(bare, "-fill")
+            hand.set_class(bare and shown, "-above-clue")
             label = words.clue_label(self.view)
             if label != self._clue_label:
                 self._clue_label = label
@@ -573,7 +581,7 @@ class TableScreen(Screen[None]):
                 voted_red=game.your_red,
                 board=(game.turn, tuple(s.card for s in game.board)),
             )
-        board = self.query_one(Board)
+        board = self._main()
         highlight = f"slot-{dial.pointer}" if dial is not None and game.can_vote else None
         # who does not vote moves the board's highlight, to read each card whole (its `▶` points at no vote)
         board.can_focus = not game.can_vote
@@ -584,18 +592,18 @@ class TableScreen(Screen[None]):
         """The line between the board and the dial: a dial refusal's hint while it holds (it speaks of where the dial
         is, on this board), else the note for whoever does not vote."""
         game, dial, hint = self.game, self._dial(), self._dial_hint
-        if game is None:
-            return
+        if game is None or self._main().mode != "vote":
+            return  # (drawn when the board shows)
         if hint is not None and not (game.can_vote and dial is not None and dial.display and dial.board == hint[0]):
             hint = self._dial_hint = None  # (a new board, or your vote is in: it no longer says what a key does)
         text = Words.of(hint[1]) if hint is not None else words.vote_note(self.view)
-        self.query_one(Board).show_note(content(text) if text is not None else None, hint=hint is not None)
+        self._main().show_note(content(text) if text is not None else None, hint=hint is not None)
 
     def _render_over(self) -> None:
-        game = self.game
-        if game is None or not self.query_one(Panes).is_built("over-pane"):
-            return  # (rendered when the pane is first shown)
-        self.query_one(OverView).show(words.over_text(self.view, self.over))
+        main = self._main()
+        if self.game is None or main.mode != "over":
+            return  # (rendered when the game's end shows)
+        main.show_over(words.over_text(self.view, self.over))
 
     def _render_status(self) -> None:
         line = words.status_line(self.view, self.choices(), time.time())
@@ -613,9 +621,8 @@ class TableScreen(Screen[None]):
         focused = self.focused
         if not isinstance(focused, Input) or not focused.value:
             return None
-        if focused.id == "clue-input" and not (
-            self.query_one("#clue-row").display and self.query_one(ContentSwitcher).current == "hand-pane"
-        ):
+        row = self._clue_row
+        if focused.id == "clue-input" and not (row is not None and row.display and self._mode == "hand"):
             return None
         return focused
 
@@ -640,15 +647,15 @@ class TableScreen(Screen[None]):
             if game.hand:
                 target = self._hand()
         elif game.phase == Phase.VOTE:
-            target = self._voting_dial() if game.can_vote else self.query_one(Board)
+            target = self._voting_dial() if game.can_vote else self._main()
         self.set_focus(target)
 
     def _keep_typed_clue(self, previous: TableView) -> None:
         """The turn moved on while you were typing a clue: the text stays in the box (not sent), with a notice
         (once: when the clue could be given before and cannot now)."""
-        if not self.query_one(Panes).part_built("clue-row"):
+        box = self._clue_box
+        if box is None:
             return  # no clue box yet: nothing typed
-        box = self.query_one("#clue-input", Input)
         could = words.can_clue_now(previous)
         if could and box.value and not self._can_clue_now() and self.view.you is not None:
             self.notify(words.clue_kept(self.view), markup=False)
@@ -701,11 +708,18 @@ class TableScreen(Screen[None]):
 
     # --- the hand, the clue, the board and the dial ------------------------------------------------------------
 
-    @on(Hand.Picked, "#hand")
-    def hand_picked(self, event: Hand.Picked) -> None:
-        """A card clicked (Enter at the hand calls `_pick` itself: see `Hand.pick`)."""
+    @on(CardList.Picked, "#main-view")
+    def card_picked(self, event: CardList.Picked) -> None:
+        """A card of the hand clicked (Enter at the hand calls `_pick` itself: see `Hand.pick`), or one of the board:
+        it points the dial."""
         event.stop()
-        self._pick(event.key)
+        if not event.key.startswith("slot-"):
+            self._pick(event.key)
+            return
+        dial = self._dial()
+        if dial is not None and dial.display:
+            dial.focus()
+            dial.select(int(event.key.removeprefix("slot-")))
 
     def _pick_now(self, card: str) -> Widget | None:
         """Enter at the hand (`Hand.pick`): a card for your clue is picked at once, and the clue box it opens takes
@@ -814,8 +828,10 @@ class TableScreen(Screen[None]):
         if game is None or game.phase != Phase.VOTE:
             return
         self._drop_dial_hint()
-        dial = event.dial
-        self.query_one(Board).show_items(self._board_items(game, dial), highlight=f"slot-{event.pointer}")
+        dial, board = event.dial, self._main()
+        if board.mode != "vote":
+            return
+        board.show_items(self._board_items(game, dial), highlight=f"slot-{event.pointer}")
         self._render_status()
 
     def _drop_dial_hint(self) -> None:
@@ -837,14 +853,6 @@ class TableScreen(Screen[None]):
         self._dial_hint = (event.dial.board, event.reason)  # the new refusal replaces the last
         self._render_vote_note()
 
-    @on(Board.Picked, "#board")
-    def board_clicked(self, event: Board.Picked) -> None:
-        event.stop()
-        dial = self._dial()
-        if dial is not None and dial.display:
-            dial.focus()
-            dial.select(int(event.key.removeprefix("slot-")))
-
     # --- chat ---------------------------------------------------------------------------------------------------
 
     async def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
@@ -862,17 +870,14 @@ class TableScreen(Screen[None]):
 
     # --- buttons ------------------------------------------------------------------------------------------------
 
-    @on(Button.Pressed, "#start-btn")
-    async def start_pressed(self) -> None:
-        await self.action_start()
-
-    @on(Button.Pressed, "#practice-btn")
-    async def practice_pressed(self) -> None:
-        await self.action_practice()
-
-    @on(Button.Pressed, "#leave-btn")
-    def leave_pressed(self) -> None:
-        self.action_leave()
+    async def on_main_view_pressed(self, event: MainView.Pressed) -> None:
+        """A button of the lobby clicked: what its key does."""
+        if event.action == "start":
+            await self.action_start()
+        elif event.action == "practice":
+            await self.action_practice()
+        elif event.action == "leave":
+            self.action_leave()
 
     # --- actions ------------------------------------------------------------------------------------------------
 
