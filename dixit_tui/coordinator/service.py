@@ -645,8 +645,12 @@ class Coordinator:
                 self.broadcast(table)
 
     def _clocks_changed(self, table: Table) -> None:
-        if table.clocks_unshown:  # (the caller of `schedule` showed nothing)
+        if not table.clocks_unshown:
+            return  # the caller of `schedule` showed it
+        if any(not getattr(session, "remote", False) for session in table.sessions()):
             self._spawn(self.show_clocks(table))
+        else:
+            table.clocks_unshown = False  # nobody here to show it to
 
     async def show_clocks(self, table: Table) -> None:
         """What the table's clocks show changed and no broadcast has shown it (see `schedule`): everyone at the table
