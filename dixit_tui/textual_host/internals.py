@@ -28,13 +28,6 @@ class Internal:
 INTERNALS: tuple[Internal, ...] = (
     Internal(
         "textual/screen.py",
-        "Screen._compositor_refresh",
-        "overridden: the default screen under the others passes on nothing",
-        "dixit_tui/tui/app.py",
-        "30c01d22baee5fa4",
-    ),
-    Internal(
-        "textual/screen.py",
         "Screen._on_screen_resume",
         "patched: a new screen keeps the styles it mounted with on its first resume",
         "dixit_tui/tui/screen_patches.py",
@@ -210,13 +203,6 @@ INTERNALS: tuple[Internal, ...] = (
     ),
     Internal(
         "textual/app.py",
-        "App._on_resize",
-        "prevented for a Resize to the app's own size (read: _size, _resize_event)",
-        "dixit_tui/tui/app.py",
-        "4272d7e592be08cf",
-    ),
-    Internal(
-        "textual/app.py",
         "App._get_screen",
         "overridden for a new screen: its AwaitMount asks for no second layout (called: _register)",
         "dixit_tui/tui/app.py",
@@ -356,20 +342,6 @@ INTERNALS: tuple[Internal, ...] = (
         "read: which rules may apply to a node",
         "dixit_tui/tui/shared_styles.py",
         "13f9bedcdc01f16e",
-    ),
-    Internal(
-        "textual/app.py",
-        "App.get_css_variables",
-        "overridden: worked out once per process for each theme (depends on the theme only)",
-        "dixit_tui/tui/app.py",
-        "5e7a60630934e186",
-    ),
-    Internal(
-        "textual/app.py",
-        "App.update_styles",
-        "overridden: a widget not in the DOM yet is not styled (it is when it mounts)",
-        "dixit_tui/tui/app.py",
-        "dd2c8ed8079956be",
     ),
     Internal(
         "textual/_styles_cache.py",

@@ -25,9 +25,6 @@ RELEASES: tuple[str, ...] = (
 
 # each part -> each of its sources (None: not there) -> the releases that have it
 PARTS: dict[str, dict[str | None, str]] = {
-    "textual/screen.py:Screen._compositor_refresh": {
-        "30c01d22baee5fa4": "8.0.0-8.2.8",
-    },
     "textual/screen.py:Screen._on_screen_resume": {
         "e00b4ec53a62a57c": "8.0.0-8.2.8",
     },
@@ -109,10 +106,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/strip.py:Strip.render_style": {
         "1c9d39eec67991a5": "8.0.0-8.2.8",
     },
-    "textual/app.py:App._on_resize": {
-        "bae45cc09abb3445": "8.0.0-8.2.2",
-        "4272d7e592be08cf": "8.2.3-8.2.8",
-    },
     "textual/app.py:App._get_screen": {
         "3661ae3cd02783d1": "8.0.0-8.2.8",
     },
@@ -172,12 +165,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     },
     "textual/dom.py:DOMNode._selector_names": {
         "13f9bedcdc01f16e": "8.0.0-8.2.8",
-    },
-    "textual/app.py:App.get_css_variables": {
-        "5e7a60630934e186": "8.0.0-8.2.8",
-    },
-    "textual/app.py:App.update_styles": {
-        "dd2c8ed8079956be": "8.0.0-8.2.8",
     },
     "textual/_styles_cache.py:StylesCache.render_widget": {
         "6055d71d628f4a44": "8.0.0-8.2.6",
