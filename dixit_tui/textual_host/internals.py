@@ -430,63 +430,6 @@ INTERNALS: tuple[Internal, ...] = (
         "4eb17c26934e2275",
     ),
     Internal(
-        "textual/_compositor.py",
-        "Compositor._arrange_root",
-        "copied: its add_widget, started at a container placed as the screen's last layout placed it",
-        "dixit_tui/tui/subtree_layout.py",
-        "371c8d3116b594dc",
-    ),
-    Internal(
-        "textual/_compositor.py",
-        "Compositor.reflow",
-        "repeated for a part laid out: the hidden, shown and resized widgets, the regions to draw",
-        "dixit_tui/tui/compositor.py",
-        "0ab52ea196636572",
-    ),
-    Internal(
-        "textual/_compositor.py",
-        "Compositor.reflow_visible",
-        "overridden: a scroll leaves the full map out of date (the next layout is of the whole screen)",
-        "dixit_tui/tui/compositor.py",
-        "3cefeffcb01594d3",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._refresh_layout",
-        "patched: a layout for the layouts asked for (no size given, no scroll) may be of a part of the screen",
-        "dixit_tui/tui/screen_patches.py",
-        "d5155dd0cae68add",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._on_layout",
-        "read: _layout_widgets, the containers a layout was asked of",
-        "dixit_tui/tui/compositor.py",
-        "bc3e2f97c400c6e1",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget._check_refresh",
-        "read: a layout asked for clears the arrangements kept by the widget's ancestors, up to the first one not "
-        "sized by its content",
-        "dixit_tui/tui/compositor.py",
-        "a3731b142875c20c",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget.arrange",
-        "read: a container's arrangement kept (_arrangement_cache), reused by a whole layout",
-        "dixit_tui/tui/compositor.py",
-        "4d2b90a58cdba210",
-    ),
-    Internal(
-        "textual/messages.py",
-        "Layout.can_replace",
-        "read: Layout messages waiting in a row are merged into one (the screen learns of one widget)",
-        "dixit_tui/tui/compositor.py",
-        "0697f0d3c09d2336",
-    ),
-    Internal(
         "textual/_node_list.py",
         "NodeList.updated",
         "undone in part: a pane shown or hidden counts as a change of its own children and of every ancestor's; "
@@ -580,7 +523,6 @@ MODULES: dict[str, str] = {
     "textual/dom.py": "c82d88213c827197",
     "textual/message_pump.py": "b580554a43fdfd14",
     "textual/_styles_cache.py": "7a197dfa0517d22f",
-    "textual/messages.py": "e616e9ab5eb23933",
     "textual/_node_list.py": "45fac0dd086a9cd0",
     "textual/_context.py": "523b25f71607193b",
 }

@@ -198,21 +198,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/filter.py:ANSIToTruecolor.__init__": {
         "4eb17c26934e2275": "8.0.0-8.2.8",
     },
-    "textual/_compositor.py:Compositor._arrange_root": {
-        "371c8d3116b594dc": "8.0.0-8.2.8",
-    },
-    "textual/_compositor.py:Compositor.reflow_visible": {
-        "3cefeffcb01594d3": "8.0.0-8.2.8",
-    },
-    "textual/screen.py:Screen._refresh_layout": {
-        "d5155dd0cae68add": "8.0.0-8.2.8",
-    },
-    "textual/widget.py:Widget.arrange": {
-        "4d2b90a58cdba210": "8.0.0-8.2.8",
-    },
-    "textual/messages.py:Layout.can_replace": {
-        "0697f0d3c09d2336": "8.0.0-8.2.8",
-    },
     "textual/_node_list.py:NodeList.updated": {
         "15c582326563e333": "8.0.0-8.2.8",
     },
@@ -320,9 +305,6 @@ MODULES: dict[str, dict[str, str]] = {
     "textual/_styles_cache.py": {
         "b03d31381605e7ca": "8.0.0-8.2.6",
         "7a197dfa0517d22f": "8.2.7-8.2.8",
-    },
-    "textual/messages.py": {
-        "e616e9ab5eb23933": "8.0.0-8.2.8",
     },
     "textual/_node_list.py": {
         "45fac0dd086a9cd0": "8.0.0-8.2.8",

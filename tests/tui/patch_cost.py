@@ -87,16 +87,12 @@ _APP_OVERRIDES = {
 def _switch_off_issue23(name: str) -> bool:
     """The parts of the old table screen that issue 23's Line-API screens may no longer need (True: `name` was
     one)."""
-    if name == "compositor":  # Textual's own compositor at the table (and so no part layout, no row hints)
+    if name == "compositor":  # Textual's own compositor at the table (and so no row hints for styled_lines)
         from textual._compositor import Compositor
 
         from dixit_tui.tui import table_screen
 
         table_screen.RowCompositor = Compositor  # type: ignore[misc,assignment]
-    elif name == "part_layout":
-        from dixit_tui.tui import screen_patches
-
-        screen_patches._lay_out_parts = _noop
     elif name == "styled_lines":
         from dixit_tui.tui import screen_patches
 
@@ -243,9 +239,7 @@ SWITCHES = (
     "screen_patches.keep_styles",
     "screen_patches.layout_once",
     "screen_patches.same_size",
-    "screen_patches._lay_out_parts",
     "compositor",
-    "part_layout",
     "styled_lines",
     "line_cache",
     "strip_filter",
