@@ -98,13 +98,6 @@ INTERNALS: tuple[Internal, ...] = (
     ),
     Internal(
         "textual/widget.py",
-        "Widget._render_content",
-        "overridden: text boxes and the seats panel rebuild only the lines whose text changed",
-        "dixit_tui/tui/line_cache.py",
-        "da5ab4f2d7c6a9be",
-    ),
-    Internal(
-        "textual/widget.py",
         "Widget.__init__",
         "read: _pending_children (a pane's widgets mounted at once; the too-small notice composed with each screen)",
         "dixit_tui/tui/panes.py, dixit_tui/tui/app.py",

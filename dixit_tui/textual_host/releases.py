@@ -61,9 +61,6 @@ PARTS: dict[str, dict[str | None, str]] = {
         "0e137cf34a118a55": "8.2.3-8.2.4",
         "c7c9165bbb6390aa": "8.2.5-8.2.8",
     },
-    "textual/widget.py:Widget._render_content": {
-        "da5ab4f2d7c6a9be": "8.0.0-8.2.8",
-    },
     "textual/widget.py:Widget.__init__": {
         "3b39426f67200d32": "8.0.0-8.2.8",
     },

@@ -97,10 +97,6 @@ def _switch_off_issue23(name: str) -> bool:
         from dixit_tui.tui import screen_patches
 
         screen_patches.share_styled_lines = _noop
-    elif name == "line_cache":
-        from dixit_tui.tui.line_cache import LineCached
-
-        del LineCached._render_content
     elif name == "strip_filter":
         from dixit_tui.textual_host import patches
 
@@ -241,7 +237,6 @@ SWITCHES = (
     "screen_patches.same_size",
     "compositor",
     "styled_lines",
-    "line_cache",
     "strip_filter",
     "focused",
     "laid_out_once",
