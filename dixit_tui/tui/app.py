@@ -165,10 +165,13 @@ class DixitApp(App[int]):
         if self.capabilities.few_colors:
             # The panels' borders are a grey just off the background: with 8 or 16 colours both become black.
             variables["border-blurred"] = variables["foreground-darken-1"]
+        variables["placeholder-text-style"] = "none"  # (the theme's grey tells a placeholder from typed text)
         if self.capabilities.colors == "none":
-            # What colour alone showed (NO_COLOR sends none): a text box's cursor, the highlighted row of a list.
+            # What colour alone showed (NO_COLOR sends none): a text box's cursor, the highlighted row of a list, a
+            # text box's placeholder.
             variables["input-cursor-text-style"] = "reverse"
             variables["block-cursor-text-style"] = "bold reverse"
+            variables["placeholder-text-style"] = "italic"  # (Textual draws dim as a fainter colour: none here)
         self.theme_variables = variables
         return variables
 

@@ -134,7 +134,8 @@ class TableScreen(Screen[None]):
         Binding("T", "team_chat", "Team chat"),
         Binding("r", "recap", "Recap"),
         Binding("v", "void", "Void turn"),
-        Binding("x", "remove", "Remove player"),
+        Binding("x", "remove", "Remove player"),  # the host: anyone (and, in a game, themselves)
+        Binding("x", "leave_game", "Leave for good"),  # anyone else, in a game: x is only for leaving (one is shown)
         Binding("k", "lock", "Lock"),
         Binding("o", "options", "Options"),
         Binding("l", "leave", "Leave"),
@@ -891,6 +892,7 @@ class TableScreen(Screen[None]):
         lobby = view.status == TableStatus.LOBBY or game is None
         host = view.is_host
         typing = isinstance(focused, Input)
+        leaving = view.status == TableStatus.PLAYING and view.you is not None  # may leave the game for good
         states: dict[str, bool | None] = {
             # offered only when the table can start; the status line says what is missing
             "start": lobby and host and view.start_problem is None,
@@ -904,12 +906,12 @@ class TableScreen(Screen[None]):
             ),
             "lock": lobby and host,
             "options": lobby and host,  # mode, rules, decks, timer: before the start (a rematch's lobby too)
-            "remove": (
-                host
-                and view.status != TableStatus.OVER
-                and any(s.seat != view.you and not s.removed for s in view.seats)
-            )
-            or (view.status == TableStatus.PLAYING and view.you is not None),  # leaving the game for good
+            "remove": host
+            and (
+                (view.status != TableStatus.OVER and any(s.seat != view.you and not s.removed for s in view.seats))
+                or leaving  # the host picks themselves to leave the game for good
+            ),
+            "leave_game": leaving and not host,  # one who is not the host: x is leaving the game for good
             "back": typing,  # Esc leaves a text box (clue, chat) for the hand, board or dial
             # the blind clue (no card to choose first): Enter opens the clue box
             "type_clue": bool(
@@ -1051,6 +1053,13 @@ class TableScreen(Screen[None]):
                 self._confirm_remove(seat)
 
         self.app.push_screen(SeatPicker(words.REMOVE_TITLE, seats), picked)
+
+    def action_leave_game(self) -> None:
+        """One who is not the host leaves the game for good: the question at once (a pick of one, yourself, said
+        "Remove which player?")."""
+        you = self.view.you
+        if you is not None and self.view.status == TableStatus.PLAYING:
+            self._confirm_remove(you)
 
     def _confirm_remove(self, seat: int) -> None:
         name = words.seat_name(self.view, seat)
