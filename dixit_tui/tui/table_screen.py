@@ -49,7 +49,6 @@ from dixit_tui.tui.widgets.main_view import MainMode, MainView
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
-from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 from dixit_tui.tui.widgets.top_lines import TopLines
 from dixit_tui.tui.widgets.wall import Wall

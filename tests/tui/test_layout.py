@@ -184,7 +184,7 @@ async def test_at_the_smallest_size_the_hand_shows_more_than_the_highlighted_car
         await scenes.SCENARIOS["standard-submit"](pilot)
         await pilot.press("down", "down")  # the cursor further down: a card above it and below it
         await settle(pilot)
-        hand = app.screen.query_one(Hand)
+        hand = app.screen.query_one(MainView)
         assert hand.highlighted is not None
         region = hand.content_region
         lines = [line[region.x : region.x + region.width] for line in rows(app)[region.y : region.bottom]]

@@ -27,8 +27,8 @@ from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.line_cache import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.chat import Feed
-from dixit_tui.tui.widgets.main_view import MainView
 from dixit_tui.tui.widgets.clue_line import ClueLine
+from dixit_tui.tui.widgets.main_view import MainView
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.top_lines import TopLines
 from tests.tui.fixtures import (
