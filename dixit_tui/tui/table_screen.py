@@ -43,6 +43,7 @@ from dixit_tui.tui.table_words import Choices, Question, Words
 from dixit_tui.tui.wall_picture import wall_wanted
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
 from dixit_tui.tui.widgets.chat import ChatPanel
+from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
@@ -201,7 +202,7 @@ class TableScreen(Screen[None]):
         with Row(id="body"):
             yield SidePanel(id="side")
             with Column(id="main"):
-                yield TextBox(id="clue")
+                yield ClueLine(id="clue")
                 # the other panes are built when first shown; the hand, the clue row and the dial when first needed
                 # (never at a spectator's screen)
                 with Panes(id="panes", initial=self._first_pane(), parts=("clue-row", "dial")):
@@ -479,12 +480,12 @@ class TableScreen(Screen[None]):
         if key == self._clue_key:
             return  # (the same words: an ordinary move)
         self._clue_key = key
-        clue = self.query_one("#clue", TextBox)
+        clue = self.query_one(ClueLine)
         line = words.clue_line(view, reveal)
         wall = self.has_class("-wall")
         self._show(clue, line is not None and not wall)
         if line is not None and not wall:  # (under the wall it is hidden: its words would ask for a layout)
-            clue.show(content(line))
+            clue.show(line)
 
     def _render_lobby(self) -> None:
         view = self.view
