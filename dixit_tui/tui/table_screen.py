@@ -44,6 +44,7 @@ from dixit_tui.tui.vote_dial import VoteDial
 from dixit_tui.tui.wall_picture import wall_wanted
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
 from dixit_tui.tui.widgets.chat import ChatPanel
+from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.over_view import OverView
@@ -133,7 +134,8 @@ class TableScreen(Screen[None]):
         Binding("T", "team_chat", "Team chat"),
         Binding("r", "recap", "Recap"),
         Binding("v", "void", "Void turn"),
-        Binding("x", "remove", "Remove player"),
+        Binding("x", "remove", "Remove player"),  # the host: anyone (and, in a game, themselves)
+        Binding("x", "leave_game", "Leave for good"),  # anyone else, in a game: x is only for leaving (one is shown)
         Binding("k", "lock", "Lock"),
         Binding("o", "options", "Options"),
         Binding("l", "leave", "Leave"),
@@ -200,7 +202,7 @@ class TableScreen(Screen[None]):
         with Row(id="body"):
             yield SidePanel(id="side")
             with Column(id="main"):
-                yield TextBox(id="clue")
+                yield ClueLine(id="clue")
                 # the other panes are built when first shown; the hand and the clue row when first needed (never at a
                 # spectator's screen)
                 with Panes(id="panes", initial=self._first_pane(), parts=("clue-row",)):
@@ -473,12 +475,12 @@ class TableScreen(Screen[None]):
         if key == self._clue_key:
             return  # (the same words: an ordinary move)
         self._clue_key = key
-        clue = self.query_one("#clue", TextBox)
+        clue = self.query_one(ClueLine)
         line = words.clue_line(view, reveal)
         wall = self.has_class("-wall")
         self._show(clue, line is not None and not wall)
         if line is not None and not wall:  # (under the wall it is hidden: its words would ask for a layout)
-            clue.show(content(line))
+            clue.show(line)
 
     def _render_lobby(self) -> None:
         view = self.view
@@ -876,6 +878,7 @@ class TableScreen(Screen[None]):
         lobby = view.status == TableStatus.LOBBY or game is None
         host = view.is_host
         typing = isinstance(focused, Input)
+        leaving = view.status == TableStatus.PLAYING and view.you is not None  # may leave the game for good
         states: dict[str, bool | None] = {
             # offered only when the table can start; the status line says what is missing
             "start": lobby and host and view.start_problem is None,
@@ -889,12 +892,12 @@ class TableScreen(Screen[None]):
             ),
             "lock": lobby and host,
             "options": lobby and host,  # mode, rules, decks, timer: before the start (a rematch's lobby too)
-            "remove": (
-                host
-                and view.status != TableStatus.OVER
-                and any(s.seat != view.you and not s.removed for s in view.seats)
-            )
-            or (view.status == TableStatus.PLAYING and view.you is not None),  # leaving the game for good
+            "remove": host
+            and (
+                (view.status != TableStatus.OVER and any(s.seat != view.you and not s.removed for s in view.seats))
+                or leaving  # the host picks themselves to leave the game for good
+            ),
+            "leave_game": leaving and not host,  # one who is not the host: x is leaving the game for good
             "back": typing,  # Esc leaves a text box (clue, chat) for the hand, board or dial
             # the blind clue (no card to choose first): Enter opens the clue box
             "type_clue": bool(
@@ -1036,6 +1039,13 @@ class TableScreen(Screen[None]):
                 self._confirm_remove(seat)
 
         self.app.push_screen(SeatPicker(words.REMOVE_TITLE, seats), picked)
+
+    def action_leave_game(self) -> None:
+        """One who is not the host leaves the game for good: the question at once (a pick of one, yourself, said
+        "Remove which player?")."""
+        you = self.view.you
+        if you is not None and self.view.status == TableStatus.PLAYING:
+            self._confirm_remove(you)
 
     def _confirm_remove(self, seat: int) -> None:
         name = words.seat_name(self.view, seat)

@@ -175,6 +175,24 @@ async def test_after_a_resize_the_board_still_shows_the_dials_card() -> None:
             assert board.highlighted == slot - 1
 
 
+async def test_at_the_smallest_size_the_hand_shows_more_than_the_highlighted_card() -> None:
+    """At 60x20 the hand's highlighted card (five lines long) filled its four rows alone, its end cut off without a
+    mark (seen playing): it takes two rows, cut with "…", and two more cards show, one line each."""
+    app = make_app()
+    async with app.run_test(size=(MIN_WIDTH, MIN_HEIGHT)) as pilot:
+        await scenes.SCENARIOS["standard-submit"](pilot)
+        await pilot.press("down", "down")  # the cursor further down: a card above it and below it
+        await settle(pilot)
+        hand = app.screen.query_one(Hand)
+        assert hand.highlighted is not None
+        region = hand.content_region
+        lines = [line[region.x : region.x + region.width] for line in rows(app)[region.y : region.bottom]]
+        numbers = [int(m.group(1)) for line in lines if (m := re.match(r"[▶ ] ?(\d+)  ", line))]
+        assert len(numbers) >= 3 and hand.highlighted + 1 in numbers, "\n".join(lines)
+        lit = next(y for y, line in enumerate(lines) if line.startswith("▶"))
+        assert lines[lit + 1].rstrip().endswith("…"), "\n".join(lines)  # the highlighted card, cut with a mark
+
+
 async def test_a_hand_dealt_while_hidden_fits_the_size_it_is_drawn_at() -> None:
     """Party: the hand is hidden until the clue, then dealt; with room for every card in full, every card is in full
     (its items arrived while the list had no size of its own, and no resize follows)."""

@@ -26,10 +26,10 @@ from dixit_tui.engine import view_for
 from dixit_tui.tui.app import CoordinatorUpdate, DixitApp
 from dixit_tui.tui.table_screen import Panes, TableScreen
 from dixit_tui.tui.widgets.cards import Board, Hand
+from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.side_panel import SidePanel
-from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.top_lines import TopLines
 from dixit_tui.tui.widgets.transcript import TranscriptScreen
 from tests.e2e.bots import quick
@@ -149,7 +149,7 @@ async def test_refresh_three_player_turn_by_keys() -> None:
             assert isinstance(app.screen, TableScreen), app.screen
 
         def clue_line(app: DixitApp) -> str:
-            return table_of(app).query_one("#clue", TextBox).shown.plain.splitlines()[-1]
+            return table_of(app).query_one(ClueLine).words.plain.splitlines()[-1]
 
         assert clue_line(cara) == f"Turn 1 (r: recap): ben's card was {ben_slot}, found by ana."
         assert clue_line(ben) == f"Turn 1 (r: recap): your card was {ben_slot}, found by ana."
@@ -477,7 +477,7 @@ async def test_party_blind_clue_and_red_marker() -> None:
         for s in others:
             await default_move(s)
         await settle(pa)
-        clue = table_of(ana).query_one("#clue", TextBox).shown.plain
+        clue = table_of(ana).query_one(ClueLine).words.plain
         assert clue.endswith(f"Turn 1 (r: recap): your card was {own}."), clue  # the red marker: in the recap
         await pa.press("r")
         await settle(pa)
