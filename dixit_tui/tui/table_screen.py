@@ -38,12 +38,12 @@ from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.line_cache import forget_with_shared
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
+from dixit_tui.tui.vote_dial import VoteDial
 from dixit_tui.tui.wall_picture import wall_wanted
 from dixit_tui.tui.widgets.cards import CardItem, CardList
 from dixit_tui.tui.widgets.chat import ChatPanel
 from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
-from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.main_view import MainMode, MainView
 from dixit_tui.tui.widgets.recap import RecapScreen
@@ -171,7 +171,6 @@ class TableScreen(Screen[None]):
         self._mode: MainMode = self._mode_now()  # the main region's mode
         self._clue_row: ClueRow | None = None  # the clue box's row, mounted the first time you can give a clue
         self._clue_box: TextField | None = None
-        self._the_dial: Dial | None = None  # the dial, mounted the first time you vote
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
@@ -195,12 +194,11 @@ class TableScreen(Screen[None]):
             yield SidePanel(id="side")
             with Column(id="main"):
                 yield ClueLine(id="clue")
-                # the lobby, the hand, the board or the game's end; the clue box and the dial under it, hidden until
-                # used (never at a spectator's screen: built if a spectator takes a seat and needs them)
+                # the lobby, the hand, the board (with the vote dial while you vote) or the game's end; the clue box
+                # under it, hidden until used (never at a spectator's screen: built if a spectator takes a seat)
                 yield MainView(self._mode, id="main-view")
                 if self.view.you is not None:
                     yield self._new_clue_row()
-                    yield self._new_dial()
                 yield ChatPanel(id="chat")
         yield KeyBar()
 
@@ -319,23 +317,10 @@ class TableScreen(Screen[None]):
         """The main region: the lobby, the hand, the board or the game's end."""
         return self.query_one(MainView)
 
-    def _dial(self) -> Dial | None:
-        """The dial, once built (the first time you vote)."""
-        return self._the_dial
-
-    def _voting_dial(self) -> Dial:
-        """The dial (built under the main region if it was not)."""
-        dial = self._the_dial
-        if dial is None:
-            dial = self._new_dial()
-            self.query_one(Column).mount(dial, after=self._main())
-        return dial
-
-    def _new_dial(self) -> Dial:
-        dial = self._the_dial = Dial(id="dial")
-        dial.display = False
-        self._displayed[id(dial)] = False
-        return dial
+    def _dial(self) -> VoteDial | None:
+        """The vote dial, while you vote (the board holds it; not the last vote's, at the hand)."""
+        main = self._main()
+        return main.dial if main.mode == "vote" else None
 
     def _new_clue_row(self) -> ClueRow:
         """The clue box's row (hidden), with its label, the box and the room left."""
@@ -401,7 +386,7 @@ class TableScreen(Screen[None]):
         self._render_status()
         if phase_changed and self._mode != mode:  # a layout comes with the new mode anyway (not every phase)
             self.query_one(TopLines).fit()
-        if phase_changed or role_changed:  # (your vote is in: the board takes the dial's place)
+        if phase_changed or role_changed:  # (a new phase, or what you may do in it: the keyboard goes there)
             self._focus_for_phase()
         self._close_stale_dialogs()
         self.refresh_bindings_if_changed()
@@ -426,8 +411,6 @@ class TableScreen(Screen[None]):
             self._render_hand()
         if mode != "hand" and self._clue_row is not None:
             self._show(self._clue_row, False)
-        if mode != "vote" and self._the_dial is not None:
-            self._show(self._the_dial, False)
 
     def _render_wall(self) -> None:
         """A spectator's screen of at least 160x48 shows the table as the wall (in place of the seats, the clue and
@@ -556,11 +539,10 @@ class TableScreen(Screen[None]):
         # the row stays, blank when there is nothing to say (the cards keep their rows as the phases go)
         hand.show_note(content(text) if text is not None else BLANK)
 
-    def _board_items(self, game: PlayerView, dial: Dial | None) -> list[CardItem]:
+    def _board_items(self, game: PlayerView, dial: VoteDial | None) -> list[CardItem]:
         items = []
-        shown = dial is not None and dial.display
-        marked = dial.marks if dial is not None and shown else ()
-        green = dial.green if dial is not None and shown and dial.stage == "red" else None
+        marked = dial.marks if dial is not None else ()
+        green = dial.green if dial is not None and dial.stage == "red" else None
         for slot in game.board:
             tags = words.board_tags(game, slot.slot, marked, green)
             items.append(CardItem(f"slot-{slot.slot}", slot.slot, slot.text, tags, slot.slot in game.forbidden_slots))
@@ -569,11 +551,10 @@ class TableScreen(Screen[None]):
     def _render_vote(self) -> None:
         game = self.game
         assert game is not None
-        dial = self._voting_dial() if game.can_vote else self._dial()
-        if dial is not None:
-            self._show(dial, game.can_vote)
-        if dial is not None and game.can_vote:
-            dial.configure(
+        board = self._main()
+        dial: VoteDial | None = None
+        if game.can_vote:  # the dial under the board's cards; who does not vote moves the board's highlight, to
+            dial = board.vote(  # read each card whole (its `▶` points at no vote)
                 len(game.board),
                 open_slots=game.vote_slots,
                 votes_allowed=game.votes_allowed,
@@ -582,10 +563,9 @@ class TableScreen(Screen[None]):
                 voted_red=game.your_red,
                 board=(game.turn, tuple(s.card for s in game.board)),
             )
-        board = self._main()
-        highlight = f"slot-{dial.pointer}" if dial is not None and game.can_vote else None
-        # who does not vote moves the board's highlight, to read each card whole (its `▶` points at no vote)
-        board.can_focus = not game.can_vote
+        else:
+            board.vote_over()
+        highlight = f"slot-{dial.pointer}" if dial is not None else None
         board.show_items(self._board_items(game, dial), highlight=highlight)
         self._render_vote_note()
 
@@ -595,7 +575,7 @@ class TableScreen(Screen[None]):
         game, dial, hint = self.game, self._dial(), self._dial_hint
         if game is None or self._main().mode != "vote":
             return  # (drawn when the board shows)
-        if hint is not None and not (game.can_vote and dial is not None and dial.display and dial.board == hint[0]):
+        if hint is not None and not (game.can_vote and dial is not None and dial.board == hint[0]):
             hint = self._dial_hint = None  # (a new board, or your vote is in: it no longer says what a key does)
         text = Words.of(hint[1]) if hint is not None else words.vote_note(self.view)
         self._main().show_note(content(text) if text is not None else None, hint=hint is not None)
@@ -648,7 +628,7 @@ class TableScreen(Screen[None]):
             if game.hand:
                 target = self._hand()
         elif game.phase == Phase.VOTE:
-            target = self._voting_dial() if game.can_vote else self._main()
+            target = self._main()  # the vote dial's keys while you vote, else the cursor to read the cards
         self.set_focus(target)
 
     def _keep_typed_clue(self, previous: TableView) -> None:
@@ -711,16 +691,11 @@ class TableScreen(Screen[None]):
 
     @on(CardList.Picked, "#main-view")
     def card_picked(self, event: CardList.Picked) -> None:
-        """A card of the hand clicked (Enter at the hand calls `_pick` itself: see `Hand.pick`), or one of the board:
-        it points the dial."""
+        """A card of the hand clicked (Enter at the hand calls `_pick` itself: see `Hand.pick`). (A card of the board
+        clicked while you vote points the dial: the board's own; else it only moves the cursor.)"""
         event.stop()
         if not event.key.startswith("slot-"):
             self._pick(event.key)
-            return
-        dial = self._dial()
-        if dial is not None and dial.display:
-            dial.focus()
-            dial.select(int(event.key.removeprefix("slot-")))
 
     def _pick_now(self, card: str) -> Widget | None:
         """Enter at the hand (`Hand.pick`): a card for your clue is picked at once, and the clue box it opens takes
@@ -824,15 +799,16 @@ class TableScreen(Screen[None]):
         if await self._act(session.clue(text, card)):
             event.input.value = ""
 
-    def on_dial_changed(self, event: Dial.Changed) -> None:
+    @on(MainView.Changed, "#main-view")
+    def dial_changed(self, event: MainView.Changed) -> None:
         game = self.game
         if game is None or game.phase != Phase.VOTE:
             return
         self._drop_dial_hint()
-        dial, board = event.dial, self._main()
+        board = self._main()
         if board.mode != "vote":
             return
-        board.show_items(self._board_items(game, dial), highlight=f"slot-{event.pointer}")
+        board.show_items(self._board_items(game, event.dial), highlight=f"slot-{event.pointer}")
         self._render_status()
 
     def _drop_dial_hint(self) -> None:
@@ -844,13 +820,15 @@ class TableScreen(Screen[None]):
             self._dial_hint = None
             self._render_vote_note()
 
-    async def on_dial_cast(self, event: Dial.Cast) -> None:
+    @on(MainView.Cast, "#main-view")
+    async def dial_cast(self, event: MainView.Cast) -> None:
         self._drop_dial_hint()
         session = self._session()
         if session is not None:
             await self._act(session.vote(list(event.slots), red=event.red))
 
-    def on_dial_refused(self, event: Dial.Refused) -> None:
+    @on(MainView.Refused, "#main-view")
+    def dial_refused(self, event: MainView.Refused) -> None:
         self._dial_hint = (event.dial.board, event.reason)  # the new refusal replaces the last
         self._render_vote_note()
 

@@ -1,5 +1,5 @@
 """The table's main region is one widget whose mode follows the game (the lobby, the hand, the vote, the end): no
-pane is mounted as the phases go, a spectator's screen never builds the clue box or the dial, and the lobby's
+pane is mounted as the phases go, a spectator's screen never builds the clue box, and the lobby's
 buttons, drawn as a row of its picture, answer a click as their keys do."""
 
 from __future__ import annotations
@@ -10,14 +10,13 @@ from dixit_tui.coordinator import Identity
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
-from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.main_view import MainView
 from tests.tui.fixtures import coordinator, options, phase_of, play_until, screen_text, seat, settle
 
 SIZE = (100, 30)
 
 
-async def test_a_spectator_never_builds_the_clue_box_or_the_dial_and_nothing_is_mounted_as_the_phases_go() -> None:
+async def test_a_spectator_never_builds_the_clue_box_and_nothing_is_mounted_as_the_phases_go() -> None:
     coord = coordinator()
     host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
     view = await host.create(options())
@@ -46,7 +45,7 @@ async def test_a_spectator_never_builds_the_clue_box_or_the_dial_and_nothing_is_
         seen.add(main.mode)
         assert seen == {"hand", "vote"}
         assert set(screen.walk_children()) == widgets  # the same widgets: the main region changed its mode
-        assert not screen.query(Input).filter("#clue-input") and not screen.query(Dial)
+        assert not screen.query(Input).filter("#clue-input") and main.dial is None
         assert not main.items  # a spectator's hand: the note alone
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from textual import events
+from textual.binding import BindingType
+from textual.containers import ScrollableContainer
 from textual.content import Content
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -30,13 +32,13 @@ MainMode = Literal["lobby", "hand", "vote", "over"]
 MODES: tuple[MainMode, ...] = ("lobby", "hand", "vote", "over")
 
 
-class MainView(Board, Hand):
+class MainView(Board, Hand, inherit_bindings=False):
     """The main region in one of its `MODES` (`set_mode`). `Hand` and `Board` are what it is in the hand and the
     vote (queried as a `Board`: Textual's CSS type names follow the first base); `show_lobby` and `show_over` hand
     it the words of the other two."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        *CardList.COMPONENT_CLASSES,
+        *Board.COMPONENT_CLASSES,
         "main-view--button",
         "main-view--button-primary",
         "main-view--button-disabled",
@@ -68,6 +70,10 @@ class MainView(Board, Hand):
     }
     """
 
+    BINDINGS: ClassVar[list[BindingType]] = [*ScrollableContainer.BINDINGS, *Board.BINDINGS, *Hand.BINDINGS]
+    """The board's (the dial's) keys and the hand's Enter, each acting only in its mode (`check_action`), in the
+    order a board's key bar shows them. (Inherited, the hand's Enter came first, ahead of the board's Space.)"""
+
     class Pressed(Message):
         """A button of the lobby was clicked: `action` is the screen's action its key runs."""
 
@@ -84,7 +90,7 @@ class MainView(Board, Hand):
         self._button_styles: LobbyStyles | None = None
         self._switched = False  # the mode changed, and it was not drawn since (see `_draw`)
         super().__init__(id=id, classes=f"-{mode}")
-        self.can_focus = mode == "hand"
+        self.can_focus = mode in ("hand", "vote")
 
     # --- the state of the cards mode shown (what `CardList` reads and writes) --------------------------------------
 
@@ -138,10 +144,10 @@ class MainView(Board, Hand):
             self.set_class(other == mode, f"-{other}")
         self.set_class(mode == "hand" and not self.items, "-bare")
         self.set_class(cards is not None and cards.hint, "-hint")
-        if mode in ("lobby", "over"):
-            self.can_focus = False
-        elif mode == "hand":
-            self.can_focus = True
+        self.can_focus = mode in ("hand", "vote")
+        if mode != "vote" and self.dial is not None:
+            self.dial = None  # (the vote is over: its keys go with it)
+            self._keys_changed()
         self._drawn_at = None
         self._switched = True
         self.picture = ()
@@ -227,9 +233,14 @@ class MainView(Board, Hand):
         return super().check_action(action, parameters)
 
     def on_click(self, event: events.Click) -> None:
+        if self.mode == "vote":
+            return  # (the board's: the dial's, or the cursor's)
+        event.prevent_default()  # (each class's handler would run in turn: the hand's card picked once, here)
+        if self.mode == "hand":
+            CardList.on_click(self, event)
+            return
         if self.mode != "lobby":
-            return  # (the cards' clicks: CardList's)
-        event.prevent_default()  # (no card under it)
+            return
         offset = event.get_content_offset(self)
         if offset is None:
             return
