@@ -19,7 +19,6 @@ TO_BE_REMOVED = frozenset(
         "styled_lines",
         "shared_styles",
         "shared_css",
-        "subtree_layout",
         "screen_patches",
         "panes",
         "line_cache",

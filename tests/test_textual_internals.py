@@ -107,19 +107,19 @@ def test_the_check_names_a_part_changed_in_a_copy_of_a_textual_module(
 ) -> None:
     root = textual_copy(tmp_path)
     assert not check_internals({"textual": root}).differences  # (the copy as installed)
-    screen = root / "textual/screen.py"
+    parser = root / "textual/_xterm_parser.py"
     edit(
-        screen,
-        "    def _compositor_refresh(self) -> None:\n",
-        "    def _compositor_refresh(self) -> None:\n        pass\n",
+        parser,
+        "    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:\n",
+        "    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:\n        pass\n",
     )
-    edit(screen, "from __future__ import annotations\n", "from __future__ import annotations\n# a comment\n")
+    edit(parser, "from __future__ import annotations\n", "from __future__ import annotations\n# a comment\n")
     report = check_internals({"textual": root})
     [difference] = report.differences  # (the comment changes the file, but no part listed)
-    assert difference.internal.name == "Screen._compositor_refresh" and not difference.gone
+    assert difference.internal.name == "XTermParser._parse_extended_key" and not difference.gone
     assert difference.installed == textual.__version__ and difference.library.checked_with == CHECKED_WITH
     said = difference.describe()
-    assert "Screen._compositor_refresh" in said and "dixit_tui/tui/app.py" in said
+    assert "XTermParser._parse_extended_key" in said and "dixit_tui/textual_host/parser.py" in said
     assert f"checked with Textual {TEXTUAL.checked()}" in said and f"installed {textual.__version__}" in said
     assert TEXTUAL.checked() == f"{releases.RELEASES[0]} to {CHECKED_WITH} ({len(releases.RELEASES)} releases)"
     assert f"Textual {textual.__version__}: {len(internals.INTERNALS)} internals checked, 1 differ" in report.summary()
@@ -131,10 +131,10 @@ def test_the_check_names_a_part_changed_in_a_copy_of_a_textual_module(
 
 def test_a_part_gone_stops_the_start_unless_allowed(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     root = textual_copy(tmp_path)
-    edit(root / "textual/screen.py", "    def _compositor_refresh(self", "    def _compositor_refreshed(self")
+    edit(root / "textual/_xterm_parser.py", "    def __init__(self, debug", "    def __init_gone__(self, debug")
     report = check_internals({"textual": root})
     [difference] = report.gone
-    assert difference.internal.name == "Screen._compositor_refresh" and "is gone" in difference.describe()
+    assert difference.internal.name == "XTermParser.__init__" and "is gone" in difference.describe()
     assert f"checked with Textual {TEXTUAL.checked()}" in difference.describe()
 
     caplog.set_level(logging.WARNING)

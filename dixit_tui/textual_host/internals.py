@@ -28,13 +28,6 @@ class Internal:
 INTERNALS: tuple[Internal, ...] = (
     Internal(
         "textual/screen.py",
-        "Screen._compositor_refresh",
-        "overridden: the default screen under the others passes on nothing",
-        "dixit_tui/tui/app.py",
-        "30c01d22baee5fa4",
-    ),
-    Internal(
-        "textual/screen.py",
         "Screen._on_screen_resume",
         "patched: a new screen keeps the styles it mounted with on its first resume",
         "dixit_tui/tui/screen_patches.py",
@@ -102,13 +95,6 @@ INTERNALS: tuple[Internal, ...] = (
         "read and set per session: _filters, console (colour system), driver_class, _disable_tooltips, _notifications",
         "dixit_tui/textual_host/session_app.py, dixit_tui/tui/app.py, dixit_tui/tui/screen_patches.py",
         "c7c9165bbb6390aa",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget._render_content",
-        "overridden: text boxes and the seats panel rebuild only the lines whose text changed",
-        "dixit_tui/tui/line_cache.py",
-        "da5ab4f2d7c6a9be",
     ),
     Internal(
         "textual/widget.py",
@@ -207,13 +193,6 @@ INTERNALS: tuple[Internal, ...] = (
         "patched: the ANSI codes of a style per colour system (the shared style._ansi leaked between sessions)",
         "dixit_tui/textual_host/strip_output.py",
         "1c9d39eec67991a5",
-    ),
-    Internal(
-        "textual/app.py",
-        "App._on_resize",
-        "prevented for a Resize to the app's own size (read: _size, _resize_event)",
-        "dixit_tui/tui/app.py",
-        "4272d7e592be08cf",
     ),
     Internal(
         "textual/app.py",
@@ -358,20 +337,6 @@ INTERNALS: tuple[Internal, ...] = (
         "13f9bedcdc01f16e",
     ),
     Internal(
-        "textual/app.py",
-        "App.get_css_variables",
-        "overridden: worked out once per process for each theme (depends on the theme only)",
-        "dixit_tui/tui/app.py",
-        "5e7a60630934e186",
-    ),
-    Internal(
-        "textual/app.py",
-        "App.update_styles",
-        "overridden: a widget not in the DOM yet is not styled (it is when it mounts)",
-        "dixit_tui/tui/app.py",
-        "dd2c8ed8079956be",
-    ),
-    Internal(
         "textual/_styles_cache.py",
         "StylesCache.render_widget",
         "patched: a widget's styled lines taken from a process-wide cache (the same arguments handed to render_line)",
@@ -456,63 +421,6 @@ INTERNALS: tuple[Internal, ...] = (
         "read: _terminal_theme (a strip filtered once per theme and background for every session)",
         "dixit_tui/textual_host/strip_filter.py",
         "4eb17c26934e2275",
-    ),
-    Internal(
-        "textual/_compositor.py",
-        "Compositor._arrange_root",
-        "copied: its add_widget, started at a container placed as the screen's last layout placed it",
-        "dixit_tui/tui/subtree_layout.py",
-        "371c8d3116b594dc",
-    ),
-    Internal(
-        "textual/_compositor.py",
-        "Compositor.reflow",
-        "repeated for a part laid out: the hidden, shown and resized widgets, the regions to draw",
-        "dixit_tui/tui/compositor.py",
-        "0ab52ea196636572",
-    ),
-    Internal(
-        "textual/_compositor.py",
-        "Compositor.reflow_visible",
-        "overridden: a scroll leaves the full map out of date (the next layout is of the whole screen)",
-        "dixit_tui/tui/compositor.py",
-        "3cefeffcb01594d3",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._refresh_layout",
-        "patched: a layout for the layouts asked for (no size given, no scroll) may be of a part of the screen",
-        "dixit_tui/tui/screen_patches.py",
-        "d5155dd0cae68add",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._on_layout",
-        "read: _layout_widgets, the containers a layout was asked of",
-        "dixit_tui/tui/compositor.py",
-        "bc3e2f97c400c6e1",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget._check_refresh",
-        "read: a layout asked for clears the arrangements kept by the widget's ancestors, up to the first one not "
-        "sized by its content",
-        "dixit_tui/tui/compositor.py",
-        "a3731b142875c20c",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget.arrange",
-        "read: a container's arrangement kept (_arrangement_cache), reused by a whole layout",
-        "dixit_tui/tui/compositor.py",
-        "4d2b90a58cdba210",
-    ),
-    Internal(
-        "textual/messages.py",
-        "Layout.can_replace",
-        "read: Layout messages waiting in a row are merged into one (the screen learns of one widget)",
-        "dixit_tui/tui/compositor.py",
-        "0697f0d3c09d2336",
     ),
     Internal(
         "textual/_node_list.py",
@@ -608,7 +516,6 @@ MODULES: dict[str, str] = {
     "textual/dom.py": "c82d88213c827197",
     "textual/message_pump.py": "b580554a43fdfd14",
     "textual/_styles_cache.py": "7a197dfa0517d22f",
-    "textual/messages.py": "e616e9ab5eb23933",
     "textual/_node_list.py": "45fac0dd086a9cd0",
     "textual/_context.py": "523b25f71607193b",
 }

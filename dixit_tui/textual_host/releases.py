@@ -25,9 +25,6 @@ RELEASES: tuple[str, ...] = (
 
 # each part -> each of its sources (None: not there) -> the releases that have it
 PARTS: dict[str, dict[str | None, str]] = {
-    "textual/screen.py:Screen._compositor_refresh": {
-        "30c01d22baee5fa4": "8.0.0-8.2.8",
-    },
     "textual/screen.py:Screen._on_screen_resume": {
         "e00b4ec53a62a57c": "8.0.0-8.2.8",
     },
@@ -63,9 +60,6 @@ PARTS: dict[str, dict[str | None, str]] = {
         "84544065ac1928b3": "8.2.0-8.2.2",
         "0e137cf34a118a55": "8.2.3-8.2.4",
         "c7c9165bbb6390aa": "8.2.5-8.2.8",
-    },
-    "textual/widget.py:Widget._render_content": {
-        "da5ab4f2d7c6a9be": "8.0.0-8.2.8",
     },
     "textual/widget.py:Widget.__init__": {
         "3b39426f67200d32": "8.0.0-8.2.8",
@@ -108,10 +102,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     },
     "textual/strip.py:Strip.render_style": {
         "1c9d39eec67991a5": "8.0.0-8.2.8",
-    },
-    "textual/app.py:App._on_resize": {
-        "bae45cc09abb3445": "8.0.0-8.2.2",
-        "4272d7e592be08cf": "8.2.3-8.2.8",
     },
     "textual/app.py:App._get_screen": {
         "3661ae3cd02783d1": "8.0.0-8.2.8",
@@ -173,12 +163,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/dom.py:DOMNode._selector_names": {
         "13f9bedcdc01f16e": "8.0.0-8.2.8",
     },
-    "textual/app.py:App.get_css_variables": {
-        "5e7a60630934e186": "8.0.0-8.2.8",
-    },
-    "textual/app.py:App.update_styles": {
-        "dd2c8ed8079956be": "8.0.0-8.2.8",
-    },
     "textual/_styles_cache.py:StylesCache.render_widget": {
         "6055d71d628f4a44": "8.0.0-8.2.6",
         "f75ee33a87886cb1": "8.2.7-8.2.8",
@@ -210,21 +194,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     },
     "textual/filter.py:ANSIToTruecolor.__init__": {
         "4eb17c26934e2275": "8.0.0-8.2.8",
-    },
-    "textual/_compositor.py:Compositor._arrange_root": {
-        "371c8d3116b594dc": "8.0.0-8.2.8",
-    },
-    "textual/_compositor.py:Compositor.reflow_visible": {
-        "3cefeffcb01594d3": "8.0.0-8.2.8",
-    },
-    "textual/screen.py:Screen._refresh_layout": {
-        "d5155dd0cae68add": "8.0.0-8.2.8",
-    },
-    "textual/widget.py:Widget.arrange": {
-        "4d2b90a58cdba210": "8.0.0-8.2.8",
-    },
-    "textual/messages.py:Layout.can_replace": {
-        "0697f0d3c09d2336": "8.0.0-8.2.8",
     },
     "textual/_node_list.py:NodeList.updated": {
         "15c582326563e333": "8.0.0-8.2.8",
@@ -333,9 +302,6 @@ MODULES: dict[str, dict[str, str]] = {
     "textual/_styles_cache.py": {
         "b03d31381605e7ca": "8.0.0-8.2.6",
         "7a197dfa0517d22f": "8.2.7-8.2.8",
-    },
-    "textual/messages.py": {
-        "e616e9ab5eb23933": "8.0.0-8.2.8",
     },
     "textual/_node_list.py": {
         "45fac0dd086a9cd0": "8.0.0-8.2.8",

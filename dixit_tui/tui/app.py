@@ -17,10 +17,9 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.dom import DOMNode, NoScreen
+from textual.dom import NoScreen
 from textual.message import Message
 from textual.screen import Screen
-from textual.theme import Theme
 from textual.widget import AwaitMount
 
 from dixit_tui.coordinator import (
@@ -118,23 +117,6 @@ def breakpoint_classes(dimension: int, breakpoints: list[tuple[int, str]]) -> se
     return set()
 
 
-class DefaultScreen(Screen[Any]):
-    """Textual's default screen, the app's first, under every other: it shows nothing. While another screen is on top
-    of it, what it asks to repaint (its own first layout, as the app starts) is not passed on to that screen: Textual
-    repainted the whole new lobby once more for it."""
-
-    def _compositor_refresh(self) -> None:
-        if self is self.app.screen:
-            super()._compositor_refresh()
-            return
-        self._compositor._dirty_regions.clear()
-        self._dirty_widgets.clear()
-
-
-_THEME_VARIABLES: dict[str, tuple[Theme, dict[str, str]]] = {}
-"""A theme's CSS variables (`DixitApp.get_css_variables`), by its name, with the theme they were worked out from."""
-
-
 class DixitApp(App[int]):
     CSS_PATH = "dixit.tcss"
     TITLE = "dixit-tui"
@@ -178,20 +160,18 @@ class DixitApp(App[int]):
         """Coordinator updates held while this session watches (`paced_by`), taken at most once per interval."""
 
     def get_css_variables(self) -> dict[str, str]:
-        """As Textual's (the theme's colour system and variables over the defaults), worked out once per process for
-        each theme, not for every new session (a few hundred colour computations each); each app gets its own copy."""
-        theme = self.current_theme
-        known = _THEME_VARIABLES.get(theme.name)
-        if known is None or known[0] is not theme:
-            known = _THEME_VARIABLES[theme.name] = (theme, super().get_css_variables())
-        variables = dict(known[1])
+        """As Textual's, with what a terminal of few colours or none needs (see the comments)."""
+        variables = super().get_css_variables()
         if self.capabilities.few_colors:
             # The panels' borders are a grey just off the background: with 8 or 16 colours both become black.
             variables["border-blurred"] = variables["foreground-darken-1"]
+        variables["placeholder-text-style"] = "none"  # (the theme's grey tells a placeholder from typed text)
         if self.capabilities.colors == "none":
-            # What colour alone showed (NO_COLOR sends none): a text box's cursor, the highlighted row of a list.
+            # What colour alone showed (NO_COLOR sends none): a text box's cursor, the highlighted row of a list, a
+            # text box's placeholder.
             variables["input-cursor-text-style"] = "reverse"
             variables["block-cursor-text-style"] = "bold reverse"
+            variables["placeholder-text-style"] = "italic"  # (Textual draws dim as a fainter colour: none here)
         self.theme_variables = variables
         return variables
 
@@ -234,7 +214,7 @@ class DixitApp(App[int]):
         """Textual's default screen (under every other), prepared as every screen of this app is (see push_screen),
         except that it gets its "terminal too small" notice only if it ever shows (see `_screen_changed`): the lobby
         or the table goes on it before the first frame."""
-        screen = DefaultScreen(id="_default")
+        screen = Screen[Any](id="_default")
         self._prepare_screen(screen, notice=False)
         return screen
 
@@ -320,26 +300,9 @@ class DixitApp(App[int]):
             return screen.key_role(event, arriving=arriving)
         return None
 
-    async def _on_resize(self, event: events.Resize) -> None:
-        """A Resize to the size the app has already is dropped (Textual's own handler, run after this one, is not
-        run). Textual keeps it and hands it to every screen once idle, and each screen then lays itself and the
-        screens below it out again at the same size: the driver's first size (the app's start had it already) cost
-        every new session layouts of its first screen."""
-        if self._size is not None and event.size == self._size and self._resize_event is None:
-            event.stop()
-            event.prevent_default()
-            return
+    def on_resize(self, event: events.Resize) -> None:
         if self._too_small(event.size) and self.screen_stack:
             self._add_notice(self.screen)  # (mounted as the terminal becomes too small)
-
-    def update_styles(self, node: DOMNode, animate: bool = True) -> None:
-        """As Textual's, except for a widget not in the DOM yet (built in a compose, not mounted): it is styled when
-        it mounts, with its classes as they are then. Textual restyled it at each class its constructor set (a
-        compact Input or Button, a Button's variant): about ten stylings of lone widgets per table screen, each then
-        styled again at its mount (as if built outside the app, where Textual does not style them either)."""
-        if node._parent is None and not isinstance(node, App):
-            return
-        super().update_styles(node, animate)
 
     def _too_small_shown(self) -> bool:
         if not self.screen_stack:

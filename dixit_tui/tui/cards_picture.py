@@ -7,7 +7,9 @@ colour), the tags say what is special about the card in words. When every card's
 shown in full; when it does not (80x24 is the common size), every other card takes one line, cut with `…`, and the
 card under the cursor shows its whole text, always: when that is more than the room holds, the list scrolls to it
 (at an 8-card odyssey vote at 80x24 the highlighted card stopped after two lines). Every card can be read whole by
-moving the cursor to it. A note (what Enter does here, a refusal's hint) takes the last rows, under the cards.
+moving the cursor to it, at any size where its text and two more cards' lines fit: at smaller heights (60x20) the
+highlighted card is cut too, so that two other cards stay in sight (it filled the room alone, and the hand looked
+like one card). A note (what Enter does here, a refusal's hint) takes the last rows, under the cards.
 
 Card text is player-provided: only plain text in Segments here, never markup.
 """
@@ -27,6 +29,7 @@ from dixit_tui.tui.text_row import text_row
 GUTTER = 5  # "▶ 12 " before the text
 RIGHT = 1  # a blank cell after the text
 NOTE_ROWS = 3  # a note takes at most this many rows
+OTHERS = 2  # the card under the cursor leaves room for this many other cards' lines (when there are that many)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,15 +87,23 @@ def text_width(width: int) -> int:
 
 @lru_cache(maxsize=1024)
 def layout(items: tuple[CardItem, ...], cursor: int | None, width: int, room: int) -> Layout:
-    """Every card in full if all fit in `room` rows, else one row each and the card under the cursor in full."""
+    """Every card in full if all fit in `room` rows, else one row each and the card under the cursor in full, or
+    in as many rows as leave `OTHERS` rows for other cards (one row each, at least)."""
     full = [len(card_lines(item, text_width(width))) for item in items]
     if room > 0 and sum(full) > room:
-        full = [height if index == cursor else 1 for index, height in enumerate(full)]
+        lit = max(1, room - min(OTHERS, len(items) - 1, room - 1))
+        full = [min(height, lit) if index == cursor else 1 for index, height in enumerate(full)]
     starts, at = [], 0
     for height in full:
         starts.append(at)
         at += height
     return Layout(tuple(starts), tuple(full))
+
+
+@lru_cache(maxsize=1024)
+def fits_whole(items: tuple[CardItem, ...], width: int, room: int) -> bool:
+    """Whether every card's full text fits in `room` rows."""
+    return sum(len(card_lines(item, text_width(width))) for item in items) <= room
 
 
 def scrolled(top: int, area: Layout, cursor: int | None, room: int) -> int:
@@ -112,9 +123,10 @@ NOTES_MAX = 1024
 
 
 def note_lines(note: Content | None, width: int, framed: bool = True) -> tuple[Content, ...]:
-    """A note wrapped to the list's width, at most `NOTE_ROWS` rows: a cell of margin on the left (and on the right
-    when the list has no frame: it has no cards), as a padded text box. (Wrapped once per note and width for every
-    screen: the lists ask at each update; kept by text and styles, which Content's own `==` does not compare.)"""
+    """A note wrapped to the list's width, at most `NOTE_ROWS` rows (the last cut with "…"): a cell of margin on the
+    left (and on the right when the list has no frame: it has no cards), as a padded text box. (Wrapped once per note
+    and width for every screen: the lists ask at each update; kept by text and styles, which Content's own `==` does
+    not compare.)"""
     if note is None:
         return ()
     key = (note.plain, tuple(note.spans), width, framed)
@@ -122,7 +134,12 @@ def note_lines(note: Content | None, width: int, framed: bool = True) -> tuple[C
     if found is None:
         if len(_NOTES) >= NOTES_MAX:
             _NOTES.clear()
-        found = _NOTES[key] = tuple(note.wrap(max(1, width - 1 - (not framed)))[:NOTE_ROWS]) or (Content(""),)
+        wide = max(1, width - 1 - (not framed))
+        wrapped = note.wrap(wide)
+        if len(wrapped) > NOTE_ROWS:  # the rest on the last row, cut with "…" (it was dropped without a mark)
+            last = Content.assemble(wrapped[NOTE_ROWS - 1], " ", *wrapped[NOTE_ROWS:]).truncate(wide, ellipsis=True)
+            wrapped = [*wrapped[: NOTE_ROWS - 1], last]
+        found = _NOTES[key] = tuple(wrapped) or (Content(""),)
     return found
 
 

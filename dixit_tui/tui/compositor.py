@@ -23,12 +23,6 @@ cache). A row is looked up by what it is made of (its cuts, and each strip drawn
 back): its chops, its text and styles and its output as sent for each span are made at the first screen that draws
 it, and the others take them (`_shared_row`, `RowChopsUpdate`: the same bytes as Textual's `ChopsUpdate`).
 
-A layout asked for under containers that cannot move or change size (the hand and the board switched, the clue line
-above them a row taller or shorter: the main column) places only the widgets under them (`_reflow_part`, with
-Textual's own arrangement code started at the container, `subtree_layout`); the rest of the map is kept, and the map
-is the one Textual's whole layout makes (tests/tui/test_part_layout.py compares them). Anything else lays out the
-whole screen.
-
 It relies on two things of Textual's `Compositor` (pinned below 9 in pyproject): `_render_chops(crop, rows)` fills the
 line chops of `rows` from `_get_renders(crop)`, front to back (the first chop drawn at a place wins), whose strips
 start at the top row of the region it yields; and a partial update is a `ChopsUpdate` of those chops and the changed
@@ -42,15 +36,13 @@ from typing import TYPE_CHECKING, Any
 
 from rich.control import Control
 from rich.style import Style
-from textual._compositor import ChopsUpdate, Compositor, CompositorMap, LayoutUpdate, ReflowResult
+from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate, ReflowResult
 from textual.geometry import Region, Size
-from textual.map_geometry import MapGeometry
 from textual.strip import Strip
 from textual.widget import Widget
 
 from dixit_tui.tui import styled_lines
 from dixit_tui.tui.line_cache import forget_with_shared
-from dixit_tui.tui.subtree_layout import arrange_subtree
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -68,9 +60,7 @@ rows_built = 0
 rows_reused = 0
 """Rows taken from the process-wide lookup: for tests."""
 full_reflows = 0
-"""Layouts of a whole screen (Textual's own `reflow`): for tests."""
-part_reflows = 0
-"""Layouts of a part of a screen (`RowCompositor._reflow_part`): for tests."""
+"""Layouts of a screen (Textual's own `reflow`): for tests."""
 
 
 def _bands(rows: Iterable[int]) -> list[tuple[int, int]]:
@@ -250,11 +240,6 @@ class RowCompositor(Compositor):
         self._shown_rows: dict[int, ShownRow] = {}  # what the terminal shows on each row, as last sent
         self._keyed_cuts: list[list[int]] | None = None  # the cuts `_cut_keys` were made of
         self._cut_keys: list[tuple[int, ...]] = []
-        self.part_allowed = False
-        """Set by the screen while it lays itself out for the layouts its widgets asked for (see `_reflow_part`)."""
-        self._map_stale = False  # a scroll placed widgets again since the last whole layout (not in the full map)
-        self.whole_why = ""
-        """Why the last layout that could have been of a part was of the whole screen (for tests)."""
 
     def forget_rows(self) -> None:
         """The terminal may show something else now (another screen drew over this one): send every row drawn."""
@@ -264,144 +249,8 @@ class RowCompositor(Compositor):
         global full_reflows
         if size != self.size:  # a terminal's rows after a resize are its own business: send every row drawn
             self.forget_rows()
-        if self.part_allowed:
-            result = self._reflow_part(parent, size)
-            if result is not None:
-                return result
         full_reflows += 1
-        self._map_stale = False
         return super().reflow(parent, size)
-
-    def reflow_visible(self, parent: Widget, size: Size) -> set[Widget]:
-        self._map_stale = True  # (the widgets it placed again have their old places in the full map)
-        return super().reflow_visible(parent, size)
-
-    def _reflow_part(self, screen: Widget, size: Size) -> ReflowResult | None:
-        """`reflow`, when what changed is under containers that cannot move or change size: the widgets under them
-        are placed again (`arrange_subtree`, Textual's own code) and the rest of the map is kept, in the same order,
-        so the map, the widgets and the result are those of Textual's `reflow` (tests/tui/part_oracle.py compares
-        them). None: not the case (a new size, a scroll, an overlay, a container sized by its content): lay the
-        whole screen out.
-
-        What changed: the containers a layout was asked of (`Screen._layout_widgets`), and any container whose kept
-        arrangements Textual has cleared (a widget asking for a layout clears those of its ancestors up to the first
-        one not sized by its content, whose own place and size do not depend on what is in it: the layout it asked
-        for may still be on its way to the screen, or merged into another one on the way: Textual keeps one of the
-        Layout messages waiting in a row). Every other container places its children where it placed them (a
-        display changed also marks every ancestor's arrangement out of date, and Textual arranges them all again, to
-        the same places when none of them is sized by its content)."""
-        global part_reflows
-        old_map = self._full_map
-        keys: dict[Any, set[Widget]] = getattr(screen, "_layout_widgets", {})
-        if size != self.size or self._map_stale or screen is not self.root or not old_map:
-            return self._whole("a new size, or not laid out whole since a scroll")
-        if getattr(screen, "_scroll_required", True):
-            return self._whole("a scroll")
-        if screen in keys:
-            return self._whole("the screen asked")
-        changed: set[Widget] = set(keys)
-        for widget in self.widgets:
-            if widget._nodes and not widget._arrangement_cache:  # (cleared since the last layout: see above)
-                if widget is screen:
-                    return self._whole("the screen's children changed")
-                changed.add(widget)
-        if not changed:
-            return self._whole("no layout asked for")
-        roots: dict[Widget, MapGeometry] = {}
-        for widget in changed:
-            node = widget._parent
-            while node is not None and node is not screen and node not in changed:
-                node = node._parent
-            if node is None:
-                return self._whole("a widget gone from the screen")
-            if node is screen:  # the topmost of those that changed: its place and size must be the ones it has
-                geometry = old_map.get(widget)
-                if (
-                    geometry is None
-                    or widget._render_widget is not widget
-                    or widget not in self.widgets
-                    or widget.styles.auto_dimensions
-                    or len(geometry.order) < 2
-                ):
-                    return self._whole("a container that may move or change size")
-                roots[widget] = geometry
-        if any(
-            widget._layout_required and widget is not screen and not self._under(widget, roots, screen)
-            for widget in self.widgets
-        ):
-            return self._whole("a layout asked for elsewhere")  # (not told to the screen yet: Textual does it now)
-        parts: dict[tuple[tuple[int, int, int], ...], tuple[CompositorMap, set[Widget]]] = {}
-        for root, geometry in roots.items():
-            part = arrange_subtree(root, size, geometry)
-            if any(order[0] != (0, 0, 0) for _, order, *_ in part[0].values()):
-                return self._whole("an overlay")  # (placed on the screen, not in its container)
-            parts[geometry.order] = part
-        new_map: CompositorMap = {}
-        removed: CompositorMap = {}
-        spliced: set[tuple[tuple[int, int, int], ...]] = set()
-        for widget, geometry in old_map.items():
-            order = geometry.order
-            if order[0] != (0, 0, 0):
-                return self._whole("an overlay")
-            for prefix, (part_map, _) in parts.items():
-                if order[: len(prefix)] == prefix:  # (a container's part is together in the map, where it goes)
-                    removed[widget] = geometry
-                    if prefix not in spliced:
-                        spliced.add(prefix)
-                        new_map.update(part_map)
-                    break
-            else:
-                if widget._parent is None:
-                    return self._whole("a widget gone from the screen")  # (a whole layout drops it)
-                new_map[widget] = geometry
-        added = {widget: geometry for part_map, _ in parts.values() for widget, geometry in part_map.items()}
-        if len(spliced) != len(parts) or len(new_map) != len(old_map) - len(removed) + len(added):
-            return self._whole("a widget placed twice")  # (not the map Textual would make)
-        old_widgets = self.widgets
-        widgets = {widget for widget in old_widgets if not self._under(widget, roots, screen)}
-        for _, part_widgets in parts.values():
-            widgets |= part_widgets
-        part_reflows += 1
-
-        self._cuts = None
-        self._layers = None
-        self._layers_visible = None
-        self._visible_widgets = None
-        self._visible_map = None
-        self._full_map = new_map
-        self._full_map_invalidated = False  # (as after a whole layout: see quiet_messages.keep_full_map_after_reflow)
-        self.widgets = widgets
-        # as Textual's `reflow` does, from the entries that changed (all of them in the parts laid out)
-        changes = added.items() ^ removed.items()
-        screen_region = size.region
-        if screen_region not in self._dirty_regions:
-            regions = {
-                region
-                for region in (map_geometry.clip.intersection(map_geometry.region) for _, map_geometry in changes)
-                if region
-            }
-            self._dirty_regions.update(regions)
-        resized = {
-            widget
-            for widget, (region, *_) in changes
-            if widget in old_map and widget in new_map and old_map[widget].region.size != region.size
-        }
-        return ReflowResult(hidden=old_widgets - widgets, shown=new_map.keys() - old_map.keys(), resized=resized)
-
-    def _whole(self, why: str) -> ReflowResult | None:
-        """(`_reflow_part`) Not a part: the whole screen is laid out (`why`, for tests). None."""
-        self.whole_why = why
-        return None
-
-    @staticmethod
-    def _under(widget: Widget, roots: Mapping[Widget, object], screen: Widget) -> bool:
-        """Whether `widget` is one of `roots` or under one of them (or no longer on the screen)."""
-        node: Widget | None = widget
-        while node is not None and node is not screen:
-            if node in roots:
-                return True
-            node = node._parent  # type: ignore[assignment]
-        return node is None
 
     def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
         if crop is None:

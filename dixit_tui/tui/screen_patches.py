@@ -20,7 +20,6 @@ from textual import _time, events, messages
 from textual.geometry import Size
 from textual.screen import Screen
 
-from dixit_tui.tui.compositor import RowCompositor
 from dixit_tui.tui.styled_lines import share_styled_lines
 
 _resume_patched = False
@@ -43,36 +42,7 @@ def install_screen_patches() -> None:
     """The patches of Textual's Screen that `mark_styled_at_mount` relies on, and the same-size Resize one; and the
     widgets' styled lines shared by every session (`styled_lines`). Idempotent."""
     _keep_styles_on_first_resume()
-    _lay_out_parts()
     share_styled_lines()
-
-
-_parts_patched = False
-
-
-def _lay_out_parts() -> None:
-    """A screen laid out for the layouts its widgets asked for (not for a new size, a scroll or new styles: those
-    call `_refresh_layout` with the size, or to scroll) may lay out only the parts that asked, where its compositor
-    can (`RowCompositor._reflow_part`): the hand and the board switched at a table placed every widget of the screen
-    again, at every screen of the table, twice a turn."""
-    global _parts_patched
-    if _parts_patched:
-        return
-    refresh_layout = Screen._refresh_layout
-
-    def refresh_layout_parts(self: Screen[Any], size: Size | None = None, scroll: bool = False) -> None:
-        compositor = self._compositor
-        if size is not None or scroll or not isinstance(compositor, RowCompositor):
-            refresh_layout(self, size, scroll)
-            return
-        compositor.part_allowed = True
-        try:
-            refresh_layout(self, size, scroll)
-        finally:
-            compositor.part_allowed = False
-
-    Screen._refresh_layout = refresh_layout_parts  # type: ignore[method-assign]
-    _parts_patched = True
 
 
 def _keep_styles_on_first_resume() -> None:

@@ -1,7 +1,7 @@
 """`share_styled_lines`: a widget's final lines (its content lines with the padding, border, title, background and
 opacity CSS puts around them) made once per process for every session that shows the same widget the same way.
 
-`line_cache.shared_strips` draws each content line once for all the sessions at a table, but Textual's `StylesCache`
+The Line-API widgets' content lines are shared pictures (`tui/picture.py`), but Textual's `StylesCache`
 (one per widget) then made the styled line from it again at every session: each dirty line of each widget of each
 screen went through `StylesCache.render_line` (the padding added, the border boxes looked up, the background and
 opacity blended, a new `Strip` built), about a seventh of the server's CPU at a busy table, for lines that are the
@@ -77,7 +77,7 @@ again in the screen's map, a lookup per widget per update)."""
 _lines: LRUCache[tuple[object, ...], Strip] = forget_with_shared(LRUCache(SHARED_STYLED_LINES))
 _by_content: dict[tuple[int, int, int], tuple[Strip, Strip]] = forget_with_shared({})
 """(way's number, row, id of the content line) -> (the content line, the styled line): content lines are shared
-objects (`line_cache.shared_strips`), so the line met again is found by identity, without hashing its segments (the
+objects (the pictures' strips), so the line met again is found by identity, without hashing its segments (the
 content line is kept with it: while kept, the id is its own)."""
 _signatures: dict[tuple[object, ...], int] = {}
 _numbers = itertools.count(1)  # (never reused: a number cleared from `_signatures` is not given to another way)

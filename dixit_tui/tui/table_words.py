@@ -928,9 +928,10 @@ def leave_question(view: TableView, *, with_key: bool) -> Question:
     if view.status == TableStatus.PLAYING and view.you is not None:
         # stepping away (the seat is kept) is not leaving for good (x, then yourself): the dialog says which it is
         host = " You are the host: if you stay away, another player takes over." if view.is_host else ""
+        how = "press x at the table and pick yourself" if view.is_host else "press x at the table"
         body = _w(
             come_back(view, with_key=with_key) + " While you are away, the game may wait for you." + host,
-            "\n\nTo leave the game for good instead, press x at the table and pick yourself.",
+            f"\n\nTo leave the game for good instead, {how}.",
         )
         return Question(f"Leave table {view.code}?", body, "Step away", "Stay")
     elif view.status == TableStatus.LOBBY and view.you is not None:

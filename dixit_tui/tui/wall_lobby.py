@@ -59,12 +59,26 @@ def seat_rows(view: TableView, pen: Pen, width: int) -> list[Line]:
     return [centred(line, width) for line in side_by_side(blocks)] if inner <= width else rows
 
 
+def _fewest(view: TableView) -> int:
+    """The fewest players the table's game can start with."""
+    mode = Mode(view.options.mode)
+    return player_range(mode, profile_for(mode, Profile(view.options.profile)))[0]
+
+
+def heading(view: TableView) -> str:
+    """The head line's few words on what the table waits for (`waits_for` says it in full, under the seats)."""
+    more = _fewest(view) - sum(not s.removed for s in view.seats)
+    if more > 0:
+        return f"waiting for {words.plural(more, 'more player')}"
+    if view.start_problem is not None or words.host_name(view) is None:
+        return "not ready to start"
+    return "waiting for the host to start"
+
+
 def waits_for(view: TableView) -> Words:
     """What the table waits for before its game can start."""
     taken = sum(not s.removed for s in view.seats)
-    options = view.options
-    mode = Mode(options.mode)
-    low = player_range(mode, profile_for(mode, Profile(options.profile)))[0]
+    low = _fewest(view)
     if taken < low:
         more = low - taken
         return Words.of("Waiting for ", (words.plural(more, "more player"), "bold"), f": {low} are needed to start.")
@@ -82,7 +96,7 @@ def lobby_lines(view: TableView, join: str, width: int, pen: Pen, *, big: bool) 
     taken = sum(not s.removed for s in view.seats)
     total = view.options.seats or view.options.max_seats()
     head: list[Line] = [centred(keys, width), []]
-    head.append(centred(pen.line(("Table", "bold"), " ", dot, " waiting for players to sit down"), width))
+    head.append(centred(pen.line(("Table", "bold"), " ", dot, f" {heading(view)}"), width))
     head.append([])
     head.extend(clue_banner(pen, view.code, width, big=big))
     head.append([])

@@ -71,7 +71,7 @@ async def test_serve_warns_of_a_changed_part_and_serves(tmp_path: Path) -> None:
 
 async def test_serve_does_not_start_when_a_part_is_gone(tmp_path: Path) -> None:
     site = modified_textual(
-        tmp_path, "textual/screen.py", "    def _compositor_refresh(self", "    def _compositor_refreshed(self"
+        tmp_path, "textual/_xterm_parser.py", "    def __init__(self, debug", "    def __init_gone__(self, debug"
     )
     process = await serve(tmp_path, site)
     try:
@@ -79,7 +79,7 @@ async def test_serve_does_not_start_when_a_part_is_gone(tmp_path: Path) -> None:
         assert process.stdout is not None and process.stderr is not None
         assert not (await process.stdout.read()).decode()
         log = (await process.stderr.read()).decode()
-        assert "Textual internal Screen._compositor_refresh (textual/screen.py) is gone" in log, log
+        assert "Textual internal XTermParser.__init__ (textual/_xterm_parser.py) is gone" in log, log
         assert "not starting" in log and "--allow-textual-mismatch" in log
     finally:
         if process.returncode is None:

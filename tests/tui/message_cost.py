@@ -39,7 +39,6 @@ from textual.widgets import Input
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.compositor import RowCompositor
 from tests.tui.fixtures import coordinator, default_move, options, seat_many
 from tests.work_counters import wrapped_methods
 
@@ -55,7 +54,6 @@ class Messages:
     paths: dict[int, tuple[type[Message], list[type]]] = field(default_factory=dict)  # a bubbling message: receivers
     layouts: int = 0  # layouts of a screen (Screen._refresh_layout)
     arrangements: int = 0  # whole screens arranged (Compositor._arrange_root): a layout's, and any other
-    parts: int = 0  # layouts of a part of a screen (RowCompositor._reflow_part), which arrange no whole screen
 
     @property
     def dispatched(self) -> int:
@@ -70,7 +68,6 @@ class Messages:
         self.callbacks += other.callbacks
         self.timers += other.timers
         self.arrangements += other.arrangements
-        self.parts += other.parts
         self.layouts += other.layouts
         return self
 
@@ -156,16 +153,6 @@ def counting(apps: list[App[Any]]) -> Iterator[list[Messages]]:
 
         return wrapper
 
-    def part(original: Any) -> Any:
-        def wrapper(self: RowCompositor, screen: Widget, *args: Any, **kwargs: Any) -> Any:
-            result = original(self, screen, *args, **kwargs)
-            c = of(screen)
-            if c is not None and result is not None:
-                c.parts += 1
-            return result
-
-        return wrapper
-
     def refresh_layout(original: Any) -> Any:
         def wrapper(self: Screen[Any], *args: Any, **kwargs: Any) -> Any:
             c = of(self)
@@ -178,7 +165,6 @@ def counting(apps: list[App[Any]]) -> Iterator[list[Messages]]:
     with wrapped_methods() as patch:
         patch(Screen, "_refresh_layout", refresh_layout)
         patch(Compositor, "_arrange_root", arrange)
-        patch(RowCompositor, "_reflow_part", part)
         patch(MessagePump, "_dispatch_message", dispatch)
         patch(MessagePump, "_get_dispatch_methods", dispatch_methods)
         patch(MessagePump, "_flush_next_callbacks", flush)

@@ -5,6 +5,8 @@ coordinator's work, both apps' handling and drawing), with one patch switched of
 
     .venv/bin/python -m tests.tui.patch_cost [--off NAME ...] [--cpu N]
 
+(NAME: one of SWITCHES, or several joined by "+", switched off together.)
+
 prints a table: for each switch (`none`: every patch on) the calls, and how many more than with every patch on.
 --cpu N adds the process CPU time of N joins (the median; noisy on a shared machine, never asserted).
 """
@@ -68,11 +70,54 @@ def _switch_off(name: str) -> None:
         else:
             setattr(screen_patches, part, _noop)
         return
+    if _switch_off_issue23(name):
+        return
     functions = {
         "shared_styles": ("share_computed_styles",),
         "shared_css": ("share_parsed_css",),
     }[name]
     off(name.split(".")[0], *functions)
+
+
+_APP_OVERRIDES = {
+    "app.get_screen": "_get_screen",
+}
+
+
+def _switch_off_issue23(name: str) -> bool:
+    """The parts of the old table screen that issue 23's Line-API screens may no longer need (True: `name` was
+    one)."""
+    if name == "compositor":  # Textual's own compositor at the table (and so no row hints for styled_lines)
+        from textual._compositor import Compositor
+
+        from dixit_tui.tui import table_screen
+
+        table_screen.RowCompositor = Compositor  # type: ignore[misc,assignment]
+    elif name == "styled_lines":
+        from dixit_tui.tui import screen_patches
+
+        screen_patches.share_styled_lines = _noop
+    elif name == "strip_filter":
+        from dixit_tui.textual_host import patches
+
+        patches.filter_unchanged_lines_once = _noop
+    elif name == "focused":
+        from textual.screen import Screen
+
+        from dixit_tui.tui.table_screen import TableScreen
+
+        TableScreen.focused = Screen.__dict__["focused"]
+    elif name == "laid_out_once":
+        from dixit_tui.tui.compositor import LaidOutOnce
+
+        del LaidOutOnce._size_updated
+    elif name in _APP_OVERRIDES:
+        from dixit_tui.tui.app import DixitApp
+
+        delattr(DixitApp, _APP_OVERRIDES[name])
+    else:
+        return False
+    return True
 
 
 async def _measure(cpu: int) -> dict[str, float]:
@@ -190,7 +235,12 @@ SWITCHES = (
     "screen_patches.keep_styles",
     "screen_patches.layout_once",
     "screen_patches.same_size",
-    "screen_patches._lay_out_parts",
+    "compositor",
+    "styled_lines",
+    "strip_filter",
+    "focused",
+    "laid_out_once",
+    *_APP_OVERRIDES,
 )
 
 
@@ -201,7 +251,8 @@ def main() -> None:
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one is not None:
-        _switch_off(args.one)
+        for name in args.one.split("+"):  # (several parts switched off at once: "a+b")
+            _switch_off(name)
         print(json.dumps(asyncio.run(_measure(args.cpu))))
         return
     rows: dict[str, dict[str, float]] = {}

@@ -45,7 +45,7 @@ from tests.work_counters import wrapped_methods
 @dataclass
 class Counts:
     layouts: int = 0  # Screen._refresh_layout, a full reflow (not a scroll)
-    whole_layouts: int = 0  # of those, the ones that placed every widget of the screen (not a part: see compositor)
+    whole_layouts: int = 0  # of those, the ones Textual's compositor made (RowCompositor.reflow)
     scroll_layouts: int = 0  # Screen._refresh_layout(scroll=True)
     full_updates: int = 0  # the compositor drew the whole screen
     partial_updates: int = 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.style import Style
 
-from dixit_tui.tui.cards_picture import CardItem, CardStyles, cards_picture, layout, scrolled
+from dixit_tui.tui.cards_picture import CardItem, CardStyles, cards_picture, layout, note_lines, scrolled
 from dixit_tui.tui.picture import PictureCache, picture_text
 
 STYLES = CardStyles(Style(), Style(bold=True, reverse=True), Style(dim=True), Style(italic=True))
@@ -29,6 +29,27 @@ def test_one_line_each_and_the_card_under_the_cursor_whole_when_they_do_not_fit(
     assert lines[2].startswith("▶ 3  A lighthouse") and lines[3].strip().endswith("(3)")  # whole
     area = layout(CARDS, 2, 60, 9)
     assert area.heights == (1, 1, 2, 1, 1, 1) and area.total == 7
+
+
+def test_in_a_small_room_the_card_under_the_cursor_leaves_two_rows_to_other_cards() -> None:
+    """At 60x20 the hand has four rows: a long card under the cursor took them all (seen playing). It is cut with "…"
+    so that two other cards show, one line each; with one row, one card; with room enough, it is whole."""
+    tall = (*CARDS[:2], CardItem("c3", 3, " ".join([LONG] * 2)), *CARDS[3:])
+    assert layout(tall, 2, 60, 40).heights == (2, 2, 4, 2, 2, 2)  # (all fit: every card whole)
+    assert layout(tall, 2, 60, 4).heights == (1, 1, 2, 1, 1, 1)
+    assert layout(tall, 2, 60, 1).heights == (1, 1, 1, 1, 1, 1)
+    assert layout(tall, 2, 60, 6).heights == (1, 1, 4, 1, 1, 1)  # whole, and two rows for the others
+    lines = picture_text(cards_picture(PictureCache(), tall, 2, 1, None, 60, 4, STYLES)).split("\n")
+    assert [line[:4] for line in lines] == ["  2 ", "▶ 3 ", "    ", "  4 "], lines
+    assert lines[2].rstrip().endswith("…") and lines[3].rstrip().endswith("…")
+
+
+def test_a_note_longer_than_its_rows_ends_with_a_mark() -> None:
+    """A note of four lines at 60x20 lost its fourth ("final.") without a mark (seen playing)."""
+    note = Content("Enter marks or unmarks a card (marked: none); at 2 marked you confirm, then they are final.")
+    lines = [line.plain for line in note_lines(note, 31)]
+    assert len(lines) == 3 and lines[-1].endswith("…"), lines
+    assert [line.plain for line in note_lines(note, 200)] == [note.plain]
 
 
 def test_the_list_scrolls_to_show_the_card_under_the_cursor() -> None:

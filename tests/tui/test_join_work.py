@@ -9,16 +9,10 @@ import pytest
 import textual
 from packaging.version import Version
 from textual._compositor import Compositor
-from textual.app import App
-from textual.app import App as TextualApp
-from textual.css.stylesheet import Stylesheet
-from textual.design import ColorSystem
-from textual.dom import DOMNode
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.line_cache import forget_shared
-from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.too_small import TooSmall
 from tests.tui.fixtures import coordinator, options, screen_text, settle
@@ -69,43 +63,32 @@ async def test_a_second_join_stays_within_its_python_calls() -> None:
     assert calls <= most, f"a join made {calls} Python calls (at most {most})"
 
 
-async def test_a_join_draws_its_table_once_and_styles_each_widget_once_it_is_in_the_dom(
+async def test_a_join_draws_its_table_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The table screen's first frame is its only drawing until something changes: the repaints its widgets asked for
     while it mounted (and the chat feed's first Resize, at the size it was drawn at) were drawn again after it, most
-    of the screen a second time. A widget built in a compose is styled when it mounts, not also at each class its
-    constructor set (a compact Input or Button, a Button's variant). No screen gets a "terminal too small" notice
-    while the terminal is large enough (see `test_a_screen_gets_the_too_small_notice_only_once_the_terminal_is`)."""
+    of the screen a second time. No screen gets a "terminal too small" notice while the terminal is large enough
+    (see `test_a_screen_gets_the_too_small_notice_only_once_the_terminal_is`)."""
     coord = coordinator()
     host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
     view = await host.create(options())
     await joined(coord, view.code, "ana")
     drawings = 0
-    styled_outside: list[str] = []
     render_chops = Compositor._render_chops
-    apply = Stylesheet.apply
 
     def counting_chops(compositor: Compositor, *args: Any, **kwargs: Any) -> Any:
         nonlocal drawings
         drawings += 1
         return render_chops(compositor, *args, **kwargs)
 
-    def counting_apply(stylesheet: Stylesheet, node: DOMNode, **kwargs: Any) -> None:
-        if node._parent is None and not isinstance(node, App):
-            styled_outside.append(type(node).__name__)
-        apply(stylesheet, node, **kwargs)
-
     monkeypatch.setattr(Compositor, "_render_chops", counting_chops)
-    monkeypatch.setattr(Stylesheet, "apply", counting_apply)
     app = DixitApp(coord, Identity("ben", "key-ben"), command=f"join {view.code}")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, rounds=6)
         assert isinstance(app.screen, TableScreen)
         # (before: 2, the second repainting most of the table's rows)
         assert drawings == 1, f"the new table screen was drawn {drawings} times"
-        # (before: Button x3, Button x3, Input x2, Input x2...)
-        assert styled_outside == [], f"widgets styled before they were in the DOM: {styled_outside}"
         assert not app.screen_stack[0].query_children(TooSmall)
         assert f"Dixit · table {view.code}" in screen_text(app)
 
@@ -140,55 +123,3 @@ async def test_a_screen_gets_the_too_small_notice_only_once_the_terminal_is() ->
     async with ana.run_test(size=(50, 15)) as pilot:  # a lobby opened too small has it from the start
         await settle(pilot)
         assert "Terminal too small" in screen_text(ana)
-
-
-async def test_a_second_join_works_out_no_colour_system(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A theme's CSS variables are worked out once per process (each app worked out the colour system again). Each app
-    still gets variables of its own, the same as Textual's."""
-    coord = coordinator()
-    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
-    view = await host.create(options())
-    first = await joined(coord, view.code, "ana")
-    colour_systems = 0
-    generate = ColorSystem.generate
-
-    def counting_generate(system: ColorSystem) -> dict[str, str]:
-        nonlocal colour_systems
-        colour_systems += 1
-        return generate(system)
-
-    monkeypatch.setattr(ColorSystem, "generate", counting_generate)
-    second = await joined(coord, view.code, "ben")
-    assert colour_systems == 0
-    assert second.get_css_variables() == first.get_css_variables() == TextualApp.get_css_variables(second)
-    assert second.get_css_variables() is not first.get_css_variables()
-    assert second.theme_variables == first.theme_variables and second.theme_variables is not first.theme_variables
-
-
-async def test_the_lobby_is_not_drawn_again_for_the_screen_under_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new session's lobby is rendered whole twice: while the app starts (Textual renders it then and drops it
-    unsent, as it does every frame while an app batches its updates) and for the terminal; not again for the default
-    screen under it (its first layout asked for a repaint, passed on to the screen on top)."""
-    coord = coordinator()
-    await (await coord.connect(Identity("host", key="key-host"), lambda update: None)).create(options())
-    drawings = 0
-    render_chops = Compositor._render_chops
-
-    def counting_chops(compositor: Compositor, *args: Any, **kwargs: Any) -> Any:
-        nonlocal drawings
-        drawings += 1
-        return render_chops(compositor, *args, **kwargs)
-
-    for name in ("ana", "ben"):
-        drawings = 0
-        monkeypatch.setattr(Compositor, "_render_chops", counting_chops)
-        app = DixitApp(coord, Identity(name, f"key-{name}"))
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, rounds=6)
-            assert isinstance(app.screen, LobbyScreen)
-            # (3 before the default screen's repaint was kept from the lobby; 1 while frame_patches.py, removed in
-            # issue 23 for 2.6% of a join's calls, kept Textual from rendering the frame of the app's start, which it
-            # drops unsent)
-            assert drawings == 2, f"the lobby was rendered {drawings} times"
-            monkeypatch.undo()
-            assert f"Welcome, {name}!" in screen_text(app)

@@ -74,10 +74,13 @@ async def test_the_shell_hint_never_names_an_empty_leftover_table() -> None:
         assert f"join {view.code}" not in hint and "join CODE" in hint, hint
 
 
-async def test_leaving_for_good_from_the_table_x_then_yourself() -> None:
-    """Issue 22 item 2: `l` asks to step away (the seat is kept) and says how to leave for good instead: x, then
-    yourself; a player who is not the host may do that too, and lands in the lobby."""
-    from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
+async def test_leaving_for_good_from_the_table_with_x() -> None:
+    """Issue 22 item 2: `l` asks to step away (the seat is kept) and says how to leave for good instead: x; a player
+    who is not the host may do that too, and lands in the lobby. Their key bar says so: "x Leave for good", not
+    "x Remove player" (seen playing: the bar offered removing, the dialog leaving), and x asks at once (a pick of one,
+    yourself, was titled "Remove which player?")."""
+    from dixit_tui.tui.widgets.confirm import ConfirmScreen
+    from dixit_tui.tui.widgets.keybar import KeyBar
 
     coord = coordinator()
     async with AsyncExitStack() as stack:
@@ -91,14 +94,14 @@ async def test_leaving_for_good_from_the_table_x_then_yourself() -> None:
         await settle(pb)
         dialog = ben.screen
         assert isinstance(dialog, ConfirmScreen) and dialog.yes_label == "Step away"
-        assert "To leave the game for good instead, press x at the table and pick yourself." in str(dialog.body)
+        assert "To leave the game for good instead, press x at the table." in str(dialog.body)
         await pb.press("escape")
         await settle(pb)
+        keys = {k.key: k.description for k in ben.screen.query_one(KeyBar).keys}
+        assert keys["x"] == "Leave for good" and keys["l"] == "Leave", keys
+        host_keys = {k.key: k.description for k in ana.screen.query_one(KeyBar).keys}
+        assert host_keys["x"] == "Remove player", host_keys
         await pb.press("x")
-        await settle(pb)
-        picker = ben.screen
-        assert isinstance(picker, SeatPicker) and [seat for seat, _ in picker.seats] == [1]
-        await pb.press("enter")
         await settle(pb)
         assert isinstance(ben.screen, ConfirmScreen) and ben.screen.title_text == "Leave for good?"
         await pb.press("y")

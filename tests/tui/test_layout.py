@@ -18,11 +18,11 @@ from textual.widget import Widget
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.widgets.cards import Board, Hand
-from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 from tests.tui import scenes_80x24 as scenes
+from tests.tui.apps import dial_of
 from tests.tui.fixtures import default_move, make_app, me, screen_text, settle
 
 SIZE = (80, 24)
@@ -58,7 +58,7 @@ async def test_every_card_of_a_seven_or_twelve_card_board_is_on_screen() -> None
             for slot in board:
                 assert card_start(slot.text) in screen, (name, slot.slot, screen)
             # the highlighted card (the dial's) is there in full
-            pointed = board[app.screen.query_one(Dial).pointer - 1]
+            pointed = board[dial_of(app.screen).pointer - 1]
             assert f"▶ {pointed.slot} {pointed.text}" in words_in(app, app.screen.query_one(Board)), screen
 
 
@@ -163,7 +163,7 @@ async def test_after_a_resize_the_board_still_shows_the_dials_card() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await scenes.SCENARIOS["party-vote"](pilot)
-        dial = app.screen.query_one(Dial)
+        dial = dial_of(app.screen)
         board = app.screen.query_one(Board)
         for size, slot in (((MIN_WIDTH, MIN_HEIGHT), 7), (SIZE, 7), ((MIN_WIDTH, MIN_HEIGHT), 1), ((70, 22), 6)):
             await pilot.press(str(slot))
@@ -173,6 +173,24 @@ async def test_after_a_resize_the_board_still_shows_the_dials_card() -> None:
             assert dial.pointer == slot
             assert f"▶ {slot} " in words_in(app, board), (size, screen_text(app))
             assert board.highlighted == slot - 1
+
+
+async def test_at_the_smallest_size_the_hand_shows_more_than_the_highlighted_card() -> None:
+    """At 60x20 the hand's highlighted card (five lines long) filled its four rows alone, its end cut off without a
+    mark (seen playing): it takes two rows, cut with "…", and two more cards show, one line each."""
+    app = make_app()
+    async with app.run_test(size=(MIN_WIDTH, MIN_HEIGHT)) as pilot:
+        await scenes.SCENARIOS["standard-submit"](pilot)
+        await pilot.press("down", "down")  # the cursor further down: a card above it and below it
+        await settle(pilot)
+        hand = app.screen.query_one(Hand)
+        assert hand.highlighted is not None
+        region = hand.content_region
+        lines = [line[region.x : region.x + region.width] for line in rows(app)[region.y : region.bottom]]
+        numbers = [int(m.group(1)) for line in lines if (m := re.match(r"[▶ ] ?(\d+)  ", line))]
+        assert len(numbers) >= 3 and hand.highlighted + 1 in numbers, "\n".join(lines)
+        lit = next(y for y, line in enumerate(lines) if line.startswith("▶"))
+        assert lines[lit + 1].rstrip().endswith("…"), "\n".join(lines)  # the highlighted card, cut with a mark
 
 
 async def test_a_hand_dealt_while_hidden_fits_the_size_it_is_drawn_at() -> None:

@@ -3,7 +3,7 @@ spectator's app and played by a seated player's app, two turns played by the bot
 tests/tui/message_cost.py, per screen, for the bots' moves only).
 
 An ordinary move costs a spectator the coordinator's update and a repaint of each widget it changed, no layout.
-A phase change lays the screen out, and the screen is arranged once for the layout.
+A phase change lays the screen out, and the screen is arranged at most twice for the layout.
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ async def test_a_layout_arranges_the_screen_once() -> None:
             # (a phase change that resizes nothing lays nothing out: the side column's picture keeps its room when
             # a seat's line of words comes or goes)
             laid_out += counts.layouts >= 1
-            # (each layout arranges the whole screen once, or a part of it and no whole screen)
-            assert counts.arrangements + counts.parts == counts.layouts, (label, who, counts)
+            # (each layout arranges the whole screen, and Textual arranges it once more where its full map was marked
+            # out of date after it: the part layouts that kept to once went with issue 23, 2.3% of a move's calls and
+            # 5.3% of a phase change's, tests/tui/patch_cost.py)
+            assert counts.layouts <= counts.arrangements <= 2 * counts.layouts, (label, who, counts)
     assert laid_out >= 3, laid_out

@@ -28,6 +28,7 @@ from dixit_tui.tui.line_cache import forget_shared
 from dixit_tui.tui.table_screen import Panes, TableScreen
 from dixit_tui.tui.widgets.cards import Hand
 from dixit_tui.tui.widgets.chat import Feed
+from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.top_lines import TopLines
 from tests.tui.fixtures import (
@@ -157,8 +158,8 @@ async def test_the_reveal_does_not_repaint_a_watchers_whole_screen() -> None:
         assert counts.lines_sent <= 2 * changed, (counts.lines_sent, changed)
         table = app.screen
         assert isinstance(table, TableScreen)
-        clue = table.query_one("#clue").render()
-        assert "Turn 1 (r: recap): ana's card was " in str(clue)
+        clue = table.query_one(ClueLine).words.plain
+        assert "Turn 1 (r: recap): ana's card was " in clue
         await pilot.press("r")
         await settle(pilot)
         assert isinstance(app.screen, RecapScreen)

@@ -37,7 +37,7 @@ FIXED = Strip(
         Segment("world", RichStyle(bold=True, color="#ff8800", bgcolor="#203040")),
     ]
 )
-"""One content line, the same object in every app (as `shared_strips` gives every session)."""
+"""One content line, the same object in every app (as a shared picture gives every session)."""
 
 
 class Fixed(Widget, can_focus=True):

@@ -458,11 +458,15 @@ async def test_coming_back_after_leaving_a_game() -> None:
     assert words.leave_question(keyless, with_key=False).body.plain == (
         f"Your seat is kept. Your reconnect code is {keyless.reconnect_code}: write it down. To come back, join "
         f"{table.code} as ben and type the code, or press r in the lobby and type it. While you are away, the game "
-        "may wait for you.\n\nTo leave the game for good instead, press x at the table and pick yourself."
+        "may wait for you.\n\nTo leave the game for good instead, press x at the table."
     )
     assert words.leave_question(keyless, with_key=False).yes == "Step away"
     assert "You are the host: if you stay away, another player takes over." in (
         words.leave_question(view_of(ana), with_key=True).body.plain
+    )
+    # the host's x is a pick of players (themselves among them); anyone else's x is leaving for good, at once
+    assert words.leave_question(view_of(ana), with_key=True).body.plain.endswith(
+        "press x at the table and pick yourself."
     )
     assert words.remove_question(keyless, keyless.you or 0).title == "Leave for good?"
     assert [label.plain for _, label in words.remove_choices(keyless, lambda seat: str(seat + 1))] == [

@@ -33,6 +33,7 @@ async def test_the_lobby_shows_the_code_big_how_to_join_the_seats_and_who_it_wai
     assert "Seats: 3 of 8 taken, 5 more can sit" in text
     assert "Refresh game · 3 to 8 players · first to 30 points" in text
     assert "Ready: waiting for the host, ana, to start the game." in text
+    assert "Table · waiting for the host to start" in text  # the head line too (it said "for players to sit down")
     assert len(text.splitlines()) <= 60
 
 
@@ -40,7 +41,15 @@ async def test_the_lobby_says_how_many_more_players_it_needs() -> None:
     view = await in_lobby(1)
     text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(join=JOIN.format(code=view.code))))
     assert "Waiting for 2 more players: 3 are needed to start." in text
+    assert "Table · waiting for 2 more players" in text
     assert "Seats: 1 of 8 taken, 7 more can sit" in text
+
+
+async def test_the_lobby_head_line_says_a_table_that_cannot_start_is_not_ready() -> None:
+    view = await in_lobby(6, bots=1, mode="team")  # teams of two: seven cannot start
+    assert view.start_problem is not None
+    text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(join=JOIN.format(code=view.code))))
+    assert "Table · not ready to start" in text and f"Waiting: {view.start_problem}" in text
 
 
 async def test_the_lobby_without_utf8_or_colours_is_plain_ascii() -> None:

@@ -13,7 +13,6 @@ from textual.content import Content
 from textual.widgets import Static
 
 from dixit_tui.tui.compositor import LaidOutOnce
-from dixit_tui.tui.line_cache import LineCached
 
 
 def same_content(a: Content, b: Content) -> bool:
@@ -31,7 +30,7 @@ def _height(content: Content, rules: Any, width: int) -> int:
     return content.get_height(rules, width)
 
 
-class TextBox(Static, LaidOutOnce, LineCached):
+class TextBox(Static, LaidOutOnce):
     """`keep_height`: a shorter text does not shrink the box until `fit_height` is called (the table calls it when
     the phase changes, which lays the screen out anyway), so a line that shortens as players act (the status line)
     never lays the screen out."""
