@@ -58,14 +58,6 @@ def cells(look: DialLook, width: int) -> list[tuple[int, int, str, str]]:
     return out
 
 
-def slot_in(look: DialLook, width: int, x: int) -> int:
-    """The slot whose number is at column `x` of the number row `width` cells wide (0: none)."""
-    for slot, (start, cell, _text, _style) in enumerate(cells(look, width), start=1):
-        if start <= x < start + cell:
-            return slot
-    return 0
-
-
 def captions(look: DialLook) -> list[str]:
     """The dial's own one-line help, longest first: what the keys do and what Enter sends now."""
     if not look.slots:
@@ -152,4 +144,7 @@ def _draw(look: DialLook, width: int, arrow: bool, style: Style, rule: Style) ->
 
 def slot_at(look: DialLook, width: int, x: int) -> int:
     """The slot whose number is at column `x` of the dial's number row, in a dial `width` cells wide (0: none)."""
-    return slot_in(look, max(1, width - 2 * PAD), x - PAD)
+    for slot, (start, cell, _text, _style) in enumerate(cells(look, max(1, width - 2 * PAD)), start=1):
+        if start <= x - PAD < start + cell:
+            return slot
+    return 0

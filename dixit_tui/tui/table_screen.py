@@ -38,7 +38,7 @@ from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.line_cache import forget_with_shared
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
-from dixit_tui.tui.vote_dial import VoteDial
+from dixit_tui.tui.vote_dial import Ballot, Cast, Refused, VoteDial
 from dixit_tui.tui.wall_picture import wall_wanted
 from dixit_tui.tui.widgets.cards import CardItem, CardList
 from dixit_tui.tui.widgets.chat import ChatPanel
@@ -552,9 +552,11 @@ class TableScreen(Screen[None]):
         game = self.game
         assert game is not None
         board = self._main()
-        dial: VoteDial | None = None
-        if game.can_vote:  # the dial under the board's cards; who does not vote moves the board's highlight, to
-            dial = board.vote(  # read each card whole (its `▶` points at no vote)
+        # the dial under the board's cards while you vote; who does not vote moves the board's highlight, to read
+        # each card whole (its `▶` points at no vote)
+        ballot = None
+        if game.can_vote:
+            ballot = Ballot(
                 len(game.board),
                 open_slots=game.vote_slots,
                 votes_allowed=game.votes_allowed,
@@ -563,8 +565,7 @@ class TableScreen(Screen[None]):
                 voted_red=game.your_red,
                 board=(game.turn, tuple(s.card for s in game.board)),
             )
-        else:
-            board.vote_over()
+        dial = board.vote(ballot)
         highlight = f"slot-{dial.pointer}" if dial is not None else None
         board.show_items(self._board_items(game, dial), highlight=highlight)
         self._render_vote_note()
@@ -799,17 +800,23 @@ class TableScreen(Screen[None]):
         if await self._act(session.clue(text, card)):
             event.input.value = ""
 
-    @on(MainView.Changed, "#main-view")
-    def dial_changed(self, event: MainView.Changed) -> None:
-        game = self.game
-        if game is None or game.phase != Phase.VOTE:
+    @on(MainView.Dialled, "#main-view")
+    async def dialled(self, event: MainView.Dialled) -> None:
+        """A key, click or wheel turn at the dial: a refusal's hint shows under the board; a vote goes to the table;
+        the board's tags and the status line follow the dial."""
+        done, game = event.outcome, self.game
+        if isinstance(done, Refused):
+            self._dial_hint = (event.dial.board, done.reason)  # the new refusal replaces the last
+            self._render_vote_note()
             return
         self._drop_dial_hint()
-        board = self._main()
-        if board.mode != "vote":
-            return
-        board.show_items(self._board_items(game, event.dial), highlight=f"slot-{event.pointer}")
-        self._render_status()
+        if isinstance(done, Cast):
+            session = self._session()
+            if session is not None:
+                await self._act(session.vote(list(done.slots), red=done.red))
+        elif game is not None and game.phase == Phase.VOTE and self._main().mode == "vote":
+            event.board.show_items(self._board_items(game, event.dial), highlight=f"slot-{done.pointer}")
+            self._render_status()
 
     def _drop_dial_hint(self) -> None:
         """A refusal's hint ("The dial is on 2: press Enter again to vote for 2") goes once the dial moves or a vote
@@ -819,18 +826,6 @@ class TableScreen(Screen[None]):
         if self._dial_hint is not None:
             self._dial_hint = None
             self._render_vote_note()
-
-    @on(MainView.Cast, "#main-view")
-    async def dial_cast(self, event: MainView.Cast) -> None:
-        self._drop_dial_hint()
-        session = self._session()
-        if session is not None:
-            await self._act(session.vote(list(event.slots), red=event.red))
-
-    @on(MainView.Refused, "#main-view")
-    def dial_refused(self, event: MainView.Refused) -> None:
-        self._dial_hint = (event.dial.board, event.reason)  # the new refusal replaces the last
-        self._render_vote_note()
 
     # --- chat ---------------------------------------------------------------------------------------------------
 

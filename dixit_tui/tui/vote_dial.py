@@ -11,7 +11,7 @@ click asked for a slot that cannot be chosen, or a key that did nothing, and why
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -86,93 +86,56 @@ TURNS = {"left": -1, "up": -1, "right": 1, "down": 1}
 ENDS = {"home": 0, "end": 1}
 
 
+@dataclass(frozen=True, slots=True)
+class Ballot:
+    """What a vote is on: the board's `slots`; `open_slots` the slots the vote may go to, as the player's view gives
+    them (the engine's legal moves), the others forbidden (without it, `forbidden` names the slots that may not be
+    chosen); how many marks a vote may carry, whether a red marker follows; your vote as the table has it; `board`
+    identifies the board (the screen passes its card ids: a voided turn played again is another board)."""
+
+    slots: int = 0
+    forbidden: tuple[int, ...] = ()
+    open_slots: tuple[int, ...] | None = None
+    votes_allowed: int = 1
+    places_red: bool = False
+    voted: tuple[int, ...] = ()
+    voted_red: int | None = None
+    board: object = None
+
+
 class VoteDial:
     """Choose one (or two) slots of the board, and for the party storyteller a red marker after the green vote."""
 
-    def __init__(
-        self,
-        slots: int = 0,
-        *,
-        forbidden: Iterable[int] = (),
-        open_slots: Iterable[int] | None = None,
-        votes_allowed: int = 1,
-        places_red: bool = False,
-        voted: Iterable[int] = (),
-        voted_red: int | None = None,
-        board: object = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, ballot: Ballot = Ballot(), *, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._digits = ""
         self._digit_time = 0.0
         self._typed_at: float | None = None  # when a letter (not a dial key) last reached the dial
         self._refused: int | None = None  # a slot asked for and refused, until the pointer is moved or a key refused
-        self.board: object = None
-        self.slots = 0
-        self.forbidden: frozenset[int] = frozenset()
-        self.votes_allowed = 1
-        self.places_red = False
-        self.voted: tuple[int, ...] = ()
-        self.voted_red: int | None = None
+        self._on: tuple[object, ...] | None = None  # what the board is (see `configure`: it sets the ballot's parts)
         self.pointer = 0
         self.marks: tuple[int, ...] = ()
         self.stage: Stage = "green"
         self.green: int | None = None  # the green vote chosen before the red step
-        self.configure(
-            slots,
-            forbidden=forbidden,
-            open_slots=open_slots,
-            votes_allowed=votes_allowed,
-            places_red=places_red,
-            voted=voted,
-            voted_red=voted_red,
-            board=board,
-        )
+        self.configure(ballot)
 
-    # --- configuration -----------------------------------------------------------------------------------------
-
-    def configure(
-        self,
-        slots: int,
-        *,
-        forbidden: Iterable[int] = (),
-        open_slots: Iterable[int] | None = None,
-        votes_allowed: int = 1,
-        places_red: bool = False,
-        voted: Iterable[int] = (),
-        voted_red: int | None = None,
-        board: object = None,
-    ) -> None:
-        """Set up the dial for a board. Keeps the pointer and marks if the board is the same, else starts over.
-
-        `open_slots` are the slots the vote may go to, as the player's view gives them (the engine's legal moves);
-        the others are forbidden. Without it, `forbidden` names the slots that may not be chosen.
-        `board` identifies the board (the screen passes its card ids): a new board with the same size and the same
-        forbidden slots (a voided turn played again) still starts over."""
-        if open_slots is not None:
-            allowed = frozenset(open_slots)
-            forbidden = [s for s in range(1, slots + 1) if s not in allowed]
+    def configure(self, ballot: Ballot) -> None:
+        """Set up the dial for a ballot: on the same board it keeps its pointer and marks (every view of the vote
+        configures it again), on another it starts over, on your vote if you have one."""
+        slots, forbidden = ballot.slots, ballot.forbidden
+        if ballot.open_slots is not None:
+            forbidden = tuple(s for s in range(1, slots + 1) if s not in ballot.open_slots)
         forbidden_set = frozenset(s for s in forbidden if 1 <= s <= slots)
-        same = (
-            board == self.board
-            and slots == self.slots
-            and forbidden_set == self.forbidden
-            and votes_allowed == self.votes_allowed
-            and places_red == self.places_red
-        )
-        self.voted = tuple(voted)
-        self.voted_red = voted_red
-        if same:
-            return  # what the dial shows stands (every view of the vote phase configures it again)
-        self.board = board
-        self.slots = slots
-        self.forbidden = forbidden_set
-        self.votes_allowed = max(1, votes_allowed)
-        self.places_red = places_red
-        self.stage = "green"
-        self.green = None
-        self.marks = ()
-        self._refused = None
+        on = (ballot.board, slots, forbidden_set, ballot.votes_allowed, ballot.places_red)
+        self.voted: tuple[int, ...] = ballot.voted
+        self.voted_red: int | None = ballot.voted_red
+        if on == self._on:
+            return  # the same board: what the dial shows stands
+        self._on = on
+        self.board: object = ballot.board
+        self.slots, self.forbidden = slots, forbidden_set
+        self.votes_allowed, self.places_red = max(1, ballot.votes_allowed), ballot.places_red
+        self.stage, self.green, self.marks, self._refused = "green", None, (), None
         start = self.voted[0] if self.voted and self.allowed(self.voted[0]) else None
         self.pointer = start if start is not None else self._next_allowed(0, 1)
         if self.votes_allowed > 1 and len(self.voted) > 1:
@@ -235,7 +198,7 @@ class VoteDial:
         if key == "enter":
             return self.cast()
         if key == "space":
-            return self.toggle_mark() if self.offers("toggle_mark") else []
+            return self.toggle_mark()
         if key == "escape":
             return self.back() if self.offers("back") else None
         if key in TURNS:
@@ -311,10 +274,8 @@ class VoteDial:
         return [Refused(refused, reason)]
 
     def toggle_mark(self) -> list[Outcome]:
-        if self.stage != "green" or not self.pointer:
-            return []
-        if self.votes_allowed < 2:
-            return [Refused(self.pointer, "One vote this turn: turn the dial to your card and press Enter.")]
+        if not self.offers("toggle_mark") or not self.pointer:
+            return []  # (one vote this turn, or the red step)
         refused = self._after_refusal(
             "Space", lambda: f"{'unmark' if self.pointer in self.marks else 'mark'} {self.pointer}"
         )

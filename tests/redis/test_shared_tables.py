@@ -404,7 +404,10 @@ async def test_the_new_owner_brings_back_the_built_in_bots_of_a_dead_worker(redi
             "the bots to be back in their seats, run by worker A",
         )
         await until(lambda: all(last_view(ana[0]).seats[i].connected for i in bots), "ana to see the bots back")
-        assert not last_view(ana[0]).seats[0].connected  # bea, a person, stays away until she comes back
+        # bea, a person, is not brought back: she is shown away once her presence (kept by the dead worker B) runs out,
+        # which with this test's presence and lease times is about when the bots come back, before or after
+        await until(lambda: not last_view(ana[0]).seats[0].connected, "ana to see bea away")
+        assert all(last_view(ana[0]).seats[i].connected for i in bots)
     finally:
         await a.stop()
 

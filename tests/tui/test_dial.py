@@ -8,8 +8,9 @@ from typing import Any
 from textual import events
 from textual.app import App, ComposeResult
 
+from dixit_tui.tui import dial_picture
 from dixit_tui.tui.picture import picture_text
-from dixit_tui.tui.vote_dial import VoteDial
+from dixit_tui.tui.vote_dial import Ballot, Cast, Moved, VoteDial
 from dixit_tui.tui.widgets.cards import Board
 
 
@@ -26,14 +27,14 @@ class DialApp(App[None]):
     def on_mount(self) -> None:
         self.board.focus()
 
-    def on_board_changed(self, event: Board.Changed) -> None:
-        self.seen.append(("changed", event.pointer, event.stage))
-
-    def on_board_cast(self, event: Board.Cast) -> None:
-        self.seen.append(("cast", event.slots, event.red))
-
-    def on_board_refused(self, event: Board.Refused) -> None:
-        self.seen.append(("refused", event.slot))
+    def on_board_dialled(self, event: Board.Dialled) -> None:
+        done = event.outcome
+        if isinstance(done, Moved):
+            self.seen.append(("changed", done.pointer, done.stage))
+        elif isinstance(done, Cast):
+            self.seen.append(("cast", done.slots, done.red))
+        else:
+            self.seen.append(("refused", done.slot))
 
     def of(self, kind: str) -> list[tuple[Any, ...]]:
         return [e for e in self.seen if e[0] == kind]
@@ -53,7 +54,7 @@ def wheel(dial: Board, down: bool) -> None:
 
 
 async def test_arrows_turn_and_wrap_around() -> None:
-    app = DialApp(VoteDial(5))
+    app = DialApp(VoteDial(Ballot(5)))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         assert dial.pointer == 1
@@ -76,7 +77,7 @@ async def test_arrows_turn_and_wrap_around() -> None:
 
 
 async def test_forbidden_slots_are_skipped_and_shown() -> None:
-    app = DialApp(VoteDial(6, forbidden=(1, 3, 4)))
+    app = DialApp(VoteDial(Ballot(6, forbidden=(1, 3, 4))))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         assert dial.pointer == 2  # the first allowed slot
@@ -92,7 +93,7 @@ async def test_forbidden_slots_are_skipped_and_shown() -> None:
 
 
 async def test_number_keys_jump_and_refuse_forbidden() -> None:
-    app = DialApp(VoteDial(8, forbidden=(3,)))
+    app = DialApp(VoteDial(Ballot(8, forbidden=(3,))))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         await pilot.press("6")
@@ -116,7 +117,7 @@ async def test_number_keys_jump_and_refuse_forbidden() -> None:
 
 async def test_two_digit_slots_on_a_twelve_card_board() -> None:
     clock = FakeClock()
-    app = DialApp(VoteDial(12, clock=clock))
+    app = DialApp(VoteDial(Ballot(12), clock=clock))
     async with app.run_test(size=(80, 8)) as pilot:
         dial = app.dial
         await pilot.press("1", "2")
@@ -135,7 +136,7 @@ async def test_two_digit_slots_on_a_twelve_card_board() -> None:
 
 
 async def test_mouse_wheel_turns_and_click_selects() -> None:
-    app = DialApp(VoteDial(6, forbidden=(2,)))
+    app = DialApp(VoteDial(Ballot(6, forbidden=(2,))))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         wheel(app.board, down=True)
@@ -144,13 +145,14 @@ async def test_mouse_wheel_turns_and_click_selects() -> None:
         wheel(app.board, down=False)
         await pilot.pause()
         assert dial.pointer == 1
-        row, cells = app.board._slot_cells()  # (x, width, text, style) of each number, on the dial's number row
-        gutter = app.board.gutter.left
+        row, width = app.board._dial_row(), app.board.content_size.width - 2 * dial_picture.PAD
+        cells = dial_picture.cells(dial.look, width)  # (x, width, text, style) of each number, on the dial's number row
+        gutter = app.board.gutter.left + dial_picture.PAD
         # click on number 5 (the number row of the content: the border is one row)
         await pilot.click(Board, offset=(gutter + cells[4][0] + cells[4][1] // 2, app.board.gutter.top + row))
         assert dial.pointer == 5
         # a click on the forbidden 2 is refused
-        row, cells = app.board._slot_cells()
+        cells = dial_picture.cells(dial.look, width)
         await pilot.click(Board, offset=(gutter + cells[1][0] + cells[1][1] // 2, app.board.gutter.top + row))
         await pilot.pause()
         assert dial.pointer == 5
@@ -158,7 +160,7 @@ async def test_mouse_wheel_turns_and_click_selects() -> None:
 
 
 async def test_enter_casts_the_pointer() -> None:
-    app = DialApp(VoteDial(4, forbidden=(1,)))
+    app = DialApp(VoteDial(Ballot(4, forbidden=(1,))))
     async with app.run_test(size=(60, 8)) as pilot:
         await pilot.press("right", "enter")
         await pilot.pause()
@@ -169,7 +171,7 @@ async def test_enter_casts_the_pointer() -> None:
 
 
 async def test_two_votes_mark_one_or_two_slots() -> None:
-    app = DialApp(VoteDial(10, forbidden=(2,), votes_allowed=2))
+    app = DialApp(VoteDial(Ballot(10, forbidden=(2,), votes_allowed=2)))
     async with app.run_test(size=(80, 8)) as pilot:
         dial = app.dial
         await pilot.press("3", "space", "7", "space")
@@ -194,7 +196,7 @@ async def test_two_votes_mark_one_or_two_slots() -> None:
 
 
 async def test_space_does_not_mark_with_one_vote() -> None:
-    app = DialApp(VoteDial(5))
+    app = DialApp(VoteDial(Ballot(5)))
     async with app.run_test(size=(60, 8)) as pilot:
         assert app.board.check_action("toggle_mark", ()) is False  # not offered in the footer
         await pilot.press("space")
@@ -204,7 +206,7 @@ async def test_space_does_not_mark_with_one_vote() -> None:
 
 
 async def test_party_storyteller_places_the_red_marker_second() -> None:
-    app = DialApp(VoteDial(7, places_red=True))
+    app = DialApp(VoteDial(Ballot(7, places_red=True)))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         await pilot.press("3", "enter")
@@ -228,7 +230,7 @@ async def test_party_storyteller_places_the_red_marker_second() -> None:
 
 async def test_red_marker_may_go_on_any_slot() -> None:
     """The red step ignores the green step's forbidden slots (own card allowed)."""
-    app = DialApp(VoteDial(5, forbidden=(2,), places_red=True))
+    app = DialApp(VoteDial(Ballot(5, forbidden=(2,), places_red=True)))
     async with app.run_test(size=(60, 8)) as pilot:
         await pilot.press("1", "enter", "enter")  # the red starts on 2, the card green could not take
         await pilot.pause()
@@ -236,22 +238,22 @@ async def test_red_marker_may_go_on_any_slot() -> None:
 
 
 async def test_same_board_keeps_pointer_new_board_resets() -> None:
-    app = DialApp(VoteDial(6))
+    app = DialApp(VoteDial(Ballot(6)))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         await pilot.press("4")
-        dial.configure(6, voted=(4,))
+        dial.configure(Ballot(6, voted=(4,)))
         assert dial.pointer == 4
-        dial.configure(8, forbidden=(1,), voted=())
+        dial.configure(Ballot(8, forbidden=(1,), voted=()))
         assert dial.pointer == 2
-        dial.configure(8, forbidden=(1,), voted=(6,))  # same board: the pointer stays where the player left it
+        dial.configure(Ballot(8, forbidden=(1,), voted=(6,)))  # same board: the pointer stays where the player left it
         assert dial.pointer == 2
-        dial.configure(5, voted=(5,))  # a new board starts on your existing vote
+        dial.configure(Ballot(5, voted=(5,)))  # a new board starts on your existing vote
         assert dial.pointer == 5
 
 
 async def test_pointer_is_visible_without_colour() -> None:
-    app = DialApp(VoteDial(5, forbidden=(1,)))
+    app = DialApp(VoteDial(Ballot(5, forbidden=(1,))))
     async with app.run_test(size=(60, 8)) as pilot:
         await pilot.press("3")
         lines = picture_text(app.board.picture).splitlines()
@@ -261,21 +263,21 @@ async def test_pointer_is_visible_without_colour() -> None:
 
 
 async def test_a_new_board_of_the_same_shape_starts_over() -> None:
-    app = DialApp(VoteDial(6, votes_allowed=2, board="turn-1"))
+    app = DialApp(VoteDial(Ballot(6, votes_allowed=2, board="turn-1")))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         await pilot.press("4", "space")
         assert dial.marks == (4,)
-        dial.configure(6, votes_allowed=2, board="turn-1")
+        dial.configure(Ballot(6, votes_allowed=2, board="turn-1"))
         assert dial.marks == (4,) and dial.pointer == 4
-        dial.configure(6, votes_allowed=2, board="turn-1-again")  # voided and played again
+        dial.configure(Ballot(6, votes_allowed=2, board="turn-1-again"))  # voided and played again
         assert dial.marks == () and dial.pointer == 1
 
 
 async def test_enter_right_after_typed_letters_does_not_vote() -> None:
     """Words typed at the dial (meant for a text box) end with Enter: that Enter is not a vote; a later one is."""
     clock = FakeClock()
-    app = DialApp(VoteDial(4, clock=clock))
+    app = DialApp(VoteDial(Ballot(4), clock=clock))
     async with app.run_test(size=(60, 8)) as pilot:
         await pilot.pause()
         assert app.focused is app.board

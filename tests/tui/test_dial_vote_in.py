@@ -8,7 +8,7 @@ from contextlib import AsyncExitStack
 
 from dixit_tui.tui import dial_picture
 from dixit_tui.tui.picture import picture_text
-from dixit_tui.tui.vote_dial import VoteDial
+from dixit_tui.tui.vote_dial import Ballot, VoteDial
 from dixit_tui.tui.widgets.cards import Board
 from tests.tui.apps import ana_at_her_vote, dial_of, table_of
 from tests.tui.fixtures import coordinator, settle
@@ -34,10 +34,10 @@ async def test_after_your_vote_the_dial_says_it_is_in() -> None:
 
 
 def test_two_votes_and_the_red_marker_say_they_are_in_too() -> None:
-    two = VoteDial(8, votes_allowed=2, voted=(4, 2))
+    two = VoteDial(Ballot(8, votes_allowed=2, voted=(4, 2)))
     wanted = "Your votes for 2 and 4 are in · waiting for the others · you can change it"
     assert dial_picture.caption(two.look) == wanted
-    red = VoteDial(5, places_red=True, voted=(3,), voted_red=1)
+    red = VoteDial(Ballot(5, places_red=True, voted=(3,), voted_red=1))
     assert dial_picture.caption(red.look, 40) == "Green 3 and red 1 are in"
     red.turn(1)  # turned to another green vote: Enter starts it
     assert dial_picture.caption(red.look).startswith("Step 1 of 2: green vote 4")

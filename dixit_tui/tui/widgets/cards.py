@@ -10,7 +10,7 @@ Enter typed right behind them). Card text is player-provided: only plain text, n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from textual import events
@@ -23,11 +23,10 @@ from textual.style import Style
 from textual.widget import Widget
 
 from dixit_tui.tui import dial_picture as dial_drawing
-from dixit_tui.tui import vote_dial
 from dixit_tui.tui.cards_picture import CardItem, CardStyles, cards_picture, fits_whole, layout, note_lines, scrolled
 from dixit_tui.tui.line_cache import forget_with_shared
 from dixit_tui.tui.picture import Picture, PictureCache
-from dixit_tui.tui.vote_dial import Outcome, Stage, VoteDial
+from dixit_tui.tui.vote_dial import Ballot, Moved, Outcome, VoteDial
 from dixit_tui.tui.widgets.picture_view import PictureView
 
 __all__ = ["Board", "CardItem", "CardList", "Hand"]
@@ -374,9 +373,9 @@ class Hand(CardList):
 class Board(CardList):
     """The numbered board of the vote phase. While you vote (`vote`), the vote dial (`tui.vote_dial`) is under its
     cards, drawn in the same picture (`tui.dial_picture`), and the board's keys, clicks and wheel are the dial's: the
-    cursor follows the dial. It posts `Board.Changed` when the dial moves, `Board.Cast` when you confirm a vote and
-    `Board.Refused` when a key or click asks for a card that cannot be chosen. Whoever does not vote (a spectator,
-    the storyteller, a player whose team's card it is) moves the cursor to read each card whole."""
+    cursor follows the dial, and each thing a key, click or wheel turn comes to is posted (`Board.Dialled`): the dial
+    moved, a vote was cast, or a card cannot be chosen and why. Whoever does not vote (a spectator, the storyteller,
+    a player whose team's card it is) moves the cursor to read each card whole."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {*CardList.COMPONENT_CLASSES, "board--rule"}
 
@@ -386,53 +385,20 @@ class Board(CardList):
     }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,up", "turn(-1)", "Turn", show=False),
-        Binding("right,down", "turn(1)", "Turn", show=False),
-        Binding("home", "jump_end(0)", "First", show=False),
-        Binding("end", "jump_end(1)", "Last", show=False),
+    BINDINGS: ClassVar[list[BindingType]] = [  # (for the key bar: the keys act in `on_key`, in the order they came)
         Binding("space", "toggle_mark", "Mark/unmark"),
         Binding("enter", "cast", "Vote"),
         Binding("escape", "back", "Back to green"),
     ]
 
-    class Changed(Message):
-        """The dial moved (or its stage changed)."""
+    class Dialled(Message):
+        """What a key, click or wheel turn at the dial came to (`tui.vote_dial`): `Moved`, `Cast` or `Refused`."""
 
-        def __init__(self, board: Board, dial: VoteDial, pointer: int, stage: Stage) -> None:
+        def __init__(self, board: Board, dial: VoteDial, outcome: Outcome) -> None:
             super().__init__()
             self.board = board
             self.dial = dial
-            self.pointer = pointer
-            self.stage = stage
-
-        @property
-        def control(self) -> Board:
-            return self.board
-
-    class Cast(Message):
-        """You confirmed a vote: `slots` (one or two, sorted) and, for the party storyteller, `red`."""
-
-        def __init__(self, board: Board, dial: VoteDial, slots: tuple[int, ...], red: int | None) -> None:
-            super().__init__()
-            self.board = board
-            self.dial = dial
-            self.slots = slots
-            self.red = red
-
-        @property
-        def control(self) -> Board:
-            return self.board
-
-    class Refused(Message):
-        """A key or click asked for a card that cannot be chosen; `reason` says why, in plain words."""
-
-        def __init__(self, board: Board, dial: VoteDial, slot: int, reason: str) -> None:
-            super().__init__()
-            self.board = board
-            self.dial = dial
-            self.slot = slot
-            self.reason = reason
+            self.outcome = outcome
 
         @property
         def control(self) -> Board:
@@ -447,64 +413,35 @@ class Board(CardList):
 
     # --- the vote ------------------------------------------------------------------------------------------------
 
-    def vote(
-        self,
-        slots: int,
-        *,
-        open_slots: Iterable[int] | None = None,
-        votes_allowed: int = 1,
-        places_red: bool = False,
-        voted: Iterable[int] = (),
-        voted_red: int | None = None,
-        board: object = None,
-    ) -> VoteDial:
-        """You vote on this board: the dial set up for it (see `VoteDial.configure`: on the same board it stays where
-        it was), the cursor on its card."""
-        dial = self.dial
-        before = dial.look if dial is not None else None
-        if dial is None:
-            dial = self.dial = VoteDial()
-        dial.configure(
-            slots,
-            open_slots=open_slots,
-            votes_allowed=votes_allowed,
-            places_red=places_red,
-            voted=voted,
-            voted_red=voted_red,
-            board=board,
-        )
-        if dial.look != before:
-            self._follow()
-            self._keys_changed()
-        return dial
-
-    def vote_over(self) -> None:
-        """You do not vote (or no longer): the board alone."""
-        if self.dial is not None:
+    def vote(self, ballot: Ballot | None) -> VoteDial | None:
+        """You vote on this board: the dial set up for `ballot` (on the same board it stays where it was), the cursor
+        on its card. None: you do not vote (or no longer), the board alone."""
+        before = self.dial.look if self.dial is not None else None
+        if ballot is None:
             self.dial = None
-            self._draw()
-            self._keys_changed()
+        elif self.dial is None:
+            self.dial = VoteDial(ballot)
+        else:
+            self.dial.configure(ballot)
+        if (self.dial.look if self.dial is not None else None) != before:
+            self._follow()
+        return self.dial
 
     def _follow(self) -> None:
-        """The cursor to the dial's card, and the picture drawn again."""
+        """The cursor to the dial's card, the picture drawn again, the key bar's keys."""
         dial = self.dial
         if dial is not None:
             index = next((i for i, item in enumerate(self.items) if item.number == dial.pointer), None)
-            if index is not None:
-                self._cursor = index
+            self._cursor = index if index is not None else self._cursor
         self._draw()
+        self._keys_changed()
 
     def _took(self, dial: VoteDial, done: list[Outcome]) -> None:
         """What came of a key, click or wheel turn at the dial, in order: drawn, and told."""
         for outcome in done:
-            if isinstance(outcome, vote_dial.Moved):
+            if isinstance(outcome, Moved):
                 self._follow()
-                self._keys_changed()
-                self.post_message(self.Changed(self, dial, outcome.pointer, outcome.stage))
-            elif isinstance(outcome, vote_dial.Cast):
-                self.post_message(self.Cast(self, dial, outcome.slots, outcome.red))
-            elif isinstance(outcome, vote_dial.Refused):
-                self.post_message(self.Refused(self, dial, outcome.slot, outcome.reason))
+            self.post_message(self.Dialled(self, dial, outcome))
 
     def _keys_changed(self) -> None:
         state = tuple(self.check_action(b.action if isinstance(b, Binding) else b[1], ()) for b in self.BINDINGS)
@@ -514,29 +451,9 @@ class Board(CardList):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The dial's keys while you vote (Space only where a vote may carry two marks, Esc only in the red step)."""
-        if action in _DIAL_ACTIONS:
+        if action in ("toggle_mark", "cast", "back"):
             return self.dial is not None and self.dial.offers(action)
         return super().check_action(action, parameters)
-
-    def _act(self, does: Callable[[VoteDial], list[Outcome]]) -> None:
-        dial = self.dial
-        if dial is not None:
-            self._took(dial, does(dial))
-
-    def action_turn(self, step: int) -> None:
-        self._act(lambda dial: dial.turn(step))
-
-    def action_jump_end(self, last: int) -> None:
-        self._act(lambda dial: dial.jump_end(last))
-
-    def action_toggle_mark(self) -> None:
-        self._act(VoteDial.toggle_mark)
-
-    def action_cast(self) -> None:
-        self._act(VoteDial.cast)
-
-    def action_back(self) -> None:
-        self._act(VoteDial.back)
 
     # --- drawing -----------------------------------------------------------------------------------------------
 
@@ -569,16 +486,9 @@ class Board(CardList):
         styles = self._card_styles()
         return cards + dial_drawing.dial_picture(DIALS, dial.look, width, arrow, styles.card, rule)
 
-    def _slot_cells(self) -> tuple[int, list[tuple[int, int, str, str]]]:
-        """The row of the dial's numbers (in the board's content) and the (x, width, text, style) of each."""
-        dial = self.dial
-        if dial is None:
-            return -1, []
-        width = self.size.width
-        row = len(self.picture) - self._dial_rows() + 1  # (under the rule)
-        inside = max(1, width - 2 * dial_drawing.PAD)
-        cells = dial_drawing.cells(dial.look, inside)
-        return row, [(x + dial_drawing.PAD, cell, text, style) for x, cell, text, style in cells]
+    def _dial_row(self) -> int:
+        """The row of the dial's numbers in the board's content, under its rule (-1: no dial)."""
+        return len(self.picture) - self._dial_rows() + 1 if self.dial is not None else -1
 
     # --- keys and mouse ----------------------------------------------------------------------------------------
 
@@ -605,8 +515,7 @@ class Board(CardList):
         if offset is None:
             return
         slot = 0
-        row, _ = self._slot_cells()
-        if offset.y == row:
+        if offset.y == self._dial_row():
             slot = dial_drawing.slot_at(dial.look, self.size.width, offset.x)
         elif offset.y < self._room():
             index = layout(self.items, self._cursor, self.size.width, self._room()).card_at(self._top + offset.y)
@@ -618,14 +527,13 @@ class Board(CardList):
             self._took(dial, dial.select(slot))
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
-        if self.dial is not None:
-            event.stop()
-            self.action_turn(1)
+        self._wheel(event, 1)
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
-        if self.dial is not None:
+        self._wheel(event, -1)
+
+    def _wheel(self, event: events.MouseEvent, step: int) -> None:
+        dial = self.dial
+        if dial is not None:
             event.stop()
-            self.action_turn(-1)
-
-
-_DIAL_ACTIONS = frozenset({"turn", "jump_end", "toggle_mark", "cast", "back"})
+            self._took(dial, dial.turn(step))
