@@ -15,13 +15,11 @@ from typing import ClassVar, Literal
 from textual import events
 from textual.binding import BindingType
 from textual.containers import ScrollableContainer
-from textual.content import Content
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 
 from dixit_tui.coordinator import TableView
-from dixit_tui.tui.cards_picture import CardItem
 from dixit_tui.tui.main_modes import CardsMode, LobbyMode, OverMode
 from dixit_tui.tui.main_modes.lobby import LobbyStyles
 from dixit_tui.tui.picture import Picture
@@ -84,8 +82,8 @@ class MainView(Board, Hand, inherit_bindings=False):
 
     def __init__(self, mode: MainMode, *, id: str | None = None) -> None:
         self._cards_modes: dict[MainMode, CardsMode] = {"hand": CardsMode(), "vote": CardsMode()}
-        self._cards = self._cards_modes.get(mode) or self._cards_modes["hand"]
         self.mode: MainMode = mode
+        self.BARE = mode == "hand"  # (a spectator's hand: the note alone)
         self.lobby = LobbyMode()
         self.over = OverMode()
         self._button_styles: LobbyStyles | None = None
@@ -93,58 +91,26 @@ class MainView(Board, Hand, inherit_bindings=False):
         super().__init__(id=id, classes=f"-{mode}")
         self.can_focus = mode in ("hand", "vote")
 
-    # --- the state of the cards mode shown (what `CardList` reads and writes) --------------------------------------
-
-    @property
-    def items(self) -> tuple[CardItem, ...]:
-        return self._cards.items
-
-    @items.setter
-    def items(self, items: tuple[CardItem, ...]) -> None:
-        self._cards.items = items
-
-    @property
-    def note(self) -> Content | None:
-        return self._cards.note
-
-    @note.setter
-    def note(self, note: Content | None) -> None:
-        self._cards.note = note
-
-    @property
-    def _cursor(self) -> int | None:
-        return self._cards.cursor
-
-    @_cursor.setter
-    def _cursor(self, cursor: int | None) -> None:
-        self._cards.cursor = cursor
-
-    @property
-    def _top(self) -> int:
-        return self._cards.top
-
-    @_top.setter
-    def _top(self, top: int) -> None:
-        self._cards.top = top
-
-    @property
-    def BARE(self) -> bool:  # type: ignore[override]
-        return self.mode == "hand"  # (a spectator's hand: the note alone)
-
     # --- the mode ------------------------------------------------------------------------------------------------
 
     def set_mode(self, mode: MainMode) -> None:
         """Show `mode` (its cards, cursor and note as they were left, or its words)."""
         if mode == self.mode:
             return
+        # the cards, cursor and note `CardList` shows are its own attributes (read at every turn of its code): the
+        # mode left keeps them, the mode shown brings its own
+        left = self._cards_modes.get(self.mode)
+        if left is not None:
+            left.items, left.note, left.cursor, left.top = self.items, self.note, self._cursor, self._top
+            left.hint = self.has_class("-hint")
         self.mode = mode
-        cards = self._cards_modes.get(mode)
-        if cards is not None:
-            self._cards = cards
+        self.BARE = mode == "hand"
+        cards = self._cards_modes.get(mode) or CardsMode()
+        self.items, self.note, self._cursor, self._top = cards.items, cards.note, cards.cursor, cards.top
         for other in MODES:
             self.set_class(other == mode, f"-{other}")
         self.set_class(mode == "hand" and not self.items, "-bare")
-        self.set_class(cards is not None and cards.hint, "-hint")
+        self.set_class(cards.hint, "-hint")
         self.can_focus = mode in ("hand", "vote")
         if mode != "vote" and self.dial is not None:
             self.dial = None  # (the vote is over: its keys go with it)
@@ -163,10 +129,6 @@ class MainView(Board, Hand, inherit_bindings=False):
     def show_over(self, text: Words) -> None:
         if self.over.show(text) and self.mode == "over":
             self._draw()
-
-    def show_note(self, note: Content | None, *, hint: bool = False) -> None:
-        self._cards.hint = hint
-        super().show_note(note, hint=hint)
 
     # --- drawing -------------------------------------------------------------------------------------------------
 
