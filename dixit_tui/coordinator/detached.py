@@ -24,3 +24,8 @@ def spawn(coro: Coroutine[Any, Any, T], *, name: str | None = None) -> asyncio.T
 def call_later(delay: float, callback: Callable[[], object]) -> asyncio.TimerHandle:
     """`loop.call_later`, run in a fresh context (not the one of the session that set it)."""
     return asyncio.get_running_loop().call_later(delay, callback, context=contextvars.Context())
+
+
+def call_soon(callback: Callable[[], object]) -> asyncio.Handle:
+    """`loop.call_soon`, run in a fresh context (not the one of the session that asked for it)."""
+    return asyncio.get_running_loop().call_soon(callback, context=contextvars.Context())

@@ -603,9 +603,17 @@ class Coordinator:
     # --- turn timers -----------------------------------------------------------------------------------------
 
     def schedule(self, table: Table) -> None:
-        """Set the table's deadline for the phase in progress and arm one timer for it (see `Timers`)."""
+        """Set the table's deadline for the phase in progress and arm one timer for it (see `Timers`).
+        What the views show of the clocks may change here (a held reveal over, a countdown set, moved or gone): most
+        callers broadcast right after (a move, a catch-up), and a broadcast shows it; whatever shows nothing (a
+        catch-up of chat lines alone, this worker taking over the table's clocks) leaves it to `show_clocks`, which
+        shows it once, under the table's lock, unless a broadcast did first."""
+        shown = table.clocks_shown()
         held = table.reveal_turn
         self.timers.schedule(table)
+        if not table.clocks_unshown and table.clocks_shown() != shown:
+            table.clocks_unshown = True
+            detached.call_soon(lambda: self._clocks_changed(table))
         if table.reveal_turn is not None and table.reveal_turn != held:
             # a new reveal: this worker's players whose client shows no reveal (agents) read it already; the other
             # workers, which count them as people who may be reading, are told so
@@ -625,16 +633,40 @@ class Coordinator:
 
     async def reveal_over(self, table: Table) -> None:
         """A held reveal's time is up, or every person moved on: the table goes on (its clocks start, its bots
-        play). Nothing is recorded: the hold is live state of each worker."""
+        play). Nothing is recorded: the hold is live state of each worker. (The hold may have ended already, by
+        whatever scheduled the table meanwhile: it is shown all the same, once.)"""
         if self.tables.get(table.code) is not table:
             return
         async with table.lock:
             if table.game is None:
                 return
-            held = table.reveal_until
             self.schedule(table)
-            if held is not None and table.reveal_until is None:
+            if table.clocks_unshown:
                 self.broadcast(table)
+
+    def _clocks_changed(self, table: Table) -> None:
+        if not table.clocks_unshown:
+            return  # the caller of `schedule` showed it
+        if any(not getattr(session, "remote", False) for session in table.sessions()):
+            self._spawn(self.show_clocks(table))
+        else:
+            table.clocks_unshown = False  # nobody here to show it to
+
+    async def show_clocks(self, table: Table) -> None:
+        """What the table's clocks show changed and no broadcast has shown it (see `schedule`): everyone at the table
+        is shown it now, under the table's lock (after what it is busy with)."""
+        if not table.clocks_unshown:
+            return
+        if self.tables.get(table.code) is not table:  # closed here meanwhile (its people were told)
+            table.clocks_unshown = False
+            return
+        try:
+            async with table.lock:
+                if table.clocks_unshown:
+                    self.broadcast(table)
+        except TableError as err:  # closed meanwhile, or the store cannot be read just now (then `store_back`)
+            table.clocks_unshown = False  # (the next change of them is shown again)
+            log.info("table %s: its clocks could not be shown: %s", table.code, err.message)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = detached.spawn(coro)
@@ -763,6 +795,7 @@ class Coordinator:
         session whose move it was) is sent its own first: its app takes its turn first, so a player's move shows on
         their own screen before the others' screens are drawn."""
         views = table.views()
+        table.clocks_unshown = False  # (each session is sent its view if it changed: the clocks as they are now)
         if first is not None:
             views.sort(key=lambda pair: pair[0] is not first)  # (stable: the others in their order)
         for session, view in views:  # a player at another worker is not among them: that worker shows them

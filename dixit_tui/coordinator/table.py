@@ -203,6 +203,9 @@ class Table(Generic[S]):
         self.reveal_waits: set[int] = set()
         self.reveal_seen: dict[int, set[int]] = {}  # turn -> seats whose people moved on from its reveal
         self.reveal_timer: asyncio.TimerHandle | None = None
+        # what the views show of the clocks changed (`clocks_shown`) and no broadcast has shown it yet (see
+        # `Coordinator.schedule`)
+        self.clocks_unshown = False
         self.typing_limiter = ChatLimiter(burst=8, window=10.0)  # writing marks shown or hidden, per seat
         self.idle_timer: asyncio.TimerHandle | None = None  # closes a running game nobody human is connected to
         self.creator: str | None = None  # who created it ("key:..." or "name:..."), for the per-player table cap
@@ -351,6 +354,10 @@ class Table(Generic[S]):
         waits for its people as an empty one does (its clocks stop) until a person moves or chats. (Without a time
         limit a connected person's move is never made for them: such a table cannot play itself.)"""
         return bool(self.options.turn_seconds) and self.quiet_turns >= QUIET_TURNS
+
+    def clocks_shown(self) -> tuple[object, ...]:
+        """What every view shows of the table's clocks: the held reveal's end, the countdown, the stand-ins' times."""
+        return (self.reveal_until, self.shown_deadline, tuple(sorted(self.stand_ins.items())))
 
     def reveal_readers(self) -> set[int]:
         """The seats whose person is connected to a screen that shows the reveal (here, or at another worker: a

@@ -32,10 +32,6 @@ class LineReader:
         self._scanned = 0  # bytes from _start on known to hold no line end
         self._skipping = False  # dropping the rest of an overlong line, up to its end
         self._eof = False
-        self.looked_at = 0
-        """Bytes searched for a line end so far (each byte once: the test of linear time)."""
-        self.dropped = 0
-        """Bytes of overlong lines dropped unkept."""
 
     async def readline(self) -> bytes:
         while True:
@@ -58,11 +54,8 @@ class LineReader:
     def _feed(self, data: bytes) -> None:
         if self._skipping:
             end = data.find(b"\n")
-            self.looked_at += len(data) if end < 0 else end + 1
             if end < 0:
-                self.dropped += len(data)
                 return
-            self.dropped += end + 1
             self._skipping = False
             data = data[end + 1 :]
         if self._start and self._start >= len(self._buffer) // 2:  # compact: what was handed on goes
@@ -74,7 +67,6 @@ class LineReader:
         buffer = self._buffer
         begin = self._start + self._scanned
         end = buffer.find(b"\n", begin)
-        self.looked_at += (len(buffer) if end < 0 else end + 1) - begin
         if end >= 0 and end - self._start < self._limit:
             line = bytes(buffer[self._start : end + 1])
             self._start = end + 1
@@ -88,11 +80,9 @@ class LineReader:
         # Over the limit: hand on its first limit + 1 bytes; drop the rest of it (now, and as it comes).
         cut = bytes(buffer[self._start : self._start + self._limit + 1])
         if end >= 0:
-            self.dropped += end + 1 - self._start - len(cut)
             self._start = end + 1
             self._scanned = 0
         else:
-            self.dropped += len(buffer) - self._start - len(cut)
             self._reset()
             self._skipping = True
         return cut

@@ -131,11 +131,6 @@ class SSHDriver(HostedDriver):
         the earliest scheduled first (see `_measure_session_work`)."""
         self.writes = 0
 
-    @property
-    def username(self) -> str:
-        """The SSH user name the session logged in with (for logs and tests)."""
-        return str(self._process.get_extra_info("username") or "")
-
     # ---- frames -------------------------------------------------------------------------------------
 
     WATCHER_FRAME_INTERVAL = 0.05

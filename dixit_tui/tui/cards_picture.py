@@ -100,6 +100,12 @@ def layout(items: tuple[CardItem, ...], cursor: int | None, width: int, room: in
     return Layout(tuple(starts), tuple(full))
 
 
+@lru_cache(maxsize=1024)
+def fits_whole(items: tuple[CardItem, ...], width: int, room: int) -> bool:
+    """Whether every card's full text fits in `room` rows."""
+    return sum(len(card_lines(item, text_width(width))) for item in items) <= room
+
+
 def scrolled(top: int, area: Layout, cursor: int | None, room: int) -> int:
     """The first row shown: `top` moved as little as shows the card under the cursor (its top if it is taller than
     the room), and no further than the list's end allows."""

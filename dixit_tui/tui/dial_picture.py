@@ -1,16 +1,14 @@
-"""The vote dial as a picture: the board's slot numbers along a row with the pointer, an arrow under it where there
-is room, and a caption saying what the keys do and what Enter sends now. Pure functions of what the dial shows
-(`DialLook`), its size and its style, cached so that every screen showing the same dial the same way gets the same
-picture. Shown by `widgets/dial.py`.
+"""The vote dial as a picture: a rule under the board's cards, the board's slot numbers along a row with the pointer,
+an arrow under it where there is room, and a caption saying what the keys do and what Enter sends now (or that your
+vote is in). Pure functions of what the dial shows (`DialLook`, `tui.vote_dial`), its size and its styles, cached so
+that every screen showing the same dial the same way gets the same picture. Shown under the cards by the board
+(`widgets/cards.py`) while you vote.
 
 Nothing is shown by colour alone: the pointer has a `▲` under it (and brackets where there is room), a forbidden slot
 reads `✗3`, a marked one `✓3`, the red marker `●3`.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Literal
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
@@ -19,24 +17,11 @@ from textual.style import Style
 
 from dixit_tui.tui.picture import Line, Picture, PictureCache
 from dixit_tui.tui.text_row import text_row
-
-Stage = Literal["green", "red"]
+from dixit_tui.tui.vote_dial import DialLook, is_in, pending
 
 NO_CARDS = "No cards on the board."
-
-
-@dataclass(frozen=True, slots=True)
-class DialLook:
-    """What the dial shows."""
-
-    slots: int
-    forbidden: frozenset[int]
-    marks: tuple[int, ...]
-    pointer: int
-    stage: Stage
-    green: int | None  # the green vote chosen before the red step
-    votes_allowed: int
-    places_red: bool
+PAD = 1  # a blank cell either side of the dial's rows
+ROWS = 4  # the rule, the numbers, the arrow and the caption (3 without the arrow)
 
 
 def label(look: DialLook, slot: int) -> tuple[str, str]:
@@ -73,28 +58,18 @@ def cells(look: DialLook, width: int) -> list[tuple[int, int, str, str]]:
     return out
 
 
-def slot_at(look: DialLook, width: int, x: int) -> int:
-    """The slot whose number is at column `x` of the number row (0: none)."""
-    for slot, (start, cell, _text, _style) in enumerate(cells(look, width), start=1):
-        if start <= x < start + cell:
-            return slot
-    return 0
-
-
-def pending(look: DialLook) -> tuple[tuple[int, ...], int | None]:
-    """What Enter would send now: (green slots, red) -- in the green step of a red vote, not sent yet."""
-    if look.stage == "red":
-        assert look.green is not None
-        return (look.green,), look.pointer
-    slots = look.marks if look.marks else ((look.pointer,) if look.pointer else ())
-    return tuple(sorted(slots)), None
-
-
 def captions(look: DialLook) -> list[str]:
     """The dial's own one-line help, longest first: what the keys do and what Enter sends now."""
     if not look.slots:
         return [NO_CARDS]
     green, pointer = look.green, look.pointer
+    if is_in(look):  # Enter would send the same again: say that the vote is in, and that the table waits
+        votes = " and ".join(map(str, look.voted))
+        if look.voted_red is not None:
+            vote = f"Green {votes} and red {look.voted_red} are in"
+        else:
+            vote = f"Your votes for {votes} are in" if len(look.voted) > 1 else f"Your vote for {votes} is in"
+        return [f"{vote} · waiting for the others · you can change it", f"{vote} · waiting for the others", vote]
     if look.stage == "red":
         return [
             f"Green {green} · red {pointer} · Enter: send both · Esc: back",
@@ -127,8 +102,8 @@ def caption(look: DialLook, width: int | None = None) -> str:
     return next((c for c in found if len(c) <= width), found[-1])
 
 
-def dial_rows(look: DialLook, width: int, height: int) -> list[Content]:
-    """The dial's rows: the numbers, the arrow under the pointer (from 3 rows), the caption."""
+def dial_rows(look: DialLook, width: int, arrow: bool) -> list[Content]:
+    """The dial's rows: the numbers, the arrow under the pointer (`arrow`: where there is room), the caption."""
     if not look.slots or width <= 0:
         return [Content(NO_CARDS)]
     numbers: list[str | tuple[str, str]] = []
@@ -143,19 +118,33 @@ def dial_rows(look: DialLook, width: int, height: int) -> list[Content]:
         if slot == look.pointer and middle < width:
             arrows[middle] = "▲"
     rows = [Content.assemble(*numbers).truncate(width)]
-    if height >= 3:  # room for the pointer's arrow under the numbers
+    if arrow:
         rows.append(Content("".join(arrows)))
     rows.append(Content(caption(look, width)).truncate(width, ellipsis=True))
     return rows
 
 
-def dial_picture(cache: PictureCache, look: DialLook, width: int, height: int, style: Style) -> Picture:
-    """The dial at `width` x `height` in `style`."""
-    return cache.picture(("dial", look, width, height, style), width, lambda: _draw(look, width, height, style))
+def dial_height(look: DialLook, arrow: bool) -> int:
+    """The rows of `dial_picture`: the rule, then `dial_rows`."""
+    return 2 if not look.slots else 3 + arrow
 
 
-def _draw(look: DialLook, width: int, height: int, style: Style) -> list[Line]:
+def dial_picture(cache: PictureCache, look: DialLook, width: int, arrow: bool, style: Style, rule: Style) -> Picture:
+    """The dial at `width` in `style`, under a rule in `rule` (`dial_height` rows)."""
+    key = ("dial", look, width, arrow, style, rule)
+    return cache.picture(key, width, lambda: _draw(look, width, arrow, style, rule))
+
+
+def _draw(look: DialLook, width: int, arrow: bool, style: Style, rule: Style) -> list[Line]:
     blank = RichStyle(bgcolor=style.rich_style.bgcolor)  # (the cells after a text: its background, as Textual's)
-    rows = [text_row(row, width, style, blank=blank) for row in dial_rows(look, width, height)]
-    empty: Line = [Segment(" " * width, style.rich_style)]
-    return rows[:height] + [empty] * (height - len(rows))
+    inside = max(1, width - 2 * PAD)
+    rows = [text_row(row, width, style, left=PAD, blank=blank) for row in dial_rows(look, inside, arrow)]
+    return [[Segment("─" * width, rule.rich_style)], *rows]
+
+
+def slot_at(look: DialLook, width: int, x: int) -> int:
+    """The slot whose number is at column `x` of the dial's number row, in a dial `width` cells wide (0: none)."""
+    for slot, (start, cell, _text, _style) in enumerate(cells(look, max(1, width - 2 * PAD)), start=1):
+        if start <= x - PAD < start + cell:
+            return slot
+    return 0

@@ -40,12 +40,12 @@ from dixit_tui.tui.panes import Backdrop
 from dixit_tui.tui.panes import Panes as LazyPanes
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
+from dixit_tui.tui.vote_dial import Ballot, Cast, Refused, VoteDial
 from dixit_tui.tui.wall_picture import wall_wanted
 from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
 from dixit_tui.tui.widgets.chat import ChatPanel
 from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
-from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.over_view import OverView
 from dixit_tui.tui.widgets.recap import RecapScreen
@@ -203,9 +203,9 @@ class TableScreen(Screen[None]):
             yield SidePanel(id="side")
             with Column(id="main"):
                 yield ClueLine(id="clue")
-                # the other panes are built when first shown; the hand, the clue row and the dial when first needed
-                # (never at a spectator's screen)
-                with Panes(id="panes", initial=self._first_pane(), parts=("clue-row", "dial")):
+                # the other panes are built when first shown; the hand and the clue row when first needed (never at a
+                # spectator's screen)
+                with Panes(id="panes", initial=self._first_pane(), parts=("clue-row",)):
                     with VerticalScroll(id="lobby-pane", can_focus=False):
                         yield TextBox(id="lobby-info")
                         with Horizontal(id="lobby-buttons"):
@@ -226,8 +226,7 @@ class TableScreen(Screen[None]):
                             )
                             yield RoomLeft(id="clue-left", markup=False)
                     with Pane(id="vote-pane"):
-                        yield Board(id="board")
-                        yield Dial(id="dial")
+                        yield Board(id="board")  # (with the vote dial under its cards while you vote)
                     yield OverView(id="over-pane")
                 yield ChatPanel(id="chat")
         yield KeyBar()
@@ -343,14 +342,10 @@ class TableScreen(Screen[None]):
             over=self.over,
         )
 
-    def _dial(self) -> Dial | None:
-        """The dial, once built (the first time you vote)."""
-        return self.query_one(Dial) if self.query_one(Panes).part_built("dial") else None
-
-    def _voting_dial(self) -> Dial:
-        """The dial (built if it was not)."""
-        self.query_one(Panes).build_part("dial")
-        return self.query_one(Dial)
+    def _dial(self) -> VoteDial | None:
+        """The vote dial, while you vote (the board holds it; not the last vote's, at the hand)."""
+        voting = self._pane == "vote-pane" and self.query_one(Panes).is_built("vote-pane")
+        return self.query_one(Board).dial if voting else None
 
     def _ask(
         self,
@@ -400,7 +395,7 @@ class TableScreen(Screen[None]):
         self._render_status()
         if phase_changed and self._pane != pane:  # a layout comes with the new pane anyway (not every phase)
             self.query_one(TopLines).fit()
-        if phase_changed or role_changed:  # (your vote is in: the board takes the dial's place)
+        if phase_changed or role_changed:  # (a new phase, or what you may do in it: the keyboard goes there)
             self._focus_for_phase()
         self._close_stale_dialogs()
         self.refresh_bindings_if_changed()
@@ -549,11 +544,10 @@ class TableScreen(Screen[None]):
         # the row stays, blank when there is nothing to say (the cards keep their rows as the phases go)
         hand.show_note(content(text) if text is not None else BLANK)
 
-    def _board_items(self, game: PlayerView, dial: Dial | None) -> list[CardItem]:
+    def _board_items(self, game: PlayerView, dial: VoteDial | None) -> list[CardItem]:
         items = []
-        shown = dial is not None and dial.display
-        marked = dial.marks if dial is not None and shown else ()
-        green = dial.green if dial is not None and shown and dial.stage == "red" else None
+        marked = dial.marks if dial is not None else ()
+        green = dial.green if dial is not None and dial.stage == "red" else None
         for slot in game.board:
             tags = words.board_tags(game, slot.slot, marked, green)
             items.append(CardItem(f"slot-{slot.slot}", slot.slot, slot.text, tags, slot.slot in game.forbidden_slots))
@@ -562,11 +556,12 @@ class TableScreen(Screen[None]):
     def _render_vote(self) -> None:
         game = self.game
         assert game is not None
-        dial = self._voting_dial() if game.can_vote else self._dial()
-        if dial is not None:
-            self._show(dial, game.can_vote)
-        if dial is not None and game.can_vote:
-            dial.configure(
+        board = self.query_one(Board)
+        # the dial under the board's cards while you vote; who does not vote moves the board's highlight, to read
+        # each card whole (its `▶` points at no vote)
+        ballot = None
+        if game.can_vote:
+            ballot = Ballot(
                 len(game.board),
                 open_slots=game.vote_slots,
                 votes_allowed=game.votes_allowed,
@@ -575,10 +570,8 @@ class TableScreen(Screen[None]):
                 voted_red=game.your_red,
                 board=(game.turn, tuple(s.card for s in game.board)),
             )
-        board = self.query_one(Board)
-        highlight = f"slot-{dial.pointer}" if dial is not None and game.can_vote else None
-        # who does not vote moves the board's highlight, to read each card whole (its `▶` points at no vote)
-        board.can_focus = not game.can_vote
+        dial = board.vote(ballot)
+        highlight = f"slot-{dial.pointer}" if dial is not None else None
         board.show_items(self._board_items(game, dial), highlight=highlight)
         self._render_vote_note()
 
@@ -588,7 +581,7 @@ class TableScreen(Screen[None]):
         game, dial, hint = self.game, self._dial(), self._dial_hint
         if game is None:
             return
-        if hint is not None and not (game.can_vote and dial is not None and dial.display and dial.board == hint[0]):
+        if hint is not None and not (game.can_vote and dial is not None and dial.board == hint[0]):
             hint = self._dial_hint = None  # (a new board, or your vote is in: it no longer says what a key does)
         text = Words.of(hint[1]) if hint is not None else words.vote_note(self.view)
         self.query_one(Board).show_note(content(text) if text is not None else None, hint=hint is not None)
@@ -642,7 +635,7 @@ class TableScreen(Screen[None]):
             if game.hand:
                 target = self._hand()
         elif game.phase == Phase.VOTE:
-            target = self._voting_dial() if game.can_vote else self.query_one(Board)
+            target = self.query_one(Board)  # the vote dial's keys while you vote, else the cursor to read the cards
         self.set_focus(target)
 
     def _keep_typed_clue(self, previous: TableView) -> None:
@@ -811,14 +804,23 @@ class TableScreen(Screen[None]):
         if await self._act(session.clue(text, card)):
             event.input.value = ""
 
-    def on_dial_changed(self, event: Dial.Changed) -> None:
-        game = self.game
-        if game is None or game.phase != Phase.VOTE:
+    @on(Board.Dialled, "#board")
+    async def dialled(self, event: Board.Dialled) -> None:
+        """A key, click or wheel turn at the dial: a refusal's hint shows under the board; a vote goes to the table;
+        the board's tags and the status line follow the dial."""
+        done, game = event.outcome, self.game
+        if isinstance(done, Refused):
+            self._dial_hint = (event.dial.board, done.reason)  # the new refusal replaces the last
+            self._render_vote_note()
             return
         self._drop_dial_hint()
-        dial = event.dial
-        self.query_one(Board).show_items(self._board_items(game, dial), highlight=f"slot-{event.pointer}")
-        self._render_status()
+        if isinstance(done, Cast):
+            session = self._session()
+            if session is not None:
+                await self._act(session.vote(list(done.slots), red=done.red))
+        elif game is not None and game.phase == Phase.VOTE:
+            event.board.show_items(self._board_items(game, event.dial), highlight=f"slot-{done.pointer}")
+            self._render_status()
 
     def _drop_dial_hint(self) -> None:
         """A refusal's hint ("The dial is on 2: press Enter again to vote for 2") goes once the dial moves or a vote
@@ -828,24 +830,6 @@ class TableScreen(Screen[None]):
         if self._dial_hint is not None:
             self._dial_hint = None
             self._render_vote_note()
-
-    async def on_dial_cast(self, event: Dial.Cast) -> None:
-        self._drop_dial_hint()
-        session = self._session()
-        if session is not None:
-            await self._act(session.vote(list(event.slots), red=event.red))
-
-    def on_dial_refused(self, event: Dial.Refused) -> None:
-        self._dial_hint = (event.dial.board, event.reason)  # the new refusal replaces the last
-        self._render_vote_note()
-
-    @on(Board.Picked, "#board")
-    def board_clicked(self, event: Board.Picked) -> None:
-        event.stop()
-        dial = self._dial()
-        if dial is not None and dial.display:
-            dial.focus()
-            dial.select(int(event.key.removeprefix("slot-")))
 
     # --- chat ---------------------------------------------------------------------------------------------------
 

@@ -242,7 +242,13 @@ class Game:
 
             def revealed() -> bool:  # the app has this turn's reveal: r opens its recap
                 table = app._table_screen()
-                return table is not None and table.last_reveal is not None and table.last_reveal.reveal.turn == turn
+                if table is None or table.last_reveal is None or table.last_reveal.reveal.turn != turn:
+                    return False
+                # and the view that came with it, which says whether the table holds it. (The reveal comes first:
+                # read from the view before it, "not held" sent r, then waited for a recap on top that the table had
+                # opened itself and closed again as the hold ended, once the other worker's agents had read it.)
+                game = table.view.game
+                return game is not None and game.last_reveal is not None and game.last_reveal.turn == turn
 
             await wait_for(revealed, TIMEOUT, f"turn {turn} revealed to {name}")
             table = app._table_screen()

@@ -60,7 +60,7 @@ class ResizeCounter:
 
 
 def driver_of(name: str) -> SSHDriver:
-    return next(driver for driver in _drivers() if driver.username == name)
+    return next(driver for driver in _drivers() if username_of(driver) == name)
 
 
 def asked(name: str) -> int:
@@ -196,13 +196,18 @@ def _drivers() -> list[SSHDriver]:
     return [o for o in gc.get_objects() if isinstance(o, SSHDriver)]
 
 
+def username_of(driver: SSHDriver) -> str:
+    """The SSH user name of the driver's session, as its SSH process knows it."""
+    return str(driver._process.get_extra_info("username") or "")
+
+
 async def _player_figures(port: int, name: str) -> tuple[float, list[float], list[float], SSHDriver]:
     """A newcomer's first paint, then Tab presses and typing (a fast typist: 10 keys a second) in the code field."""
     started = time.perf_counter()
     client = await PtyClient.connect(port, name, timeout=30)
     await client.wait_for_text(f"Welcome, {name}!", timeout=30)
     first_paint = time.perf_counter() - started
-    driver = next(driver for driver in _drivers() if driver.username == name)
+    driver = driver_of(name)
     await asyncio.sleep(0.5)
     tabs = [await _echo(client, "\t") for _ in range(5)]
     client.send("j")
@@ -237,7 +242,7 @@ async def test_sessions_sending_keys_at_the_allowed_rate_leave_the_lobby_respons
             line = await asyncio.wait_for(flood.stdout.readline(), 90)
             assert line.strip() == b"flooding", line
             # held from now on: on a loaded machine the flood may be over (and its sessions gone) before the newcomer
-            drivers = {driver.username: driver for driver in _drivers() if driver.username.startswith("flood")}
+            drivers = {username_of(d): d for d in _drivers() if username_of(d).startswith("flood")}
             assert len(drivers) == HOSTILE
             # each session's cpu_burst (0.3 s) is spent, at about twice its share: its input waits
             await wait_for(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 from typing import Any
 
+from textual.dom import DOMNode
 from textual.pilot import Pilot
 
 from dixit_tui.coordinator import (
@@ -15,6 +16,8 @@ from dixit_tui.coordinator import (
 from dixit_tui.coordinator.table import Table
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.vote_dial import VoteDial
+from dixit_tui.tui.widgets.cards import Board
 from tests.tui.fixtures import default_move, options, seat_many, settle
 
 SIZE = (80, 24)
@@ -24,6 +27,13 @@ def table_of(app: DixitApp) -> TableScreen:
     screen = app._table_screen()
     assert isinstance(screen, TableScreen), app.screen_stack
     return screen
+
+
+def dial_of(screen: DOMNode) -> VoteDial:
+    """The vote dial (the board holds it while you vote)."""
+    dial = screen.query_one(Board).dial
+    assert dial is not None, "no dial: not voting"
+    return dial
 
 
 def status(app: DixitApp) -> str:

@@ -1,4 +1,5 @@
-"""The vote dial alone, in a tiny host app: keys, wheel, clicks, forbidden slots, two votes, the party red step."""
+"""The vote dial alone (a board voting, without cards), in a tiny host app: keys, wheel, clicks, forbidden slots, two
+votes, the party red step."""
 
 from __future__ import annotations
 
@@ -7,30 +8,33 @@ from typing import Any
 from textual import events
 from textual.app import App, ComposeResult
 
+from dixit_tui.tui import dial_picture
 from dixit_tui.tui.picture import picture_text
-from dixit_tui.tui.widgets.dial import Dial
+from dixit_tui.tui.vote_dial import Ballot, Cast, Moved, VoteDial
+from dixit_tui.tui.widgets.cards import Board
 
 
 class DialApp(App[None]):
-    def __init__(self, dial: Dial) -> None:
+    def __init__(self, dial: VoteDial) -> None:
         super().__init__()
         self.dial = dial
+        self.board = Board(dial=dial)
         self.seen: list[tuple[Any, ...]] = []
 
     def compose(self) -> ComposeResult:
-        yield self.dial
+        yield self.board
 
     def on_mount(self) -> None:
-        self.dial.focus()
+        self.board.focus()
 
-    def on_dial_changed(self, event: Dial.Changed) -> None:
-        self.seen.append(("changed", event.pointer, event.stage))
-
-    def on_dial_cast(self, event: Dial.Cast) -> None:
-        self.seen.append(("cast", event.slots, event.red))
-
-    def on_dial_refused(self, event: Dial.Refused) -> None:
-        self.seen.append(("refused", event.slot))
+    def on_board_dialled(self, event: Board.Dialled) -> None:
+        done = event.outcome
+        if isinstance(done, Moved):
+            self.seen.append(("changed", done.pointer, done.stage))
+        elif isinstance(done, Cast):
+            self.seen.append(("cast", done.slots, done.red))
+        else:
+            self.seen.append(("refused", done.slot))
 
     def of(self, kind: str) -> list[tuple[Any, ...]]:
         return [e for e in self.seen if e[0] == kind]
@@ -44,13 +48,13 @@ class FakeClock:
         return self.now
 
 
-def wheel(dial: Dial, down: bool) -> None:
+def wheel(dial: Board, down: bool) -> None:
     cls = events.MouseScrollDown if down else events.MouseScrollUp
     dial.post_message(cls(dial, 1, 1, 0, 1 if down else -1, 0, False, False, False))
 
 
 async def test_arrows_turn_and_wrap_around() -> None:
-    app = DialApp(Dial(5))
+    app = DialApp(VoteDial(Ballot(5)))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         assert dial.pointer == 1
@@ -73,7 +77,7 @@ async def test_arrows_turn_and_wrap_around() -> None:
 
 
 async def test_forbidden_slots_are_skipped_and_shown() -> None:
-    app = DialApp(Dial(6, forbidden=(1, 3, 4)))
+    app = DialApp(VoteDial(Ballot(6, forbidden=(1, 3, 4))))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         assert dial.pointer == 2  # the first allowed slot
@@ -83,13 +87,13 @@ async def test_forbidden_slots_are_skipped_and_shown() -> None:
         assert dial.pointer == 2
         await pilot.press("left")
         assert dial.pointer == 6
-        text = picture_text(dial.picture)
+        text = picture_text(app.board.picture)
         assert "✗1" in text and "✗3" in text and "✗4" in text
         assert "✗2" not in text
 
 
 async def test_number_keys_jump_and_refuse_forbidden() -> None:
-    app = DialApp(Dial(8, forbidden=(3,)))
+    app = DialApp(VoteDial(Ballot(8, forbidden=(3,))))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         await pilot.press("6")
@@ -113,7 +117,7 @@ async def test_number_keys_jump_and_refuse_forbidden() -> None:
 
 async def test_two_digit_slots_on_a_twelve_card_board() -> None:
     clock = FakeClock()
-    app = DialApp(Dial(12, clock=clock))
+    app = DialApp(VoteDial(Ballot(12), clock=clock))
     async with app.run_test(size=(80, 8)) as pilot:
         dial = app.dial
         await pilot.press("1", "2")
@@ -132,30 +136,31 @@ async def test_two_digit_slots_on_a_twelve_card_board() -> None:
 
 
 async def test_mouse_wheel_turns_and_click_selects() -> None:
-    app = DialApp(Dial(6, forbidden=(2,)))
+    app = DialApp(VoteDial(Ballot(6, forbidden=(2,))))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
-        wheel(dial, down=True)
+        wheel(app.board, down=True)
         await pilot.pause()
         assert dial.pointer == 3  # 2 is skipped
-        wheel(dial, down=False)
+        wheel(app.board, down=False)
         await pilot.pause()
         assert dial.pointer == 1
-        cells = dial._cells(dial.content_size.width)  # (x, width, text, style) of each number
-        gutter = dial.gutter.left
-        # click on number 5 (row 0 of the content: the border is one row)
-        await pilot.click(Dial, offset=(gutter + cells[4][0] + cells[4][1] // 2, dial.gutter.top))
+        row, width = app.board._dial_row(), app.board.content_size.width - 2 * dial_picture.PAD
+        cells = dial_picture.cells(dial.look, width)  # (x, width, text, style) of each number, on the dial's number row
+        gutter = app.board.gutter.left + dial_picture.PAD
+        # click on number 5 (the number row of the content: the border is one row)
+        await pilot.click(Board, offset=(gutter + cells[4][0] + cells[4][1] // 2, app.board.gutter.top + row))
         assert dial.pointer == 5
         # a click on the forbidden 2 is refused
-        cells = dial._cells(dial.content_size.width)
-        await pilot.click(Dial, offset=(gutter + cells[1][0] + cells[1][1] // 2, dial.gutter.top))
+        cells = dial_picture.cells(dial.look, width)
+        await pilot.click(Board, offset=(gutter + cells[1][0] + cells[1][1] // 2, app.board.gutter.top + row))
         await pilot.pause()
         assert dial.pointer == 5
         assert ("refused", 2) in app.seen
 
 
 async def test_enter_casts_the_pointer() -> None:
-    app = DialApp(Dial(4, forbidden=(1,)))
+    app = DialApp(VoteDial(Ballot(4, forbidden=(1,))))
     async with app.run_test(size=(60, 8)) as pilot:
         await pilot.press("right", "enter")
         await pilot.pause()
@@ -166,12 +171,12 @@ async def test_enter_casts_the_pointer() -> None:
 
 
 async def test_two_votes_mark_one_or_two_slots() -> None:
-    app = DialApp(Dial(10, forbidden=(2,), votes_allowed=2))
+    app = DialApp(VoteDial(Ballot(10, forbidden=(2,), votes_allowed=2)))
     async with app.run_test(size=(80, 8)) as pilot:
         dial = app.dial
         await pilot.press("3", "space", "7", "space")
         assert dial.marks == (3, 7)
-        assert "Marked: 3, 7" in picture_text(dial.picture)
+        assert "Marked: 3, 7" in picture_text(app.board.picture)
         await pilot.press("9", "space")  # a third mark is refused
         await pilot.pause()
         assert dial.marks == (3, 7)
@@ -191,9 +196,9 @@ async def test_two_votes_mark_one_or_two_slots() -> None:
 
 
 async def test_space_does_not_mark_with_one_vote() -> None:
-    app = DialApp(Dial(5))
+    app = DialApp(VoteDial(Ballot(5)))
     async with app.run_test(size=(60, 8)) as pilot:
-        assert app.dial.check_action("toggle_mark", ()) is False  # not offered in the footer
+        assert app.board.check_action("toggle_mark", ()) is False  # not offered in the footer
         await pilot.press("space")
         await pilot.pause()
         assert app.dial.marks == ()
@@ -201,7 +206,7 @@ async def test_space_does_not_mark_with_one_vote() -> None:
 
 
 async def test_party_storyteller_places_the_red_marker_second() -> None:
-    app = DialApp(Dial(7, places_red=True))
+    app = DialApp(VoteDial(Ballot(7, places_red=True)))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         await pilot.press("3", "enter")
@@ -209,7 +214,7 @@ async def test_party_storyteller_places_the_red_marker_second() -> None:
         assert dial.stage == "red" and dial.green == 3
         assert app.of("cast") == []
         assert ("changed", 4, "red") in app.seen  # the red starts on the next card, not on the green vote
-        assert "Green 3 · red 4" in picture_text(dial.picture)
+        assert "Green 3 · red 4" in picture_text(app.board.picture)
         await pilot.press("escape")  # back to the green step
         assert dial.stage == "green" and dial.pointer == 3
         await pilot.press("4", "enter", "left", "left", "left")
@@ -225,7 +230,7 @@ async def test_party_storyteller_places_the_red_marker_second() -> None:
 
 async def test_red_marker_may_go_on_any_slot() -> None:
     """The red step ignores the green step's forbidden slots (own card allowed)."""
-    app = DialApp(Dial(5, forbidden=(2,), places_red=True))
+    app = DialApp(VoteDial(Ballot(5, forbidden=(2,), places_red=True)))
     async with app.run_test(size=(60, 8)) as pilot:
         await pilot.press("1", "enter", "enter")  # the red starts on 2, the card green could not take
         await pilot.pause()
@@ -233,49 +238,49 @@ async def test_red_marker_may_go_on_any_slot() -> None:
 
 
 async def test_same_board_keeps_pointer_new_board_resets() -> None:
-    app = DialApp(Dial(6))
+    app = DialApp(VoteDial(Ballot(6)))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         await pilot.press("4")
-        dial.configure(6, voted=(4,))
+        dial.configure(Ballot(6, voted=(4,)))
         assert dial.pointer == 4
-        dial.configure(8, forbidden=(1,), voted=())
+        dial.configure(Ballot(8, forbidden=(1,), voted=()))
         assert dial.pointer == 2
-        dial.configure(8, forbidden=(1,), voted=(6,))  # same board: the pointer stays where the player left it
+        dial.configure(Ballot(8, forbidden=(1,), voted=(6,)))  # same board: the pointer stays where the player left it
         assert dial.pointer == 2
-        dial.configure(5, voted=(5,))  # a new board starts on your existing vote
+        dial.configure(Ballot(5, voted=(5,)))  # a new board starts on your existing vote
         assert dial.pointer == 5
 
 
 async def test_pointer_is_visible_without_colour() -> None:
-    app = DialApp(Dial(5, forbidden=(1,)))
+    app = DialApp(VoteDial(Ballot(5, forbidden=(1,))))
     async with app.run_test(size=(60, 8)) as pilot:
         await pilot.press("3")
-        lines = picture_text(app.dial.picture).splitlines()
-        number_row, arrow_row = lines[0], lines[1]
+        lines = picture_text(app.board.picture).splitlines()
+        number_row, arrow_row = lines[1], lines[2]  # (under the dial's rule)
         assert "[3]" in number_row
         assert number_row.index("3") == arrow_row.index("▲")
 
 
 async def test_a_new_board_of_the_same_shape_starts_over() -> None:
-    app = DialApp(Dial(6, votes_allowed=2, board="turn-1"))
+    app = DialApp(VoteDial(Ballot(6, votes_allowed=2, board="turn-1")))
     async with app.run_test(size=(60, 8)) as pilot:
         dial = app.dial
         await pilot.press("4", "space")
         assert dial.marks == (4,)
-        dial.configure(6, votes_allowed=2, board="turn-1")
+        dial.configure(Ballot(6, votes_allowed=2, board="turn-1"))
         assert dial.marks == (4,) and dial.pointer == 4
-        dial.configure(6, votes_allowed=2, board="turn-1-again")  # voided and played again
+        dial.configure(Ballot(6, votes_allowed=2, board="turn-1-again"))  # voided and played again
         assert dial.marks == () and dial.pointer == 1
 
 
 async def test_enter_right_after_typed_letters_does_not_vote() -> None:
     """Words typed at the dial (meant for a text box) end with Enter: that Enter is not a vote; a later one is."""
     clock = FakeClock()
-    app = DialApp(Dial(4, clock=clock))
+    app = DialApp(VoteDial(Ballot(4), clock=clock))
     async with app.run_test(size=(60, 8)) as pilot:
         await pilot.pause()
-        assert app.focused is app.dial
+        assert app.focused is app.board
         await pilot.press(*"so long", "enter")
         await pilot.pause()
         assert app.of("cast") == [] and app.of("refused")

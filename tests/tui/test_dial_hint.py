@@ -7,9 +7,8 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 
 from dixit_tui.tui.widgets.cards import Board
-from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
-from tests.tui.apps import ana_at_her_vote, notes, table_of
+from tests.tui.apps import ana_at_her_vote, dial_of, notes, table_of
 from tests.tui.fixtures import coordinator, screen_text, settle
 
 
@@ -18,8 +17,8 @@ async def test_the_refusal_hint_goes_alone_and_leaves_the_key_bar_whole() -> Non
     async with AsyncExitStack() as stack:
         ana, pa = await ana_at_her_vote(stack, coord, (100, 30))
         screen = table_of(ana)
-        dial, board = screen.query_one(Dial), screen.query_one(Board)  # the hint: the note under the board
-        assert dial.display and board.note is None
+        dial, board = dial_of(screen), screen.query_one(Board)  # the hint: the note under the board
+        assert board.dial is dial and board.note is None
         own = min(dial.forbidden)
         other = next(s for s in range(dial.slots, 0, -1) if s not in dial.forbidden and s != dial.pointer)
         ana.notify("You started a rematch.", markup=False, timeout=600)  # another notice on screen

@@ -54,6 +54,32 @@ async def test_long_lines_wrap_at_the_width() -> None:
         assert visible(feed) == ["one two three four", "five six seven"]
 
 
+async def test_at_the_end_the_top_row_starts_a_line() -> None:
+    """The top row showed the end of a wrapped line alone ("clue.", seen playing): at the end of the feed a line that
+    does not fit whole leaves its rows blank; scrolled back, the feed goes row by row as before; a line taller than
+    the feed shows its last rows."""
+    app = FeedApp()
+    async with app.run_test(size=(22, 6)) as pilot:  # 20 cells inside the padding, 4 rows
+        feed = app.query_one(Feed)
+        await pilot.pause()
+        feed.write_line(Text("one two three four five six seven"))  # two rows
+        feed.write_line(Text("a"))
+        feed.write_line(Text("b"))
+        feed.write_line(Text("c"))
+        assert visible(feed) == ["", "a", "b", "c"]  # not "five six seven"
+        feed.write_line(Text("eight nine ten eleven twelve"))
+        assert visible(feed) == ["b", "c", "eight nine ten", "eleven twelve"]
+        feed.post_message(_scroll_up(feed))
+        await pilot.pause()
+        assert feed.back == 3 and visible(feed) == ["one two three four", "five six seven", "a", "b"]
+        feed.write_line(Text(" ".join(["word"] * 20)))  # five rows: taller than the feed
+        feed.post_message(_scroll_down(feed))
+        feed.post_message(_scroll_down(feed))
+        feed.post_message(_scroll_down(feed))
+        await pilot.pause()
+        assert feed.back == 0 and visible(feed) == ["word word word word"] * 4
+
+
 async def test_scrolled_back_the_reader_stays_put() -> None:
     app = FeedApp()
     async with app.run_test(size=(40, 6)) as pilot:

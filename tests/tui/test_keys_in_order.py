@@ -17,9 +17,9 @@ from dixit_tui.textual_host import key_order
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.help import HelpScreen
 from dixit_tui.tui.table_screen import TableScreen
-from dixit_tui.tui.widgets.cards import Hand
+from dixit_tui.tui.widgets.cards import Board, Hand
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
-from dixit_tui.tui.widgets.dial import Dial
+from tests.tui.apps import dial_of
 from tests.tui.fixtures import coordinator, default_move, options, seat_many
 from tests.tui.keys import alive, key_event, type_keys
 from tests.tui.lobby_pilot import open_create, settle
@@ -116,8 +116,8 @@ async def test_right_then_enter_at_once_votes_for_the_slot_the_dial_moved_to() -
         assert app.session is not None and await default_move(app.session)  # ben's card: now the vote
         for _ in range(3):
             await pilot.pause()
-        dial = screen.query_one(Dial)
-        dial.focus()
+        dial = dial_of(screen)
+        screen.query_one(Board).focus()
         await pilot.pause()
         cast: list[Any] = []
         session = app.session

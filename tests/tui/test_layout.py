@@ -18,11 +18,11 @@ from textual.widget import Widget
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.widgets.cards import Board, Hand
-from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 from tests.tui import scenes_80x24 as scenes
+from tests.tui.apps import dial_of
 from tests.tui.fixtures import default_move, make_app, me, screen_text, settle
 
 SIZE = (80, 24)
@@ -58,7 +58,7 @@ async def test_every_card_of_a_seven_or_twelve_card_board_is_on_screen() -> None
             for slot in board:
                 assert card_start(slot.text) in screen, (name, slot.slot, screen)
             # the highlighted card (the dial's) is there in full
-            pointed = board[app.screen.query_one(Dial).pointer - 1]
+            pointed = board[dial_of(app.screen).pointer - 1]
             assert f"▶ {pointed.slot} {pointed.text}" in words_in(app, app.screen.query_one(Board)), screen
 
 
@@ -163,7 +163,7 @@ async def test_after_a_resize_the_board_still_shows_the_dials_card() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await scenes.SCENARIOS["party-vote"](pilot)
-        dial = app.screen.query_one(Dial)
+        dial = dial_of(app.screen)
         board = app.screen.query_one(Board)
         for size, slot in (((MIN_WIDTH, MIN_HEIGHT), 7), (SIZE, 7), ((MIN_WIDTH, MIN_HEIGHT), 1), ((70, 22), 6)):
             await pilot.press(str(slot))

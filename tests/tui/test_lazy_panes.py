@@ -14,7 +14,6 @@ from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.panes import Panes
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.cards import Board, Hand
-from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.over_view import OverView
 from tests.tui.fixtures import coordinator, options, phase_of, play_until, screen_text, seat, settle
 
@@ -27,7 +26,7 @@ def built(screen: TableScreen) -> dict[str, int]:
         "lobby": len(screen.query("#lobby-info")) + len(screen.query(Button)),
         # (the hand's widget also holds the note under it: a watcher's shows the note alone, no cards)
         "hand": len([hand for hand in screen.query(Hand) if hand.items]) + len(screen.query("#clue-input")),
-        "vote": len(screen.query(Board)) + len(screen.query(Dial)),
+        "vote": len(screen.query(Board)) + len([board for board in screen.query(Board) if board.dial is not None]),
         "over": len(screen.query(OverView)),
     }
 
@@ -66,7 +65,7 @@ async def test_a_join_to_a_table_in_its_lobby_builds_only_the_lobby_pane() -> No
         telling = host.view().game.storyteller == 2  # type: ignore[union-attr]
         dial = 0 if telling else 1  # (the dial is built the first time you vote: not while you tell)
         assert built(screen)["vote"] == 1 + dial and panes.current == "vote-pane"
-        assert isinstance(screen.focused, Dial) or telling
+        assert (isinstance(screen.focused, Board) and screen.focused.dial is not None) or telling
         await play_until([s for s in sessions if s is not None], lambda: phase_of(host)[1:] == (2, "clue"))
         await settle(pilot)
         assert panes.current == "hand-pane" and panes.mounted_late == 2

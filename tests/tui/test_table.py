@@ -28,14 +28,13 @@ from dixit_tui.tui.table_screen import Panes, TableScreen
 from dixit_tui.tui.widgets.cards import Board, Hand
 from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
-from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.top_lines import TopLines
 from dixit_tui.tui.widgets.transcript import TranscriptScreen
 from tests.e2e.bots import quick
 from tests.e2e.clock import drive_clock, reveal_out
-from tests.tui.apps import SIZE, ana_at_her_vote, notes, open_apps, session_of, status, table, table_of
+from tests.tui.apps import SIZE, ana_at_her_vote, dial_of, notes, open_apps, session_of, status, table, table_of
 from tests.tui.fixtures import (
     coordinator,
     default_move,
@@ -122,12 +121,12 @@ async def test_refresh_three_player_turn_by_keys() -> None:
         slot_of = {card: i for i, card in enumerate(state.turn.board, start=1)}
         ben_slot = slot_of[ben_card]
         ana_slots = sorted(slot_of[c] for c in ana_cards)
-        assert table_of(ana).query_one(Dial).forbidden == frozenset(ana_slots)
+        assert dial_of(table_of(ana)).forbidden == frozenset(ana_slots)
         assert "[yours]" in screen_text(ana)
         assert not dial_shown(table_of(ben))
         assert status(ben).startswith("You are the storyteller. Waiting for votes from ana and cara")
         assert status(ana) == "Vote: turn the dial and press Enter."
-        assert isinstance(ana.focused, Dial)
+        assert isinstance(ana.focused, Board) and ana.focused.dial is not None  # the board, voting
 
         # ana tries her own card: refused; then votes for a decoy of cara's and changes her mind
         await pa.press(str(ana_slots[0]))
@@ -459,8 +458,8 @@ async def test_party_blind_clue_and_red_marker() -> None:
             await default_move(s)
         await settle(pa)
         # vote: the storyteller's green vote, then the red marker, both sent together
-        dial = screen.query_one(Dial)
-        assert dial.display and dial.places_red and not dial.forbidden
+        dial = dial_of(screen)
+        assert dial_shown(screen) and dial.places_red and not dial.forbidden
         assert status(ana).startswith("Vote: turn the dial to your green vote")
         own = tbl.game.state.turn.board.index(tbl.game.state.turn.submissions[0][0]) + 1
         await pa.press(str(own), "enter")  # own card allowed in party mode
@@ -520,8 +519,8 @@ async def test_team_mode_first_member_to_submit_is_the_submitter() -> None:
         assert tbl.game is not None
         state = tbl.game.state
         team_slot = state.turn.board.index(state.turn.submissions[3][0]) + 1
-        dial = table_of(ana).query_one(Dial)
-        assert dial.display
+        dial = dial_of(table_of(ana))
+        assert dial_shown(table_of(ana))
         assert dial.forbidden == frozenset({team_slot})
         board = table_of(ana).query_one(Board)
         assert [item.number for item in board.items if "yours" in item.tags] == [team_slot]
@@ -545,7 +544,7 @@ async def test_odyssey_eight_players_two_votes() -> None:
         await play_until([session_of(ana), *seated[1:]], lambda: phase_of(seated[0])[2] == "vote")
         await settle(pa)
         screen = table_of(ana)
-        dial = screen.query_one(Dial)
+        dial = dial_of(screen)
         assert dial.votes_allowed == 2
         assert status(ana) == "Vote: turn the dial, Space marks one or two cards, Enter votes."
         assert "Marked: none · Space: mark" in screen_text(ana)
@@ -624,7 +623,7 @@ async def test_board_click_points_the_dial() -> None:
     async with AsyncExitStack() as stack:
         ana, pa = await ana_at_her_vote(stack, coord, (120, 40))
         screen = table_of(ana)
-        board, dial = screen.query_one(Board), screen.query_one(Dial)
+        board, dial = screen.query_one(Board), dial_of(screen)
         target = next(s for s in range(dial.slots, 0, -1) if s not in dial.forbidden and s != dial.pointer)
         line = board.row_of(target - 1)
         assert line is not None
@@ -806,5 +805,6 @@ def hand_shown(screen: TableScreen) -> bool:
 
 
 def dial_shown(screen: TableScreen) -> bool:
-    """Whether the screen shows the dial (built the first time you vote: never at a spectator's screen)."""
-    return screen.query_one(Panes).part_built("dial") and screen.query_one(Dial).display
+    """Whether the screen shows the dial (under the board's cards while you vote: never at a spectator's screen)."""
+    panes = screen.query_one(Panes)
+    return panes.is_built("vote-pane") and panes.current == "vote-pane" and screen.query_one(Board).dial is not None

@@ -2,29 +2,40 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets._toast import Toast, ToastRack
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.widgets.keybar import KeyBar
 from tests.tui.fixtures import coordinator, options, settle
 
 SIZE = (100, 30)
 
 
-async def test_a_notice_covers_no_line_of_the_log_at_80x24() -> None:
-    """A toast stands on the key bar's line, right of its keys, one line high: it covered the log's last four lines
-    (40 columns wide, padded) at 80x24 (issue 22 item 13)."""
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_a_notice_covers_no_line_of_the_log_nor_the_key_bar(size: tuple[int, int]) -> None:
+    """A toast stands on the top line, one line high, right-aligned: it covered the log's last four lines (40 columns
+    wide, padded) at 80x24 (issue 22 item 13), then, on the key bar's line, the keys (seen playing). Two notices at
+    once stack down from the top, still clear of both."""
     coord = coordinator()
     host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
     view = await host.create(options())
     app = DixitApp(coord, Identity("ana", "key-ana"), command=f"join {view.code}")
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+    async with app.run_test(size=size, notifications=True) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
         app.notify("ben left the table; a bot plays for them.", markup=False)
         await settle(pilot)
         toast = app.screen.get_child_by_type(ToastRack).query_one(Toast)
         log = app.screen.query_one("#chat")
+        keys = app.screen.query_one(KeyBar)
         assert not toast.region.overlaps(log.region), (toast.region, log.region)
-        assert toast.region.y == 23 and toast.region.height == 1, toast.region
+        assert not toast.region.overlaps(keys.region), (toast.region, keys.region)
+        assert toast.region.y == 0 and toast.region.height == 1, toast.region
+        app.notify("cara left the table; a bot plays for them.", markup=False)
+        await settle(pilot)
+        toasts = list(app.screen.get_child_by_type(ToastRack).query(Toast))
+        assert [t.region.y for t in toasts] == [0, 1], [t.region for t in toasts]
+        assert not any(t.region.overlaps(keys.region) or t.region.overlaps(log.region) for t in toasts)

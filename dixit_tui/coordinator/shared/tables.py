@@ -216,6 +216,7 @@ class SharedTables:
             ) from err
         updates: list[Any] = []
         only_chat = True  # a chat line alone changes no view: it comes as the line, as at the worker that took it
+        unattended = table.unattended  # (a person's line at a table that had stopped playing itself changes it)
         closed = False
         rematch: str | None = None
         rematch_note = ""
@@ -259,7 +260,7 @@ class SharedTables:
         if entries or moved:
             coordinator.schedule(table)
             coordinator.watch_idle(table)
-            if only_chat and not moved:
+            if only_chat and not moved and table.unattended == unattended:
                 for session in table.sessions():
                     for update in updates:
                         session.deliver(update)

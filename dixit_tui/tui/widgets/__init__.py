@@ -3,7 +3,6 @@
 from dixit_tui.tui.widgets.cards import Board, CardItem, CardList, Hand
 from dixit_tui.tui.widgets.chat import ChatPanel
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
-from dixit_tui.tui.widgets.dial import Dial
 from dixit_tui.tui.widgets.recap import RecapScreen
 
 __all__ = [
@@ -12,7 +11,6 @@ __all__ = [
     "CardList",
     "ChatPanel",
     "ConfirmScreen",
-    "Dial",
     "Hand",
     "RecapScreen",
     "SeatPicker",

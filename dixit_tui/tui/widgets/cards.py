@@ -19,17 +19,24 @@ from textual.content import Content
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
+from textual.style import Style
 from textual.widget import Widget
 
-from dixit_tui.tui.cards_picture import CardItem, CardStyles, cards_picture, layout, note_lines, scrolled
+from dixit_tui.tui import dial_picture as dial_drawing
+from dixit_tui.tui.cards_picture import CardItem, CardStyles, cards_picture, fits_whole, layout, note_lines, scrolled
 from dixit_tui.tui.line_cache import forget_with_shared
-from dixit_tui.tui.picture import PictureCache
+from dixit_tui.tui.picture import Picture, PictureCache
+from dixit_tui.tui.vote_dial import Ballot, Moved, Outcome, VoteDial
 from dixit_tui.tui.widgets.picture_view import PictureView
 
 __all__ = ["Board", "CardItem", "CardList", "Hand"]
 
 PICTURES = forget_with_shared(PictureCache())
 """The lists' pictures, for every session of the process (the board is the same at every screen of a table)."""
+
+DIALS = forget_with_shared(PictureCache(pictures=512, lines=2048))
+"""The vote dials' pictures, for every session of the process (`tui.dial_picture`): each voter's own, kept apart
+from the boards shared by every screen."""
 
 _MOVES = frozenset({"up", "down", "home", "end", "pageup", "pagedown"})
 
@@ -207,8 +214,7 @@ class CardList(PictureView):
             return  # (drawn when it has a size; the note alone makes its height)
         room = self._room()
         self._top = scrolled(self._top, layout(self.items, self._cursor, width, room), self._cursor, room)
-        styles = self._card_styles()
-        picture = cards_picture(PICTURES, self.items, self._cursor, self._top, self.note, width, height, styles)
+        picture = self._picture(width, height)
         self._drawn_at = (width, height)
         if quiet:
             self.picture = picture
@@ -217,6 +223,10 @@ class CardList(PictureView):
             self.refresh(layout=True)  # (the note alone: its rows are the list's height)
         else:
             self.show_fitted(picture)
+
+    def _picture(self, width: int, height: int) -> Picture:
+        styles = self._card_styles()
+        return cards_picture(PICTURES, self.items, self._cursor, self._top, self.note, width, height, styles)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The note's rows when there are no cards (`-bare`: its height is auto); else its room decides."""
@@ -354,7 +364,170 @@ class Hand(CardList):
         self._typed_ahead_to = None
 
 
-class Board(CardList, can_focus=False):
-    """The numbered board of the vote phase. The dial drives its cursor; a click on a card points the dial.
-    Whoever does not vote (a spectator, the storyteller, a player who has voted) moves the cursor on the board
-    itself, to read each card whole: the screen makes it focusable then (`can_focus`)."""
+class Board(CardList):
+    """The numbered board of the vote phase. While you vote (`vote`), the vote dial (`tui.vote_dial`) is under its
+    cards, drawn in the same picture (`tui.dial_picture`), and the board's keys, clicks and wheel are the dial's: the
+    cursor follows the dial, and each thing a key, click or wheel turn comes to is posted (`Board.Dialled`): the dial
+    moved, a vote was cast, or a card cannot be chosen and why. Whoever does not vote (a spectator, the storyteller,
+    a player whose team's card it is) moves the cursor to read each card whole."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {*CardList.COMPONENT_CLASSES, "board--rule"}
+
+    DEFAULT_CSS = """
+    Board > .board--rule {
+        color: $primary;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [  # (for the key bar: the keys act in `on_key`, in the order they came)
+        Binding("space", "toggle_mark", "Mark/unmark"),
+        Binding("enter", "cast", "Vote"),
+        Binding("escape", "back", "Back to green"),
+    ]
+
+    class Dialled(Message):
+        """What a key, click or wheel turn at the dial came to (`tui.vote_dial`): `Moved`, `Cast` or `Refused`."""
+
+        def __init__(self, board: Board, dial: VoteDial, outcome: Outcome) -> None:
+            super().__init__()
+            self.board = board
+            self.dial = dial
+            self.outcome = outcome
+
+        @property
+        def control(self) -> Board:
+            return self.board
+
+    def __init__(self, *, dial: VoteDial | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.dial = dial
+        """The vote, while you vote (None: the board alone)."""
+        self._rule: Style | None = None  # the rule's style (from the CSS: again when the styles change)
+        self._bindings_state: tuple[bool | None, ...] | None = None
+
+    # --- the vote ------------------------------------------------------------------------------------------------
+
+    def vote(self, ballot: Ballot | None) -> VoteDial | None:
+        """You vote on this board: the dial set up for `ballot` (on the same board it stays where it was), the cursor
+        on its card. None: you do not vote (or no longer), the board alone."""
+        before = self.dial.look if self.dial is not None else None
+        if ballot is None:
+            self.dial = None
+        elif self.dial is None:
+            self.dial = VoteDial(ballot)
+        else:
+            self.dial.configure(ballot)
+        if (self.dial.look if self.dial is not None else None) != before:
+            self._follow()
+        return self.dial
+
+    def _follow(self) -> None:
+        """The cursor to the dial's card, the picture drawn again, the key bar's keys."""
+        dial = self.dial
+        if dial is not None:
+            index = next((i for i, item in enumerate(self.items) if item.number == dial.pointer), None)
+            self._cursor = index if index is not None else self._cursor
+        self._draw()
+        self._keys_changed()
+
+    def _took(self, dial: VoteDial, done: list[Outcome]) -> None:
+        """What came of a key, click or wheel turn at the dial, in order: drawn, and told."""
+        for outcome in done:
+            if isinstance(outcome, Moved):
+                self._follow()
+            self.post_message(self.Dialled(self, dial, outcome))
+
+    def _keys_changed(self) -> None:
+        state = tuple(self.check_action(b.action if isinstance(b, Binding) else b[1], ()) for b in self.BINDINGS)
+        if state != self._bindings_state:  # the footer is costly to rebuild: only when a key's state changed
+            self._bindings_state = state
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The dial's keys while you vote (Space only where a vote may carry two marks, Esc only in the red step)."""
+        if action in ("toggle_mark", "cast", "back"):
+            return self.dial is not None and self.dial.offers(action)
+        return super().check_action(action, parameters)
+
+    # --- drawing -----------------------------------------------------------------------------------------------
+
+    def notify_style_update(self) -> None:
+        self._rule = None
+        super().notify_style_update()
+
+    def _arrow(self, dial: VoteDial) -> bool:
+        """The arrow under the dial's pointer takes a row only where every card still fits whole."""
+        width, height = self.size
+        noted = len(note_lines(self.note, width, bool(self.items)))
+        return fits_whole(self.items, width, height - noted - dial_drawing.dial_height(dial.look, True))
+
+    def _dial_rows(self) -> int:
+        dial = self.dial
+        return 0 if dial is None else dial_drawing.dial_height(dial.look, self._arrow(dial))
+
+    def _room(self) -> int:
+        return max(0, super()._room() - self._dial_rows())
+
+    def _picture(self, width: int, height: int) -> Picture:
+        dial = self.dial
+        if dial is None:
+            return super()._picture(width, height)
+        arrow = self._arrow(dial)
+        cards = super()._picture(width, max(0, height - dial_drawing.dial_height(dial.look, arrow)))
+        rule = self._rule
+        if rule is None:
+            rule = self._rule = self.get_visual_style("board--rule")
+        styles = self._card_styles()
+        return cards + dial_drawing.dial_picture(DIALS, dial.look, width, arrow, styles.card, rule)
+
+    def _dial_row(self) -> int:
+        """The row of the dial's numbers in the board's content, under its rule (-1: no dial)."""
+        return len(self.picture) - self._dial_rows() + 1 if self.dial is not None else -1
+
+    # --- keys and mouse ----------------------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        # The dial's keys are handled as they arrive, in order with the digits: keys typed ahead in one packet ("1",
+        # Enter, "2", Enter; or → and Enter) act in the order they came (a binding acts only once its key has
+        # bubbled up to the app: → then Enter would vote the old slot).
+        dial = self.dial
+        if dial is None:
+            super().on_key(event)
+            return
+        done = dial.key(event.key, event.character, event.is_printable)
+        if done is not None:
+            event.stop()
+            event.prevent_default()
+            self._took(dial, done)
+
+    def on_click(self, event: events.Click) -> None:
+        dial = self.dial
+        if dial is None:
+            super().on_click(event)
+            return
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        slot = 0
+        if offset.y == self._dial_row():
+            slot = dial_drawing.slot_at(dial.look, self.size.width, offset.x)
+        elif offset.y < self._room():
+            index = layout(self.items, self._cursor, self.size.width, self._room()).card_at(self._top + offset.y)
+            if index is not None and not self.items[index].disabled:
+                slot = self.items[index].number
+        if slot:
+            event.stop()
+            self.focus()
+            self._took(dial, dial.select(slot))
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self._wheel(event, 1)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self._wheel(event, -1)
+
+    def _wheel(self, event: events.MouseEvent, step: int) -> None:
+        dial = self.dial
+        if dial is not None:
+            event.stop()
+            self._took(dial, dial.turn(step))

@@ -134,15 +134,34 @@ class Feed(Widget, can_focus=False):
         return rows[-want:] if want else []
 
     def shown_rows(self) -> list[Strip]:
-        """The rows shown now, top to bottom (fewer than the height while the feed is short)."""
+        """The rows shown now, top to bottom (fewer than the height while the feed is short). At the end (not
+        scrolled back) the top row starts a line: the rows of a line that do not all fit above are left blank (the
+        top row showed the end of a wrapped line alone, "clue.": seen playing), unless the newest line alone is
+        taller than the feed."""
         if self._shown is None:
             size = self.content_size  # (looked up once: each lookup asks the compositor)
             height = size.height
             rows = self._all_rows(height + self.back, size.width)
             self.back = max(0, min(self.back, len(rows) - height))
             self._shown = rows[max(0, len(rows) - height - self.back) : len(rows) - self.back]
+            if not self.back and len(rows) >= height > 0:
+                whole = self._whole_lines_rows(height, size.width)
+                if whole:
+                    blank = Strip.blank(size.width, self._text_style())
+                    self._shown = [blank] * (height - len(whole)) + whole
             self._shown_at = size
         return self._shown
+
+    def _whole_lines_rows(self, height: int, width: int) -> list[Strip]:
+        """The rows of the newest lines that fit whole in `height` rows, oldest first (none: the newest does not)."""
+        style = self._text_style()
+        rows: list[Strip] = []
+        for entry in reversed(self._entries):
+            line = self._rows_of(entry, width, style)
+            if len(rows) + len(line) > height:
+                break
+            rows[:0] = line
+        return rows
 
     def write_line(self, text: Text) -> None:
         self.write_lines((text,))
