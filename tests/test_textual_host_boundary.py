@@ -20,7 +20,6 @@ TO_BE_REMOVED = frozenset(
         "shared_styles",
         "shared_css",
         "screen_patches",
-        "panes",
         "line_cache",
     )
 )

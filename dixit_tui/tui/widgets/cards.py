@@ -338,7 +338,13 @@ class Hand(CardList):
             return False
         return super().check_action(action, parameters)
 
+    def _hand_keys(self) -> bool:
+        """Whether Enter picks here (the main region is a `Hand` only in its hand mode)."""
+        return True
+
     def on_key(self, event: events.Key) -> None:
+        if not self._hand_keys():
+            return  # (CardList's keys: the cursor's)
         target = self._typed_ahead_to
         if target is not None:  # typed ahead behind the Enter that sent the focus to `target`: the keys are its
             event.stop()
