@@ -171,6 +171,7 @@ class TableScreen(Screen[None]):
         self._mode: MainMode = self._mode_now()  # the main region's mode
         self._clue_row: ClueRow | None = None  # the clue box's row, mounted the first time you can give a clue
         self._clue_box: TextField | None = None
+        self._clue_label_box: ClueLabel | None = None
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
@@ -332,7 +333,7 @@ class TableScreen(Screen[None]):
             what="Your clue",
             counter="clue-left",
         )
-        label = ClueLabel(Content(self._clue_label), id="clue-label", markup=False)
+        label = self._clue_label_box = ClueLabel(Content(self._clue_label), id="clue-label", markup=False)
         row = self._clue_row = ClueRow(label, box, RoomLeft(id="clue-left", markup=False), id="clue-row")
         row.display = False
         self._displayed[id(row)] = False
@@ -534,7 +535,8 @@ class TableScreen(Screen[None]):
             label = words.clue_label(self.view)
             if label != self._clue_label:
                 self._clue_label = label
-                self.query_one("#clue-label", Static).update(Content(label))
+                if self._clue_label_box is not None:
+                    self._clue_label_box.update(Content(label))
         text = words.hand_note(self.view, Choices(chosen=self.chosen, marked=tuple(self.marked)))
         # the row stays, blank when there is nothing to say (the cards keep their rows as the phases go)
         hand.show_note(content(text) if text is not None else BLANK)

@@ -20,6 +20,7 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 
+from dixit_tui.coordinator import TableView
 from dixit_tui.tui.cards_picture import CardItem
 from dixit_tui.tui.main_modes import CardsMode, LobbyMode, OverMode
 from dixit_tui.tui.main_modes.lobby import LobbyStyles
@@ -72,7 +73,7 @@ class MainView(Board, Hand, inherit_bindings=False):
 
     BINDINGS: ClassVar[list[BindingType]] = [*ScrollableContainer.BINDINGS, *Board.BINDINGS, *Hand.BINDINGS]
     """The board's (the dial's) keys and the hand's Enter, each acting only in its mode (`check_action`), in the
-    order a board's key bar shows them. (Inherited, the hand's Enter came first, ahead of the board's Space.)"""
+    order a board's key bar shows them (merged from both classes, the hand's Enter took the first place)."""
 
     class Pressed(Message):
         """A button of the lobby was clicked: `action` is the screen's action its key runs."""
@@ -155,10 +156,7 @@ class MainView(Board, Hand, inherit_bindings=False):
         self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh(layout=True)
 
-    def show_lobby(self, view: object) -> None:
-        from dixit_tui.coordinator import TableView
-
-        assert isinstance(view, TableView)
+    def show_lobby(self, view: TableView) -> None:
         if self.lobby.show(view) and self.mode == "lobby":
             self._draw()
 
