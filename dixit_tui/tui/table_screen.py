@@ -35,7 +35,7 @@ from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import FULL
 from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.host import Host, Session
-from dixit_tui.tui.line_cache import forget_with_shared
+from dixit_tui.tui.process_caches import forget_with_shared
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
 from dixit_tui.tui.vote_dial import Ballot, Cast, Refused, VoteDial

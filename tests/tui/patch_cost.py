@@ -128,7 +128,7 @@ async def _measure(cpu: int) -> dict[str, float]:
     from dixit_tui.coordinator import Identity
     from dixit_tui.textual_host.patches import install_textual_patches
     from dixit_tui.tui.app import DixitApp
-    from dixit_tui.tui.line_cache import forget_shared
+    from dixit_tui.tui.process_caches import forget_shared
     from dixit_tui.tui.shared_work import share_per_process_work
     from tests.tui.fixtures import coordinator, options, settle
     from tests.work_counters import PythonCalls
