@@ -50,14 +50,16 @@ INTERNALS: tuple[Internal, ...] = (
     Internal(
         "textual/_compositor.py",
         "Compositor._get_renders",
-        "overridden: an update composes only the rows that changed",
+        "overridden: an update draws only the bands of rows that changed, and no widget hidden behind others "
+        "(+25% of a move's Python calls without, tests/tui/patch_cost.py --off compositor)",
         "dixit_tui/tui/compositor.py",
         "c5f86e10abeff84b",
     ),
     Internal(
         "textual/_compositor.py",
         "Compositor.render_partial_update",
-        "overridden: the same",
+        "overridden: the bands of changed rows (read: _dirty_regions), then Textual's own (_render_chops, the union "
+        "as crop); its rows shown already are not sent",
         "dixit_tui/tui/compositor.py",
         "b61a8d73910172a0",
     ),
@@ -99,30 +101,9 @@ INTERNALS: tuple[Internal, ...] = (
     Internal(
         "textual/widget.py",
         "Widget.__init__",
-        "read: _pending_children (a pane's widgets mounted at once; the too-small notice composed with each screen)",
-        "dixit_tui/tui/panes.py, dixit_tui/tui/app.py",
+        "read: _pending_children (the too-small notice composed with each screen)",
+        "dixit_tui/tui/app.py",
         "3b39426f67200d32",
-    ),
-    Internal(
-        "textual/widgets/_content_switcher.py",
-        "ContentSwitcher.__init__",
-        "read: _initial (the pane shown first is built, the others when first shown)",
-        "dixit_tui/tui/panes.py",
-        "2766e6d454361bcd",
-    ),
-    Internal(
-        "textual/app.py",
-        "App._begin_batch",
-        "called: no frame drawn while a late pane mounts",
-        "dixit_tui/tui/panes.py",
-        "ae7360a466d09239",
-    ),
-    Internal(
-        "textual/app.py",
-        "App._end_batch",
-        "called: the same",
-        "dixit_tui/tui/panes.py",
-        "c7c873de0b85db2e",
     ),
     Internal(
         "textual/_compositor.py",
@@ -360,28 +341,6 @@ INTERNALS: tuple[Internal, ...] = (
     ),
     Internal(
         "textual/widget.py",
-        "AwaitMount.__await__",
-        "read: each level of a pane mounted asks its parent for a layout (taken at once: Panes._take_layouts)",
-        "dixit_tui/tui/panes.py",
-        "05816ca4ba646c86",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget._check_refresh",
-        "repeated: a layout asked for handed to the screen (read: _layout_required, _clear_arrangement_cache, "
-        "_layout_updates)",
-        "dixit_tui/tui/panes.py",
-        "a3731b142875c20c",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._on_layout",
-        "repeated: the same (read: _layout_widgets, _layout_required)",
-        "dixit_tui/tui/panes.py",
-        "bc3e2f97c400c6e1",
-    ),
-    Internal(
-        "textual/widget.py",
         "Widget._PSEUDO_CLASSES",
         "read: :disabled and :enabled are is_disabled, worked out down a place's path",
         "dixit_tui/tui/shared_styles.py",
@@ -395,13 +354,6 @@ INTERNALS: tuple[Internal, ...] = (
         "25a5cbfee75b88b4",
     ),
     Internal(
-        "textual/_compositor.py",
-        "ChopsUpdate.render_segments",
-        "repeated per row (a row's output looked up process-wide): the same move, crop and render of each chop",
-        "dixit_tui/tui/compositor.py",
-        "9457b4621f67e725",
-    ),
-    Internal(
         "textual/widget.py",
         "Widget.region",
         "patched: while the compositor draws a widget, its region is the compositor's (not found again in the map)",
@@ -409,40 +361,11 @@ INTERNALS: tuple[Internal, ...] = (
         "7207c6e06d882221",
     ),
     Internal(
-        "textual/strip.py",
-        "Strip.divide",
-        "read: cached on the strip (a shared strip divided at the same cuts gives the same chops to every session)",
-        "dixit_tui/tui/compositor.py",
-        "708bd67448d837d1",
-    ),
-    Internal(
         "textual/filter.py",
         "ANSIToTruecolor.__init__",
         "read: _terminal_theme (a strip filtered once per theme and background for every session)",
         "dixit_tui/textual_host/strip_filter.py",
         "4eb17c26934e2275",
-    ),
-    Internal(
-        "textual/_node_list.py",
-        "NodeList.updated",
-        "undone in part: a pane shown or hidden counts as a change of its own children and of every ancestor's; "
-        "the switcher puts back the counts (_updates) of all but itself",
-        "dixit_tui/tui/panes.py",
-        "15c582326563e333",
-    ),
-    Internal(
-        "textual/css/_style_properties.py",
-        "StringEnumProperty.__set__",
-        "read: setting display calls NodeList.updated on the widget's own children",
-        "dixit_tui/tui/panes.py",
-        "cec7e20b85520172",
-    ),
-    Internal(
-        "textual/widgets/_content_switcher.py",
-        "ContentSwitcher.watch_current",
-        "read: it only sets the display of the old and the new pane",
-        "dixit_tui/tui/panes.py",
-        "ff4ffd4ada5b1a9b",
     ),
     Internal(
         "textual/strip.py",
@@ -505,7 +428,6 @@ MODULES: dict[str, str] = {
     "textual/_xterm_parser.py": "7e279d11dee84514",
     "textual/_ansi_sequences.py": "0b4037a3f36997ca",
     "textual/app.py": "a1c04e978716b9e3",
-    "textual/widgets/_content_switcher.py": "57117dd857ee1999",
     "textual/strip.py": "b58d946c8b0cbabc",
     "textual/filter.py": "d6e31d29b94d2cdd",
     "textual/message.py": "50816fcfe0098159",
@@ -516,7 +438,6 @@ MODULES: dict[str, str] = {
     "textual/dom.py": "c82d88213c827197",
     "textual/message_pump.py": "b580554a43fdfd14",
     "textual/_styles_cache.py": "7a197dfa0517d22f",
-    "textual/_node_list.py": "45fac0dd086a9cd0",
     "textual/_context.py": "523b25f71607193b",
 }
 """Each module's whole file at CHECKED_WITH (a file unchanged has every part unchanged: checked at once)."""

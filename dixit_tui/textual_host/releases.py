@@ -64,15 +64,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/widget.py:Widget.__init__": {
         "3b39426f67200d32": "8.0.0-8.2.8",
     },
-    "textual/widgets/_content_switcher.py:ContentSwitcher.__init__": {
-        "2766e6d454361bcd": "8.0.0-8.2.8",
-    },
-    "textual/app.py:App._begin_batch": {
-        "ae7360a466d09239": "8.0.0-8.2.8",
-    },
-    "textual/app.py:App._end_batch": {
-        "c7c873de0b85db2e": "8.0.0-8.2.8",
-    },
     "textual/_compositor.py:Compositor._render_chops": {
         "12a7979c94d3dbb9": "8.0.0-8.2.8",
     },
@@ -182,24 +173,12 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/widget.py:Widget.is_disabled": {
         "25a5cbfee75b88b4": "8.0.0-8.2.8",
     },
-    "textual/_compositor.py:ChopsUpdate.render_segments": {
-        "9457b4621f67e725": "8.0.0-8.2.8",
-    },
     "textual/widget.py:Widget.region": {
         "e47d5df3912be777": "8.0.0-8.0.1",
         "7207c6e06d882221": "8.0.2-8.2.8",
     },
-    "textual/strip.py:Strip.divide": {
-        "708bd67448d837d1": "8.0.0-8.2.8",
-    },
     "textual/filter.py:ANSIToTruecolor.__init__": {
         "4eb17c26934e2275": "8.0.0-8.2.8",
-    },
-    "textual/_node_list.py:NodeList.updated": {
-        "15c582326563e333": "8.0.0-8.2.8",
-    },
-    "textual/widgets/_content_switcher.py:ContentSwitcher.watch_current": {
-        "ff4ffd4ada5b1a9b": "8.0.0-8.2.8",
     },
     "textual/strip.py:Strip.render": {
         "bf9d28edf4f44cb1": "8.0.0-8.2.8",
@@ -268,9 +247,6 @@ MODULES: dict[str, dict[str, str]] = {
         "98e03f04c60a00e5": "8.2.5",
         "a1c04e978716b9e3": "8.2.6-8.2.8",
     },
-    "textual/widgets/_content_switcher.py": {
-        "57117dd857ee1999": "8.0.0-8.2.8",
-    },
     "textual/strip.py": {
         "b58d946c8b0cbabc": "8.0.0-8.2.8",
     },
@@ -302,9 +278,6 @@ MODULES: dict[str, dict[str, str]] = {
     "textual/_styles_cache.py": {
         "b03d31381605e7ca": "8.0.0-8.2.6",
         "7a197dfa0517d22f": "8.2.7-8.2.8",
-    },
-    "textual/_node_list.py": {
-        "45fac0dd086a9cd0": "8.0.0-8.2.8",
     },
     "textual/message_pump.py": {
         "f9ba9a28069fd037": "8.0.0-8.0.2",

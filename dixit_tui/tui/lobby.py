@@ -28,7 +28,12 @@ from dixit_tui.tui.create import CreateScreen
 from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.leaderboard import LeaderboardScreen
 from dixit_tui.tui.widgets.keybar import KeyBar
-from dixit_tui.tui.widgets.textbox import same_content
+
+
+def same_content(a: Content, b: Content) -> bool:
+    """Same text and same styles (Content's own `==` compares the text only)."""
+    return a is b or (a.plain == b.plain and list(a.spans) == list(b.spans))
+
 
 # Refusals of a seat at a table whose game is over: the lobby shows its end instead (see LobbyScreen.join).
 _NO_SEAT_AFTER_THE_END = frozenset({ErrorCode.STARTED, ErrorCode.RECONNECT_NEEDED, ErrorCode.KEY_REQUIRED})

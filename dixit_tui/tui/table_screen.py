@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, ContentSwitcher, Input, Static
+from textual.widgets import Input, Static
 
 from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableOptions, TableView
 from dixit_tui.coordinator.models import TableStatus
@@ -35,23 +35,20 @@ from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import FULL
 from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.host import Host, Session
-from dixit_tui.tui.line_cache import forget_with_shared
-from dixit_tui.tui.panes import Backdrop
-from dixit_tui.tui.panes import Panes as LazyPanes
+from dixit_tui.tui.process_caches import forget_with_shared
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
 from dixit_tui.tui.vote_dial import Ballot, Cast, Refused, VoteDial
 from dixit_tui.tui.wall_picture import wall_wanted
-from dixit_tui.tui.widgets.cards import Board, CardItem, Hand
+from dixit_tui.tui.widgets.cards import CardItem, CardList
 from dixit_tui.tui.widgets.chat import ChatPanel
 from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.keybar import KeyBar
-from dixit_tui.tui.widgets.over_view import OverView
+from dixit_tui.tui.widgets.main_view import MainMode, MainView
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
-from dixit_tui.tui.widgets.textbox import TextBox
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 from dixit_tui.tui.widgets.top_lines import TopLines
 from dixit_tui.tui.widgets.wall import Wall
@@ -95,16 +92,8 @@ BLANK = Content("")  # a note's row kept, blank
 CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
 
 
-class Pane(Vertical, LaidOutOnce, Backdrop):
-    """A phase's pane (see LaidOutOnce and Backdrop)."""
-
-
-class Panes(LazyPanes, LaidOutOnce):
-    """The phases' panes, one shown at a time, each built when first shown (see LazyPanes and LaidOutOnce)."""
-
-
-class Row(Horizontal, LaidOutOnce, Backdrop):
-    """The body: side and main columns (see LaidOutOnce and Backdrop)."""
+class Row(Horizontal, LaidOutOnce):
+    """The body: side and main columns (see LaidOutOnce)."""
 
 
 class ClueRow(Horizontal, LaidOutOnce):
@@ -115,8 +104,8 @@ class ClueLabel(Static, LaidOutOnce):
     """The clue box's label, of a fixed width (see LaidOutOnce)."""
 
 
-class Column(Vertical, LaidOutOnce, Backdrop):
-    """The main column (see LaidOutOnce and Backdrop)."""
+class Column(Vertical, LaidOutOnce):
+    """The main column (see LaidOutOnce)."""
 
 
 class TableScreen(Screen[None]):
@@ -179,6 +168,10 @@ class TableScreen(Screen[None]):
         self._role_before = self._role  # ... before its last change
         self._role_since: float | None = None  # when it last changed (None: not since the screen opened)
         self._wall: Wall | None = None  # a spectator's big screen (tui/wall_picture.py), mounted when first shown
+        self._mode: MainMode = self._mode_now()  # the main region's mode
+        self._clue_row: ClueRow | None = None  # the clue box's row, mounted the first time you can give a clue
+        self._clue_box: TextField | None = None
+        self._clue_label_box: ClueLabel | None = None
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
@@ -197,48 +190,27 @@ class TableScreen(Screen[None]):
     # --- layout --------------------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        self._pane = self._first_pane()  # the pane of the view shown (the wall hides the panes: not always built)
         yield TopLines(id="top")
         with Row(id="body"):
             yield SidePanel(id="side")
             with Column(id="main"):
                 yield ClueLine(id="clue")
-                # the other panes are built when first shown; the hand and the clue row when first needed (never at a
-                # spectator's screen)
-                with Panes(id="panes", initial=self._first_pane(), parts=("clue-row",)):
-                    with VerticalScroll(id="lobby-pane", can_focus=False):
-                        yield TextBox(id="lobby-info")
-                        with Horizontal(id="lobby-buttons"):
-                            yield Button(Content("Start (s)"), id="start-btn", variant="primary", compact=True)
-                            yield Button(Content("Practice (p)"), id="practice-btn", compact=True)
-                            yield Button(Content("Leave (l)"), id="leave-btn", compact=True)
-                    with Pane(id="hand-pane"):
-                        yield Hand(id="hand")  # (its note under the cards: a spectator's has the note alone)
-                        with ClueRow(id="clue-row"):
-                            yield ClueLabel(Content("Clue:"), id="clue-label", markup=False)
-                            yield TextField(
-                                placeholder="type your clue, Enter sends",
-                                id="clue-input",
-                                compact=True,
-                                limit=CLUE_MAX,
-                                what="Your clue",
-                                counter="clue-left",
-                            )
-                            yield RoomLeft(id="clue-left", markup=False)
-                    with Pane(id="vote-pane"):
-                        yield Board(id="board")  # (with the vote dial under its cards while you vote)
-                    yield OverView(id="over-pane")
+                # the lobby, the hand, the board (with the vote dial while you vote) or the game's end; the clue box
+                # under it, hidden until used (never at a spectator's screen: built if a spectator takes a seat)
+                yield MainView(self._mode, id="main-view")
+                if self.view.you is not None:
+                    yield self._new_clue_row()
                 yield ChatPanel(id="chat")
         yield KeyBar()
 
-    def _first_pane(self) -> str:
-        """The pane the first view shows (as `_render_view` picks it)."""
+    def _mode_now(self) -> MainMode:
+        """The main region's mode for the view."""
         view, game = self.view, self.game
         if view.status == TableStatus.LOBBY or game is None:
-            return "lobby-pane"
+            return "lobby"
         if view.status == TableStatus.OVER or game.phase == Phase.OVER:
-            return "over-pane"
-        return "vote-pane" if game.phase == Phase.VOTE else "hand-pane"
+            return "over"
+        return "vote" if game.phase == Phase.VOTE else "hand"
 
     def on_mount(self) -> None:
         self._render_view()
@@ -342,10 +314,30 @@ class TableScreen(Screen[None]):
             over=self.over,
         )
 
+    def _main(self) -> MainView:
+        """The main region: the lobby, the hand, the board or the game's end."""
+        return self.query_one(MainView)
+
     def _dial(self) -> VoteDial | None:
         """The vote dial, while you vote (the board holds it; not the last vote's, at the hand)."""
-        voting = self._pane == "vote-pane" and self.query_one(Panes).is_built("vote-pane")
-        return self.query_one(Board).dial if voting else None
+        main = self._main()
+        return main.dial if main.mode == "vote" else None
+
+    def _new_clue_row(self) -> ClueRow:
+        """The clue box's row (hidden), with its label, the box and the room left."""
+        box = self._clue_box = TextField(
+            placeholder="type your clue, Enter sends",
+            id="clue-input",
+            compact=True,
+            limit=CLUE_MAX,
+            what="Your clue",
+            counter="clue-left",
+        )
+        label = self._clue_label_box = ClueLabel(Content(self._clue_label), id="clue-label", markup=False)
+        row = self._clue_row = ClueRow(label, box, RoomLeft(id="clue-left", markup=False), id="clue-row")
+        row.display = False
+        self._displayed[id(row)] = False
+        return row
 
     def _ask(
         self,
@@ -383,17 +375,17 @@ class TableScreen(Screen[None]):
 
         self._render_topbar()
         wall = wall_wanted(view, self.size.width, self.size.height)
-        if not wall:  # (the wall hides the seats and the panes: they are drawn when it gives way, not at each move)
+        if not wall:  # (the wall hides the seats and the main region: drawn when it gives way, not at each move)
             self._render_side()
         self._render_feed(previous)
         self._render_clue()
-        pane, self._pane = self._pane, self._first_pane()
+        mode, self._mode = self._mode, self._mode_now()
         if not wall:
             self._render_pane()
         # a board of 9 to 12 cards: on a cramped screen the feed and the board's frame give it their rows
         self.set_class(game is not None and game.phase == Phase.VOTE and len(game.board) > CROWDED, "-crowded")
         self._render_status()
-        if phase_changed and self._pane != pane:  # a layout comes with the new pane anyway (not every phase)
+        if phase_changed and self._mode != mode:  # a layout comes with the new mode anyway (not every phase)
             self.query_one(TopLines).fit()
         if phase_changed or role_changed:  # (a new phase, or what you may do in it: the keyboard goes there)
             self._focus_for_phase()
@@ -402,25 +394,28 @@ class TableScreen(Screen[None]):
         self._render_wall()
 
     def _render_side(self) -> None:
-        """The seats, the score track (or the practice turn's help) beside the panes."""
+        """The seats, the score track (or the practice turn's help) beside the main region."""
         self.query_one(SidePanel).show(self.view)
 
     def _render_pane(self) -> None:
-        """The pane of the phase: the lobby, the hand, the vote or the game over."""
-        switcher = self.query_one(ContentSwitcher)
-        switcher.current = self._pane
-        if self._pane == "lobby-pane":
-            self._render_lobby()
-        elif self._pane == "over-pane":
+        """The main region in the mode of the phase: the lobby, the hand, the vote or the game over; the clue box
+        and the dial under it only in their phase."""
+        mode, main = self._mode, self._main()
+        main.set_mode(mode)
+        if mode == "lobby":
+            main.show_lobby(self.view)
+        elif mode == "over":
             self._render_over()
-        elif self._pane == "vote-pane":
+        elif mode == "vote":
             self._render_vote()
         else:
             self._render_hand()
+        if mode != "hand" and self._clue_row is not None:
+            self._show(self._clue_row, False)
 
     def _render_wall(self) -> None:
         """A spectator's screen of at least 160x48 shows the table as the wall (in place of the seats, the clue and
-        the panes; the log and chat stay under it), and the usual table below that size."""
+        the main region; the log and chat stay under it), and the usual table below that size."""
         on = wall_wanted(self.view, self.size.width, self.size.height)
         if on and self._wall is None:
             self._wall = Wall(id="wall")
@@ -482,24 +477,20 @@ class TableScreen(Screen[None]):
         if line is not None and not wall:  # (under the wall it is hidden: its words would ask for a layout)
             clue.show(line)
 
-    def _render_lobby(self) -> None:
-        view = self.view
-        self.query_one("#lobby-info", TextBox).show(content(words.lobby_info(view)))
-        start = self.query_one("#start-btn", Button)
-        start.display = view.is_host
-        start.disabled = view.start_problem is not None
-        self.query_one("#practice-btn", Button).display = view.is_host
-
-    def _hand(self) -> Hand:
-        """Your hand (and the note under it)."""
-        hand = self.query_one(Hand)
+    def _hand(self) -> MainView:
+        """Your hand (and the note under it): the main region in its hand mode."""
+        hand = self._main()
         hand.pick = self._pick_now
         return hand
 
     def _clue_input(self) -> Input:
-        """The clue box (its row built if it was not)."""
-        self.query_one(Panes).build_part("clue-row")
-        return self.query_one("#clue-input", Input)
+        """The clue box (its row built under the main region if it was not)."""
+        box = self._clue_box
+        if box is None:
+            self.query_one(Column).mount(self._new_clue_row(), after=self._main())
+            box = self._clue_box
+            assert box is not None
+        return box
 
     def _hand_items(self, game: PlayerView) -> list[CardItem]:
         items = []
@@ -511,7 +502,6 @@ class TableScreen(Screen[None]):
     def _render_hand(self) -> None:
         game = self.game
         assert game is not None
-        panes = self.query_one(Panes)
         hand = self._hand()
         # what the cards shown are made of (`_hand_items`): an ordinary move changes none of it
         key = (game.hand, game.voided_card, game.can_clue, game.submit_count, self.chosen, tuple(self.marked))
@@ -531,15 +521,22 @@ class TableScreen(Screen[None]):
                 hand.can_choose = can_choose
                 self.refresh_bindings()
         clue_now = self._can_clue_now()
-        if clue_now or panes.part_built("clue-row"):  # (built the first time you can give a clue)
+        if clue_now or self._clue_box is not None:  # (built the first time you can give a clue)
             box = self._clue_input()
             # a clue typed when the turn moved on stays on screen, as typed, until you send or clear it
             kept = bool(box.value) and self.view.you is not None
-            self._show(self.query_one("#clue-row"), clue_now or kept)
+            row, shown = self._clue_row, clue_now or kept
+            assert row is not None
+            self._show(row, shown)
+            # under a hand shown bare (the blind clue's: no cards, its note alone) the row comes right after the note
+            bare = not hand.items
+            row.set_class(bare, "-fill")
+            hand.set_class(bare and shown, "-above-clue")
             label = words.clue_label(self.view)
             if label != self._clue_label:
                 self._clue_label = label
-                self.query_one("#clue-label", Static).update(Content(label))
+                if self._clue_label_box is not None:
+                    self._clue_label_box.update(Content(label))
         text = words.hand_note(self.view, Choices(chosen=self.chosen, marked=tuple(self.marked)))
         # the row stays, blank when there is nothing to say (the cards keep their rows as the phases go)
         hand.show_note(content(text) if text is not None else BLANK)
@@ -556,7 +553,7 @@ class TableScreen(Screen[None]):
     def _render_vote(self) -> None:
         game = self.game
         assert game is not None
-        board = self.query_one(Board)
+        board = self._main()
         # the dial under the board's cards while you vote; who does not vote moves the board's highlight, to read
         # each card whole (its `▶` points at no vote)
         ballot = None
@@ -579,18 +576,18 @@ class TableScreen(Screen[None]):
         """The line between the board and the dial: a dial refusal's hint while it holds (it speaks of where the dial
         is, on this board), else the note for whoever does not vote."""
         game, dial, hint = self.game, self._dial(), self._dial_hint
-        if game is None:
-            return
+        if game is None or self._main().mode != "vote":
+            return  # (drawn when the board shows)
         if hint is not None and not (game.can_vote and dial is not None and dial.board == hint[0]):
             hint = self._dial_hint = None  # (a new board, or your vote is in: it no longer says what a key does)
         text = Words.of(hint[1]) if hint is not None else words.vote_note(self.view)
-        self.query_one(Board).show_note(content(text) if text is not None else None, hint=hint is not None)
+        self._main().show_note(content(text) if text is not None else None, hint=hint is not None)
 
     def _render_over(self) -> None:
-        game = self.game
-        if game is None or not self.query_one(Panes).is_built("over-pane"):
-            return  # (rendered when the pane is first shown)
-        self.query_one(OverView).show(words.over_text(self.view, self.over))
+        main = self._main()
+        if self.game is None or main.mode != "over":
+            return  # (rendered when the game's end shows)
+        main.show_over(words.over_text(self.view, self.over))
 
     def _render_status(self) -> None:
         line = words.status_line(self.view, self.choices(), time.time())
@@ -608,9 +605,8 @@ class TableScreen(Screen[None]):
         focused = self.focused
         if not isinstance(focused, Input) or not focused.value:
             return None
-        if focused.id == "clue-input" and not (
-            self.query_one("#clue-row").display and self.query_one(ContentSwitcher).current == "hand-pane"
-        ):
+        row = self._clue_row
+        if focused.id == "clue-input" and not (row is not None and row.display and self._mode == "hand"):
             return None
         return focused
 
@@ -635,15 +631,15 @@ class TableScreen(Screen[None]):
             if game.hand:
                 target = self._hand()
         elif game.phase == Phase.VOTE:
-            target = self.query_one(Board)  # the vote dial's keys while you vote, else the cursor to read the cards
+            target = self._main()  # the vote dial's keys while you vote, else the cursor to read the cards
         self.set_focus(target)
 
     def _keep_typed_clue(self, previous: TableView) -> None:
         """The turn moved on while you were typing a clue: the text stays in the box (not sent), with a notice
         (once: when the clue could be given before and cannot now)."""
-        if not self.query_one(Panes).part_built("clue-row"):
+        box = self._clue_box
+        if box is None:
             return  # no clue box yet: nothing typed
-        box = self.query_one("#clue-input", Input)
         could = words.can_clue_now(previous)
         if could and box.value and not self._can_clue_now() and self.view.you is not None:
             self.notify(words.clue_kept(self.view), markup=False)
@@ -696,11 +692,13 @@ class TableScreen(Screen[None]):
 
     # --- the hand, the clue, the board and the dial ------------------------------------------------------------
 
-    @on(Hand.Picked, "#hand")
-    def hand_picked(self, event: Hand.Picked) -> None:
-        """A card clicked (Enter at the hand calls `_pick` itself: see `Hand.pick`)."""
+    @on(CardList.Picked, "#main-view")
+    def card_picked(self, event: CardList.Picked) -> None:
+        """A card of the hand clicked (Enter at the hand calls `_pick` itself: see `Hand.pick`). (A card of the board
+        clicked while you vote points the dial: the board's own; else it only moves the cursor.)"""
         event.stop()
-        self._pick(event.key)
+        if not event.key.startswith("slot-"):
+            self._pick(event.key)
 
     def _pick_now(self, card: str) -> Widget | None:
         """Enter at the hand (`Hand.pick`): a card for your clue is picked at once, and the clue box it opens takes
@@ -804,8 +802,8 @@ class TableScreen(Screen[None]):
         if await self._act(session.clue(text, card)):
             event.input.value = ""
 
-    @on(Board.Dialled, "#board")
-    async def dialled(self, event: Board.Dialled) -> None:
+    @on(MainView.Dialled, "#main-view")
+    async def dialled(self, event: MainView.Dialled) -> None:
         """A key, click or wheel turn at the dial: a refusal's hint shows under the board; a vote goes to the table;
         the board's tags and the status line follow the dial."""
         done, game = event.outcome, self.game
@@ -818,7 +816,7 @@ class TableScreen(Screen[None]):
             session = self._session()
             if session is not None:
                 await self._act(session.vote(list(done.slots), red=done.red))
-        elif game is not None and game.phase == Phase.VOTE:
+        elif game is not None and game.phase == Phase.VOTE and self._main().mode == "vote":
             event.board.show_items(self._board_items(game, event.dial), highlight=f"slot-{done.pointer}")
             self._render_status()
 
@@ -848,17 +846,14 @@ class TableScreen(Screen[None]):
 
     # --- buttons ------------------------------------------------------------------------------------------------
 
-    @on(Button.Pressed, "#start-btn")
-    async def start_pressed(self) -> None:
-        await self.action_start()
-
-    @on(Button.Pressed, "#practice-btn")
-    async def practice_pressed(self) -> None:
-        await self.action_practice()
-
-    @on(Button.Pressed, "#leave-btn")
-    def leave_pressed(self) -> None:
-        self.action_leave()
+    async def on_main_view_pressed(self, event: MainView.Pressed) -> None:
+        """A button of the lobby clicked: what its key does."""
+        if event.action == "start":
+            await self.action_start()
+        elif event.action == "practice":
+            await self.action_practice()
+        elif event.action == "leave":
+            self.action_leave()
 
     # --- actions ------------------------------------------------------------------------------------------------
 

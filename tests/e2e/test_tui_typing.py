@@ -257,7 +257,7 @@ async def test_esc_then_a_digit_at_once_leaves_the_clue_box_first(tmp_path: Path
         await asyncio.sleep(gap)
         client.send("3")
         app = _app_of(table, "ben")
-        hand = app.screen.query_one("#hand")
+        hand = app.screen.query_one("#main-view")
         for _ in range(200):  # until both keys are handled (bounded: a busy machine may take a while)
             await asyncio.sleep(0.05)
             if app.focused is hand and getattr(hand, "highlighted", None) == 2:

@@ -17,8 +17,9 @@ from dixit_tui.textual_host import key_order
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.help import HelpScreen
 from dixit_tui.tui.table_screen import TableScreen
-from dixit_tui.tui.widgets.cards import Board, Hand
+from dixit_tui.tui.widgets.cards import Board
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
+from dixit_tui.tui.widgets.main_view import MainView
 from tests.tui.apps import dial_of
 from tests.tui.fixtures import coordinator, default_move, options, seat_many
 from tests.tui.keys import alive, key_event, type_keys
@@ -90,7 +91,7 @@ async def test_down_then_enter_at_once_picks_the_card_the_arrow_moved_to() -> No
         assert isinstance(screen, TableScreen)
         asked: list[list[str]] = []
         screen._confirm_submit = asked.append  # type: ignore[method-assign,assignment]
-        hand = screen.query_one("#hand", Hand)
+        hand = screen.query_one("#main-view", MainView)
         hand.focus()
         hand.highlighted = 0
         await pilot.pause()
@@ -144,7 +145,7 @@ async def test_enter_then_a_clue_at_once_writes_the_whole_clue() -> None:
     _, _, (host, _, _), app = await _table()
     async with app.run_test(size=SIZE) as pilot:
         screen = await _started(pilot, host)  # anyone may give the first clue
-        hand = screen.query_one("#hand", Hand)
+        hand = screen.query_one("#main-view", MainView)
         hand.focus()
         await pilot.pause()
         driver = app._driver

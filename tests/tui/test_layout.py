@@ -17,8 +17,9 @@ from textual.widget import Widget
 
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.lobby import LobbyScreen
-from dixit_tui.tui.widgets.cards import Board, Hand
+from dixit_tui.tui.widgets.cards import Board
 from dixit_tui.tui.widgets.keybar import KeyBar
+from dixit_tui.tui.widgets.main_view import MainView
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 from tests.tui import scenes_80x24 as scenes
@@ -73,7 +74,7 @@ async def test_every_card_of_a_seven_card_hand_is_on_screen() -> None:
         screen = screen_text(app)
         for card in view.game.hand:
             assert card_start(card.text) in screen, (card.card, screen)
-        assert app.screen.query_one(Hand).max_scroll_y == 0  # nothing to scroll to
+        assert app.screen.query_one(MainView).max_scroll_y == 0  # nothing to scroll to
 
 
 async def test_the_key_bar_shows_every_key_of_the_host_at_the_vote() -> None:
@@ -183,7 +184,7 @@ async def test_at_the_smallest_size_the_hand_shows_more_than_the_highlighted_car
         await scenes.SCENARIOS["standard-submit"](pilot)
         await pilot.press("down", "down")  # the cursor further down: a card above it and below it
         await settle(pilot)
-        hand = app.screen.query_one(Hand)
+        hand = app.screen.query_one(MainView)
         assert hand.highlighted is not None
         region = hand.content_region
         lines = [line[region.x : region.x + region.width] for line in rows(app)[region.y : region.bottom]]
@@ -204,7 +205,7 @@ async def test_a_hand_dealt_while_hidden_fits_the_size_it_is_drawn_at() -> None:
         _, session = me(pilot)
         view = session.view()
         assert view is not None and view.game is not None
-        shown = words_in(app, app.screen.query_one(Hand))
+        shown = words_in(app, app.screen.query_one(MainView))
         for number, card in enumerate(view.game.hand, start=1):
             assert f"{number} {card.text}" in shown, (card.text, shown)
 

@@ -10,7 +10,7 @@ from dixit_tui.coordinator import Coordinator, Identity, TableOptions, Update
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import HEADLINE, practice_help
-from dixit_tui.tui.widgets.over_view import OverView
+from dixit_tui.tui.widgets.main_view import MainView
 from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.top_lines import TopLines
 
@@ -129,5 +129,5 @@ async def test_voiding_the_practice_turn_and_a_game_ended_in_it_say_practice_not
         screen = next(s for s in host.screen_stack if isinstance(s, TableScreen))
         shown = screen.query_one(TopLines).status.plain
         assert "The practice ended, nobody won." in shown, shown
-        over = screen.query_one(OverView).text.plain
+        over = screen.query_one(MainView).over.text.plain
         assert over.startswith("The practice ended: too few players are left to play, so nobody won."), over

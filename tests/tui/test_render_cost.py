@@ -24,11 +24,11 @@ from textual.pilot import Pilot
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.tui import cards_picture
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.line_cache import forget_shared
-from dixit_tui.tui.table_screen import Panes, TableScreen
-from dixit_tui.tui.widgets.cards import Hand
+from dixit_tui.tui.process_caches import forget_shared
+from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.chat import Feed
 from dixit_tui.tui.widgets.clue_line import ClueLine
+from dixit_tui.tui.widgets.main_view import MainView
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.top_lines import TopLines
 from tests.tui.fixtures import (
@@ -182,7 +182,7 @@ async def test_moving_the_highlight_in_the_hand_redraws_two_cards_only() -> None
         await settle(pilot)
         table = app.screen
         assert isinstance(table, TableScreen)
-        hand = table.query_one(Hand)
+        hand = table.query_one(MainView)
         hand.focus()
         await settle(pilot)
         for _ in range(3):
@@ -450,8 +450,8 @@ async def test_the_start_lays_out_once_and_draws_each_row_once(command: str) -> 
         await settle(pilot)
         table = app.screen
         assert isinstance(table, TableScreen)
-        panes = table.query_one(Panes)
-        assert not panes.is_built("hand-pane")
+        main = table.query_one(MainView)
+        assert main.mode == "lobby"
         widgets = len(table.query("*"))
         wrapped: list[tuple[str, int]] = []
         card_lines = cards_picture.card_lines
@@ -463,16 +463,14 @@ async def test_the_start_lays_out_once_and_draws_each_row_once(command: str) -> 
         cards_picture.layout.cache_clear()  # (layouts made by another test's app would not be made here)
         with patch.object(cards_picture, "card_lines", counted_lines):
             counts, changed = await count(app, pilot, host.start)
-        assert panes.current == "hand-pane"
-        assert panes.mounted_late == 1
-        # the widgets mounted: the pane and the hand (at a spectator's screen, its note alone); a player's clue row
-        # with its room-left counter (anyone may give the first clue) too, never a spectator's (6 widgets at every
-        # screen before)
-        mounted = len(table.query("*")) - widgets
-        assert (mounted, panes.parts_mounted) == ((2, 0) if command == "watch" else (6, 1)), mounted
+        assert main.mode == "hand"
+        # no widget mounted: the main region shows the hand (at a spectator's screen, its note alone); a player's
+        # clue row was composed with the screen, hidden (6 widgets were mounted at every screen when the phases were
+        # panes, 2 at a spectator's)
+        assert len(table.query("*")) == widgets
         # each card of a player's hand wrapped at most twice (its full height, its rows), at the one width it is
         # drawn at; it was wrapped first at a guessed width, when dealt before the hand was laid out (18 for 6 cards)
-        hand = 0 if command == "watch" else len(table.query_one(Hand).items)
+        hand = 0 if command == "watch" else len(table.query_one(MainView).items)
         assert len(wrapped) <= 2 * hand and len({key for key, _ in wrapped}) == hand, (wrapped, hand)
         assert len({width for _, width in wrapped}) <= 1, wrapped
         assert counts.layouts == 1, (counts.layouts, counts.refreshed)

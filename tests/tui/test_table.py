@@ -10,7 +10,7 @@ import random
 from contextlib import AsyncExitStack
 from typing import Any
 
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from dixit_tui.coordinator import (
     ChatLine,
@@ -24,10 +24,11 @@ from dixit_tui.coordinator import (
 from dixit_tui.coordinator.timers import random_stand_in
 from dixit_tui.engine import view_for
 from dixit_tui.tui.app import CoordinatorUpdate, DixitApp
-from dixit_tui.tui.table_screen import Panes, TableScreen
-from dixit_tui.tui.widgets.cards import Board, Hand
+from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.widgets.cards import Board
 from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
+from dixit_tui.tui.widgets.main_view import MainView
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.top_lines import TopLines
@@ -268,9 +269,9 @@ async def test_lobby_start_problem_and_non_host() -> None:
         await pa.press("s")
         await settle(pa)
         assert phase_of(session_of(ana)) == ("lobby", 0, None)
-        info = screen.query_one("#lobby-info", Static).render()
-        assert "Not ready to start: A refresh game needs 3 to 8 players" in str(info)
-        assert screen.query_one("#start-btn").disabled
+        lobby = screen.query_one(MainView).lobby
+        assert "Not ready to start: A refresh game needs 3 to 8 players" in lobby.text.plain
+        assert (lobby.buttons[0].action, lobby.buttons[0].disabled) == ("start", True)
         ((ben, pb),) = await open_apps(stack, coord, ["ben"], view.code)
         await settle(pa, pb)
         assert table_of(ben).check_action("start", ()) is False
@@ -448,7 +449,7 @@ async def test_party_blind_clue_and_red_marker() -> None:
         assert tbl.game is not None
         assert (tbl.game.state.turn.storyteller, tbl.game.state.turn.clue) == (0, "echo")
         # everyone submits, the storyteller too
-        assert screen.query_one(Hand).display
+        assert screen.query_one(MainView).display
         assert status(ana).startswith("Everyone gives a card, the storyteller too")
         await pa.press("enter")
         await settle(pa)
@@ -801,10 +802,10 @@ async def test_at_four_players_the_status_asks_for_one_card() -> None:
 def hand_shown(screen: TableScreen) -> bool:
     """Whether the screen shows a hand's cards (never at a spectator's screen, nor for a hidden hand; the hand's
     widget holds the note under it too, which a spectator has)."""
-    return any(hand.display and hand.items for hand in screen.query(Hand))
+    main = screen.query_one(MainView)
+    return main.display and main.mode == "hand" and bool(main.items)
 
 
 def dial_shown(screen: TableScreen) -> bool:
     """Whether the screen shows the dial (under the board's cards while you vote: never at a spectator's screen)."""
-    panes = screen.query_one(Panes)
-    return panes.is_built("vote-pane") and panes.current == "vote-pane" and screen.query_one(Board).dial is not None
+    return screen._dial() is not None

@@ -22,7 +22,7 @@ async def test_a_spectators_keys_work_on_the_wall() -> None:
         assert isinstance(app, DixitApp) and app.session is not None
         table = app.screen
         assert isinstance(table, TableScreen) and table.has_class("-wall")
-        assert not table.query_one("#side").display and not table.query_one("#panes").display  # in place of the panes
+        assert not table.query_one("#side").display and not table.query_one("#main-view").display  # in their place
 
         await pilot.press("c", *"hello all", "enter")  # the chat under the wall
         await settle(pilot)

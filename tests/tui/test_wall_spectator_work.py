@@ -20,9 +20,9 @@ from textual.widget import Widget
 
 from dixit_tui.coordinator import Identity, PlayerSession
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.panes import Panes
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.cards import Board
+from dixit_tui.tui.widgets.main_view import MainView
 from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.wall import Wall
 from tests.tui.fixtures import (
@@ -127,13 +127,12 @@ async def test_a_move_leaves_what_the_wall_hides_alone_until_it_gives_way(monkey
     async with first.run_test(size=(200, 60)) as one, second.run_test(size=(200, 60)) as two:
         await _two_spectators(first, second, (one, two))  # (watching from the lobby to the vote)
         assert shows == 0, f"the hidden seats were updated {shows} times"
-        for app in (first, second):  # the panes under the wall: not built for the turn played
-            panes = app.screen.query_one(Panes)
-            assert not panes.is_built("hand-pane") and not panes.is_built("vote-pane")
+        for app in (first, second):  # the main region under the wall: left as it was (the lobby) for the turn played
+            assert app.screen.query_one(MainView).mode == "lobby"
         await one.resize_terminal(159, 60)  # the wall gives way: the seats and the vote as they are now
         await steady(one)
         table = first.screen
-        assert isinstance(table, TableScreen) and table.query_one(Panes).is_built("vote-pane")
+        assert isinstance(table, TableScreen) and table.query_one(MainView).mode == "vote"
         assert shows == 1 and table.query_one(Board).display
         view = first.session.view() if first.session is not None else None
         assert view is not None and view.game is not None

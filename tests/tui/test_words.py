@@ -12,8 +12,8 @@ from dixit_tui.engine import view_for
 from dixit_tui.engine.random_play import random_command
 from dixit_tui.transcript import transcript_of
 from dixit_tui.tui.help import help_text
-from dixit_tui.tui.widgets.cards import Hand
 from dixit_tui.tui.widgets.keybar import KeyBar
+from dixit_tui.tui.widgets.main_view import MainView
 from tests.engine.helpers import make_game
 from tests.tui.apps import open_apps, session_of, status, table_of
 from tests.tui.fixtures import coordinator, default_move, options, screen_text, seat_many, settle
@@ -78,7 +78,7 @@ async def test_the_hand_offers_choose_card_only_when_a_card_can_be_chosen_and_wo
         await pa.press("s", "y")
         await settle(pa)
         screen = table_of(ana)
-        hand = screen.query_one(Hand)
+        hand = screen.query_one(MainView)
 
         # The first clue: ana may choose a card for it; Enter picks it and the clue box says how to go back.
         assert screen.focused is hand and "⏎ Choose card" in keys(ana), keys(ana)

@@ -24,8 +24,8 @@ from textual.widget import Widget
 
 from dixit_tui.tui import dial_picture as dial_drawing
 from dixit_tui.tui.cards_picture import CardItem, CardStyles, cards_picture, fits_whole, layout, note_lines, scrolled
-from dixit_tui.tui.line_cache import forget_with_shared
 from dixit_tui.tui.picture import Picture, PictureCache
+from dixit_tui.tui.process_caches import forget_with_shared
 from dixit_tui.tui.vote_dial import Ballot, Moved, Outcome, VoteDial
 from dixit_tui.tui.widgets.picture_view import PictureView
 
@@ -338,7 +338,13 @@ class Hand(CardList):
             return False
         return super().check_action(action, parameters)
 
+    def _hand_keys(self) -> bool:
+        """Whether Enter picks here (the main region is a `Hand` only in its hand mode)."""
+        return True
+
     def on_key(self, event: events.Key) -> None:
+        if not self._hand_keys():
+            return  # (CardList's keys: the cursor's)
         target = self._typed_ahead_to
         if target is not None:  # typed ahead behind the Enter that sent the focus to `target`: the keys are its
             event.stop()

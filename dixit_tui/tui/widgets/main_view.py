@@ -1,0 +1,248 @@
+"""`MainView`: the table's main region, one Line-API widget whose mode follows the view: the lobby, your hand, the
+board of the vote, or the end of the game (`tui/main_modes/`). It is not a stack of panes mounted and hidden: one
+widget, drawn from the picture of its mode.
+
+In the hand and the vote it is the list of numbered cards (`Hand`, `Board`: their cursor, keys, clicks and note,
+on the cards of the mode shown: each mode keeps its own). In the lobby and at the end it shows text, scrolled when
+taller than its room, and the lobby's buttons answer a click as their keys do. The clue box and the dial are real
+widgets under it, which the screen shows when they are used.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from textual import events
+from textual.binding import BindingType
+from textual.containers import ScrollableContainer
+from textual.content import Content
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.strip import Strip
+
+from dixit_tui.coordinator import TableView
+from dixit_tui.tui.cards_picture import CardItem
+from dixit_tui.tui.main_modes import CardsMode, LobbyMode, OverMode
+from dixit_tui.tui.main_modes.lobby import LobbyStyles
+from dixit_tui.tui.picture import Picture
+from dixit_tui.tui.table_words import Words
+from dixit_tui.tui.widgets.cards import Board, CardList, Hand
+from dixit_tui.tui.widgets.picture_view import FITS, PictureView
+
+MainMode = Literal["lobby", "hand", "vote", "over"]
+MODES: tuple[MainMode, ...] = ("lobby", "hand", "vote", "over")
+
+
+class MainView(Board, Hand, inherit_bindings=False):
+    """The main region in one of its `MODES` (`set_mode`). `Hand` and `Board` are what it is in the hand and the
+    vote (queried as a `Board`: Textual's CSS type names follow the first base); `show_lobby` and `show_over` hand
+    it the words of the other two."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        *Board.COMPONENT_CLASSES,
+        "main-view--button",
+        "main-view--button-primary",
+        "main-view--button-disabled",
+    }
+
+    DEFAULT_CSS = """
+    MainView {
+        height: 1fr;
+        &.-lobby, &.-over {  /* text: no frame, a cell of margin each side, scrolled down when taller */
+            border: none;
+            background: transparent;
+            padding: 0 1;
+            overflow-x: hidden;
+            overflow-y: auto;
+        }
+        & > .main-view--button {
+            color: $button-foreground;
+            background: $surface;
+            text-style: bold;
+        }
+        & > .main-view--button-primary {
+            color: $button-color-foreground;
+            background: $primary;
+            text-style: bold;
+        }
+        & > .main-view--button-disabled {
+            text-opacity: 60%;
+        }
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [*ScrollableContainer.BINDINGS, *Board.BINDINGS, *Hand.BINDINGS]
+    """The board's (the dial's) keys and the hand's Enter, each acting only in its mode (`check_action`), in the
+    order a board's key bar shows them (merged from both classes, the hand's Enter took the first place)."""
+
+    class Pressed(Message):
+        """A button of the lobby was clicked: `action` is the screen's action its key runs."""
+
+        def __init__(self, action: str) -> None:
+            super().__init__()
+            self.action = action
+
+    def __init__(self, mode: MainMode, *, id: str | None = None) -> None:
+        self._cards_modes: dict[MainMode, CardsMode] = {"hand": CardsMode(), "vote": CardsMode()}
+        self._cards = self._cards_modes.get(mode) or self._cards_modes["hand"]
+        self.mode: MainMode = mode
+        self.lobby = LobbyMode()
+        self.over = OverMode()
+        self._button_styles: LobbyStyles | None = None
+        self._switched = False  # the mode changed, and it was not drawn since (see `_draw`)
+        super().__init__(id=id, classes=f"-{mode}")
+        self.can_focus = mode in ("hand", "vote")
+
+    # --- the state of the cards mode shown (what `CardList` reads and writes) --------------------------------------
+
+    @property
+    def items(self) -> tuple[CardItem, ...]:
+        return self._cards.items
+
+    @items.setter
+    def items(self, items: tuple[CardItem, ...]) -> None:
+        self._cards.items = items
+
+    @property
+    def note(self) -> Content | None:
+        return self._cards.note
+
+    @note.setter
+    def note(self, note: Content | None) -> None:
+        self._cards.note = note
+
+    @property
+    def _cursor(self) -> int | None:
+        return self._cards.cursor
+
+    @_cursor.setter
+    def _cursor(self, cursor: int | None) -> None:
+        self._cards.cursor = cursor
+
+    @property
+    def _top(self) -> int:
+        return self._cards.top
+
+    @_top.setter
+    def _top(self, top: int) -> None:
+        self._cards.top = top
+
+    @property
+    def BARE(self) -> bool:  # type: ignore[override]
+        return self.mode == "hand"  # (a spectator's hand: the note alone)
+
+    # --- the mode ------------------------------------------------------------------------------------------------
+
+    def set_mode(self, mode: MainMode) -> None:
+        """Show `mode` (its cards, cursor and note as they were left, or its words)."""
+        if mode == self.mode:
+            return
+        self.mode = mode
+        cards = self._cards_modes.get(mode)
+        if cards is not None:
+            self._cards = cards
+        for other in MODES:
+            self.set_class(other == mode, f"-{other}")
+        self.set_class(mode == "hand" and not self.items, "-bare")
+        self.set_class(cards is not None and cards.hint, "-hint")
+        self.can_focus = mode in ("hand", "vote")
+        if mode != "vote" and self.dial is not None:
+            self.dial = None  # (the vote is over: its keys go with it)
+            self._keys_changed()
+        self._drawn_at = None
+        self._switched = True
+        self.picture = ()
+        self._virtual = self.virtual_size = FITS
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self.refresh(layout=True)
+
+    def show_lobby(self, view: TableView) -> None:
+        if self.lobby.show(view) and self.mode == "lobby":
+            self._draw()
+
+    def show_over(self, text: Words) -> None:
+        if self.over.show(text) and self.mode == "over":
+            self._draw()
+
+    def show_note(self, note: Content | None, *, hint: bool = False) -> None:
+        self._cards.hint = hint
+        super().show_note(note, hint=hint)
+
+    # --- drawing -------------------------------------------------------------------------------------------------
+
+    def _text_mode(self) -> bool:
+        return self.mode in ("lobby", "over")
+
+    def notify_style_update(self) -> None:
+        self._button_styles = None
+        super().notify_style_update()
+
+    def _styles_of_buttons(self) -> LobbyStyles:
+        styles = self._button_styles
+        if styles is None:
+            plain, primary, dim = "main-view--button", "main-view--button-primary", "main-view--button-disabled"
+            styles = self._button_styles = LobbyStyles(
+                self.get_visual_style(),
+                self.get_visual_style(plain).rich_style,
+                self.get_visual_style(primary).rich_style,
+                self.get_visual_style(plain, dim).rich_style,
+                self.get_visual_style(primary, dim).rich_style,
+            )
+        return styles
+
+    def _draw(self, *, quiet: bool = False) -> None:
+        if self._switched and not quiet:
+            return  # (a new mode is drawn whole when the widget is drawn, at the size the layout it asked for gives)
+        self._switched = False
+        if not self._text_mode():
+            super()._draw(quiet=quiet)
+            return
+        width = self.scrollable_content_region.width
+        picture: Picture = (
+            self.lobby.picture(width, self._styles_of_buttons()) if self.mode == "lobby" else self.over.picture(width)
+        )
+        self._drawn_at = (width, self.size.height)
+        self.show_picture(picture, drawing=quiet)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if not self._text_mode():
+            return super().render_lines(crop)
+        if self._drawn_at != (self.scrollable_content_region.width, self.size.height):
+            self._draw(quiet=True)
+        return PictureView.render_lines(self, crop)
+
+    def watch_show_vertical_scrollbar(self) -> None:
+        if self._text_mode():
+            self._draw()  # (drawn again at the width the scroll bar leaves)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if self._text_mode():
+            return container.height
+        return super().get_content_height(container, viewport, width)
+
+    # --- keys and mouse --------------------------------------------------------------------------------------------
+
+    def _hand_keys(self) -> bool:
+        return self.mode == "hand"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select" and self.mode != "hand":
+            return False
+        return super().check_action(action, parameters)
+
+    def on_click(self, event: events.Click) -> None:
+        if self.mode == "vote":
+            return  # (the board's: the dial's, or the cursor's)
+        event.prevent_default()  # (each class's handler would run in turn: the hand's card picked once, here)
+        if self.mode == "hand":
+            CardList.on_click(self, event)
+            return
+        if self.mode != "lobby":
+            return
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        action = self.lobby.action_at(offset.x, offset.y + self.scroll_offset.y, self.picture)
+        if action is not None:
+            event.stop()
+            self.post_message(self.Pressed(action))
