@@ -59,3 +59,26 @@ def _log_caps_per_test() -> None:
 
     REPEATS._last.clear()
     REPEATS._dropped.clear()
+
+
+ONE_WORKER = {
+    # one `dixit-tui bench` run, shared by both modules (tests/bench/conftest.py)
+    "tests/bench/test_load_smoke.py": "bench_run",
+    "tests/bench/test_floor_and_think.py": "bench_run",
+    # one `bench --compare-workers` run for the module
+    "tests/bench/test_compare_workers.py": "compare_workers",
+    # the crash tests: each kills and restarts servers for a minute or more against a deadline; two at once on two
+    # cores would each take twice as long
+    "tests/e2e/test_kill_restart.py": "kills",
+    "tests/redis/test_serve_redis.py": "kills",
+}
+"""With `-n 2 --dist loadgroup` (.ci/run), the tests of each group here run on one xdist worker, one after another:
+those that share one expensive set-up (run once, not once per worker), and those that must not run at once."""
+
+
+@pytest.hookimpl(tryfirst=True)  # (before xdist's own hook reads the groups)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        group = ONE_WORKER.get(item.nodeid.split("::")[0])
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
