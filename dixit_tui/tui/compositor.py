@@ -23,6 +23,8 @@ remembered as shown cost calls (without them -1.4% / 0 / -1.2% / -0.9%) but keep
 twice (Textual repaints the whole screen after its first frame) and a move to the rows it changed
 (tests/tui/test_join_work.py, test_render_cost.py): kept. Removed (issue 23): the rows looked up process-wide by
 their strips (+1.7% / 0 / +1.3% / +0.5% without; the bench no worse: 5.3 / 5.5 against 6.0 / 5.9 ms per update).
+Once the main region was one MainView (same day): `--off compositor` -0.3% / 0 / +19% / +0.7%, `--off
+compositor.cover` +2.1% / 0 / +15% / +5.5%: kept.
 
 It relies on Textual's `Compositor` (pinned below 9 in pyproject; the parts in textual_host/internals.py):
 `render_partial_update` takes the changed regions from `_dirty_regions` and hands `_render_chops` their union as the
@@ -253,7 +255,8 @@ class LaidOutOnce(Widget):
     (A mixin: list it after the widget's own class, so that CSS still matches that class's name.)
 
     Measured (tests/tui/patch_cost.py --off laid_out_once, 2026-12-07): a phase change +8.2% of Python calls, a join
-    +0.4%, a move +0.2%: kept."""
+    +0.4%, a move +0.2%; once the main region was one MainView: +0.3% / 0 / +0.3% / 0, but the game's start lays the
+    table out twice without it (the clue row: tests/tui/test_render_cost.py): kept."""
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
         return super()._size_updated(size, virtual_size, container_size, layout=False)
