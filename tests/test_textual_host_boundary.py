@@ -20,7 +20,6 @@ TO_BE_REMOVED = frozenset(
         "shared_styles",
         "shared_css",
         "screen_patches",
-        "line_cache",
     )
 )
 """Bent out of Textual's insides for the speed of the table screen; removed by the redesign (a table drawn from data,

@@ -24,5 +24,5 @@ To stay (isolation of many apps in one process, and input):
 
 To be removed by the redesign (a table drawn from data, issue 23), still in `dixit_tui/tui/` and still relying on
 Textual's insides (their parts are in `internals.py`): compositor.py, styled_lines.py, shared_styles.py,
-shared_css.py, screen_patches.py, line_cache.py.
+shared_css.py, screen_patches.py.
 """

@@ -93,6 +93,10 @@ def _switch_off_issue23(name: str) -> bool:
         from dixit_tui.tui import table_screen
 
         table_screen.RowCompositor = Compositor  # type: ignore[misc,assignment]
+    elif name == "compositor.cover":  # the widgets hidden behind others are drawn too
+        from dixit_tui.tui import compositor
+
+        compositor._Cover.covers = lambda self, region: False  # type: ignore[method-assign]
     elif name == "styled_lines":
         from dixit_tui.tui import screen_patches
 
@@ -124,7 +128,7 @@ async def _measure(cpu: int) -> dict[str, float]:
     from dixit_tui.coordinator import Identity
     from dixit_tui.textual_host.patches import install_textual_patches
     from dixit_tui.tui.app import DixitApp
-    from dixit_tui.tui.line_cache import forget_shared
+    from dixit_tui.tui.process_caches import forget_shared
     from dixit_tui.tui.shared_work import share_per_process_work
     from tests.tui.fixtures import coordinator, options, settle
     from tests.work_counters import PythonCalls
@@ -236,6 +240,7 @@ SWITCHES = (
     "screen_patches.layout_once",
     "screen_patches.same_size",
     "compositor",
+    "compositor.cover",
     "styled_lines",
     "strip_filter",
     "focused",

@@ -12,14 +12,15 @@ from textual._compositor import Compositor
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.line_cache import forget_shared
+from dixit_tui.tui.compositor import RowCompositor
+from dixit_tui.tui.process_caches import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.too_small import TooSmall
 from tests.tui.fixtures import coordinator, options, screen_text, settle
 from tests.work_counters import PythonCalls
 
 SIZE = (100, 30)
-CALLS = 66_500
+CALLS = 75_500
 """Python calls for a join once another session has joined, headless, the test pilot's own calls included: 98,100
 before styles, stylesheets and handler lookups were shared across sessions, 79,100 after; 75,700 before widgets were
 styled only once in the DOM and the first frame stayed the only drawing, 68,500 after; 65,300 once callbacks'
@@ -32,7 +33,10 @@ caches, the theme lookup: issue 23, measured by tests/tui/patch_cost.py), 57,000
 parameters were counted again per callback (3.5%), every Show, Hide and Resize was posted and a bubbling message went
 through every container (2.8%), and a node found its screen through Textual's property again (1.3%); 63,700 once a
 message's handlers were looked up by Textual's walk of the classes again (4.4%); 66,100 once widgets' repaints went
-Textual's way again and Textual rendered the frames it then dropped (dispatch.py, frame_patches.py: 3.8%).
+Textual's way again and Textual rendered the frames it then dropped (dispatch.py, frame_patches.py: 3.8%); 74,500
+once four app overrides (7%: update_styles, get_css_variables, the default screen's repaint, the same-size Resize)
+and the rows looked up process-wide by the table's compositor went (issue 23, tests/tui/patch_cost.py; the
+compositor now draws the rows of Textual's repaint after a new screen's first frame, and sends none of them).
 
 Textual before 8.2.2 (the pin admits 8.0 on) takes a screen's breakpoint classes off and puts them back at each
 Resize (Screen._set_breakpoints), each a restyle of the whole screen: there a join makes about 166,000 calls
@@ -66,29 +70,37 @@ async def test_a_second_join_stays_within_its_python_calls() -> None:
 async def test_a_join_draws_its_table_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The table screen's first frame is its only drawing until something changes: the repaints its widgets asked for
-    while it mounted (and the chat feed's first Resize, at the size it was drawn at) were drawn again after it, most
-    of the screen a second time. No screen gets a "terminal too small" notice while the terminal is large enough
-    (see `test_a_screen_gets_the_too_small_notice_only_once_the_terminal_is`)."""
+    """The table screen's first frame is the only one sent until something changes: the repaints its widgets asked for
+    while it mounted (and the chat feed's first Resize, at the size it was drawn at) were sent again after it, most
+    of the screen a second time (Textual still repaints the whole screen after its first frame: its compositor finds
+    every row shown already, and sends nothing). No screen gets a "terminal too small" notice while the terminal is
+    large enough (see `test_a_screen_gets_the_too_small_notice_only_once_the_terminal_is`)."""
     coord = coordinator()
     host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
     view = await host.create(options())
     await joined(coord, view.code, "ana")
-    drawings = 0
-    render_chops = Compositor._render_chops
+    frames = 0
+    full, partial = Compositor.render_full_update, RowCompositor.render_partial_update
 
-    def counting_chops(compositor: Compositor, *args: Any, **kwargs: Any) -> Any:
-        nonlocal drawings
-        drawings += 1
-        return render_chops(compositor, *args, **kwargs)
+    def counting_full(compositor: Compositor, simplify: bool = False) -> Any:
+        nonlocal frames
+        frames += 1
+        return full(compositor, simplify)
 
-    monkeypatch.setattr(Compositor, "_render_chops", counting_chops)
+    def counting_partial(compositor: RowCompositor) -> Any:
+        nonlocal frames
+        update = partial(compositor)
+        frames += update is not None
+        return update
+
+    monkeypatch.setattr(Compositor, "render_full_update", counting_full)
+    monkeypatch.setattr(RowCompositor, "render_partial_update", counting_partial)
     app = DixitApp(coord, Identity("ben", "key-ben"), command=f"join {view.code}")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, rounds=6)
         assert isinstance(app.screen, TableScreen)
         # (before: 2, the second repainting most of the table's rows)
-        assert drawings == 1, f"the new table screen was drawn {drawings} times"
+        assert frames == 1, f"the new table screen was sent {frames} times"
         assert not app.screen_stack[0].query_children(TooSmall)
         assert f"Dixit · table {view.code}" in screen_text(app)
 

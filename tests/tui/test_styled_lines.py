@@ -26,7 +26,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from dixit_tui.tui import styled_lines
-from dixit_tui.tui.line_cache import forget_shared
+from dixit_tui.tui.process_caches import forget_shared
 from dixit_tui.tui.screen_patches import install_screen_patches
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, screen_text, settle
 from tests.tui.screen_cost import watched_table

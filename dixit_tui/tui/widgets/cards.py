@@ -24,8 +24,8 @@ from textual.widget import Widget
 
 from dixit_tui.tui import dial_picture as dial_drawing
 from dixit_tui.tui.cards_picture import CardItem, CardStyles, cards_picture, fits_whole, layout, note_lines, scrolled
-from dixit_tui.tui.line_cache import forget_with_shared
 from dixit_tui.tui.picture import Picture, PictureCache
+from dixit_tui.tui.process_caches import forget_with_shared
 from dixit_tui.tui.vote_dial import Ballot, Moved, Outcome, VoteDial
 from dixit_tui.tui.widgets.picture_view import PictureView
 

@@ -1,7 +1,7 @@
-"""The process-wide caches of drawn things (pictures' parts, Content, the chat's rows, the compositor's rows, the
-styled lines), registered so that `forget_shared` empties them all at once: tests count what is drawn from nothing.
-(Named for what it held before issue 23: `LineCached`, the text boxes' lines kept, went for 1.3% of a join's Python
-calls, tests/tui/patch_cost.py --off line_cache.)
+"""The process-wide caches of drawn things (pictures, Content, the chat's rows, the styled lines), registered so
+that `forget_shared` empties them all at once: tests count what is drawn from nothing. (Until issue 23 this was
+line_cache.py, with `LineCached`, the text boxes' lines kept: 1.3% of a join's Python calls, tests/tui/patch_cost.py,
+removed.)
 """
 
 from __future__ import annotations
