@@ -11,7 +11,7 @@ from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
 from dixit_tui.tui.widgets.main_view import MainView
-from tests.tui.fixtures import coordinator, options, phase_of, play_until, screen_text, seat, settle
+from tests.tui.fixtures import coordinator, default_move, options, phase_of, play_until, screen_text, seat, settle
 
 SIZE = (100, 30)
 
@@ -100,3 +100,32 @@ async def test_the_hosts_start_button_is_dimmed_and_deaf_until_the_table_can_sta
         await settle(pilot)
         assert isinstance(app.screen, ConfirmScreen)
         assert "Start the game" in screen_text(app)
+
+
+async def test_the_hand_keeps_its_cursor_through_the_vote() -> None:
+    """Each cards mode keeps its own cards and cursor: back at the hand after the vote, the cursor is on the card it
+    was on (as when the hand and the board were two widgets), not where the board's was."""
+    coord = coordinator()
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options())
+    others = [(await seat(coord, name, view.code))[0] for name in ("ben", "cara")]
+    app = DixitApp(coord, Identity("dan", "key-dan"), command=f"join {view.code}")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await host.start()
+        assert await default_move(host)  # the host tells
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and app.session is not None
+        main = screen.query_one(MainView)
+        assert main.mode == "hand"
+        main.highlighted = 3
+        kept = main.highlighted_key()
+        sessions = [host, *others, app.session]  # (dan gives his first card: not the one under the cursor)
+        await play_until(sessions, lambda: phase_of(host)[2] == "vote")
+        await settle(pilot)
+        assert main.mode == "vote" and main.highlighted_key() != kept
+        await play_until(sessions, lambda: phase_of(host)[1:] == (2, "clue"))
+        await settle(pilot)
+        assert main.mode == "hand" and kept in [item.key for item in main.items]
+        assert main.highlighted_key() == kept
