@@ -19,6 +19,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.dom import NoScreen
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import AwaitMount
 
@@ -174,6 +175,23 @@ class DixitApp(App[int]):
             variables["placeholder-text-style"] = "italic"  # (Textual draws dim as a fainter colour: none here)
         self.theme_variables = variables
         return variables
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """One notice at a time: the newest takes the place of any still shown. Notices stand on the top line
+        (dixit.tcss); a second one stacked under the first covered the status line, which says what the table waits
+        for (seen playing: an end-to-end test waiting for the status line timed out behind two notices)."""
+        if self.screen_stack:
+            self.screen.query("ToastHolder").remove()  # (clearing leaves each toast's holder: a blank row on top)
+        self.clear_notifications()
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def get_key_display(self, binding: Binding) -> str:
         """As Textual's, but a terminal without UTF-8 (`LANG=C`) reads "Enter" where the key bar draws a "⏎" (whose
