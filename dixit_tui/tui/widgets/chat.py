@@ -140,26 +140,30 @@ class Feed(Widget, can_focus=False):
         taller than the feed."""
         if self._shown is None:
             size = self.content_size  # (looked up once: each lookup asks the compositor)
-            height = size.height
-            rows = self._all_rows(height + self.back, size.width)
-            self.back = max(0, min(self.back, len(rows) - height))
-            self._shown = rows[max(0, len(rows) - height - self.back) : len(rows) - self.back]
-            if not self.back and len(rows) >= height > 0:
-                whole = self._whole_lines_rows(height, size.width)
-                if whole:
-                    blank = Strip.blank(size.width, self._text_style())
-                    self._shown = [blank] * (height - len(whole)) + whole
+            height, width = size.height, size.width
+            if self.back:
+                rows = self._all_rows(height + self.back, width)
+                self.back = max(0, min(self.back, len(rows) - height))
+                self._shown = rows[max(0, len(rows) - height - self.back) : len(rows) - self.back]
+            else:
+                self._shown = self._end_rows(height, width)
             self._shown_at = size
         return self._shown
 
-    def _whole_lines_rows(self, height: int, width: int) -> list[Strip]:
-        """The rows of the newest lines that fit whole in `height` rows, oldest first (none: the newest does not)."""
+    def _end_rows(self, height: int, width: int) -> list[Strip]:
+        """The rows shown at the end of the feed: the newest lines that fit whole, under blank rows where the next
+        older line does not fit whole; all of them while the feed is short; the newest line's last rows when it
+        alone is taller than the feed."""
+        if height <= 0:
+            return []
         style = self._text_style()
         rows: list[Strip] = []
         for entry in reversed(self._entries):
             line = self._rows_of(entry, width, style)
             if len(rows) + len(line) > height:
-                break
+                if not rows:
+                    return line[-height:]
+                return [Strip.blank(width, style)] * (height - len(rows)) + rows
             rows[:0] = line
         return rows
 
