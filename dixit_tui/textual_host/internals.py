@@ -58,8 +58,8 @@ INTERNALS: tuple[Internal, ...] = (
     Internal(
         "textual/_compositor.py",
         "Compositor.render_partial_update",
-        "overridden: the bands of changed rows (read: _dirty_regions), then Textual's own (_render_chops, the union "
-        "as crop); its rows shown already are not sent",
+        "overridden: each band's rows made from their strips once per process (looked up by the other screens); "
+        "rows shown already not sent (read: _dirty_regions)",
         "dixit_tui/tui/compositor.py",
         "b61a8d73910172a0",
     ),
@@ -111,6 +111,20 @@ INTERNALS: tuple[Internal, ...] = (
         "read: composed front to back, the first chop drawn at a place wins (widgets hidden behind are not drawn)",
         "dixit_tui/tui/compositor.py",
         "12a7979c94d3dbb9",
+    ),
+    Internal(
+        "textual/_compositor.py",
+        "ChopsUpdate.render_segments",
+        "repeated per row (a row's output looked up process-wide): the same move, crop and render of each chop",
+        "dixit_tui/tui/compositor.py",
+        "9457b4621f67e725",
+    ),
+    Internal(
+        "textual/strip.py",
+        "Strip.divide",
+        "read: cached on the strip (a shared strip divided at the same cuts gives the same chops to every session)",
+        "dixit_tui/tui/compositor.py",
+        "708bd67448d837d1",
     ),
     Internal(
         "textual/_compositor.py",

@@ -67,6 +67,12 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/_compositor.py:Compositor._render_chops": {
         "12a7979c94d3dbb9": "8.0.0-8.2.8",
     },
+    "textual/_compositor.py:ChopsUpdate.render_segments": {
+        "9457b4621f67e725": "8.0.0-8.2.8",
+    },
+    "textual/strip.py:Strip.divide": {
+        "708bd67448d837d1": "8.0.0-8.2.8",
+    },
     "textual/_compositor.py:Compositor.render_full_update": {
         "a1994e4646023125": "8.0.0-8.2.8",
     },

@@ -93,6 +93,17 @@ def _switch_off_issue23(name: str) -> bool:
         from dixit_tui.tui import table_screen
 
         table_screen.RowCompositor = Compositor  # type: ignore[misc,assignment]
+    elif name == "compositor.shown_rows":  # every row drawn is sent (none found shown already)
+        from textual._compositor import Compositor
+
+        from dixit_tui.tui import compositor
+
+        compositor._shown_already = lambda *args: False
+        compositor.RowCompositor.render_full_update = Compositor.render_full_update  # type: ignore[method-assign]
+    elif name == "compositor.shared_rows":  # each screen makes its own rows (no process-wide lookup)
+        from dixit_tui.tui import compositor
+
+        compositor._shared_row = lambda cut_key, cuts, parts: compositor._Row(parts, cuts)
     elif name == "compositor.cover":  # the widgets hidden behind others are drawn too
         from dixit_tui.tui import compositor
 
@@ -240,6 +251,8 @@ SWITCHES = (
     "screen_patches.layout_once",
     "screen_patches.same_size",
     "compositor",
+    "compositor.shown_rows",
+    "compositor.shared_rows",
     "compositor.cover",
     "styled_lines",
     "strip_filter",

@@ -1,7 +1,10 @@
-"""The table's compositor (`RowCompositor`: only the changed rows' bands drawn, and only the widgets seen there) sends
-what Textual's own compositor sends; the way each widget is drawn is worked out again only when something it is made
-of changes (`styled_lines._way`), and a strip's colour filter is checked once for every session
-(`strip_filter._apply_filter`). Counted, never timed.
+"""The spectators of a table show the same rows, drawn from the very same shared strips: a row's chops, its text and
+styles, and its output as sent are made once per process (`compositor._shared_row`), and the other screens look
+them up. The way each widget is drawn is worked out again only when something it is made of changes
+(`styled_lines._way`), and a strip's colour filter is checked once for every session (`strip_filter._apply_filter`).
+
+Counted, never timed. The output of the shared rows is compared with Textual's own (`Compositor.render_partial_update`
+and `ChopsUpdate.render_segments`) for whole screens and for scattered regions, at every spectator's screen.
 """
 
 from __future__ import annotations
@@ -24,11 +27,53 @@ from textual.widget import Widget
 
 from dixit_tui.textual_host import strip_filter
 from dixit_tui.textual_host.patches import install_textual_patches
-from dixit_tui.tui import styled_lines
-from dixit_tui.tui.compositor import RowCompositor, _Cover
-from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, settle
+from dixit_tui.tui import compositor, styled_lines
+from dixit_tui.tui.compositor import RowChopsUpdate, RowCompositor, _Cover
+from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, screen_text, settle
 from tests.tui.screen_cost import watched_table
 from tests.work_counters import Calls
+
+
+async def test_a_move_builds_each_changed_row_at_one_spectators_screen_only() -> None:
+    """A card given changes a seat row, the status line and the log at every spectator's screen (same size): each
+    changed row is made of the same shared strips at the three screens, so its chops, text and styles are made at
+    one of them and looked up at the others (each made its own: three times)."""
+    install_textual_patches()
+    async with AsyncExitStack() as stack:
+        sessions, apps, pilots = await watched_table(stack)
+        await play_until(sessions, lambda: phase(sessions[0]) == "submit")
+        await settle(*pilots)
+        bands, chop_keys = compositor._bands, compositor._chop_keys
+        drawn: list[int] = []  # rows drawn, per partial update
+        keyed: Counter[str] = Counter()
+
+        def counted_bands(rows: Any) -> list[tuple[int, int]]:
+            drawn.append(len(rows))
+            return bands(rows)
+
+        def counted_chop_keys(line: Any) -> Any:
+            keyed["rows made"] += 1  # (a row's text and styles, worked out from its chops)
+            return chop_keys(line)
+
+        movers = [s for s in sessions if default_move_pending(s)]
+        for session in movers[:3]:
+            await settle(*pilots)
+            drawn.clear()
+            keyed.clear()
+            built, reused = compositor.rows_built, compositor.rows_reused
+            with (
+                patch.object(compositor, "_bands", counted_bands),
+                patch.object(compositor, "_chop_keys", counted_chop_keys),
+            ):
+                await default_move(session)
+                await settle(*pilots)
+            assert phase(sessions[0]) == "submit"
+            assert len(drawn) >= len(apps), drawn  # every spectator's screen drew
+            assert min(drawn) >= 3, drawn  # a seat row, the status line, the log line (at least)
+            assert keyed["rows made"] <= max(drawn), (keyed, drawn)  # each row made at one screen
+            assert compositor.rows_built - built == keyed["rows made"]
+            assert compositor.rows_reused - reused >= sum(drawn) - max(drawn), drawn
+        assert len({screen_text(app) for app in apps}) == 1
 
 
 def _textual_update(screen_compositor: RowCompositor, regions: list[Region]) -> ChopsUpdate | None:
@@ -36,15 +81,15 @@ def _textual_update(screen_compositor: RowCompositor, regions: list[Region]) -> 
     return Compositor.render_partial_update(screen_compositor)
 
 
-def _row_update(screen_compositor: RowCompositor, regions: list[Region]) -> ChopsUpdate | None:
+def _shared_update(screen_compositor: RowCompositor, regions: list[Region]) -> ChopsUpdate | None:
     screen_compositor.forget_rows()  # (every row drawn is sent: as Textual's)
     screen_compositor._dirty_regions = set(regions)
     return screen_compositor.render_partial_update()
 
 
-async def test_the_rows_drawn_send_what_textual_sends() -> None:
-    """At each spectator's screen, a whole screen and scattered regions (rows cut at both ends, several bands) give the
-    same chops and the same bytes as Textual's compositor: a row that changed is sent, as Textual would send it."""
+async def test_the_shared_rows_send_what_textual_sends() -> None:
+    """At each spectator's screen (the first makes the rows, the others look them up), a whole screen and scattered
+    regions (rows cut at both ends, several bands) give the same chops and the same bytes as Textual's compositor."""
     install_textual_patches()
     async with AsyncExitStack() as stack:
         sessions, apps, pilots = await watched_table(stack)
@@ -57,21 +102,25 @@ async def test_the_rows_drawn_send_what_textual_sends() -> None:
             [Region(3, 1, 40, 4), Region(50, 9, 30, 9), Region(0, height - 2, width, 2)],
             [Region(width - 7, 5, 7, 1), Region(1, 20, 1, 3)],
         ]
+        built = compositor.rows_built
         for regions in cases:
             outputs = set()
             for app in apps:
                 screen_compositor = app.screen._compositor
                 assert isinstance(screen_compositor, RowCompositor)
                 theirs = _textual_update(screen_compositor, regions)
-                ours = _row_update(screen_compositor, regions)
-                assert ours is not None and theirs is not None
+                ours = _shared_update(screen_compositor, regions)
+                assert isinstance(ours, RowChopsUpdate) and theirs is not None
                 assert ours.spans == theirs.spans
                 for y, _, _ in ours.spans:
                     assert ours.chops[y] == theirs.chops[y], y
                 text = ours.render_segments(app.console)
-                assert text == theirs.render_segments(app.console)
+                assert text == ChopsUpdate.render_segments(theirs, app.console)
+                assert text == ChopsUpdate.render_segments(ours, app.console)  # (again: looked up the second time)
+                assert ours.render_segments(app.console) == text
                 outputs.add(text)
             assert len(outputs) == 1
+        assert compositor.rows_built > built  # (the cases drew rows not drawn before)
 
 
 async def test_an_ordinary_move_works_out_no_widgets_way_of_drawing_again() -> None:
