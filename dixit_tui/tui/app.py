@@ -295,7 +295,8 @@ class DixitApp(App[int]):
             event.stop()
             gate.done()
             return
-        typed_for, now_for = getattr(event, _TYPED_FOR), self._key_role(event, arriving=False)
+        typed_for = getattr(event, _TYPED_FOR)
+        now_for = self._key_role(event, arriving=False, typed_for=typed_for)
         if typed_for is not None and now_for is not None and typed_for != now_for:
             # typed for a phase (or role) of the table that has ended: it never acts in the next one (a key that
             # goes into a text box, as the Enter behind a clue typed ahead, is the box's)
@@ -311,11 +312,13 @@ class DixitApp(App[int]):
         else:
             gate.done()  # (a priority binding had it)
 
-    def _key_role(self, event: events.Key | events.Paste, *, arriving: bool) -> object | None:
+    def _key_role(
+        self, event: events.Key | events.Paste, *, arriving: bool, typed_for: object | None = None
+    ) -> object | None:
         """What a key acts on at the table (see TableScreen.key_role); None elsewhere, and for pastes."""
         screen = self.screen if self.screen_stack else None
         if isinstance(event, events.Key) and isinstance(screen, TableScreen):
-            return screen.key_role(event, arriving=arriving)
+            return screen.key_role(event, arriving=arriving, typed_for=typed_for)
         return None
 
     def on_resize(self, event: events.Resize) -> None:

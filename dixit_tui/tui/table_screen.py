@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import events, on
@@ -65,6 +66,17 @@ REACTION = 0.5
 typed for the step before: a person's key already on its way as the screen changed (see `TableScreen.key_role`)."""
 
 ACTING_KEYS = frozenset({"enter", "space"})  # the keys that give, mark or vote at the hand and the dial
+
+
+@dataclass(frozen=True)
+class TypedInBox:
+    """The role of a key that came while a text box had the keyboard: `closes` is the screen's count of boxes the
+    table closed under you then (`TableScreen._box_closes`)."""
+
+    closes: int
+
+
+BOX_CLOSED = "box closed"  # the role of a key typed into a box the table has closed since: it acts on nothing
 
 clock: Callable[[], float] = time.monotonic
 """The clock of `REACTION` (tests set their own)."""
@@ -173,6 +185,10 @@ class TableScreen(Screen[None]):
         self._mode: MainMode = self._mode_now()  # the main region's mode
         self._clue_row: ClueRow | None = None  # the clue box's row, mounted the first time you can give a clue
         self._clue_box: TextField | None = None
+        self._box_closes = 0  # how many times the table took the keyboard out of a text box (see key_role)
+        self._box_closed_at: float | None = None  # ... when it last did
+        self._dropping_from: int | None = None  # the box closing a key being dropped was typed before
+        self._box_told: int | None = None  # the last box closing whose dropped keys were told of
         self._clue_label_box: ClueLabel | None = None
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
@@ -235,19 +251,36 @@ class TableScreen(Screen[None]):
         if self.view.stand_ins:
             self._render_status()
 
-    def key_role(self, key: events.Key, *, arriving: bool) -> object | None:
+    def key_role(self, key: events.Key, *, arriving: bool, typed_for: object | None = None) -> object | None:
         """What `key` acts on (see `words.role_key`), as the app stamps it when it comes in (`arriving`) and checks it
         when its turn comes: a key whose role changed in between is dropped (`key_dropped`). None for keys that act
         the same in every phase: all but Enter and Space, and any key going into a text box. A key that comes in
-        within `REACTION` seconds of a change counts as typed for the step before (it was on its way)."""
-        if key.key not in ACTING_KEYS or isinstance(self.focused, Input):
+        within `REACTION` seconds of a change counts as typed for the step before (it was on its way). A key typed
+        into a text box (`typed_for`: its role as it came) that the table closed before the key's turn (a phase
+        change: `_focus_for_phase`) acts on nothing: the rest of a chat line must not mark cards."""
+        if isinstance(self.focused, Input):  # typed into a box: the box's, unless the table closes the box meanwhile
+            return TypedInBox(self._box_closes) if arriving else None
+        if isinstance(typed_for, TypedInBox):  # the box is no longer focused: by your Esc, or closed by the table
+            if typed_for.closes == self._box_closes:
+                return None
+            self._dropping_from = typed_for.closes
+            return BOX_CLOSED
+        closed_at = self._box_closed_at
+        if arriving and closed_at is not None and clock() - closed_at < REACTION:
+            return TypedInBox(self._box_closes - 1)  # on its way to the box the table just closed
+        if key.key not in ACTING_KEYS:
             return None
         if arriving and self._role_since is not None and clock() - self._role_since < REACTION:
             return self._role_before
         return self._role
 
     def key_dropped(self, key: events.Key) -> None:
-        self.notify(words.key_dropped(key.key), severity="warning", markup=False)
+        closes, self._dropping_from = self._dropping_from, None
+        if closes is None:
+            self.notify(words.key_dropped(key.key), severity="warning", markup=False)
+        elif closes != self._box_told:  # (once for the keys typed into a box as it closed)
+            self._box_told = closes
+            self.notify(words.BOX_KEYS_DROPPED, severity="warning", markup=False)
 
     def refresh_bindings_if_changed(self) -> None:
         """Rebuilding the footer is the costliest part of a re-render: do it only when a key's state changed.
@@ -539,9 +572,14 @@ class TableScreen(Screen[None]):
                 self._clue_label = label
                 if self._clue_label_box is not None:
                     self._clue_label_box.update(Content(label))
-        text = words.hand_note(self.view, Choices(chosen=self.chosen, marked=tuple(self.marked)))
+        self._render_hand_note()
+
+    def _render_hand_note(self) -> None:
+        if self.game is None or self._mode != MainMode.HAND:
+            return  # (the board's note is the vote's)
+        text = words.hand_note(self.view, self.choices())
         # the row stays, blank when there is nothing to say (the cards keep their rows as the phases go)
-        hand.show_note(content(text) if text is not None else BLANK)
+        self._hand().show_note(content(text) if text is not None else BLANK)
 
     def _board_items(self, game: PlayerView, dial: VoteDial | None) -> list[CardItem]:
         items = []
@@ -612,12 +650,28 @@ class TableScreen(Screen[None]):
             return None
         return focused
 
+    def _box_open(self, box: Input) -> bool:
+        """Whether `box` takes what you type now: the clue box while you may give the clue, the chat box while the
+        chat it sends to is open (the table's, or your team's)."""
+        if box.id == "clue-input":
+            return self._can_clue_now()
+        if box.id == "chat-input":
+            chat = self.query_one(ChatPanel)
+            return not chat.paused or chat.to_team
+        return True
+
     def _focus_for_phase(self, *, force: bool = False) -> None:
         """Put the keyboard where this phase is played: the hand, the dial (nothing in the lobby). Never into a text
         box (you open one yourself: Enter on a card, Enter for a blind clue, c for the chat), and never away from
-        one you are typing in (unless `force`: Esc)."""
-        if not force and self._typing_in() is not None:
+        one you are typing in (unless `force`: Esc) while it takes your text. A box that takes none in this phase
+        (the clue box past the clue, the chat while paused) gives the keyboard back: its text stays in it, unsent,
+        and the keys typed into it on their way as it closed act on nothing (`key_role`)."""
+        box = self._typing_in()
+        if not force and box is not None and self._box_open(box):
             return  # never steal the keyboard from someone typing
+        if not force and isinstance(self.focused, Input):
+            self._box_closes += 1  # the table, not you, took the keyboard out of the box
+            self._box_closed_at = clock()
         target: Widget | None = None
         view, game = self.view, self.game
         if wall_wanted(view, self.size.width, self.size.height):
@@ -993,10 +1047,12 @@ class TableScreen(Screen[None]):
     def on_descendant_focus(self) -> None:
         if self.game is not None:
             self._render_status()  # "press Enter to type it", "type your clue", "your text is kept"
+            self._render_hand_note()  # "type your clue below" only while the box has the keyboard
 
     def on_descendant_blur(self) -> None:
         if self.game is not None:
             self._render_status()
+            self._render_hand_note()
 
     def action_type_clue(self) -> None:
         if self._can_clue_now():

@@ -416,6 +416,8 @@ def hand_note(view: TableView, choices: Choices) -> Words | None:
         if choices.chosen is None:
             return _w(f"Choose the card for your clue: ↑↓ or 1-{len(game.hand)}, then Enter.")
         number = hand_number(game, choices.chosen)
+        if not choices.in_clue_box:  # (after Esc: letters typed now go nowhere)
+            return _w(f"Card {number} chosen: press Enter to type your clue.")
         return _w(f"Card {number} chosen: type your clue below and press Enter (Esc: back to the table).")
     if game.phase == Phase.SUBMIT and game.submit_count:
         count = game.submit_count
@@ -617,7 +619,11 @@ def status(view: TableView, choices: Choices) -> Words:
             if choices.chosen is None:
                 todo = "choose a card (↑↓, Enter), then type your clue."
             else:
-                todo = f"type your clue for card {hand_number(game, choices.chosen)} and press Enter."
+                number = hand_number(game, choices.chosen)
+                if choices.in_clue_box:
+                    todo = f"type your clue for card {number} and press Enter."
+                else:  # (after Esc: letters typed now go nowhere)
+                    todo = f"card {number} chosen: press Enter to type your clue."
             return _w(first + todo if first else todo[0].upper() + todo[1:])
         if game.storyteller is None:
             return _w(watching + "Waiting for the first clue.")
@@ -727,6 +733,9 @@ def role_key(view: TableView) -> tuple[object, ...]:
     if game is None:
         return (view.status,)
     return (view.status, game.turn, game.phase, game.can_clue, game.submit_count, game.can_vote, game.places_red)
+
+
+BOX_KEYS_DROPPED = "The table moved on as you typed: your text is kept in its box; the keys after it did nothing."
 
 
 def key_dropped(key: str) -> str:

@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 
+import pytest
+from textual import events
 from textual.widgets import Input
 
 from dixit_tui.coordinator import ChatUpdate
-from tests.tui.apps import open_apps, session_of, table
-from tests.tui.fixtures import coordinator, options, seat_many, settle
+from dixit_tui.tui import table_screen
+from dixit_tui.tui import table_words as words
+from dixit_tui.tui.widgets.main_view import MainView
+from tests.tui.apps import notes, open_apps, session_of, status, table, table_of
+from tests.tui.fixtures import coordinator, default_move, options, screen_text, seat_many, settle
 
 
 async def test_the_clue_box_keeps_its_text_when_you_come_back_to_it() -> None:
@@ -26,6 +31,10 @@ async def test_the_clue_box_keeps_its_text_when_you_come_back_to_it() -> None:
         await pa.press("1", "enter", *"stairs to", "escape")
         await settle(pa)
         assert not isinstance(ana.focused, Input)
+        # letters typed now go nowhere: the words say how to get back to the box, not "type your clue"
+        assert status(ana) == "Anyone may give the first clue: card 1 chosen: press Enter to type your clue."
+        assert "Card 1 chosen: press Enter to type your clue." in screen_text(ana)
+        assert "type your clue below" not in screen_text(ana)
         await pa.press("enter", *" nowhere", "enter")  # back in the box (card 1 still chosen), more words
         await settle(pa)
         game = table(coord, ana).game
@@ -47,3 +56,100 @@ async def test_the_chat_box_keeps_its_text_when_you_come_back_to_it() -> None:
         await settle(pa)
         heard = [u.line.text for u in ben.updates if isinstance(u, ChatUpdate)]
         assert heard == ["hello world"]
+
+
+async def test_a_chat_line_being_typed_when_the_chat_pauses_gives_the_keyboard_back_and_stays() -> None:
+    """cy typed "nice clue" in the chat, unsent; ben gave the clue (the chat pauses): `2` went into the chat box
+    under "Choose 2 cards that fit the clue". Now the keyboard goes to the hand, the line stays in the box."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        (ben, _), _ = await seat_many(coord, ["ben", "cara"], view.code)
+        await pa.press("s", "y")
+        await settle(pa)
+        await pa.press("c", *"nice clue")
+        await settle(pa)
+        chat = ana.screen.query_one("#chat-input", Input)
+        assert chat.has_focus
+        enter = events.Key("enter", "\r")
+        typed_for = table_of(ana).key_role(enter, arriving=True)  # an Enter on its way to the chat box...
+        assert await default_move(ben)  # ...as ben gives the clue
+        await settle(pa)
+        assert isinstance(ana.focused, MainView) and chat.value == "nice clue"
+        assert status(ana).startswith("Choose 2 cards that fit the clue")
+        # the Enter typed into the box acts on nothing at the hand (it would have marked a card)
+        now_for = table_of(ana).key_role(enter, arriving=False, typed_for=typed_for)
+        assert now_for is not None and now_for != typed_for
+        await pa.press("2")
+        await settle(pa)
+        assert chat.value == "nice clue" and isinstance(ana.focused, MainView)
+
+
+async def test_a_chat_line_being_typed_keeps_the_keyboard_while_the_chat_is_open() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        await seat_many(coord, ["ben", "cara"], view.code)
+        await settle(pa)
+        await pa.press("c", *"good luck")
+        await session_of(ana).start()  # the game starts: the chat stays open until the clue
+        await settle(pa)
+        chat = ana.screen.query_one("#chat-input", Input)
+        assert chat.has_focus
+        await pa.press(*" all")
+        assert chat.value == "good luck all"
+
+
+async def test_a_clue_being_typed_when_another_gives_the_first_gives_the_keyboard_back() -> None:
+    """Party: ana lost the race for the first clue with "thunder" in the box; `2 Enter` typed into it."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options(mode="party"))
+        others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dev", "eve", "fay"], view.code)]
+        await settle(pa)
+        await pa.press("s", "y")
+        await settle(pa)
+        await pa.press("enter", *"thunder")
+        box = ana.screen.query_one("#clue-input", Input)
+        assert box.has_focus
+        assert await default_move(others[0])  # ben's clue first
+        await settle(pa)
+        assert not isinstance(ana.focused, Input) and box.value == "thunder"
+        await pa.press("2")
+        await settle(pa)
+        assert box.value == "thunder"
+
+
+async def test_keys_typed_as_the_chat_pauses_act_on_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enter (and letters) that come within REACTION of the table taking the keyboard out of the box were typed for
+    the box: they mark no card; one notice says so. Later keys play the hand."""
+    now = [100.0]
+    monkeypatch.setattr(table_screen, "REACTION", 0.5)
+    monkeypatch.setattr(table_screen, "clock", lambda: now[0])
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        (ben, _), _ = await seat_many(coord, ["ben", "cara"], view.code)
+        await pa.press("s", "y")
+        await settle(pa)
+        await pa.press("c", *"nice")
+        now[0] += 5
+        assert await default_move(ben)  # the chat pauses
+        await settle(pa)
+        screen = table_of(ana)
+        await pa.press(*" clue", "enter")
+        await settle(pa)
+        assert screen.marked == [] and notes(ana).count(words.BOX_KEYS_DROPPED) == 1
+        assert ana.screen.query_one("#chat-input", Input).value == "nice"
+        now[0] += 1
+        await pa.press("enter")
+        await settle(pa)
+        assert len(screen.marked) == 1
