@@ -65,12 +65,6 @@ _NO_CHOPS: Mapping[int, Strip | None] = {}
 
 SHARED_ROWS = 4096
 """Rows kept process-wide (a screen row as drawn from given strips at given places: its chops, its text as sent)."""
-rows_built = 0
-"""Rows whose chops were made from their strips (the process-wide lookup could not answer): for tests."""
-rows_reused = 0
-"""Rows taken from the process-wide lookup: for tests."""
-full_reflows = 0
-"""Layouts of a screen (Textual's own `reflow`): for tests."""
 
 
 def _bands(rows: Iterable[int]) -> list[tuple[int, int]]:
@@ -146,8 +140,6 @@ class _Row:
     __slots__ = ("chops", "keys", "parts", "texts")
 
     def __init__(self, parts: list[tuple[int, int, Strip]], cuts: list[int]) -> None:
-        global rows_built
-        rows_built += 1
         self.parts = parts
         chops: dict[int, Strip | None] = dict.fromkeys(cuts[:-1])
         get = chops.get
@@ -183,14 +175,12 @@ _rows: dict[tuple[object, ...], _Row] = forget_with_shared({})
 
 def _shared_row(cut_key: tuple[int, ...], cuts: list[int], parts: list[tuple[int, int, Strip]]) -> _Row:
     """The row drawn from `parts` (x, right, strip; front to back) with the cuts `cuts`, made once per process."""
-    global rows_reused
     key: list[object] = [cut_key]
     for x, right, strip in parts:
         key += (x, right, id(strip))  # (the row kept holds its strips: while it is kept, their ids are theirs)
     row_key = tuple(key)
     row = _rows.get(row_key)
     if row is not None:
-        rows_reused += 1
         return row
     if len(_rows) >= SHARED_ROWS:
         _rows.clear()
@@ -263,10 +253,8 @@ class RowCompositor(Compositor):
         that look (the toast rack hidden as its notice is cleared) is not in it, and its rows stayed on the terminal
         (seen playing: a notice's text on the status line for 30 s). Textual's own drawing looks each widget's place
         up, building the map again while the toast still shows; this one is handed the place (`region_hint`)."""
-        global full_reflows
         if size != self.size:  # a terminal's rows after a resize are its own business: send every row drawn
             self.forget_rows()
-        full_reflows += 1
         laid_out = self._laid_out
         rebuilt = self._full_map is not laid_out  # (the map Textual compares with is not the last layout's)
         result = super().reflow(parent, size)

@@ -35,6 +35,7 @@ from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import FULL
 from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.host import Host, Session
+from dixit_tui.tui.main_modes import MainMode
 from dixit_tui.tui.process_caches import forget_with_shared
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
@@ -45,7 +46,7 @@ from dixit_tui.tui.widgets.chat import ChatPanel
 from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.keybar import KeyBar
-from dixit_tui.tui.widgets.main_view import MainMode, MainView
+from dixit_tui.tui.widgets.main_view import MainView
 from dixit_tui.tui.widgets.recap import RecapScreen
 from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
@@ -208,10 +209,10 @@ class TableScreen(Screen[None]):
         """The main region's mode for the view."""
         view, game = self.view, self.game
         if view.status == TableStatus.LOBBY or game is None:
-            return "lobby"
+            return MainMode.LOBBY
         if view.status == TableStatus.OVER or game.phase == Phase.OVER:
-            return "over"
-        return "vote" if game.phase == Phase.VOTE else "hand"
+            return MainMode.OVER
+        return MainMode.VOTE if game.phase == Phase.VOTE else MainMode.HAND
 
     def on_mount(self) -> None:
         self._render_view()
@@ -322,7 +323,7 @@ class TableScreen(Screen[None]):
     def _dial(self) -> VoteDial | None:
         """The vote dial, while you vote (the board holds it; not the last vote's, at the hand)."""
         main = self._main()
-        return main.dial if main.mode == "vote" else None
+        return main.dial if main.mode == MainMode.VOTE else None
 
     def _new_clue_row(self) -> ClueRow:
         """The clue box's row (hidden), with its label, the box and the room left."""
@@ -403,15 +404,15 @@ class TableScreen(Screen[None]):
         and the dial under it only in their phase."""
         mode, main = self._mode, self._main()
         main.set_mode(mode)
-        if mode == "lobby":
+        if mode == MainMode.LOBBY:
             main.show_lobby(self.view)
-        elif mode == "over":
+        elif mode == MainMode.OVER:
             self._render_over()
-        elif mode == "vote":
+        elif mode == MainMode.VOTE:
             self._render_vote()
         else:
             self._render_hand()
-        if mode != "hand" and self._clue_row is not None:
+        if mode != MainMode.HAND and self._clue_row is not None:
             self._show(self._clue_row, False)
 
     def _render_wall(self) -> None:
@@ -577,7 +578,7 @@ class TableScreen(Screen[None]):
         """The line between the board and the dial: a dial refusal's hint while it holds (it speaks of where the dial
         is, on this board), else the note for whoever does not vote."""
         game, dial, hint = self.game, self._dial(), self._dial_hint
-        if game is None or self._main().mode != "vote":
+        if game is None or self._main().mode != MainMode.VOTE:
             return  # (drawn when the board shows)
         if hint is not None and not (game.can_vote and dial is not None and dial.board == hint[0]):
             hint = self._dial_hint = None  # (a new board, or your vote is in: it no longer says what a key does)
@@ -586,7 +587,7 @@ class TableScreen(Screen[None]):
 
     def _render_over(self) -> None:
         main = self._main()
-        if self.game is None or main.mode != "over":
+        if self.game is None or main.mode != MainMode.OVER:
             return  # (rendered when the game's end shows)
         main.show_over(words.over_text(self.view, self.over))
 
@@ -607,7 +608,7 @@ class TableScreen(Screen[None]):
         if not isinstance(focused, Input) or not focused.value:
             return None
         row = self._clue_row
-        if focused.id == "clue-input" and not (row is not None and row.display and self._mode == "hand"):
+        if focused.id == "clue-input" and not (row is not None and row.display and self._mode == MainMode.HAND):
             return None
         return focused
 
@@ -817,7 +818,7 @@ class TableScreen(Screen[None]):
             session = self._session()
             if session is not None:
                 await self._act(session.vote(list(done.slots), red=done.red))
-        elif game is not None and game.phase == Phase.VOTE and self._main().mode == "vote":
+        elif game is not None and game.phase == Phase.VOTE and self._main().mode == MainMode.VOTE:
             event.board.show_items(self._board_items(game, event.dial), highlight=f"slot-{done.pointer}")
             self._render_status()
 

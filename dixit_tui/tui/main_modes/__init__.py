@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dixit_tui.tui.main_modes.cards import CardsMode
 from dixit_tui.tui.main_modes.lobby import LobbyMode
+from dixit_tui.tui.main_modes.mode import MainMode
 from dixit_tui.tui.main_modes.over import OverMode
 
-__all__ = ["CardsMode", "LobbyMode", "OverMode"]
+__all__ = ["CardsMode", "LobbyMode", "MainMode", "OverMode"]

@@ -10,7 +10,7 @@ widgets under it, which the screen shows when they are used.
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 from textual import events
 from textual.binding import BindingType
@@ -20,19 +20,16 @@ from textual.message import Message
 from textual.strip import Strip
 
 from dixit_tui.coordinator import TableView
-from dixit_tui.tui.main_modes import CardsMode, LobbyMode, OverMode
+from dixit_tui.tui.main_modes import CardsMode, LobbyMode, MainMode, OverMode
 from dixit_tui.tui.main_modes.lobby import LobbyStyles
 from dixit_tui.tui.picture import Picture
 from dixit_tui.tui.table_words import Words
 from dixit_tui.tui.widgets.cards import Board, CardList, Hand
 from dixit_tui.tui.widgets.picture_view import FITS, PictureView
 
-MainMode = Literal["lobby", "hand", "vote", "over"]
-MODES: tuple[MainMode, ...] = ("lobby", "hand", "vote", "over")
-
 
 class MainView(Board, Hand, inherit_bindings=False):
-    """The main region in one of its `MODES` (`set_mode`). `Hand` and `Board` are what it is in the hand and the
+    """The main region in one of its `MainMode`s (`set_mode`). `Hand` and `Board` are what it is in the hand and the
     vote (queried as a `Board`: Textual's CSS type names follow the first base); `show_lobby` and `show_over` hand
     it the words of the other two."""
 
@@ -81,15 +78,15 @@ class MainView(Board, Hand, inherit_bindings=False):
             self.action = action
 
     def __init__(self, mode: MainMode, *, id: str | None = None) -> None:
-        self._cards_modes: dict[MainMode, CardsMode] = {"hand": CardsMode(), "vote": CardsMode()}
+        self._cards_modes: dict[MainMode, CardsMode] = {MainMode.HAND: CardsMode(), MainMode.VOTE: CardsMode()}
         self.mode: MainMode = mode
-        self.BARE = mode == "hand"  # (a spectator's hand: the note alone)
+        self.BARE = mode == MainMode.HAND  # (a spectator's hand: the note alone)
         self.lobby = LobbyMode()
         self.over = OverMode()
         self._button_styles: LobbyStyles | None = None
         self._switched = False  # the mode changed, and it was not drawn since (see `_draw`)
         super().__init__(id=id, classes=f"-{mode}")
-        self.can_focus = mode in ("hand", "vote")
+        self.can_focus = mode in (MainMode.HAND, MainMode.VOTE)
 
     # --- the mode ------------------------------------------------------------------------------------------------
 
@@ -104,15 +101,15 @@ class MainView(Board, Hand, inherit_bindings=False):
             left.items, left.note, left.cursor, left.top = self.items, self.note, self._cursor, self._top
             left.hint = self.has_class("-hint")
         self.mode = mode
-        self.BARE = mode == "hand"
+        self.BARE = mode == MainMode.HAND
         cards = self._cards_modes.get(mode) or CardsMode()
         self.items, self.note, self._cursor, self._top = cards.items, cards.note, cards.cursor, cards.top
-        for other in MODES:
+        for other in MainMode:
             self.set_class(other == mode, f"-{other}")
-        self.set_class(mode == "hand" and not self.items, "-bare")
+        self.set_class(mode == MainMode.HAND and not self.items, "-bare")
         self.set_class(cards.hint, "-hint")
-        self.can_focus = mode in ("hand", "vote")
-        if mode != "vote" and self.dial is not None:
+        self.can_focus = mode in (MainMode.HAND, MainMode.VOTE)
+        if mode != MainMode.VOTE and self.dial is not None:
             self.dial = None  # (the vote is over: its keys go with it)
             self._keys_changed()
         self._drawn_at = None
@@ -123,17 +120,17 @@ class MainView(Board, Hand, inherit_bindings=False):
         self.refresh(layout=True)
 
     def show_lobby(self, view: TableView) -> None:
-        if self.lobby.show(view) and self.mode == "lobby":
+        if self.lobby.show(view) and self.mode == MainMode.LOBBY:
             self._draw()
 
     def show_over(self, text: Words) -> None:
-        if self.over.show(text) and self.mode == "over":
+        if self.over.show(text) and self.mode == MainMode.OVER:
             self._draw()
 
     # --- drawing -------------------------------------------------------------------------------------------------
 
     def _text_mode(self) -> bool:
-        return self.mode in ("lobby", "over")
+        return self.mode in (MainMode.LOBBY, MainMode.OVER)
 
     def notify_style_update(self) -> None:
         self._button_styles = None
@@ -160,9 +157,8 @@ class MainView(Board, Hand, inherit_bindings=False):
             super()._draw(quiet=quiet)
             return
         width = self.scrollable_content_region.width
-        picture: Picture = (
-            self.lobby.picture(width, self._styles_of_buttons()) if self.mode == "lobby" else self.over.picture(width)
-        )
+        lobby = self.mode == MainMode.LOBBY
+        picture: Picture = self.lobby.picture(width, self._styles_of_buttons()) if lobby else self.over.picture(width)
         self._drawn_at = (width, self.size.height)
         self.show_picture(picture, drawing=quiet)
 
@@ -185,21 +181,21 @@ class MainView(Board, Hand, inherit_bindings=False):
     # --- keys and mouse --------------------------------------------------------------------------------------------
 
     def _hand_keys(self) -> bool:
-        return self.mode == "hand"
+        return self.mode == MainMode.HAND
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "select" and self.mode != "hand":
+        if action == "select" and self.mode != MainMode.HAND:
             return False
         return super().check_action(action, parameters)
 
     def on_click(self, event: events.Click) -> None:
-        if self.mode == "vote":
+        if self.mode == MainMode.VOTE:
             return  # (the board's: the dial's, or the cursor's)
         event.prevent_default()  # (each class's handler would run in turn: the hand's card picked once, here)
-        if self.mode == "hand":
+        if self.mode == MainMode.HAND:
             CardList.on_click(self, event)
             return
-        if self.mode != "lobby":
+        if self.mode != MainMode.LOBBY:
             return
         offset = event.get_content_offset(self)
         if offset is None:
