@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.control import Control
 from rich.style import Style
-from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate, ReflowResult
+from textual._compositor import ChopsUpdate, Compositor, CompositorMap, LayoutUpdate, ReflowResult
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -240,15 +240,34 @@ class RowCompositor(Compositor):
         self._shown_rows: dict[int, ShownRow] = {}  # what the terminal shows on each row, as last sent
         self._keyed_cuts: list[list[int]] | None = None  # the cuts `_cut_keys` were made of
         self._cut_keys: list[tuple[int, ...]] = []
+        self._laid_out: CompositorMap = {}  # the map of the last layout (Textual's `_full_map` may be rebuilt since)
 
     def forget_rows(self) -> None:
         """The terminal may show something else now (another screen drew over this one): send every row drawn."""
         self._shown_rows = {}
 
     def reflow(self, parent: Widget, size: Size) -> ReflowResult:
+        """As Textual's, and the places of the widgets that moved, came or went since the last layout are drawn
+        again. Textual compares the new layout with its map, but builds that map again (`full_map`) at the first
+        look for a widget's place once a widget it did not hold was refreshed (a toast shown): a widget gone before
+        that look (the toast rack hidden as its notice is cleared) is not in it, and its rows stayed on the terminal
+        (seen playing: a notice's text on the status line for 30 s). Textual's own drawing looks each widget's place
+        up, building the map again while the toast still shows; this one is handed the place (`region_hint`)."""
         if size != self.size:  # a terminal's rows after a resize are its own business: send every row drawn
             self.forget_rows()
-        return super().reflow(parent, size)
+        laid_out = self._laid_out
+        rebuilt = self._full_map is not laid_out  # (the map Textual compares with is not the last layout's)
+        result = super().reflow(parent, size)
+        new_map = self._laid_out = self._full_map
+        if rebuilt and laid_out and size.region not in self._dirty_regions:
+            self._dirty_regions.update(
+                region
+                for region in (
+                    geometry.clip.intersection(geometry.region) for _, geometry in laid_out.items() ^ new_map.items()
+                )
+                if region
+            )
+        return result
 
     def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
         if crop is None:
