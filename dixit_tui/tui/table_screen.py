@@ -37,6 +37,7 @@ from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.main_modes import MainMode
 from dixit_tui.tui.process_caches import forget_with_shared
+from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
 from dixit_tui.tui.vote_dial import Ballot, Cast, Refused, VoteDial
@@ -109,7 +110,7 @@ class Column(Vertical, LaidOutOnce):
     """The main column (see LaidOutOnce)."""
 
 
-class TableScreen(Screen[None]):
+class TableScreen(SameSizeResize, Screen[None]):
     CSS_PATH = "table.tcss"
     AUTO_FOCUS = ""  # no automatic focus (None would fall back to the app's "*": the first widget, even hidden)
     HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-narrow"), (110, "-wide")]
