@@ -143,7 +143,7 @@ INTERNALS: tuple[Internal, ...] = (
     Internal(
         "textual/_compositor.py",
         "Compositor.reflow",
-        "overridden: the rows remembered are forgotten at a new size",
+        "overridden: the rows remembered are forgotten at a new size; read: _full_map (what it compares with)",
         "dixit_tui/tui/compositor.py",
         "0ab52ea196636572",
     ),

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.control import Control
 from rich.style import Style
-from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate, ReflowResult
+from textual._compositor import ChopsUpdate, Compositor, CompositorMap, LayoutUpdate, ReflowResult
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -65,12 +65,6 @@ _NO_CHOPS: Mapping[int, Strip | None] = {}
 
 SHARED_ROWS = 4096
 """Rows kept process-wide (a screen row as drawn from given strips at given places: its chops, its text as sent)."""
-rows_built = 0
-"""Rows whose chops were made from their strips (the process-wide lookup could not answer): for tests."""
-rows_reused = 0
-"""Rows taken from the process-wide lookup: for tests."""
-full_reflows = 0
-"""Layouts of a screen (Textual's own `reflow`): for tests."""
 
 
 def _bands(rows: Iterable[int]) -> list[tuple[int, int]]:
@@ -146,8 +140,6 @@ class _Row:
     __slots__ = ("chops", "keys", "parts", "texts")
 
     def __init__(self, parts: list[tuple[int, int, Strip]], cuts: list[int]) -> None:
-        global rows_built
-        rows_built += 1
         self.parts = parts
         chops: dict[int, Strip | None] = dict.fromkeys(cuts[:-1])
         get = chops.get
@@ -183,14 +175,12 @@ _rows: dict[tuple[object, ...], _Row] = forget_with_shared({})
 
 def _shared_row(cut_key: tuple[int, ...], cuts: list[int], parts: list[tuple[int, int, Strip]]) -> _Row:
     """The row drawn from `parts` (x, right, strip; front to back) with the cuts `cuts`, made once per process."""
-    global rows_reused
     key: list[object] = [cut_key]
     for x, right, strip in parts:
         key += (x, right, id(strip))  # (the row kept holds its strips: while it is kept, their ids are theirs)
     row_key = tuple(key)
     row = _rows.get(row_key)
     if row is not None:
-        rows_reused += 1
         return row
     if len(_rows) >= SHARED_ROWS:
         _rows.clear()
@@ -250,17 +240,34 @@ class RowCompositor(Compositor):
         self._shown_rows: dict[int, ShownRow] = {}  # what the terminal shows on each row, as last sent
         self._keyed_cuts: list[list[int]] | None = None  # the cuts `_cut_keys` were made of
         self._cut_keys: list[tuple[int, ...]] = []
+        self._laid_out: CompositorMap = {}  # the map of the last layout (Textual's `_full_map` may be rebuilt since)
 
     def forget_rows(self) -> None:
         """The terminal may show something else now (another screen drew over this one): send every row drawn."""
         self._shown_rows = {}
 
     def reflow(self, parent: Widget, size: Size) -> ReflowResult:
-        global full_reflows
+        """As Textual's, and the places of the widgets that moved, came or went since the last layout are drawn
+        again. Textual compares the new layout with its map, but builds that map again (`full_map`) at the first
+        look for a widget's place once a widget it did not hold was refreshed (a toast shown): a widget gone before
+        that look (the toast rack hidden as its notice is cleared) is not in it, and its rows stayed on the terminal
+        (seen playing: a notice's text on the status line for 30 s). Textual's own drawing looks each widget's place
+        up, building the map again while the toast still shows; this one is handed the place (`region_hint`)."""
         if size != self.size:  # a terminal's rows after a resize are its own business: send every row drawn
             self.forget_rows()
-        full_reflows += 1
-        return super().reflow(parent, size)
+        laid_out = self._laid_out
+        rebuilt = self._full_map is not laid_out  # (the map Textual compares with is not the last layout's)
+        result = super().reflow(parent, size)
+        new_map = self._laid_out = self._full_map
+        if rebuilt and laid_out and size.region not in self._dirty_regions:
+            self._dirty_regions.update(
+                region
+                for region in (
+                    geometry.clip.intersection(geometry.region) for _, geometry in laid_out.items() ^ new_map.items()
+                )
+                if region
+            )
+        return result
 
     def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
         if crop is None:

@@ -26,8 +26,6 @@ _CACHE_SIZE = 512
 """Parsed sources kept (a source is one CSS file or one class's DEFAULT_CSS, for one set of variables)."""
 
 _shared: LRUCache[tuple[Any, ...], list[RuleSet]] = LRUCache(_CACHE_SIZE)
-parses = 0
-"""CSS sources parsed since the process started (what the shared cache could not answer): for tests."""
 _whole: LRUCache[tuple[Any, ...], list[RuleSet]] = LRUCache(_CACHE_SIZE)
 
 _installed = False
@@ -60,11 +58,9 @@ def share_parsed_css() -> None:
         tie_breaker: int = 0,
         scope: str = "",
     ) -> list[RuleSet]:
-        global parses
         key = (css, read_from, is_default_rules, tie_breaker, scope, variables_key(self))
         rules = _shared.get(key)
         if rules is None:
-            parses += 1
             rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
             if not any(rule.errors for rule in rules):  # (a source with errors is reported by each app, as before)
                 _shared[key] = rules

@@ -26,6 +26,7 @@ Switched off (tests/tui/patch_cost.py, 2026-12-07, after issue 23 removed the ot
 from __future__ import annotations
 
 import contextlib
+import functools
 from typing import Any
 
 from textual.css.model import RuleSet
@@ -43,13 +44,6 @@ _LIMIT = 4096
 _RULES_LIMIT = 128
 """Rules lists kept (an app's stylesheet grows by one source per widget class it meets first: one list per step, and
 the steps depend on the way a session went, lobby first or straight to a table). Past this, both caches start over."""
-
-enabled = True
-"""False: every node is styled Textual's way (for tests that compare the two)."""
-matched = 0
-"""Nodes styled by matching selectors (what the process-wide cache could not answer): for tests."""
-copied = 0
-"""New nodes whose styles were copied whole from the cache: for tests."""
 
 _installed = False
 _last_token = 0
@@ -188,13 +182,10 @@ def share_computed_styles() -> None:
     apply = Stylesheet.apply
     replace_rules = Stylesheet.replace_rules.__func__  # type: ignore[attr-defined]
 
+    @functools.wraps(apply)  # (Textual's own way: `inspect.unwrap(Stylesheet.apply)`)
     def shared_apply(
         self: Stylesheet, node: DOMNode, *, animate: bool = False, cache: dict[tuple[Any, ...], RulesMap] | None = None
     ) -> None:
-        global matched, copied
-        if not enabled:
-            apply(self, node, animate=animate, cache=cache)
-            return
         shared = _rules_of(self)
         try:
             key = (shared.token, _place(node, _pseudo_classes(shared, node)))
@@ -205,7 +196,6 @@ def share_computed_styles() -> None:
         base = node.styles.base
         fresh = not node._is_mounted and not base._rules
         if answer is None:
-            matched += 1
             updates = base._updates
             _capture.append([node, None])
             try:
@@ -223,7 +213,6 @@ def share_computed_styles() -> None:
         if answer.rules is not None:
             if fresh and answer.fresh is not None and not (animate and "transitions" in answer.fresh):
                 # (animated, a change with no transition is set at once: the same)
-                copied += 1
                 _restore(node, answer, answer.fresh)
             else:
                 updates = base._updates

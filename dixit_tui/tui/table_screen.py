@@ -41,7 +41,7 @@ from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
 from dixit_tui.tui.vote_dial import Ballot, Cast, Refused, VoteDial
-from dixit_tui.tui.wall_picture import wall_wanted
+from dixit_tui.tui.wall_picture import final_reveal_due, wall_wanted
 from dixit_tui.tui.widgets.cards import CardItem, CardList
 from dixit_tui.tui.widgets.chat import ChatPanel
 from dixit_tui.tui.widgets.clue_line import ClueLine
@@ -162,6 +162,8 @@ class TableScreen(SameSizeResize, Screen[None]):
         self._clue_key: tuple[object, ...] | None = None  # what the clue line shown was worked out from
         self._shown: TableView | None = None  # the last view rendered
         self._reveal_held: int | None = None  # the turn whose held reveal opened by itself (once a turn)
+        game = view.game  # the last turn this screen showed in its vote (its reveal is news here)
+        self._voting_seen: int | None = game.turn if game is not None and game.phase == Phase.VOTE else None
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
         self._dial_hint: tuple[object, str] | None = None  # a dial refusal's hint shown, and the board it speaks of
         self._clue_label = "Clue:"
@@ -660,6 +662,14 @@ class TableScreen(SameSizeResize, Screen[None]):
         tells the table you moved on); when the hold ends (its time is up, or everyone moved on) it closes itself."""
         game = self.game
         reveal = game.last_reveal if game is not None else None
+        if game is not None and game.phase == Phase.VOTE:
+            self._voting_seen = game.turn
+        if reveal is not None and self._final_reveal_due(reveal.turn):
+            # the game ended with this vote: the table holds no reveal then (its agents and bots go straight to the
+            # standings), but the people who played the turn see its reveal before the standings (Enter moves on)
+            self._reveal_held = reveal.turn
+            self._open_recap(RevealUpdate(reveal), final=True)
+            return
         if self.view.reveal_until is not None and reveal is not None:
             if self.has_class("-wall"):
                 return  # the wall shows the reveal in full
@@ -672,6 +682,16 @@ class TableScreen(SameSizeResize, Screen[None]):
                 screen.held = False  # closed by the table, not by you: nothing to tell it
                 screen.action_close()
 
+    def _final_reveal_due(self, turn: int) -> bool:
+        """Whether the last turn's reveal opens by itself over the game's end: the table holds its reveals, this
+        screen showed that turn's vote (not a player back after the end) and has not opened it yet."""
+        return (
+            final_reveal_due(self.view)
+            and not self.has_class("-wall")
+            and self._voting_seen == turn
+            and self._reveal_held != turn
+        )
+
     async def _recap_closed(self, _: None = None) -> None:
         """A recap closed: if the table held it for you, it is told you moved on."""
         if self.view.reveal_until is None or self._reveal_held is None:
@@ -680,17 +700,26 @@ class TableScreen(SameSizeResize, Screen[None]):
         if session is not None:
             await session.reveal_seen()
 
-    def _open_recap(self, update: RevealUpdate, *, held: bool = False) -> None:
+    def _open_recap(self, update: RevealUpdate, *, held: bool = False, final: bool = False) -> None:
+        """The recap of `update`'s turn: asked for with r, or opened by itself (`held`: the table holds the reveal;
+        `final`: the game's last turn, before the standings); one opened by itself ignores a closing key that comes
+        within `REACTION` seconds, typed for the table before it (the Enter after the vote's)."""
         game = self.game
         names = [s.name for s in self.view.seats]
         teams: dict[int, int | None] = {}
         if game is not None:
             teams = {p.seat: p.team for p in game.players}
         mode = game.mode if game is not None else Mode.STANDARD
+        guard = REACTION if held or final else 0.0
         if isinstance(self.app.screen, RecapScreen):  # an unread recap of an earlier turn: the new one replaces it
-            self.app.screen.show(update.reveal, names, mode=mode, teams=teams, you=self.view.you, held=held)
+            shown = self.app.screen
+            shown.show(
+                update.reveal, names, mode=mode, teams=teams, you=self.view.you, held=held, final=final, guard=guard
+            )
             return
-        recap = RecapScreen(update.reveal, names, mode=mode, teams=teams, you=self.view.you, held=held)
+        recap = RecapScreen(
+            update.reveal, names, mode=mode, teams=teams, you=self.view.you, held=held, final=final, guard=guard
+        )
         self.app.push_screen(recap, callback=self._recap_closed)
 
     # --- the hand, the clue, the board and the dial ------------------------------------------------------------

@@ -52,6 +52,7 @@ KEYS = {
 }
 
 RECAP_CLOSE = "Close (Enter)"
+RECAP_FINAL = "Final standings (Enter)"  # the last turn's, opened by itself over the game's end
 RECAP_NEXT = "Next turn (Enter)"  # the recap the table holds for you to read: Enter moves on
 PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
 
@@ -352,14 +353,15 @@ async def wait_revealed(client: PtyClient, turn: int) -> None:
 
 async def close_recap(client: PtyClient, turn: int) -> None:
     """Read the recap of `turn` as a player would: when the table holds the reveal it opens by itself (its title and
-    "Next turn" button on screen) and Enter moves on; otherwise (the last turn, or a table that holds nothing) r
-    opens it (its Close button) and Enter closes it."""
+    "Next turn" button on screen, or "Final standings" after the last turn) and Enter moves on; otherwise (a table
+    that holds nothing) r opens it (its Close button) and Enter closes it."""
     await wait_revealed(client, turn)
     await settle_screen(client)  # the held recap opens a moment after the outcome shows in the clue line
-    if RECAP_NEXT in text(client):
-        await press(client, "enter")
-        await wait_gone(client, RECAP_NEXT)
-        return
+    for label in (RECAP_NEXT, RECAP_FINAL):
+        if label in text(client):
+            await press(client, "enter")
+            await wait_gone(client, label)
+            return
     await press(client, "r")
     await wait_text(client, f"Turn {turn} revealed", RECAP_CLOSE)
     await press(client, "enter")

@@ -31,6 +31,7 @@ from dixit_tui.tui import compositor, styled_lines
 from dixit_tui.tui.compositor import RowChopsUpdate, RowCompositor, _Cover
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, screen_text, settle
 from tests.tui.screen_cost import watched_table
+from tests.tui.styled_line_counts import counted_styled_lines
 from tests.work_counters import Calls
 
 
@@ -43,7 +44,12 @@ async def test_a_move_builds_each_changed_row_at_one_spectators_screen_only() ->
         sessions, apps, pilots = await watched_table(stack)
         await play_until(sessions, lambda: phase(sessions[0]) == "submit")
         await settle(*pilots)
-        bands, chop_keys = compositor._bands, compositor._chop_keys
+        bands, chop_keys, row, shared_row = (
+            compositor._bands,
+            compositor._chop_keys,
+            compositor._Row,
+            compositor._shared_row,
+        )
         drawn: list[int] = []  # rows drawn, per partial update
         keyed: Counter[str] = Counter()
 
@@ -55,15 +61,24 @@ async def test_a_move_builds_each_changed_row_at_one_spectators_screen_only() ->
             keyed["rows made"] += 1  # (a row's text and styles, worked out from its chops)
             return chop_keys(line)
 
+        def counted_row(parts: Any, cuts: Any) -> Any:
+            keyed["rows built"] += 1  # (a row's chops made from its strips: the process-wide lookup could not answer)
+            return row(parts, cuts)
+
+        def counted_shared_row(cut_key: Any, cuts: Any, parts: Any) -> Any:
+            keyed["rows asked"] += 1  # (of the process-wide lookup)
+            return shared_row(cut_key, cuts, parts)
+
         movers = [s for s in sessions if default_move_pending(s)]
         for session in movers[:3]:
             await settle(*pilots)
             drawn.clear()
             keyed.clear()
-            built, reused = compositor.rows_built, compositor.rows_reused
             with (
                 patch.object(compositor, "_bands", counted_bands),
                 patch.object(compositor, "_chop_keys", counted_chop_keys),
+                patch.object(compositor, "_Row", counted_row),
+                patch.object(compositor, "_shared_row", counted_shared_row),
             ):
                 await default_move(session)
                 await settle(*pilots)
@@ -71,8 +86,8 @@ async def test_a_move_builds_each_changed_row_at_one_spectators_screen_only() ->
             assert len(drawn) >= len(apps), drawn  # every spectator's screen drew
             assert min(drawn) >= 3, drawn  # a seat row, the status line, the log line (at least)
             assert keyed["rows made"] <= max(drawn), (keyed, drawn)  # each row made at one screen
-            assert compositor.rows_built - built == keyed["rows made"]
-            assert compositor.rows_reused - reused >= sum(drawn) - max(drawn), drawn
+            assert keyed["rows built"] == keyed["rows made"]
+            assert keyed["rows asked"] - keyed["rows built"] >= sum(drawn) - max(drawn), (keyed, drawn)  # taken
         assert len({screen_text(app) for app in apps}) == 1
 
 
@@ -102,14 +117,21 @@ async def test_the_shared_rows_send_what_textual_sends() -> None:
             [Region(3, 1, 40, 4), Region(50, 9, 30, 9), Region(0, height - 2, width, 2)],
             [Region(width - 7, 5, 7, 1), Region(1, 20, 1, 3)],
         ]
-        built = compositor.rows_built
+        built: Counter[str] = Counter()
+        row = compositor._Row
+
+        def counted_row(parts: Any, cuts: Any) -> Any:
+            built["rows"] += 1  # (a row's chops made from its strips: the process-wide lookup could not answer)
+            return row(parts, cuts)
+
         for regions in cases:
             outputs = set()
             for app in apps:
                 screen_compositor = app.screen._compositor
                 assert isinstance(screen_compositor, RowCompositor)
                 theirs = _textual_update(screen_compositor, regions)
-                ours = _shared_update(screen_compositor, regions)
+                with patch.object(compositor, "_Row", counted_row):
+                    ours = _shared_update(screen_compositor, regions)
                 assert isinstance(ours, RowChopsUpdate) and theirs is not None
                 assert ours.spans == theirs.spans
                 for y, _, _ in ours.spans:
@@ -120,7 +142,7 @@ async def test_the_shared_rows_send_what_textual_sends() -> None:
                 assert ours.render_segments(app.console) == text
                 outputs.add(text)
             assert len(outputs) == 1
-        assert compositor.rows_built > built  # (the cases drew rows not drawn before)
+        assert built["rows"] > 0  # (the cases drew rows not drawn before)
 
 
 async def test_an_ordinary_move_works_out_no_widgets_way_of_drawing_again() -> None:
@@ -158,8 +180,8 @@ async def test_an_ordinary_move_works_out_no_widgets_way_of_drawing_again() -> N
         for session in movers[:3]:
             await settle(*pilots)
             counts.clear()
-            drawn = styled_lines.reused + styled_lines.built
             with (
+                counted_styled_lines() as lines,
                 patch.object(styled_lines, "_number", counted_number),
                 patch.object(Screen, "find_widget", counted_find_widget),
                 patch.object(Widget, "render_lines", counted_render_lines),
@@ -167,7 +189,7 @@ async def test_an_ordinary_move_works_out_no_widgets_way_of_drawing_again() -> N
                 await default_move(session)
                 await settle(*pilots)
             assert phase(sessions[0]) == "submit"
-            assert styled_lines.reused + styled_lines.built > drawn  # (lines were drawn)
+            assert lines.asked > 0  # (lines were drawn)
             assert counts["ways"] == 0, counts
             assert counts["regions found while drawing"] == 0, counts
 

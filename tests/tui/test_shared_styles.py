@@ -5,6 +5,7 @@ Counters and comparisons, not times."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator
 from typing import Any
 
@@ -75,7 +76,15 @@ async def test_a_second_join_matches_no_selector_and_sets_no_style_one_by_one(
         await settle(pilot)
         assert isinstance(first.screen, TableScreen)
     counts.reset()
-    copied = shared_styles.copied
+    copied = 0
+    restore = shared_styles._restore
+
+    def counted_restore(*args: Any) -> None:
+        nonlocal copied  # (a new node's styles copied whole from the cache)
+        copied += 1
+        restore(*args)
+
+    monkeypatch.setattr(shared_styles, "_restore", counted_restore)
     second = DixitApp(coord, Identity("ben", "key-ben"), command=f"join {view.code}")
     async with second.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -86,7 +95,7 @@ async def test_a_second_join_matches_no_selector_and_sets_no_style_one_by_one(
         assert counts.sources_read == 0, "the second join parsed stylesheets the first one had parsed"
         assert counts.checks == 0, "the second join matched selectors the first one had matched at the same places"
         assert counts.replaced == 0, "the second join's new widgets had their styles set one property at a time"
-        assert shared_styles.copied - copied >= 30
+        assert copied >= 30
 
 
 def _nodes(app: DixitApp) -> Iterator[DOMNode]:
@@ -148,17 +157,21 @@ async def scene(name: str) -> list[list[tuple[object, ...]]]:
 
 
 async def test_every_widget_gets_the_styles_textual_gives_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(shared_styles, "enabled", False)
-    textual_way = await scene("ana")
-    monkeypatch.setattr(shared_styles, "enabled", True)
+    shared_styles.share_computed_styles()
+    shared_apply = Stylesheet.apply
+    assert shared_apply is not inspect.unwrap(shared_apply)
+    with monkeypatch.context() as textual:  # every node styled Textual's way
+        textual.setattr(Stylesheet, "apply", inspect.unwrap(shared_apply))
+        textual_way = await scene("ana")
+    assert Stylesheet.apply is shared_apply
     # (the cache starts over when full: the scene must not fill it up to there. A scene leaves 151 answers in it on
     # Textual 8.2.8, 526 on 8.0.0, whose screens take their breakpoint classes off and put them back at each Resize:
     # after the tests before it, the cache started over in the middle of the scenes below there)
     shared_styles._answers.clear()
     await scene("ana")  # (fills the cache)
-    matched = shared_styles.matched
+    counts = Counts(monkeypatch)
     shared = await scene("ana")
-    assert shared_styles.matched == matched, "the same scene again matched selectors"
+    assert counts.checks == 0, "the same scene again matched selectors"
     for step, (expected, got) in enumerate(zip(textual_way, shared, strict=True)):
         assert len(expected) == len(got), step
         for want, have in zip(expected, got, strict=True):

@@ -2,9 +2,10 @@
 for every session that shows the widget the same way, and never given to a session that shows it otherwise.
 
 Counted, never timed: `StylesCache.render_line` (Textual's making of one styled line) per app and widget, and the
-`styled_lines.built` / `reused` counters. Every line a test renders is also compared with what Textual makes with
-the cache off (`styled_lines.enabled = False`): a line shared where the focus, the size, the theme, a background, the
-padding, the opacity or the title differ would show another session's line, and fail the comparison.
+lines asked of the process-wide cache (`tests.tui.styled_line_counts`). Every line a test renders is also compared
+with what Textual makes with the cache off (`StylesCache.render_widget` as Textual has it): a line shared where the
+focus, the size, the theme, a background, the padding, the opacity or the title differ would show another session's
+line, and fail the comparison.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input
 
-from dixit_tui.tui import styled_lines
 from dixit_tui.tui.process_caches import forget_shared
 from dixit_tui.tui.screen_patches import install_screen_patches
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, screen_text, settle
 from tests.tui.screen_cost import watched_table
+from tests.tui.styled_line_counts import counted_styled_lines, textual_way
 
 FIXED = Strip(
     [
@@ -80,11 +81,7 @@ def render(widget: Widget) -> Lines:
 
 def textual_lines(widget: Widget) -> Lines:
     """What Textual's own StylesCache makes for `widget`."""
-    styled_lines.enabled = False
-    try:
-        return render(widget)
-    finally:
-        styled_lines.enabled = True
+    return textual_way(lambda: render(widget))
 
 
 async def test_a_second_app_showing_a_widget_the_same_way_makes_no_styled_line() -> None:
@@ -93,13 +90,13 @@ async def test_a_second_app_showing_a_widget_the_same_way_makes_no_styled_line()
         await settle(first, second)
         forget_shared()  # (the apps drew their screens already)
         one, two = first.app.query_one(Fixed), second.app.query_one(Fixed)
-        built = styled_lines.built
-        lines = render(one)
-        assert styled_lines.built - built == len(lines) == 6
-        built, reused = styled_lines.built, styled_lines.reused
-        assert render(two) == lines
-        assert styled_lines.built == built  # (each app made its own six)
-        assert styled_lines.reused - reused == 6
+        with counted_styled_lines() as counted:
+            lines = render(one)
+        assert counted.made == len(lines) == 6
+        with counted_styled_lines() as counted:
+            assert render(two) == lines
+        assert counted.made == 0  # (each app made its own six)
+        assert counted.taken == 6
         assert lines == textual_lines(one) == textual_lines(two)
 
 
@@ -175,18 +172,18 @@ async def test_a_widget_shown_another_way_makes_its_own_styled_lines(change: Cal
         forget_shared()  # (the apps drew their screens already)
         one, two = first.app.query_one(Fixed), second.app.query_one(Fixed)
         lines = render(one)
-        built, made = styled_lines.built, Counter[int]()
+        made = Counter[int]()
         render_line = StylesCache.render_line
 
         def counted(self: StylesCache, *args: Any) -> Strip:
             made[id(self)] += 1
             return render_line(self, *args)
 
-        with patch.object(StylesCache, "render_line", counted):
+        with patch.object(StylesCache, "render_line", counted), counted_styled_lines() as styled:
             other = render(two)
         assert other != lines  # (the change shows)
         assert made[id(two._styles_cache)] > 0  # the second app made lines of its own
-        assert styled_lines.built > built or change is tinted  # (a tinted widget goes Textual's way, uncounted)
+        assert styled.made > 0 or change is tinted  # (a tinted widget goes Textual's way, uncounted)
         assert lines == textual_lines(one)
         assert other == textual_lines(two)
 
@@ -233,8 +230,7 @@ async def test_a_move_makes_each_styled_line_at_one_spectators_screen_only() -> 
         for session in movers[:3]:
             await settle(*pilots)
             made.clear()
-            reused = styled_lines.reused
-            with patch.object(StylesCache, "render_line", counted):
+            with patch.object(StylesCache, "render_line", counted), counted_styled_lines() as styled:
                 await default_move(session)
                 await settle(*pilots)
             assert phase(sessions[0]) == "submit"
@@ -242,7 +238,7 @@ async def test_a_move_makes_each_styled_line_at_one_spectators_screen_only() -> 
             assert any(name.startswith("SidePanel") for name in widgets), made  # (a seat row changed)
             for name in widgets:
                 assert len([index for index, other in made if other == name]) == 1, made  # styled at one screen
-            assert styled_lines.reused - reused >= (len(apps) - 1) * sum(made.values()), made
+            assert styled.taken >= (len(apps) - 1) * sum(made.values()), made
         assert len({screen_text(app) for app in apps}) == 1
 
 

@@ -6,13 +6,15 @@ everything here is rich `Text` assembled from plain strings (and Text cells in a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -23,8 +25,14 @@ from textual.widgets import Button
 from dixit_tui.engine import Mode, Points, Reveal
 from dixit_tui.engine.reveal import Outcome
 from dixit_tui.tui.same_size_resize import SameSizeResize
+from dixit_tui.tui.table_words import key_dropped
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.snapshot import RichSnapshot
+
+CLOSING_KEYS = frozenset({"enter", "space", "escape"})
+
+clock: Callable[[], float] = time.monotonic
+"""The clock of a recap's `guard` (tests set their own)."""
 
 
 def _name(names: Sequence[str], seat: int | None, you: int | None) -> str:
@@ -201,7 +209,11 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
     """The recap of one scored turn. Enter or Esc closes it; arrows scroll.
 
     `held`: opened by itself because the table holds the reveal for its people to read (the table's
-    `reveal_seconds`); closing it tells the table you moved on, and it closes by itself when the hold ends."""
+    `reveal_seconds`); closing it tells the table you moved on, and it closes by itself when the hold ends.
+    `final`: opened by itself over the game's end, the last turn's reveal before the final standings.
+    `guard`: for this many seconds after it opens, Enter, Space or Esc do not close it: typed for the table before
+    it (the Enter after the vote's), they were not meant for a reveal nobody could have read yet; a notice says so.
+    It reads the module's `clock` (tests drive their own)."""
 
     DEFAULT_CSS = """
     RecapScreen {
@@ -243,9 +255,14 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
         teams: Mapping[int, int | None] | None = None,
         you: int | None = None,
         held: bool = False,
+        final: bool = False,
+        guard: float = 0.0,
     ) -> None:
         super().__init__()
         self.held = held
+        self.final = final
+        self.guard = guard
+        self._opened = clock()
         self._keep(reveal, names, mode, teams, you)
 
     def _keep(
@@ -265,6 +282,8 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
         return Content(f"Turn {self.reveal.turn} revealed")
 
     def _close_label(self) -> Content:
+        if self.final:
+            return Content("Final standings (Enter)")
         return Content("Next turn (Enter)" if self.held else "Close (Enter)")
 
     def _body(self) -> RenderableType:
@@ -282,6 +301,8 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
         # Queried, not assumed: an Enter typed with the key that opened the recap may have closed it already.
         for scroll in self.query("#recap-scroll"):
             scroll.focus()
+        if not self.ready:
+            self.set_timer(self.guard + 0.01, self.refresh_bindings)  # its keys work from then on
 
     def show(
         self,
@@ -292,15 +313,19 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
         teams: Mapping[int, int | None] | None = None,
         you: int | None = None,
         held: bool = False,
+        final: bool = False,
+        guard: float = 0.0,
     ) -> None:
         """Show another turn's recap in this screen (cheaper than closing it and opening a new one)."""
-        self.held = held
+        self.held, self.final, self.guard, self._opened = held, final, guard, clock()
         self._keep(reveal, names, mode, teams, you)
         if not self.query("#recap-body"):  # not composed yet (compose draws what was kept) or already closed
             return
         self.query_one("#recap-box").border_title = self._title()
         self.query_one("#recap-close", Button).label = self._close_label()
         self.refresh_bindings()
+        if not self.ready:
+            self.set_timer(self.guard + 0.01, self.refresh_bindings)
         self.query_one("#recap-body", RichSnapshot).show(self._body())
         scroll = self.query_one("#recap-scroll")
         scroll.scroll_home(animate=False)
@@ -308,11 +333,26 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A held reveal says "Next turn" (Enter or Space); a recap opened with r says "Close"."""
+        if action in ("next", "close") and not self.ready:
+            return None  # shown dimmed until ready: the key goes on to `on_key`, which says why it did nothing
         if action == "next":
             return self.held
         if action == "close":
             return not self.held
         return True
+
+    @property
+    def ready(self) -> bool:
+        """May a key close it now: `guard` seconds since it opened."""
+        return self.guard <= 0 or clock() - self._opened >= self.guard
+
+    def on_key(self, event: events.Key) -> None:
+        # Runs before the bindings (checked when the key has bubbled up to the app), as ConfirmScreen's guard.
+        if event.key in CLOSING_KEYS and not self.ready:
+            event.stop()  # typed before the reveal could be seen: it does not close it, and says so
+            event.prevent_default()
+            self.app.bell()
+            self.notify(key_dropped(event.key), severity="warning", markup=False)
 
     def action_next(self) -> None:
         self.action_close()

@@ -8,7 +8,9 @@ Textual's `Input` with a `max_length` drops each key typed past it with a bell, 
 - the box itself holds `HOLD` times the limit, so a long burst or paste lands whole and can be trimmed; what would
   go past that is refused with a message, never cut silently;
 - line breaks in a paste, and a raw line feed typed (Ctrl+J: what a terminal without bracketed paste sends for a
-  pasted line break), become spaces.
+  pasted line break), become spaces;
+- a box you come back to keeps its text, the cursor at its end: not all of it selected (Textual's default), which
+  the next key typed replaced (a clue half typed, Esc, Enter, more words: only the new words were sent).
 """
 
 from __future__ import annotations
@@ -63,12 +65,19 @@ class TextField(Input):
         id: str | None = None,
         compact: bool = False,
     ) -> None:
-        super().__init__(placeholder=placeholder, id=id, compact=compact, max_length=HOLD * limit)
+        super().__init__(
+            placeholder=placeholder, id=id, compact=compact, max_length=HOLD * limit, select_on_focus=False
+        )
         self.limit = limit
         self.hold = HOLD * limit  # (max_length, typed)
         self.what = what
         self._counter_id = counter
         self._told_full = False  # "does not fit" said once until the box has room again
+
+    def on_focus(self, event: events.Focus) -> None:
+        """Back in the box: what you type goes on after your text (`select_on_focus=False`: nothing selected)."""
+        if not event.from_app_focus:
+            self.cursor_position = len(self.value)
 
     @property
     def over(self) -> int:

@@ -1,0 +1,122 @@
+"""The reveal as people meet it (issue 23), found playing over OpenSSH: the last turn's reveal shows before the final
+standings; a key typed for the vote does not close the reveal it opened; a vote key typed as the vote ended says
+the table moved on. A coordinator in-process, its hold's clock stopped; the recap's guard on a clock the test drives."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from dixit_tui.coordinator import Coordinator, PlayerSession
+from dixit_tui.engine import Phase
+from dixit_tui.tui import table_screen
+from dixit_tui.tui.app import DixitApp
+from dixit_tui.tui.widgets import recap
+from dixit_tui.tui.widgets.recap import RecapScreen
+from tests.tui.apps import notes, open_apps, session_of, table_of
+from tests.tui.fixtures import coordinator, default_move, options, phase_of, seat_many, settle
+
+MOVED_ON = "did nothing: the table moved on"
+
+
+async def _table(
+    stack: AsyncExitStack, coord: Coordinator, **kwargs: Any
+) -> tuple[DixitApp, Pilot[Any], list[PlayerSession]]:
+    """ana's app at a table she hosts with ben and cara (sessions), its reveals held, started."""
+    coord.timers.clock = lambda: 1000.0  # the hold never runs out by itself
+    ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+    await settle(pa)
+    view = await session_of(ana).create(options(reveal_seconds=8, **kwargs))
+    seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
+    await session_of(ana).start()
+    await settle(pa)
+    return ana, pa, seated
+
+
+async def test_the_last_turns_reveal_shows_before_the_final_standings() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ana, pa, seated = await _table(stack, coord, target=10)
+        session = session_of(ana)
+        for _ in range(200):  # ana reads each reveal and moves on, as people do
+            await settle(pa)
+            if phase_of(session)[0] == "over":
+                break
+            if isinstance(ana.screen, RecapScreen):
+                await pa.press("enter")
+                await settle(pa)
+            for s in (session, *seated):
+                await default_move(s)
+        await settle(pa)
+        screen = ana.screen
+        assert isinstance(screen, RecapScreen), "the game ended without its last reveal"
+        view = session.view()
+        assert view is not None and view.game is not None and view.game.last_reveal is not None
+        assert screen.reveal.turn == view.game.last_reveal.turn == view.game.turn
+        assert screen.final and view.reveal_until is None  # no hold: agents and bots went on to the standings
+        await pa.press("enter")
+        await settle(pa)
+        assert not isinstance(ana.screen, RecapScreen)
+        assert table_of(ana).game is not None and table_of(ana).game.phase == Phase.OVER  # type: ignore[union-attr]
+
+
+async def _to_anas_vote(pa: Pilot[Any], others: list[PlayerSession], now: list[float]) -> None:
+    """Play until only ana's vote is missing (the others' moves by their sessions, ana's clue or card too; a
+    reveal held on her screen read and closed)."""
+    session = session_of(pa.app)  # type: ignore[arg-type]
+    for _ in range(50):
+        await settle(pa)
+        if isinstance(pa.app.screen, RecapScreen):
+            now[0] += 5.0
+            await pa.press("enter")
+            await settle(pa)
+        view = session.view()
+        assert view is not None and view.game is not None
+        game = view.game
+        if game.phase == Phase.VOTE and game.waiting_for == (view.you,):
+            await settle(pa)
+            return
+        if game.phase != Phase.VOTE or view.you not in game.waiting_for:
+            moved = await default_move(session)
+        else:
+            moved = False
+        for other in others:
+            moved = await default_move(other) or moved
+        assert moved, "nobody could move"
+    raise AssertionError("ana never came to vote last")
+
+
+def _first_slot(session: PlayerSession) -> int:
+    view = session.view()
+    assert view is not None and view.game is not None
+    return next(s.slot for s in view.game.board if s.slot not in view.game.forbidden_slots)
+
+
+async def test_an_enter_typed_after_the_vote_does_not_close_its_reveal(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [0.0]
+    monkeypatch.setattr(table_screen, "REACTION", 0.5)
+    monkeypatch.setattr(table_screen, "clock", lambda: now[0])
+    monkeypatch.setattr(recap, "clock", lambda: now[0], raising=False)
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ana, pa, seated = await _table(stack, coord)
+        session = session_of(ana)
+        await _to_anas_vote(pa, seated, now)
+        now[0] += 5.0
+        turn = phase_of(session)[1]
+        await pa.press(str(_first_slot(session)), "enter")  # the last vote: the reveal opens by itself
+        await settle(pa)
+        assert phase_of(session)[1] == turn + 1
+        assert isinstance(ana.screen, RecapScreen) and ana.screen.held
+        now[0] += 0.4
+        await pa.press("enter")  # meant for the vote, 0.4 s later: it does not close what nobody read yet
+        await settle(pa)
+        assert isinstance(ana.screen, RecapScreen), "an Enter typed for the vote closed the reveal"
+        assert any(MOVED_ON in str(n) for n in notes(ana))
+        now[0] += 0.2
+        await pa.press("enter")  # read: Enter moves on
+        await settle(pa)
+        assert not isinstance(ana.screen, RecapScreen)
