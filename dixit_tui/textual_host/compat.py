@@ -8,6 +8,10 @@ works on each: worked out once, at import, from what the installed Textual has (
   parser reads, as Textual's own driver asks: from 8.2.7, 25 (disambiguate escape codes, report every key, with its
   text: parsed by `XTermParser._parse_extended_key`, new then), or none with TEXTUAL_DISABLE_KITTY_KEY set; before,
   1 (disambiguate escape codes: a key reported with its text would not be read).
+- A screen's breakpoint classes on a Resize: 8.0 removes them all and adds back the ones reached, restyling the
+  screen twice and laying it out again even at the size it has; 8.2 sets them in one `update_classes` (nothing when
+  none changes). No flag: our screens (`tui/same_size_resize.py`) let a Resize to the size they are laid out at
+  change nothing, on every release.
 
 Touches: `textual._styles_cache.StylesCache.render_line` (a private module): its parameters read (the part is in
 `internals.py`, for styled_lines.py, which calls it); whether `textual._xterm_parser.XTermParser` has

@@ -25,6 +25,7 @@ from dixit_tui.coordinator import TableOptions
 from dixit_tui.decks import builtin_deck_names, load_builtin
 from dixit_tui.engine import Mode, Profile, player_range, profile_for
 from dixit_tui.engine.config import STORYTELLS_RANGE, TARGET_RANGE
+from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.widgets.keybar import KeyBar
 
 MODES = ("standard", "party", "team")
@@ -84,7 +85,7 @@ def parse_int(text: str) -> int | None:
     return int(text)
 
 
-class CreateScreen(ModalScreen[TableOptions | None]):
+class CreateScreen(SameSizeResize, ModalScreen[TableOptions | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", priority=True),
         Binding("f2", "create", "Create", key_display="⏎/F2"),

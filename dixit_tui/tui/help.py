@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Markdown, Static
 
 from dixit_tui.coordinator.models import Label
+from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.widgets.keybar import KeyBar
 
 MODE_TITLES = {
@@ -206,7 +207,7 @@ def help_text(mode: str | None) -> str:
     return "\n".join(parts)
 
 
-class HelpScreen(Screen[None]):
+class HelpScreen(SameSizeResize, Screen[None]):
     """The rules of one mode (or all of them, from the lobby). Scrollable; Esc or F1 closes it."""
 
     AUTO_FOCUS = "#help-scroll"

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Static
 
 from dixit_tui.ratings import Standing
 from dixit_tui.sanitize import NAME_MAX
+from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.widgets.keybar import KeyBar
 
 EMPTY_TEXT = "No rated games yet: play with an SSH key to be rated."
@@ -32,7 +33,7 @@ COLUMNS = (
 )
 
 
-class LeaderboardScreen(ModalScreen[None]):
+class LeaderboardScreen(SameSizeResize, ModalScreen[None]):
     """The leaderboard as it was when opened (the ratings change only as games end)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

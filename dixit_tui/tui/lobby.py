@@ -27,6 +27,7 @@ from dixit_tui.sanitize import NAME_MAX, clean_name, ssh_user
 from dixit_tui.tui.create import CreateScreen
 from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.leaderboard import LeaderboardScreen
+from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.widgets.keybar import KeyBar
 
 
@@ -65,7 +66,7 @@ class TableList(DataTable[Text]):
     ]
 
 
-class NamePrompt(ModalScreen[str | None]):
+class NamePrompt(SameSizeResize, ModalScreen[str | None]):
     """Asked when the wanted name is already used at the table: returns another name, or None to give up."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", priority=True)]
@@ -118,7 +119,7 @@ class NamePrompt(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ReconnectPrompt(ModalScreen[bool]):
+class ReconnectPrompt(SameSizeResize, ModalScreen[bool]):
     """Asked when `join CODE` finds a started game with a seat under your name: your reconnect code gets it back.
     Returns True once you are back in your seat, False if you gave up."""
 
@@ -173,7 +174,7 @@ class ReconnectPrompt(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(SameSizeResize, Screen[None]):
     CSS_PATH = "lobby.tcss"
     AUTO_FOCUS = "#tables"
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -30,7 +30,7 @@ from textual.widgets import Input, Static
 
 from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableOptions, TableView
 from dixit_tui.coordinator.models import TableStatus
-from dixit_tui.engine import Mode, Phase, PlayerView
+from dixit_tui.engine import Mode, Phase, PlayerView, WrongPhase
 from dixit_tui.sanitize import CLUE_MAX
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import FULL
@@ -38,6 +38,7 @@ from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.main_modes import MainMode
 from dixit_tui.tui.process_caches import forget_with_shared
+from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
 from dixit_tui.tui.vote_dial import Ballot, Cast, Refused, VoteDial
@@ -121,7 +122,7 @@ class Column(Vertical, LaidOutOnce):
     """The main column (see LaidOutOnce)."""
 
 
-class TableScreen(Screen[None]):
+class TableScreen(SameSizeResize, Screen[None]):
     CSS_PATH = "table.tcss"
     AUTO_FOCUS = ""  # no automatic focus (None would fall back to the app's "*": the first widget, even hidden)
     HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-narrow"), (110, "-wide")]
@@ -900,10 +901,24 @@ class TableScreen(Screen[None]):
         if isinstance(done, Cast):
             session = self._session()
             if session is not None:
-                await self._act(session.vote(list(done.slots), red=done.red))
+                await self._act(self._vote(session, done))
         elif game is not None and game.phase == Phase.VOTE and self._main().mode == MainMode.VOTE:
             event.board.show_items(self._board_items(game, event.dial), highlight=f"slot-{done.pointer}")
             self._render_status()
+
+    async def _vote(self, session: Session, cast: Cast) -> None:
+        """Cast the dial's vote. The dial shows only in a vote: a vote the table is past by the time it comes (a key
+        typed with the one that cast the last vote: Enter Right Enter in one send) did nothing, and is said so in
+        the words of a key the table moved past (`key_dropped`), not as a refusal of a vote nobody meant to cast.
+        Not sent when this screen already shows the table past it."""
+        game = self.game
+        if game is not None and game.phase == Phase.VOTE:
+            try:
+                await session.vote(list(cast.slots), red=cast.red)
+                return
+            except WrongPhase:
+                pass
+        self.notify(words.key_dropped("enter"), severity="warning", markup=False)
 
     def _drop_dial_hint(self) -> None:
         """A refusal's hint ("The dial is on 2: press Enter again to vote for 2") goes once the dial moves or a vote

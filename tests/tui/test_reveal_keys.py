@@ -8,6 +8,7 @@ from contextlib import AsyncExitStack
 from typing import Any
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 
 from dixit_tui.coordinator import Coordinator, PlayerSession
@@ -120,3 +121,20 @@ async def test_an_enter_typed_after_the_vote_does_not_close_its_reveal(monkeypat
         await pa.press("enter")  # read: Enter moves on
         await settle(pa)
         assert not isinstance(ana.screen, RecapScreen)
+
+
+async def test_a_vote_key_typed_as_the_vote_ended_says_the_table_moved_on() -> None:
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ana, pa, seated = await _table(stack, coord)
+        await _to_anas_vote(pa, seated, [0.0])
+        session = session_of(ana)
+        turn = phase_of(session)[1]
+        slot = str(_first_slot(session))
+        for key, char in ((slot, slot), ("enter", "\r"), ("right", None), ("enter", "\r")):
+            ana.post_message(events.Key(key, char))  # in one send, as over SSH: all in before the vote's update
+        await settle(pa)
+        assert phase_of(session)[1] == turn + 1
+        said = [str(n) for n in notes(ana)]
+        assert not any("Voting has not started yet" in n for n in said), said
+        assert any(MOVED_ON in n for n in said), said

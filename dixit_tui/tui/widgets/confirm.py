@@ -16,6 +16,7 @@ from textual.timer import Timer
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
+from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.widgets.keybar import KeyBar
 
 clock: Callable[[], float] = time.monotonic
@@ -57,7 +58,7 @@ MODAL_CSS = """
 """
 
 
-class ConfirmScreen(ModalScreen[bool | None]):
+class ConfirmScreen(SameSizeResize, ModalScreen[bool | None]):
     """Ask before something final, in a way a burst of typing meant for somewhere else cannot answer "yes".
 
     - It opens on the safe button ("Not yet", "Stay"): Enter there cancels.
@@ -246,7 +247,7 @@ class ConfirmScreen(ModalScreen[bool | None]):
         self.dismiss(answer)
 
 
-class SeatPicker(ModalScreen[int | None]):
+class SeatPicker(SameSizeResize, ModalScreen[int | None]):
     """Pick one seat from a list of (seat, label) pairs. Enter picks, Esc cancels."""
 
     DEFAULT_CSS = (

@@ -24,6 +24,7 @@ from textual.widgets import Button
 
 from dixit_tui.engine import Mode, Points, Reveal
 from dixit_tui.engine.reveal import Outcome
+from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.table_words import key_dropped
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.snapshot import RichSnapshot
@@ -204,7 +205,7 @@ def recap_renderable(
     return Group(*parts)
 
 
-class RecapScreen(ModalScreen[None]):
+class RecapScreen(SameSizeResize, ModalScreen[None]):
     """The recap of one scored turn. Enter or Esc closes it; arrows scroll.
 
     `held`: opened by itself because the table holds the reveal for its people to read (the table's

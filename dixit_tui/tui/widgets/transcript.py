@@ -10,10 +10,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
+from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.widgets.keybar import KeyBar
 
 
-class TranscriptScreen(ModalScreen[None]):
+class TranscriptScreen(SameSizeResize, ModalScreen[None]):
     DEFAULT_CSS = """
     TranscriptScreen { align: center middle; }
     TranscriptScreen > Vertical { width: 96%; height: 92%; border: round $accent; background: $surface; }
