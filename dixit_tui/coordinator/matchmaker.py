@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.errors import TableError
-from dixit_tui.coordinator.models import QueueUpdate, TableOptions, TableStatus
-from dixit_tui.coordinator.queue_sharing import QueueSharing
+from dixit_tui.coordinator.models import Identity, QueueUpdate, TableOptions, TableStatus, Update
+from dixit_tui.coordinator.table import Table
 from dixit_tui.engine import (
     ConfigError,
     ErrorCode,
@@ -35,10 +35,6 @@ from dixit_tui.engine import (
 )
 from dixit_tui.log_caps import REPEATS
 from dixit_tui.sanitize import name_key
-
-if TYPE_CHECKING:
-    from dixit_tui.coordinator.player_session import PlayerSession, SessionTable
-    from dixit_tui.coordinator.service import Coordinator
 
 log = logging.getLogger(__name__)
 log.addFilter(REPEATS)  # (an outage fails every tick the same way)
@@ -100,9 +96,38 @@ def _playable(mode: Mode, profile: Profile, size: int) -> bool:
     return True
 
 
+class Queued(Protocol):
+    """What the queue uses of a session (a `player_session.PlayerSession`)."""
+
+    name: str
+    identity: Identity
+    table: Table[Any] | None
+    closed: bool
+
+    def deliver(self, update: Update) -> None: ...
+
+
+class QueueHost(Protocol):
+    """What the matchmaker uses of its coordinator (`service.Coordinator`)."""
+
+    @property
+    def bots(self) -> object: ...  # None: no built-in bots
+
+    @property
+    def clock(self) -> Callable[[], float]: ...
+
+    def create_table(self, options: TableOptions, *, creator: str | None = None) -> Table[Any]: ...
+
+    async def changed(self, table: Table[Any], updates: Sequence[Update] = (), *, lobby: bool = False) -> None: ...
+
+    async def seat_bots(self, code: str, count: int) -> int: ...
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None: ...
+
+
 @dataclass(eq=False, slots=True)
 class Ticket:
-    session: PlayerSession | None  # None: a client of another worker (`SharedQueue`), `who` says who
+    session: Queued | None  # None: a client of another worker (`SharedQueue`), `who` says who
     ask: Ask
     since: float  # the coordinator's clock when it queued
     id: str = ""  # in the shared queue
@@ -116,19 +141,40 @@ class Ticket:
         return self.session is None or (not self.session.closed and self.session.table is None)
 
 
+class QueueSharing(Protocol):
+    """What differs when the clients of other workers queue too: the matchmaker is handed one and never asks which
+    (`queue_sharing.LocalQueue`: one process alone; `shared.SharedQueue`: the one queue of several workers)."""
+
+    async def put(self, ticket: Ticket) -> None:
+        """A ticket of this worker's came: share it, and have a table opened if one can open now. TableError if the
+        ticket cannot be shared."""
+
+    def drop(self, ticket: Ticket) -> None:
+        """A ticket of this worker's left the queue: it is shared no more."""
+
+    async def round(self) -> None:
+        """Open every table that can open now (with several workers, only the one matchmaker of them all does)."""
+
+    async def seated(self, table: Table[Any], seats: list[tuple[Ticket, str]]) -> None:
+        """The clients of other workers have seats at `table` (by reconnect code): have them sit down."""
+
+    async def stop(self) -> None:
+        """This worker stops sharing the queue."""
+
+
 class Matchmaker:
-    def __init__(self, coordinator: Coordinator) -> None:
+    def __init__(self, coordinator: QueueHost, sharing: Callable[[Matchmaker], QueueSharing]) -> None:
+        """`sharing` makes what sharing the queue with other workers changes (the coordinator's `Sharing.queue`)."""
         self.coordinator = coordinator
         self.tickets: list[Ticket] = []  # oldest first
         self.lock = asyncio.Lock()  # one seating at a time
         self.timer: asyncio.TimerHandle | None = None
         self.seated = 0  # tables the queue opened, ever
-        # what sharing the queue with other workers changes (several workers: their one queue, `shared.SharedQueue`)
-        self.sharing: QueueSharing = coordinator.sharing.queue(self)
+        self.sharing = sharing(self)
 
     # --- the queue ---------------------------------------------------------------------------------------------
 
-    async def queue(self, session: PlayerSession, ask: Ask) -> None:
+    async def queue(self, session: Queued, ask: Ask) -> None:
         """Queue `session` for a table like `ask` (again: the new ask replaces the old). TableError if it cannot."""
         ask = ask.checked()
         if session.table is not None:
@@ -141,7 +187,7 @@ class Matchmaker:
         self._tell_waiting(ask.kind())
         await self.sharing.put(ticket)
 
-    def unqueue(self, session: PlayerSession, *, quietly: bool = False) -> bool:
+    def unqueue(self, session: Queued, *, quietly: bool = False) -> bool:
         """Take `session` out of the queue (it asked, or closed). Returns whether it was in it."""
         ticket = self._drop(session)
         if ticket is None:
@@ -158,11 +204,11 @@ class Matchmaker:
     def waiting(self) -> int:
         return len(self.tickets)
 
-    def queued(self, session: PlayerSession) -> bool:
+    def queued(self, session: Queued) -> bool:
         """Whether `session` waits in the queue (a headless client waiting there is not idle)."""
         return any(t.session is session for t in self.tickets)
 
-    def _drop(self, session: PlayerSession) -> Ticket | None:
+    def _drop(self, session: Queued) -> Ticket | None:
         ticket = next((t for t in self.tickets if t.session is session), None)
         if ticket is not None:
             self.tickets.remove(ticket)
@@ -245,7 +291,7 @@ class Matchmaker:
         self.seated += 1
         log.info("queue: table %s opened for %d (%d bots)", table.code, size, bots)
 
-    async def _start(self, table: SessionTable) -> None:
+    async def _start(self, table: Table[Any]) -> None:
         coordinator = self.coordinator
         async with table.lock:
             if table.status is not TableStatus.LOBBY:

@@ -140,7 +140,7 @@ class Coordinator:
         limits: TableLimits = DEFAULT_TABLE_LIMITS,
         bots: BotFactory | None = None,  # seats built-in bots; None: this coordinator has none ("add bots" is refused)
         moderation: ModerationSettings | None = None,  # admins, private mode (bans and the MOTD are in the store)
-        sharing: Sharing | None = None,  # the tables shared with other workers; None: this process alone
+        sharing: Sharing[Coordinator] | None = None,  # the tables shared with other workers; None: this process alone
     ) -> None:
         self.limits = limits
         self.tally = Tally(clock)  # what was refused or undone under pressure, logged as summaries
@@ -189,10 +189,11 @@ class Coordinator:
         self.deck_names = tuple(deck_names) if deck_names is not None else _builtin_names()
         # what sharing the tables with other workers changes (`serve --workers`: `shared.SharedTables`, whose store
         # is then `store`); one process alone: nothing
-        self.sharing: Sharing = sharing or LocalSharing()
+        self.sharing: Sharing[Coordinator] = sharing or LocalSharing()
         self.moderation = Moderation(moderation or ModerationSettings(), lambda: self.store)  # bans, admins, MOTD
         self.story = Story()  # the log lines that tell each table's story (created, started, over, closed, ...)
-        self.matchmaker = Matchmaker(self)  # the queue: seats those waiting for a table at a new one
+        # the queue: seats those waiting for a table at a new one
+        self.matchmaker = Matchmaker(self, self.sharing.queue)
         self.ratings = Ratings()  # per SSH key, folded from the results of the games committed (and `restore`d)
         self.sharing.attach(self)
 

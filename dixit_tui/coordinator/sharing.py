@@ -10,24 +10,23 @@ messages and tries counted across the workers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from dixit_tui.coordinator.queue_sharing import LocalQueue, QueueSharing
+from dixit_tui.coordinator.matchmaker import Matchmaker, QueueSharing
+from dixit_tui.coordinator.queue_sharing import LocalQueue
 from dixit_tui.coordinator.table import Table
 from dixit_tui.store.base import Record, Store
 
-if TYPE_CHECKING:
-    from dixit_tui.coordinator.matchmaker import Matchmaker
-    from dixit_tui.coordinator.service import Coordinator
+C = TypeVar("C", contravariant=True)  # the coordinator (`service.Coordinator`)
 
 
-class Sharing(Protocol):
+class Sharing(Protocol[C]):
     """What differs when other workers hold the same tables. `table` arguments are the coordinator's own tables."""
 
     replay_where: str
     """What `dixit-tui replay` needs besides the game's name to find a game this server saved ("" or "--redis URL ")."""
 
-    def attach(self, coordinator: Coordinator) -> None:
+    def attach(self, coordinator: C) -> None:
         """This is `coordinator`'s sharing: called once, by its constructor (the coordinator is whole by then)."""
 
     def queue(self, matchmaker: Matchmaker) -> QueueSharing:
@@ -76,7 +75,7 @@ class LocalSharing:
 
     replay_where = ""
 
-    def attach(self, coordinator: Coordinator) -> None:
+    def attach(self, coordinator: object) -> None:
         return None
 
     def queue(self, matchmaker: Matchmaker) -> QueueSharing:

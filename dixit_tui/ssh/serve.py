@@ -192,7 +192,7 @@ def build_coordinator(
     args: argparse.Namespace,
     *,
     store: Store | None = None,
-    sharing: Sharing | None = None,
+    sharing: Sharing[Coordinator] | None = None,
     rng: random.Random | None = None,
 ) -> Coordinator:
     """The one coordinator every session of this server shares, saving its tables in `store` (None: nowhere) and

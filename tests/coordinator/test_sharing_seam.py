@@ -1,5 +1,5 @@
 """Redis is a layer under the coordinator, not threaded through it: the coordinator (service.py, player_session.py)
-knows only the `Sharing` interface, and the matchmaker (matchmaker.py) only the `QueueSharing` one; neither imports the
+knows only the `Sharing` interface, and the matchmaker (matchmaker.py) only its `QueueSharing` one; neither imports the
 Redis implementation (coordinator/shared), which reads and writes Redis through the store's public
 interface only."""
 

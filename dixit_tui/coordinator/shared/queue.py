@@ -25,6 +25,8 @@ from dixit_tui.coordinator import detached
 from dixit_tui.coordinator.errors import TableError
 from dixit_tui.coordinator.matchmaker import Ask, Ticket, choose
 from dixit_tui.coordinator.models import QueueUpdate
+from dixit_tui.coordinator.player_session import PlayerSession
+from dixit_tui.coordinator.service import Coordinator
 from dixit_tui.engine import ErrorCode, Mode, Profile
 from dixit_tui.log_caps import REPEATS
 from dixit_tui.store.redis_store import RedisStore, StoreUnavailable
@@ -198,9 +200,9 @@ class SharedQueue:
         ticket = self.mine.pop(str(message.get("id")), None)
         if message.get("k") != "seat" or ticket is None or ticket.session is None:
             return
-        session = ticket.session
+        session, coordinator = ticket.session, self.matchmaker.coordinator
+        assert isinstance(session, PlayerSession) and isinstance(coordinator, Coordinator)  # (this worker's own)
         self.matchmaker._drop(session)
-        coordinator = self.matchmaker.coordinator
         try:
             table = await coordinator.find_table(str(message["table"]))
             async with table.lock:
