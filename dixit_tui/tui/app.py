@@ -44,12 +44,17 @@ from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
 from dixit_tui.textual_host.hosted import HostedDriver
 from dixit_tui.textual_host.key_order import KeyGate
+from dixit_tui.textual_host.screen_patches import (
+    LAID_OUT,
+    SAME_SIZE_NO_LAYOUT,
+    install_screen_patches,
+    mark_styled_at_mount,
+)
+from dixit_tui.textual_host.shared_css import share_parsed_css
+from dixit_tui.textual_host.shared_styles import share_computed_styles
 from dixit_tui.tui.capabilities import FULL, Capabilities
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.name_note import name_note
-from dixit_tui.tui.screen_patches import LAID_OUT, SAME_SIZE_NO_LAYOUT, install_screen_patches, mark_styled_at_mount
-from dixit_tui.tui.shared_css import share_parsed_css
-from dixit_tui.tui.shared_styles import share_computed_styles
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import voided_notice
 from dixit_tui.tui.update_pacing import UpdatePacing, supersedes

@@ -4,8 +4,8 @@ each session's app gets before it runs; the transport itself knows nothing of it
 
 from __future__ import annotations
 
-from dixit_tui.tui.shared_css import share_parsed_css
-from dixit_tui.tui.shared_styles import share_computed_styles
+from dixit_tui.textual_host.shared_css import share_parsed_css
+from dixit_tui.textual_host.shared_styles import share_computed_styles
 
 
 def share_per_process_work() -> None:

@@ -32,12 +32,12 @@ from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableOptio
 from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import Mode, Phase, PlayerView, WrongPhase
 from dixit_tui.sanitize import CLUE_MAX
+from dixit_tui.textual_host.process_caches import forget_with_shared
+from dixit_tui.textual_host.row_compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import FULL
-from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.main_modes import MainMode
-from dixit_tui.tui.process_caches import forget_with_shared
 from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
