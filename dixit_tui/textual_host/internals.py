@@ -37,7 +37,7 @@ INTERNALS: tuple[Internal, ...] = (
         "textual/screen.py",
         "Screen.focused",
         "overridden: moving the focus does not repaint the whole table screen",
-        "dixit_tui/tui/table_screen.py",
+        "dixit_tui/textual_host/quiet_focus.py",
         "113be365bd5fcd46",
     ),
     Internal(
@@ -193,14 +193,14 @@ INTERNALS: tuple[Internal, ...] = (
         "textual/app.py",
         "App._get_screen",
         "overridden for a new screen: its AwaitMount asks for no second layout (called: _register)",
-        "dixit_tui/tui/app.py",
+        "dixit_tui/textual_host/screen_mount.py",
         "3661ae3cd02783d1",
     ),
     Internal(
         "textual/widget.py",
         "AwaitMount.__await__",
         "repeated without the layout, when the screen's first resume laid it out",
-        "dixit_tui/tui/app.py",
+        "dixit_tui/textual_host/screen_mount.py",
         "05816ca4ba646c86",
     ),
     Internal(

@@ -22,7 +22,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -33,6 +32,7 @@ from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import Mode, Phase, PlayerView, WrongPhase
 from dixit_tui.sanitize import CLUE_MAX
 from dixit_tui.textual_host.process_caches import forget_with_shared
+from dixit_tui.textual_host.quiet_focus import QuietFocus
 from dixit_tui.textual_host.row_compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import FULL
@@ -122,7 +122,7 @@ class Column(Vertical, LaidOutOnce):
     """The main column (see LaidOutOnce)."""
 
 
-class TableScreen(SameSizeResize, Screen[None]):
+class TableScreen(QuietFocus, SameSizeResize, Screen[None]):  # QuietFocus: no repaint when the focus moves
     CSS_PATH = "table.tcss"
     AUTO_FOCUS = ""  # no automatic focus (None would fall back to the app's "*": the first widget, even hidden)
     HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-narrow"), (110, "-wide")]
@@ -148,11 +148,6 @@ class TableScreen(SameSizeResize, Screen[None]):
         # would otherwise put the 3 in the text box: a bubbling binding runs after the box took the next key).
         Binding("escape", "back", "Back to the table", priority=True),
     ]
-
-    # Textual's Screen repaints all of itself when the focus moves (a reactive with repaint): the table moves the
-    # focus at every phase change (hand, dial, nothing). The widgets that gain or lose :focus restyle themselves.
-    # (Without: a phase change +7.1% of Python calls, tests/tui/patch_cost.py --off focused, 2026-12-07: kept.)
-    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     def __init__(self, view: TableView, host: Host) -> None:
         super().__init__()
