@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Generator
-from typing import Any, cast
+from typing import Any
 
 from textual.app import App
 from textual.dom import NoScreen
@@ -45,7 +45,7 @@ class LaidOutOnceMount:
         """As Textual's, except that once a new screen has mounted, its layout is not asked for again when its first
         resume laid it out already (Textual asks for it twice, and each time the whole new screen was laid out and
         drawn once more)."""
-        app = cast("App[Any]", self)
+        app: App[Any] = self  # type: ignore[assignment]  # (a mixin of App subclasses; a cast would be a call)
         new = app.get_screen(screen)
         if new.is_running:
             return super()._get_screen(screen)  # type: ignore[misc]
