@@ -152,7 +152,7 @@ class LinePlayer:
                 text = (
                     "You are the host: type start when everyone is here (bots N adds bots)."
                     if view.start_problem is None
-                    else f"You are the host. Not ready to start: {view.start_problem}"
+                    else f"You are the host. Not ready to start. {view.start_problem}"
                 )
             else:
                 text = f"Waiting for {words.seat_name(view, view.host)} (host) to start."

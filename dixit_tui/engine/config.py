@@ -90,7 +90,9 @@ def check_player_count(config: GameConfig, players: int) -> None:
     lo, hi = player_range(config.mode, config.profile)
     label = config.mode.value if config.mode is not Mode.STANDARD else config.profile.value
     if not lo <= players <= hi:
-        raise ConfigError(f"{a_or_an(label)} game needs {lo} to {hi} players; there are {players}.")
+        raise ConfigError(
+            f"{a_or_an(label)} game needs {lo} to {hi} players; there {'is' if players == 1 else 'are'} {players}."
+        )
     if config.mode is Mode.TEAM and players % 2:
         raise ConfigError(f"Team games need an even number of players (6, 8, 10 or 12); there are {players}.")
 

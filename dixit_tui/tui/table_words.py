@@ -369,7 +369,7 @@ def lobby_info(view: TableView) -> Words:
         if view.start_problem is None:
             lines.append(Words.styled("You are the host: press s to start the game.", "bold"))
         else:
-            lines.append(_w(("Not ready to start: ", "bold"), view.start_problem))
+            lines.append(_w(("Not ready to start. ", "bold"), view.start_problem))
         lines.append(_w("Press p to start with a practice turn: one turn played that does not count."))
     elif view.you is None:
         lines.append(_w("You are watching this table."))
@@ -584,7 +584,7 @@ def status(view: TableView, choices: Choices) -> Words:
         if view.is_host:
             if view.start_problem is None:
                 return _w("Press s to start the game (p: practice turn first).")
-            return _w("Waiting for players: ", view.start_problem)
+            return _w("Waiting for players. ", view.start_problem)
         return _w("Waiting for ", (seat_name(view, view.host), "bold"), " (host) to start the game.")
     if game.phase == Phase.OVER or view.status == TableStatus.OVER:
         winners = choices.over.winners if choices.over is not None else game.winners

@@ -264,13 +264,13 @@ async def test_lobby_start_problem_and_non_host() -> None:
         view = await session_of(ana).create(options())
         await settle(pa)
         screen = table_of(ana)
-        assert status(ana).startswith("Waiting for players: A refresh game needs 3 to 8 players")
+        assert status(ana).startswith("Waiting for players. A refresh game needs 3 to 8 players")
         assert screen.check_action("start", ()) is False  # not offered: the status line says what is missing
         await pa.press("s")
         await settle(pa)
         assert phase_of(session_of(ana)) == ("lobby", 0, None)
         lobby = screen.query_one(MainView).lobby
-        assert "Not ready to start: A refresh game needs 3 to 8 players" in lobby.text.plain
+        assert "Not ready to start. A refresh game needs 3 to 8 players" in lobby.text.plain
         assert (lobby.buttons[0].action, lobby.buttons[0].disabled) == ("start", True)
         ((ben, pb),) = await open_apps(stack, coord, ["ben"], view.code)
         await settle(pa, pb)

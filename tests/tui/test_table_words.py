@@ -77,7 +77,7 @@ async def test_the_lobby_says_who_starts_and_how() -> None:
     ana, ben, zoe = await open_table(["ana", "ben"], watcher=True)
     host, guest, spectator = view_of(ana), view_of(ben), view_of(zoe)
     assert host.start_problem is not None
-    assert say(ana) == f"Waiting for players: {host.start_problem}"
+    assert say(ana) == f"Waiting for players. {host.start_problem}"
     assert say(ben) == "Waiting for ana (host) to start the game."
     assert in_style(words.status(guest, Choices()), "bold") == ["ana"]
     assert say(zoe) == "You are watching. Waiting for ana to start."
@@ -87,7 +87,7 @@ async def test_the_lobby_says_who_starts_and_how() -> None:
     assert "The first player to reach 30 points wins." in info
     assert "Each reveal stays on screen up to 8 s; Enter moves you on." in info  # the table's reveal_seconds
     assert "Your SSH key gets your seat back if you drop out: connect with it again." in info
-    assert info[-2] == f"Not ready to start: {host.start_problem}"
+    assert info[-2] == f"Not ready to start. {host.start_problem}"
     assert words.lobby_info(guest).plain.endswith("Waiting for the host, ana, to start.")
     assert words.lobby_info(spectator).plain.endswith("You are watching this table.")
     assert words.clue_line(host) is None and words.practice_help(host) is None
@@ -124,11 +124,14 @@ async def test_standard_clue_submit_and_vote_as_each_seat_sees_them() -> None:
     # the clue
     assert say(teller) == "Choose a card (↑↓, Enter), then type your clue."
     chosen = game.hand[1].card
-    assert say(teller, Choices(chosen=chosen)) == "Type your clue for card 2 and press Enter."
+    assert say(teller, Choices(chosen=chosen, in_clue_box=True)) == "Type your clue for card 2 and press Enter."
+    assert say(teller, Choices(chosen=chosen)) == "Card 2 chosen: press Enter to type your clue."  # (after Esc)
     note = words.hand_note(view, Choices())
     assert note is not None and note.plain == f"Choose the card for your clue: ↑↓ or 1-{len(game.hand)}, then Enter."
-    note = words.hand_note(view, Choices(chosen=chosen))
+    note = words.hand_note(view, Choices(chosen=chosen, in_clue_box=True))
     assert note is not None and note.plain.startswith("Card 2 chosen: type your clue below")
+    note = words.hand_note(view, Choices(chosen=chosen))  # (after Esc: letters typed go nowhere)
+    assert note is not None and note.plain == "Card 2 chosen: press Enter to type your clue."
     assert words.hand_tags(game, chosen, chosen, ()) == ("✓ chosen",)
     assert say(others[0]) == f"Waiting for {name} to give the clue."
     assert say(zoe) == f"You are watching. Waiting for {name} to give the clue."
