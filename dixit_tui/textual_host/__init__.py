@@ -33,8 +33,8 @@ Speed, kept while the measurement says it matters (tests/tui/patch_cost.py, Pyth
 - `row_compositor.py`: the table screen's compositor, a screen update drawing only the rows that changed (a join /
   the lobby / a move / a phase change without it: +7.9% / 0 / +28% / +10.5%), and `LaidOutOnce`, one layout for a
   virtual size (a phase change +8.2%).
-- `screen_mount.py`: the app's mixin whose new screens are not laid out a second time once mounted (`App._get_screen`
-  overridden): a join +10.7%, opening the lobby +4.0%.
-- `quiet_focus.py`: the table screen's mixin whose focus moves without repainting the whole screen (`Screen.focused`
-  overridden): a phase change +7.1%.
+- `screen_mount.py`: the app's `_get_screen` (overriding Textual's): a new screen is not laid out a second time once
+  mounted: a join +10.7%, opening the lobby +4.0%.
+- `quiet_focus.py`: the table screen's `focused` (overriding Textual's): the focus moves without repainting the whole
+  screen: a phase change +7.1%.
 """

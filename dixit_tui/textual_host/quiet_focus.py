@@ -1,5 +1,5 @@
-"""`QuietFocus`: a screen's mixin (put before Textual's Screen class in its bases) whose focus moves without
-repainting the whole screen.
+"""`quiet_focus()`: a screen's `focused` reactive (its class takes it as its own, no mixin: a class more in the
+screen's MRO costs calls at every message) that moves the focus without repainting the whole screen.
 
 Textual's `Screen.focused` is a reactive with repaint (in `internals.py`): the table moves the focus at every phase
 change (hand, dial, nothing), and each time the whole table screen was drawn again. The widgets that gain or lose
@@ -13,5 +13,6 @@ from textual.reactive import Reactive
 from textual.widget import Widget
 
 
-class QuietFocus:
-    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+def quiet_focus() -> Reactive[Widget | None]:
+    """`focused: Reactive[Widget | None] = quiet_focus()` in a Screen class overrides Textual's."""
+    return Reactive(None, repaint=False)

@@ -1,5 +1,6 @@
-"""`LaidOutOnceMount`: an app's mixin (put before Textual's App class in its bases) whose new screens, once mounted,
-are not laid out again when their first resume laid them out already (`screen_patches.LAID_OUT`).
+"""`get_screen_laid_out_once`: an app's `_get_screen` (its class takes it as its own, no mixin: a class more in the
+app's MRO costs calls at every message) whose new screens, once mounted, are not laid out again when their first resume
+laid them out already (`screen_patches.LAID_OUT`).
 
 Textual's `App._get_screen` hands a new screen an `AwaitMount` that asks for its layout after the mounting: with
 the first resume's layout (screen_patches.py), each new screen was laid out and drawn twice. The private parts
@@ -40,15 +41,13 @@ class _ScreenMounted(AwaitMount):
         return await_mount().__await__()
 
 
-class LaidOutOnceMount:
-    def _get_screen(self, screen: Screen[Any] | str) -> tuple[Screen[Any], AwaitMount]:
-        """As Textual's, except that once a new screen has mounted, its layout is not asked for again when its first
-        resume laid it out already (Textual asks for it twice, and each time the whole new screen was laid out and
-        drawn once more)."""
-        app: App[Any] = self  # type: ignore[assignment]  # (a mixin of App subclasses; a cast would be a call)
-        new = app.get_screen(screen)
-        if new.is_running:
-            return super()._get_screen(screen)  # type: ignore[misc]
-        await_mount = _ScreenMounted(new, app._register(app, new))
-        app.call_next(await_mount)
-        return new, await_mount
+def get_screen_laid_out_once(app: App[Any], screen: Screen[Any] | str) -> tuple[Screen[Any], AwaitMount]:
+    """Textual's `App._get_screen` (an app class takes it as its own: `_get_screen = get_screen_laid_out_once`), except
+    that once a new screen has mounted, its layout is not asked for again when its first resume laid it out already
+    (Textual asks for it twice, and each time the whole new screen was laid out and drawn once more)."""
+    new = app.get_screen(screen)
+    if new.is_running:
+        return App._get_screen(app, screen)
+    await_mount = _ScreenMounted(new, app._register(app, new))
+    app.call_next(await_mount)
+    return new, await_mount

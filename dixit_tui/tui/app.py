@@ -42,7 +42,7 @@ from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
 from dixit_tui.textual_host.hosted import HostedDriver
 from dixit_tui.textual_host.key_order import KeyGate
-from dixit_tui.textual_host.screen_mount import LaidOutOnceMount
+from dixit_tui.textual_host.screen_mount import get_screen_laid_out_once
 from dixit_tui.textual_host.screen_patches import (
     SAME_SIZE_NO_LAYOUT,
     install_screen_patches,
@@ -104,8 +104,9 @@ def breakpoint_classes(dimension: int, breakpoints: list[tuple[int, str]]) -> se
     return set()
 
 
-class DixitApp(LaidOutOnceMount, App[int]):
+class DixitApp(App[int]):
     CSS_PATH = "dixit.tcss"
+    _get_screen = get_screen_laid_out_once  # a new screen laid out once, not again after mounting (textual_host)
     TITLE = "dixit-tui"
     ENABLE_COMMAND_PALETTE = False
     # Below MIN_WIDTH x MIN_HEIGHT every screen shows the "terminal too small" notice (screens with breakpoints

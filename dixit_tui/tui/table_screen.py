@@ -22,6 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -32,7 +33,7 @@ from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import Mode, Phase, PlayerView, WrongPhase
 from dixit_tui.sanitize import CLUE_MAX
 from dixit_tui.textual_host.process_caches import forget_with_shared
-from dixit_tui.textual_host.quiet_focus import QuietFocus
+from dixit_tui.textual_host.quiet_focus import quiet_focus
 from dixit_tui.textual_host.row_compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import FULL
@@ -122,7 +123,8 @@ class Column(Vertical, LaidOutOnce):
     """The main column (see LaidOutOnce)."""
 
 
-class TableScreen(QuietFocus, SameSizeResize, Screen[None]):  # QuietFocus: no repaint when the focus moves
+class TableScreen(SameSizeResize, Screen[None]):
+    focused: Reactive[Widget | None] = quiet_focus()  # the focus moves without repainting the whole table screen
     CSS_PATH = "table.tcss"
     AUTO_FOCUS = ""  # no automatic focus (None would fall back to the app's "*": the first widget, even hidden)
     HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-narrow"), (110, "-wide")]

@@ -126,10 +126,10 @@ def _switch_off_issue23(name: str) -> bool:
         from dixit_tui.textual_host.row_compositor import LaidOutOnce
 
         del LaidOutOnce._size_updated
-    elif name in _APP_OVERRIDES:  # the app's mixin (textual_host/screen_mount.py) holds the override
-        from dixit_tui.textual_host.screen_mount import LaidOutOnceMount
+    elif name in _APP_OVERRIDES:
+        from dixit_tui.tui.app import DixitApp
 
-        delattr(LaidOutOnceMount, _APP_OVERRIDES[name])
+        delattr(DixitApp, _APP_OVERRIDES[name])
     else:
         return False
     return True
