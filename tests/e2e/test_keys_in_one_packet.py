@@ -39,6 +39,10 @@ def field(client: PtyClient, label: str) -> str:
 
 
 async def shows(client: PtyClient, label: str, value: str) -> None:
+    """The field comes to show `value` (keys acting out of order leave another value for good: "54" then "5" for
+    Backspace, 4; a quiet screen is not proof the keys were read, on a loaded machine: seen once under -n 2)."""
+    await settle_screen(client)
+    await client.wait_until(lambda: field(client, label) == value, TIMEOUT, f"{label} to show {value}")
     await settle_screen(client)
     assert field(client, label) == value, (label, text(client))
 

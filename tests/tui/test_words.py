@@ -59,7 +59,7 @@ async def test_start_is_offered_only_when_the_table_can_start() -> None:
         await settle(pa)
         view = await session_of(ana).create(options())
         await settle(pa)
-        assert status(ana).startswith("Waiting for players:")
+        assert status(ana) == "Waiting for players. A refresh game needs 3 to 8 players; there is 1."
         assert not any(k.endswith(" Start") for k in keys(ana)), keys(ana)
         assert not any(k.key == "s" for k in table_of(ana).query_one(KeyBar).keys)  # not even greyed out
         await seat_many(coord, ["ben", "cara"], view.code)
