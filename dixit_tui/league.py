@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dixit_tui.bots.player import BotPlayer
-from dixit_tui.bots.strategy import strategy_named
+from dixit_tui.bots.strategy_names import strategy_named
 from dixit_tui.coordinator import Coordinator, PlayerSession, TableOptions, TableView
 from dixit_tui.coordinator.limits import DEFAULT_TABLE_LIMITS
 from dixit_tui.engine import Mode, Profile

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from dixit_tui.bots.strategy import STRATEGY_NAMES
+from dixit_tui.bots.strategy_names import STRATEGY_NAMES
 from dixit_tui.engine import Mode, Profile, player_range, profile_for
 from dixit_tui.league import League, run_league
 from dixit_tui.usage import UsageError

@@ -20,7 +20,7 @@ from typing import Any
 import asyncssh
 
 from dixit_tui.bots.cli import ProtocolBot, SetupError
-from dixit_tui.bots.strategy import strategy_named
+from dixit_tui.bots.strategy_names import strategy_named
 from dixit_tui.engine import Mode, Profile
 from dixit_tui.league import League, StrategyStats, play_games
 

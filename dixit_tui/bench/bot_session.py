@@ -15,7 +15,8 @@ import asyncssh
 from dixit_tui.bench.measurement import Measurement
 from dixit_tui.bench.stats import CLOCK
 from dixit_tui.bots.brain import Brain, Key
-from dixit_tui.bots.strategy import Action, strategy_named
+from dixit_tui.bots.strategy import Action
+from dixit_tui.bots.strategy_names import strategy_named
 from dixit_tui.bots.view import BotView
 from dixit_tui.engine import Phase
 from dixit_tui.protocol.kinds import MessageType

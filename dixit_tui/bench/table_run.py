@@ -19,7 +19,8 @@ from dixit_tui.bench.stats import CLOCK
 from dixit_tui.bench.watcher import Watcher
 from dixit_tui.bots.brain import Brain, Key
 from dixit_tui.bots.cli import command_message
-from dixit_tui.bots.strategy import Action, strategy_named
+from dixit_tui.bots.strategy import Action
+from dixit_tui.bots.strategy_names import strategy_named
 
 RECAP_MARKER = "Close (Enter)"  # the recap modal after each reveal; it covers the table at 100x30
 

@@ -27,7 +27,8 @@ import asyncssh
 from dixit_tui import ssh_client
 from dixit_tui.bots.brain import Brain, Key
 from dixit_tui.bots.player import BOT_NAMES
-from dixit_tui.bots.strategy import Action, ClueAction, Strategy, SubmitAction, VoteAction, strategy_named
+from dixit_tui.bots.strategy import Action, ClueAction, Strategy, SubmitAction, VoteAction
+from dixit_tui.bots.strategy_names import strategy_named
 from dixit_tui.bots.view import BotView
 from dixit_tui.engine import ErrorCode, Phase
 from dixit_tui.protocol.kinds import MessageType

@@ -38,8 +38,8 @@ from dixit_tui.bots.strategy import (
     Strategy,
     SubmitAction,
     VoteAction,
-    strategy_named,
 )
+from dixit_tui.bots.strategy_names import strategy_named
 from dixit_tui.bots.view import BotView
 from dixit_tui.coordinator import (
     Coordinator,

@@ -293,22 +293,6 @@ class RandomStrategy:
         return rng.sample(open_slots, k), red
 
 
-STRATEGIES: dict[str, type[SmartStrategy] | type[RandomStrategy]] = {"smart": SmartStrategy, "random": RandomStrategy}
-STRATEGY_NAMES = ("random", "smart", "shrewd")  # shrewd: dixit_tui/bots/shrewd.py (built on smart's helpers)
-
-
-def strategy_named(name: str) -> Strategy:
-    """A fresh strategy by name: "random", "smart" or "shrewd". ValueError for anything else."""
-    if name == "shrewd":
-        from dixit_tui.bots.shrewd import ShrewdStrategy
-
-        return ShrewdStrategy()
-    try:
-        return STRATEGIES[name]()
-    except KeyError:
-        raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGY_NAMES)}") from None
-
-
 # --- from a view to the one action owed ------------------------------------------------------------------------
 
 

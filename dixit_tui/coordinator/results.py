@@ -5,13 +5,21 @@ stand-in made."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from dixit_tui.engine import Mode
+from dixit_tui.coordinator.models import TableOptions
+from dixit_tui.engine import GameState, Mode
 from dixit_tui.engine.events import CardsSubmitted, ClueGiven, Event, VoteCast
 
-if TYPE_CHECKING:
-    from dixit_tui.coordinator.table import Table
+
+class ResultSeat(Protocol):
+    """What a result says of a seat (a `table.Seat`)."""
+
+    name: str
+    key: str | None
+    bot: bool
+    builtin: bool
+    removed: bool
 
 
 def count_moves(moves: dict[int, list[int]], events: Sequence[Event], stand_in: bool) -> None:
@@ -23,13 +31,13 @@ def count_moves(moves: dict[int, list[int]], events: Sequence[Event], stand_in: 
             counts[1] += stand_in
 
 
-def result_record(table: Table[Any]) -> dict[str, Any]:
-    """The "result" record of the table's game, which has just ended."""
-    assert table.game is not None
-    state = table.game.state
+def result_record(
+    code: str, options: TableOptions, state: GameState, seats: Sequence[ResultSeat], moves: dict[int, list[int]]
+) -> dict[str, Any]:
+    """The "result" record of a table's game, which has just ended: `moves` as `count_moves` counted them."""
     players = []
-    for index, seat in enumerate(table.seats):
-        moves, stood_in = table.moves.get(index, [0, 0])
+    for index, seat in enumerate(seats):
+        made, stood_in = moves.get(index, [0, 0])
         players.append(
             {
                 "seat": index,
@@ -40,15 +48,15 @@ def result_record(table: Table[Any]) -> dict[str, Any]:
                 "score": state.scores[index],
                 "team": state.team_of(index) if state.config.mode is Mode.TEAM else None,
                 "removed": seat.removed,
-                "moves": moves,
+                "moves": made,
                 "stand_ins": stood_in,
             }
         )
     return {
         "t": "result",
-        "code": table.code,
-        "mode": table.options.mode,
-        "profile": table.options.profile,
+        "code": code,
+        "mode": options.mode,
+        "profile": options.profile,
         "turn": state.turn.number,
         "winners": list(state.winners),
         "players": players,

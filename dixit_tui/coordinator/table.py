@@ -770,7 +770,7 @@ class Table(Generic[S]):
             rec["stand_in"] = stand_in
         updates = self.record(rec, (events, after))
         if any(isinstance(event, GameEnded) for event in events):
-            self.record(result_record(self))
+            self.record(result_record(self.code, self.options, self.game.state, self.seats, self.moves))
         return updates
 
     def _clue_prompt(self) -> str:

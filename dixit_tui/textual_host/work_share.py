@@ -45,10 +45,12 @@ def measure_session_work() -> None:
     ones are put back behind it. The table's own work (timers, bots) runs in a fresh context and is nobody's.
 
     Only for asyncio's own event loop (its `Handle` and `_ready` queue); elsewhere nothing is patched or measured and
-    `check_work_measured` says so in the log."""
+    `check_work_measured` says so in the log. Idempotent."""
     global _measuring, _unmeasured_run
     from textual._context import active_app
 
+    if _measuring:
+        return
     handle_class = asyncio.events.Handle
     run = getattr(handle_class, "_run", None)
     if run is None or not callable(run):  # (`check_work_measured` says so at the server's start)
@@ -136,12 +138,11 @@ def measure_session_work() -> None:
 
 
 async def check_work_measured() -> bool:
-    """At server start: whether the running loop's work is measured per session (asyncio's own loop, with its
-    ready queue, running the patched `Handle._run`). If not, one WARNING says `cpu_share` is inactive. Never raises."""
+    """At server start: measure the loop's work per session (`measure_session_work`), and whether it is measured
+    (asyncio's own loop, with its ready queue, running the patched `Handle._run`). If not, one WARNING says
+    `cpu_share` is inactive. Never raises."""
     try:
-        from dixit_tui.textual_host.patches import install_textual_patches
-
-        install_textual_patches()
+        measure_session_work()
         loop = asyncio.get_running_loop()
         reason = None
         if not _measuring:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dixit_tui.bots.bench_strength import play_game
-from dixit_tui.bots.strategy import strategy_named
+from dixit_tui.bots.strategy_names import strategy_named
 from dixit_tui.decks import resolve_decks
 from dixit_tui.engine import GameConfig, Mode, Profile
 from dixit_tui.league import run_league

@@ -23,9 +23,9 @@ from dixit_tui.bots.strategy import (
     clue_allowed,
     decide,
     legal,
-    strategy_named,
     to_command,
 )
+from dixit_tui.bots.strategy_names import strategy_named
 from dixit_tui.bots.view import BotView
 from dixit_tui.decks import resolve_decks
 from dixit_tui.engine import (

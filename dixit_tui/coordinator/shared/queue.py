@@ -27,12 +27,11 @@ from dixit_tui.coordinator.matchmaker import Ask, Ticket, choose
 from dixit_tui.coordinator.models import QueueUpdate
 from dixit_tui.engine import ErrorCode, Mode, Profile
 from dixit_tui.log_caps import REPEATS
-from dixit_tui.store.redis_store import StoreUnavailable
+from dixit_tui.store.redis_store import RedisStore, StoreUnavailable
 
 if TYPE_CHECKING:
     from dixit_tui.coordinator.matchmaker import Matchmaker
     from dixit_tui.coordinator.player_session import SessionTable
-    from dixit_tui.coordinator.shared.tables import SharedTables
 
 log = logging.getLogger(__name__)
 log.addFilter(REPEATS)  # (an outage fails every tick the same way)
@@ -56,10 +55,10 @@ def _text(value: bytes | str) -> str:
 
 
 class SharedQueue:
-    def __init__(self, matchmaker: Matchmaker, shared: SharedTables, *, ttl: float = 6.0) -> None:
+    def __init__(self, matchmaker: Matchmaker, store: RedisStore, worker: str, *, ttl: float = 6.0) -> None:
         self.matchmaker = matchmaker
-        self.shared = shared
-        self.store = shared.store
+        self.store = store
+        self.worker = worker
         self.key = f"{self.store.prefix}queue"
         self.news = f"{self.store.prefix}queue:news"
         self.ttl = ttl
@@ -76,7 +75,7 @@ class SharedQueue:
         ask = ticket.ask
         return json.dumps(
             {
-                "w": self.shared.worker,
+                "w": self.worker,
                 "name": session.name,
                 "key": session.identity.key,
                 "bot": session.identity.bot,
@@ -118,8 +117,8 @@ class SharedQueue:
         """If this worker is the matchmaker: open every table that can open now."""
         async with self.lock:
             try:
-                holder = await self.store.take_lease("matchmaker", self.shared.worker, self.ttl)
-                if holder != self.shared.worker:
+                holder = await self.store.take_lease("matchmaker", self.worker, self.ttl)
+                if holder != self.worker:
                     return
                 raw = {_text(k): _text(v) for k, v in (await self.store.client.hgetall(self.key)).items()}
             except (RedisError, StoreUnavailable) as err:
@@ -157,7 +156,7 @@ class SharedQueue:
         now = time.time()
         for ticket_id, text in raw.items():
             data: dict[str, Any] = json.loads(text)
-            if data["w"] == self.shared.worker:
+            if data["w"] == self.worker:
                 ticket = self.mine.get(ticket_id)
                 if ticket is None or not ticket.waiting():
                     gone.append(ticket_id)
@@ -263,4 +262,4 @@ class SharedQueue:
                 await self.store.client.hdel(self.key, *self.mine)
         self.mine.clear()
         with contextlib.suppress(RedisError, StoreUnavailable):
-            await self.store.release_lease("matchmaker", self.shared.worker)
+            await self.store.release_lease("matchmaker", self.worker)

@@ -6,20 +6,28 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from dixit_tui.store.base import Record, StoredTable
+from dixit_tui.store.redis_store import RedisStore
 
 if TYPE_CHECKING:
     from dixit_tui.coordinator.player_session import SessionTable
-    from dixit_tui.coordinator.shared.tables import SharedTables
+
+
+class Replicas(Protocol):
+    """What a table's lock asks of the worker's replicas (`tables.SharedTables`)."""
+
+    async def sync(self, table: SessionTable) -> None: ...
+
+    async def publish_presence(self, table: SessionTable) -> None: ...
 
 
 class SyncedLock:
     """A table's lock that catches the replica up with Redis when taken, and publishes who is connected here when
     given back. `seq`: the last record of the table folded into the replica."""
 
-    def __init__(self, shared: SharedTables, table: SessionTable, seq: int) -> None:
+    def __init__(self, shared: Replicas, table: SessionTable, seq: int) -> None:
         self.shared = shared
         self.table = table
         self.seq = seq
@@ -46,23 +54,24 @@ class SyncedLock:
 
 class SharedStore:
     """The coordinator's `Store` on Redis for several workers: appends are compare-and-append after the record the
-    table's replica folded last (StoreConflict if another worker appended first)."""
+    table's replica folded last (StoreConflict if another worker appended first). `locks`: each table's lock at this
+    worker (`SharedTables.locks`), which knows the record its replica folded last."""
 
-    def __init__(self, shared: SharedTables) -> None:
-        self.shared = shared
-        self.redis = shared.store
+    def __init__(self, redis: RedisStore, locks: dict[str, SyncedLock]) -> None:
+        self.redis = redis
+        self.locks = locks
 
     async def append(self, code: str, records: Sequence[Record]) -> None:
-        lock = self.shared.lock_of(code)
+        lock = self.locks.get(code)
         expected = lock.seq if lock is not None else 0
         seq = await self.redis.append_at(code, expected, records)  # StoreConflict if another worker appended first
         if lock is not None:
             lock.seq, lock.fresh = seq, False
         if any(r.get("t") == "closed" for r in records):
-            self.shared.locks.pop(code, None)
+            self.locks.pop(code, None)
 
     async def snapshot(self, code: str, data: Record) -> None:
-        lock = self.shared.lock_of(code)
+        lock = self.locks.get(code)
         if lock is None:
             return
         await self.redis.snapshot_at(code, lock.seq, data)

@@ -60,7 +60,8 @@ class SharedTables:
         `sharing=shared` (it attaches itself). `revive` brings a built-in bot back to its seat when the worker it ran
         in died (the server passes `bots.player.revive_bot`); None: such bots stay away."""
         self.store = store
-        self.saving = SharedStore(self)  # the coordinator's store: compare-and-append after what the replica folded
+        self.locks: dict[str, SyncedLock] = {}  # each table's lock (and so its replica's place), until it closes
+        self.saving = SharedStore(store, self.locks)  # the coordinator's store: compare-and-append after the replica
         self.worker = worker or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.tick_every = tick
         self.presence_ttl = presence_ttl
@@ -68,7 +69,6 @@ class SharedTables:
         self.revive = revive
         self.tries = Tries(store)
         self._syncing: set[str] = set()
-        self.locks: dict[str, SyncedLock] = {}  # each table's lock (and so its replica's place), until it closes
         self._again: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -87,7 +87,7 @@ class SharedTables:
 
     def queue(self, matchmaker: Matchmaker) -> SharedQueue:
         """The coordinator's matchmaker's queue: one for every worker (one matchmaker of them all seats it)."""
-        self.shared_queue = SharedQueue(matchmaker, self)
+        self.shared_queue = SharedQueue(matchmaker, self.store, self.worker)
         return self.shared_queue
 
     # --- its parts, as they were named when they were one -------------------------------------------------------
