@@ -109,6 +109,20 @@ def test_the_ssh_transport_imports_no_tui_module() -> None:
     assert upward == [], upward
 
 
+def test_the_protocol_imports_no_transport_and_no_way_of_playing() -> None:
+    """The JSON-lines contract sits below what serves it: it imports no SSH module, no screen, no line mode and no bot
+    (bots and the SSH layer import it). Before, protocol/plain.py (the commands of a session without a terminal, now
+    plain_commands.py) imported the line mode and ssh/terminal.py, which put the protocol above the bots that use it."""
+    above = {"ssh", "tui", "line_mode", "bots", "textual_host", "plain_commands", COMPOSITION_ROOT}
+    upward = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in sorted((ROOT / "protocol").rglob("*.py"))
+        for name, line in imported(path)
+        if part_of(name) in above
+    ]
+    assert upward == [], upward
+
+
 def test_no_two_parts_of_the_product_import_each_other() -> None:
     edges = part_edges()
     found = cycles(edges)
