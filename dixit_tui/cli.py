@@ -23,7 +23,7 @@ from dixit_tui.usage import UsageError
 
 # subcommand -> (module, help).
 COMMANDS: dict[str, tuple[str, str]] = {
-    "serve": ("dixit_tui.ssh.serve", "run the SSH game server"),
+    "serve": ("dixit_tui.serve", "run the SSH game server"),
     "simulate": ("dixit_tui.simulate", "play random legal games through the engine and print statistics"),
     "replay": ("dixit_tui.replay", "print the transcript of a saved game"),
     "prune": ("dixit_tui.prune", "delete the saved games past their retention (finished and abandoned games)"),

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dixit_tui.cli import main, parse
-from dixit_tui.ssh.serve import data_folders, parse_limits, parse_table_limits
+from dixit_tui.serve import data_folders, parse_limits, parse_table_limits
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -4,9 +4,9 @@ however far round.
 
 The parts: each package of dixit_tui (bench, bots, coordinator, decks, engine, protocol, ssh, store, textual_host,
 tui, ...) and each top-level module (cli.py, sanitize.py, line_mode.py, ...) on its own, since the top level holds
-both the small shared pieces (sanitize, counts) and the commands that use everything (cli, replay, league). One module
-is a part of its own too: ssh/serve.py, the composition root, which builds the coordinator, the app factory, the bots
-and the command handler, so it imports every part and no part but the command line and the benchmark imports it.
+both the small shared pieces (sanitize, counts) and the commands that use everything (cli, replay, league, and
+serve.py, the composition root, which builds the coordinator, the app factory, the bots and the command handler: it
+imports every part, and no part but the command line and the benchmark imports it).
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from pathlib import Path
 import dixit_tui
 
 ROOT = Path(dixit_tui.__file__).parent
-COMPOSITION_ROOT = "ssh.serve"
 
 
 def module_name(path: Path) -> str:
-    """dixit_tui/ssh/serve.py -> "ssh.serve"; dixit_tui/engine/__init__.py -> "engine"."""
+    """dixit_tui/ssh/server.py -> "ssh.server"; dixit_tui/engine/__init__.py -> "engine"."""
     parts = path.relative_to(ROOT).with_suffix("").parts
     if parts[-1] == "__init__":
         parts = parts[:-1]
@@ -45,8 +44,6 @@ def imported(path: Path) -> Iterator[tuple[str, int]]:
 
 
 def part_of(module: str) -> str:
-    if module == COMPOSITION_ROOT or module.startswith(COMPOSITION_ROOT + "."):
-        return COMPOSITION_ROOT
     return module.split(".")[0]
 
 
@@ -96,15 +93,28 @@ def cycles(edges: dict[str, dict[str, list[str]]]) -> list[list[str]]:
 
 
 def test_the_ssh_transport_imports_no_tui_module() -> None:
-    """Only the composition root (ssh/serve.py) may: it hands the server the app factory and the work every app of the
-    process shares (tui/shared_work.py). Before, ssh/session.py imported five tui cache modules and ssh/terminal.py
-    the tui's Capabilities."""
+    """The composition root (dixit_tui/serve.py, outside the SSH layer) hands the server the app factory and the work
+    every app of the process shares (tui/shared_work.py). Before, ssh/session.py imported five tui cache modules and
+    ssh/terminal.py the tui's Capabilities."""
     upward = [
         f"{path.relative_to(ROOT)}:{line}: {name}"
         for path in sorted((ROOT / "ssh").rglob("*.py"))
-        if module_name(path) != COMPOSITION_ROOT
         for name, line in imported(path)
         if name == "tui" or name.startswith("tui.")
+    ]
+    assert upward == [], upward
+
+
+def test_the_protocol_imports_no_transport_and_no_way_of_playing() -> None:
+    """The JSON-lines contract sits below what serves it: it imports no SSH module, no screen, no line mode and no bot
+    (bots and the SSH layer import it). Before, protocol/plain.py (the commands of a session without a terminal, now
+    plain_commands.py) imported the line mode and ssh/terminal.py, which put the protocol above the bots that use it."""
+    above = {"ssh", "tui", "line_mode", "bots", "textual_host", "plain_commands", "serve"}
+    upward = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in sorted((ROOT / "protocol").rglob("*.py"))
+        for name, line in imported(path)
+        if part_of(name) in above
     ]
     assert upward == [], upward
 

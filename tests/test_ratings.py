@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from dixit_tui.coordinator import Coordinator, Identity
-from dixit_tui.protocol.plain import handle_plain
+from dixit_tui.plain_commands import handle_plain
 from dixit_tui.protocol.schema import validate_message
 from dixit_tui.ratings import Ratings, fold, placings, rebuild
 from dixit_tui.store import SqliteStore

@@ -213,7 +213,7 @@ def test_name_key_works_on_raw_or_clean_names(text: str) -> None:
 
 
 def test_ssh_user_is_one_rule_for_the_lobby_hint_and_plain_help() -> None:
-    from dixit_tui.protocol.plain import help_text
+    from dixit_tui.plain_commands import help_text
     from dixit_tui.sanitize import ssh_user
     from dixit_tui.tui.lobby import shell_hint
 

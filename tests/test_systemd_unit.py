@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from dixit_tui.cli import parse
-from dixit_tui.ssh.serve import data_folders
+from dixit_tui.serve import data_folders
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "contrib" / "systemd" / "dixit-tui.service"

@@ -1,6 +1,6 @@
 """Textual's insides are touched in one package, `dixit_tui/textual_host/`: no other product module imports a private
-Textual module or name, or replaces a method (`type: ignore[method-assign]`), but the modules the table's redesign
-removes (issue 23), written here as known exceptions: the list may only shrink."""
+Textual module or name, or replaces a method (`type: ignore[method-assign]`). (Until issue 23 moved them into the
+package, the table screen's speed patches in `dixit_tui/tui/` were listed here as exceptions.)"""
 
 from __future__ import annotations
 
@@ -11,19 +11,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "dixit_tui"
 HOST = "dixit_tui/textual_host/"
-
-TO_BE_REMOVED = frozenset(
-    f"dixit_tui/tui/{name}.py"
-    for name in (
-        "compositor",
-        "styled_lines",
-        "shared_styles",
-        "shared_css",
-        "screen_patches",
-    )
-)
-"""Bent out of Textual's insides for the speed of the table screen; removed by the redesign (a table drawn from data,
-issue 23). Listed in dixit_tui/textual_host/__init__.py too."""
 
 NOT_TEXTUAL = {
     "dixit_tui/ssh/ignore_packets.py": ("SSHServerConnection.send_packet =", "asyncssh's (runtime_internals.py)"),
@@ -64,7 +51,7 @@ def private_textual_imports(tree: ast.Module) -> list[str]:
 def test_no_private_textual_import_outside_the_host_package() -> None:
     found = {}
     for name, path in product_files().items():
-        if name.startswith(HOST) or name in TO_BE_REMOVED:
+        if name.startswith(HOST):
             continue
         imports = private_textual_imports(ast.parse(path.read_text(encoding="utf-8")))
         if imports:
@@ -75,7 +62,7 @@ def test_no_private_textual_import_outside_the_host_package() -> None:
 def test_no_method_replaced_outside_the_host_package() -> None:
     found = {}
     for name, path in product_files().items():
-        if name.startswith(HOST) or name in TO_BE_REMOVED:
+        if name.startswith(HOST):
             continue
         allowed = NOT_TEXTUAL.get(name, ("\0", ""))[0]
         lines = [
@@ -89,14 +76,11 @@ def test_no_method_replaced_outside_the_host_package() -> None:
 
 
 def test_the_known_exceptions_are_still_there() -> None:
-    """An exception whose file is gone (removed by the redesign) or no longer replaces a method leaves the list."""
+    """An exception that no longer replaces a method leaves the list."""
     files = product_files()
-    assert not TO_BE_REMOVED - set(files), "removed: take them out of TO_BE_REMOVED (and the package's docstring)"
     for name, (assignment, _) in NOT_TEXTUAL.items():
         lines = files[name].read_text(encoding="utf-8").splitlines()
         assert any(line.strip().startswith(assignment) and METHOD_ASSIGN.search(line) for line in lines), name
-    host_docstring = (PACKAGE / "textual_host/__init__.py").read_text(encoding="utf-8")
-    assert all(Path(name).name in host_docstring for name in TO_BE_REMOVED)
 
 
 def test_the_check_sees_each_kind_of_private_import() -> None:

@@ -16,7 +16,7 @@ import textual
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from dixit_tui.ssh.serve import check_internals_at_start
+from dixit_tui.serve import check_internals_at_start
 from dixit_tui.textual_host import internals, releases
 from dixit_tui.textual_host.check import LIBRARIES, check_internals, fingerprint, key, package_root, source_of
 from dixit_tui.textual_host.internals import CHECKED_WITH

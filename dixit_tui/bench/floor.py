@@ -31,7 +31,7 @@ from textual.app import App, ComposeResult
 from textual.message import Message
 from textual.widgets import Static
 
-from dixit_tui.ssh import serve
+from dixit_tui import serve
 from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 

@@ -2,10 +2,10 @@
 
 - `server.start_server(host, port, keys_dir, app_factory, command_handler=None, limits=Limits(), app_setup=())`
 - `session_runner.SessionIdentity`, `terminal.TerminalInfo`: what an app factory is given
-- `driver.SSHDriver`: the Textual driver; `keys`: the host key; `serve`: the `dixit-tui serve` command
+- `driver.SSHDriver`: the Textual driver; `keys`: the host key
 - the client side of the project's own connections (bots, benchmark, tests) is `dixit_tui/ssh_client.py`, outside it
 
-No module here but `serve` (the composition root) imports the tui: `serve` hands the server the app factory and the
-setup every app of the process shares (`tui/shared_work.py`), so the transport never reaches up
-(tests/test_import_graph.py).
+No module here imports the tui: `dixit_tui/serve.py` (the composition root, the `dixit-tui serve` command) hands the
+server the app factory and the setup every app of the process shares (`tui/shared_work.py`), so the transport never
+reaches up (tests/test_import_graph.py).
 """

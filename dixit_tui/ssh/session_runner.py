@@ -60,7 +60,7 @@ CommandHandler: TypeAlias = Callable[
 
 AppSetup: TypeAlias = Callable[[], None]
 """Work done before each PTY session's app runs, the same for every app of the process (so idempotent): what the
-composition root (`ssh/serve.py`) hands the server, e.g. the tui's `share_per_process_work`."""
+composition root (`serve.py`) hands the server, e.g. the tui's `share_per_process_work`."""
 
 INTERNAL_ERROR = "dixit-tui: internal error, sorry. Please reconnect.\r\n"
 

@@ -68,7 +68,7 @@ def _render_strip(self: Strip, console: Console) -> str:
     same after the line (reset). A segment with a link is sent Textual's way.
 
     The line as sent is kept per colour system (`_renders`), not on the strip as Textual does: sessions share strips
-    (the same line drawn once for every session showing it, see `dixit_tui.tui.process_caches`), and their terminals
+    (the same line drawn once for every session showing it, see `process_caches.py`), and their terminals
     may take different colour codes."""
     color_system = console._color_system or ColorSystem.TRUECOLOR
     key = (id(self), color_system)

@@ -7,9 +7,8 @@ see the caller's app as the active one). Player text is never put into markup an
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
-from collections.abc import Awaitable, Generator
+from collections.abc import Awaitable
 from functools import cache
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
@@ -17,7 +16,6 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.dom import NoScreen
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -44,12 +42,17 @@ from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
 from dixit_tui.textual_host.hosted import HostedDriver
 from dixit_tui.textual_host.key_order import KeyGate
+from dixit_tui.textual_host.screen_mount import get_screen_laid_out_once
+from dixit_tui.textual_host.screen_patches import (
+    SAME_SIZE_NO_LAYOUT,
+    install_screen_patches,
+    mark_styled_at_mount,
+)
+from dixit_tui.textual_host.shared_css import share_parsed_css
+from dixit_tui.textual_host.shared_styles import share_computed_styles
 from dixit_tui.tui.capabilities import FULL, Capabilities
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.name_note import name_note
-from dixit_tui.tui.screen_patches import LAID_OUT, SAME_SIZE_NO_LAYOUT, install_screen_patches, mark_styled_at_mount
-from dixit_tui.tui.shared_css import share_parsed_css
-from dixit_tui.tui.shared_styles import share_computed_styles
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import voided_notice
 from dixit_tui.tui.update_pacing import UpdatePacing, supersedes
@@ -73,23 +76,6 @@ class CoordinatorUpdate(Message):
         newer listing of the lobby (Textual then handles only the newer one: a busy session draws the latest state,
         not every step to it; when many join at once, a lobby draws the last listing, not one per join)."""
         return isinstance(message, CoordinatorUpdate) and supersedes(message.update, self.update)
-
-
-class _ScreenMounted(AwaitMount):
-    """Awaits a new screen's mounting, as Textual's AwaitMount does, then asks for its layout only if it has not been
-    laid out by its first resume (see `screen_patches.LAID_OUT`)."""
-
-    def __await__(self) -> Generator[None, None, None]:
-        async def await_mount() -> None:
-            screen = self._parent
-            if self._widgets:
-                await asyncio.wait([asyncio.create_task(w._mounted_event.wait()) for w in self._widgets])
-                if not getattr(screen, LAID_OUT, False):
-                    screen.refresh(layout=True)
-                with contextlib.suppress(NoScreen):
-                    screen.app._update_mouse_over(screen.screen)
-
-        return await_mount().__await__()
 
 
 @cache
@@ -120,6 +106,7 @@ def breakpoint_classes(dimension: int, breakpoints: list[tuple[int, str]]) -> se
 
 class DixitApp(App[int]):
     CSS_PATH = "dixit.tcss"
+    _get_screen = get_screen_laid_out_once  # a new screen laid out once, not again after mounting (textual_host)
     TITLE = "dixit-tui"
     ENABLE_COMMAND_PALETTE = False
     # Below MIN_WIDTH x MIN_HEIGHT every screen shows the "terminal too small" notice (screens with breakpoints
@@ -386,18 +373,6 @@ class DixitApp(App[int]):
                 return done
             return AwaitMount(self.screen, [])
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
-
-    def _get_screen(self, screen: Screen[Any] | str) -> tuple[Screen[Any], AwaitMount]:
-        """As Textual's, except that once a new screen has mounted, its layout is not asked for again when its first
-        resume laid it out already (Textual asks for it twice, and each time the whole new screen was laid out and
-        drawn once more). Without (tests/tui/patch_cost.py --off app.get_screen, 2026-12-07): a join +10.7% of
-        Python calls, opening the lobby +4.0%: kept."""
-        new = self.get_screen(screen)
-        if new.is_running:
-            return super()._get_screen(screen)
-        await_mount = _ScreenMounted(new, self._register(self, new))
-        self.call_next(await_mount)
-        return new, await_mount
 
     def _prepare_screen(self, screen: Screen[Any], *, notice: bool = True) -> None:
         """A new screen gets what it would otherwise get only once shown, each costing a restyle or a relayout of

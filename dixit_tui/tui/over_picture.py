@@ -7,8 +7,8 @@ from __future__ import annotations
 from rich.segment import Segment
 from textual.content import Content
 
+from dixit_tui.textual_host.process_caches import forget_with_shared
 from dixit_tui.tui.picture import Line, Picture, PictureCache
-from dixit_tui.tui.process_caches import forget_with_shared
 from dixit_tui.tui.table_words import Words
 
 _cache = forget_with_shared(PictureCache(pictures=64))

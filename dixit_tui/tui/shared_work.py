@@ -1,11 +1,11 @@
 """What every Textual app of the process may share, whatever app it is (the game's, the benchmark's floor): set up
-once by the composition root (`ssh/serve.py`), which hands `share_per_process_work` to the SSH server as the setup
+once by the composition root (`serve.py`), which hands `share_per_process_work` to the SSH server as the setup
 each session's app gets before it runs; the transport itself knows nothing of it."""
 
 from __future__ import annotations
 
-from dixit_tui.tui.shared_css import share_parsed_css
-from dixit_tui.tui.shared_styles import share_computed_styles
+from dixit_tui.textual_host.shared_css import share_parsed_css
+from dixit_tui.textual_host.shared_styles import share_computed_styles
 
 
 def share_per_process_work() -> None:

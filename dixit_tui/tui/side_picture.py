@@ -19,9 +19,9 @@ from textual.strip import Strip
 
 from dixit_tui.coordinator import TableView
 from dixit_tui.engine import Mode
+from dixit_tui.textual_host.process_caches import forget_with_shared
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.picture import Line, Picture, PictureCache
-from dixit_tui.tui.process_caches import forget_with_shared
 from dixit_tui.tui.score_track import track_rows
 from dixit_tui.tui.seat_rows import WIDE, SeatLine, legend_rows, seat_lines, seat_rows
 from dixit_tui.tui.table_words import Words

@@ -32,12 +32,13 @@ from dixit_tui.coordinator import ChatLine, OverUpdate, RevealUpdate, TableOptio
 from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.engine import Mode, Phase, PlayerView, WrongPhase
 from dixit_tui.sanitize import CLUE_MAX
+from dixit_tui.textual_host.process_caches import forget_with_shared
+from dixit_tui.textual_host.quiet_focus import quiet_focus
+from dixit_tui.textual_host.row_compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import FULL
-from dixit_tui.tui.compositor import LaidOutOnce, RowCompositor
 from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.main_modes import MainMode
-from dixit_tui.tui.process_caches import forget_with_shared
 from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Choices, Question, Words
@@ -123,6 +124,7 @@ class Column(Vertical, LaidOutOnce):
 
 
 class TableScreen(SameSizeResize, Screen[None]):
+    focused: Reactive[Widget | None] = quiet_focus()  # the focus moves without repainting the whole table screen
     CSS_PATH = "table.tcss"
     AUTO_FOCUS = ""  # no automatic focus (None would fall back to the app's "*": the first widget, even hidden)
     HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-narrow"), (110, "-wide")]
@@ -148,11 +150,6 @@ class TableScreen(SameSizeResize, Screen[None]):
         # would otherwise put the 3 in the text box: a bubbling binding runs after the box took the next key).
         Binding("escape", "back", "Back to the table", priority=True),
     ]
-
-    # Textual's Screen repaints all of itself when the focus moves (a reactive with repaint): the table moves the
-    # focus at every phase change (hand, dial, nothing). The widgets that gain or lose :focus restyle themselves.
-    # (Without: a phase change +7.1% of Python calls, tests/tui/patch_cost.py --off focused, 2026-12-07: kept.)
-    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     def __init__(self, view: TableView, host: Host) -> None:
         super().__init__()

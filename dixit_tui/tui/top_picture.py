@@ -16,8 +16,8 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.content import Content
 
+from dixit_tui.textual_host.process_caches import forget_with_shared
 from dixit_tui.tui.picture import Line, Picture, PictureCache
-from dixit_tui.tui.process_caches import forget_with_shared
 from dixit_tui.tui.table_words import Words
 
 STATUS_ROWS = 2  # the status line's rows at most

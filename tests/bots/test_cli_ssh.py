@@ -16,8 +16,8 @@ from dixit_tui.bots.brain import Brain
 from dixit_tui.bots.cli import bot_names, command_message
 from dixit_tui.bots.strategy import RandomStrategy
 from dixit_tui.bots.view import BotView
+from dixit_tui.serve import build_command_handler, build_coordinator
 from dixit_tui.ssh.keys import ensure_host_key
-from dixit_tui.ssh.serve import build_command_handler, build_coordinator
 from tests.e2e.harness import HOST, running_server
 from tests.e2e.json_client import JsonClient
 

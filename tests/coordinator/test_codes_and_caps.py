@@ -222,7 +222,7 @@ async def test_bots_per_table_are_capped() -> None:
 
 
 def test_the_new_limits_are_serve_limits_beside_the_ssh_ones() -> None:
-    from dixit_tui.ssh.serve import parse_limits, parse_table_limits
+    from dixit_tui.serve import parse_limits, parse_table_limits
 
     items = ["max_tables=5", "login_timeout=20", "max-bots-per-table=2", "reconnect_delay=0.25"]
     tables = parse_table_limits(items)

@@ -9,7 +9,7 @@ from dixit_tui.coordinator.timers import random_stand_in
 from dixit_tui.engine import GiveClue, Phase, RuleError, VoidTurn, decide, view_for
 from dixit_tui.engine.game import Game
 from dixit_tui.engine.random_play import random_command
-from dixit_tui.ssh.serve import smart_stand_in
+from dixit_tui.serve import smart_stand_in
 from tests.engine.helpers import make_game
 
 

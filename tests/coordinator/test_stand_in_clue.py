@@ -11,7 +11,7 @@ import pytest
 from dixit_tui.bots.similarity import content_stems, stem
 from dixit_tui.bots.strategy import candidate_words
 from dixit_tui.coordinator import Coordinator
-from dixit_tui.ssh.serve import smart_stand_in
+from dixit_tui.serve import smart_stand_in
 from tests.coordinator.clients import game_of, table_of
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from dixit_tui.coordinator import Coordinator
-from dixit_tui.ssh.serve import (
+from dixit_tui.serve import (
     build_app_factory,
     build_command_handler,
     build_coordinator,

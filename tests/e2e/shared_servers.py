@@ -30,7 +30,7 @@ import pytest
 from dixit_tui.bots.player import revive_bot
 from dixit_tui.coordinator import Coordinator
 from dixit_tui.coordinator.shared import RemoteSeat, SharedTables
-from dixit_tui.ssh.serve import (
+from dixit_tui.serve import (
     build_app_factory,
     build_command_handler,
     build_coordinator,

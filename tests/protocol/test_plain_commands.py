@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from dixit_tui.coordinator import Coordinator, Identity
-from dixit_tui.protocol.plain import handle_plain
+from dixit_tui.plain_commands import handle_plain
 
 
 class Out:

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator, ValidationError
 
+from dixit_tui.plain_commands import tables_json
 from dixit_tui.protocol.commands import HANDLERS
 from dixit_tui.protocol.json_stream import MAX_LINE
-from dixit_tui.protocol.plain import tables_json
 from dixit_tui.protocol.schema import load_schema, validate_message
 from tests.protocol.clients import Game
 from tests.protocol.moves import Message

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from dixit_tui.coordinator import Coordinator, Identity
-from dixit_tui.protocol.plain import tables_text
+from dixit_tui.plain_commands import tables_text
 from tests.tui.fixtures import options
 
 

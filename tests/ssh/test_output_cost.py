@@ -25,7 +25,7 @@ from textual.widget import Widget
 
 from dixit_tui.textual_host import strip_filter
 from dixit_tui.textual_host.patches import install_textual_patches
-from dixit_tui.tui.process_caches import forget_shared
+from dixit_tui.textual_host.process_caches import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import coordinator, default_move, default_move_pending, phase, play_until, settle
 from tests.tui.screen_cost import count, eight_bots

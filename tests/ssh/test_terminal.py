@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
+from dixit_tui.serve import add_arguments, data_folders
 from dixit_tui.ssh.ascii_forms import ascii_forms
-from dixit_tui.ssh.serve import add_arguments, data_folders
 from dixit_tui.ssh.session_runner import connect_hint
 from dixit_tui.ssh.terminal import (
     build_terminal_info,
@@ -86,7 +86,7 @@ def test_serve_arguments() -> None:
 def test_limits_are_configurable_from_the_command_line() -> None:
     import pytest
 
-    from dixit_tui.ssh.serve import parse_limits
+    from dixit_tui.serve import parse_limits
 
     limits = parse_limits(["login_timeout=12.5", "max-unauthenticated-per-ip=3", "max_size=200x60"])
     assert (limits.login_timeout, limits.max_unauthenticated_per_ip, limits.max_size) == (12.5, 3, (200, 60))

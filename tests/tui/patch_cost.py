@@ -41,21 +41,21 @@ def _switch_off(name: str) -> None:
     import importlib
 
     def off(module: str, *functions: str) -> None:
-        mod = importlib.import_module(f"dixit_tui.tui.{module}")
+        mod = importlib.import_module(f"dixit_tui.textual_host.{module}")
         for function in functions:
             setattr(mod, function, _noop)
 
     if name == "none":
         return
     if name == "screen_patches":
-        from dixit_tui.tui import screen_patches
-        from dixit_tui.tui.styled_lines import share_styled_lines
+        from dixit_tui.textual_host import screen_patches
+        from dixit_tui.textual_host.styled_lines import share_styled_lines
 
         screen_patches.install_screen_patches = share_styled_lines  # (styled_lines is not this module's)
         screen_patches.mark_styled_at_mount = _noop
         return
     if name.startswith("screen_patches."):
-        from dixit_tui.tui import screen_patches
+        from dixit_tui.textual_host import screen_patches
 
         part = name.split(".", 1)[1]
         if part == "resume":
@@ -96,20 +96,20 @@ def _switch_off_issue23(name: str) -> bool:
     elif name == "compositor.shown_rows":  # every row drawn is sent (none found shown already)
         from textual._compositor import Compositor
 
-        from dixit_tui.tui import compositor
+        from dixit_tui.textual_host import row_compositor as compositor
 
         compositor._shown_already = lambda *args: False
         compositor.RowCompositor.render_full_update = Compositor.render_full_update  # type: ignore[method-assign]
     elif name == "compositor.shared_rows":  # each screen makes its own rows (no process-wide lookup)
-        from dixit_tui.tui import compositor
+        from dixit_tui.textual_host import row_compositor as compositor
 
         compositor._shared_row = lambda cut_key, cuts, parts: compositor._Row(parts, cuts)
     elif name == "compositor.cover":  # the widgets hidden behind others are drawn too
-        from dixit_tui.tui import compositor
+        from dixit_tui.textual_host import row_compositor as compositor
 
         compositor._Cover.covers = lambda self, region: False  # type: ignore[method-assign]
     elif name == "styled_lines":
-        from dixit_tui.tui import screen_patches
+        from dixit_tui.textual_host import screen_patches
 
         screen_patches.share_styled_lines = _noop
     elif name == "strip_filter":
@@ -123,7 +123,7 @@ def _switch_off_issue23(name: str) -> bool:
 
         TableScreen.focused = Screen.__dict__["focused"]
     elif name == "laid_out_once":
-        from dixit_tui.tui.compositor import LaidOutOnce
+        from dixit_tui.textual_host.row_compositor import LaidOutOnce
 
         del LaidOutOnce._size_updated
     elif name in _APP_OVERRIDES:
@@ -138,8 +138,8 @@ def _switch_off_issue23(name: str) -> bool:
 async def _measure(cpu: int) -> dict[str, float]:
     from dixit_tui.coordinator import Identity
     from dixit_tui.textual_host.patches import install_textual_patches
+    from dixit_tui.textual_host.process_caches import forget_shared
     from dixit_tui.tui.app import DixitApp
-    from dixit_tui.tui.process_caches import forget_shared
     from dixit_tui.tui.shared_work import share_per_process_work
     from tests.tui.fixtures import coordinator, options, settle
     from tests.work_counters import PythonCalls

@@ -35,8 +35,8 @@ from textual.widgets import Static
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.textual_host.patches import install_textual_patches
+from dixit_tui.textual_host.row_compositor import RowCompositor
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.compositor import RowCompositor
 from tests.tui.fixtures import coordinator, default_move, options, seat_many, settle
 from tests.work_counters import wrapped_methods
 

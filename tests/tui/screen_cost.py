@@ -11,8 +11,8 @@ from typing import Any
 from textual.pilot import Pilot
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.textual_host.process_caches import forget_shared
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.process_caches import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import (
     coordinator,

@@ -14,7 +14,7 @@ from unittest.mock import patch
 from textual._styles_cache import StylesCache
 from textual.strip import Strip
 
-from dixit_tui.tui import styled_lines
+from dixit_tui.textual_host import styled_lines
 
 T = TypeVar("T")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.widgets import Static
 
 from dixit_tui.coordinator import Identity
-from dixit_tui.ssh.serve import build_coordinator
+from dixit_tui.serve import build_coordinator
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import CreateScreen, Tick
 from tests.tui.fixtures import coordinator, settle

@@ -11,9 +11,9 @@ from packaging.version import Version
 from textual._compositor import Compositor
 
 from dixit_tui.coordinator import Identity
+from dixit_tui.textual_host.process_caches import forget_shared
+from dixit_tui.textual_host.row_compositor import RowCompositor
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.compositor import RowCompositor
-from dixit_tui.tui.process_caches import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.too_small import TooSmall
 from tests.tui.fixtures import coordinator, options, screen_text, settle

@@ -4,7 +4,7 @@ table as "host Morpheus"). The JSON `host` keeps the bot's name (docs/protocol.m
 from __future__ import annotations
 
 from dixit_tui.coordinator import Identity
-from dixit_tui.protocol.plain import tables_text
+from dixit_tui.plain_commands import tables_text
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.lobby import LobbyScreen, TableList
 from tests.tui.fixtures import coordinator, options, settle

@@ -15,7 +15,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
-from dixit_tui.tui.compositor import RowCompositor
+from dixit_tui.textual_host.row_compositor import RowCompositor
 
 
 class Row(Screen[None]):

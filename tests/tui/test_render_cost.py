@@ -22,9 +22,9 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.textual_host.process_caches import forget_shared
 from dixit_tui.tui import cards_picture
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.process_caches import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.widgets.chat import Feed
 from dixit_tui.tui.widgets.clue_line import ClueLine

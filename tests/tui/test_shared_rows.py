@@ -25,10 +25,10 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
-from dixit_tui.textual_host import strip_filter
+from dixit_tui.textual_host import row_compositor as compositor
+from dixit_tui.textual_host import strip_filter, styled_lines
 from dixit_tui.textual_host.patches import install_textual_patches
-from dixit_tui.tui import compositor, styled_lines
-from dixit_tui.tui.compositor import RowChopsUpdate, RowCompositor, _Cover
+from dixit_tui.textual_host.row_compositor import RowChopsUpdate, RowCompositor, _Cover
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, screen_text, settle
 from tests.tui.screen_cost import watched_table
 from tests.tui.styled_line_counts import counted_styled_lines

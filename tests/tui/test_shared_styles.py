@@ -20,9 +20,9 @@ from textual.widget import Widget
 from textual.widgets import Label
 
 from dixit_tui.coordinator import Identity
-from dixit_tui.tui import shared_styles
+from dixit_tui.textual_host import shared_styles
+from dixit_tui.textual_host.shared_css import share_parsed_css
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.shared_css import share_parsed_css
 from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import coordinator, options, seat, settle
 

@@ -26,8 +26,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input
 
-from dixit_tui.tui.process_caches import forget_shared
-from dixit_tui.tui.screen_patches import install_screen_patches
+from dixit_tui.textual_host.process_caches import forget_shared
+from dixit_tui.textual_host.screen_patches import install_screen_patches
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, screen_text, settle
 from tests.tui.screen_cost import watched_table
 from tests.tui.styled_line_counts import counted_styled_lines, textual_way

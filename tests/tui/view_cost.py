@@ -30,8 +30,8 @@ from textual.pilot import Pilot
 
 from dixit_tui.coordinator import Identity, PlayerSession, TableView
 from dixit_tui.coordinator.models import StateUpdate
+from dixit_tui.textual_host.process_caches import forget_shared
 from dixit_tui.tui.app import CoordinatorUpdate, DixitApp
-from dixit_tui.tui.process_caches import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import coordinator, default_move, options, phase_of, play_until, seat_many, settle
 from tests.work_counters import wrapped_methods

@@ -15,9 +15,9 @@ from textual.content import Content
 from textual.style import Style as TextStyle
 
 from dixit_tui.coordinator import TableView
+from dixit_tui.textual_host.process_caches import forget_with_shared
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.picture import Line, Picture, PictureCache
-from dixit_tui.tui.process_caches import forget_with_shared
 from dixit_tui.tui.text_row import text_row
 
 BUTTON_MIN = 16  # cells: Textual's Button's min-width

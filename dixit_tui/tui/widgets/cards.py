@@ -22,10 +22,10 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.widget import Widget
 
+from dixit_tui.textual_host.process_caches import forget_with_shared
 from dixit_tui.tui import dial_picture as dial_drawing
 from dixit_tui.tui.cards_picture import CardItem, CardStyles, cards_picture, fits_whole, layout, note_lines, scrolled
 from dixit_tui.tui.picture import Picture, PictureCache
-from dixit_tui.tui.process_caches import forget_with_shared
 from dixit_tui.tui.vote_dial import Ballot, Moved, Outcome, VoteDial
 from dixit_tui.tui.widgets.picture_view import PictureView
 

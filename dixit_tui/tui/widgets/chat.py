@@ -27,7 +27,7 @@ from textual.widgets import Input, Label
 
 from dixit_tui.coordinator import ChatLine
 from dixit_tui.sanitize import CHAT_MAX
-from dixit_tui.tui.process_caches import shared_cache
+from dixit_tui.textual_host.process_caches import shared_cache
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
 
 FEED_MAX = 400

@@ -37,7 +37,7 @@ from textual.dom import DOMNode, NoScreen
 from textual.layouts.factory import get_layout
 from textual.widget import Widget
 
-from dixit_tui.tui.shared_css import variables_key
+from dixit_tui.textual_host.shared_css import variables_key
 
 _LIMIT = 4096
 """Answers kept (each is one place in one screen: a few hundred for this app). Past this, the cache starts over."""

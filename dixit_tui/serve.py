@@ -318,7 +318,7 @@ def build_app_factory(args: argparse.Namespace, coordinator: Coordinator) -> App
 
 def build_command_handler(args: argparse.Namespace, coordinator: Coordinator) -> CommandHandler:
     """Sessions without a terminal: the headless JSON protocol and the plain commands."""
-    from dixit_tui.protocol.plain import handle_plain
+    from dixit_tui.plain_commands import handle_plain
 
     idle = parse_limits(getattr(args, "limit", [])).json_idle_timeout
 

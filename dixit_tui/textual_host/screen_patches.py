@@ -20,7 +20,7 @@ from textual import _time, events, messages
 from textual.geometry import Size
 from textual.screen import Screen
 
-from dixit_tui.tui.styled_lines import share_styled_lines
+from dixit_tui.textual_host.styled_lines import share_styled_lines
 
 _resume_patched = False
 _FRESH = "_dixit_styled_at_mount"

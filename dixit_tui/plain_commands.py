@@ -1,5 +1,8 @@
-"""Sessions without a terminal: `json` (the headless protocol) and the plain commands `tables` (`tables --json`),
-`leaderboard`, `replay CODE` (`replay CODE --json`), `help`, `version`, `health`."""
+"""Sessions without a terminal: `json` (the headless protocol), `plain` (the line mode) and the plain commands
+`tables` (`tables --json`), `leaderboard`, `replay CODE` (`replay CODE --json`), `help`, `version`, `health`.
+
+It uses the protocol, the line mode and the coordinator, so it stands above them (the protocol itself imports no
+transport and no mode of play)."""
 
 from __future__ import annotations
 

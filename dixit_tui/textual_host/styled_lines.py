@@ -48,7 +48,7 @@ from textual.style import Style
 from textual.widget import Widget
 
 from dixit_tui.textual_host.compat import STYLES_CACHE_NATIVE_ANSI, native_ansi_color
-from dixit_tui.tui.process_caches import forget_with_shared
+from dixit_tui.textual_host.process_caches import forget_with_shared
 
 SHARED_STYLED_LINES = 4096
 """Styled lines kept process-wide (one row of one widget drawn one way)."""

@@ -51,8 +51,8 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from dixit_tui.tui import styled_lines
-from dixit_tui.tui.process_caches import forget_with_shared
+from dixit_tui.textual_host import styled_lines
+from dixit_tui.textual_host.process_caches import forget_with_shared
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
