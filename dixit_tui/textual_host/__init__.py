@@ -27,7 +27,8 @@ Speed, kept while the measurement says it matters (tests/tui/patch_cost.py, Pyth
 2026-12-07; each module's docstring has the details):
 - `shared_css.py`: Textual CSS parsed once per process: a join +75%, opening the lobby +67%.
 - `screen_patches.py`: a new screen styled and laid out once: a join +29%, opening the lobby +21%.
-- `shared_styles.py`: each widget's computed styles shared by every session: a join +20%, opening the lobby +27%.
+- `shared_styles.py`: which CSS rules apply at each place of a screen, shared by every session: a join +17%, opening
+  the lobby +19%.
 - `styled_lines.py`: the styled lines a widget draws, made once for every session showing them: a join +26%, opening
   the lobby +17%, a move +16%, a phase change +9%.
 - `row_compositor.py`: the table screen's compositor, a screen update drawing only the rows that changed (a join /

@@ -127,30 +127,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/css/stylesheet.py:Stylesheet.replace_rules": {
         "9430861a7ae3bc32": "8.0.0-8.2.8",
     },
-    "textual/css/stylesheet.py:Stylesheet.rules_map": {
-        "59ffbbe9e17ead23": "8.0.0-8.2.8",
-    },
-    "textual/css/stylesheet.py:Stylesheet._variable_tokens": {
-        "a94dc71cd382e51b": "8.0.0-8.2.8",
-    },
-    "textual/css/styles.py:Styles.refresh": {
-        "073e7b56536ac4d1": "8.0.0-8.2.8",
-    },
-    "textual/css/styles.py:Styles.set_rule": {
-        "ed2e640f914292f3": "8.0.0-8.2.8",
-    },
-    "textual/css/_style_properties.py:StringEnumProperty.__set__": {
-        "cec7e20b85520172": "8.0.0-8.2.8",
-    },
-    "textual/css/_style_properties.py:OverflowProperty._before_refresh": {
-        "63eef57dc611729d": "8.0.0-8.2.8",
-    },
-    "textual/css/_style_properties.py:LayoutProperty.__set__": {
-        "f1a597acf2ad161e": "8.0.0-8.2.8",
-    },
-    "textual/css/_style_properties.py:ScrollbarColorProperty.__set__": {
-        "7b0161952efaa10c": "8.0.0-8.2.8",
-    },
     "textual/css/model.py:RuleSet._post_parse": {
         "ac9d28ea211661f6": "8.0.0-8.2.8",
     },
@@ -261,13 +237,6 @@ MODULES: dict[str, dict[str, str]] = {
     },
     "textual/message.py": {
         "50816fcfe0098159": "8.0.0-8.2.8",
-    },
-    "textual/css/styles.py": {
-        "06f99f1d7bebee4c": "8.0.0",
-        "72416b1c6e6a46f6": "8.0.1-8.2.8",
-    },
-    "textual/css/_style_properties.py": {
-        "394c7c4079fc8859": "8.0.0-8.2.8",
     },
     "textual/css/model.py": {
         "a2076b0ea531bce0": "8.0.0-8.2.8",

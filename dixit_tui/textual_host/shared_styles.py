@@ -12,32 +12,27 @@ its class (type selectors), id, CSS classes, and the pseudo-classes the candidat
 CSS and theme hold the same RuleSet objects in the same order: the answer is kept process-wide under a key made of
 exactly those things, and another widget at the same place of another session gets it without matching a selector.
 
-A new widget (not mounted yet, no CSS rule set on it yet) also gets its styles copied as a whole, as the property
-setters left them for the first widget at that place, with the side effects those setters have on an unmounted widget
-(`_restore`): no setter runs. A mounted widget being restyled (a class changed) gets the cached answer through
-Textual's own `replace_rules`, as before.
+The answer is set on the widget by Textual's own `replace_rules`, property by property, as `apply` would.
 
-Each stylesheet's map from selector names to rules and its tokenised CSS variables are shared the same way.
+Three more parts went on 2026-12-07 (tests/tui/patch_cost.py), each repeating or replacing more of Textual's insides
+than it saved: copying a new widget's styles as a whole from the first widget at its place, with the side effects of
+six property setters repeated by hand (+4.9% of a join's Python calls, +4.0% of the lobby's without it), and sharing
+each stylesheet's map from selector names to rules and its tokenised CSS variables (0 and +2.4% of the lobby's).
 
 Switched off (tests/tui/patch_cost.py, 2026-12-07, after issue 23 removed the other app-level patches): a join
-+20% Python calls, opening the lobby +27%.
++16% Python calls, opening the lobby +21%.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from typing import Any
 
 from textual.css.model import RuleSet
 from textual.css.styles import RulesMap
 from textual.css.stylesheet import Stylesheet
-from textual.css.tokenize import Token, tokenize_values
-from textual.dom import DOMNode, NoScreen
-from textual.layouts.factory import get_layout
+from textual.dom import DOMNode
 from textual.widget import Widget
-
-from dixit_tui.textual_host.shared_css import variables_key
 
 _LIMIT = 4096
 """Answers kept (each is one place in one screen: a few hundred for this app). Past this, the cache starts over."""
@@ -50,16 +45,14 @@ _last_token = 0
 
 
 class _Answer:
-    """What `apply` did for one place: the node's flags, the rules it handed `replace_rules` (None: no rule matched),
-    and, once seen on a new node, the rules that node's styles held afterwards and how many changes they counted."""
+    """What `apply` did for one place: the node's flags and the rules it handed `replace_rules` (None: no rule
+    matched)."""
 
-    __slots__ = ("flags", "fresh", "rules", "updates")
+    __slots__ = ("flags", "rules")
 
     def __init__(self, flags: tuple[bool, bool, bool, bool], rules: RulesMap | None) -> None:
         self.flags = flags
         self.rules = rules
-        self.fresh: dict[str, object] | None = None
-        self.updates = 0
 
 
 class _Rules:
@@ -80,7 +73,6 @@ class _Rules:
 
 _rules: dict[tuple[int, ...], tuple[_Rules, list[RuleSet]]] = {}  # by the ids of the rules (kept alive here)
 _answers: dict[tuple[Any, ...], _Answer] = {}
-_tokens: dict[tuple[tuple[str, str], ...], dict[str, list[Token]]] = {}
 _capture: list[list[Any]] = []  # [node, rules handed to replace_rules] for each apply under way
 
 
@@ -156,26 +148,8 @@ def _flags(node: DOMNode) -> tuple[bool, bool, bool, bool]:
     return (node._has_hover_style, node._has_focus_within, node._has_order_style, node._has_odd_or_even)
 
 
-def _restore(node: DOMNode, answer: _Answer, fresh: dict[str, object]) -> None:
-    """Give a new node the styles the first node at its place ended with, doing what the property setters do for an
-    unmounted node (their refreshes do nothing until it mounts)."""
-    base = node.styles.base
-    base._rules.update(fresh)  # type: ignore[typeddict-item]
-    if (layout := fresh.get("layout")) is not None:
-        base._rules["layout"] = get_layout(layout.name)  # type: ignore[attr-defined]  # (each node has its own)
-    base._updates += answer.updates
-    if "display" in fresh and node.parent:
-        node._nodes.updated()
-    if ("overflow_x" in fresh or "overflow_y" in fresh) and isinstance(node, Widget):
-        node._refresh_scrollbars()
-    if "pointer" in fresh:
-        with contextlib.suppress(NoScreen):
-            node.screen.update_pointer_shape()
-    node.notify_style_update()
-
-
 def share_computed_styles() -> None:
-    """Make every Stylesheet of this process share computed styles, rule maps and variable tokens. Idempotent."""
+    """Make every Stylesheet of this process share computed styles. Idempotent."""
     global _installed
     if _installed:
         return
@@ -193,10 +167,7 @@ def share_computed_styles() -> None:
             apply(self, node, animate=animate, cache=cache)
             return
         answer = _answers.get(key)
-        base = node.styles.base
-        fresh = not node._is_mounted and not base._rules
         if answer is None:
-            updates = base._updates
             _capture.append([node, None])
             try:
                 apply(self, node, animate=animate, cache=cache)
@@ -204,22 +175,11 @@ def share_computed_styles() -> None:
                 rules = _capture.pop()[1]
             if len(_answers) >= _LIMIT:
                 _answers.clear()
-            answer = _answers[key] = _Answer(_flags(node), rules)
-            if fresh and rules is not None and not (animate and "transitions" in base._rules):
-                answer.fresh = dict(base._rules)
-                answer.updates = base._updates - updates
+            _answers[key] = _Answer(_flags(node), rules)
             return
         node._has_hover_style, node._has_focus_within, node._has_order_style, node._has_odd_or_even = answer.flags
         if answer.rules is not None:
-            if fresh and answer.fresh is not None and not (animate and "transitions" in answer.fresh):
-                # (animated, a change with no transition is set at once: the same)
-                _restore(node, answer, answer.fresh)
-            else:
-                updates = base._updates
-                self.replace_rules(node, answer.rules, animate=animate)
-                if fresh and not (animate and "transitions" in base._rules):
-                    answer.fresh = dict(base._rules)
-                    answer.updates = base._updates - updates
+            self.replace_rules(node, answer.rules, animate=animate)
         self._process_component_classes(node)
 
     def capturing_replace_rules(cls: type[Stylesheet], node: DOMNode, rules: RulesMap, animate: bool = False) -> None:
@@ -227,25 +187,6 @@ def share_computed_styles() -> None:
             _capture[-1][1] = rules
         replace_rules(cls, node, rules, animate)
 
-    def shared_rules_map(self: Stylesheet) -> dict[str, list[RuleSet]]:
-        if self._rules_map is None:
-            self._rules_map = _rules_of(self).by_name
-        return self._rules_map
-
-    def shared_variable_tokens(self: Stylesheet) -> dict[str, list[Token]]:
-        tokens: dict[str, list[Token]] | None = self._Stylesheet__variable_tokens  # type: ignore[attr-defined]
-        if tokens is None:
-            key = variables_key(self)
-            tokens = _tokens.get(key)
-            if tokens is None:
-                if len(_tokens) >= 16:
-                    _tokens.clear()
-                tokens = _tokens[key] = tokenize_values(self._variables)
-            self._Stylesheet__variable_tokens = tokens  # type: ignore[attr-defined]
-        return tokens
-
     Stylesheet.apply = shared_apply  # type: ignore[method-assign]
     Stylesheet.replace_rules = classmethod(capturing_replace_rules)  # type: ignore[method-assign,assignment]
-    Stylesheet.rules_map = property(shared_rules_map)  # type: ignore[method-assign,assignment]
-    Stylesheet._variable_tokens = property(shared_variable_tokens)  # type: ignore[method-assign,assignment]
     _installed = True
