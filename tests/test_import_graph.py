@@ -76,8 +76,9 @@ def module_edges() -> dict[str, dict[str, list[str]]]:
     for path in sorted(ROOT.rglob("*.py")):
         source = module_name(path)
         for target, line in imported(path):
-            if target != source:
-                edges.setdefault(source, {}).setdefault(target, []).append(f"{path.relative_to(ROOT)}:{line}")
+            where = edges.setdefault(source, {}).setdefault(target, []) if target != source else []
+            if f"{path.relative_to(ROOT)}:{line}" not in where:
+                where.append(f"{path.relative_to(ROOT)}:{line}")
     return edges
 
 
