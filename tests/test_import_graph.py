@@ -1,6 +1,6 @@
 """The import graph of dixit_tui, read from the source (every import: at the top, inside a function, under
 TYPE_CHECKING): the SSH transport does not reach up into the tui, and no two parts of the product import each other,
-however far round.
+however far round; nor do any two of its modules (files), inside a part or across parts.
 
 The parts: each package of dixit_tui (bench, bots, coordinator, decks, engine, protocol, ssh, store, textual_host,
 tui, ...) and each top-level module (cli.py, sanitize.py, line_mode.py, ...) on its own, since the top level holds
@@ -28,14 +28,24 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def is_module(name: str) -> bool:
+    """Whether "dixit_tui.x.y" is a module of the package (x/y.py or x/y/__init__.py)."""
+    path = ROOT.joinpath(*name.split(".")[1:])
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
 def imported(path: Path) -> Iterator[tuple[str, int]]:
-    """Each dixit_tui module `path` imports (without the "dixit_tui." prefix), with the line."""
+    """Each dixit_tui module `path` imports (without the "dixit_tui." prefix), with the line. `from dixit_tui.x import
+    y` imports dixit_tui.x.y if that is a module (`from dixit_tui.coordinator import detached`), else dixit_tui.x;
+    the packages around a module, which Python runs first, are not counted (each package's __init__ would be in a
+    loop with the modules it gathers)."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
-            # `from dixit_tui import sanitize` imports a module; `from dixit_tui.x import y` imports dixit_tui.x
-            names = [f"dixit_tui.{a.name}" for a in node.names] if node.module == "dixit_tui" else [node.module]
+            names = [
+                f"{node.module}.{a.name}" if is_module(f"{node.module}.{a.name}") else node.module for a in node.names
+            ]
         else:
             continue
         for name in names:
@@ -60,8 +70,20 @@ def part_edges() -> dict[str, dict[str, list[str]]]:
     return edges
 
 
+def module_edges() -> dict[str, dict[str, list[str]]]:
+    """module -> the modules it imports -> where ("coordinator/table.py:37")."""
+    edges: dict[str, dict[str, list[str]]] = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        source = module_name(path)
+        for target, line in imported(path):
+            where = edges.setdefault(source, {}).setdefault(target, []) if target != source else []
+            if f"{path.relative_to(ROOT)}:{line}" not in where:
+                where.append(f"{path.relative_to(ROOT)}:{line}")
+    return edges
+
+
 def cycles(edges: dict[str, dict[str, list[str]]]) -> list[list[str]]:
-    """The strongly connected components of more than one part (Tarjan), each sorted."""
+    """The strongly connected components of more than one part or module (Tarjan), each sorted."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -129,12 +151,28 @@ def test_no_two_parts_of_the_product_import_each_other() -> None:
     assert found == [], described
 
 
+def test_no_two_modules_of_the_product_import_each_other() -> None:
+    """However far round, and counting the imports under TYPE_CHECKING and in function bodies: a module that needs
+    something of a module above it says what in a small Protocol, or is handed it. Before: bots/strategy.py <->
+    shrewd.py, coordinator/results.py <-> table.py, shared/queue.py and replica.py <-> shared/tables.py,
+    textual_host/patches.py <-> work_share.py, and matchmaker, player_session, queue_sharing, service and sharing."""
+    edges = module_edges()
+    found = cycles(edges)
+    described = [
+        [f"{a} -> {b}: {', '.join(edges[a][b])}" for a in component for b in component if b in edges.get(a, {})]
+        for component in found
+    ]
+    assert found == [], described
+
+
 def test_the_check_counts_imports_in_function_bodies_and_finds_a_cycle(tmp_path: Path) -> None:
     source = tmp_path / "serve.py"
     source.write_text(
         "import asyncio\n\ndef f():\n    from dixit_tui.tui.app import DixitApp\n    import dixit_tui.bots\n"
     )
     assert list(imported(source)) == [("tui.app", 4), ("bots", 5)]
+    source.write_text("from dixit_tui.coordinator import detached, Coordinator\nfrom dixit_tui import sanitize\n")
+    assert list(imported(source)) == [("coordinator.detached", 1), ("coordinator", 1), ("sanitize", 2)]
     edges = {"bots": {"ssh_client": ["bots/cli.py:1"]}, "ssh_client": {"protocol": ["x"]}, "protocol": {"bots": ["y"]}}
     assert cycles(edges) == [["bots", "protocol", "ssh_client"]]
     assert cycles({"a": {"b": ["a.py:1"]}, "b": {}}) == []

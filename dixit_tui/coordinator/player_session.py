@@ -7,15 +7,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from dixit_tui.coordinator.codes import normalize_code
 from dixit_tui.coordinator.errors import TableError
-from dixit_tui.coordinator.limits import (
-    address_key,
-    network_of,
-)
-from dixit_tui.coordinator.matchmaker import quick_game_ask
+from dixit_tui.coordinator.limits import CreateMeter, ReconnectGuard, TableLimits, address_key, network_of
+from dixit_tui.coordinator.matchmaker import Matchmaker, quick_game_ask
 from dixit_tui.coordinator.models import (
     Identity,
     LiveKind,
@@ -31,7 +28,10 @@ from dixit_tui.coordinator.models import (
     mode_text,
 )
 from dixit_tui.coordinator.retry import retry_on_conflict, retrying
-from dixit_tui.coordinator.table import Table
+from dixit_tui.coordinator.sharing import Sharing
+from dixit_tui.coordinator.table import ChatLimiter, Table
+from dixit_tui.coordinator.tallies import Tally
+from dixit_tui.coordinator.timers import Timers
 from dixit_tui.coordinator.wording import NO_BOTS, and_list, duration, plural
 from dixit_tui.engine import (
     Command,
@@ -43,12 +43,10 @@ from dixit_tui.engine import (
     Vote,
 )
 from dixit_tui.log_caps import REPEATS
-from dixit_tui.ratings import Standing, standings
+from dixit_tui.ratings import Ratings, Standing, standings
 from dixit_tui.sanitize import CLUE_MAX, clean_chat, clean_name, log_text, name_key, sanitize
+from dixit_tui.store.base import Store
 from dixit_tui.transcript import StandInMove, stand_in_moves
-
-if TYPE_CHECKING:
-    from dixit_tui.coordinator.service import Coordinator
 
 log = logging.getLogger(__name__)
 log.addFilter(REPEATS)
@@ -58,6 +56,70 @@ Sink = Callable[[Update], None]
 INVITES_MAX = 32  # names a host may invite to one table
 
 SessionTable = Table["PlayerSession"]  # a table of this coordinator: its seats and spectators are sessions
+
+
+class SessionHost(Protocol):
+    """What a session uses of its coordinator (`service.Coordinator`, which makes the sessions)."""
+
+    limits: TableLimits
+    tables: dict[str, SessionTable]
+    sessions: set[PlayerSession]
+    store: Store
+    sharing: Sharing[Any]
+    matchmaker: Matchmaker
+    timers: Timers
+    ratings: Ratings
+    tally: Tally
+    create_meter: CreateMeter
+    reconnect_guard: ReconnectGuard
+    rename_limiter: ChatLimiter
+    clock: Callable[[], float]
+
+    @property
+    def bots(self) -> object: ...  # None: no built-in bots
+
+    def summaries(self) -> tuple[TableSummary, ...]: ...
+
+    def unattended(self) -> list[SessionTable]: ...
+
+    async def make_room(self) -> bool: ...
+
+    def checked_options(self, options: TableOptions) -> TableOptions: ...
+
+    def create_table(
+        self, options: TableOptions, *, creator: str | None = None, creator_ip: str | None = None
+    ) -> SessionTable: ...
+
+    def rematch_table(self, old: Table[Any]) -> tuple[SessionTable, dict[int, int]]: ...
+
+    async def find_table(self, code: str) -> SessionTable: ...
+
+    def forget_if_empty(self, table: Table[Any]) -> None: ...
+
+    async def seat_bots(self, code: str, count: int, *, names: Sequence[str] | None = None) -> int: ...
+
+    async def commit(self, table: Table[Any]) -> None: ...
+
+    async def changed(
+        self,
+        table: Table[Any],
+        updates: Sequence[Update] = (),
+        *,
+        lobby: bool = False,
+        first: PlayerSession | None = None,
+    ) -> None: ...
+
+    def broadcast(
+        self, table: Table[Any], updates: Sequence[Update] = (), *, first: PlayerSession | None = None
+    ) -> None: ...
+
+    def schedule(self, table: Table[Any]) -> None: ...
+
+    def set_typing(self, table: Table[Any], seat: int, active: bool) -> None: ...
+
+    def publish_seen(self, table: Table[Any], turn: int, seat: int) -> None: ...
+
+    def reveal_seen(self, table: Table[Any], turn: int, seat: int) -> None: ...
 
 
 def _who_sits(table: Table, seat: int) -> tuple[str | None, str | None]:
@@ -84,7 +146,7 @@ class PlayerSession:
     A change is applied under its table's lock, committed to the store, and only then shown to anyone.
     """
 
-    def __init__(self, coordinator: Coordinator, identity: Identity, sink: Sink, *, builtin_bot: bool = False) -> None:
+    def __init__(self, coordinator: SessionHost, identity: Identity, sink: Sink, *, builtin_bot: bool = False) -> None:
         self.coordinator = coordinator
         self.identity = identity
         self.name = clean_name(identity.name) or "guest"
