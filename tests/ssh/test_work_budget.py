@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import logging
 import time
@@ -44,20 +43,26 @@ def test_work_charged_makes_later_input_wait_at_most_one_burst() -> None:
 
 
 class Repaint(App[None]):
-    """`x` repaints the whole screen with new text; any other key changes nothing."""
+    """`x` repaints the whole screen with new text; `m` changes a short line (a marker: its frame is small, far under
+    one event's worth of output); any other key changes nothing."""
 
     def __init__(self) -> None:
         super().__init__()
         self.counter = itertools.count()
         self.xs = 0
         self.keys = 0
+        self.marks = 0
 
     def compose(self) -> ComposeResult:
+        yield Static(Text("mark 0"), id="mark")
         yield Static(Text("ready"), id="board")
 
     def on_key(self, event: Any) -> None:
         self.keys += 1
-        if event.key == "x":
+        if event.key == "m":
+            self.marks += 1
+            self.query_one("#mark", Static).update(Text(f"mark {self.marks}"))
+        elif event.key == "x":
             self.xs += 1
             n = next(self.counter)
             line = "".join(chr(0x41 + (n + i) % 26) for i in range(95))
@@ -76,13 +81,18 @@ async def test_keys_that_repaint_are_charged_and_keys_that_do_nothing_are_not(tm
     async with running_server(tmp_path, factory) as server:
         client = await PtyClient.connect(server.port, "ana")
         await client.wait_for_text("ready")
-        await asyncio.sleep(0.3)  # (the first screen's frames: drawn in a pace of their own, not counted)
+        # (the first screen's frames are drawn in a pace of their own, not counted: a marker's frame, drawn after them)
+        client.send("m")
+        await client.wait_for_text("mark 1", timeout=30)
         driver = apps[0]._driver
         assert isinstance(driver, SSHDriver)
         start = driver.output_charged
         client.send("z" * 100)
-        await wait_for(lambda: apps[0].keys == 100, timeout=30, what="100 no-op keys handled")
-        await asyncio.sleep(0.3)  # a frame they asked for (none should be) would be written by now
+        await wait_for(lambda: apps[0].keys == 101, timeout=30, what="100 no-op keys handled")
+        # a frame they asked for (none should be) is written by the time a marker sent after them is: a frame of its
+        # own before the marker's, or in the marker's (whose own charge is 0)
+        client.send("m")
+        await client.wait_for_text("mark 2", timeout=30)
         after_noop = driver.output_charged - start
         client.send("x" * 100)
         await wait_for(lambda: apps[0].xs == 100, timeout=30, what="100 repaints")
