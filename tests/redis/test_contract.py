@@ -88,8 +88,8 @@ async def coordinators(url: str) -> AsyncIterator[tuple[Coordinator, Coordinator
         yield pair[0], pair[1]
 
 
-def read_chat(updates: list[object], start: int) -> bool:
-    return any(isinstance(u, ChatUpdate) for u in updates[start:])
+def read_chat(updates: list[object], start: int, text: str | None = None) -> bool:
+    return any(isinstance(u, ChatUpdate) and text in (None, u.line.text) for u in updates[start:])
 
 
 async def test_a_chat_line_from_another_worker_reaches_a_player_as_the_chat_line_alone(
@@ -111,14 +111,20 @@ async def test_a_chat_line_from_another_worker_reaches_a_player_as_the_chat_line
             last = next((u for u in reversed(updates) if isinstance(u, StateUpdate)), None)
             return last is not None and last.view is not None and sum(s.connected for s in last.view.seats) == 3
 
+        async def marker(text: str, start: int) -> None:
+            """A line said at the other worker (ben's) reaches ana once her worker has read everything said and done
+            before it (its records and who is connected where, in one catch-up): what came before it has come."""
+            await ben_session.chat(text)
+            await until(functools.partial(read_chat, ana, start, text), f"ana to read {text!r}")
+
         await until(lambda: sees_everyone(ana) and sees_everyone(cy), "ana and cy to see all three seated")
-        await asyncio.sleep(0.5)  # (presence settles)
+        await marker("presence settled", len(ana))
         for speaker, line in ((cy_session, "from this worker"), (ben_session, "from the other worker")):
             start = len(ana)
             await speaker.chat(line)
-            await until(functools.partial(read_chat, ana, start), f"ana to read {line!r}")
-            await asyncio.sleep(0.5)  # anything else it brings would come within this
-            assert [type(u).__name__ for u in ana[start:]] == ["ChatUpdate"], line
+            await until(functools.partial(read_chat, ana, start, line), f"ana to read {line!r}")
+            await marker(f"after {line}", start)  # anything else the line brings ana would come before this one
+            assert [type(u).__name__ for u in ana[start:]] == ["ChatUpdate", "ChatUpdate"], line
 
 
 async def test_a_tick_that_fails_while_loading_its_scripts_gives_its_redis_connection_back(
