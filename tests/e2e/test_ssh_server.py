@@ -17,6 +17,7 @@ from typing import Any
 import asyncssh
 import pytest
 from rich.text import Text
+from textual import events
 from textual._xterm_parser import XTermParser
 from textual.app import App, ComposeResult
 from textual.widgets import Static
@@ -291,9 +292,20 @@ async def test_open_url_and_file_delivery_are_refused(tmp_path: Path, monkeypatc
         await client.wait_for_text("Welcome, alice")
         app = recorder.apps[0]
         assert isinstance(app._driver, SSHDriver)
+        told: list[object] = []  # what the app is told of the delivery (a server's driver saves in a thread)
+        post = app.post_message
+
+        def telling(message: Any) -> bool:
+            if isinstance(message, events.DeliveryComplete | events.DeliveryFailed):
+                told.append(message)
+            return post(message)
+
+        app.post_message = telling  # type: ignore[method-assign]
+        (tmp_path / "out").mkdir()  # (a directory it could be saved in)
         app.open_url("https://example.org/")
         app.deliver_text(io.StringIO("secret"), save_directory=tmp_path / "out", save_filename="x.txt")
-        await asyncio.sleep(0.1)
+        await wait_for(lambda: bool(told), what="the app to be told of the delivery")
+        assert [type(m) for m in told] == [events.DeliveryFailed]
         client.send("q")
         assert await client.wait_closed() == 0
     assert opened == []
