@@ -125,6 +125,7 @@ async def test_two_workers_share_a_table_and_survive_a_worker_kill(redis_server:
         assert victim.worker is not None
         os.kill(victim.worker, signal.SIGKILL)
         await until(lambda: sum(" pid " in line for line in server.lines) == 3, "the server to start a new worker")
+        await until(lambda: len(worker_pids(server.lines, ready=True)) == 2, "the new worker to listen")
         pids = worker_pids(server.lines)
         gone = [p for p in players if p.worker == victim.worker]
         stayed = [p for p in players if p.worker != victim.worker]
@@ -135,11 +136,7 @@ async def test_two_workers_share_a_table_and_survive_a_worker_kill(redis_server:
             "the other worker to see the dead worker's players offline",
         )
         for p in gone:  # the same command again: wherever it lands, the key finds the seat
-            for _ in range(100):  # (until the new worker listens: polled)
-                with contextlib.suppress(OSError, asyncssh.Error):
-                    await p.connect(server.port, pids)
-                    break
-                await asyncio.sleep(0.1)
+            await p.connect(server.port, pids)
             p.send(cmd="join", table=code)
         await until(lambda: all(p.state().get("table") == code for p in gone), "the players back at their table")
         assert victim.state()["hand"] == hand and victim.state()["phase"] == "vote"
