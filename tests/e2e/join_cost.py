@@ -346,7 +346,7 @@ async def profile(out: Path | None, lobby: bool = False, k: int = 1) -> None:
                 client = await PtyClient.connect(server.port, name, command=f"join {code}")
                 await wait_text(client, table_text(code))
                 await client.close()
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.5)  # (a measuring script, not a test: the warm-up sessions' teardown, unprofiled)
             import gc
 
             gc_time = [0.0, 0.0, 0.0]
@@ -367,11 +367,11 @@ async def profile(out: Path | None, lobby: bool = False, k: int = 1) -> None:
                 command = None if lobby else f"join {code}"
                 client = await PtyClient.connect(server.port, f"prof{number}", command=command)
                 await wait_text(client, lobby_text(f"prof{number}") if lobby else table_text(code))
-                await asyncio.sleep(0.3)
+                await asyncio.sleep(0.3)  # (the first screen's follow-up frames, profiled with it)
                 profiler.disable()
                 cpu += 1000 * (time.process_time() - started)
                 await client.close()
-                await asyncio.sleep(0.2)
+                await asyncio.sleep(0.2)  # (its teardown, out of the next one's figures)
             gc.callbacks.remove(gc_watch)
             print("gc ms by generation:", [round(1000 * t, 1) for t in gc_time], "objects", len(gc.get_objects()))
             print(

@@ -59,7 +59,7 @@ async def main(port: int, pid: int, megabytes: float) -> None:
             sent += 30
             if sent % 3000 == 0:
                 await sender.process.stdin.drain()
-    await asyncio.sleep(1)
+    await asyncio.sleep(1)  # (a probe, not a test: the answers measured for a second after the line, in real time)
     stop.set()
     await measuring
     cut = sender.conn.is_closed() or not sender.alive

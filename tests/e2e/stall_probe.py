@@ -33,7 +33,7 @@ async def main(port: int, pid: int) -> None:
     )
     await teller.wait_for(lambda m: m.get("type") == "state" and m.get("phase") == "submit", start=start)
     others = [c for c in clients if c is not teller]
-    await asyncio.sleep(0.2)
+    await asyncio.sleep(0.2)  # (a probe, not a test: a real server stopped in real time, just after the clue)
     os.kill(pid, signal.SIGSTOP)
     marks, cards = [], []
     for c in others:
@@ -43,9 +43,9 @@ async def main(port: int, pid: int) -> None:
         card = picked[0]
         cards.append(card)
         c.send({"cmd": "submit", "cards": picked, "ref": "mine"})
-    await asyncio.sleep(20)
+    await asyncio.sleep(20)  # (the stall probed: 20 s of real time, past the 5 s turn limit)
     os.kill(pid, signal.SIGCONT)
-    await asyncio.sleep(4)
+    await asyncio.sleep(4)  # (what the server does once it runs again, given real time to do it)
     for c, mark, card in zip(others, marks, cards, strict=True):
         new = c.messages[mark:]
         errors = [m.get("code") for m in new if m.get("type") == "error"]
