@@ -49,3 +49,14 @@ def test_operations_has_a_row_for_every_serve_option() -> None:
     rows = set(re.findall(r"^\| `(--[a-z0-9-]+)[ `]", doc, re.M))
     assert options - rows == set(), "serve options without a row in docs/operations.md"
     assert rows - options == set(), "rows in docs/operations.md for options serve does not have"
+
+
+def test_the_start_line_the_docs_show_counts_the_internals_the_server_checks() -> None:
+    """README and operations.md show what `serve` prints at start: the count of Textual internals it checks (it said
+    117 for a while after the list had shrunk to 49)."""
+    from dixit_tui.textual_host.internals import INTERNALS
+
+    for doc in ("README.md", "docs/operations.md"):
+        counts = re.findall(r"Textual [0-9.]+: (\d+) internals checked", (ROOT / doc).read_text(encoding="utf-8"))
+        assert counts, doc
+        assert {int(count) for count in counts} == {len(INTERNALS)}, (doc, counts)

@@ -156,6 +156,14 @@ def test_recap_text_by_pass_with_cap_and_markup_literal() -> None:
     assert "★" not in text  # ★ marks the winners at game over only; the storyteller is ✎ everywhere
 
 
+def test_the_storytellers_own_card_reads_yours() -> None:
+    # The storyteller's own recap: "(yours)", never the doubled "(ana (you))" (found by a playtest).
+    mine = render_text(recap_renderable(reveal(), ["ana", "ben", "cara"], "standard", {}, 0))
+    assert "✎ storyteller's card (yours)" in mine and "(you))" not in mine, mine
+    theirs = render_text(recap_renderable(reveal(), ["ana", "ben", "cara"], "standard", {}, 1))
+    assert "✎ storyteller's card (ana)" in theirs, theirs
+
+
 def test_outcome_sentences() -> None:
     names = ["ana", "ben", "cara"]
     assert "Some players found ana's card" in outcome_sentence(reveal("some"), names, "standard", None).plain

@@ -89,9 +89,8 @@ def _slot_lines(
         details = Text(style="italic")
         if slot.owner == reveal.storyteller:
             details.append("✎ storyteller's card", "bold")
-            details.append(" (")
-            details.append(owner)
-            details.append(")")
+            # "(yours)", never "(ana (you))"
+            details.append(" (yours)" if slot.owner == you else f" ({owner})")
         else:
             details.append("given by ")
             details.append(owner, "bold")
