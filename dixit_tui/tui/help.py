@@ -140,14 +140,16 @@ KEYS = """\
 - **At the table:** the footer at the bottom always lists the keys you can use right now; you can also click them.
   Your hand: ↑/↓ or a number highlight a card, **Enter** chooses it (Space and letters choose nothing). A text
   box opens only when you ask: **Enter** on your card (or, for a clue without a card, Enter), **c** for the chat;
-  **Esc** leaves it. A clue you were typing when someone else gave theirs stays in its box, not sent.
+  **Esc** leaves it. A clue you were typing when someone else gave theirs stays in its box, not sent, until the
+  turn ends.
   The highlighted card is always shown whole: move the highlight to read another. When you do not vote
   (watching, telling, or voted already), ↑/↓ move it on the board. A vote, a mark or a card given always goes
   to the card highlighted: after a refused number, or a key pressed just as the table moved on, Enter and
   Space do nothing once, and say so.
   In the chat box, **PgUp**/**PgDn** scroll the log back and forth (so does the mouse wheel over it).
   After the last vote the reveal opens by itself: every card, who gave it, the votes and the points. The table
-  holds it a few seconds (the table's Reveal option) and goes on once everyone pressed **Enter** or **Space**.
+  holds it a few seconds (the table's Reveal option) and goes on once everyone pressed **Enter** or **Space**
+  (a key pressed just as it closes by itself does nothing at the table, and says so).
   Then the clue line says whose card it was and who found it; **r** opens the whole recap again.
 - **Questions** ("Give this card?", "Leave?") open on the safe answer: **n**, **Esc** or Enter cancel; **y**
   confirms once the question has been on screen a moment with no typing (a **y** that comes too soon says so:

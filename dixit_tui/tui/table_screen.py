@@ -50,7 +50,7 @@ from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.main_view import MainView
-from dixit_tui.tui.widgets.recap import RecapScreen
+from dixit_tui.tui.widgets.recap import CLOSING_KEYS, RecapScreen
 from dixit_tui.tui.widgets.side_panel import SidePanel
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
@@ -79,6 +79,18 @@ class TypedInBox:
 
 
 BOX_CLOSED = "box closed"  # the role of a key typed into a box the table has closed since: it acts on nothing
+
+
+@dataclass(frozen=True)
+class TypedAtRecap:
+    """The role of an Enter, Space or Esc that came within `REACTION` seconds of a held recap closing by itself (its
+    hold over on the table's clock): typed for the recap's "Next turn (Enter)", it acts on nothing at the table.
+    `closes` is the screen's count of such closings (`TableScreen._recap_closes`)."""
+
+    closes: int
+
+
+RECAP_CLOSED = "recap closed"  # the role such a key has when its turn comes: never its role as it came
 
 clock: Callable[[], float] = time.monotonic
 """The clock of `REACTION` (tests set their own)."""
@@ -197,6 +209,10 @@ class TableScreen(SameSizeResize, Screen[None]):
         self._box_closed_at: float | None = None  # ... when it last did
         self._dropping_from: int | None = None  # the box closing a key being dropped was typed before
         self._box_told: int | None = None  # the last box closing whose dropped keys were told of
+        self._recap_closes = 0  # how many times a held recap closed by itself (see key_role)
+        self._recap_closed_at: float | None = None  # ... when it last did
+        self._dropping_recap: int | None = None  # the recap closing a key being dropped was typed at
+        self._recap_told: int | None = None  # the last recap closing whose dropped keys were told of
         self._clue_label_box: ClueLabel | None = None
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
@@ -265,7 +281,12 @@ class TableScreen(SameSizeResize, Screen[None]):
         the same in every phase: all but Enter and Space, and any key going into a text box. A key that comes in
         within `REACTION` seconds of a change counts as typed for the step before (it was on its way). A key typed
         into a text box (`typed_for`: its role as it came) that the table closed before the key's turn (a phase
-        change: `_focus_for_phase`) acts on nothing: the rest of a chat line must not mark cards."""
+        change: `_focus_for_phase`) acts on nothing: the rest of a chat line must not mark cards. An Enter, Space or
+        Esc that comes within `REACTION` seconds of a held recap closing by itself was meant for its "Next turn": it
+        acts on nothing either (it would open the clue box for a card nobody chose)."""
+        if isinstance(typed_for, TypedAtRecap):
+            self._dropping_recap = typed_for.closes
+            return RECAP_CLOSED
         if isinstance(self.focused, Input):  # typed into a box: the box's, unless the table closes the box meanwhile
             return TypedInBox(self._box_closes) if arriving else None
         if isinstance(typed_for, TypedInBox):  # the box is no longer focused: by your Esc, or closed by the table
@@ -276,6 +297,9 @@ class TableScreen(SameSizeResize, Screen[None]):
         closed_at = self._box_closed_at
         if arriving and closed_at is not None and clock() - closed_at < REACTION:
             return TypedInBox(self._box_closes - 1)  # on its way to the box the table just closed
+        recap_at = self._recap_closed_at
+        if arriving and key.key in CLOSING_KEYS and recap_at is not None and clock() - recap_at < REACTION:
+            return TypedAtRecap(self._recap_closes)
         if key.key not in ACTING_KEYS:
             return None
         if arriving and self._role_since is not None and clock() - self._role_since < REACTION:
@@ -283,6 +307,12 @@ class TableScreen(SameSizeResize, Screen[None]):
         return self._role
 
     def key_dropped(self, key: events.Key) -> None:
+        recap, self._dropping_recap = self._dropping_recap, None
+        if recap is not None:
+            if recap != self._recap_told:  # (once for the keys typed as the recap closed)
+                self._recap_told = recap
+                self.notify(words.key_dropped(key.key), severity="warning", markup=False)
+            return
         closes, self._dropping_from = self._dropping_from, None
         if closes is None:
             self.notify(words.key_dropped(key.key), severity="warning", markup=False)
@@ -744,6 +774,9 @@ class TableScreen(SameSizeResize, Screen[None]):
         for screen in self.app.screen_stack:
             if isinstance(screen, RecapScreen) and screen.held:
                 screen.held = False  # closed by the table, not by you: nothing to tell it
+                if self.app.screen is screen:  # (the keys typed for its "Next turn" now act on nothing: key_role)
+                    self._recap_closes += 1
+                    self._recap_closed_at = clock()
                 screen.action_close()
 
     def _final_reveal_due(self, turn: int) -> bool:

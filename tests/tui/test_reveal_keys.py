@@ -17,6 +17,7 @@ from dixit_tui.tui import table_screen
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.widgets import recap
 from dixit_tui.tui.widgets.recap import RecapScreen
+from tests.e2e.clock import drive_clock, reveal_out
 from tests.tui.apps import notes, open_apps, session_of, table_of
 from tests.tui.fixtures import coordinator, default_move, options, phase_of, seat_many, settle
 
@@ -30,7 +31,7 @@ async def _table(
     coord.timers.clock = lambda: 1000.0  # the hold never runs out by itself
     ((ana, pa),) = await open_apps(stack, coord, ["ana"])
     await settle(pa)
-    view = await session_of(ana).create(options(reveal_seconds=8, **kwargs))
+    view = await session_of(ana).create(options(**{"reveal_seconds": 8, **kwargs}))
     seated = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
     await session_of(ana).start()
     await settle(pa)
@@ -138,3 +139,52 @@ async def test_a_vote_key_typed_as_the_vote_ended_says_the_table_moved_on() -> N
         said = [str(n) for n in notes(ana)]
         assert not any("Voting has not started yet" in n for n in said), said
         assert any(MOVED_ON in n for n in said), said
+
+
+async def test_an_enter_typed_as_the_reveal_closed_by_itself_does_not_act_at_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Playtest: the next storyteller pressed Enter for "Next turn (Enter)" just as the held reveal closed on the
+    table's clock: the table took it and opened the clue box for card 3, which nobody chose. Enter, Space and Esc
+    that come within REACTION of a recap closing by itself do nothing (one notice says so); later ones act."""
+    now = [0.0]
+    monkeypatch.setattr(table_screen, "REACTION", 0.5)
+    monkeypatch.setattr(table_screen, "clock", lambda: now[0])
+    monkeypatch.setattr(recap, "clock", lambda: now[0], raising=False)
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ana, pa, seated = await _table(stack, coord, reveal_seconds=60)
+        clock = drive_clock(coord)  # the hold ends when the test says (60 s: never by itself meanwhile)
+        session = session_of(ana)
+        code = session.view().code  # type: ignore[union-attr]
+        for _ in range(80):  # play until ana's recap is held and she tells the next turn
+            await settle(pa)
+            view = session.view()
+            assert view is not None and view.game is not None
+            if isinstance(ana.screen, RecapScreen):
+                if view.game.phase == Phase.CLUE and view.game.can_clue:
+                    break
+                now[0] += 5.0
+                await pa.press("enter")
+                continue
+            for s in (*seated, session):  # one move at a time: ana sees each
+                if await default_move(s):
+                    break
+        else:
+            raise AssertionError("ana's held reveal before her turn to tell never came")
+        screen = table_of(ana)
+        now[0] += 5.0  # the recap has been read a while
+        await reveal_out(coord, code, clock)  # its hold is over on the table's clock: it closes by itself
+        await settle(pa)
+        assert not isinstance(ana.screen, RecapScreen)
+        before = len(notes(ana))
+        now[0] += 0.2
+        await pa.press("enter", "space", "escape")  # meant for "Next turn (Enter)"
+        await settle(pa)
+        assert screen.chosen is None and not screen.query_one("#clue-input").has_focus, "the Enter picked a card"
+        said = [str(n) for n in notes(ana)[before:]]
+        assert sum(MOVED_ON in n for n in said) == 1, said
+        now[0] += 0.5
+        await pa.press("enter")  # seen: Enter picks the card highlighted, its clue box opens
+        await settle(pa)
+        assert screen.chosen is not None and screen.query_one("#clue-input").has_focus
