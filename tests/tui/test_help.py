@@ -106,8 +106,7 @@ async def test_question_mark_opens_help_in_the_lobby_and_at_the_table_but_types_
         await settle(pilot)
         await pilot.press("?")
         await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, HelpScreen) and screen.mode is None
+        assert isinstance(app.screen, HelpScreen) and app.screen.mode is None
         await pilot.press("?")  # closes it, as F1 does
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
@@ -118,8 +117,7 @@ async def test_question_mark_opens_help_in_the_lobby_and_at_the_table_but_types_
         table = app.screen
         await pilot.press("?")
         await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, HelpScreen) and screen.mode == "refresh"
+        assert isinstance(app.screen, HelpScreen) and app.screen.mode == "refresh"
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is table
