@@ -111,6 +111,14 @@ class Row(Horizontal, LaidOutOnce):
     """The body: side and main columns (see LaidOutOnce)."""
 
 
+def _new_turn(before: TableView, now: TableView) -> bool:
+    """Whether `now` plays a turn other than `before`'s: the next turn, or a new game's."""
+    game, was = now.game, before.game
+    if now.status != TableStatus.PLAYING or game is None:
+        return False
+    return before.status != TableStatus.PLAYING or was is None or was.turn != game.turn
+
+
 class ClueRow(Horizontal, LaidOutOnce):
     """The clue's label and box, one row (see LaidOutOnce: shown the first time, it laid the screen out twice)."""
 
@@ -692,10 +700,15 @@ class TableScreen(SameSizeResize, Screen[None]):
 
     def _keep_typed_clue(self, previous: TableView) -> None:
         """The turn moved on while you were typing a clue: the text stays in the box (not sent), with a notice
-        (once: when the clue could be given before and cannot now)."""
+        (once: when the clue could be given before and cannot now). It is kept for the turn it was typed in: a new
+        turn (or a new game) empties the box, so that it never starts a clue for another card unseen (found in a
+        playtest: "reflect", kept from a lost race for the first clue, sent as "reflecttick tock" a turn later)."""
         box = self._clue_box
-        if box is None:
-            return  # no clue box yet: nothing typed
+        if box is None or not box.value:
+            return  # no clue box yet, or nothing typed
+        if _new_turn(previous, self.view):
+            box.value = ""
+            return
         could = words.can_clue_now(previous)
         if could and box.value and not self._can_clue_now() and self.view.you is not None:
             self.notify(words.clue_kept(self.view), markup=False)

@@ -15,7 +15,7 @@ from dixit_tui.tui import table_screen
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.widgets.main_view import MainView
 from tests.tui.apps import notes, open_apps, session_of, status, table, table_of
-from tests.tui.fixtures import coordinator, default_move, options, screen_text, seat_many, settle
+from tests.tui.fixtures import coordinator, default_move, options, phase_of, play_until, screen_text, seat_many, settle
 
 
 async def test_the_clue_box_keeps_its_text_when_you_come_back_to_it() -> None:
@@ -153,3 +153,33 @@ async def test_keys_typed_as_the_chat_pauses_act_on_nothing(monkeypatch: pytest.
         await pa.press("enter")
         await settle(pa)
         assert len(screen.marked) == 1
+
+
+async def test_a_clue_kept_from_a_lost_race_does_not_start_the_next_turns_clue() -> None:
+    """Playtest: "reflect" typed for card 1, cara's first clue won the race (the text kept, not sent); a turn later
+    ana is the storyteller, chooses card 2 and types "tick tock": the clue sent was "reflecttick tock". The kept text
+    belongs to its turn: the next turn's box starts empty."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        ben, cara = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
+        await session_of(ana).start()
+        await settle(pa)
+        await pa.press("1", "enter", *"reflect")
+        await settle(pa)
+        box = ana.screen.query_one("#clue-input", Input)
+        assert box.has_focus and box.value == "reflect"
+        assert await default_move(cara, clue="first")  # cara wins the race: ana's text is kept in its turn
+        await settle(pa)
+        assert box.value == "reflect" and not box.has_focus
+        sessions = [session_of(ana), ben, cara]
+        await play_until(sessions, lambda: phase_of(cara)[1] == 2)
+        await settle(pa)
+        game = table(coord, ana).game
+        assert game is not None and game.state.turn.storyteller == 0  # ana tells turn 2
+        assert box.value == ""  # the kept text went with its turn
+        await pa.press("2", "enter", *"tick tock", "enter")
+        await settle(pa)
+        assert game.state.turn.clue == "tick tock"
