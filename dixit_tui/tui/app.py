@@ -116,6 +116,7 @@ class DixitApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
         Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", show=False),  # "?" too, unless a text box has the keys
     ]
 
     def __init__(

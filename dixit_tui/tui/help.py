@@ -132,7 +132,7 @@ A clue can be a feeling, a song title, a proverb, a sound. Think about what the 
 
 KEYS = """\
 ## Keys
-- **F1** this help, **Esc** closes it; arrows, PgUp/PgDn and the mouse wheel scroll.
+- **F1** (or **?**) this help, **Esc** closes it; arrows, PgUp/PgDn and the mouse wheel scroll.
 - **Lobby:** ↑/↓ pick a table, **Enter** join it, **w** watch it, **c** create a table, **g** quick game (wait
   for a table of 4 to 6 with others; bots fill it after 30 seconds; **g** again to stop waiting), **j** join by
   code, **r** reconnect with a code, **l** the leaderboard (Esc closes it), **q** quit. In the create form, **Tab**
@@ -210,12 +210,12 @@ def help_text(mode: str | None) -> str:
 
 
 class HelpScreen(SameSizeResize, Screen[None]):
-    """The rules of one mode (or all of them, from the lobby). Scrollable; Esc or F1 closes it."""
+    """The rules of one mode (or all of them, from the lobby). Scrollable; Esc, F1 or ? closes it."""
 
     AUTO_FOCUS = "#help-scroll"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", priority=True),
-        Binding("f1", "close", "Close", show=False),
+        Binding("f1,question_mark", "close", "Close", show=False),
         Binding("q", "close", "Close", show=False),
     ]
     DEFAULT_CSS = """

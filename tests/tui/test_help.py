@@ -6,7 +6,7 @@ import random
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Markdown, Static
+from textual.widgets import Input, Markdown, Static
 
 from dixit_tui.coordinator import Coordinator, Identity, TableOptions
 from dixit_tui.tui.app import DixitApp
@@ -97,3 +97,32 @@ def test_help_texts_are_mode_specific_and_exact() -> None:
         assert "every other player **+2**" in text
         assert "Turn: Ana 3, Ben 4, Cara 3, Dev 0." in text
     assert "Party mode" not in refresh and "Team mode" not in party
+
+
+async def test_question_mark_opens_help_in_the_lobby_and_at_the_table_but_types_in_the_chat_box() -> None:
+    coord = Coordinator(rng=random.Random(1))
+    app = DixitApp(coord, Identity("ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("?")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen) and app.screen.mode is None
+        await pilot.press("?")  # closes it, as F1 does
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+        assert app.session is not None
+        await app.session.create(TableOptions())
+        await settle(pilot)
+        table = app.screen
+        await pilot.press("?")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen) and app.screen.mode == "refresh"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is table
+
+        await pilot.press("c", *"why?")  # the chat box has the keys: "?" is typed, no help
+        await settle(pilot)
+        assert app.screen is table
+        assert table.query_one("#chat-input", Input).value == "why?"
