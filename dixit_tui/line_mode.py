@@ -354,7 +354,8 @@ async def play_lines(
 ) -> int:
     """Serve one player in line mode until they quit or their input ends; returns the exit status. `first`: a
     command to run first (`ssh -t HOST plain join K7QF`). `utf8` False (the client's locale is `LANG=C`): every line
-    is sent in its ASCII forms (curly quotes, stars, arrows), as the full-screen app is."""
+    is sent in its ASCII forms (curly quotes, stars, arrows; what players typed: `zoé` -> `zoe`), as the full-screen
+    app is."""
     outbox: asyncio.Queue[str | None] = asyncio.Queue()
     overflow = asyncio.Event()
 

@@ -2,10 +2,15 @@
 
 One cell for one cell: each line, corner, block and mark becomes ASCII of the same width, so the picture keeps its
 layout (`╭─ Seats ─╮` -> `+- Seats -+`, `✎◷♛` -> `SwH`, `▶ 3` -> `> 3`). Applied to a session's output as it is sent
-(`SSHDriver.flush`), so every screen, Textual's own widgets included, is covered by this one table. Characters not in
-it (names players typed) pass unchanged."""
+(`SSHDriver.flush`), so every screen, Textual's own widgets included, is covered by this one table. Any other character
+outside ASCII (what players typed: a clue `déjà vu`, a name `zoé`, CJK or emoji chat) becomes ASCII as wide as the
+terminal draws it: its letter without accents (`é` -> `e`), else `?` for each cell (`猫` -> `??`), and nothing for a
+mark of no width (a combining accent, a joiner). The line mode sends its lines through the same table."""
 
 from __future__ import annotations
+
+import functools
+import unicodedata
 
 from rich.cells import cell_len
 
@@ -72,6 +77,29 @@ def _block(char: str) -> str:
     return " "
 
 
+@functools.lru_cache(maxsize=4096)
+def _typed(code: int) -> str:
+    """The ASCII form of a character not in the table, as wide as `rich.cells.cell_len` (Textual's layout) counts it:
+    the letters of its compatibility decomposition without the combining marks when they fill exactly its cells
+    (`é` -> `e`, `ï` -> `i`), else one `?` a cell (`ß` -> `?`, `猫` -> `??`); a character of no width -> nothing."""
+    char = chr(code)
+    width = cell_len(char)
+    if width == 0:
+        return ""
+    letters = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
+    if len(letters) == width and letters.isascii() and letters.isprintable():
+        return letters
+    return "?" * width
+
+
+class _Forms(dict[int, str]):
+    """The table, and every other character outside ASCII as `_typed` makes it (the last few thousand kept, not all a
+    client could send)."""
+
+    def __missing__(self, code: int) -> str:
+        return _typed(code)
+
+
 def _table() -> dict[int, str]:
     table: dict[int, str] = {}
     for char, ascii_form in _MARKS.items():
@@ -84,10 +112,11 @@ def _table() -> dict[int, str]:
     return {code: form.ljust(cell_len(chr(code)), form[-1]) for code, form in table.items()}
 
 
-ASCII_FORMS = _table()
-"""For `str.translate`: a code point -> its ASCII form, as wide."""
+ASCII_FORMS: dict[int, str] = _Forms({code: chr(code) for code in range(0x80)} | _table())  # (ASCII: no lookups)
+"""For `str.translate`: a code point -> its ASCII form, as wide (every code point outside ASCII)."""
 
 
 def ascii_forms(text: str) -> str:
-    """`text` with every line, block and mark in its ASCII form (terminal escape sequences are ASCII: unchanged)."""
+    """`text` all in ASCII: every line, block and mark in its ASCII form, every other character outside ASCII as
+    wide (terminal escape sequences are ASCII: unchanged)."""
     return text.translate(ASCII_FORMS)

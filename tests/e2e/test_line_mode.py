@@ -149,6 +149,27 @@ async def test_a_client_without_utf8_gets_only_ascii_lines(tmp_path: Path) -> No
             await client.close()
 
 
+async def test_what_players_type_reaches_a_client_without_utf8_in_ascii(tmp_path: Path) -> None:
+    """zoé hosts a table and chats `déjà vu 猫 🎉`; ben (`ssh HOST plain`, LANG=C) reads `host zoe` in the list of
+    tables and `zoe says: deja vu ?? ??` (a ? a cell), never a byte outside ASCII; zoé, in UTF-8, reads her own words
+    as typed (found by a playtest: ben was told `host zoé`)."""
+    async with dixit_server(tmp_path) as (server, _):
+        zoe = await LineClient.open(server.port, "zoé", dumb_terminal=False)
+        ben = await LineClient.open(server.port, "ben", dumb_terminal=False, env={"LANG": "C"})
+        zoe.send("create 10")
+        code = (await zoe.wait_for(r"^You are at table (\w+)")).group(1)
+        ben.send("tables")
+        await ben.wait_for(rf"open: {code} \(.*, host zoe\)")
+        ben.send(f"join {code}")
+        await zoe.wait_for("^At the table: zoé, ben.$")
+        zoe.send("say déjà vu 猫 🎉")
+        await ben.wait_for(r"^zoe says: deja vu \?\? \?\?$")
+        await zoe.wait_for("^zoé says: déjà vu 猫 🎉$")
+        assert [line for line in ben.lines if not line.isascii()] == []
+        for client in (zoe, ben):
+            await client.close()
+
+
 @needs_ssh
 @needs_tmux
 async def test_openssh_on_a_dumb_terminal_gets_the_line_mode(tmp_path: Path) -> None:

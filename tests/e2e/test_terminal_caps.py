@@ -18,10 +18,12 @@ from tests.e2e.tui_driver import (
     add_bot,
     create_table,
     find,
+    give_clue,
     key_of,
     open_lobby,
     press,
     start_game,
+    wait_footer,
     wait_text,
 )
 
@@ -121,3 +123,43 @@ async def test_no_color_still_shows_where_you_type(tmp_path: Path) -> None:
         assert spot is not None
         x, y = spot
         await cy.wait_until(lambda: cy.screen.buffer[y][x + 2].reverse, TIMEOUT, "the cursor after 'hi'")
+
+
+def _border_columns(line: str) -> list[int]:
+    return [x for x, char in enumerate(line) if char == "|"]
+
+
+async def test_what_players_type_reaches_a_client_without_utf8_in_ascii_as_wide(tmp_path: Path) -> None:
+    """zoé and 猫 (a name two cells wide) play with cy, whose terminal does not declare UTF-8 (`LANG=C`); zoé chats
+    accents, CJK and an emoji and gives the clue `déjà vu`. cy gets not one byte outside ASCII: `cafe`, `deja vu`,
+    `zoe`, a `?` for each cell of a wide character, so the Seats panel's border stays in its column. zoé's UTF-8
+    terminal still shows `déjà vu` (found by a playtest: what players typed reached cy as UTF-8)."""
+    async with dixit_server(tmp_path, seed=5) as (server, _):
+        zoe = await open_lobby(server.port, "zoé", key_of("zoé"))
+        code = await create_table(zoe)
+        cy = await PtyClient.connect(
+            server.port, "cy", client_key=key_of("cy"), command=f"join {code}", env={"LANG": "C"}
+        )
+        await wait_text(zoe, "2 seated")
+        neko = await PtyClient.connect(server.port, "猫", client_key=key_of("猫"), command=f"join {code}")
+        await wait_text(zoe, "3 seated")
+        await start_game(zoe)
+        await wait_text(cy, "turn 1", "Log & chat", "zoe")
+        await press(zoe, "c")
+        await wait_footer(zoe, "esc")  # the chat box has the focus
+        await press(zoe, "café ✓ naïve 猫が好き 🎉 end", "enter")
+        await wait_text(zoe, "café ✓ naïve 猫が好き 🎉 end")
+        await press(zoe, "escape")
+        await give_clue(zoe, 1, "déjà vu")
+        await wait_text(cy, 'Clue: "deja vu"', "cafe v naive ???????? ?? end")
+        outside = sorted({chr(byte) for byte in cy.raw if byte > 0x7F})
+        assert outside == [], (outside, cy.screen_text())
+        assert "déjà vu" in zoe.screen_text()  # UTF-8 as before for zoé
+        # Widths intact: 猫's seat line keeps its right border in the column of the line above it.
+        rows = cy.screen.display
+        y = next(y for y, line in enumerate(rows) if line.startswith("| 3 ") and "??" in line)
+        assert "??" in rows[y][:26] and rows[y].index(" 0 |") == rows[y - 1].index(" 0 |"), "\n".join(rows)
+        assert _border_columns(rows[y]) == _border_columns(rows[y - 1]), "\n".join(rows)
+        await zoe.close()
+        await cy.close()
+        await neko.close()

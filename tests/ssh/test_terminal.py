@@ -120,4 +120,12 @@ def test_ascii_forms_keep_every_cell() -> None:
     ascii_text = ascii_forms(drawn)
     assert ascii_text == '+- Seats -+ |1 SwHB ana| +---+ > 3 "fox" ~ * v o ^ < - |--|'
     assert cell_len(ascii_text) == cell_len(drawn)
-    assert ascii_forms("名前 Zoë") == "名前 Zoë"  # what players typed passes as it is
+
+
+def test_what_players_typed_becomes_ascii_as_wide() -> None:
+    # Letters without their accents, a ? for each cell of any other character, nothing for a mark of no width.
+    typed = "déjà vu · café ✓ naïve Zoë ß 名前 🎉 e\u0301 \uff21"
+    ascii_text = ascii_forms(typed)
+    assert ascii_text == "deja vu - cafe v naive Zoe ? ???? ?? e ??"
+    assert ascii_text.isascii() and cell_len(ascii_text) == cell_len(typed)
+    assert ascii_forms("\x1b[1mzoé\x1b[0m") == "\x1b[1mzoe\x1b[0m"  # escape sequences as they are
