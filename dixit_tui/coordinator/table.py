@@ -740,7 +740,7 @@ class Table(Generic[S]):
             return "The game has started."
         config = self.config()
         try:
-            check_player_count(config, len(self.seats))
+            check_player_count(config, len(self.seats), seats=self.options.seats)
         except ConfigError as err:
             return err.message
         return None

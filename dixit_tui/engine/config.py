@@ -85,14 +85,22 @@ def a_or_an(word: str) -> str:
     return f"{'An' if word[:1].lower() in 'aeiou' else 'A'} {word}"
 
 
-def check_player_count(config: GameConfig, players: int) -> None:
+def players_wanted(lo: int, hi: int) -> str:
+    """ "3 to 8 players", or "3 players" when the fewest is the most."""
+    return f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+
+
+def check_player_count(config: GameConfig, players: int, *, seats: int | None = None) -> None:
+    """Refuses a number of players the game cannot start with; `seats`: the table's seat limit, when it has one
+    below the rules' most (the message then says this table's range, e.g. "This refresh table needs 3 players")."""
     config = config.normalized()
     lo, hi = player_range(config.mode, config.profile)
     label = config.mode.value if config.mode is not Mode.STANDARD else config.profile.value
+    there = f"there {'is' if players == 1 else 'are'} {players}."
+    if seats is not None and lo <= seats < hi and not lo <= players <= seats:
+        raise ConfigError(f"This {label} table needs {players_wanted(lo, seats)}; {there}")
     if not lo <= players <= hi:
-        raise ConfigError(
-            f"{a_or_an(label)} game needs {lo} to {hi} players; there {'is' if players == 1 else 'are'} {players}."
-        )
+        raise ConfigError(f"{a_or_an(label)} game needs {players_wanted(lo, hi)}; {there}")
     if config.mode is Mode.TEAM and players % 2:
         raise ConfigError(f"Team games need an even number of players (6, 8, 10 or 12); there are {players}.")
 

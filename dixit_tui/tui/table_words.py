@@ -337,6 +337,15 @@ def time_limit(seconds: int) -> str:
     return plural(seconds, "second")
 
 
+def seats_free(view: TableView) -> int:
+    """How many more players can sit at the table before its game starts."""
+    seated = sum(not s.removed for s in view.seats)
+    return max(0, (view.options.seats or view.options.max_seats()) - seated)
+
+
+ALL_SEATS_TAKEN = "All seats are taken: more people can watch, not play."
+
+
 def lobby_info(view: TableView) -> Words:
     """The table's lobby: its code and rules, how to come back, and what the host (or you) waits for."""
     seated = sum(not s.removed for s in view.seats)
@@ -347,7 +356,7 @@ def lobby_info(view: TableView) -> Words:
             (view.code, "bold"),
             f" · {options.label()} · {seated} of {options.seats or options.max_seats()} seats taken",
         ),
-        _w(f"Friends join with the code {view.code}."),
+        _w(f"Friends join with the code {view.code}." if seats_free(view) else ALL_SEATS_TAKEN),
     ]
     if options.mode == Mode.STANDARD:
         lines.append(_w(f"The first player to reach {options.target} points wins."))

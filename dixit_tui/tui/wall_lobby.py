@@ -11,6 +11,7 @@ from __future__ import annotations
 from dixit_tui.coordinator import TableView
 from dixit_tui.coordinator.models import TableLock
 from dixit_tui.engine import Mode, Profile, player_range, profile_for
+from dixit_tui.engine.config import players_wanted
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.seat_rows import seat_marker
 from dixit_tui.tui.table_words import Words
@@ -25,7 +26,7 @@ def options_line(view: TableView, pen: Pen) -> Words:
     mode = Mode(options.mode)
     low, high = player_range(mode, profile_for(mode, Profile(options.profile)))
     dot = f" {pen.marks.dot} "
-    parts = [f"{str(options.label()).capitalize()} game", f"{low} to {options.seats or high} players"]
+    parts = [f"{str(options.label()).capitalize()} game", players_wanted(low, options.seats or high)]
     if mode == Mode.STANDARD:
         parts.append(f"first to {options.target} points")
     else:
@@ -100,7 +101,9 @@ def lobby_lines(view: TableView, join: str, width: int, pen: Pen, *, big: bool) 
     head.append([])
     head.extend(clue_banner(pen, view.code, width, big=big))
     head.append([])
-    if view.lock == TableLock.INVITED:
+    if not words.seats_free(view):  # nobody more can join: say so, not how to join
+        how = [pen.line((words.ALL_SEATS_TAKEN, "bold"))]
+    elif view.lock == TableLock.INVITED:
         how = [pen.line(("Only the people the host invited can sit at this table.", "bold"))]
     else:
         how = [

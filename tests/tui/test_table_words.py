@@ -511,3 +511,23 @@ async def test_after_a_void_the_storyteller_sees_which_card_is_out_of_the_new_cl
     listener = next(s for s in sessions if s is not teller)
     heard = view_of(listener).game
     assert heard is not None and heard.voided_card is None  # only the storyteller is told
+
+
+async def test_a_full_lobby_says_nobody_more_can_play_not_how_to_join() -> None:
+    ana, _ben, _cara, zoe = await open_table(["ana", "ben", "cara"], watcher=True, seats=3)
+    for session in (ana, zoe):
+        info = words.lobby_info(view_of(session)).plain.splitlines()
+        assert info[1] == "All seats are taken: more people can watch, not play."
+    ana2, _ben2, zoe2 = await open_table(["ana", "ben"], watcher=True, seats=3)
+    assert words.lobby_info(view_of(zoe2)).plain.splitlines()[1] == f"Friends join with the code {view_of(ana2).code}."
+
+
+async def test_a_table_with_fewer_seats_says_the_players_it_needs() -> None:
+    """It said "A refresh game needs 3 to 8 players" at a table of 3 seats (a playtest)."""
+    (ana, _ben) = await open_table(["ana", "ben"], seats=3)
+    assert view_of(ana).start_problem == "This refresh table needs 3 players; there are 2."
+    assert say(ana) == "Waiting for players. This refresh table needs 3 players; there are 2."
+    (ana,) = await open_table(["ana"], seats=5, profile="odyssey")
+    assert view_of(ana).start_problem == "This odyssey table needs 3 to 5 players; there is 1."
+    (ana,) = await open_table(["ana"])  # no seat limit: the rules' range
+    assert view_of(ana).start_problem == "A refresh game needs 3 to 8 players; there is 1."

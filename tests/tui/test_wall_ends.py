@@ -45,6 +45,15 @@ async def test_the_lobby_says_how_many_more_players_it_needs() -> None:
     assert "Seats: 1 of 8 taken, 7 more can sit" in text
 
 
+async def test_a_full_lobby_says_all_seats_are_taken_not_how_to_join() -> None:
+    view = await in_lobby(3, seats=3)
+    text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(join=JOIN.format(code=view.code))))
+    assert "All seats are taken: more people can watch, not play." in text
+    assert "Join from your shell" not in text and JOIN.format(code=view.code) not in text
+    assert "Refresh game · 3 players · first to 30 points" in text  # not "3 to 3 players"
+    assert "Seats: 3 of 3 taken, all taken" in text
+
+
 async def test_the_lobby_head_line_says_a_table_that_cannot_start_is_not_ready() -> None:
     view = await in_lobby(6, bots=1, mode="team")  # teams of two: seven cannot start
     assert view.start_problem is not None
