@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.color import Color
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -59,6 +60,7 @@ from dixit_tui.tui.update_pacing import UpdatePacing, supersedes
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
+FRAME_GREY = 0.4  # the frames' grey: this far from the background to the text (get_css_variables)
 NAME_NOTE_SECONDS = 15.0  # a shortened or cleaned name is said this long (longer than other notices)
 _TYPED_AT = "_dixit_typed_at"  # the screen on top when a key arrived (an attribute set on the Key event)
 _TYPED_FOR = "_dixit_typed_for"  # what it acted on then at the table (TableScreen.key_role), or None
@@ -152,8 +154,14 @@ class DixitApp(App[int]):
         """As Textual's, with what a terminal of few colours or none needs (see the comments)."""
         variables = super().get_css_variables()
         if self.capabilities.few_colors:
-            # The panels' borders are a grey just off the background: with 8 or 16 colours both become black.
+            # The frames' grey would become a dark grey or black, as the background (black): the foreground's grey.
             variables["border-blurred"] = variables["foreground-darken-1"]
+        else:
+            # The frames (panels, the log's rule, the hand and the board, text boxes not focused): Textual's grey
+            # just off the background was colour 233 on 234 in a 256-colour terminal (found in a playtest). A mid
+            # grey, clearly seen and still quieter than text: #6B6B6B on #1E1E1E (256 colours: 241 on 234).
+            surface, foreground = Color.parse(variables["surface"]), Color.parse(variables["foreground"])
+            variables["border-blurred"] = surface.blend(foreground, FRAME_GREY).hex
         variables["placeholder-text-style"] = "none"  # (the theme's grey tells a placeholder from typed text)
         if self.capabilities.colors == "none":
             # What colour alone showed (NO_COLOR sends none): a text box's cursor, the highlighted row of a list, a
