@@ -67,6 +67,22 @@ async def open_apps(
     return out
 
 
+async def ana_hosting(
+    stack: AsyncExitStack, coord: Coordinator, others: list[str], *, mode: str = "standard", start: bool = False
+) -> tuple[DixitApp, Pilot[Any], str, list[PlayerSession]]:
+    """ana's app at a table she created (`mode`), with `others` seated as sessions; started by her keys (s, y) if
+    `start`. Returns her app, its pilot, the table's code and the others' sessions."""
+    ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+    await settle(pa)
+    view = await session_of(ana).create(options(mode=mode))
+    seated = [s for s, _ in await seat_many(coord, others, view.code)]
+    await settle(pa)
+    if start:
+        await pa.press("s", "y")
+        await settle(pa)
+    return ana, pa, view.code, seated
+
+
 async def ana_at_her_vote(
     stack: AsyncExitStack, coord: Coordinator, size: tuple[int, int]
 ) -> tuple[DixitApp, Pilot[Any]]:

@@ -14,20 +14,14 @@ from dixit_tui.coordinator import ChatUpdate
 from dixit_tui.tui import table_screen
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.widgets.main_view import MainView
-from tests.tui.apps import notes, open_apps, session_of, status, table, table_of
+from tests.tui.apps import ana_hosting, notes, open_apps, session_of, status, table, table_of
 from tests.tui.fixtures import coordinator, default_move, options, phase_of, play_until, screen_text, seat_many, settle
 
 
 async def test_the_clue_box_keeps_its_text_when_you_come_back_to_it() -> None:
     coord = coordinator()
     async with AsyncExitStack() as stack:
-        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
-        await settle(pa)
-        view = await session_of(ana).create(options())
-        await seat_many(coord, ["ben", "cara"], view.code)
-        await settle(pa)
-        await pa.press("s", "y")
-        await settle(pa)
+        ana, pa, _, _ = await ana_hosting(stack, coord, ["ben", "cara"], start=True)
         await pa.press("1", "enter", *"stairs to", "escape")
         await settle(pa)
         assert not isinstance(ana.focused, Input)
@@ -63,12 +57,7 @@ async def test_a_chat_line_being_typed_when_the_chat_pauses_gives_the_keyboard_b
     under "Choose 2 cards that fit the clue". Now the keyboard goes to the hand, the line stays in the box."""
     coord = coordinator()
     async with AsyncExitStack() as stack:
-        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
-        await settle(pa)
-        view = await session_of(ana).create(options())
-        (ben, _), _ = await seat_many(coord, ["ben", "cara"], view.code)
-        await pa.press("s", "y")
-        await settle(pa)
+        ana, pa, _, (ben, _) = await ana_hosting(stack, coord, ["ben", "cara"], start=True)
         await pa.press("c", *"nice clue")
         await settle(pa)
         chat = ana.screen.query_one("#chat-input", Input)
@@ -90,11 +79,7 @@ async def test_a_chat_line_being_typed_when_the_chat_pauses_gives_the_keyboard_b
 async def test_a_chat_line_being_typed_keeps_the_keyboard_while_the_chat_is_open() -> None:
     coord = coordinator()
     async with AsyncExitStack() as stack:
-        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
-        await settle(pa)
-        view = await session_of(ana).create(options())
-        await seat_many(coord, ["ben", "cara"], view.code)
-        await settle(pa)
+        ana, pa, _, _ = await ana_hosting(stack, coord, ["ben", "cara"])
         await pa.press("c", *"good luck")
         await session_of(ana).start()  # the game starts: the chat stays open until the clue
         await settle(pa)
@@ -108,13 +93,9 @@ async def test_a_clue_being_typed_when_another_gives_the_first_gives_the_keyboar
     """Party: ana lost the race for the first clue with "thunder" in the box; `2 Enter` typed into it."""
     coord = coordinator()
     async with AsyncExitStack() as stack:
-        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
-        await settle(pa)
-        view = await session_of(ana).create(options(mode="party"))
-        others = [s for s, _ in await seat_many(coord, ["ben", "cara", "dev", "eve", "fay"], view.code)]
-        await settle(pa)
-        await pa.press("s", "y")
-        await settle(pa)
+        ana, pa, _, others = await ana_hosting(
+            stack, coord, ["ben", "cara", "dev", "eve", "fay"], mode="party", start=True
+        )
         await pa.press("enter", *"thunder")
         box = ana.screen.query_one("#clue-input", Input)
         assert box.has_focus
@@ -134,12 +115,7 @@ async def test_keys_typed_as_the_chat_pauses_act_on_nothing(monkeypatch: pytest.
     monkeypatch.setattr(table_screen, "clock", lambda: now[0])
     coord = coordinator()
     async with AsyncExitStack() as stack:
-        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
-        await settle(pa)
-        view = await session_of(ana).create(options())
-        (ben, _), _ = await seat_many(coord, ["ben", "cara"], view.code)
-        await pa.press("s", "y")
-        await settle(pa)
+        ana, pa, _, (ben, _) = await ana_hosting(stack, coord, ["ben", "cara"], start=True)
         await pa.press("c", *"nice")
         now[0] += 5
         assert await default_move(ben)  # the chat pauses
@@ -161,10 +137,7 @@ async def test_a_clue_kept_from_a_lost_race_does_not_start_the_next_turns_clue()
     belongs to its turn: the next turn's box starts empty."""
     coord = coordinator()
     async with AsyncExitStack() as stack:
-        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
-        await settle(pa)
-        view = await session_of(ana).create(options())
-        ben, cara = [s for s, _ in await seat_many(coord, ["ben", "cara"], view.code)]
+        ana, pa, _, (ben, cara) = await ana_hosting(stack, coord, ["ben", "cara"])
         await session_of(ana).start()
         await settle(pa)
         await pa.press("1", "enter", *"reflect")
