@@ -24,11 +24,10 @@ from textual import constants, events
 from textual.geometry import Size
 from textual.message import Message
 
-from dixit_tui.ssh.ascii_forms import ASCII_FORMS
-from dixit_tui.ssh.console_forms import CONSOLE_FORMS
+from dixit_tui.ssh.glyph_forms import in_glyphs
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits, WorkBudget, output_backlog
 from dixit_tui.ssh.input import EventPacer, Pasted, PasteSplitter, PasteTooLarge, Typed
-from dixit_tui.ssh.terminal import Glyphs, TerminalInfo, clamp_size
+from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
 from dixit_tui.ssh.terminal_input import TerminalInput
 from dixit_tui.textual_host.compat import KITTY_KEY_FLAGS
 from dixit_tui.textual_host.hosted import HostedDriver
@@ -41,8 +40,6 @@ logger = logging.getLogger(__name__)
 logger.addFilter(LOG_RATE)
 
 _READ_SIZE = 4096
-# What a session's output is translated with as it is sent, by the glyphs its terminal can draw (`TerminalInfo.glyphs`).
-_GLYPH_FORMS: dict[Glyphs, dict[int, str] | None] = {"unicode": None, "console": CONSOLE_FORMS, "ascii": ASCII_FORMS}
 # Settle held input a little after the escape delay, so a lone ESC is reported as the Esc key.
 _TICK_DELAY = constants.ESCAPE_DELAY + 0.01
 # Characters parsed and handed on before the reader yields the shared loop.
@@ -249,8 +246,7 @@ class SSHDriver(HostedDriver):
         if not self._pending:
             return
         text = "".join(self._pending)
-        forms = _GLYPH_FORMS[self._terminal.glyphs]
-        data = (text if forms is None else text.translate(forms)).encode("utf-8", "replace")
+        data = in_glyphs(text, self._terminal.glyphs).encode("utf-8", "replace")
         self._pending.clear()
         if self._output_closed:
             return
