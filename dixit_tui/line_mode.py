@@ -32,7 +32,8 @@ from dixit_tui.coordinator import (
 from dixit_tui.coordinator.models import TableStatus, host_text, mode_text
 from dixit_tui.engine import ErrorCode, Mode, Phase, RuleError
 from dixit_tui.sanitize import clean_name
-from dixit_tui.ssh.ascii_forms import ascii_forms
+from dixit_tui.ssh.glyph_forms import in_glyphs
+from dixit_tui.ssh.terminal import Glyphs
 from dixit_tui.tui import table_words as words
 
 log = logging.getLogger(__name__)
@@ -350,12 +351,12 @@ async def play_lines(
     drain: Any = None,
     *,
     first: str = "",
-    utf8: bool = True,
+    glyphs: Glyphs = "unicode",
 ) -> int:
     """Serve one player in line mode until they quit or their input ends; returns the exit status. `first`: a
-    command to run first (`ssh -t HOST plain join K7QF`). `utf8` False (the client's locale is `LANG=C`): every line
-    is sent in its ASCII forms (curly quotes, stars, arrows; what players typed: `zoé` -> `zoe`), as the full-screen
-    app is."""
+    command to run first (`ssh -t HOST plain join K7QF`). `glyphs` "ascii" (the client's locale is `LANG=C`): every
+    line is sent in its ASCII forms (curly quotes, stars, arrows; what players typed: `zoé` -> `zoe`), "console"
+    (`ssh -t HOST plain` from `TERM=linux`): in its console forms, as the full-screen app is."""
     outbox: asyncio.Queue[str | None] = asyncio.Queue()
     overflow = asyncio.Event()
 
@@ -369,7 +370,7 @@ async def play_lines(
 
     async def pump() -> None:
         while (text := await outbox.get()) is not None:
-            write(((text if utf8 else ascii_forms(text)) + "\n").encode("utf-8", "replace"))
+            write((in_glyphs(text, glyphs) + "\n").encode("utf-8", "replace"))
             if drain is not None:
                 await drain()
 

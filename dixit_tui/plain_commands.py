@@ -25,7 +25,7 @@ from dixit_tui.protocol.lines import LineReader
 from dixit_tui.protocol.messages import replay_json, summary
 from dixit_tui.ratings import leaderboard_text
 from dixit_tui.sanitize import ssh_user
-from dixit_tui.ssh.terminal import declares_utf8
+from dixit_tui.ssh.terminal import declares_utf8, glyph_set
 from dixit_tui.transcript import stand_in_moves, transcript_of
 
 log = logging.getLogger(__name__)
@@ -83,6 +83,14 @@ def _client_env(writer: Any) -> Mapping[str, str]:
     get = getattr(channel, "get_environment", None)
     env = get() if callable(get) else None
     return env if isinstance(env, Mapping) else {}
+
+
+def _client_term(writer: Any) -> str:
+    """The client's TERM on this channel ('' without a terminal)."""
+    channel = getattr(writer, "channel", None)
+    get = getattr(channel, "get_terminal_type", None)
+    term = get() if callable(get) else None
+    return term if isinstance(term, str) else ""
 
 
 def tables_json(coordinator: Coordinator) -> str:
@@ -149,8 +157,8 @@ async def handle_plain(
     if verb == "plain" or verb.startswith("plain "):  # the line mode, for screen readers (docs/protocol.md)
         lines = LineReader(reader, MAX_LINE) if callable(getattr(reader, "read", None)) else reader
         first = verb[len("plain") :]
-        utf8 = declares_utf8(_client_env(writer))
-        return await play_lines(coordinator, identity, lines, writer.write, writer.drain, first=first, utf8=utf8)
+        glyphs = glyph_set(_client_term(writer), utf8=declares_utf8(_client_env(writer)))
+        return await play_lines(coordinator, identity, lines, writer.write, writer.drain, first=first, glyphs=glyphs)
     if verb == "tables":
         text, status = tables_text(coordinator), 0
     elif verb == "tables --json":

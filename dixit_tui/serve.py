@@ -310,7 +310,12 @@ def build_app_factory(args: argparse.Namespace, coordinator: Coordinator) -> App
             command=terminal.command,
             ssh_host=host,
             ssh_port=port,
-            capabilities=capabilities_for(terminal.color_system, no_color=terminal.no_color, utf8=terminal.utf8),
+            capabilities=capabilities_for(
+                terminal.color_system,
+                no_color=terminal.no_color,
+                utf8=terminal.utf8,
+                console=terminal.glyphs == "console",
+            ),
         )
 
     return factory

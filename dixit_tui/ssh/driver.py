@@ -24,7 +24,7 @@ from textual import constants, events
 from textual.geometry import Size
 from textual.message import Message
 
-from dixit_tui.ssh.ascii_forms import ascii_forms
+from dixit_tui.ssh.glyph_forms import in_glyphs
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits, WorkBudget, output_backlog
 from dixit_tui.ssh.input import EventPacer, Pasted, PasteSplitter, PasteTooLarge, Typed
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
@@ -246,7 +246,7 @@ class SSHDriver(HostedDriver):
         if not self._pending:
             return
         text = "".join(self._pending)
-        data = (text if self._terminal.utf8 else ascii_forms(text)).encode("utf-8", "replace")
+        data = in_glyphs(text, self._terminal.glyphs).encode("utf-8", "replace")
         self._pending.clear()
         if self._output_closed:
             return

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 ColorSystem = Literal["standard", "256", "truecolor"]
+Glyphs = Literal["unicode", "console", "ascii"]
 
 DEFAULT_SIZE = (80, 24)
 
@@ -33,6 +34,12 @@ class TerminalInfo:
     env: Mapping[str, str] = field(default_factory=dict)
     utf8: bool = True
     """The client's locale (LC_ALL, else LC_CTYPE, else LANG) declares UTF-8, or it sent none of them."""
+
+    @property
+    def glyphs(self) -> Glyphs:
+        """The characters this session is drawn with (`SSHDriver.flush`): "ascii" without UTF-8 (`ssh.ascii_forms`),
+        "console" for a console's small font (`TERM=linux`, the VT100 family: `ssh.console_forms`), else "unicode"."""
+        return glyph_set(self.term_type, utf8=self.utf8)
 
 
 def clamp_size(width: int, height: int, max_size: tuple[int, int]) -> tuple[int, int]:
@@ -74,6 +81,20 @@ def declares_utf8(env: Mapping[str, str]) -> bool:
             charset = value.partition(".")[2].partition("@")[0].lower().replace("-", "").replace("_", "")
             return charset == "utf8"
     return True
+
+
+def is_console(term_type: str) -> bool:
+    """A terminal whose font holds a few hundred glyphs (CP437's set, Latin-1): the Linux virtual console
+    (`linux`, `linux-16color`...) and the VT100 family (`vt100`, `vt102`, `vt220`...)."""
+    term = term_type.strip().lower()
+    return term == "linux" or term.startswith(("linux-", "vt1", "vt2", "vt3", "vt4", "vt5"))
+
+
+def glyph_set(term_type: str, *, utf8: bool) -> Glyphs:
+    """ASCII for a locale that is not UTF-8, the console set for a console (`is_console`), else all of Unicode."""
+    if not utf8:
+        return "ascii"
+    return "console" if is_console(term_type) else "unicode"
 
 
 def build_terminal_info(

@@ -190,10 +190,11 @@ class DixitApp(App[int]):
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def get_key_display(self, binding: Binding) -> str:
-        """As Textual's, but a terminal without UTF-8 (`LANG=C`) reads "Enter" where the key bar draws a "⏎" (whose
-        one-cell ASCII form, "<", read as a key of its own)."""
+        """As Textual's, but a terminal without UTF-8 (`LANG=C`) or with a console's font (`TERM=linux`) reads "Enter"
+        where the key bar draws a "⏎" (whose one-cell ASCII form, "<", read as a key of its own)."""
         display = super().get_key_display(binding)
-        return display if self.capabilities.utf8 else display.replace("⏎", "Enter")
+        plain = not self.capabilities.utf8 or self.capabilities.console
+        return display.replace("⏎", "Enter") if plain else display
 
     # --- lifecycle -------------------------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """What one player's terminal can show, as the app is told it (from the SSH session's PTY and environment requests).
 
 Pure data: the app picks its colours from it (a 16-colour terminal gets borders it can draw, see `DixitApp`); the SSH
-driver sends the ASCII forms of lines and marks to a terminal that does not declare UTF-8 (`ssh.ascii_forms`), and no
+driver sends the ASCII forms of lines and marks to a terminal that does not declare UTF-8 (`ssh.ascii_forms`), their
+console forms to a console's small font (`TERM=linux`, `ssh.console_forms`), and no
 colour at all to one that asks for none (https://no-color.org)."""
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ class Capabilities:
     """"none": NO_COLOR (emphasis by bold, reverse and underline only); "16": TERM=linux, vt100, xterm..."""
     utf8: bool = True
     """False: the client's LC_ALL / LC_CTYPE / LANG named another character set (`LANG=C`): ASCII only."""
+    console: bool = False
+    """A console's small font (`TERM=linux`): the SSH driver sends what it lacks in console forms (`ssh.console_forms`),
+    and a key drawn as a mark it lacks reads as a word (⏎: Enter)."""
 
     @property
     def few_colors(self) -> bool:
@@ -32,7 +36,7 @@ FULL = Capabilities()
 _COLORS: dict[str, Colors] = {"standard": "16", "256": "256", "truecolor": "truecolor"}
 
 
-def capabilities_for(color_system: str, *, no_color: bool, utf8: bool) -> Capabilities:
+def capabilities_for(color_system: str, *, no_color: bool, utf8: bool, console: bool = False) -> Capabilities:
     """What the app is told about a terminal of this colour system (the SSH layer's "standard", "256" or
-    "truecolor"), NO_COLOR and locale."""
-    return Capabilities(colors="none" if no_color else _COLORS[color_system], utf8=utf8)
+    "truecolor"), NO_COLOR, locale and font (`console`: the SSH layer's "console" glyphs)."""
+    return Capabilities(colors="none" if no_color else _COLORS[color_system], utf8=utf8, console=console)

@@ -753,7 +753,8 @@ class TableScreen(SameSizeResize, Screen[None]):
 
     def _hold_reveal(self) -> None:
         """The table holds the turn's reveal for its people to read: the recap opens by itself, once per turn (Enter
-        tells the table you moved on); when the hold ends (its time is up, or everyone moved on) it closes itself."""
+        tells the table you moved on); when the hold ends (its time is up, or everyone moved on) it closes itself,
+        unless you are reading it (scrolled it just now): then it stays open as a recap opened with r."""
         game = self.game
         reveal = game.last_reveal if game is not None else None
         if game is not None and game.phase == Phase.VOTE:
@@ -773,6 +774,9 @@ class TableScreen(SameSizeResize, Screen[None]):
             return
         for screen in self.app.screen_stack:
             if isinstance(screen, RecapScreen) and screen.held:
+                if screen.reading and screen.is_current:  # you are reading it: not pulled away from you
+                    screen.table_moved_on(game.turn if game is not None else None)
+                    continue
                 screen.held = False  # closed by the table, not by you: nothing to tell it
                 if self.app.screen is screen:  # (the keys typed for its "Next turn" now act on nothing: key_role)
                     self._recap_closes += 1

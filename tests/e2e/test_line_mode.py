@@ -12,6 +12,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from dixit_tui.ssh.console_forms import CONSOLE_SET
 from tests.e2e.harness import HOST, connect
 from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, ssh_options
 from tests.e2e.servers import dixit_server
@@ -34,13 +35,18 @@ class LineClient:
         self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
-    async def open(cls, port: int, name: str, *, dumb_terminal: bool, env: dict[str, str] | None = None) -> LineClient:
+    async def open(
+        cls, port: int, name: str, *, dumb_terminal: bool, env: dict[str, str] | None = None, term: str | None = None
+    ) -> LineClient:
+        """`dumb_terminal`: TERM=dumb; else `ssh HOST plain` (without a terminal, or with `term`: `ssh -t`)."""
         conn = await connect(port, name)
         if dumb_terminal:
             process = await conn.create_process(term_type="dumb", term_size=(80, 24), env=env)
+        elif term is not None:
+            process = await conn.create_process("plain", term_type=term, term_size=(80, 24), env=env)
         else:
             process = await conn.create_process("plain", env=env)
-        return cls(name, conn, process, dumb_terminal)
+        return cls(name, conn, process, dumb_terminal or term is not None)
 
     async def _read(self) -> None:
         async for line in self.process.stdout:
@@ -166,6 +172,25 @@ async def test_what_players_type_reaches_a_client_without_utf8_in_ascii(tmp_path
         await ben.wait_for(r"^zoe says: deja vu \?\? \?\?$")
         await zoe.wait_for("^zoé says: déjà vu 猫 🎉$")
         assert [line for line in ben.lines if not line.isascii()] == []
+        for client in (zoe, ben):
+            await client.close()
+
+
+async def test_the_line_mode_on_a_linux_console_gets_only_what_its_font_draws(tmp_path: Path) -> None:
+    """ben runs `ssh -t HOST plain` on the Linux console (`TERM=linux`, UTF-8): zoé's chat reaches him with her accents
+    (`zoé`, `déjà`: Latin-1, his font has them), `✓` as `√`, `猫` as `??` (a ? a cell): no character his font lacks."""
+    async with dixit_server(tmp_path) as (server, _):
+        zoe = await LineClient.open(server.port, "zoé", dumb_terminal=False)
+        env = {"LANG": "en_US.UTF-8"}
+        ben = await LineClient.open(server.port, "ben", dumb_terminal=False, env=env, term="linux")
+        zoe.send("create 10")
+        code = (await zoe.wait_for(r"^You are at table (\w+)")).group(1)
+        ben.send(f"join {code}")
+        await zoe.wait_for("^At the table: zoé, ben.$")
+        zoe.send("say déjà vu ✓ 猫 ⏱")
+        await ben.wait_for(r"^zoé says: déjà vu √ \?\? @$")
+        await zoe.wait_for("^zoé says: déjà vu ✓ 猫 ⏱$")
+        assert sorted({char for line in ben.lines for char in line if ord(char) > 0x7F} - CONSOLE_SET) == []
         for client in (zoe, ben):
             await client.close()
 

@@ -51,8 +51,9 @@ def _shows_the_reveal(screen: str, reveal: Reveal, names: list[str]) -> None:
     assert f"Turn {reveal.turn} revealed" in screen and RECAP_NEXT in screen, screen
     for slot in reveal.slots:
         owner = names[slot.owner] + (" (you)" if slot.owner == 0 else "")
-        if slot.owner == reveal.storyteller:
-            assert f"✎ storyteller's card ({owner})" in screen, screen
+        if slot.owner == reveal.storyteller:  # her own: "(yours)", not "(ana (you))"
+            mark = "yours" if slot.owner == 0 else names[slot.owner]
+            assert f"✎ storyteller's card ({mark})" in screen, screen
         else:
             assert f"given by {owner}" in screen, screen
         voters = ", ".join(names[s] + (" (you)" if s == 0 else "") for s in slot.votes)

@@ -10,20 +10,29 @@ from pathlib import Path
 
 import pytest
 
+from dixit_tui.ssh.console_forms import CONSOLE_SET
 from tests.e2e.harness import HOST, PtyClient
 from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, ssh_options
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     TIMEOUT,
     add_bot,
+    board_slots,
+    cast_vote,
     create_table,
     find,
     give_clue,
+    join_by_code,
     key_of,
     open_lobby,
     press,
     start_game,
+    state_of,
+    submit_cards,
+    wait_all,
+    wait_any,
     wait_footer,
+    wait_revealed,
     wait_text,
 )
 
@@ -82,16 +91,64 @@ async def test_a_16_colour_terminal_sees_the_panel_borders(tmp_path: Path) -> No
         screen = cy.screen
         # The "Seats" panel's top border: its corner and its title, each in a colour that is not the background's.
         spot = next(
-            (y, line.index("Seats")) for y, line in enumerate(screen.display) if "Seats" in line and "╭" in line
+            (y, line.index("Seats")) for y, line in enumerate(screen.display) if "Seats" in line and "┌" in line
         )
         y, x = spot
         line = screen.buffer[y]
-        corner = line[screen.display[y].index("╭")]
+        corner = line[screen.display[y].index("┌")]
         title = line[x]
         for char in (corner, title):
             shown = "white" if char.fg == "default" else char.fg
             behind = "black" if char.bg == "default" else char.bg
             assert shown not in ("black", behind), (char, screen.display[y])
+
+
+def _outside_the_console_set(raw: bytes | bytearray) -> list[str]:
+    return sorted({char for char in bytes(raw).decode("utf-8", "replace") if ord(char) > 0x7F} - CONSOLE_SET)
+
+
+async def test_a_linux_console_gets_only_what_its_font_draws(tmp_path: Path) -> None:
+    """cy plays from the Linux virtual console (`TERM=linux`) with a UTF-8 locale: its font (CP437's set, Latin-1)
+    has no rounded corners, eighth blocks or marks such as ⏱✎♛◷⚙ (a playtest: blanks and diamonds). Through the
+    lobby, her hand, the board, the vote and the reveal she gets only characters it has (light lines for the corners:
+    `┌─ Seats`), and zoé's accents as they are; ana's xterm still gets the rounded corners."""
+    async with dixit_server(tmp_path, seed=5) as (server, coord):
+        env = {"LANG": "en_US.UTF-8"}
+        cy = await PtyClient.connect(server.port, "cy", client_key=key_of("cy"), term_type="linux", env=env)
+        await wait_text(cy, "Welcome, cy!")
+        ana = await open_lobby(server.port, "ana", key_of("ana"))
+        zoe = await open_lobby(server.port, "zoé", key_of("zoé"))
+        code = await create_table(ana, target=10)
+        await wait_text(cy, "Open tables")
+        for client in (zoe, cy):
+            await join_by_code(client, code)
+        await wait_all([ana, zoe, cy], "3 seated")
+        await wait_text(cy, "zoé")
+        await start_game(ana)
+        table = coord.tables[code]
+        await give_clue(zoe, 1, "clue 1")
+        await submit_cards(ana, [1, 2])
+        # cy from her hand (the key bar reads "Enter Choose card": her font has no ⏎), as submit_cards does
+        await wait_text(cy, "► Choose ")  # (the status line's ▶: her font's ►)
+        await wait_footer(cy, "Enter Choose card")
+        await press(cy, "1", "enter")
+        await wait_text(cy, "√ marked 1/2")
+        await press(cy, "2", "enter")
+        await wait_text(cy, "Give these cards?")
+        await press(cy, "y")
+        await wait_text(cy, "► Vote: turn the dial")
+        owners = board_slots(state_of(table))  # each votes for a card not their own
+        await cast_vote(ana, min(slot for slot, owner in owners.items() if owner != 0))
+        await wait_footer(cy, "Enter Vote")
+        await press(cy, str(min(slot for slot, owner in owners.items() if owner != 2)), "enter")
+        await wait_revealed(cy, 1)
+        await wait_any(cy, "Next turn (Enter)", "Turn 1 (r: recap)")
+        await wait_text(cy, "┌─ Seats", "zoé")
+        assert _outside_the_console_set(cy.raw) == [], cy.screen_text()
+        assert "╭─ Seats" in ana.screen_text()  # a modern terminal: the rounded corners as before
+        assert _outside_the_console_set(ana.raw) != []
+        for client in (ana, zoe, cy):
+            await client.close()
 
 
 @needs_ssh

@@ -10,12 +10,14 @@ from rich.cells import cell_len
 
 from dixit_tui.serve import add_arguments, data_folders
 from dixit_tui.ssh.ascii_forms import ascii_forms
+from dixit_tui.ssh.console_forms import CONSOLE_SET, console_forms
 from dixit_tui.ssh.session_runner import connect_hint
 from dixit_tui.ssh.terminal import (
     build_terminal_info,
     clamp_size,
     declares_utf8,
     detect_color_system,
+    glyph_set,
     wants_no_color,
 )
 from dixit_tui.tui.capabilities import Capabilities, capabilities_for
@@ -120,6 +122,32 @@ def test_ascii_forms_keep_every_cell() -> None:
     ascii_text = ascii_forms(drawn)
     assert ascii_text == '+- Seats -+ |1 SwHB ana| +---+ > 3 "fox" ~ * v o ^ < - |--|'
     assert cell_len(ascii_text) == cell_len(drawn)
+
+
+def test_glyph_set_by_terminal_and_locale() -> None:
+    assert glyph_set("xterm-256color", utf8=True) == "unicode"
+    for term in ("linux", "LINUX", "linux-16color", "vt100", "vt220"):
+        assert glyph_set(term, utf8=True) == "console"
+    for term in ("linux", "xterm-256color", "vt100"):
+        assert glyph_set(term, utf8=False) == "ascii"
+    info = build_terminal_info("linux", (80, 24), {"LANG": "en_US.UTF-8"}, None, (300, 100))
+    assert info.glyphs == "console"
+
+
+def test_console_forms_keep_every_cell_in_the_console_set() -> None:
+    """`TERM=linux`: what its font has stays (light and double lines, half blocks, arrows, Latin-1 letters); rounded
+    corners, eighth blocks and marks such as ⏱✎♛ get console-safe forms as wide (a playtest: blanks and diamonds)."""
+    drawn = "╭─ Seats ─╮ │1 ✎◷♛⚙ ana│ ╰───╯ ═║╔╗ ▶ 3 “fox” … ★ ✓ ● ▲ ← ⏎ ⏱ · ▊▔▁▎ █▀▄▌▐░ ━┃┏┛ zoé 猫 🎉"
+    console_text = console_forms(drawn)
+    assert console_text == '┌─ Seats ─┐ │1 SwHB ana│ └───┘ ═║╔╗ ► 3 "fox" ~ * √ • ▲ ← < @ · ▌──▌ █▀▄▌▐░ ═║╔╝ zoé ?? ??'
+    assert cell_len(console_text) == cell_len(drawn)
+    assert console_forms("\x1b[1mzoé\x1b[0m") == "\x1b[1mzoé\x1b[0m"
+    codes = (code for code in range(0x20, 0x30000) if not (0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000))
+    everything = "".join(map(chr, codes))
+    forms = console_forms(everything)
+    assert set(forms) <= CONSOLE_SET, sorted(set(forms) - CONSOLE_SET)[:20]
+    for char in everything[::7]:  # (a sample: each char's form as wide as the char)
+        assert cell_len(console_forms(char)) == cell_len(char), char
 
 
 def test_what_players_typed_becomes_ascii_as_wide() -> None:

@@ -1,6 +1,7 @@
 """Line filters that show a snapshot as a kind of terminal draws it: each colour as the nearest of the 16 standard
-ones (`TERM=linux`: what the SSH session's colour system sends), each line and mark in the ASCII form the SSH driver
-sends to a terminal without UTF-8 (`LANG=C`, `ssh.ascii_forms`). For the snapshot tests of the table and the wall."""
+ones (`TERM=linux`: what the SSH session's colour system sends), each line and mark in the console form the SSH driver
+sends to a console's small font (`TERM=linux`, `ssh.console_forms`) or in the ASCII form it sends to a terminal
+without UTF-8 (`LANG=C`, `ssh.ascii_forms`). For the snapshot tests of the table and the wall."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from textual.color import Color
 from textual.filter import LineFilter
 
 from dixit_tui.ssh.ascii_forms import ascii_forms
+from dixit_tui.ssh.console_forms import console_forms
 
 
 def _sixteen(color: RichColor | None) -> RichColor | None:
@@ -38,3 +40,10 @@ class AsciiForms(LineFilter):
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         return [Segment(ascii_forms(text), style, control) for text, style, control in segments]
+
+
+class ConsoleForms(LineFilter):
+    """Each line, block and mark as the SSH driver sends it to a console's small font (`TERM=linux`)."""
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        return [Segment(console_forms(text), style, control) for text, style, control in segments]

@@ -10,16 +10,18 @@ from typing import Any
 import pytest
 from textual import events
 from textual.pilot import Pilot
+from textual.widgets import Button
 
 from dixit_tui.coordinator import Coordinator, PlayerSession
 from dixit_tui.engine import Phase
 from dixit_tui.tui import table_screen
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.widgets import recap
+from dixit_tui.tui.widgets.cards import CardList
 from dixit_tui.tui.widgets.recap import RecapScreen
-from tests.e2e.clock import drive_clock, reveal_out
+from tests.e2e.clock import DrivenClock, drive_clock, reveal_out
 from tests.tui.apps import notes, open_apps, session_of, table_of
-from tests.tui.fixtures import coordinator, default_move, options, phase_of, seat_many, settle
+from tests.tui.fixtures import coordinator, default_move, options, phase_of, screen_text, seat_many, settle
 
 MOVED_ON = "did nothing: the table moved on"
 
@@ -188,3 +190,85 @@ async def test_an_enter_typed_as_the_reveal_closed_by_itself_does_not_act_at_the
         await pa.press("enter")  # seen: Enter picks the card highlighted, its clue box opens
         await settle(pa)
         assert screen.chosen is not None and screen.query_one("#clue-input").has_focus
+
+
+async def _held_recap(stack: AsyncExitStack, coord: Coordinator) -> tuple[DixitApp, Pilot[Any], DrivenClock, str]:
+    """ana's app with her first held recap open (its hold on a clock the test drives: it ends when the test says)."""
+    ana, pa, seated = await _table(stack, coord, reveal_seconds=60)
+    clock = drive_clock(coord)
+    session = session_of(ana)
+    code = session.view().code  # type: ignore[union-attr]
+    for _ in range(80):
+        await settle(pa)
+        if isinstance(ana.screen, RecapScreen):
+            assert ana.screen.held
+            return ana, pa, clock, code
+        for s in (*seated, session):  # one move at a time: ana sees each
+            if await default_move(s):
+                break
+    raise AssertionError("ana's held reveal never came")
+
+
+@pytest.mark.parametrize("by", ["down", "wheel"])
+async def test_a_held_recap_being_read_stays_open_when_the_table_moves_on(
+    monkeypatch: pytest.MonkeyPatch, by: str
+) -> None:
+    """Playtest (80x24, 8 cards): the recap did not fit; ana scrolled it with Down every 0.5 s and it still closed
+    under her at the hold's end. Scrolled within READING seconds, it stays open as a recap opened with r: "Close
+    (Enter)", a line says the table moved on, the table beneath is on the next turn; Enter closes it."""
+    now = [0.0]
+    monkeypatch.setattr(table_screen, "clock", lambda: now[0])
+    monkeypatch.setattr(recap, "clock", lambda: now[0])
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ana, pa, clock, code = await _held_recap(stack, coord)
+        turn = phase_of(session_of(ana))[1]
+        now[0] += 2.0
+        if by == "down":
+            await pa.press("down")  # reading: scrolls the recap
+        else:  # the mouse wheel turned over the recap, as a terminal sends it
+            region = ana.screen.query_one("#recap-scroll").region
+            x, y = region.x + 2, region.y + 1
+            ana.post_message(events.MouseScrollDown(None, x, y, 0, 1, 0, False, False, False, screen_x=x, screen_y=y))
+        await settle(pa)
+        now[0] += 2.5  # within READING (3 s) of the Down
+        await reveal_out(coord, code, clock)
+        await settle(pa)
+        screen = ana.screen
+        assert isinstance(screen, RecapScreen), "the recap closed under a player reading it"
+        assert not screen.held and screen.moved_on
+        assert str(screen.query_one("#recap-close", Button).label) == "Close (Enter)"
+        shown = screen_text(ana)
+        assert f"The table moved on: Enter closes this and shows turn {turn}." in shown, shown
+        table = table_of(ana)
+        assert table.game is not None and table.game.turn == turn and table.game.phase == Phase.CLUE
+        assert table.view.reveal_until is None  # the table did not wait for her
+        now[0] += 10.0
+        await pa.press("enter")
+        await settle(pa)
+        assert ana.screen is table, "Enter did not close the recap"
+        shown = screen_text(ana)
+        hand = session_of(ana).view().game.hand  # type: ignore[union-attr]
+        assert f"turn {turn} " in shown.splitlines()[0] and table.query_one(CardList).display, shown
+        assert hand and hand[0].text[:30] in shown, shown  # her hand for the new turn
+
+
+@pytest.mark.parametrize("scrolled", [False, True])
+async def test_a_held_recap_not_being_read_closes_when_the_hold_ends(
+    monkeypatch: pytest.MonkeyPatch, scrolled: bool
+) -> None:
+    """Not scrolled, or scrolled more than READING seconds before the hold ends: it closes by itself, as ever."""
+    now = [0.0]
+    monkeypatch.setattr(table_screen, "clock", lambda: now[0])
+    monkeypatch.setattr(recap, "clock", lambda: now[0])
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ana, pa, clock, code = await _held_recap(stack, coord)
+        now[0] += 2.0
+        if scrolled:
+            await pa.press("down")
+            await settle(pa)
+            now[0] += 3.5
+        await reveal_out(coord, code, clock)
+        await settle(pa)
+        assert not isinstance(ana.screen, RecapScreen), "a recap nobody read held the screen past the hold"

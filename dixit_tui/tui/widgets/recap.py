@@ -30,6 +30,10 @@ from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.snapshot import RichSnapshot
 
 CLOSING_KEYS = frozenset({"enter", "space", "escape"})
+SCROLL_KEYS = frozenset({"up", "down", "left", "right", "pageup", "pagedown", "home", "end"})
+
+READING = 3.0
+"""Seconds after you last scrolled a recap during which you count as reading it: a held recap then outlives its hold."""
 
 clock: Callable[[], float] = time.monotonic
 """The clock of a recap's `guard` (tests set their own)."""
@@ -204,6 +208,28 @@ def recap_renderable(
     return Group(*parts)
 
 
+def moved_on_line(turn: int | None) -> Content:
+    """The line of a held recap kept open past its hold because you were reading it."""
+    if turn is None:
+        return Content("The table moved on: Enter closes this.")
+    return Content(f"The table moved on: Enter closes this and shows turn {turn}.")
+
+
+class RecapScroll(VerticalScroll):
+    """The recap's scrolling part: a turn of the mouse wheel over it counts as reading (see `RecapScreen.reading`)."""
+
+    def on_mouse_scroll_down(self) -> None:
+        self._read()
+
+    def on_mouse_scroll_up(self) -> None:
+        self._read()
+
+    def _read(self) -> None:
+        screen = self.screen
+        if isinstance(screen, RecapScreen):
+            screen.read_now()
+
+
 class RecapScreen(SameSizeResize, ModalScreen[None]):
     """The recap of one scored turn. Enter or Esc closes it; arrows scroll.
 
@@ -212,6 +238,8 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
     `final`: opened by itself over the game's end, the last turn's reveal before the final standings.
     `guard`: for this many seconds after it opens, Enter, Space or Esc do not close it: typed for the table before
     it (the Enter after the vote's), they were not meant for a reveal nobody could have read yet; a notice says so.
+    `reading`: you scrolled it (a scroll key or the wheel) within `READING` seconds. A held recap whose hold ends
+    while you read stays open as one opened with r (`moved_on`), saying the table moved on.
     It reads the module's `clock` (tests drive their own)."""
 
     DEFAULT_CSS = """
@@ -227,6 +255,9 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
         border: thick $primary;
         border-title-align: center;
         border-title-style: bold;
+        border-subtitle-align: center;
+        border-subtitle-style: bold;
+        border-subtitle-color: $warning;
         background: $panel;
         padding: 0 1;
     }
@@ -262,6 +293,9 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
         self.final = final
         self.guard = guard
         self._opened = clock()
+        self._read_at: float | None = None
+        self.moved_on = False  # the table's hold ended while you read it: it stays open, opened by hand
+        self._next_turn: int | None = None  # ... the turn the table moved on to
         self._keep(reveal, names, mode, teams, you)
 
     def _keep(
@@ -285,13 +319,17 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
             return Content("Final standings (Enter)")
         return Content("Next turn (Enter)" if self.held else "Close (Enter)")
 
+    def _subtitle(self) -> Content | None:
+        return moved_on_line(self._next_turn) if self.moved_on else None
+
     def _body(self) -> RenderableType:
         return recap_renderable(self.reveal, self.names, self.mode, self.teams, self.you)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="recap-box") as box:
             box.border_title = self._title()
-            with VerticalScroll(id="recap-scroll"):
+            box.border_subtitle = self._subtitle()
+            with RecapScroll(id="recap-scroll"):
                 yield RichSnapshot(self._body(), id="recap-body")
             yield Button(self._close_label(), id="recap-close", compact=True)
         yield KeyBar()
@@ -317,10 +355,12 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
     ) -> None:
         """Show another turn's recap in this screen (cheaper than closing it and opening a new one)."""
         self.held, self.final, self.guard, self._opened = held, final, guard, clock()
+        self._read_at, self.moved_on, self._next_turn = None, False, None
         self._keep(reveal, names, mode, teams, you)
         if not self.query("#recap-body"):  # not composed yet (compose draws what was kept) or already closed
             return
         self.query_one("#recap-box").border_title = self._title()
+        self.query_one("#recap-box").border_subtitle = self._subtitle()
         self.query_one("#recap-close", Button).label = self._close_label()
         self.refresh_bindings()
         if not self.ready:
@@ -345,8 +385,28 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
         """May a key close it now: `guard` seconds since it opened."""
         return self.guard <= 0 or clock() - self._opened >= self.guard
 
+    @property
+    def reading(self) -> bool:
+        """Whether you scrolled it (a scroll key or the wheel) within `READING` seconds."""
+        return self._read_at is not None and clock() - self._read_at < READING
+
+    def read_now(self) -> None:
+        self._read_at = clock()
+
+    def table_moved_on(self, turn: int | None) -> None:
+        """The table's hold ended while you read (`reading`): it stays open as a recap opened with r ("Close (Enter)"),
+        saying the table moved on to `turn`; Enter or Esc closes it."""
+        self.held, self.moved_on, self._next_turn = False, True, turn
+        if not self.query("#recap-body"):
+            return
+        self.query_one("#recap-box").border_subtitle = self._subtitle()
+        self.query_one("#recap-close", Button).label = self._close_label()
+        self.refresh_bindings()
+
     def on_key(self, event: events.Key) -> None:
         # Runs before the bindings (checked when the key has bubbled up to the app), as ConfirmScreen's guard.
+        if event.key in SCROLL_KEYS:
+            self.read_now()  # (scrolled or not: at its end, a Down still says you are reading)
         if event.key in CLOSING_KEYS and not self.ready:
             event.stop()  # typed before the reveal could be seen: it does not close it, and says so
             event.prevent_default()
