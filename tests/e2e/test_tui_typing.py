@@ -151,6 +151,8 @@ async def test_a_confirmation_waits_until_the_typing_stops(tmp_path: Path, monke
     async with table_with(tmp_path, ["ana", "cara", "dev"], "ben") as (client, table, (ana, cara, _dev)):
         await ana.start()
         assert await default_move(cara, clue="first")
+        # (the hand says "⏎ Choose card" before the clue too, when anyone may give it: wait for the clue's phase)
+        await wait_status(client, "Choose a card that fits the clue")
         await wait_footer(client, "⏎ Choose card")
         await press(client, "enter")
         await wait_text(client, "Give this card?", "y works in a moment")
