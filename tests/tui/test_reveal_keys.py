@@ -93,6 +93,16 @@ async def _to_anas_vote(pa: Pilot[Any], others: list[PlayerSession], now: list[f
     raise AssertionError("ana never came to vote last")
 
 
+def _screen_clock(monkeypatch: pytest.MonkeyPatch, reaction: float | None = None) -> list[float]:
+    """The table screen's and the recap's clock, driven by the test: `now[0]` is the time (and REACTION set)."""
+    now = [0.0]
+    if reaction is not None:
+        monkeypatch.setattr(table_screen, "REACTION", reaction)
+    monkeypatch.setattr(table_screen, "clock", lambda: now[0])
+    monkeypatch.setattr(recap, "clock", lambda: now[0])
+    return now
+
+
 def _first_slot(session: PlayerSession) -> int:
     view = session.view()
     assert view is not None and view.game is not None
@@ -100,10 +110,7 @@ def _first_slot(session: PlayerSession) -> int:
 
 
 async def test_an_enter_typed_after_the_vote_does_not_close_its_reveal(monkeypatch: pytest.MonkeyPatch) -> None:
-    now = [0.0]
-    monkeypatch.setattr(table_screen, "REACTION", 0.5)
-    monkeypatch.setattr(table_screen, "clock", lambda: now[0])
-    monkeypatch.setattr(recap, "clock", lambda: now[0], raising=False)
+    now = _screen_clock(monkeypatch, reaction=0.5)
     coord = coordinator()
     async with AsyncExitStack() as stack:
         ana, pa, seated = await _table(stack, coord)
@@ -149,10 +156,7 @@ async def test_an_enter_typed_as_the_reveal_closed_by_itself_does_not_act_at_the
     """Playtest: the next storyteller pressed Enter for "Next turn (Enter)" just as the held reveal closed on the
     table's clock: the table took it and opened the clue box for card 3, which nobody chose. Enter, Space and Esc
     that come within REACTION of a recap closing by itself do nothing (one notice says so); later ones act."""
-    now = [0.0]
-    monkeypatch.setattr(table_screen, "REACTION", 0.5)
-    monkeypatch.setattr(table_screen, "clock", lambda: now[0])
-    monkeypatch.setattr(recap, "clock", lambda: now[0], raising=False)
+    now = _screen_clock(monkeypatch, reaction=0.5)
     coord = coordinator()
     async with AsyncExitStack() as stack:
         ana, pa, seated = await _table(stack, coord, reveal_seconds=60)
@@ -216,9 +220,7 @@ async def test_a_held_recap_being_read_stays_open_when_the_table_moves_on(
     """Playtest (80x24, 8 cards): the recap did not fit; ana scrolled it with Down every 0.5 s and it still closed
     under her at the hold's end. Scrolled within READING seconds, it stays open as a recap opened with r: "Close
     (Enter)", a line says the table moved on, the table beneath is on the next turn; Enter closes it."""
-    now = [0.0]
-    monkeypatch.setattr(table_screen, "clock", lambda: now[0])
-    monkeypatch.setattr(recap, "clock", lambda: now[0])
+    now = _screen_clock(monkeypatch)
     coord = coordinator()
     async with AsyncExitStack() as stack:
         ana, pa, clock, code = await _held_recap(stack, coord)
@@ -258,9 +260,7 @@ async def test_a_held_recap_not_being_read_closes_when_the_hold_ends(
     monkeypatch: pytest.MonkeyPatch, scrolled: bool
 ) -> None:
     """Not scrolled, or scrolled more than READING seconds before the hold ends: it closes by itself, as ever."""
-    now = [0.0]
-    monkeypatch.setattr(table_screen, "clock", lambda: now[0])
-    monkeypatch.setattr(recap, "clock", lambda: now[0])
+    now = _screen_clock(monkeypatch)
     coord = coordinator()
     async with AsyncExitStack() as stack:
         ana, pa, clock, code = await _held_recap(stack, coord)
