@@ -124,6 +124,8 @@ async def test_a_linux_console_gets_only_what_its_font_draws(tmp_path: Path) -> 
             await join_by_code(client, code)
         await wait_all([ana, zoe, cy], "3 seated")
         await wait_text(cy, "zoé")
+        # a modern terminal: the rounded corners as before (looked at here, before a reveal covers the table)
+        await wait_text(ana, "╭─ Seats")
         await start_game(ana)
         table = coord.tables[code]
         await give_clue(zoe, 1, "clue 1")
@@ -145,7 +147,6 @@ async def test_a_linux_console_gets_only_what_its_font_draws(tmp_path: Path) -> 
         await wait_any(cy, "Next turn (Enter)", "Turn 1 (r: recap)")
         await wait_text(cy, "┌─ Seats", "zoé")
         assert _outside_the_console_set(cy.raw) == [], cy.screen_text()
-        assert "╭─ Seats" in ana.screen_text()  # a modern terminal: the rounded corners as before
         assert _outside_the_console_set(ana.raw) != []
         for client in (ana, zoe, cy):
             await client.close()
