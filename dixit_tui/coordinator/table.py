@@ -33,6 +33,7 @@ from dixit_tui.coordinator.models import (
     Update,
     VoidedUpdate,
     mode_text,
+    timer_text,
 )
 from dixit_tui.coordinator.results import count_moves, result_record
 from dixit_tui.coordinator.wording import and_list
@@ -722,7 +723,7 @@ class Table(Generic[S]):
 
     def set_options(self, options: TableOptions, by: str) -> None:
         """New options before the start (checked by the coordinator); the log says what they are now."""
-        timer = f", {options.turn_seconds} s a phase" if options.turn_seconds else ""
+        timer = f", {timer_text(options.turn_seconds)} a phase" if options.turn_seconds else ""  # as the lobby says it
         text = f"{by} changed the options: {mode_text(options.label())}, decks {', '.join(options.decks)}{timer}."
         self.record({"t": "options", "options": asdict(options), "text": text})
 

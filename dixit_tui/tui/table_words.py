@@ -77,6 +77,11 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
+def times(n: int) -> str:
+    """How often: "once", "twice", "3 times" (not "1 time": seen playing a party game)."""
+    return {1: "once", 2: "twice"}.get(n, plural(n, "time"))
+
+
 def name_list(names: Sequence[str], limit: int = 4) -> Words:
     """`ana`, `ana and ben`, `ana, ben and cara`, `ana, ben, cara and 3 others`; names in bold, as plain text."""
     names = list(names)
@@ -229,7 +234,7 @@ def topbar(view: TableView, width: int, now: float) -> Words:
             parts.append((f"to {game.target} points", f"to {game.target}"))
         else:
             tells = game.storytells
-            parts.append((f"each tells {plural(tells, 'time')}", f"{plural(tells, 'tell')} each"))
+            parts.append((f"each tells {times(tells)}", f"{plural(tells, 'tell')} each"))
         if game.practice:
             parts.append(("practice turn", "practice"))
             pile = len(parts)
@@ -361,7 +366,7 @@ def lobby_info(view: TableView) -> Words:
     if options.mode == Mode.STANDARD:
         lines.append(_w(f"The first player to reach {options.target} points wins."))
     else:
-        lines.append(_w(f"The game ends when everyone has told {plural(options.storytells, 'time')}."))
+        lines.append(_w(f"The game ends when everyone has told {times(options.storytells)}."))
     if options.turn_seconds:
         limit = time_limit(options.turn_seconds)
         lines.append(_w(f"Time limit: {limit} for each clue, card and vote; then a stand-in plays for the late."))

@@ -245,8 +245,10 @@ async def test_party_the_blind_clue_everyone_gives_and_the_red_marker() -> None:
     )
     note = words.hand_note(view, Choices())
     assert note is not None and note.plain.startswith("Party rule: you give the clue before you see your hand.")
-    assert words.lobby_info(view).plain.splitlines()[2] == "The game ends when everyone has told 1 time."
-    assert " · each tells 1 time · " in words.topbar(view, 200, 0).plain
+    # "once", not "1 time" (seen playing a party game); "twice", then "3 times"
+    assert words.lobby_info(view).plain.splitlines()[2] == "The game ends when everyone has told once."
+    assert " · each tells once · " in words.topbar(view, 200, 0).plain
+    assert [words.times(n) for n in (1, 2, 3)] == ["once", "twice", "3 times"]
     await tell(teller)
     assert say(teller) == "Everyone gives a card, the storyteller too: choose one that fits the clue."
     await give(sessions)
