@@ -382,6 +382,8 @@ def lobby_info(view: TableView) -> Words:
         lines.append(_w("Press p to start with a practice turn: one turn played that does not count."))
     elif view.you is None:
         lines.append(_w("You are watching this table."))
+    elif view.start_problem is not None:
+        lines.append(_w(("Not ready to start. ", "bold"), view.start_problem))
     elif (host := host_name(view)) is not None:
         lines.append(_w("Waiting for the host, ", (host, "bold"), ", to start."))
     return LINES.join(lines)
@@ -592,11 +594,13 @@ def status(view: TableView, choices: Choices) -> Words:
             host = host_name(view)
             if host is None:
                 return _w("You are watching. Nobody sits at this table yet.")
+            if view.start_problem is not None:  # (not the host's to start yet: more players, seen playing)
+                return _w("You are watching. Waiting for players. ", view.start_problem)
             return _w("You are watching. Waiting for ", (host, "bold"), " to start.")
-        if view.is_host:
-            if view.start_problem is None:
-                return _w("Press s to start the game (p: practice turn first).")
+        if view.start_problem is not None:
             return _w("Waiting for players. ", view.start_problem)
+        if view.is_host:
+            return _w("Press s to start the game (p: practice turn first).")
         return _w("Waiting for ", (seat_name(view, view.host), "bold"), " (host) to start the game.")
     if game.phase == Phase.OVER or view.status == TableStatus.OVER:
         winners = choices.over.winners if choices.over is not None else game.winners
