@@ -209,7 +209,7 @@ def topbar_key(view: TableView, width: int, now: float) -> tuple[object, ...]:
     """Everything `topbar` reads (equal keys: the same line), to tell cheaply that the top bar did not change (an
     ordinary move changes none of it)."""
     game = view.game
-    left = clock(view.deadline - now) if view.deadline is not None else None
+    left = clock(view.phase_deadline - now) if view.phase_deadline is not None else None
     shown = (width, view.code, view.options, left, view.you, view.spectators)
     if game is None:
         return (*shown, view.seats)
@@ -245,8 +245,8 @@ def topbar(view: TableView, width: int, now: float) -> Words:
             parts.append((f"pile {game.draw_pile}", None))
         else:
             parts.append(("game over", "game over"))
-    if view.deadline is not None and game is not None and game.phase != Phase.OVER:
-        left = f"⏱ {clock(view.deadline - now)}"
+    if view.phase_deadline is not None and game is not None and game.phase != Phase.OVER:
+        left = f"⏱ {clock(view.phase_deadline - now)}"  # the phase's own time (a stand-in's is the status line's)
         parts.append(((f"{left} left", "bold"), (left, "bold")))
     if view.you is None:
         parts.append(("you are watching", "you are watching"))
@@ -578,14 +578,17 @@ def status_line(view: TableView, choices: Choices, now: float) -> Words:
 
 
 def away(view: TableView, now: float) -> Words | None:
-    """Who the table waits for although they are offline, and when a stand-in plays for them."""
+    """Who the table waits for although they are offline, and when a stand-in plays for each: "A stand-in plays for
+    cy in 0:45.", "Stand-ins play for cy in 0:45 and dan in 1:52." (the phase's own time is the top bar's)."""
     if not view.stand_ins or view.status != TableStatus.PLAYING:
         return None
-    parts: list[Words] = []
-    for seat, at in view.stand_ins:
-        name = (seat_name(view, seat), "bold")
-        parts.append(_w(name, f" is offline; a stand-in plays for them in {clock(at - now)}."))
-    return _w(" ").join(parts)
+    count = len(view.stand_ins)
+    parts: list[str | tuple[str, str] | Words] = ["A stand-in plays for " if count == 1 else "Stand-ins play for "]
+    for i, (seat, at) in enumerate(view.stand_ins):
+        if i:
+            parts.append(" and " if i == count - 1 else ", ")
+        parts.append(_w((seat_name(view, seat), "bold"), f" in {clock(at - now)}"))
+    return _w(*parts, ".")
 
 
 def status(view: TableView, choices: Choices) -> Words:

@@ -430,8 +430,9 @@ async def test_the_top_bar_gives_up_its_least_useful_words_first() -> None:
     assert narrow.plain == f"{view.code} · refresh · to 30 · turn 1 · you are watching · 1 watching"
     assert in_style(narrow, "bold") == [view.code]
     assert words.topbar(view, 40, 0).plain == narrow.plain  # never the code, the timer or who is watching
-    timed = dataclasses.replace(view, deadline=1000.0)
+    timed = dataclasses.replace(view, deadline=965.0, phase_deadline=1000.0)  # (a stand-in due sooner: not the bar's)
     assert "⏱ 1:05 left" in words.topbar(timed, 200, 935.0).plain
+    assert "⏱" not in words.topbar(dataclasses.replace(view, deadline=1000.0), 200, 935.0).plain  # no phase limit
     assert in_style(words.topbar(timed, 200, 935.0), "bold")[-1] == "⏱ 1:05 left"
 
 
@@ -446,10 +447,13 @@ async def test_offline_players_and_their_stand_ins() -> None:
     away = dataclasses.replace(view, stand_ins=((seat, 1065.0),))
     name = words.seat_name(view, seat)
     said = words.away(away, 1000.0)
-    assert said is not None and said.plain == f"{name} is offline; a stand-in plays for them in 1:05."
+    assert said is not None and said.plain == f"A stand-in plays for {name} in 1:05."
     # nothing for you to do and only the offline storyteller awaited: the line says only that
     assert words.status_line(away, Choices(), 1000.0).plain == f"▶ {said.plain}"
     assert words.away(view, 1000.0) is None
+    both = dataclasses.replace(view, stand_ins=((seat, 1065.0), ((seat + 1) % 3, 1112.0)))
+    later = words.seat_name(view, (seat + 1) % 3)
+    assert words.away(both, 1000.0).plain == f"Stand-ins play for {name} in 1:05 and {later} in 1:52."  # type: ignore[union-attr]
 
 
 async def test_coming_back_after_leaving_a_game() -> None:
