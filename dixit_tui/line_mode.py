@@ -155,6 +155,8 @@ class LinePlayer:
                     if view.start_problem is None
                     else f"You are the host. Not ready to start. {view.start_problem}"
                 )
+            elif view.start_problem is not None:
+                text = f"Not ready to start. {view.start_problem}"
             else:
                 text = f"Waiting for {words.seat_name(view, view.host)} (host) to start."
         elif game.phase == Phase.OVER or view.status == TableStatus.OVER:

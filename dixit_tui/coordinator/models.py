@@ -159,6 +159,7 @@ class TableView:
     start_problem: str | None  # why the host cannot start yet, None when they can
     version: int = 0
     deadline: float | None = None  # wall-clock time (epoch seconds) when a stand-in will play for those missing
+    phase_deadline: float | None = None  # epoch seconds: the phase's own time limit runs out (None: none, or paused)
     typing: tuple[int, ...] = ()  # seats writing a clue right now (only seats that may give the clue)
     stand_ins: tuple[tuple[int, float], ...] = ()  # (seat, epoch seconds): offline seats a stand-in will play for
     stand_in_clue: str | None = None  # the clue on the table was a stand-in's: "time" (time ran out) or "away"

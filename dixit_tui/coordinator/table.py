@@ -33,6 +33,7 @@ from dixit_tui.coordinator.models import (
     Update,
     VoidedUpdate,
     mode_text,
+    timer_text,
 )
 from dixit_tui.coordinator.results import count_moves, result_record
 from dixit_tui.coordinator.wording import and_list
@@ -190,6 +191,7 @@ class Table(Generic[S]):
         self.deadline: float | None = None  # epoch seconds; the table's timer goes off then (stand-ins, host handover)
         self.shown_deadline: float | None = None  # when a stand-in plays for those missing: the countdown players see
         self.phase_deadline: float | None = None  # the phase's own time limit, if the table has one
+        self.shown_phase_deadline: float | None = None  # the same while the clocks run (None while they wait): shown
         self.away_since: dict[int, float] = {}  # seat -> when its player disconnected (epoch seconds)
         self.idle_since: float | None = None  # when the running game's last person left (its timers are paused)
         self.timer: asyncio.TimerHandle | None = None
@@ -356,8 +358,14 @@ class Table(Generic[S]):
         return bool(self.options.turn_seconds) and self.quiet_turns >= QUIET_TURNS
 
     def clocks_shown(self) -> tuple[object, ...]:
-        """What every view shows of the table's clocks: the held reveal's end, the countdown, the stand-ins' times."""
-        return (self.reveal_until, self.shown_deadline, tuple(sorted(self.stand_ins.items())))
+        """What every view shows of the table's clocks: the held reveal's end, the countdown, the phase's own time
+        limit, the stand-ins' times."""
+        return (
+            self.reveal_until,
+            self.shown_deadline,
+            self.shown_phase_deadline,
+            tuple(sorted(self.stand_ins.items())),
+        )
 
     def reveal_readers(self) -> set[int]:
         """The seats whose person is connected to a screen that shows the reveal (here, or at another worker: a
@@ -686,7 +694,7 @@ class Table(Generic[S]):
                 handle.cancel()
         self.timer = self.typing_timer = self.idle_timer = self.reveal_timer = None
         self.reveal_until = None
-        self.deadline = self.shown_deadline = None
+        self.deadline = self.shown_deadline = self.shown_phase_deadline = None
         self.stand_ins = {}
 
     def queue_created(self) -> None:
@@ -722,7 +730,7 @@ class Table(Generic[S]):
 
     def set_options(self, options: TableOptions, by: str) -> None:
         """New options before the start (checked by the coordinator); the log says what they are now."""
-        timer = f", {options.turn_seconds} s a phase" if options.turn_seconds else ""
+        timer = f", {timer_text(options.turn_seconds)} a phase" if options.turn_seconds else ""  # as the lobby says it
         text = f"{by} changed the options: {mode_text(options.label())}, decks {', '.join(options.decks)}{timer}."
         self.record({"t": "options", "options": asdict(options), "text": text})
 
@@ -1032,6 +1040,7 @@ class Table(Generic[S]):
             start_problem=shared.start_problem,
             version=self.version,
             deadline=self.shown_deadline,
+            phase_deadline=self.shown_phase_deadline,
             reveal_until=self.reveal_until,
             typing=shared.typing,
             stand_ins=shared.stand_ins,

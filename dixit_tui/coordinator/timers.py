@@ -95,19 +95,21 @@ class Timers:
         table.stand_ins = {}
         game = table.game
         if game is None or table.status != TableStatus.PLAYING:
-            table.deadline = table.shown_deadline = table.phase_key = table.idle_since = None
+            table.deadline = table.shown_deadline = table.shown_phase_deadline = table.phase_key = None
+            table.idle_since = None
             self.end_hold(table)  # a game that ended (or was taken back to its lobby) holds no reveal
             return
         now = self.clock()
         if self.holding(table, now):
-            table.deadline = table.shown_deadline = None  # the next phase's clock starts when the reveal is over
+            # the next phase's clock starts when the reveal is over
+            table.deadline = table.shown_deadline = table.shown_phase_deadline = None
             return
         if not table.humans_connected() or table.unattended:
             # nobody is here (or nobody played for two whole turns): the table waits for its players instead of
             # playing itself, and its clocks stop
             if table.idle_since is None:
                 table.idle_since = now
-            table.deadline = table.shown_deadline = None
+            table.deadline = table.shown_deadline = table.shown_phase_deadline = None
             return
         if table.idle_since is not None:
             self._resume(table, now)
@@ -125,6 +127,7 @@ class Timers:
         due = [] if table.phase_deadline is None else [table.phase_deadline]
         due += table.stand_ins.values()
         table.shown_deadline = min(due) if due else None  # the host's handover below is no countdown of the players'
+        table.shown_phase_deadline = table.phase_deadline  # the phase's own clock, whoever is offline
         host_due = table.host_away_until(self.disconnect_grace)
         if host_due is not None and host_due > now:  # then someone else takes over as host (`Coordinator.changed`)
             due.append(host_due)

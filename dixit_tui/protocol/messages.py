@@ -116,6 +116,7 @@ def table_state(view: TableView) -> dict[str, Any]:
         "reconnect_code": view.reconnect_code,
         "start_problem": view.start_problem,
         "deadline": view.deadline,
+        "phase_deadline": view.phase_deadline,
         "decks": list(view.options.decks),
         "typing": list(view.typing),
         "stand_ins": [{"seat": seat, "at": at} for seat, at in view.stand_ins],

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from dixit_tui.ssh.term_families import term_family
+
 ColorSystem = Literal["standard", "256", "truecolor"]
 Glyphs = Literal["unicode", "console", "ascii"]
 
@@ -38,7 +40,8 @@ class TerminalInfo:
     @property
     def glyphs(self) -> Glyphs:
         """The characters this session is drawn with (`SSHDriver.flush`): "ascii" without UTF-8 (`ssh.ascii_forms`),
-        "console" for a console's small font (`TERM=linux`, the VT100 family: `ssh.console_forms`), else "unicode"."""
+        "console" for a console's small font (`TERM=linux`, `cons25`, `vt220`...: `ssh.console_forms`), else
+        "unicode"."""
         return glyph_set(self.term_type, utf8=self.utf8)
 
 
@@ -53,8 +56,11 @@ def clamp_size(width: int, height: int, max_size: tuple[int, int]) -> tuple[int,
 def detect_color_system(term_type: str, env: Mapping[str, str]) -> ColorSystem:
     """The colour system for one session, from its TERM (and COLORTERM, if the client sent it).
 
-    The server's own environment is never consulted: every session has its own terminal.
+    The server's own environment is never consulted: every session has its own terminal. A console or a terminal of
+    few colours (`term_families`) is "standard" whatever COLORTERM says (a COLORTERM left from another terminal).
     """
+    if term_family(term_type) is not None:
+        return "standard"
     colorterm = env.get("COLORTERM", "").strip().lower()
     term = term_type.strip().lower()
     if colorterm in ("truecolor", "24bit") or term in _TRUECOLOR_TERMS:
@@ -84,10 +90,10 @@ def declares_utf8(env: Mapping[str, str]) -> bool:
 
 
 def is_console(term_type: str) -> bool:
-    """A terminal whose font holds a few hundred glyphs (CP437's set, Latin-1): the Linux virtual console
-    (`linux`, `linux-16color`...) and the VT100 family (`vt100`, `vt102`, `vt220`...)."""
-    term = term_type.strip().lower()
-    return term == "linux" or term.startswith(("linux-", "vt1", "vt2", "vt3", "vt4", "vt5"))
+    """A terminal whose font holds a few hundred glyphs (CP437's set, Latin-1, the DEC set): the Linux and BSD
+    consoles, the VT family, the PC's ANSI consoles (`term_families.TERM_FAMILIES`)."""
+    family = term_family(term_type)
+    return family is not None and family.kind == "console"
 
 
 def glyph_set(term_type: str, *, utf8: bool) -> Glyphs:

@@ -39,6 +39,7 @@ def same_content(a: Content, b: Content) -> bool:
 # Refusals of a seat at a table whose game is over: the lobby shows its end instead (see LobbyScreen.join).
 _NO_SEAT_AFTER_THE_END = frozenset({ErrorCode.STARTED, ErrorCode.RECONNECT_NEEDED, ErrorCode.KEY_REQUIRED})
 EMPTY_TEXT = "No tables yet: press c to create one."
+NONE_OPEN_TEXT = "No table here has a free seat: press c to create one."
 # Fixed widths: the header lines up with the rows from the first paint on (auto widths left it misaligned until the
 # next key), and the columns do not jump as tables come and go. Mode fits "standard (odyssey)", Host a whole name.
 COLUMNS = (
@@ -49,6 +50,12 @@ COLUMNS = (
     ("Timer", "timer", 5),  # each phase's time limit (then a stand-in plays); blank: none
     ("Host", "host", NAME_MAX),
 )
+
+
+def takes_new_players(summary: TableSummary) -> bool:
+    """Whether a new player can take a seat at this table: its seats are being taken (not started), someone is at
+    it (not an empty leftover), and one of its seats is free."""
+    return summary.status is TableStatus.LOBBY and 0 < summary.players < summary.seats
 
 
 def shell_hint(name: str, host: str | None, port: int | None, code: str | None) -> str:
@@ -298,19 +305,21 @@ class LobbyScreen(SameSizeResize, Screen[None]):
         return row_key.value
 
     def hint_code(self) -> str | None:
-        """The table the shell hint's `join CODE` names: the selected one if it can be joined (not yet started with
-        someone at it, or a running game); else the table of your kept seat, or none (the hint then reads CODE)."""
+        """The table the shell hint's `join CODE` names: the selected one if a new player can sit there
+        (`takes_new_players`); else the table of your kept seat; else the first listed that takes new players; or
+        none (the hint then reads CODE, and says how to make a table). Never a full table, nor a started one."""
+        joinable = [summary.code for summary in self._tables if takes_new_players(summary)]
         selected = self.selected_code()
-        for summary in self._tables:
-            if summary.code != selected:
-                continue
-            if summary.status is TableStatus.PLAYING or (summary.status is TableStatus.LOBBY and summary.players):
-                return selected
-        return self.host.seat_kept()
+        if selected in joinable:
+            return selected
+        return self.host.seat_kept() or (joinable[0] if joinable else None)
 
     def _update_hint(self) -> None:
-        command = shell_hint(self.player_name(), self.host.ssh_host, self.host.ssh_port, self.hint_code())
+        code = self.hint_code()
+        command = shell_hint(self.player_name(), self.host.ssh_host, self.host.ssh_port, code)
         hint = Content.assemble("From your shell: ", (command, "bold"))
+        if code is None and self._tables:  # (no table at all: the empty list says it)
+            hint = Content.assemble(hint, "\n", NONE_OPEN_TEXT)
         if self._hint is None or not same_content(hint, self._hint):
             self._hint = hint
             self.query_one("#hint", Static).update(hint)

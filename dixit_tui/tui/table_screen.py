@@ -95,6 +95,9 @@ RECAP_CLOSED = "recap closed"  # the role such a key has when its turn comes: ne
 clock: Callable[[], float] = time.monotonic
 """The clock of `REACTION` (tests set their own)."""
 
+epoch: Callable[[], float] = time.time
+"""The clock the countdowns count by, in epoch seconds as the view's deadlines are (tests set their own)."""
+
 
 CONTENTS_MAX = 4096
 """Words turned into Content kept process-wide (emptied when full)."""
@@ -266,11 +269,12 @@ class TableScreen(SameSizeResize, Screen[None]):
     def _clock_needed(self) -> bool:
         """Whether the view has a clock to count down (else the once-a-second tick sleeps: an idle session does not
         wake up every second for nothing)."""
-        return self.view.deadline is not None or bool(self.view.stand_ins)
+        return self.view.phase_deadline is not None or bool(self.view.stand_ins)
 
     def _tick(self) -> None:
-        """The countdown to the deadline, once a second while there is one (nothing else re-renders)."""
-        if self.view.deadline is not None:
+        """The countdowns, once a second while there is one (nothing else re-renders): the phase's time in the top
+        bar, the stand-ins' in the status line."""
+        if self.view.phase_deadline is not None:
             self._render_topbar()
         if self.view.stand_ins:
             self._render_status()
@@ -517,7 +521,7 @@ class TableScreen(SameSizeResize, Screen[None]):
 
     def _render_topbar(self) -> None:
         """One line; when it does not fit, the less useful parts get shorter or go first (see `words.topbar`)."""
-        view, width, now = self.view, self.size.width - 2, time.time()
+        view, width, now = self.view, self.size.width - 2, epoch()
         key = words.topbar_key(view, width, now)
         if key == self._topbar_key:
             return  # (the same words: an ordinary move, a tick that leaves the clock's text as it was)
@@ -668,7 +672,7 @@ class TableScreen(SameSizeResize, Screen[None]):
         main.show_over(words.over_text(self.view, self.over))
 
     def _render_status(self) -> None:
-        line = words.status_line(self.view, self.choices(), time.time())
+        line = words.status_line(self.view, self.choices(), epoch())
         self.query_one(TopLines).show_status(line)
 
     def status_text(self) -> Content:

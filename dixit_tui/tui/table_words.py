@@ -77,6 +77,11 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
+def times(n: int) -> str:
+    """How often: "once", "twice", "3 times" (not "1 time": seen playing a party game)."""
+    return {1: "once", 2: "twice"}.get(n, plural(n, "time"))
+
+
 def name_list(names: Sequence[str], limit: int = 4) -> Words:
     """`ana`, `ana and ben`, `ana, ben and cara`, `ana, ben, cara and 3 others`; names in bold, as plain text."""
     names = list(names)
@@ -204,7 +209,7 @@ def topbar_key(view: TableView, width: int, now: float) -> tuple[object, ...]:
     """Everything `topbar` reads (equal keys: the same line), to tell cheaply that the top bar did not change (an
     ordinary move changes none of it)."""
     game = view.game
-    left = clock(view.deadline - now) if view.deadline is not None else None
+    left = clock(view.phase_deadline - now) if view.phase_deadline is not None else None
     shown = (width, view.code, view.options, left, view.you, view.spectators)
     if game is None:
         return (*shown, view.seats)
@@ -229,7 +234,7 @@ def topbar(view: TableView, width: int, now: float) -> Words:
             parts.append((f"to {game.target} points", f"to {game.target}"))
         else:
             tells = game.storytells
-            parts.append((f"each tells {plural(tells, 'time')}", f"{plural(tells, 'tell')} each"))
+            parts.append((f"each tells {times(tells)}", f"{plural(tells, 'tell')} each"))
         if game.practice:
             parts.append(("practice turn", "practice"))
             pile = len(parts)
@@ -240,8 +245,8 @@ def topbar(view: TableView, width: int, now: float) -> Words:
             parts.append((f"pile {game.draw_pile}", None))
         else:
             parts.append(("game over", "game over"))
-    if view.deadline is not None and game is not None and game.phase != Phase.OVER:
-        left = f"⏱ {clock(view.deadline - now)}"
+    if view.phase_deadline is not None and game is not None and game.phase != Phase.OVER:
+        left = f"⏱ {clock(view.phase_deadline - now)}"  # the phase's own time (a stand-in's is the status line's)
         parts.append(((f"{left} left", "bold"), (left, "bold")))
     if view.you is None:
         parts.append(("you are watching", "you are watching"))
@@ -361,7 +366,7 @@ def lobby_info(view: TableView) -> Words:
     if options.mode == Mode.STANDARD:
         lines.append(_w(f"The first player to reach {options.target} points wins."))
     else:
-        lines.append(_w(f"The game ends when everyone has told {plural(options.storytells, 'time')}."))
+        lines.append(_w(f"The game ends when everyone has told {times(options.storytells)}."))
     if options.turn_seconds:
         limit = time_limit(options.turn_seconds)
         lines.append(_w(f"Time limit: {limit} for each clue, card and vote; then a stand-in plays for the late."))
@@ -382,6 +387,8 @@ def lobby_info(view: TableView) -> Words:
         lines.append(_w("Press p to start with a practice turn: one turn played that does not count."))
     elif view.you is None:
         lines.append(_w("You are watching this table."))
+    elif view.start_problem is not None:
+        lines.append(_w(("Not ready to start. ", "bold"), view.start_problem))
     elif (host := host_name(view)) is not None:
         lines.append(_w("Waiting for the host, ", (host, "bold"), ", to start."))
     return LINES.join(lines)
@@ -571,14 +578,17 @@ def status_line(view: TableView, choices: Choices, now: float) -> Words:
 
 
 def away(view: TableView, now: float) -> Words | None:
-    """Who the table waits for although they are offline, and when a stand-in plays for them."""
+    """Who the table waits for although they are offline, and when a stand-in plays for each: "A stand-in plays for
+    cy in 0:45.", "Stand-ins play for cy in 0:45 and dan in 1:52." (the phase's own time is the top bar's)."""
     if not view.stand_ins or view.status != TableStatus.PLAYING:
         return None
-    parts: list[Words] = []
-    for seat, at in view.stand_ins:
-        name = (seat_name(view, seat), "bold")
-        parts.append(_w(name, f" is offline; a stand-in plays for them in {clock(at - now)}."))
-    return _w(" ").join(parts)
+    count = len(view.stand_ins)
+    parts: list[str | tuple[str, str] | Words] = ["A stand-in plays for " if count == 1 else "Stand-ins play for "]
+    for i, (seat, at) in enumerate(view.stand_ins):
+        if i:
+            parts.append(" and " if i == count - 1 else ", ")
+        parts.append(_w((seat_name(view, seat), "bold"), f" in {clock(at - now)}"))
+    return _w(*parts, ".")
 
 
 def status(view: TableView, choices: Choices) -> Words:
@@ -589,11 +599,13 @@ def status(view: TableView, choices: Choices) -> Words:
             host = host_name(view)
             if host is None:
                 return _w("You are watching. Nobody sits at this table yet.")
+            if view.start_problem is not None:  # (not the host's to start yet: more players, seen playing)
+                return _w("You are watching. Waiting for players. ", view.start_problem)
             return _w("You are watching. Waiting for ", (host, "bold"), " to start.")
-        if view.is_host:
-            if view.start_problem is None:
-                return _w("Press s to start the game (p: practice turn first).")
+        if view.start_problem is not None:
             return _w("Waiting for players. ", view.start_problem)
+        if view.is_host:
+            return _w("Press s to start the game (p: practice turn first).")
         return _w("Waiting for ", (seat_name(view, view.host), "bold"), " (host) to start the game.")
     if game.phase == Phase.OVER or view.status == TableStatus.OVER:
         winners = choices.over.winners if choices.over is not None else game.winners

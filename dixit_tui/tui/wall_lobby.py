@@ -30,8 +30,7 @@ def options_line(view: TableView, pen: Pen) -> Words:
     if mode == Mode.STANDARD:
         parts.append(f"first to {options.target} points")
     else:
-        tells = "once" if options.storytells == 1 else words.plural(options.storytells, "time")
-        parts.append(f"everyone tells {tells}")
+        parts.append(f"everyone tells {words.times(options.storytells)}")
     if options.turn_seconds:
         parts.append(f"{words.time_limit(options.turn_seconds)} per step")
     if options.reveal_seconds:

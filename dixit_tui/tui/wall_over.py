@@ -75,7 +75,7 @@ def standings(pen: Pen, view: TableView, width: int) -> list[Line]:
 def _goal(game: PlayerView) -> str:
     if game.mode == Mode.STANDARD:
         return f"The first to {game.target} points was to win."
-    return f"The game ended when everyone had told {words.plural(game.storytells, 'time')}."
+    return f"The game ended when everyone had told {words.times(game.storytells)}."
 
 
 def next_words(view: TableView) -> Words:

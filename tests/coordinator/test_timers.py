@@ -78,6 +78,31 @@ async def test_an_abandoned_table_waits_for_its_players() -> None:
     assert game is not None and game.state.turn.number == 1 and game.state.phase.value == "clue"
 
 
+@pytest.mark.parametrize("turn_seconds", [120, None])
+async def test_the_views_phase_deadline_is_the_phases_own_whoever_drops(turn_seconds: int | None) -> None:
+    """`phase_deadline` is when the phase's own time limit runs out (None without one). When p2 drops 40 s into a
+    120 s phase with a 60 s grace, `deadline` (the earliest stand-in) moves to p2's grace; `phase_deadline` stays."""
+    now = [1000.0]
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True, disconnect_grace=60, clock=lambda: now[0])
+    ana, p1, p2 = await table_of(coord, 3, seed=4, turn_seconds=turn_seconds)
+    assert ana.view is not None and ana.view.phase_deadline is None  # before the start nothing is timed
+    await ana.session.start()
+    await ana.session.clue("tide", game_of(ana).hand[0].card)  # the cards' phase, from 1000
+    limit = 1120.0 if turn_seconds else None
+    for client in (ana, p1, p2):
+        assert client.view is not None and client.view.phase_deadline == limit
+        assert client.view.deadline == limit
+    now[0] += 40
+    await p2.session.close()  # p2's stand-in is due at 1100
+    for client in (ana, p1):
+        view = client.view
+        assert view is not None and dict(view.stand_ins) == {2: 1100}
+        assert view.deadline == 1100 and view.phase_deadline == limit
+    await ana.session.remove(2)  # two players left: the game is over, nothing is timed
+    assert ana.view is not None and ana.view.status == "over"
+    assert ana.view.phase_deadline is None and ana.view.deadline is None
+
+
 async def test_timer_bounds_are_checked() -> None:
     coord = Coordinator()
     c = await connect(coord, "ana")
@@ -139,6 +164,7 @@ async def test_a_table_everyone_left_pauses_its_clocks_and_resumes_them_where_th
     await p1.session.close()
     table = coord.tables[code]
     assert table.deadline is None and table.timer is None and not table.stand_ins
+    assert table.shown_phase_deadline is None  # its clocks wait: none is shown
     now[0] += 3600  # an hour with nobody there
     back = await connect(coord, "ana", key="SHA256:ana")
     await back.session.join(code)
@@ -148,6 +174,7 @@ async def test_a_table_everyone_left_pauses_its_clocks_and_resumes_them_where_th
     # p1 left as the table paused (its whole grace left), p2 had 40 s of it left; the phase 90 s
     assert dict(view.stand_ins) == {1: now[0] + 50, 2: now[0] + 40}
     assert view.deadline == now[0] + 40 and table.phase_deadline == now[0] + 90
+    assert view.phase_deadline == now[0] + 90  # the phase's own clock, not p2's grace
 
 
 async def test_stand_ins_are_dropped_when_the_game_ends() -> None:

@@ -241,17 +241,6 @@ class RawPty(PtyClient):
         return super().screen_text()
 
 
-async def quiet(client: PtyClient, still: float = 0.06, limit: float = 2.0) -> None:
-    """Wait (bounded) until `client` has received nothing for `still` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + limit
-    while loop.time() < deadline:
-        size = len(client.raw)
-        await asyncio.sleep(still)
-        if size == len(client.raw):
-            return
-
-
 def _screen_size(size: tuple[int, int]) -> tuple[int, int]:
     """The pyte screen for a PTY size: what the server will use (0 -> 80x24), capped to stay cheap."""
     width, height = size
@@ -268,4 +257,4 @@ async def wait_for(predicate: Callable[[], bool], timeout: float = 5.0, what: st
         await asyncio.sleep(0.01)
 
 
-__all__ = ["HOST", "TIMEOUT", "PtyClient", "RawPty", "connect", "quiet", "running_server", "wait_for"]
+__all__ = ["HOST", "TIMEOUT", "PtyClient", "RawPty", "connect", "running_server", "wait_for"]

@@ -20,11 +20,13 @@ from dixit_tui.bots.strategy import SmartStrategy, decide
 from dixit_tui.bots.view import BotView
 from dixit_tui.coordinator import Coordinator, RevealUpdate
 from dixit_tui.coordinator.table import Table
+from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.widgets.recap import RecapScreen
-from tests.e2e.harness import TIMEOUT, PtyClient, RawPty, quiet, wait_for
+from tests.e2e.harness import TIMEOUT, PtyClient, RawPty, wait_for
 from tests.e2e.json_client import JsonClient, move_done, table_of
 from tests.e2e.servers import Serve, dixit_server
+from tests.e2e.watched import all_drawn, session_driver
 
 # --- what a TUI shows, from raw bytes ------------------------------------------------------------------------------
 
@@ -162,6 +164,10 @@ class Game:
     def table(self) -> Table:
         return self.coordinator.tables[self.code]
 
+    def driver(self, name: str) -> SSHDriver:
+        """The SSH driver of the terminal session called `name`."""
+        return session_driver(self.apps[name])
+
     def synced(self) -> bool:
         """Every player has the server's latest (turn, phase, waiting_for)."""
         game = self.table.game
@@ -223,7 +229,7 @@ class Game:
                 return any(run in seen for card in snap.board for run in runs[card])
 
             await client.wait_until(shows_board, TIMEOUT, f"turn {turn}'s board on {name}")
-            await quiet(client)
+            await all_drawn(self.driver(name), client)
 
         await asyncio.gather(*(sync(name, client) for name, client in self.tuis.items()))
 
@@ -279,7 +285,7 @@ class Game:
                 await wait_for(on_top, TIMEOUT, f"{name}'s recap on top")
                 client.send("\r")
             await wait_for(lambda: not isinstance(app.screen, RecapScreen), TIMEOUT, f"{name}'s recap closed")
-            await quiet(client, 0.1)
+            await all_drawn(self.driver(name), client)
 
         await asyncio.gather(*(sync(name, client) for name, client in self.tuis.items()))
         self.dismissed[turn] = {name: len(c.raw) for name, c in self.tuis.items()}
@@ -460,8 +466,8 @@ async def nothing_hidden_reaches_anyone(tmp_path: Path, mode: Mode, serve: Serve
         for client in everyone:
             await client.wait_for(lambda m: m["type"] == "over")
             await client.wait_for(lambda m: m["type"] == "state" and m["phase"] == "over")
-        for tui in game.tuis.values():
-            await quiet(tui)
+        for name, tui in game.tuis.items():
+            await all_drawn(game.driver(name), tui)
             assert not tui.closed
 
         reveals = [s.reveal for s in game.recorder.snaps if s.reveal is not None]

@@ -38,10 +38,11 @@ from dixit_tui.ssh.session_runner import INTERNAL_ERROR, SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from dixit_tui.tui import app as dixit_app
 from dixit_tui.tui.app import CoordinatorUpdate, DixitApp
-from tests.e2e.harness import TIMEOUT, PtyClient, RawPty, quiet, wait_for
+from tests.e2e.harness import TIMEOUT, PtyClient, RawPty, wait_for
 from tests.e2e.json_client import JsonClient, Message, move_done, table_of
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import lobby_client
+from tests.e2e.watched import all_drawn, session_driver
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -508,8 +509,15 @@ async def test_a_bracketed_paste_never_presses_keys(tmp_path: Path) -> None:
     async with dixit_server(tmp_path) as (server, _):
         client = await lobby_client(server.port, server.apps, "sam")
         client.send(PASTE_START + "x\x1b[2Jc" + PASTE_END)  # `c` in the lobby would open the create form
-        await quiet(client, 0.3)
-        assert type(server.apps["sam"].screen).__name__ == "LobbyScreen"
+        # a marker: `j`, typed after the paste, focuses the code box once everything before it is handled
+        app = server.apps["sam"]
+        client.send("j")
+        await wait_for(
+            lambda: type(app.screen).__name__ != "LobbyScreen" or getattr(app.focused, "id", None) == "join-code",
+            TIMEOUT,
+            "the key typed after the paste",
+        )
+        assert type(app.screen).__name__ == "LobbyScreen"
         await client.close(timeout=3)
 
 
@@ -693,7 +701,7 @@ async def test_a_crash_in_one_session_leaves_every_other_running(tmp_path: Path)
         assert server.apps["tv"].is_running and not tv.closed
         assert ana.state["turn"] == 2
         check_whole(table)
-        await quiet(tv)
+        await all_drawn(session_driver(server.apps["tv"]), tv)
         for player in players:
             assert await player.close() == 0
         await tv.close(timeout=3)

@@ -84,7 +84,7 @@ async def test_bots_wait_while_a_person_writes_the_first_clue_and_everyone_sees_
 
 
 def counts_down(client: PtyClient) -> bool:
-    return re.search(r"cara is offline; a stand-in plays for them in 0:[01]\d\.", status(client)) is not None
+    return re.search(r"A stand-in plays for cara in 0:[01]\d\.", status(client)) is not None
 
 
 async def test_an_offline_players_stand_in_is_announced_with_its_countdown_and_logged_once(tmp_path: Path) -> None:

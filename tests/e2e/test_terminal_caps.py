@@ -85,22 +85,21 @@ async def test_a_client_without_utf8_gets_ascii(tmp_path: Path) -> None:
         assert any(byte > 0x7F for byte in ana.raw)  # ana's terminal declares nothing: UTF-8 as before
 
 
+def _assert_the_seats_border_is_seen(client: PtyClient, corner: str = "┌") -> None:
+    """The "Seats" panel's top border: its corner and its title, each in a colour that is not the background's."""
+    screen = client.screen
+    y, x = next((y, line.index("Seats")) for y, line in enumerate(screen.display) if "Seats" in line and corner in line)
+    line = screen.buffer[y]
+    for char in (line[screen.display[y].index(corner)], line[x]):
+        shown = "white" if char.fg == "default" else char.fg
+        behind = "black" if char.bg == "default" else char.bg
+        assert shown not in ("black", behind), (char, screen.display[y])
+
+
 async def test_a_16_colour_terminal_sees_the_panel_borders(tmp_path: Path) -> None:
     async with dixit_server(tmp_path, seed=5) as (server, _):
         _, cy = await _game_seen_by(server.port, term_type="linux")
-        screen = cy.screen
-        # The "Seats" panel's top border: its corner and its title, each in a colour that is not the background's.
-        spot = next(
-            (y, line.index("Seats")) for y, line in enumerate(screen.display) if "Seats" in line and "┌" in line
-        )
-        y, x = spot
-        line = screen.buffer[y]
-        corner = line[screen.display[y].index("┌")]
-        title = line[x]
-        for char in (corner, title):
-            shown = "white" if char.fg == "default" else char.fg
-            behind = "black" if char.bg == "default" else char.bg
-            assert shown not in ("black", behind), (char, screen.display[y])
+        _assert_the_seats_border_is_seen(cy)
 
 
 def _outside_the_console_set(raw: bytes | bytearray) -> list[str]:
@@ -149,6 +148,41 @@ async def test_a_linux_console_gets_only_what_its_font_draws(tmp_path: Path) -> 
         assert _outside_the_console_set(cy.raw) == [], cy.screen_text()
         assert _outside_the_console_set(ana.raw) != []
         for client in (ana, zoe, cy):
+            await client.close()
+
+
+_MORE_THAN_16_COLOURS = re.compile(rb"\x1b\[[0-9;:]*[34]8[;:][25][;:]")
+"""A 256-colour or 24-bit colour code (38;5;N, 48;2;R;G;B...)."""
+
+
+async def test_bsd_and_pc_consoles_get_their_font_and_few_colours(tmp_path: Path) -> None:
+    """Players on the BSDs' consoles (FreeBSD's syscons `cons25`, NetBSD's `wsvt25`, OpenBSD's `pccon`) and the PC's
+    `ansi`, with a UTF-8 locale and a COLORTERM=truecolor left from another terminal, join a table: each gets only
+    what its font draws (`┌─ Seats` for the rounded corners) in 8 or 16 colours (no 256- or 24-bit colour code), its
+    frames seen; FreeBSD's vt (`teken`), whose font has Unicode's lines, keeps the rounded corners in few colours."""
+    async with dixit_server(tmp_path, seed=5) as (server, _):
+        ana = await open_lobby(server.port, "ana", key_of("ana"))
+        code = await create_table(ana)
+        env = {"LANG": "en_US.UTF-8", "COLORTERM": "truecolor"}
+        consoles = {}
+        for term in ("cons25", "wsvt25", "pccon", "ansi"):
+            consoles[term] = await PtyClient.connect(
+                server.port, term, client_key=key_of(term), command=f"join {code}", term_type=term, env=env
+            )
+        teken = await PtyClient.connect(
+            server.port, "teken", client_key=key_of("teken"), command=f"join {code}", term_type="teken", env=env
+        )
+        await wait_text(ana, "6 seated")
+        for term, client in consoles.items():
+            await wait_text(client, "┌─ Seats", "6 seated")
+            _assert_the_seats_border_is_seen(client)
+            assert _outside_the_console_set(client.raw) == [], (term, client.screen_text())
+            assert not _MORE_THAN_16_COLOURS.search(client.raw), term
+        await wait_text(teken, "╭─ Seats", "6 seated")
+        _assert_the_seats_border_is_seen(teken, "╭")
+        assert not _MORE_THAN_16_COLOURS.search(teken.raw)
+        assert _MORE_THAN_16_COLOURS.search(ana.raw)  # (xterm-256color: its frames' grey is colour 241)
+        for client in (ana, teken, *consoles.values()):
             await client.close()
 
 

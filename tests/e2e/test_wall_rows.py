@@ -12,7 +12,7 @@ from dixit_tui.coordinator import Identity, PlayerSession
 from tests.e2e.harness import PtyClient
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import key_of, text, wait_text
-from tests.e2e.watched import driver_of, quiet, seated
+from tests.e2e.watched import all_drawn, driver_of, seated
 from tests.tui.fixtures import options, phase_of, play_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
@@ -35,8 +35,8 @@ async def test_a_spectators_wall_after_each_step_is_the_wall_drawn_afresh(tmp_pa
                 server.port, name, client_key=key_of(name), command=f"watch {view.code}", size=(200, 60)
             )
             await wait_text(fresh, f"Dixit · table {view.code}")
-            await quiet(driver_of(coord, name))
-            await quiet(driver_of(coord, "tv"))
+            await all_drawn(driver_of(coord, name), fresh)
+            await all_drawn(driver_of(coord, "tv"), tv)
             ours, theirs = text(tv).splitlines(), text(fresh).splitlines()
             differ = [f"{y}: {a!r} | {b!r}" for y, (a, b) in enumerate(zip(ours, theirs, strict=True)) if a != b]
             assert not differ, f"{goal}:\n" + "\n".join(differ)

@@ -18,7 +18,7 @@ from dixit_tui.ssh.driver import SSHDriver
 from tests.e2e.harness import PtyClient
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import TIMEOUT, footer, key_of, press, wait_text
-from tests.e2e.watched import INTERVAL, driver_of, frames_drawn, pacing_of, quiet, release, watched_table
+from tests.e2e.watched import INTERVAL, all_drawn, driver_of, frames_drawn, pacing_of, release, watched_table
 from tests.tui.fixtures import options
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
@@ -31,7 +31,7 @@ async def test_a_burst_of_changes_reaches_a_watcher_as_at_most_two_frames(
     async with dixit_server(tmp_path) as (server, coord):
         players, watcher = await watched_table(server, coord, ["ben", "cy"])
         driver = driver_of(coord, "wes")
-        await quiet(driver)
+        await all_drawn(driver)
         before = frames_drawn(driver).count
 
         for number in range(8):  # chat lines a little apart: each one alone would be a frame of its own
@@ -41,7 +41,7 @@ async def test_a_burst_of_changes_reaches_a_watcher_as_at_most_two_frames(
         assert held >= 1
         release(driver)  # the burst is over: what is pending is drawn at the next tick
         await wait_text(watcher, "line 7")
-        await quiet(driver)
+        await all_drawn(driver)
         drawn = frames_drawn(driver).count - before
         print(f"8 chat lines -> {drawn} frames, {held} updates held and taken at once")
         assert 1 <= drawn <= 2, f"a burst of 8 changes took {drawn} frames"
@@ -56,7 +56,7 @@ async def test_a_players_own_typing_is_drawn_at_once(tmp_path: Path, monkeypatch
         ana = await PtyClient.connect(server.port, "ana", client_key=key_of("ana"), command=f"join {view.code}")
         await wait_text(ana, f"Dixit · table {view.code}")
         driver = driver_of(coord, "ana")
-        await quiet(driver)
+        await all_drawn(driver)
         release(driver)
         frames = frames_drawn(driver).count
         await host.chat("hello ana")  # a change at the table: ana's session draws it at once (none for a while)...

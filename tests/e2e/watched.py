@@ -1,10 +1,16 @@
-"""A table watched over SSH, and the SSH driver of a terminal session: its frames drawn, its updates held, released."""
+"""A table watched over SSH, and the SSH driver of a terminal session: its frames drawn, its updates held, released,
+everything it was caused to draw drawn and on its terminal (`all_drawn`, no clock)."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import weakref
 from typing import Any
+
+from textual import events, messages
+from textual.message import Message
+from textual.message_pump import MessagePump
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.ssh.driver import SSHDriver
@@ -16,6 +22,13 @@ from tests.tui.fixtures import options
 
 INTERVAL = 30.0
 """Longer than any burst below, on any machine: a watcher draws the burst's start, then nothing until it is over."""
+
+
+def session_driver(app: Any) -> SSHDriver:
+    """The SSH driver of a terminal session's app."""
+    driver = app._driver
+    assert isinstance(driver, SSHDriver), driver
+    return driver
 
 
 def driver_of(coord: Coordinator, name: str) -> SSHDriver:
@@ -63,32 +76,78 @@ def pacing_of(driver: SSHDriver) -> UpdatePacing:
     return app.update_pacing
 
 
+_SETTLES = "_posted_to_settle"
+"""The mark (an attribute) on the messages `release` and `all_drawn` post."""
+
+
+def settles(message: Message) -> bool:
+    """Whether `message` is one of those `release` and `all_drawn` post (counts of an app's messages leave them out:
+    they are the test's, not the app's work)."""
+    return getattr(message, _SETTLES, False)
+
+
+def _post(pump: MessagePump, message: Message) -> None:
+    setattr(message, _SETTLES, True)
+    pump.post_message(message)
+
+
 def release(driver: SSHDriver) -> None:
     """Whatever the session holds back is taken at once (as if its last take were long ago), on its app's queue."""
     pacing = pacing_of(driver)
     pacing._taken_at = -float("inf")  # (the next update too is taken at once)
-    driver._app.call_later(pacing.take_held)
+    _post(driver._app, events.Callback(callback=pacing.take_held))
 
 
-QUIET = 0.3
-"""Seconds without a new frame (and nothing waiting to be written) after which a session counts as quiet."""
+_STILL_ROUNDS = 2
+"""Round trips in a row that must draw nothing: the first one's callback runs once every message queued before it
+is handled and its frames drawn; the second once whatever those handlers queued in turn is too."""
+
+_marks = itertools.count(1)
 
 
-async def quiet(driver: SSHDriver) -> None:
-    """Until the session has drawn everything it had to draw and has nothing pending (bounded): `QUIET` seconds
-    without a new frame, looked at every 50 ms (a frame restarts the count)."""
-    release(driver)
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + TIMEOUT
-    drawn = frames_drawn(driver)
-    frames, since = drawn.count, loop.time()
-    while True:
-        await asyncio.sleep(0.05)
-        assert loop.time() < deadline, "the session never stopped drawing"
-        if drawn.count != frames or driver._pending or pacing_of(driver).held:
-            frames, since = drawn.count, loop.time()
-        elif loop.time() - since >= QUIET:
-            return
+async def _round_trip(app: Any) -> None:
+    """Back once the app has handled every message queued to it before this one and its screen has drawn what they
+    changed (what Textual's `call_after_refresh` does, with messages of ours: `settles`)."""
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def arrived() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    def after_the_app() -> None:  # (in the app's task: every message queued to it before is handled)
+        screen = app.screen
+        screen._callbacks.append((arrived, app))  # run once the screen is idle, after drawing what is dirty
+        _post(screen, messages.Prompt())  # (as `Screen._invoke_later` does, with a Prompt of ours)
+
+    _post(app, events.Callback(callback=after_the_app))
+    await asyncio.wait_for(done, TIMEOUT)
+
+
+async def all_drawn(driver: SSHDriver, client: PtyClient | None = None, *, rounds: int = 50) -> None:
+    """Until the session has drawn everything it was caused to draw before this call, and (with `client`, its
+    terminal) until all of it has reached that terminal: deterministic, no time counted. What the app holds back
+    is taken at once (`release`); round trips through the app (`_round_trip`) go on until `_STILL_ROUNDS` in a row
+    draw nothing, with nothing waiting to be written or held (at most `rounds`: else "it never stopped drawing").
+    Then a marker written to the channel after every frame (an OSC title: nothing on the screen) comes back on
+    `client`: what came before it has come."""
+    still = 0
+    for _ in range(rounds):
+        writes = driver.writes
+        release(driver)
+        await _round_trip(driver._app)
+        if driver.writes == writes and not driver._pending and not pacing_of(driver).held:
+            still += 1
+            if still == _STILL_ROUNDS:
+                break
+        else:
+            still = 0
+    else:
+        raise AssertionError("the session never stopped drawing")
+    if client is not None:
+        mark = f"\x1b]2;settled {next(_marks)}\x07".encode()
+        start = len(client.raw)
+        driver._channel.write(mark)  # (not through the driver: its writes and frames are what tests count)
+        await client.wait_until(lambda: mark in client.raw[start:], TIMEOUT, "the settle marker")
 
 
 async def watched_table(

@@ -306,6 +306,30 @@ async def test_a_turn_timer_lets_a_stand_in_play() -> None:
         g.check()
 
 
+async def test_the_phase_deadline_stays_the_phases_when_a_player_drops() -> None:
+    """`phase_deadline` (an addition) is in every table state: null before the start and without a limit, else when
+    the phase's own time runs out. cy drops 40 s into a 120 s phase (60 s of grace): `deadline` moves to her
+    stand-in's time, `phase_deadline` does not. On a clock the test drives."""
+    async with Game(seed=12) as g:
+        now = [1000.0]
+        g.coord.clock = g.coord.timers.clock = lambda: now[0]
+        g.coord.timers.disconnect_grace = 60
+        ana, ben, cy = [await g.connect(n) for n in ("ana", "ben", "cy")]
+        await g.create(ana, [ben, cy], mode="standard", target=10, seed=12, turn_seconds=120)
+        assert "phase_deadline" in ana.state and ana.state["phase_deadline"] is None
+        await g.send(ana, {"cmd": "start"})
+        card = ana.state["hand"][0]["card"]
+        await g.send(ana, {"cmd": "clue", "text": "tide", "card": card})  # the cards' phase, ben's and cy's
+        assert ana.state["phase"] == "submit"
+        assert ana.state["phase_deadline"] == ana.state["deadline"] == 1120
+        now[0] += 40
+        cy.inbox.put_nowait(b"")  # cy's input ends: she is gone
+        await g.settle()
+        assert ana.state["stand_ins"] == [{"seat": 2, "at": 1100}]
+        assert ana.state["deadline"] == 1100 and ana.state["phase_deadline"] == 1120
+        g.check()
+
+
 async def test_bots_added_by_the_host_then_removed_end_the_game() -> None:
     async with Game(seed=13) as g:
         ana, ben = [await g.connect(n) for n in ("ana", "ben")]

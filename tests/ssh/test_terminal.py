@@ -44,6 +44,11 @@ def test_clamp_size(size: tuple[int, int], expected: tuple[int, int]) -> None:
         ("xterm-kitty", {}, "truecolor"),
         ("xterm-256color", {"COLORTERM": "truecolor"}, "truecolor"),
         ("xterm", {"COLORTERM": "24bit"}, "truecolor"),
+        ("linux", {"COLORTERM": "truecolor"}, "standard"),  # a console: 8 colours, whatever COLORTERM says
+        ("cons25", {"COLORTERM": "truecolor"}, "standard"),
+        ("teken", {"COLORTERM": "truecolor"}, "standard"),
+        ("xterm-16color", {"COLORTERM": "truecolor"}, "standard"),
+        ("sun-256color", {}, "256"),  # (illumos's console: more colours than the Sun console's family)
     ],
 )
 def test_colour_system_from_the_client_terminal(term: str, env: dict[str, str], expected: str) -> None:
@@ -126,8 +131,14 @@ def test_ascii_forms_keep_every_cell() -> None:
 
 def test_glyph_set_by_terminal_and_locale() -> None:
     assert glyph_set("xterm-256color", utf8=True) == "unicode"
-    for term in ("linux", "LINUX", "linux-16color", "vt100", "vt220"):
+    for term in ("linux", "LINUX", "linux-16color", "vt100", "vt220", "vt52", "cons25", "cons25-debian", "cons50l1"):
         assert glyph_set(term, utf8=True) == "console"
+    for term in ("wsvt25", "wsvt25m", "netbsd6", "pccon", "pccon0", "pcvt25", "bsdos-pc", "rcons", "sun", "sun-color"):
+        assert glyph_set(term, utf8=True) == "console"  # the BSDs' consoles (and Sun's)
+    for term in ("ansi", "ansi.sys", "pcansi", "scoansi"):
+        assert glyph_set(term, utf8=True) == "console"  # the PC's ANSI consoles: CP437
+    for term in ("xterm", "teken", "xterm-16color", "screen", "vt-utf8", "sun-256color", "putty", ""):
+        assert glyph_set(term, utf8=True) == "unicode"
     for term in ("linux", "xterm-256color", "vt100"):
         assert glyph_set(term, utf8=False) == "ascii"
     info = build_terminal_info("linux", (80, 24), {"LANG": "en_US.UTF-8"}, None, (300, 100))

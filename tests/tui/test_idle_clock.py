@@ -58,5 +58,5 @@ async def test_without_a_clock_the_screen_does_not_tick(monkeypatch: pytest.Monk
 
 async def test_with_a_time_limit_the_countdown_ticks(monkeypatch: pytest.MonkeyPatch) -> None:
     ticks, table = await ticks_while_idle(monkeypatch, turn_seconds=120)
-    assert table.view.deadline is not None
+    assert table.view.phase_deadline is not None
     assert ticks >= 1, ticks

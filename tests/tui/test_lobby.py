@@ -496,6 +496,42 @@ async def test_hint_follows_the_selected_table() -> None:
         assert f"ssh -t -p PORT ana@HOST join {view.code}" in hint
 
 
+async def test_the_hint_never_names_a_table_nobody_new_can_join() -> None:
+    """The shell hint's `join CODE` names a table a new player can sit at: with a full table selected (every seat of
+    its mode's most taken) it names the open one; once that one has started too, no table, and it says how to make
+    one (it named the selected table, full or started, and `join` was refused)."""
+    coord = coordinator()
+    ben = await player(coord, "ben", "key-ben")
+    full = await ben.create(TableOptions())
+    for index in range(1, TableOptions().max_seats()):
+        await (await player(coord, f"p{index}", f"key-p{index}")).join(full.code)
+    cara = await player(coord, "cara", "key-cara")
+    open_table = await cara.create(TableOptions())
+    app = DixitApp(coord, Identity("ana", "key-ana"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        lobby = lobby_of(app)
+        most = TableOptions().max_seats()
+        assert [(t.code, t.players, t.seats) for t in app.tables] == [
+            (full.code, most, most),
+            (open_table.code, 1, most),
+        ]
+        assert lobby.selected_code() == full.code
+        hint = str(lobby.query_one("#hint", Static).render())
+        assert f"join {open_table.code}" in hint and full.code not in hint, hint
+        for name in ("dan", "eve"):
+            await (await player(coord, name, f"key-{name}")).join(open_table.code)
+        await cara.start()
+        await settle(pilot)
+        assert [t.status for t in app.tables] == ["lobby", "playing"]
+        for row in (0, 1):
+            lobby.query_one("#tables", DataTable).move_cursor(row=row)
+            await settle(pilot)
+            hint = str(lobby.query_one("#hint", Static).render())
+            assert full.code not in hint and open_table.code not in hint and "join CODE" in hint, hint
+            assert "press c to create one" in hint, hint
+
+
 async def test_without_colour_the_selected_row_and_choices_still_show() -> None:
     coord = coordinator()
     ben = await player(coord, "ben", "key-ben")

@@ -63,6 +63,10 @@ async def test_only_the_host_changes_options_and_only_before_the_start() -> None
     assert changed.options.mode == "team" and changed.options.turn_seconds == 90
     assert p2.view is not None and p2.view.options.mode == "team"
     assert [t.label for t in coord.summaries()] == ["team"]
+    # the log says the time limit as the lobby does (it said "60 s a phase" beside "1 minute": seen playing)
+    await ana.session.change_options(TableOptions(turn_seconds=60))
+    said = coord.tables[changed.code].log[-1]
+    assert said == "ana changed the options: standard (refresh), decks base, 1 min a phase."
     await ana.session.change_options(TableOptions())
     await ana.session.start()
     with pytest.raises(TableError, match="fixed once the game has started"):

@@ -115,7 +115,7 @@ async def test_the_clock_repaints_the_top_bar_only() -> None:
         await host.start()
         await settle(pilot)
         table = app.screen
-        assert isinstance(table, TableScreen) and table.view.deadline is not None
+        assert isinstance(table, TableScreen) and table.view.phase_deadline is not None
         await play_until([host, *others], lambda: phase(host) == "submit")
         await settle(pilot)
         for _ in range(3):
@@ -131,9 +131,9 @@ async def test_the_clock_repaints_the_top_bar_only() -> None:
 
 def _tick(table: TableScreen) -> Callable[[], Awaitable[None]]:
     async def tick() -> None:
-        deadline = table.view.deadline
+        deadline = table.view.phase_deadline
         assert deadline is not None
-        table.view = replace(table.view, deadline=deadline - 1)  # a second less on the clock
+        table.view = replace(table.view, phase_deadline=deadline - 1)  # a second less on the phase's clock
         table._tick()
 
     return tick

@@ -78,9 +78,11 @@ async def test_the_lobby_says_who_starts_and_how() -> None:
     host, guest, spectator = view_of(ana), view_of(ben), view_of(zoe)
     assert host.start_problem is not None
     assert say(ana) == f"Waiting for players. {host.start_problem}"
-    assert say(ben) == "Waiting for ana (host) to start the game."
-    assert in_style(words.status(guest, Choices()), "bold") == ["ana"]
-    assert say(zoe) == "You are watching. Waiting for ana to start."
+    # two seated of the three needed: the others wait for a player too, not for the host (they read "Waiting for
+    # ana (host) to start the game." while ana could not start: seen playing)
+    assert guest.start_problem == spectator.start_problem == host.start_problem
+    assert say(ben) == f"Waiting for players. {host.start_problem}"
+    assert say(zoe) == f"You are watching. Waiting for players. {host.start_problem}"
     info = words.lobby_info(host).plain.splitlines()
     assert info[0] == f"Table {host.code} · refresh · 2 of 8 seats taken"
     assert info[1] == f"Friends join with the code {host.code}."
@@ -88,7 +90,7 @@ async def test_the_lobby_says_who_starts_and_how() -> None:
     assert "Each reveal stays on screen up to 8 s; Enter moves you on." in info  # the table's reveal_seconds
     assert "Your SSH key gets your seat back if you drop out: connect with it again." in info
     assert info[-2] == f"Not ready to start. {host.start_problem}"
-    assert words.lobby_info(guest).plain.endswith("Waiting for the host, ana, to start.")
+    assert words.lobby_info(guest).plain.endswith(f"Not ready to start. {host.start_problem}")
     assert words.lobby_info(spectator).plain.endswith("You are watching this table.")
     assert words.clue_line(host) is None and words.practice_help(host) is None
     assert words.leave_question(guest, with_key=True).body.plain == "Your seat is freed."
@@ -102,6 +104,7 @@ async def test_the_host_is_asked_before_the_start_and_the_question_goes_stale() 
     ana, _, cara = await open_table(["ana", "ben", "cara"])
     host = view_of(ana)
     assert say(ana) == "Press s to start the game (p: practice turn first)."
+    assert say(cara) == "Waiting for ana (host) to start the game."  # ready: now it is the host's move
     assert words.lobby_info(host).plain.splitlines()[-2] == "You are the host: press s to start the game."
     question = words.start_question(host, practice=False)
     assert (question.title, question.yes, question.no) == ("Start the game with 3 players?", "Start", "Not yet")
@@ -242,8 +245,10 @@ async def test_party_the_blind_clue_everyone_gives_and_the_red_marker() -> None:
     )
     note = words.hand_note(view, Choices())
     assert note is not None and note.plain.startswith("Party rule: you give the clue before you see your hand.")
-    assert words.lobby_info(view).plain.splitlines()[2] == "The game ends when everyone has told 1 time."
-    assert " · each tells 1 time · " in words.topbar(view, 200, 0).plain
+    # "once", not "1 time" (seen playing a party game); "twice", then "3 times"
+    assert words.lobby_info(view).plain.splitlines()[2] == "The game ends when everyone has told once."
+    assert " · each tells once · " in words.topbar(view, 200, 0).plain
+    assert [words.times(n) for n in (1, 2, 3)] == ["once", "twice", "3 times"]
     await tell(teller)
     assert say(teller) == "Everyone gives a card, the storyteller too: choose one that fits the clue."
     await give(sessions)
@@ -425,8 +430,9 @@ async def test_the_top_bar_gives_up_its_least_useful_words_first() -> None:
     assert narrow.plain == f"{view.code} · refresh · to 30 · turn 1 · you are watching · 1 watching"
     assert in_style(narrow, "bold") == [view.code]
     assert words.topbar(view, 40, 0).plain == narrow.plain  # never the code, the timer or who is watching
-    timed = dataclasses.replace(view, deadline=1000.0)
+    timed = dataclasses.replace(view, deadline=965.0, phase_deadline=1000.0)  # (a stand-in due sooner: not the bar's)
     assert "⏱ 1:05 left" in words.topbar(timed, 200, 935.0).plain
+    assert "⏱" not in words.topbar(dataclasses.replace(view, deadline=1000.0), 200, 935.0).plain  # no phase limit
     assert in_style(words.topbar(timed, 200, 935.0), "bold")[-1] == "⏱ 1:05 left"
 
 
@@ -441,10 +447,13 @@ async def test_offline_players_and_their_stand_ins() -> None:
     away = dataclasses.replace(view, stand_ins=((seat, 1065.0),))
     name = words.seat_name(view, seat)
     said = words.away(away, 1000.0)
-    assert said is not None and said.plain == f"{name} is offline; a stand-in plays for them in 1:05."
+    assert said is not None and said.plain == f"A stand-in plays for {name} in 1:05."
     # nothing for you to do and only the offline storyteller awaited: the line says only that
     assert words.status_line(away, Choices(), 1000.0).plain == f"▶ {said.plain}"
     assert words.away(view, 1000.0) is None
+    both = dataclasses.replace(view, stand_ins=((seat, 1065.0), ((seat + 1) % 3, 1112.0)))
+    later = words.seat_name(view, (seat + 1) % 3)
+    assert words.away(both, 1000.0).plain == f"Stand-ins play for {name} in 1:05 and {later} in 1:52."  # type: ignore[union-attr]
 
 
 async def test_coming_back_after_leaving_a_game() -> None:

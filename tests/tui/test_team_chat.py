@@ -98,6 +98,9 @@ async def test_c_after_t_then_esc_aims_the_box_at_the_table_while_table_chat_is_
         await pa.press("T")
         await settle(pa)
         assert panel.to_team
+        # the log's title says where the box sends, whole at 80 columns; the table's chat was never paused (it read
+        # "Log & chat (table chat open again; your box still …": seen playing)
+        assert "─Log & chat (your box sends to the team)─" in screen_text(ana)
         await pa.press("escape", "c")
         await settle(pa)
         assert not panel.to_team and panel.input.has_focus

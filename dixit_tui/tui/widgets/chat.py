@@ -369,8 +369,8 @@ class ChatPanel(Vertical):
         if self.paused:
             title = "Log & chat (table chat paused; team chat open)" if team_chat else ""
             self.border_title = title or "Log & chat (chat paused until the reveal)"
-        elif self.to_team:
-            self.border_title = "Log & chat (table chat open again; your box still sends to the team)"
+        elif self.to_team:  # (it said "table chat open again", before any pause too, cut at 80 columns: seen playing)
+            self.border_title = "Log & chat (your box sends to the team)"
         else:
             self.border_title = "Log & chat"
 
