@@ -157,15 +157,15 @@ async def test_the_practice_turns_reveal_is_held_like_any_turns() -> None:
     assert game_of(ana).practice and game_of(ana).turn == 0
     await ana.session.clue("tide", game_of(ana).clue_cards[0])  # the host tells the practice turn
     await _until(lambda: game_of(ana).turn == 1)
-    view = ana.view
-    assert view is not None and view.game is not None and not view.game.practice
-    assert view.game.last_reveal is not None and view.game.last_reveal.turn == 0
-    assert view.reveal_until == 1010.0 and view.deadline is None  # held; turn 1's clock waits
+    held = ana.view
+    assert held is not None and held.game is not None and not held.game.practice
+    assert held.game.last_reveal is not None and held.game.last_reveal.turn == 0
+    assert held.reveal_until == 1010.0 and held.deadline is None  # held; turn 1's clock waits
     for _ in range(40):  # a quick bot would give turn 1's open first clue: it holds for the reveal
         await asyncio.sleep(0.005)
     assert game_of(ana).clue is None and bots[0].holds.get(Hold.REVEAL, 0) + bots[1].holds.get(Hold.REVEAL, 0) >= 1
     await ana.session.reveal_seen()  # ana moved on: the hold ends, turn 1 goes on
     await _until(lambda: ana.view is not None and ana.view.reveal_until is None)
-    assert ana.view.deadline == 1030.0  # turn 1's clock starts when she moved on (no time passed)
+    assert ana.view is not None and ana.view.deadline == 1030.0  # turn 1's clock starts when she moved on
     for bot in bots:
         await bot.stop()
