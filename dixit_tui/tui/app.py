@@ -550,7 +550,9 @@ class DixitApp(App[int]):
         """Join a cast when this session may (`watch_cast.cast_key`). A member stays until its own input, a notice of
         its own, or a screen over its table or instead of it (what the table changes, it changes for every member)."""
         driver = self._driver_hosted
-        if driver is None or driver.in_cast or self._cast_taking or self._cast_following or not self.screen_stack:
+        if driver is None or driver.in_cast or self._cast_taking or self._cast_following or self._exit:
+            return
+        if not self.screen_stack:
             return
         key = cast_key(
             self.table_view,

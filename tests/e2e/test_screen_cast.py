@@ -148,3 +148,29 @@ def in_one(drivers: Iterable[SSHDriver]) -> bool:
     members = list(drivers)
     found = cast_of(members[0])
     return found is not None and all(d in found.members for d in members)
+
+
+async def test_a_spectator_with_text_in_a_box_keeps_drawing_its_own_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.2)
+    async with dixit_server(tmp_path) as (server, coord):
+        code = await bots_table(coord)
+        clients = {
+            name: await PtyClient.connect(server.port, name, client_key=key_of(name), command=f"watch {code}")
+            for name in ("tess", "tom")
+        }
+        for client in clients.values():
+            await wait_text(client, f"Dixit · table {code}")
+        tess, tom = clients["tess"], clients["tom"]
+        typist, other = driver_of(coord, "tess"), driver_of(coord, "tom")
+        await press(tess, "c", *"half a thought")
+        await wait_text(tess, "half a thought")
+        for _ in range(3):  # the bots play on; tess sits still with her words in the box
+            await next_update(tom, shown(tom))
+            await next_update(tess, shown(tess))
+        assert not typist.in_cast  # her screen is her own: the box and what she typed in it
+        assert "half a thought" in "\n".join(shown(tess))
+        await tom.wait_until(lambda: other.in_cast, TIMEOUT, "tom, sitting still, in a cast (of one)")
+        for client in clients.values():
+            await client.close()
