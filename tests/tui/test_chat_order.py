@@ -25,7 +25,7 @@ def test_chat_lines_go_after_the_log_lines_noted_before_them() -> None:
 async def test_a_player_back_at_the_table_reads_the_lobbys_chat_before_the_games_start() -> None:
     coord = coordinator()
     async with AsyncExitStack() as stack:
-        ana, pa, code, (ben, _cara) = await ana_hosting(stack, coord, ["ben", "cara"])
+        _ana, pa, code, (ben, _cara) = await ana_hosting(stack, coord, ["ben", "cara"])
         await ben.chat("hello all")
         await pa.press("s", "y")  # the game starts: log lines after ben's
         await settle(pa)
