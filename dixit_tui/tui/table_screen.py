@@ -45,7 +45,7 @@ from dixit_tui.tui.table_words import Choices, Question, Words
 from dixit_tui.tui.vote_dial import Ballot, Cast, Refused, VoteDial
 from dixit_tui.tui.wall_picture import final_reveal_due, wall_wanted
 from dixit_tui.tui.widgets.cards import CardItem, CardList
-from dixit_tui.tui.widgets.chat import ChatPanel
+from dixit_tui.tui.widgets.chat import ChatPanel, feed_order
 from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.keybar import KeyBar
@@ -532,9 +532,11 @@ class TableScreen(SameSizeResize, Screen[None]):
         chat = self.query_one(ChatPanel)
         view = self.view
         if previous is None:
-            chat.add_log(view.log)
-            for line in view.chat:
-                chat.add_chat(line)
+            for part in feed_order(view.log, view.log_total, view.chat):  # each chat line where it was said
+                if isinstance(part, ChatLine):
+                    chat.add_chat(part)
+                else:
+                    chat.add_log(part)
         elif view.version != previous.version:
             new = max(0, min(len(view.log), view.version - previous.version))
             if new:
