@@ -168,7 +168,7 @@ class DixitApp(App[int]):
         self._driver_hosted: HostedDriver | None = None  # the driver, when it is one that may share frames
         self._delivered = 0  # coordinator updates delivered so far (their order, for the ones held)
         self._cast_following = False  # another session's app draws this one's picture (tui/watch_cast.py)
-        self._cast_held: list[tuple[int, Update]] = []  # updates held meanwhile, in the order delivered
+        self._cast_held: list[tuple[int, Update, float]] = []  # updates held meanwhile (order, update, when held)
         self._cast_taking = False  # taking them (no joining meanwhile)
         self._notice_until = 0.0  # when (monotonic) the notice shown goes (see notify)
         self.cast_updates_held = 0
@@ -502,9 +502,9 @@ class DixitApp(App[int]):
         if at < len(held) and supersedes(held[at][1], update):
             pass  # (a newer one came first: posted before it followed, handled after)
         elif at > 0 and supersedes(update, held[at - 1][1]):
-            held[at - 1] = (order, update)
+            held[at - 1] = (order, update, time.monotonic())
         else:
-            held.insert(at, (order, update))
+            held.insert(at, (order, update, time.monotonic()))
         if isinstance(update, NoticeUpdate | QueueUpdate) or self._opens_a_screen(update) or len(held) > CAST_HELD_MAX:
             driver = self._driver_hosted
             if driver is not None:
@@ -526,7 +526,10 @@ class DixitApp(App[int]):
         self._cast_taking = True
         try:
             held, self._cast_held = self._cast_held, []
-            for _, update in held:
+            now = time.monotonic()
+            for _, update, held_at in held:
+                if isinstance(update, VoidedUpdate) and now - held_at > self.NOTIFICATION_TIMEOUT:
+                    continue  # (its notice, shown by the drawing followed then, would be gone by now)
                 await self._take_update(update)
         finally:
             self._cast_taking = False
