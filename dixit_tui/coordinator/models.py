@@ -103,6 +103,8 @@ class ChatLine:
     name: str
     text: str
     team: int | None = None  # team mode: the team whose two players alone see this line; None: the whole table
+    after: int | None = None  # the table's log lines noted before it was said (`TableView.log_total`): a new screen
+    # shows it among them, not below them all; None: not known (a line stored before this was kept)
 
 
 def timer_text(seconds: int | None) -> str:
@@ -166,6 +168,7 @@ class TableView:
     lock: TableLock = TableLock.OPEN  # who may take a new seat (the host's lock)
     invited: tuple[str, ...] = ()  # the names the host invited (shown to the host only)
     reveal_until: float | None = None  # epoch seconds: the turn's reveal is held until then (bots and clocks wait)
+    log_total: int = 0  # log lines ever noted at the table (`log` holds the last of them): places the chat among them
 
     @property
     def is_host(self) -> bool:

@@ -180,6 +180,7 @@ class Table(Generic[S]):
         self.chat_total = 0  # table lines ever appended to `chat` (places the team lines among them)
         self.team_chat: dict[int, deque[tuple[int, ChatLine]]] = {}  # per team: (table lines before it, line)
         self.log: deque[str] = deque(maxlen=LOG_TAIL)
+        self.log_total = 0  # lines ever noted in `log` (each chat line keeps the count it was said after)
         self.limiter = ChatLimiter()
         self.version = 0
         self.pending: list[dict[str, Any]] = []  # records applied but not yet committed to the store
@@ -439,7 +440,7 @@ class Table(Generic[S]):
             self.game.events.extend(events)
             return self._describe(events, rec.get("stand_in"), open_clue=open_clue, host_before=state.host)
         elif kind == "chat":
-            line = ChatLine(rec["seat"], rec["name"], rec["text"])
+            line = ChatLine(rec["seat"], rec["name"], rec["text"], after=self.log_total)
             self.add_table_line(line)
             seat = rec["seat"]
             if seat is not None and 0 <= seat < len(self.seats) and not self.seats[seat].bot:
@@ -488,6 +489,7 @@ class Table(Generic[S]):
             "chat": [asdict(line) for line in self.chat],  # team lines are never stored
             "chat_total": self.chat_total,
             "log": list(self.log),
+            "log_total": self.log_total,
             "version": self.version,
             "banned_keys": sorted(self.banned_keys),
             "banned_ips": sorted(self.banned_ips),
@@ -519,6 +521,7 @@ class Table(Generic[S]):
             table.add_table_line(ChatLine(**line))
         table.chat_total = data.get("chat_total", table.chat_total)
         table.log.extend(data["log"])
+        table.log_total = data.get("log_total", len(data["log"]))
         table.version = data["version"]
         table.banned_keys = set(data.get("banned_keys", ()))
         table.banned_ips = set(data.get("banned_ips", ()))
@@ -543,6 +546,7 @@ class Table(Generic[S]):
             saved.person_played,
         )
         self.chat, self.chat_total, self.log, self.version = saved.chat, saved.chat_total, saved.log, saved.version + 1
+        self.log_total = saved.log_total
         self.pending = []
         self._seat_infos_key = ()
         for index, session in enumerate(sessions[: len(self.seats)]):
@@ -932,7 +936,7 @@ class Table(Generic[S]):
             raise TableError("Team chat opens when the game starts, for the players of a team.", ErrorCode.NO_TEAM)
         if not self.limiter.allow(who if seat is None else seat):
             raise TableError("Slow down a little: a few messages every ten seconds.", ErrorCode.RATE_LIMITED)
-        line = ChatLine(seat, name, text, team)
+        line = ChatLine(seat, name, text, team, after=self.log_total)
         self.team_chat.setdefault(team, deque(maxlen=TEAM_CHAT_TAIL)).append((self.chat_total, line))
         return ChatUpdate(line)
 
@@ -960,6 +964,7 @@ class Table(Generic[S]):
 
     def note(self, text: str) -> None:
         self.log.append(text)
+        self.log_total += 1
         self.version += 1
 
     def announce(self, text: str) -> None:
@@ -1042,6 +1047,7 @@ class Table(Generic[S]):
             deadline=self.shown_deadline,
             phase_deadline=self.shown_phase_deadline,
             reveal_until=self.reveal_until,
+            log_total=self.log_total,
             typing=shared.typing,
             stand_ins=shared.stand_ins,
             stand_in_clue=shared.stand_in_clue,

@@ -287,7 +287,6 @@ def _on_practice_ended(s: GameState, f: Fields, e: PracticeEnded) -> None:
         phase=CLUE,
         turn=Turn(number=1, storyteller=None),
         rng_draws=s.rng_draws + 1,
-        last_reveal=None,
         practice=False,
     )
 

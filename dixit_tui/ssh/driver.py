@@ -16,6 +16,7 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO
 
@@ -24,13 +25,14 @@ from textual import constants, events
 from textual.geometry import Size
 from textual.message import Message
 
+from dixit_tui.ssh import screen_cast
 from dixit_tui.ssh.glyph_forms import in_glyphs
 from dixit_tui.ssh.guard import DRAIN_LOW, LOG_RATE, InputGuard, SessionLimits, WorkBudget, output_backlog
 from dixit_tui.ssh.input import EventPacer, Pasted, PasteSplitter, PasteTooLarge, Typed
 from dixit_tui.ssh.terminal import TerminalInfo, clamp_size
 from dixit_tui.ssh.terminal_input import TerminalInput
 from dixit_tui.textual_host.compat import KITTY_KEY_FLAGS
-from dixit_tui.textual_host.hosted import HostedDriver
+from dixit_tui.textual_host.hosted import CastApp, HostedDriver
 from dixit_tui.textual_host.input_filter import ESC
 
 if TYPE_CHECKING:
@@ -130,6 +132,14 @@ class SSHDriver(HostedDriver):
         """Steps of this app's work put back in the loop's ready queue and not yet run, as (ticket, handle): a heap,
         the earliest scheduled first (see `_measure_session_work`)."""
         self.writes = 0
+        self._cast: screen_cast.ScreenCast | None = None
+        self.cast_sent = 0
+        """Bytes of this session's frames written to the channels of the sessions following it (`join_cast`)."""
+        self.cast_received = 0
+        """Bytes of another session's frames written to this session's channel while it followed."""
+        self.writes_while_following = 0
+        """Writes of this session's own app dropped while it followed (an app that follows draws nothing: at most a
+        frame it had to draw already as it joined)."""
 
     # ---- frames -------------------------------------------------------------------------------------
 
@@ -201,6 +211,7 @@ class SSHDriver(HostedDriver):
         self._stop_input()
 
     def stop_application_mode(self) -> None:
+        self.leave_cast()  # (before these: the others' terminals must never get this session's exit)
         write = self.write
         write("\x1b[?2004l")  # bracketed paste off
         write("\x1b[?7h")  # line wrap on
@@ -212,6 +223,7 @@ class SSHDriver(HostedDriver):
         self.flush()
 
     def close(self) -> None:
+        self.leave_cast()
         self.flush()
         self._cancel_tick()
         if self._drain_handle is not None:
@@ -234,6 +246,9 @@ class SSHDriver(HostedDriver):
         """Queue output; it is sent on `flush` (Textual flushes after each frame) or on the next loop turn."""
         if self._output_closed or not data:
             return
+        if self._cast is not None and self._cast.members[0] is not self:
+            self.writes_while_following += 1  # (its terminal shows another app's frames)
+            return
         self.writes += 1
         self._pending.append(data)
         if self._flush_handle is None:
@@ -249,16 +264,20 @@ class SSHDriver(HostedDriver):
         data = in_glyphs(text, self._terminal.glyphs).encode("utf-8", "replace")
         self._pending.clear()
         if self._output_closed:
+            self.leave_cast()
             return
         try:
             self._write_channel(data)
         except OSError:  # channel closed (BrokenPipeError) or connection gone
             self._output_closed = True
+            self.leave_cast()  # (its followers get a source that writes)
             return
         cost = len(data) // self._limits.output_per_event
         if cost:  # screen updates are the work this session's input causes: later input waits for them
             self._pacer.charge(cost)
             self.output_charged += cost
+        if self._cast is not None:  # (only a source writes: a follower's app's output is dropped in `write`)
+            self.cast_sent += self._cast.send(data)
         self._check_drain()
 
     def _write_channel(self, data: bytes) -> None:
@@ -309,7 +328,65 @@ class SSHDriver(HostedDriver):
             logger.info("disconnecting a client: %s", problem)
             self._output_closed = True
             self._pending.clear()
+            self.leave_cast()
             self._channel.get_connection().abort()
+
+    # ---- a drawing shared with other sessions (`screen_cast`) -------------------------------------
+
+    def join_cast(self, key: Hashable) -> None:
+        """Join the cast of the sessions whose apps joined under `key` with the same terminal: its size, the
+        characters it is sent (`TerminalInfo.glyphs`), its colours and its mouse reports (what this driver adds to
+        the bytes of a frame): members always get the same bytes."""
+        if self._cast is not None or self._output_closed or self._input_disabled:
+            return
+        self.flush()  # (what this session's app drew so far is its own)
+        terminal = self._terminal
+        full_key = (key, self._size, terminal.glyphs, terminal.color_system, terminal.no_color, self._mouse)
+        self._cast = screen_cast.join(full_key, self)
+
+    def leave_cast(self, *, everyone: bool = False) -> None:
+        cast, self._cast = self._cast, None
+        if cast is None:
+            return
+        if everyone:
+            screen_cast.disband(cast)
+        else:
+            screen_cast.leave(cast, self)
+
+    @property
+    def in_cast(self) -> bool:
+        return self._cast is not None
+
+    @property
+    def following(self) -> bool:
+        return self._cast is not None and self._cast.members[0] is not self
+
+    def receive_cast(self, data: bytes) -> None:
+        """A frame of the source's, written to this session's channel as its own would be (a client that stops
+        reading is dropped as always; a closed one leaves the cast)."""
+        if not self._output_closed:
+            try:
+                self._write_channel(data)
+            except OSError:
+                self._output_closed = True
+            else:
+                self.cast_received += len(data)
+                self._check_drain()
+        if self._output_closed:
+            self.leave_cast()
+
+    def cast_role(self, role: screen_cast.CastRole) -> None:
+        if role == "left":
+            self._cast = None
+        app = self._app
+        if isinstance(app, CastApp):
+            app.cast_role_changed(role)
+
+    def _had_input(self) -> None:
+        """Input of this session's own came (handed to its app later): it no longer follows another's frames."""
+        self.last_input = time.monotonic()
+        if self._cast is not None:
+            self.leave_cast()
 
     # ---- input --------------------------------------------------------------------------------------
     #
@@ -329,6 +406,7 @@ class SSHDriver(HostedDriver):
                 try:
                     data = await stdin.read(_READ_SIZE)
                 except asyncssh.TerminalSizeChanged as change:
+                    self._had_input()
                     self._post_resize(change.width, change.height)
                     continue
                 except (asyncssh.BreakReceived, asyncssh.SignalReceived):
@@ -336,6 +414,8 @@ class SSHDriver(HostedDriver):
                 except Exception as error:  # connection lost or channel closed
                     logger.debug("input ended: %r", error)
                     break
+                if data:
+                    self._had_input()
                 if not data:  # EOF: what was typed before it still counts
                     if self._drainer is not None:
                         with contextlib.suppress(asyncio.TimeoutError):
@@ -358,6 +438,7 @@ class SSHDriver(HostedDriver):
             self._stop_input()
         # The client went away (EOF or connection loss): end the app; Textual then stops this driver.
         self._output_closed = True
+        self.leave_cast()
         self._app.exit()
 
     def _enqueue(self, pieces: list[Typed | Pasted]) -> None:

@@ -8,8 +8,9 @@ tests/test_textual_internals.py). No other product module imports a private Text
 Textual class (tests/test_textual_host_boundary.py).
 
 Isolation and input (to stay: many apps in one process):
-- `hosted.py`: what the patches ask of a hosted app's driver (`ssh/driver.py`'s SSHDriver is one), and the interval
-  at which a watching session's app takes updates (`tui/update_pacing.py`).
+- `hosted.py`: what the patches ask of a hosted app's driver (`ssh/driver.py`'s SSHDriver is one), the interval
+  at which a watching session's app takes updates (`tui/update_pacing.py`), and a drawing shared with other sessions
+  (`join_cast`, `CastApp`: `ssh/screen_cast.py`, `tui/watch_cast.py`).
 - `patches.py`: installs the process-wide patches below, once.
 - `stdout.py`: a session's app leaves the process's sys.stdout/sys.stderr alone.
 - `strip_output.py`: each session's lines in its own terminal's colour codes (Rich caches them per style).

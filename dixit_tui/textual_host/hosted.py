@@ -10,7 +10,8 @@ as the driver is made. It lives here, not in `ssh/`, so that this package depend
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Hashable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from textual.app import App
 from textual.driver import Driver
@@ -22,6 +23,22 @@ class PacedApp(Protocol):
     driver says (`HostedDriver.watcher_interval`)."""
 
     def paced_by(self, driver: HostedDriver) -> None: ...
+
+
+CastRole = Literal["source", "follower", "left"]
+"""See `CastApp.cast_role_changed`."""
+
+
+@runtime_checkable
+class CastApp(Protocol):
+    """An app whose driver can share its frames with other sessions' terminals (`HostedDriver.join_cast`)."""
+
+    def cast_role_changed(self, role: CastRole) -> None:
+        """Told by the driver, from any session's context (so: note it, post a message to itself, nothing more):
+        `source`: it draws for every member of its cast, and their terminals show something else: it takes what it
+        held, if anything, and makes sure its whole screen is sent again; `follower`: its frames come from another
+        app: it stops working (holds what changes); `left`: it left the cast while following: it takes what it held
+        and draws its whole screen again, for itself."""
 
 
 class HostedDriver(Driver):
@@ -53,3 +70,27 @@ class HostedDriver(Driver):
     def watcher_interval(self) -> float:
         """Seconds the app waits between two takes of what changed while its session watches (0: takes it at once)."""
         return 0.0
+
+    # ---- a drawing shared with other sessions (no-ops here: only a driver over a channel shares) ----------
+
+    last_input: float = 0.0
+    """When (monotonic) this session last had input of its own (keys, mouse, paste, window changes)."""
+
+    def join_cast(self, key: Hashable) -> None:
+        """Share one drawing with the other sessions that join under `key` (the app's part of what makes the frames:
+        what it shows, and how; the driver adds its own, such as the terminal's size): the first draws, the others
+        follow (`CastApp`). A session already in a cast stays in it."""
+
+    def leave_cast(self, *, everyone: bool = False) -> None:
+        """Leave the cast this session is in, if any (the app is told if it was following); with `everyone`, the
+        whole cast breaks up (each follower is told)."""
+
+    @property
+    def in_cast(self) -> bool:
+        """Whether this session is in a cast (as its source or a follower)."""
+        return False
+
+    @property
+    def following(self) -> bool:
+        """Whether this session's frames come from another session's app."""
+        return False

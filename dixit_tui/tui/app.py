@@ -7,7 +7,9 @@ see the caller's app as the active one). Player text is never put into markup an
 from __future__ import annotations
 
 import asyncio
+import bisect
 import inspect
+import time
 from collections.abc import Awaitable
 from functools import cache
 from pathlib import Path, PurePath
@@ -41,7 +43,7 @@ from dixit_tui.coordinator import (
 from dixit_tui.counts import COUNTS
 from dixit_tui.decks import DeckError
 from dixit_tui.engine import RuleError
-from dixit_tui.textual_host.hosted import HostedDriver
+from dixit_tui.textual_host.hosted import CastRole, HostedDriver
 from dixit_tui.textual_host.key_order import KeyGate
 from dixit_tui.textual_host.screen_mount import get_screen_laid_out_once
 from dixit_tui.textual_host.screen_patches import (
@@ -57,27 +59,41 @@ from dixit_tui.tui.name_note import name_note
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import voided_notice
 from dixit_tui.tui.update_pacing import UpdatePacing, supersedes
+from dixit_tui.tui.watch_cast import cast_key
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 FRAME_GREY = 0.4  # the frames' grey: this far from the background to the text (get_css_variables)
 NAME_NOTE_SECONDS = 15.0  # a shortened or cleaned name is said this long (longer than other notices)
+CAST_HELD_MAX = 200
+"""Updates a session holds at most while it follows another's drawing (chat lines, reveals: kept, in order): beyond,
+it leaves its cast, takes them and draws (and joins again once it may)."""
 _TYPED_AT = "_dixit_typed_at"  # the screen on top when a key arrived (an attribute set on the Key event)
 _TYPED_FOR = "_dixit_typed_for"  # what it acted on then at the table (TableScreen.key_role), or None
 
 
 class CoordinatorUpdate(Message):
-    """An update from the coordinator, delivered on this app's own message queue."""
+    """An update from the coordinator, delivered on this app's own message queue (`order`: the app's count of
+    updates delivered when it came)."""
 
-    def __init__(self, update: Update) -> None:
+    def __init__(self, update: Update, order: int = 0) -> None:
         super().__init__()
         self.update = update
+        self.order = order
 
     def can_replace(self, message: Message) -> bool:
         """True when `message`, queued right behind this one, makes it moot: a newer view of the same table, or a
         newer listing of the lobby (Textual then handles only the newer one: a busy session draws the latest state,
         not every step to it; when many join at once, a lobby draws the last listing, not one per join)."""
         return isinstance(message, CoordinatorUpdate) and supersedes(message.update, self.update)
+
+
+class CastRoleChanged(Message):
+    """The app's role in a cast changed (`DixitApp.cast_role_changed`), handled on its own message queue."""
+
+    def __init__(self, role: CastRole) -> None:
+        super().__init__()
+        self.role = role
 
 
 @cache
@@ -149,6 +165,16 @@ class DixitApp(App[int]):
         self._key_gate = KeyGate(self)
         self.update_pacing = UpdatePacing(self, self._take_update, self._opens_a_screen)
         """Coordinator updates held while this session watches (`paced_by`), taken at most once per interval."""
+        self._driver_hosted: HostedDriver | None = None  # the driver, when it is one that may share frames
+        self._delivered = 0  # coordinator updates delivered so far (their order, for the ones held)
+        self._cast_following = False  # another session's app draws this one's picture (tui/watch_cast.py)
+        self._cast_held: list[tuple[int, Update, float]] = []  # updates held meanwhile (order, update, when held)
+        self._cast_taking = False  # taking them (no joining meanwhile)
+        self._notice_until = 0.0  # when (monotonic) the notice shown goes (see notify)
+        self.cast_updates_held = 0
+        """Coordinator updates this app held while following another session's drawing (each taken, merged, later)."""
+        self.taken_while_following = 0
+        """Coordinator updates this app took (drew) while following: none (it holds them)."""
 
     def get_css_variables(self) -> dict[str, str]:
         """As Textual's, with what a terminal of few colours or none needs (see the comments)."""
@@ -187,6 +213,8 @@ class DixitApp(App[int]):
         if self.screen_stack:
             self.screen.query("ToastHolder").remove()  # (clearing leaves each toast's holder: a blank row on top)
         self.clear_notifications()
+        shown = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
+        self._notice_until = time.monotonic() + shown  # (a notice is the session's own: see watch_cast)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def get_key_display(self, binding: Binding) -> str:
@@ -244,7 +272,11 @@ class DixitApp(App[int]):
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         """A screen shown while the terminal is too small gets the "terminal too small" notice (its CSS shows it only
-        below the minimum size; once mounted, it stays)."""
+        below the minimum size; once mounted, it stays). A session in a cast whose table screen is covered or left
+        leaves it (its source: the whole cast breaks up, as each member gets the same change)."""
+        driver = self._driver_hosted
+        if driver is not None and driver.in_cast and screen is not self._table_screen():
+            driver.leave_cast(everyone=not driver.following)
         if self._too_small(self.size):
             self._add_notice(screen)
 
@@ -328,7 +360,14 @@ class DixitApp(App[int]):
         return self.screen.has_class("-too-narrow") or self.screen.has_class("-too-short")
 
     def _deliver(self, update: Update) -> None:
-        self.post_message(CoordinatorUpdate(update))
+        """An update from the coordinator (in the coordinator's context: only noted here, or posted). While this
+        session follows another's drawing it is held, no Textual work at all (an update that opens another screen,
+        or a notice of this session's own, makes it leave first: then it is taken with the ones held before it)."""
+        self._delivered += 1
+        if self._cast_following:
+            self._hold_for_cast(self._delivered, update)
+            return
+        self.post_message(CoordinatorUpdate(update, self._delivered))
 
     async def _run_command(self, command: str) -> bool:
         """`ssh -t host join K7QF`, `watch K7QF` or `reconnect ABC-DEF-GHJ-KMN` go straight there. False if it did
@@ -442,11 +481,92 @@ class DixitApp(App[int]):
 
     def paced_by(self, driver: HostedDriver) -> None:
         """Driven by `driver` (a session over SSH): coordinator updates are taken at most once per its interval while
-        the session watches (`update_pacing`)."""
+        the session watches (`update_pacing`); a spectator may share its drawing with others (`watch_cast`)."""
         self.update_pacing.interval = driver.watcher_interval
+        self._driver_hosted = driver
 
     async def on_coordinator_update(self, message: CoordinatorUpdate) -> None:
+        if self._cast_following:  # (posted before it followed)
+            self._hold_for_cast(message.order, message.update)
+            return
         await self.update_pacing.offer(message.update)
+
+    # --- a drawing shared with the other spectators (tui/watch_cast.py) ----------------------------------------
+
+    def _hold_for_cast(self, order: int, update: Update) -> None:
+        """Hold `update` while following (merged as the pacing merges: a newer view of the table replaces the one held
+        right before it); one that opens another screen or is this session's own notice makes it leave the cast."""
+        self.cast_updates_held += 1
+        held = self._cast_held
+        at = bisect.bisect(held, order, key=lambda entry: entry[0])
+        if at < len(held) and supersedes(held[at][1], update):
+            pass  # (a newer one came first: posted before it followed, handled after)
+        elif at > 0 and supersedes(update, held[at - 1][1]):
+            held[at - 1] = (order, update, time.monotonic())
+        else:
+            held.insert(at, (order, update, time.monotonic()))
+        if isinstance(update, NoticeUpdate | QueueUpdate) or self._opens_a_screen(update) or len(held) > CAST_HELD_MAX:
+            driver = self._driver_hosted
+            if driver is not None:
+                driver.leave_cast()  # (it is told `left`: it takes what it held, this one with them)
+
+    def cast_role_changed(self, role: CastRole) -> None:
+        """Told by the driver, from any session's context: noted, and handled on this app's queue."""
+        self._cast_following = role == "follower"
+        self.post_message(CastRoleChanged(role))
+
+    async def on_cast_role_changed(self, message: CastRoleChanged) -> None:
+        table = self._table_screen()
+        if message.role == "follower":
+            if self._cast_following and table is not None:
+                table.follow(True)
+            return
+        if self._cast_following:  # (followed again since)
+            return
+        self._cast_taking = True
+        try:
+            held, self._cast_held = self._cast_held, []
+            now = time.monotonic()
+            for _, update, held_at in held:
+                if isinstance(update, VoidedUpdate) and now - held_at > self.NOTIFICATION_TIMEOUT:
+                    continue  # (its notice, shown by the drawing followed then, would be gone by now)
+                await self._take_update(update)
+        finally:
+            self._cast_taking = False
+        table = self._table_screen()
+        if table is not None:
+            table.follow(False)
+        if self.screen_stack:  # sent whole: to every member as their source, else to its own terminal
+            screen = self.screen
+            if isinstance(screen, TableScreen):
+                screen.redraw_whole()
+            else:
+                screen.refresh()
+
+    def post_display_hook(self) -> None:
+        """A frame was written: a session not in a cast joins one if it may now (after a frame, so that what its app
+        drew for it is on its terminal before its frames come from another app)."""
+        if self._driver_hosted is not None:
+            self._check_cast()
+
+    def _check_cast(self) -> None:
+        """Join a cast when this session may (`watch_cast.cast_key`). A member stays until its own input, a notice of
+        its own, or a screen over its table or instead of it (what the table changes, it changes for every member)."""
+        driver = self._driver_hosted
+        if driver is None or driver.in_cast or self._cast_taking or self._cast_following or self._exit:
+            return
+        if not self.screen_stack:
+            return
+        key = cast_key(
+            self.table_view,
+            self.screen,
+            capabilities=self.capabilities,
+            theme=self.theme,
+            quiet_for=time.monotonic() - driver.last_input,
+            notice_shown=time.monotonic() < self._notice_until,
+        )
+        if key is not None and not driver.in_cast and not self.update_pacing.held:
+            driver.join_cast(key)
 
     def _opens_a_screen(self, update: Update) -> bool:
         """Whether `update` opens another screen (a table, or the lobby after one): taken at once, never paced."""
@@ -460,6 +580,17 @@ class DixitApp(App[int]):
     async def _take_update(self, update: Update) -> None:
         if self._exit or not self.is_running:  # quitting: no new screens (they would query widgets being torn down)
             return
+        if self._cast_following:
+            self.taken_while_following += 1
+        driver = self._driver_hosted
+        if driver is not None and driver.in_cast and not driver.following:
+            if isinstance(update, NoticeUpdate | QueueUpdate):
+                driver.leave_cast()  # (a notice is this session's own: not drawn for the others)
+            elif self._opens_a_screen(update):
+                driver.leave_cast(everyone=True)  # (every member gets it: each draws its own screen)
+        await self._take(update)
+
+    async def _take(self, update: Update) -> None:
         match update:
             case LobbyUpdate(tables=tables):
                 self.tables = tables

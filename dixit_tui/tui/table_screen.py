@@ -45,7 +45,7 @@ from dixit_tui.tui.table_words import Choices, Question, Words
 from dixit_tui.tui.vote_dial import Ballot, Cast, Refused, VoteDial
 from dixit_tui.tui.wall_picture import final_reveal_due, wall_wanted
 from dixit_tui.tui.widgets.cards import CardItem, CardList
-from dixit_tui.tui.widgets.chat import ChatPanel
+from dixit_tui.tui.widgets.chat import ChatPanel, feed_order
 from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.keybar import KeyBar
@@ -532,9 +532,11 @@ class TableScreen(SameSizeResize, Screen[None]):
         chat = self.query_one(ChatPanel)
         view = self.view
         if previous is None:
-            chat.add_log(view.log)
-            for line in view.chat:
-                chat.add_chat(line)
+            for part in feed_order(view.log, view.log_total, view.chat):  # each chat line where it was said
+                if isinstance(part, ChatLine):
+                    chat.add_chat(part)
+                else:
+                    chat.add_log(part)
         elif view.version != previous.version:
             new = max(0, min(len(view.log), view.version - previous.version))
             if new:
@@ -1135,6 +1137,33 @@ class TableScreen(SameSizeResize, Screen[None]):
 
     def on_screen_suspend(self) -> None:
         cast(RowCompositor, self._compositor).forget_rows()  # the screen on top draws over this one's rows
+
+    # --- a drawing shared with the other spectators (tui/watch_cast.py) ------------------------------------------
+
+    def cast_state(self) -> tuple[object, ...] | None:
+        """What this screen's own choices add to its picture, beyond what the table sets for every spectator alike
+        (the focus and the cursor follow the phase: the same at every spectator's screen, unless moved by keys, and a
+        key leaves the cast): the feed scrolled back, the chat box aimed at the team; None while a text box has the
+        keyboard or holds text (the picture is the typist's own)."""
+        chat = self.query_one(ChatPanel)
+        if isinstance(self.focused, Input) or chat.input.value:
+            return None
+        return (chat.feed.back, chat.to_team)
+
+    def follow(self, following: bool) -> None:
+        """Another session's app draws this screen's picture (`following`): the once-a-second clock sleeps; it
+        wakes again, if there is a clock to count down, when this screen draws for itself again."""
+        if self._clock is None:
+            return
+        if following:
+            self._clock.pause()
+        elif self._clock_needed():
+            self._clock.resume()
+
+    def redraw_whole(self) -> None:
+        """The terminal shows something else (another session's frames): every row is sent at the next frame."""
+        cast(RowCompositor, self._compositor).forget_rows()
+        self.refresh()
 
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the keys may have changed while a recap or a question was on top

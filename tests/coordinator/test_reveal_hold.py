@@ -143,3 +143,29 @@ async def test_a_game_that_ends_during_the_hold_holds_nothing() -> None:
     assert ana.view.reveal_until is None
     for bot in bots:
         await bot.stop()
+
+
+async def test_the_practice_turns_reveal_is_held_like_any_turns() -> None:
+    """The practice turn's reveal is the one a first-timer most needs to read: the table holds it as it holds a
+    turn's (its reveal was dropped with the redeal, so nothing held it and the game went on: seen playing)."""
+    now = [1000.0]
+    coord = Coordinator(rng=random.Random(2), allow_seeded_tables=True, clock=lambda: now[0], first_clue_grace=60.0)
+    ana = await _reader(coord, "ana")
+    view = await ana.session.create(TableOptions(seed=5, turn_seconds=30, reveal_seconds=10))
+    bots = await add_bots(coord, view.code, 2, rng=random.Random(3), delay=(0.0, 0.0))
+    await ana.session.practice()
+    assert game_of(ana).practice and game_of(ana).turn == 0
+    await ana.session.clue("tide", game_of(ana).clue_cards[0])  # the host tells the practice turn
+    await _until(lambda: game_of(ana).turn == 1)
+    held = ana.view
+    assert held is not None and held.game is not None and not held.game.practice
+    assert held.game.last_reveal is not None and held.game.last_reveal.turn == 0
+    assert held.reveal_until == 1010.0 and held.deadline is None  # held; turn 1's clock waits
+    for _ in range(40):  # a quick bot would give turn 1's open first clue: it holds for the reveal
+        await asyncio.sleep(0.005)
+    assert game_of(ana).clue is None and bots[0].holds.get(Hold.REVEAL, 0) + bots[1].holds.get(Hold.REVEAL, 0) >= 1
+    await ana.session.reveal_seen()  # ana moved on: the hold ends, turn 1 goes on
+    await _until(lambda: ana.view is not None and ana.view.reveal_until is None)
+    assert ana.view is not None and ana.view.deadline == 1030.0  # turn 1's clock starts when she moved on
+    for bot in bots:
+        await bot.stop()

@@ -78,7 +78,10 @@ def test_the_practice_turn_counts_for_nothing_and_the_game_starts_fresh(mode: st
     # the game proper: turn 1, open first clue, scores and turns told at 0, no history, full fresh hands
     assert not state.practice and state.phase is Phase.CLUE
     assert state.turn.number == 1 and state.turn.storyteller is None
-    assert state.scores == (0,) * n and state.told == (0,) * n and state.history == () and state.last_reveal is None
+    assert state.scores == (0,) * n and state.told == (0,) * n and state.history == ()
+    # its reveal stays the last one until turn 1 is scored: the table holds it for the people to read, and the
+    # wall shows it (it was dropped here: the practice's reveal never showed by itself, seen playing)
+    assert state.last_reveal == scored.reveal
     assert all(len(hand) == state.rules.hand_size for hand in state.hands)
     assert state.discard == ()
     everywhere = [c for hand in state.hands for c in hand] + list(state.draw_pile)

@@ -9,7 +9,7 @@ line is player text (names, clues, chat): it is written as rich `Text` built fro
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -42,6 +42,26 @@ def chat_text(line: ChatLine) -> Text:
         return Text.assemble((line.name, "bold"), (" (team)", "bold green"), ": ", (line.text, "green"))
     who = line.name if line.seat is not None else f"{line.name} (watching)"
     return Text.assemble((who, "bold"), ": ", line.text)
+
+
+def feed_order(log: Sequence[str], log_total: int, chat: Sequence[ChatLine]) -> list[tuple[str, ...] | ChatLine]:
+    """The table's last log lines and chat lines as they came, for a screen that opens on the table (a player back
+    after a drop read "ben: hello all", said in the lobby, under "ben is back"): runs of log lines, and each chat
+    line after the log lines noted before it was said. `log` holds the last of `log_total` lines noted. The chat
+    lines keep their order; one whose place is not known (`after` None: kept from before it was known) comes right
+    after the line before it."""
+    first = log_total - len(log)  # the number of the oldest log line kept
+    parts: list[tuple[str, ...] | ChatLine] = []
+    at = 0  # log lines placed so far
+    for line in chat:
+        upto = at if line.after is None else max(at, min(len(log), line.after - first))
+        if upto > at:
+            parts.append(tuple(log[at:upto]))
+            at = upto
+        parts.append(line)
+    if at < len(log):
+        parts.append(tuple(log[at:]))
+    return parts
 
 
 shared_rows = shared_cache(2048)

@@ -1,0 +1,176 @@
+"""Spectators of one table at the same size share one drawing (a cast: `ssh/screen_cast.py`, `tui/watch_cast.py`):
+one app draws, its frames go to every member's terminal, the others' apps draw nothing while they follow.
+
+Real SSH, pyte screens; a bots-only table plays while four spectators watch (three at 100x30, one at 120x34).
+Bounded waits on screen contents and counters, no timing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+
+from dixit_tui.bots.player import BotPlayer
+from dixit_tui.coordinator import Coordinator, Identity
+from dixit_tui.ssh import screen_cast
+from dixit_tui.ssh.driver import SSHDriver
+from dixit_tui.tui import watch_cast
+from dixit_tui.tui.app import DixitApp
+from tests.e2e.harness import PtyClient
+from tests.e2e.servers import dixit_server
+from tests.e2e.tui_driver import TIMEOUT, key_of, press, wait_text
+from tests.e2e.watched import driver_of
+from tests.tui.fixtures import options
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+
+SIZE = (100, 30)
+OTHER = (120, 34)
+
+
+def shown(client: PtyClient) -> list[str]:
+    return list(client.screen.display)
+
+
+def app_of(driver: SSHDriver) -> DixitApp:
+    app = driver._app
+    assert isinstance(app, DixitApp)
+    return app
+
+
+def cast_of(driver: SSHDriver) -> screen_cast.ScreenCast | None:
+    return next((c for c in screen_cast.casts() if driver in c.members), None)
+
+
+async def bots_table(coord: Coordinator) -> str:
+    """A table of three bots playing (its host, gone for good): its code."""
+    host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
+    view = await host.create(options(target=100))
+    for name in ("Ada", "Bo", "Cy"):
+        await BotPlayer.join(coord, view.code, name, leave_when_alone=False)
+    await host.start()
+    await host.remove(view.you if view.you is not None else 0)
+    return view.code
+
+
+async def same_screens(source: PtyClient, followers: list[PtyClient], what: str) -> list[str]:
+    """Until every follower's screen is the source's (bounded): the source's screen then."""
+    await source.wait_until(lambda: all(shown(f) == shown(source) for f in followers), TIMEOUT, what)
+    return shown(source)
+
+
+async def next_update(client: PtyClient, before: list[str]) -> None:
+    await client.wait_until(lambda: shown(client) != before, TIMEOUT, "a table update")
+
+
+async def test_spectators_of_one_size_share_one_drawing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.5)
+    async with dixit_server(tmp_path) as (server, coord):
+        code = await bots_table(coord)
+        names = ["sam", "sue", "syd"]
+        clients: dict[str, PtyClient] = {}
+        for name in [*names, "oz"]:
+            clients[name] = await PtyClient.connect(
+                server.port,
+                name,
+                client_key=key_of(name),
+                command=f"watch {code}",
+                size=OTHER if name == "oz" else SIZE,
+            )
+        for client in clients.values():
+            await wait_text(client, f"Dixit · table {code}")
+        drivers = {name: driver_of(coord, name) for name in clients}
+
+        # the three of one size land in one cast (the table's updates, taken quietly, make them join)
+        await clients["sam"].wait_until(lambda: in_one(drivers[n] for n in names), TIMEOUT, "one cast of three")
+        cast = cast_of(drivers["sam"])
+        assert cast is not None
+        assert cast_of(drivers["oz"]) is not cast  # another size: another drawing
+        name_of = {driver: name for name, driver in drivers.items()}
+        source = clients[name_of[cast.source]]  # type: ignore[index]
+        follower_drivers = [drivers[name_of[f]] for f in cast.followers]  # type: ignore[index]
+        followers = [clients[name_of[d]] for d in follower_drivers]
+        screen = await same_screens(source, followers, "the followers' screens to be the source's after joining")
+        dropped = [d.writes_while_following for d in follower_drivers]  # (a frame due as it joined, at most)
+        assert all(count <= 1 for count in dropped)
+        updates_held = [app_of(d).cast_updates_held for d in follower_drivers]
+
+        for _ in range(3):  # the bots play: each update reaches every member, drawn once
+            await next_update(source, screen)
+            screen = await same_screens(source, followers, "the followers' screens to be the source's")
+        assert all(d.following for d in follower_drivers)
+        assert [d.writes_while_following for d in follower_drivers] == dropped  # their apps drew nothing...
+        assert [app_of(d).taken_while_following for d in follower_drivers] == [0, 0]  # ...took no update...
+        assert all(app_of(d).cast_updates_held > n for d, n in zip(follower_drivers, updates_held, strict=True))
+        assert all(d.cast_received > 0 for d in follower_drivers)
+        assert drivers[name_of[cast.source]].cast_sent > 0  # type: ignore[index]
+
+        # a follower presses a key: its own help at once (not the source's table), then its table again, right
+        asker, asker_driver = followers[0], follower_drivers[0]
+        await press(asker, "?")
+        await wait_text(asker, "Help: ")
+        assert not asker_driver.following
+        await press(asker, "escape")
+        await wait_text(asker, f"Dixit · table {code}")
+        await next_update(source, shown(source))
+        await same_screens(source, followers, "the screen of the one who pressed a key to be right")
+
+        # the source leaves: a follower is promoted, and every screen is right after the next update
+        await source.close()
+        remaining = [drivers[name_of[d]] for d in follower_drivers]
+        await followers[0].wait_until(
+            lambda: in_one(remaining) and cast_of(remaining[0]).source in remaining,  # type: ignore[union-attr, operator]
+            TIMEOUT,
+            "the two left in one cast, one of them its source",
+        )
+        lead = next(c for c, d in zip(followers, remaining, strict=True) if not d.following)
+        other = next(c for c in followers if c is not lead)
+        await next_update(lead, shown(lead))
+        await same_screens(lead, [other], "every remaining screen right after the source left")
+
+        # a follower resized to oz's size leaves and draws at its size: as oz's screen
+        moved_driver = next(d for d in remaining if d.following)
+        moved = clients[name_of[moved_driver]]
+        moved.resize(*OTHER)
+        await moved.wait_until(lambda: not moved_driver.following, TIMEOUT, "the resized follower to leave")
+        oz = clients["oz"]
+        await next_update(oz, shown(oz))
+        await same_screens(oz, [moved], "the resized spectator's screen drawn at its size")
+        for client in clients.values():
+            if not client.closed:
+                await client.close()
+
+
+def in_one(drivers: Iterable[SSHDriver]) -> bool:
+    """Whether `drivers` are all members of one cast."""
+    members = list(drivers)
+    found = cast_of(members[0])
+    return found is not None and all(d in found.members for d in members)
+
+
+async def test_a_spectator_with_text_in_a_box_keeps_drawing_its_own_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.2)
+    async with dixit_server(tmp_path) as (server, coord):
+        code = await bots_table(coord)
+        clients = {
+            name: await PtyClient.connect(server.port, name, client_key=key_of(name), command=f"watch {code}")
+            for name in ("tess", "tom")
+        }
+        for client in clients.values():
+            await wait_text(client, f"Dixit · table {code}")
+        tess, tom = clients["tess"], clients["tom"]
+        typist, other = driver_of(coord, "tess"), driver_of(coord, "tom")
+        await press(tess, "c", *"half a thought")
+        await wait_text(tess, "half a thought")
+        for _ in range(3):  # the bots play on; tess sits still with her words in the box
+            await next_update(tom, shown(tom))
+            await next_update(tess, shown(tess))
+        assert not typist.in_cast  # her screen is her own: the box and what she typed in it
+        assert "half a thought" in "\n".join(shown(tess))
+        await tom.wait_until(lambda: other.in_cast, TIMEOUT, "tom, sitting still, in a cast (of one)")
+        for client in clients.values():
+            await client.close()
