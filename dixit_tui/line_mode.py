@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -131,8 +132,10 @@ class LinePlayer:
             fresh = list(view.log[-3:])
         else:
             fresh = new_lines(old.log, view.log)
-        # the last turn's reveal comes before the log's "Game over" (found playing over OpenSSH: it came after)
+        # the turn's reveal comes right after the log's "Turn N revealed." (it came after "ana tells next.", and after
+        # "Game over": found playing over OpenSSH), else before the end's notes
         end = next((i for i, line in enumerate(fresh) if line.startswith(END_NOTES)), len(fresh))
+        end = next((i + 1 for i, line in enumerate(fresh[:end]) if REVEALED.match(line)), end)
         for line in [*fresh[:end], *self._reveals, *fresh[end:], *self._after]:
             self.say(line)
         self._reveals.clear()
@@ -276,6 +279,8 @@ class LinePlayer:
 
 END_NOTES = ("Game over", "The practice ended")
 """How the table's log notes of a game's end begin (dixit_tui/coordinator/table.py)."""
+REVEALED = re.compile(r"(Turn \d+|Practice turn) revealed\b")
+"""The table's log note of a turn's reveal (dixit_tui/coordinator/table.py)."""
 
 
 def new_lines(old: tuple[str, ...], new: tuple[str, ...]) -> list[str]:

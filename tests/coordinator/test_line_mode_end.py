@@ -26,3 +26,21 @@ async def test_the_last_reveal_is_said_before_game_over() -> None:
     over = next(i for i, line in enumerate(said) if line.startswith("Game over"))
     reveal = next(i for i, line in enumerate(said) if line.startswith(f"Turn {last}: "))
     assert reveal < over, said[reveal - 3 :]
+
+
+async def test_each_reveal_is_said_right_after_its_turn_is_revealed() -> None:
+    """Found playing over OpenSSH: "Turn 1: your card was 4, everyone found it." came after "ana tells next."."""
+    coord = Coordinator(rng=random.Random(1), allow_seeded_tables=True)
+    said: list[str] = []
+    player = LinePlayer(said.append)
+    player.session = ana = await coord.connect(Identity("ana", "key-ana"), player.deliver)
+    view = await ana.create(options(target=10))
+    others = [await coord.connect(Identity(n, f"key-{n}"), lambda _u: None) for n in ("ben", "cara")]
+    for other in others:
+        await other.join(view.code)
+    await ana.start()
+    table = coord.tables[view.code]
+    await play_until([ana, *others], lambda: table.game is not None and table.game.state.turn.number >= 3)
+    for turn in (1, 2):
+        revealed = next(i for i, line in enumerate(said) if line.startswith(f"Turn {turn} revealed."))
+        assert said[revealed + 1].startswith(f"Turn {turn}: "), said[revealed : revealed + 3]
