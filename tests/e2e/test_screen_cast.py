@@ -14,13 +14,27 @@ import pytest
 
 from dixit_tui.bots.player import BotPlayer
 from dixit_tui.coordinator import Coordinator, Identity
+from dixit_tui.coordinator.models import REVEAL_SECONDS
 from dixit_tui.ssh import screen_cast
 from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.tui import watch_cast
 from dixit_tui.tui.app import DixitApp
-from tests.e2e.harness import PtyClient
+from tests.e2e.bots import quick
+from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.servers import dixit_server
-from tests.e2e.tui_driver import TIMEOUT, key_of, press, wait_text
+from tests.e2e.tui_driver import (
+    RECAP_NEXT,
+    TIMEOUT,
+    add_bot,
+    create_table,
+    give_clue,
+    key_of,
+    open_lobby,
+    press,
+    start_game,
+    wait_gone,
+    wait_text,
+)
 from tests.e2e.watched import driver_of
 from tests.tui.fixtures import options
 
@@ -173,4 +187,49 @@ async def test_a_spectator_with_text_in_a_box_keeps_drawing_its_own_screen(
         assert "half a thought" in "\n".join(shown(tess))
         await tom.wait_until(lambda: other.in_cast, TIMEOUT, "tom, sitting still, in a cast (of one)")
         for client in clients.values():
+            await client.close()
+
+
+async def test_a_held_reveal_opens_each_spectators_own_recap_and_the_cast_forms_again_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table holds the reveal for its player: every spectator's screen opens the recap (a screen over the table:
+    the cast breaks up, each draws its own), and once the hold ends they share one drawing again."""
+    monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.2)
+    now = [1000.0]
+    async with dixit_server(tmp_path, first_clue_grace=3600.0) as (server, coord):
+        workers = list(getattr(coord, "workers", [coord]))
+        for worker in workers:
+            worker.timers.clock = lambda: now[0]  # the hold's clock is the test's
+        ana = await open_lobby(server.port, "ana", key_of("ana"), size=(120, 50))
+        code = await create_table(ana, target=30)
+        await add_bot(ana)
+        await add_bot(ana)
+        await wait_text(ana, "3 seated")
+        await wait_for(lambda: len(quick(coord, code)) == 2, TIMEOUT, "the two bots")
+        pair = [
+            await PtyClient.connect(server.port, name, client_key=key_of(name), command=f"watch {code}")
+            for name in ("vic", "val")
+        ]
+        for client in pair:
+            await wait_text(client, f"Dixit · table {code}")
+        drivers = [driver_of(coord, name) for name in ("vic", "val")]
+        await start_game(ana)
+        await pair[0].wait_until(lambda: in_one(drivers), TIMEOUT, "the two spectators in one cast")
+        await give_clue(ana, 1, "tide")
+
+        for client in pair:  # the reveal, held: each spectator's own recap over the table
+            await wait_text(client, "Turn 1 revealed", RECAP_NEXT)
+        assert not any(d.in_cast for d in drivers)
+        now[0] += REVEAL_SECONDS  # the hold's time is up: the recaps close by themselves
+        for worker in workers:
+            table = worker.tables.get(code)
+            if table is not None:
+                await worker.reveal_over(table)
+        for client in pair:
+            await wait_gone(client, RECAP_NEXT)
+        await pair[0].wait_until(lambda: in_one(drivers), TIMEOUT, "the two spectators in one cast again")
+        await next_update(pair[0], shown(pair[0]))
+        await same_screens(pair[0], pair[1:], "both screens the same after the recap")
+        for client in [*pair, ana]:
             await client.close()
