@@ -526,8 +526,19 @@ async def test_a_paste_marker_cut_in_time_does_not_open_the_parsers_own_paste(tm
     (Textual's parser, had it seen the whole marker, would swallow everything after it without limit)."""
     async with dixit_server(tmp_path) as (server, _):
         client = await lobby_client(server.port, server.apps, "sam")
+        driver = session_driver(server.apps["sam"])
+        settled: list[None] = []  # the times the escape delay passed with no more input (the held input settled)
+        tick = driver._tick
+
+        def counted() -> None:
+            tick()
+            settled.append(None)
+
+        driver._tick = counted  # type: ignore[method-assign]
         client.send("\x1b[200")
-        await asyncio.sleep(0.165)  # past the escape delay (0.11 s), within a second one
+        # past the escape delay (0.11 s) as the server saw it: a sleep of 0.165 s was not, on a loaded machine (both
+        # pieces read at once are the whole marker)
+        await wait_for(lambda: bool(settled), TIMEOUT, "the escape delay to pass")
         client.send("~")
         await asyncio.sleep(0.05)
         client.send("c")  # the create form opens: keys are keys

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,6 @@ from tests.e2e.tui_driver import (
     board_slots,
     cast_vote,
     create_table,
-    find,
     give_clue,
     join_by_code,
     key_of,
@@ -209,12 +209,25 @@ async def test_no_color_still_shows_where_you_type(tmp_path: Path) -> None:
     async with dixit_server(tmp_path, seed=5) as (server, _):
         _, cy = await _game_seen_by(server.port, env={"NO_COLOR": "1"})
         await press(cy, "c")
+        # typed once the box has the focus (the footer says so; sent with the `c`, the letters could come first)
+        await wait_footer(cy, "esc Back to the table")
         await press(cy, "hi")
-        await wait_text(cy, "hi")
-        spot = find(cy, "hi")
-        assert spot is not None
-        x, y = spot
-        await cy.wait_until(lambda: cy.screen.buffer[y][x + 2].reverse, TIMEOUT, "the cursor after 'hi'")
+        # (read where "hi" is followed by the cursor: "hi" may be on the screen elsewhere before the keys are drawn)
+        await cy.wait_until(partial(_cursor_after, cy, "hi"), TIMEOUT, "the cursor after 'hi'")
+
+
+def _cursor_after(client: PtyClient, typed: str) -> bool:
+    """Whether some `typed` on the screen, not in reverse, is followed by a cell drawn in reverse (a cursor without
+    colours; a highlighted card is reverse all along)."""
+    for y, line in enumerate(client.screen.display):
+        x = line.find(typed)
+        while x >= 0:
+            cells = client.screen.buffer[y]
+            end = x + len(typed)
+            if end < client.screen.columns and cells[end].reverse and not any(cells[i].reverse for i in range(x, end)):
+                return True
+            x = line.find(typed, x + 1)
+    return False
 
 
 def _border_columns(line: str) -> list[int]:

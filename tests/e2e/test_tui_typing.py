@@ -21,7 +21,7 @@ from dixit_tui.coordinator import Identity, PlayerSession
 from dixit_tui.coordinator.table import Table
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
-from tests.e2e.harness import PtyClient
+from tests.e2e.harness import TIMEOUT, PtyClient, wait_for
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
     footer,
@@ -36,6 +36,7 @@ from tests.e2e.tui_driver import (
     wait_status,
     wait_text,
 )
+from tests.e2e.watched import drawn
 from tests.tui.fixtures import Recorder, default_move, options
 from tests.work_counters import wrapped_methods
 
@@ -168,7 +169,9 @@ async def test_a_confirmation_waits_until_the_typing_stops(tmp_path: Path, monke
         with wrapped_methods() as wrap:
             wrap(ConfirmScreen, "_refuse", counted)
             await press(client, "y", "y")
-            await settle_screen(client)
+            # both handled (counted), then all they caused drawn: a quiet screen is no proof the keys were read
+            await wait_for(lambda: len(refused) == 2, TIMEOUT, "both y keys to be refused")
+            await drawn(client)
         ben = seat_of(table, "ben")
         assert given(table, ben) == ()
         dialog = _app_of(table, "ben").screen

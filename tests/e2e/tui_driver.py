@@ -355,8 +355,13 @@ async def close_recap(client: PtyClient, turn: int) -> None:
     """Read the recap of `turn` as a player would: when the table holds the reveal it opens by itself (its title and
     "Next turn" button on screen, or "Final standings" after the last turn) and Enter moves on; otherwise (a table
     that holds nothing) r opens it (its Close button) and Enter closes it."""
+    from tests.e2e.watched import drawn  # (watched.py imports this module)
+
     await wait_revealed(client, turn)
-    await settle_screen(client)  # the held recap opens a moment after the outcome shows in the clue line
+    # The held recap opens a moment after the outcome shows in the clue line (another update: the view that holds the
+    # reveal): once the session has drawn all it was sent, it is on the screen or it will not open. (A quiet screen
+    # was taken as proof before: on a loaded machine the recap could come after 0.3 s of quiet, and `r` went to it.)
+    await drawn(client)
     for label in (RECAP_NEXT, RECAP_FINAL):
         if label in text(client):
             await press(client, "enter")

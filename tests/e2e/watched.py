@@ -4,6 +4,7 @@ everything it was caused to draw drawn and on its terminal (`all_drawn`, no cloc
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import weakref
 from typing import Any
@@ -38,6 +39,30 @@ def driver_of(coord: Coordinator, name: str) -> SSHDriver:
         if session.name == name and isinstance(app, DixitApp) and isinstance(app._driver, SSHDriver):
             return app._driver
     raise AssertionError(f"no terminal session {name!r}")
+
+
+_of_client: weakref.WeakKeyDictionary[PtyClient, SSHDriver] = weakref.WeakKeyDictionary()
+
+
+def driver_for(client: PtyClient) -> SSHDriver:
+    """The SSH driver (in this process) of the terminal session `client` is connected to: the one whose channel's
+    peer is the client's end of its connection (for helpers that have only the client: no server, no name)."""
+    if client not in _of_client:
+        end = client.conn.get_extra_info("sockname")[:2]
+        found = [
+            o
+            for o in gc.get_objects()
+            if isinstance(o, SSHDriver) and o._channel.get_extra_info("peername", ("", 0))[:2] == end
+        ]
+        assert len(found) == 1, f"{len(found)} terminal sessions for the client at {end}"
+        _of_client[client] = found[0]
+    return _of_client[client]
+
+
+async def drawn(client: PtyClient) -> None:
+    """Until `client`'s session has drawn everything it was caused to draw, and all of it is on `client`
+    (`all_drawn`)."""
+    await all_drawn(driver_for(client), client)
 
 
 class Frames:
