@@ -627,6 +627,10 @@ class DixitApp(App[int]):
                     table.add_chat(line)
             case NoticeUpdate(text=text) | QueueUpdate(text=text):
                 self.notify(text, markup=False)
+                if isinstance(update, QueueUpdate):
+                    for screen in self.screen_stack:
+                        if isinstance(screen, LobbyScreen):
+                            screen.show_queue(update)
 
     def _table_screen(self) -> TableScreen | None:
         return next((s for s in self.screen_stack if isinstance(s, TableScreen)), None)

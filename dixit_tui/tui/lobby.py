@@ -19,7 +19,7 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Input, Label, Static
 
-from dixit_tui.coordinator import TableOptions, TableSummary
+from dixit_tui.coordinator import QueueUpdate, TableOptions, TableSummary
 from dixit_tui.coordinator.codes import normalize_code
 from dixit_tui.coordinator.models import TableStatus, host_text, mode_text, timer_text
 from dixit_tui.engine import ErrorCode, RuleError
@@ -202,6 +202,7 @@ class LobbyScreen(SameSizeResize, Screen[None]):
         self._shown: tuple[object, ...] | None = None  # what the list and the welcome line show now
         self._hint: Content | None = None
         self._kept_selected: str | None = None  # the kept seat's table, selected once when it first showed
+        self._queued: str | None = None  # where you stand in the quick game's queue, while you wait in it
 
     # --- helpers ---------------------------------------------------------------------------------------------
 
@@ -254,10 +255,17 @@ class LobbyScreen(SameSizeResize, Screen[None]):
         if self.is_mounted:
             self._render_tables(tables)
 
+    def show_queue(self, update: QueueUpdate) -> None:
+        """Where you stand in the quick game's queue: said under the welcome line while you wait (only a notice said
+        it, gone after a few seconds, and nothing showed you were still waiting: seen playing)."""
+        self._queued = update.text if update.queued else None
+        if self.is_mounted:
+            self._render_tables(self._tables)
+
     def _render_tables(self, tables: tuple[TableSummary, ...]) -> None:
         motd = self.host.motd()
         kept = self.host.seat_kept()
-        shown = (tables, self.player_name(), motd, kept)
+        shown = (tables, self.player_name(), motd, kept, self._queued)
         if shown == self._shown:
             return  # (a lobby update that changes nothing this list shows)
         self._shown = shown
@@ -271,8 +279,9 @@ class LobbyScreen(SameSizeResize, Screen[None]):
             )
         else:
             first = ("Welcome, ", (self.player_name(), "bold"), "! Join a table, watch one, or create your own.")
+        queued = ("\n", (self._queued, "bold"), " Press g again to leave the queue.") if self._queued else ()
         self.query_one("#welcome", Static).update(
-            Content.assemble(*first, *(("\n", ("Notice: ", "bold"), motd) if motd else ()))
+            Content.assemble(*first, *queued, *(("\n", ("Notice: ", "bold"), motd) if motd else ()))
         )
         table = self.query_one("#tables", TableList)
         selected = self.selected_code()

@@ -599,9 +599,14 @@ async def test_g_queues_for_a_quick_game_and_the_table_opens_once_enough_wait() 
         await pilot.press("g")
         await settle(pilot)
         assert coord.matchmaker.waiting() == 1 and "In the queue" in notes(app)[-1]
+        # the lobby says so while you wait, not only in a notice gone after a few seconds (seen playing)
+        welcome = str(app.screen.query_one("#welcome", Static).render())
+        assert "In the queue for a refresh table of 4 to 6 players: 1 waiting." in welcome, welcome
+        assert "Press g again to leave the queue." in welcome
         await pilot.press("g")  # again: out of the queue
         await settle(pilot)
         assert coord.matchmaker.waiting() == 0 and notes(app)[-1] == "You left the queue."
+        assert "In the queue" not in str(app.screen.query_one("#welcome", Static).render())
         await pilot.press("g")
         await settle(pilot)
         others = [await player(coord, name) for name in ("ben", "cy", "dan")]
