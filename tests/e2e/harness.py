@@ -29,7 +29,9 @@ from dixit_tui.tui.shared_work import share_per_process_work
 from tests.e2e.placeholder_app import placeholder_app_factory
 
 HOST = "127.0.0.1"
-TIMEOUT = 20.0  # generous: a loaded 2-core machine runs these several times slower than an idle one
+TIMEOUT = 20.0
+"""Generous: a loaded 2-core machine runs these several times slower than an idle one. Every wait here is bounded by
+it unless told otherwise (5 s, the bound before, is within reach of a first paint on such a machine)."""
 # Largest pyte screen kept client-side; the server clamps to 300x100 anyway.
 _MAX_SCREEN = (400, 150)
 
@@ -171,7 +173,7 @@ class PtyClient:
         """Everything received so far, decoded (escape sequences included): for leak checks."""
         return self.raw.decode("utf-8", "replace")
 
-    async def wait_until(self, predicate: Callable[[], bool], timeout: float = 5.0, what: str = "") -> None:
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float = TIMEOUT, what: str = "") -> None:
         """Wait until `predicate()` holds, re-checking whenever output arrives."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -184,7 +186,7 @@ class PtyClient:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(remaining, 0.25))
 
-    async def wait_for_text(self, text: str, timeout: float = 5.0) -> None:
+    async def wait_for_text(self, text: str, timeout: float = TIMEOUT) -> None:
         await self.wait_until(lambda: text in self.screen_text(), timeout, repr(text))
 
     # ---- acting -------------------------------------------------------------------------------------
@@ -208,7 +210,7 @@ class PtyClient:
     def closed(self) -> bool:
         return self._closed.is_set()
 
-    async def wait_closed(self, timeout: float = 5.0) -> int | None:
+    async def wait_closed(self, timeout: float = TIMEOUT) -> int | None:
         """Wait for the server to close the session; returns its exit status."""
         await asyncio.wait_for(self._closed.wait(), timeout)
         return self.exit_status
@@ -247,7 +249,7 @@ def _screen_size(size: tuple[int, int]) -> tuple[int, int]:
     return (min(width or 80, _MAX_SCREEN[0]), min(height or 24, _MAX_SCREEN[1]))
 
 
-async def wait_for(predicate: Callable[[], bool], timeout: float = 5.0, what: str = "") -> None:
+async def wait_for(predicate: Callable[[], bool], timeout: float = TIMEOUT, what: str = "") -> None:
     """Poll `predicate` (every 10 ms) until true; AssertionError after `timeout` seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout

@@ -18,11 +18,11 @@ from tests.e2e.tui_driver import (
     key_of,
     open_lobby,
     press,
-    settle_screen,
     wait_gone,
     wait_status,
     wait_text,
 )
+from tests.e2e.watched import typed
 from tests.tui.fixtures import Recorder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
@@ -45,8 +45,7 @@ async def test_a_chat_line_typed_without_c_does_not_start_the_game(
             table = coord.tables[code]
             # Chat lines meant for the chat, typed quickly without `c` first (the second opens Leave with its `l`).
             for line in ("hey, ready? sp b", "hello there, ready? sp b"):
-                await press(ana, line)
-                await settle_screen(ana, 0.5)
+                await typed(ana, line)  # (every key handled and drawn: what it opened, if anything, is on screen)
                 assert table.game is None, (line, ana.screen_text())  # the game has not started
             assert not ana.closed and "internal error" not in ana.raw_text()
             # The typing may have left a question open (Start the game? Leave?), never answered: Esc closes it.

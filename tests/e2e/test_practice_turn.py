@@ -15,6 +15,8 @@ from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.json_client import everyone_over, play, table_of_three
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import (
+    RECAP_CLOSE,
+    RECAP_NEXT,
     TIMEOUT,
     board_slots,
     cast_vote,
@@ -83,10 +85,17 @@ async def test_a_practice_turn_played_through_the_table_screens_counts_for_nothi
         await wait_help(ben, "Find ana's card: turn the dial and vote.")
         await cast_vote(ben, teller_slot)  # ben finds it, cara votes for one of ben's cards: points to show
         await cast_vote(cara, min(slot for slot, owner in owners.items() if owner == 1))
-        await wait_all(clients, "Practice turn (r: recap)")  # the outcome in the clue line; r opens the recap
+        # the table holds the practice's reveal as any turn's: its recap opens by itself, and Enter moves on (read
+        # as the outcome in the clue line before, once the hold had ended by itself: 8 s of real time each run)
+        await wait_all(clients, PRACTICE_RECAP, "these points do not count", RECAP_NEXT)
+        for client in clients:
+            await press(client, "enter")
+            await wait_gone(client, "these points do not count")
+        # the outcome in the clue line; r opens the recap again
+        await wait_all(clients, "Practice turn (r: recap)")
         for client in clients:
             await press(client, "r")
-        await wait_all(clients, PRACTICE_RECAP, "these points do not count")
+        await wait_all(clients, PRACTICE_RECAP, "these points do not count", RECAP_CLOSE)
         for client in clients:
             await press(client, "enter")
             await wait_gone(client, "these points do not count")

@@ -65,6 +65,7 @@ from tests.e2e.tui_driver import (
     wait_status,
     wait_text,
 )
+from tests.e2e.watched import drawn
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -235,6 +236,7 @@ async def test_a_spectator_sees_the_board_but_no_hand(tmp_path: Path) -> None:
         await wait_text(watcher, "Clue: “harbour”", "hands stay hidden")
         await asyncio.gather(submit_cards(ana, [1, 2]), submit_cards(cara, [1, 2]))
         await wait_status(watcher, "You are watching. Waiting for votes from ana and cara.")
+        await drawn(watcher)  # (the rest of the frame too: the status line is at its top)
         state = state_of(table)
         board = set(state.turn.board)
         screen = text(watcher)
@@ -356,6 +358,8 @@ async def test_escape_and_markup_injection_reach_nobody(tmp_path: Path, monkeypa
         await reveal_out(coord, table.code, clock)  # the reveal's hold is over (on the clock the test drives)
         await wait_all(clients, "Turn 1 (r: recap)")
         for client in clients:
+            # the held recap (open over the line above) closed by the hold's end: an r while it is open does nothing
+            await drawn(client)
             await press(client, "r")
         await wait_all(clients, "Turn 1 revealed", f"[b]hi[/” told by {MARKUP_NAME}", RECAP_CLOSE)
         for client, start in zip(clients, clear_from, strict=True):

@@ -15,7 +15,7 @@ from dixit_tui.tui import banner_font
 from tests.e2e.harness import PtyClient
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import TIMEOUT, key_of, text, wait_text
-from tests.e2e.watched import seated
+from tests.e2e.watched import drawn, seated
 from tests.tui.fixtures import options, phase_of, play_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
@@ -55,6 +55,7 @@ async def test_a_spectator_at_200x60_sees_the_clue_big_and_every_card_in_full(tm
         assert game is not None and game.clue == CLUE and len(game.board) == 5
         big = banner_font.banner(banner_font.plain_letters(CLUE) or "", 2, "█")
         await wait_text(tv, "Turn 1 · the vote", *[row.strip() for row in big])
+        await drawn(tv)  # (the rest of the frame too: a big one comes in several packets)
         screen = text(tv)
         for slot in game.board:
             assert card_on_screen(screen, slot.slot) == slot.text, screen

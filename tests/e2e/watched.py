@@ -17,7 +17,7 @@ from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.update_pacing import UpdatePacing
-from tests.e2e.harness import PtyClient
+from tests.e2e.harness import PtyClient, wait_for
 from tests.e2e.tui_driver import TIMEOUT, key_of, wait_text
 from tests.tui.fixtures import options
 
@@ -63,6 +63,34 @@ async def drawn(client: PtyClient) -> None:
     """Until `client`'s session has drawn everything it was caused to draw, and all of it is on `client`
     (`all_drawn`)."""
     await all_drawn(driver_for(client), client)
+
+
+_keys: weakref.WeakKeyDictionary[SSHDriver, list[int]] = weakref.WeakKeyDictionary()
+
+
+def keys_handed(driver: SSHDriver) -> list[int]:
+    """The keys the session's driver has handed to its app, counted (in `[0]`) from the first time a test asks."""
+    if driver not in _keys:
+        count = _keys[driver] = [0]
+        process = driver.process_message
+
+        def counted(message: Message) -> None:
+            if isinstance(message, events.Key):
+                count[0] += 1
+            process(message)
+
+        driver.process_message = counted  # type: ignore[method-assign]
+    return _keys[driver]
+
+
+async def typed(client: PtyClient, keys: str) -> None:
+    """`keys` (printable characters: a key each) sent, then until the session has handed every one of them to its
+    app and drawn all they caused (`drawn`): a quiet screen is no proof that keys were read, on a loaded machine."""
+    count = keys_handed(driver_for(client))
+    until = count[0] + len(keys)
+    client.send(keys)
+    await wait_for(lambda: count[0] >= until, TIMEOUT, f"the {len(keys)} keys of {keys!r} handed to the app")
+    await drawn(client)
 
 
 class Frames:

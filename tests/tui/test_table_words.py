@@ -540,3 +540,23 @@ async def test_a_table_with_fewer_seats_says_the_players_it_needs() -> None:
     assert view_of(ana).start_problem == "This odyssey table needs 3 to 5 players; there is 1."
     (ana,) = await open_table(["ana"])  # no seat limit: the rules' range
     assert view_of(ana).start_problem == "A refresh game needs 3 to 8 players; there is 1."
+
+
+async def test_the_team_recap_lists_the_teams_in_order_and_marks_the_tellers() -> None:
+    """Found playing a team game: the storyteller's team had no ✎ though the legend explains it, and with ana gone
+    (her seat came first) "Team 1" came last."""
+    names = ["ana", "ben", "cara", "dan", "eve", "finn"]
+    sessions = await open_table(names, mode="team", first="random")
+    await sessions[0].start()
+    await play_to_the_end(sessions)
+    view = view_of(sessions[0])
+    assert view.game is not None
+    reveal = view.game.history[-1]
+    teams = {p.seat: p.team for p in view.game.players}
+    backwards = dataclasses.replace(reveal, points=tuple(reversed(reveal.points)))
+    table = points_table(backwards, [s.name for s in view.seats], Mode.TEAM, teams, view.you)
+    labels = [str(cell) for cell in table.columns[0].cells]
+    assert [label.split(":")[0] for label in labels] == ["Team 1", "Team 2", "Team 3"], labels
+    marked = [label for label in labels if label.endswith(" ✎")]
+    teller_team = teams[reveal.storyteller]
+    assert teller_team is not None and marked == [labels[teller_team]], labels

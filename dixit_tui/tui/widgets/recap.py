@@ -138,7 +138,10 @@ def points_table(
     table.add_column(Text("Turn"), justify="right")
     table.add_column(Text("Total"), justify="right")
     seen_teams: set[int] = set()
-    for p in reveal.points:
+    rows = reveal.points
+    if mode == Mode.TEAM:  # team 1 first (a team whose first seat left came last: seen playing)
+        rows = tuple(sorted(rows, key=lambda p: (teams.get(p.seat) is None, teams.get(p.seat) or 0)))
+    for p in rows:
         if mode == Mode.TEAM:
             team = teams.get(p.seat)
             if team is None or team in seen_teams:
@@ -150,6 +153,8 @@ def points_table(
                 if i:
                     label.append(" & ")
                 label.append(_name(names, seat, you))
+            if reveal.storyteller in members:  # (the legend explains ✎: the teller's team row had none)
+                label.append(" ✎")
         else:
             label = Text(_name(names, p.seat, you), style="bold" if p.seat == you else "")
             if p.seat == reveal.storyteller:
