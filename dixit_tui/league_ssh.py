@@ -43,7 +43,7 @@ class LeagueBot(ProtocolBot):
     others join it like `dixit-tui bot`."""
 
     def __init__(self, name: str, strategy: str, rng: random.Random, create: dict[str, Any] | None, table: str) -> None:
-        super().__init__(name, table, strategy_named(strategy), rng, (0.0, 0.0))
+        super().__init__(name, table, strategy_named(strategy), rng, (0.0, 0.0), games=1)  # a league game, then on
         self.create = create
         self.strategy = strategy
         self.announce = False

@@ -5,8 +5,11 @@
 Each bot opens its own SSH connection without a key (each gets its own seat; a shared key would share one seat),
 runs the server's `json` command, joins the table, and plays with the same strategy code as the in-process bots,
 turning each protocol `state` message into a BotView. The server's host key is checked against ~/.ssh/known_hosts
-(or --known-hosts FILE); an unknown key is an error unless --insecure is given. Exit status: 0 once every bot has
-seen the game end, 1 if a bot could not connect or sit down, 2 for bad arguments.
+(or --known-hosts FILE); an unknown key is an error unless --insecure is given. When a game ends, each bot waits for
+a rematch (--rematch-wait seconds): when the table's host starts one, the server moves the bot to its seat at the new
+table (a `notice`, then a `state` of the new table) and it plays on; it leaves when none comes in time, or after
+--games games. Exit status: 0 once every bot has seen its games end, 1 if a bot could not connect or sit down, 2 for
+bad arguments.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import logging
 import random
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +40,7 @@ from dixit_tui.protocol.kinds import MessageType
 log = logging.getLogger(__name__)
 
 NAME_TRIES = 5  # names tried per bot when the table already has one
+REMATCH_WAIT = 300.0  # seconds a bot waits at a finished table for its rematch (people talk the game over first)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,6 +65,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--insecure", action="store_true", help="do not check the server's host key (tests and trusted networks only)"
     )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=0,
+        metavar="N",
+        help="leave after N games; until then each bot follows the table's rematches (default: 0, no limit; "
+        "1: leave when the first game ends)",
+    )
+    parser.add_argument(
+        "--rematch-wait",
+        type=float,
+        default=REMATCH_WAIT,
+        metavar="SECONDS",
+        help="after a game, wait this long for the host to start a rematch, then leave (default: %(default)s)",
+    )
     parser.add_argument("--timeout", type=float, default=15.0, help="seconds to connect (default: %(default)s)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every move")
 
@@ -79,12 +99,23 @@ class ProtocolBot:
     """One bot over one SSH connection: JSON lines in, JSON lines out."""
 
     def __init__(
-        self, name: str, table: str, strategy: Strategy, rng: random.Random, delay: tuple[float, float]
+        self,
+        name: str,
+        table: str,
+        strategy: Strategy,
+        rng: random.Random,
+        delay: tuple[float, float],
+        *,
+        games: int = 0,
+        rematch_wait: float = REMATCH_WAIT,
     ) -> None:
         self.wanted = name
         self.name = name
         self.table = table.strip().upper()
+        self._strategy = strategy
         self.brain = Brain(strategy, rng)
+        self.games = games  # leave after this many games (0: follow every rematch)
+        self.rematch_wait = rematch_wait
         self.rng = rng
         self.delay = delay
         self.view: BotView | None = None
@@ -93,8 +124,11 @@ class ProtocolBot:
         self.joined = False
         self.done = asyncio.Event()
         self.failure: str | None = None
-        self.result: dict[str, Any] | None = None
-        self.moves = 0
+        self.result: dict[str, Any] | None = None  # the last game's `over`
+        self.results: list[GameResult] = []  # every game's, in order
+        self.moves = 0  # in the game being played
+        self._ended: str | None = None  # the table whose game ended (waiting for its rematch)
+        self._waiting: asyncio.TimerHandle | None = None  # leaves when no rematch comes in time
         self._changed = asyncio.Event()
         self._sent: dict[str, tuple[Key, Action]] = {}
         self._refs = 0
@@ -138,9 +172,15 @@ class ProtocolBot:
     async def _converse(self, process: asyncssh.SSHClientProcess[str]) -> None:
         self._writer = process.stdin
         actor = asyncio.create_task(self._act_loop(), name=f"bot {self.wanted}")
+        leaving = asyncio.create_task(self.done.wait())  # (a rematch not come in time ends the wait for a line)
         try:
             while not self.done.is_set():
-                line = await process.stdout.readline()
+                reading = asyncio.ensure_future(process.stdout.readline())
+                await asyncio.wait({reading, leaving}, return_when=asyncio.FIRST_COMPLETED)
+                if not reading.done():
+                    reading.cancel()
+                    break
+                line = reading.result()
                 if not line:
                     break
                 try:
@@ -151,6 +191,9 @@ class ProtocolBot:
                 if isinstance(message, dict):
                     self._receive(message)
         finally:
+            if self._waiting is not None:
+                self._waiting.cancel()
+            leaving.cancel()
             actor.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await actor
@@ -180,7 +223,8 @@ class ProtocolBot:
             self._changed.set()
         elif kind == MessageType.OVER:
             self.result = message
-            self.done.set()
+            self.results.append(GameResult(self.table, message, self.moves, self.seat))
+            self._game_over()
 
     def _join(self) -> None:
         self._send({"cmd": "join", "table": self.table, "name": self.name, "ref": "join"})
@@ -192,6 +236,8 @@ class ProtocolBot:
                 self.done.set()
             return
         if str(table).upper() != self.table:
+            if self._ended is not None and isinstance(message.get("you"), int):
+                self._follow(str(table).upper(), message)
             return
         if not self.joined:
             self.joined = True
@@ -209,8 +255,34 @@ class ProtocolBot:
         typing = message.get("typing")
         self.person_writing = bool(people & set(typing if isinstance(typing, list) else []))
         if self.view.phase == Phase.OVER:
-            self.done.set()
+            self._game_over()
         self._changed.set()
+
+    def _game_over(self) -> None:
+        """The game at this table ended: leave, or wait a while for its rematch (the host starts it, the server
+        moves this seat there)."""
+        if self._ended == self.table or self.done.is_set():
+            return
+        self._ended = self.table
+        if (self.games and len(self.results) >= self.games) or self.rematch_wait <= 0:
+            self.done.set()
+            return
+        self._waiting = asyncio.get_running_loop().call_later(self.rematch_wait, self.done.set)
+
+    def _follow(self, table: str, message: dict[str, Any]) -> None:
+        """A rematch: the server moved this bot to its seat at the new table (a `notice`, then this `state`)."""
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
+        self._ended = None
+        self.table = table
+        self.seat = message.get("you")
+        self.view = None
+        self.moves = 0
+        self.brain = Brain(self._strategy, self.rng)  # a new game: nothing owed or refused carries over
+        if self.announce:
+            print(f"{self.name} followed the rematch to table {table} (seat {self.seat})", flush=True)
+        self._state(message)
 
     def _error(self, message: dict[str, Any]) -> None:
         ref, code, text = message.get("ref"), str(message.get("code")), str(message.get("message"))
@@ -265,6 +337,16 @@ class ProtocolBot:
             self._send({**command_message(action), "ref": ref})
 
 
+@dataclass(frozen=True)
+class GameResult:
+    """A game a bot played to its end: its table, the server's `over` message, the bot's moves and seat in it."""
+
+    table: str
+    over: dict[str, Any]
+    moves: int
+    seat: int | None
+
+
 def command_message(action: Action) -> dict[str, Any]:
     """The protocol v1 command for an action (without its "ref")."""
     match action:
@@ -303,7 +385,15 @@ async def run_bots(args: argparse.Namespace) -> int:
         known_hosts = ()  # asyncssh's default: ~/.ssh/known_hosts
     seed = random.Random(args.seed) if args.seed is not None else random.Random()
     bots = [
-        ProtocolBot(name, args.table, strategy_named(args.strategy), random.Random(seed.randrange(2**63)), args.delay)
+        ProtocolBot(
+            name,
+            args.table,
+            strategy_named(args.strategy),
+            random.Random(seed.randrange(2**63)),
+            args.delay,
+            games=args.games,
+            rematch_wait=args.rematch_wait,
+        )
         for name in bot_names(args.count, args.name)
     ]
     results = await asyncio.gather(
@@ -320,19 +410,26 @@ async def run_bots(args: argparse.Namespace) -> int:
         elif isinstance(outcome, BaseException):
             status = 1
             print(f"dixit-tui bot: {bot.wanted} failed: {outcome!r}", file=sys.stderr)
-    finished = [b for b in bots if b.result is not None]
-    if finished:
-        over = finished[0].result or {}
+    played = max((len(b.results) for b in bots), default=0)
+    for game in range(played):
+        finished = [(b, b.results[game]) for b in bots if len(b.results) > game]
+        over = finished[0][1].over
+        if played > 1:
+            print(f"Game {game + 1}, table {finished[0][1].table}:", flush=True)
         scores = {s.get("seat"): s.get("score") for s in over.get("scores", []) if isinstance(s, dict)}
-        for bot in finished:
-            won = " (won)" if bot.seat in over.get("winners", []) else ""
-            print(f"{bot.name}: {scores.get(bot.seat, '?')} points{won}, {bot.moves} moves", flush=True)
+        for bot, result in finished:
+            seat = result.seat
+            won = " (won)" if seat in over.get("winners", []) else ""
+            print(f"{bot.name}: {scores.get(seat, '?')} points{won}, {result.moves} moves", flush=True)
     return status
 
 
 def run(args: argparse.Namespace) -> int:
     if args.count < 1 or args.count > 12:
         print("dixit-tui bot: --count must be between 1 and 12", file=sys.stderr)
+        return 2
+    if args.games < 0 or args.rematch_wait < 0:
+        print("dixit-tui bot: --games and --rematch-wait cannot be negative", file=sys.stderr)
         return 2
     low, high = args.delay
     if low < 0 or high < low:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dixit_tui.bots.brain import Brain
-from dixit_tui.bots.cli import bot_names, command_message
+from dixit_tui.bots.cli import ProtocolBot, bot_names, command_message
 from dixit_tui.bots.strategy import RandomStrategy
 from dixit_tui.bots.view import BotView
 from dixit_tui.serve import build_command_handler, build_coordinator
@@ -56,7 +56,7 @@ async def test_three_bots_over_ssh_play_a_whole_game(tmp_path: Path) -> None:
         code = await host.create(mode="standard", target=12, seed=21)
         async with bot_cli(
             "--host", HOST, "--port", str(server.port), "--table", code, "--count", "3",
-            "--insecure", "--delay", "0", "0.01", "--seed", "4",
+            "--insecure", "--delay", "0", "0.01", "--seed", "4", "--games", "1",
         ) as bots:  # fmt: skip
             await host.wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 4)
             names = [p["name"] for p in host.state["players"]]
@@ -75,10 +75,77 @@ async def test_three_bots_over_ssh_play_a_whole_game(tmp_path: Path) -> None:
         assert await host.close() == 0
 
 
-async def play_until_over(client: JsonClient) -> None:
-    """The host's own moves: random and legal, decided from each state like a bot's."""
+async def test_bots_follow_the_rematch_of_their_table_and_play_on(tmp_path: Path) -> None:
+    """Found playtesting: the bot process left when its game ended, so at the host's rematch its seat stayed away
+    ("Oneiros2 is not here") and a stand-in played it. Now each bot is moved to its seat at the new table and plays
+    the rematch; with --games 2 it leaves after that one."""
+    args = server_args()
+    coordinator = build_coordinator(args)
+    async with running_server(tmp_path, command_handler=build_command_handler(args, coordinator)) as server:
+        host = await JsonClient.open(server.port, "ana")
+        code = await host.create(mode="standard", target=10, seed=21)
+        async with bot_cli(
+            "--host", HOST, "--port", str(server.port), "--table", code, "--count", "2",
+            "--insecure", "--delay", "0", "0.01", "--seed", "4", "--games", "2",
+        ) as bots:  # fmt: skip
+            await host.wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 3)
+            host.send({"cmd": "start"})
+            await play_until_over(host)
+            start = len(host.messages)
+            host.send({"cmd": "rematch", "ref": "again"})
+            fresh = await host.wait_for(lambda m: m["type"] == "state" and m["table"] != code, start=start)
+            rematch = fresh["table"]
+            seated = await host.wait_for(  # both bots back, connected, in their seats
+                lambda m: (
+                    m["type"] == "state"
+                    and m["table"] == rematch
+                    and all(p["connected"] for p in m["players"] if p["bot"])
+                ),
+                start=start,
+            )
+            assert sorted(p["name"] for p in seated["players"] if p["bot"]) == sorted(bot_names(2, None))
+            host.send({"cmd": "start"})
+            await play_until_over(host, games=2)
+            out, err = await asyncio.wait_for(bots.communicate(), 15)
+        assert bots.returncode == 0, err.decode()
+        text = out.decode()
+        for name in bot_names(2, None):
+            assert f"{name} followed the rematch to table {rematch}" in text
+        assert f"Game 1, table {code}:" in text and f"Game 2, table {rematch}:" in text
+        assert [m for m in host.of_type("error") if m.get("ref") != "me"] == []
+        assert not any("not here" in str(m.get("text")) for m in host.messages)  # no stand-in played a bot's seat
+        assert await host.close() == 0
+
+
+async def test_a_bot_leaves_when_no_rematch_comes_in_time(tmp_path: Path) -> None:
+    """The wait for a rematch ends: the bot leaves the finished table by itself (the wait is short here)."""
+    args = server_args()
+    coordinator = build_coordinator(args)
+    async with running_server(tmp_path, command_handler=build_command_handler(args, coordinator)) as server:
+        host = await JsonClient.open(server.port, "ana")
+        code = await host.create(mode="standard", target=10, seed=21)
+        bots = [
+            ProtocolBot(name, code, RandomStrategy(), random.Random(i), (0.0, 0.01), rematch_wait=0.2)
+            for i, name in enumerate(bot_names(2, None))
+        ]
+        for bot in bots:
+            bot.announce = False
+        playing = [asyncio.ensure_future(b.play(HOST, server.port, None, 15)) for b in bots]
+        await host.wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 3)
+        host.send({"cmd": "start"})
+        await play_until_over(host)
+        await asyncio.wait_for(asyncio.gather(*playing), 15)  # they left by themselves, without a rematch
+        assert all(b.done.is_set() and len(b.results) == 1 and b.results[0].table == code for b in bots)
+        assert await host.close() == 0
+
+
+async def play_until_over(client: JsonClient, games: int = 1) -> None:
+    """The host's own moves: random and legal, decided from each state like a bot's, until `games` games ended."""
     brain = Brain(RandomStrategy(), random.Random(1))
-    while not client.of_type("over"):
+    table = client.state["table"]
+    while len(client.of_type("over")) < games:
+        if client.state["table"] != table:  # a rematch: a new game, nothing owed from the last one
+            brain, table = Brain(RandomStrategy(), random.Random(1)), client.state["table"]
         seen = len(client.messages)
         if client.state["phase"] not in ("lobby", "over"):
             decided = brain.next_action(BotView.from_protocol(client.state))

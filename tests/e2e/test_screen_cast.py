@@ -115,6 +115,7 @@ async def test_spectators_of_one_size_share_one_drawing(tmp_path: Path, monkeypa
             await next_update(source, screen)
             screen = await same_screens(source, followers, "the followers' screens to be the source's")
         assert all(d.following for d in follower_drivers)
+        assert screen_cast.following() == 2  # (`dixit_sessions_following`: oz's cast has no follower)
         assert [d.writes_while_following for d in follower_drivers] == dropped  # their apps drew nothing...
         assert [app_of(d).taken_while_following for d in follower_drivers] == [0, 0]  # ...took no update...
         assert all(app_of(d).cast_updates_held > n for d, n in zip(follower_drivers, updates_held, strict=True))
