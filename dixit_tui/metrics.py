@@ -22,6 +22,7 @@ from dixit_tui.coordinator import Coordinator
 from dixit_tui.coordinator.models import TableStatus
 from dixit_tui.counts import COUNTS, UPDATE_BUCKETS, Counts
 from dixit_tui.health import health
+from dixit_tui.ssh import screen_cast
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,11 @@ class ServerCollector(Collector):
         for status, count in sorted(statuses.items()):
             tables.add_metric([status], count)
         yield tables
+        yield GaugeMetricFamily(
+            "dixit_sessions_following",
+            "Terminal sessions showing another session's drawing now (spectators of a table and size sharing one)",
+            value=screen_cast.following(),
+        )
         actions = CounterMetricFamily("dixit_actions", "Changes committed to tables, by action", labels=["action"])
         for action, count in sorted(self.counts.actions.items()):
             actions.add_metric([action], count)

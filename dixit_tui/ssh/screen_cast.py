@@ -69,6 +69,11 @@ def casts() -> list[ScreenCast]:
     return list(_casts.values())
 
 
+def following() -> int:
+    """Members of this process's casts that follow (their apps idle): the metric `dixit_sessions_following`."""
+    return sum(len(cast.members) - 1 for cast in _casts.values())
+
+
 def join(key: Hashable, member: CastMember) -> ScreenCast:
     """`member` joins the cast under `key` (made if none): its source if it is the first (nothing changes for it),
     else a follower (it is told, and the source is told to send its whole screen again)."""

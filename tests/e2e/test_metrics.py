@@ -40,6 +40,7 @@ async def test_metrics_scraped_over_http_count_what_the_server_does(tmp_path: Pa
         assert got[("dixit_sessions", (("kind", "json"),))] == 1
         assert got[("dixit_sessions", (("kind", "terminal"),))] == 0
         assert got[("dixit_tables", (("status", "lobby"),))] == 1
+        assert got[("dixit_sessions_following", ())] == 0  # (no spectator: nobody shares a drawing)
         assert got[("dixit_actions_total", (("action", "create"),))] == 1
         assert got[("dixit_actions_total", (("action", "join"),))] == 1
         assert got[("dixit_refusals_total", (("reason", "not_started"),))] == 1
