@@ -43,5 +43,5 @@ async def test_an_admin_removes_a_player_closes_a_table_and_greets_the_lobby(tmp
         assert (status, text) == (0, "Message of the day: Welcome to the Friday games!\n")
         # (each new session reads it first, at either worker)
         async with await PtyClient.connect(server.port, "cara") as cara:
-            await cara.wait_for_text("Notice: Welcome to the Friday games!", 5.0)
+            await cara.wait_for_text("Notice: Welcome to the Friday games!")
         assert (await run(server.port, "root", "admin nonsense", key=admin))[0] == 2

@@ -7,6 +7,7 @@ Bounded waits on screen contents and counters, no timing.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -166,6 +167,36 @@ def in_one(drivers: Iterable[SSHDriver]) -> bool:
     members = list(drivers)
     found = cast_of(members[0])
     return found is not None and all(d in found.members for d in members)
+
+
+async def test_with_screen_casts_off_spectators_of_one_size_each_draw_for_themselves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`serve --no-screen-cast`: two spectators of one size sitting still join no cast; each app draws its own."""
+    monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.2)
+    async with dixit_server(tmp_path, no_screen_cast=True) as (server, coord):
+        code = await bots_table(coord)
+        clients = [
+            await PtyClient.connect(server.port, name, client_key=key_of(name), command=f"watch {code}", size=SIZE)
+            for name in ("sam", "sue")
+        ]
+        for client in clients:
+            await wait_text(client, f"Dixit · table {code}")
+        drivers = [driver_of(coord, name) for name in ("sam", "sue")]
+        quiet = watch_cast.QUIET_SECONDS
+        await wait_for(
+            lambda: all(time.monotonic() - d.last_input > quiet for d in drivers), TIMEOUT, "both sitting still"
+        )
+        writes = [d.writes for d in drivers]
+        for _ in range(3):  # the bots play: with casts on, the first frame drawn now would make them join one
+            for client in clients:
+                await next_update(client, shown(client))
+        assert not any(d.in_cast for d in drivers)
+        assert not any(cast_of(d) for d in drivers)
+        assert [d.cast_received for d in drivers] == [0, 0]
+        assert all(d.writes > n for d, n in zip(drivers, writes, strict=True))  # each app drew its own frames
+        for client in clients:
+            await client.close()
 
 
 async def test_a_spectator_with_text_in_a_box_keeps_drawing_its_own_screen(
