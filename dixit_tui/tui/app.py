@@ -323,9 +323,14 @@ class DixitApp(App[int]):
             setattr(event, _TYPED_FOR, self._key_role(event, arriving=True))
         if not gate.admit(event):
             return
-        if getattr(event, _TYPED_AT) is not self.screen or (isinstance(event, events.Key) and self._too_small_shown()):
+        typed_at = getattr(event, _TYPED_AT)
+        if typed_at is not self.screen or (isinstance(event, events.Key) and self._too_small_shown()):
             event.stop()
             gate.done()
+            dialog = self.screen
+            below = typed_at is not dialog and typed_at in self.screen_stack
+            if isinstance(event, events.Key) and isinstance(dialog, ConfirmScreen) and below:
+                dialog.typed_before_shown(event.key)  # typed behind the key that opened it: it says so, once
             return
         typed_for = getattr(event, _TYPED_FOR)
         now_for = self._key_role(event, arriving=False, typed_for=typed_for)
