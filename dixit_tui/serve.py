@@ -123,6 +123,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="save a whole-table snapshot after this many changes, for fast restarts (default: %(default)s)",
     )
     parser.add_argument(
+        "--no-screen-cast",
+        action="store_true",
+        help="every terminal draws its own screen: spectators of a table that sit still at the same size and "
+        "terminal no longer share one drawing (a screen cast; on by default, see docs/operations.md)",
+    )
+    parser.add_argument(
         "--log-level",
         type=str.upper,
         choices=LOG_LEVELS,
@@ -295,9 +301,12 @@ def _parse_limits(limits: Any, items: Sequence[str], other: type) -> Any:
 
 
 def build_app_factory(args: argparse.Namespace, coordinator: Coordinator) -> AppFactory:
-    """The one place that decides which app each PTY session gets: the lobby, attached to the shared coordinator."""
+    """The one place that decides which app each PTY session gets: the lobby, attached to the shared coordinator.
+    Its spectators may share one drawing (a screen cast) unless `--no-screen-cast`."""
     from dixit_tui.tui.app import DixitApp
     from dixit_tui.tui.capabilities import capabilities_for
+
+    screen_cast = not getattr(args, "no_screen_cast", False)
 
     def factory(identity: SessionIdentity, terminal: TerminalInfo) -> DixitApp:
         who = Identity(identity.username, identity.key_fingerprint, identity.peer_ip)
@@ -310,6 +319,7 @@ def build_app_factory(args: argparse.Namespace, coordinator: Coordinator) -> App
             command=terminal.command,
             ssh_host=host,
             ssh_port=port,
+            screen_cast=screen_cast,
             capabilities=capabilities_for(
                 terminal.color_system,
                 no_color=terminal.no_color,

@@ -45,7 +45,18 @@ def _confirm_without_guard(monkeypatch: pytest.MonkeyPatch) -> None:
     every `y` pressed right after a dialog opens wait). The tests of the guard itself set ConfirmScreen.GUARD."""
     from dixit_tui.tui.widgets.confirm import ConfirmScreen
 
+    if not _SHIPPED_GUARD:
+        _SHIPPED_GUARD.append(getattr(ConfirmScreen, "GUARD", 0.0))
     monkeypatch.setattr(ConfirmScreen, "GUARD", 0.0, raising=False)  # (absent before the guard)
+
+
+_SHIPPED_GUARD: list[float] = []  # ConfirmScreen.GUARD as the code has it (read before the first test sets it to 0)
+
+
+@pytest.fixture
+def shipped_guard(_confirm_without_guard: None) -> float:
+    """ConfirmScreen.GUARD as shipped, for the tests of the guard itself (every other test runs without it)."""
+    return _SHIPPED_GUARD[0]
 
 
 @pytest.fixture(autouse=True)

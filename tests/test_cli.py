@@ -128,6 +128,22 @@ def test_flags_win_over_the_environment_which_wins_over_the_config_file(
     assert parse_limits(args.limit).login_timeout == 13 and parse_table_limits(args.limit).max_tables == 7
 
 
+def test_screen_casts_are_on_unless_the_flag_the_environment_or_the_config_file_turns_them_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in [n for n in __import__("os").environ if n.startswith("DIXIT_TUI_")]:
+        monkeypatch.delenv(name)
+    config = tmp_path / "dixit.toml"
+    config.write_text("no-screen-cast = true\n")
+
+    def off(*argv: str) -> bool:
+        return bool(parse(["serve", *argv])[0].no_screen_cast)
+
+    assert (off(), off("--no-screen-cast"), off("--config", str(config))) == (False, True, True)
+    monkeypatch.setenv("DIXIT_TUI_NO_SCREEN_CAST", "1")
+    assert off()
+
+
 def test_without_any_setting_the_folders_are_the_checkouts_keys_and_data(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in [n for n in __import__("os").environ if n.startswith("DIXIT_TUI_")]:
         monkeypatch.delenv(name)

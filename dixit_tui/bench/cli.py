@@ -70,6 +70,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--with-floor", action="store_true", help="run the normal benchmark, then the floor with the same options"
     )
     parser.add_argument(
+        "--no-screen-cast",
+        action="store_true",
+        help="start the server with `serve --no-screen-cast`: every terminal drawn for itself (by default the "
+        "terminals, idle spectators of one size, share one drawing per table)",
+    )
+    parser.add_argument(
         "--spectator-cost",
         action="store_true",
         help="then the cost of one more spectator: one table played with 10 spectators for --duration, then with 1 "
@@ -128,6 +134,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.spectator_cost and args.host is not None:
         print("dixit-tui bench: --spectator-cost starts its own servers (no --host)", file=sys.stderr)
+        return 2
+    if args.no_screen_cast and args.host is not None:
+        print("dixit-tui bench: --no-screen-cast is for the servers it starts (no --host)", file=sys.stderr)
         return 2
     if args.spectator_size is not None and not valid_size(args.spectator_size):
         print("dixit-tui bench: --spectator-size is COLSxROWS, e.g. 200x60", file=sys.stderr)

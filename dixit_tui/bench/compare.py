@@ -311,7 +311,8 @@ async def one_run(args: argparse.Namespace, workers: int) -> dict[str, Any]:
     try:
         await redis.start()
         version = str(redis.info("server").get("redis_version"))
-        argv = server_argv(workdir, args.sessions, args.concurrency, extra=4)
+        cast = not getattr(args, "no_screen_cast", False)
+        argv = server_argv(workdir, args.sessions, args.concurrency, extra=4, screen_cast=cast)
         server = ServerProcess([*argv, "--redis", redis.url, "--workers", str(workers)], new_session=True)
         await server.start(120.0)
         if workers == 1:
@@ -388,6 +389,7 @@ async def compare(args: argparse.Namespace, counts: list[int]) -> dict[str, Any]
             "target": args.target,
             "decks": args.decks,
             "balanced": not args.no_balance,
+            "screen_cast": not getattr(args, "no_screen_cast", False),
             "cores": os.cpu_count(),
             "seed": args.seed,
         },

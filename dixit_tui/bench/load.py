@@ -64,9 +64,18 @@ from dixit_tui.bench.spectator_cost import measure_spectator_cost
 from dixit_tui.bench.targets import targets
 
 
-def server_argv(workdir: Path, sessions: int, concurrency: int, *, floor: bool = False, extra: int = 0) -> list[str]:
+def server_argv(
+    workdir: Path,
+    sessions: int,
+    concurrency: int,
+    *,
+    floor: bool = False,
+    extra: int = 0,
+    screen_cast: bool = True,
+) -> list[str]:
     """The benchmark's server: `dixit-tui serve` (or the floor server, dixit_tui.bench.floor) on a loopback port,
-    its limits raised for `sessions` connections from this one machine (`extra`: the joining section's)."""
+    its limits raised for `sessions` connections from this one machine (`extra`: the joining section's); screen casts
+    off unless `screen_cast` (`--no-screen-cast`: the floor's app shares nothing either way)."""
     limits = {
         "max_connections": max(1000, sessions + extra + 200),
         "max_connections_per_ip": sessions + extra + 200,
@@ -77,7 +86,7 @@ def server_argv(workdir: Path, sessions: int, concurrency: int, *, floor: bool =
         "max_tables": max(200, sessions + extra + 10),
     }
     server = ["dixit_tui.bench.floor"] if floor else ["dixit_tui", "serve"]
-    return serve_argv(workdir / "keys", workdir / "data", server=server, limits=limits)
+    return serve_argv(workdir / "keys", workdir / "data", server=server, limits=limits, screen_cast=screen_cast)
 
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
@@ -125,7 +134,10 @@ async def bench_one(args: argparse.Namespace) -> dict[str, Any]:
         if args.host is None:
             workdir = Path(tempfile.mkdtemp(prefix="dixit-bench-"))
             extra = 3 * max(0, args.joins) + 3 * max(0, args.join_burst) + max(0, args.lobby_burst) + 3
-            argv = server_argv(workdir, args.sessions, args.concurrency, floor=args.floor, extra=extra)
+            cast = not getattr(args, "no_screen_cast", False)
+            argv = server_argv(
+                workdir, args.sessions, args.concurrency, floor=args.floor, extra=extra, screen_cast=cast
+            )
             server = ServerProcess(argv, new_session=True)
             await server.start(60.0)
             port = server.port
@@ -141,6 +153,7 @@ async def bench_one(args: argparse.Namespace) -> dict[str, Any]:
             progress("closing the sessions")
             await asyncio.gather(*(t.close() for t in [*run.tables, *run.join_tables]), return_exceptions=True)
         result["config"]["external_server"] = server is None
+        result["config"]["screen_cast"] = None if server is None else not getattr(args, "no_screen_cast", False)
         if server is not None and server.lines:
             errors = [line.rstrip() for line in server.lines if " ERROR " in line or "Traceback" in line]
             if errors:

@@ -9,6 +9,15 @@ from dixit_tui.bench.spectator_cost import render_spectator_cost
 from dixit_tui.bench.targets import render_targets
 
 
+def cast_line(on: bool | None) -> str:
+    """Whether the terminals could share one drawing (`serve --no-screen-cast`): what the per-terminal figures mean."""
+    if on is None:
+        return "screen casts: as the server was started (--host: not known here)"
+    if on:
+        return "screen casts on: idle spectators of one table and size share one drawing (one app draws for them)"
+    return "screen casts off (--no-screen-cast): every terminal drawn for itself"
+
+
 def render(result: dict[str, Any]) -> str:
     timeout = result["action_to_screen_ms"].get("timeout_ms")
 
@@ -25,6 +34,7 @@ def render(result: dict[str, Any]) -> str:
         f"dixit-tui bench: {c['sessions']} sessions ({c['bots']} bots, {c['watchers']} terminals) at {c['tables']} "
         f"tables, {c['duration_s']:g} s of play, terminals {c['term_size']}",
         f"  server: {what}; terminals are {c.get('terminals_are', 'spectators')}; {think}",
+        *([] if c.get("floor") else [f"  {cast_line(c.get('screen_cast'))}"]),
         "",
         f"connect -> first paint         {ms(result['first_paint_ms'])}",
         "  (SSH TCP connect start -> first output leaving visible text on the terminal's pyte screen)",

@@ -29,11 +29,12 @@ def serve_argv(
     redis: str | None = None,
     workers: int | None = None,
     limits: Mapping[str, int] | None = None,
+    screen_cast: bool = True,
 ) -> list[str]:
     """The command line of a server on the loopback address, logging warnings and worse: `dixit-tui serve` (or a
     module that takes its options, `server`: the benchmark's floor), seeded tables allowed unless not `seeded`;
     `--snapshot-every` when given (the server's default is 100 records), its tables in `redis` and its `workers`
-    when given, and its `limits` (`--limit NAME=VALUE`)."""
+    when given, its `limits` (`--limit NAME=VALUE`), and `--no-screen-cast` unless `screen_cast`."""
     args = ["--host", HOST, "--port", str(port), "--keys-dir", str(keys_dir), "--data-dir", str(data_dir)]
     args += ["--log-level", "WARNING"]
     if redis:
@@ -46,6 +47,8 @@ def serve_argv(
         args += ["--snapshot-every", str(snapshot_every)]
     for name, value in (limits or {}).items():
         args += ["--limit", f"{name}={value}"]
+    if not screen_cast:
+        args.append("--no-screen-cast")
     return [python, "-m", *server, *args]
 
 

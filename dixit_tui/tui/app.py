@@ -146,6 +146,7 @@ class DixitApp(App[int]):
         ssh_host: str | None = None,
         ssh_port: int | None = None,
         capabilities: Capabilities = FULL,
+        screen_cast: bool = True,
     ) -> None:
         self.capabilities = capabilities  # (before Textual's __init__: it asks for the CSS variables)
         share_parsed_css()
@@ -166,6 +167,8 @@ class DixitApp(App[int]):
         self.update_pacing = UpdatePacing(self, self._take_update, self._opens_a_screen)
         """Coordinator updates held while this session watches (`paced_by`), taken at most once per interval."""
         self._driver_hosted: HostedDriver | None = None  # the driver, when it is one that may share frames
+        self.screen_cast = screen_cast
+        """Whether this session may share a drawing with other spectators (`serve --no-screen-cast`: never)."""
         self._delivered = 0  # coordinator updates delivered so far (their order, for the ones held)
         self._cast_following = False  # another session's app draws this one's picture (tui/watch_cast.py)
         self._cast_held: list[tuple[int, Update, float]] = []  # updates held meanwhile (order, update, when held)
@@ -320,9 +323,14 @@ class DixitApp(App[int]):
             setattr(event, _TYPED_FOR, self._key_role(event, arriving=True))
         if not gate.admit(event):
             return
-        if getattr(event, _TYPED_AT) is not self.screen or (isinstance(event, events.Key) and self._too_small_shown()):
+        typed_at = getattr(event, _TYPED_AT)
+        if typed_at is not self.screen or (isinstance(event, events.Key) and self._too_small_shown()):
             event.stop()
             gate.done()
+            dialog = self.screen
+            below = typed_at is not dialog and typed_at in self.screen_stack
+            if isinstance(event, events.Key) and isinstance(dialog, ConfirmScreen) and below:
+                dialog.typed_before_shown(event.key)  # typed behind the key that opened it: it says so, once
             return
         typed_for = getattr(event, _TYPED_FOR)
         now_for = self._key_role(event, arriving=False, typed_for=typed_for)
@@ -552,6 +560,8 @@ class DixitApp(App[int]):
     def _check_cast(self) -> None:
         """Join a cast when this session may (`watch_cast.cast_key`). A member stays until its own input, a notice of
         its own, or a screen over its table or instead of it (what the table changes, it changes for every member)."""
+        if not self.screen_cast:  # (`serve --no-screen-cast`)
+            return
         driver = self._driver_hosted
         if driver is None or driver.in_cast or self._cast_taking or self._cast_following or self._exit:
             return

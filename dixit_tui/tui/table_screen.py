@@ -1141,14 +1141,18 @@ class TableScreen(SameSizeResize, Screen[None]):
     # --- a drawing shared with the other spectators (tui/watch_cast.py) ------------------------------------------
 
     def cast_state(self) -> tuple[object, ...] | None:
-        """What this screen's own choices add to its picture, beyond what the table sets for every spectator alike
-        (the focus and the cursor follow the phase: the same at every spectator's screen, unless moved by keys, and a
-        key leaves the cast): the feed scrolled back, the chat box aimed at the team; None while a text box has the
-        keyboard or holds text (the picture is the typist's own)."""
+        """What this screen's own choices add to its picture, beyond what the table sets for every spectator alike:
+        the focus and the main region's cursor and scroll (they follow the phase, the same at every spectator's
+        screen, until moved by keys: a key leaves the cast, but its session joins one again once quiet, and a cursor
+        moved must not join a drawing whose cursor is elsewhere, nor bring its own to the others), the feed scrolled
+        back, the chat box aimed at the team; None while a text box has the keyboard or holds text (the picture is
+        the typist's own)."""
         chat = self.query_one(ChatPanel)
-        if isinstance(self.focused, Input) or chat.input.value:
+        focused = self.focused
+        if isinstance(focused, Input) or chat.input.value:
             return None
-        return (chat.feed.back, chat.to_team)
+        focus = None if focused is None else (type(focused).__name__, focused.id)
+        return (chat.feed.back, chat.to_team, focus, self._main().place())
 
     def follow(self, following: bool) -> None:
         """Another session's app draws this screen's picture (`following`): the once-a-second clock sleeps; it

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from dixit_tui.bench.composition import composition, split
-from dixit_tui.bench.load import floor_ratio
+from dixit_tui.bench.load import floor_ratio, server_argv
 from dixit_tui.bench.profiler import hotspots
-from dixit_tui.bench.report import render
+from dixit_tui.bench.report import cast_line, render
 from dixit_tui.bench.stats import percentile, summary_ms
 from tests.bench.bench_run import SESSIONS
 
@@ -54,6 +54,7 @@ def test_every_figure_is_reported(result: dict) -> None:
     assert config["sessions"] == SESSIONS
     assert config["bots"] == 3 and config["watchers"] == 3 and config["watchers_connected"] == 3
     assert config["external_server"] is False and config["server_pid"] > 0
+    assert config["screen_cast"] is True  # (the default: `--no-screen-cast` not given)
 
 
 @pytest.mark.e2e
@@ -152,6 +153,12 @@ def test_floor_ratio() -> None:
         "ratio": 6.0,
     }
     assert floor_ratio(game, {"server_cpu": None}) is None
+
+
+def test_no_screen_cast_is_handed_to_the_server_and_said_in_the_report(tmp_path: Path) -> None:
+    assert "--no-screen-cast" not in server_argv(tmp_path, 10, 5)
+    assert server_argv(tmp_path, 10, 5, screen_cast=False)[-1] == "--no-screen-cast"
+    assert "screen casts on" in cast_line(True) and "--no-screen-cast" in cast_line(False)
 
 
 def test_hotspots_read_collapsed_stacks(tmp_path: Path) -> None:

@@ -21,8 +21,6 @@ from tests.tui.fixtures import Recorder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
-REAL_GUARD = 0.6  # ConfirmScreen.GUARD as shipped (the tests' conftest sets it to 0)
-
 
 class Clock:
     def __init__(self) -> None:
@@ -33,10 +31,10 @@ class Clock:
 
 
 async def test_y_typed_too_soon_says_press_it_again_and_then_answers(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shipped_guard: float
 ) -> None:
     clock = Clock()
-    monkeypatch.setattr(ConfirmScreen, "GUARD", REAL_GUARD, raising=False)
+    monkeypatch.setattr(ConfirmScreen, "GUARD", shipped_guard, raising=False)
     monkeypatch.setattr(confirm, "clock", clock, raising=False)  # (absent before)
     async with dixit_server(tmp_path) as (server, coord):
         ana = await open_lobby(server.port, "ana", key_of("ana"))

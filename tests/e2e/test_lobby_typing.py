@@ -27,13 +27,11 @@ from tests.tui.fixtures import Recorder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
-REAL_GUARD = 0.6  # ConfirmScreen.GUARD as shipped (the tests' conftest sets it to 0)
-
 
 async def test_a_chat_line_typed_without_c_does_not_start_the_game(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shipped_guard: float
 ) -> None:
-    monkeypatch.setattr(ConfirmScreen, "GUARD", REAL_GUARD, raising=False)
+    monkeypatch.setattr(ConfirmScreen, "GUARD", shipped_guard, raising=False)
     async with dixit_server(tmp_path) as (server, coord):
         ana = await open_lobby(server.port, "ana", key_of("ana"))
         try:

@@ -7,6 +7,7 @@ Bounded waits on screen contents and counters, no timing.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -32,10 +33,13 @@ from tests.e2e.tui_driver import (
     open_lobby,
     press,
     start_game,
+    submit_cards,
+    text,
     wait_gone,
+    wait_status,
     wait_text,
 )
-from tests.e2e.watched import driver_of
+from tests.e2e.watched import all_drawn, driver_of
 from tests.tui.fixtures import options
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
@@ -165,6 +169,36 @@ def in_one(drivers: Iterable[SSHDriver]) -> bool:
     return found is not None and all(d in found.members for d in members)
 
 
+async def test_with_screen_casts_off_spectators_of_one_size_each_draw_for_themselves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`serve --no-screen-cast`: two spectators of one size sitting still join no cast; each app draws its own."""
+    monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.2)
+    async with dixit_server(tmp_path, no_screen_cast=True) as (server, coord):
+        code = await bots_table(coord)
+        clients = [
+            await PtyClient.connect(server.port, name, client_key=key_of(name), command=f"watch {code}", size=SIZE)
+            for name in ("sam", "sue")
+        ]
+        for client in clients:
+            await wait_text(client, f"Dixit · table {code}")
+        drivers = [driver_of(coord, name) for name in ("sam", "sue")]
+        quiet = watch_cast.QUIET_SECONDS
+        await wait_for(
+            lambda: all(time.monotonic() - d.last_input > quiet for d in drivers), TIMEOUT, "both sitting still"
+        )
+        writes = [d.writes for d in drivers]
+        for _ in range(3):  # the bots play: with casts on, the first frame drawn now would make them join one
+            for client in clients:
+                await next_update(client, shown(client))
+        assert not any(d.in_cast for d in drivers)
+        assert not any(cast_of(d) for d in drivers)
+        assert [d.cast_received for d in drivers] == [0, 0]
+        assert all(d.writes > n for d, n in zip(drivers, writes, strict=True))  # each app drew its own frames
+        for client in clients:
+            await client.close()
+
+
 async def test_a_spectator_with_text_in_a_box_keeps_drawing_its_own_screen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -231,5 +265,48 @@ async def test_a_held_reveal_opens_each_spectators_own_recap_and_the_cast_forms_
             await wait_gone(client, RECAP_NEXT)
         await pair[0].wait_until(lambda: in_one(drivers), TIMEOUT, "the two spectators in one cast again")
         await same_screens(pair[0], pair[1:], "both screens the same after the recap")  # (sent whole as it joined)
+        for client in [*pair, ana]:
+            await client.close()
+
+
+async def test_a_spectator_who_moved_the_cursor_does_not_share_a_drawing_whose_cursor_is_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key leaves the cast, but the session joins one again once quiet: a spectator who moved the board's cursor
+    keeps seeing it where she put it (her next arrow moves it from there), and does not join the others' drawing, whose
+    cursor is on the first card (found playing over OpenSSH: ↓ on a follower, 3 s of quiet, its terminal showed ▶ 1
+    again, and its next ↓ jumped to ▶ 3)."""
+    monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.0)  # (joins at the frame right after the key: no time counted)
+    async with dixit_server(tmp_path, first_clue_grace=0.0) as (server, coord):
+        ana = await open_lobby(server.port, "ana", key_of("ana"), size=(120, 50))
+        code = await create_table(ana, target=30)
+        await add_bot(ana)
+        await add_bot(ana)
+        await wait_text(ana, "3 seated")
+        await wait_for(lambda: len(quick(coord, code)) == 2, TIMEOUT, "the two bots")
+        pair = [
+            await PtyClient.connect(server.port, name, client_key=key_of(name), command=f"watch {code}")
+            for name in ("vic", "val")
+        ]
+        for client in pair:
+            await wait_text(client, f"Dixit · table {code}")
+        drivers = [driver_of(coord, name) for name in ("vic", "val")]
+        await start_game(ana)
+        await submit_cards(ana, [1, 2])  # (a bot tells the first clue; two cards each at 3 seats; ana votes last)
+        vic, val = pair
+        for client in pair:
+            await wait_status(client, "You are watching. Waiting for votes from ana.")
+        await vic.wait_until(lambda: in_one(drivers), TIMEOUT, "the two spectators in one cast")
+        await same_screens(vic, [val], "both boards with the cursor on the first card")
+        assert "▶ 1" in text(vic)
+
+        await press(vic, "down")
+        await vic.wait_until(lambda: drivers[0].in_cast, TIMEOUT, "vic, quiet again, in a cast")
+        await all_drawn(drivers[1], val)
+        await all_drawn(drivers[0], vic)
+        assert not in_one(drivers)  # her cursor is on the second card, val's on the first
+        assert "▶ 2" in text(vic) and "▶ 1" in text(val)
+        await press(vic, "down")
+        await wait_text(vic, "▶ 3")
         for client in [*pair, ana]:
             await client.close()

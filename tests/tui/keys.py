@@ -38,3 +38,13 @@ async def type_keys(app: DixitApp, keys: list[str]) -> None:
         event.set_sender(app)
         driver.send_message(event)
         await asyncio.sleep(0)
+
+
+def keys_at_once(app: DixitApp, keys: list[str]) -> None:
+    """Keys as one SSH packet brings them: all handed to the app's driver with no step between them."""
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        event = key_event(key)
+        event.set_sender(app)
+        driver.send_message(event)

@@ -5,9 +5,23 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 
+import pytest
+
+from dixit_tui.tui.widgets import confirm
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
 from tests.tui.apps import open_apps, session_of
 from tests.tui.fixtures import coordinator, options, screen_text, seat, seat_many, settle
+from tests.tui.keys import keys_at_once
+
+
+class Clock:
+    """The confirmation guard's clock, moved by the test: keys typed "0.5 s apart" without sleeping."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 async def test_the_start_question_is_withdrawn_when_someone_joins_meanwhile() -> None:
@@ -54,6 +68,66 @@ async def test_typing_brb_in_the_lobby_adds_no_bot_and_b_then_y_adds_one() -> No
         assert not isinstance(ana.screen, ConfirmScreen)
         await pa.press("b")
         await settle(pa)
+        await pa.press("y")
+        await settle(pa)
+        assert [s.bot for s in table.seats] == [False, True]
+
+
+async def test_b_then_y_half_a_second_later_adds_a_bot_with_the_guard_on(
+    monkeypatch: pytest.MonkeyPatch, shipped_guard: float
+) -> None:
+    """Found playtesting: `b`, then `y` 0.5 s later, always got "Too soon: press y again to add" (the guard was 0.6 s
+    from the dialog's opening). It counts from the dialog's first frame and is as long as a person's quickest
+    reaction plus a long link's round trip: a `y` typed at once is still refused, a deliberate one answers."""
+    clock = Clock()
+    monkeypatch.setattr(ConfirmScreen, "GUARD", shipped_guard)
+    monkeypatch.setattr(confirm, "clock", clock)
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        table = coord.tables[view.code]
+        await settle(pa)
+        await pa.press("b")
+        await settle(pa)
+        assert "y works in a moment" in screen_text(ana)
+        clock.now += 0.2  # too soon to have read it
+        await pa.press("y")
+        await settle(pa)
+        assert "Too soon: press y again to add" in screen_text(ana) and len(table.seats) == 1
+        await pa.press("escape")
+        await settle(pa)
+        await pa.press("b")
+        await settle(pa)
+        clock.now += 0.5
+        await pa.press("y")
+        await settle(pa)
+        assert not isinstance(ana.screen, ConfirmScreen)
+        assert [s.bot for s in table.seats] == [False, True]
+
+
+async def test_keys_typed_in_one_burst_with_b_are_told_once_not_dropped_silently(
+    monkeypatch: pytest.MonkeyPatch, shipped_guard: float
+) -> None:
+    """Found playtesting: `b y b y` in one burst left "Add a bot?" open and dropped the rest without a word. The keys
+    behind the `b` were typed before the question showed: they still never answer it, and the dialog says so, once."""
+    clock = Clock()
+    monkeypatch.setattr(ConfirmScreen, "GUARD", shipped_guard)
+    monkeypatch.setattr(confirm, "clock", clock)
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        table = coord.tables[view.code]
+        await settle(pa)
+        keys_at_once(ana, ["b", "y", "b", "y"])
+        await settle(pa)
+        dialog = ana.screen
+        assert isinstance(dialog, ConfirmScreen) and not dialog.again and len(table.seats) == 1
+        assert screen_text(ana).count("y came before this showed and did nothing: press y again to add") == 1
+        clock.now += 0.5
         await pa.press("y")
         await settle(pa)
         assert [s.bot for s in table.seats] == [False, True]

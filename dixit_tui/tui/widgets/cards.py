@@ -136,6 +136,11 @@ class CardList(PictureView):
     def option_count(self) -> int:
         return len(self.items)
 
+    def place(self) -> tuple[object, ...]:
+        """Where this list's own keys left it (the cursor, the first row shown): what its picture adds to the cards
+        every screen of the table shows alike."""
+        return (self._cursor, self._top)
+
     def show_items(self, items: Sequence[CardItem], *, highlight: str | None = None) -> None:
         """Show `items`; keep the card under the cursor (by key) where possible, or move it to `highlight`."""
         items = tuple(items)

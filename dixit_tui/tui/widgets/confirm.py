@@ -62,11 +62,16 @@ class ConfirmScreen(SameSizeResize, ModalScreen[bool | None]):
     """Ask before something final, in a way a burst of typing meant for somewhere else cannot answer "yes".
 
     - It opens on the safe button ("Not yet", "Stay"): Enter there cancels.
-    - `y` (or the confirm button) confirms only once the dialog is *ready*: it has been open for `GUARD` seconds
-      and no typing key (a letter, a digit, Space, Enter...) came in the last `GUARD` seconds, even after it was
-      ready once. Before that, a confirming key is ignored, never silently: the hint line says to press it again
-      (`l y` typed at a person's speed, 0.4 s apart, left "Leave table?" open without a word). A confirming key
-      that came too soon does not put the guard back on: pressed again once the dialog is ready, it answers.
+    - `y` (or the confirm button) confirms only once the person can have seen the dialog: `GUARD` seconds after it
+      opened (its first frame goes out with the next refresh), and with no typing key (a letter, a digit, Space,
+      Enter...) in the last `GUARD` seconds, even after it was ready once. Keys typed before it opened at all (in one
+      burst with the key that opened it: `b y`) never reach it: the app's key order drops a key typed at another
+      screen, and the first of them that would have answered is told here, once (`typed_before_shown`). So the
+      window only has to cover a key on its way while the first frame travels: a long link's round trip (up to
+      0.25 s) and a person's quickest reaction to something new on screen (about 0.2 s). Not longer: `b`, then a
+      deliberate `y` half a second later, must add the bot (a 0.6 s guard refused it every time). A confirming key
+      that comes too soon is ignored, never silently: the hint line says to press it again, and pressed again once
+      the dialog is ready, it answers (it does not put the guard back on).
       `n` and Esc cancel at any time.
     - It answers once: keys that follow an answer do nothing (a second dismiss would close the screen below).
     - `stale` (optional) says why the question no longer applies (the phase moved on), or None while it does;
@@ -75,7 +80,7 @@ class ConfirmScreen(SameSizeResize, ModalScreen[bool | None]):
     The guard reads the module's `clock` (tests drive their own); a Textual timer redraws the hint when it is ready.
     """
 
-    GUARD: ClassVar[float] = 0.6  # seconds; tests may set it to 0
+    GUARD: ClassVar[float] = 0.45  # seconds from the opening (or the last typing key); tests may set it to 0
 
     DEFAULT_CSS = (
         MODAL_CSS.replace("{cls}", "ConfirmScreen")
@@ -116,6 +121,7 @@ class ConfirmScreen(SameSizeResize, ModalScreen[bool | None]):
         self.stale = stale
         self.answered = False
         self.again = False  # a confirming key came too soon: the hint asks for it again
+        self.early: str | None = None  # an answering key typed before the dialog opened, dropped: the hint tells it
         self._quiet_since = clock()  # opened, or the last typing key (the guard counts from there)
         self._shown_ready: bool | None = None  # what the hint shows
         self._guard: Timer | None = None
@@ -148,6 +154,10 @@ class ConfirmScreen(SameSizeResize, ModalScreen[bool | None]):
     def _hint(self, ready: bool) -> Content:
         if self.again:  # (until the answer: the dialog is ready a moment later, the words must still be there)
             return Content(f"Too soon: press y again to {self.yes_label.lower()} · n or Esc: {self.no_label}")
+        if self.early is not None:
+            name = {"escape": "Esc"}.get(self.early, self.early)
+            then = f"press y again to {self.yes_label.lower()}" if name == "y" else f"n or Esc: {self.no_label}"
+            return Content(f"{name} came before this showed and did nothing: {then}")
         if ready:
             return Content(f"y: {self.yes_label} · n or Esc: {self.no_label}")
         return Content("Read it first: y works in a moment. · n or Esc: " + self.no_label)
@@ -156,7 +166,7 @@ class ConfirmScreen(SameSizeResize, ModalScreen[bool | None]):
         ready = self.ready
         for hint in self.query("#confirm-hint").results(Static):
             hint.update(self._hint(ready))
-            hint.set_class(self.again, "-again")
+            hint.set_class(self.again or self.early is not None, "-again")
         if ready != self._shown_ready:
             self._shown_ready = ready
             self.refresh_bindings()
@@ -206,6 +216,15 @@ class ConfirmScreen(SameSizeResize, ModalScreen[bool | None]):
         # puts the guard back on, so `y` counts only after a quiet moment again.
         if event.is_printable or event.key in ("enter", "space", "backspace", "delete"):
             self._hold()
+
+    def typed_before_shown(self, key: str) -> None:
+        """`key` was typed at the screen below before this dialog opened (in one burst with the key that opened it),
+        and the app dropped it: if it would have answered the question, the hint says so, once (a `y` first)."""
+        if self.answered or key not in ("y", "n", "escape") or self.early == "y":
+            return
+        if self.early is None or key == "y":
+            self.early = key
+            self._show_hint()
 
     def _refuse(self) -> None:
         self.again = True
