@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -30,7 +31,7 @@ from dixit_tui.coordinator import (
     Update,
     VoidedUpdate,
 )
-from dixit_tui.coordinator.models import TableStatus, host_text, mode_text
+from dixit_tui.coordinator.models import TableStatus, host_text, mode_text, takes_new_players
 from dixit_tui.engine import ErrorCode, Mode, Phase, RuleError
 from dixit_tui.sanitize import clean_name
 from dixit_tui.ssh.glyph_forms import in_glyphs
@@ -61,7 +62,7 @@ HELP = """Commands (type them and press Enter):
   give N [M]          give card N of your hand (two numbers when you give two cards)
   vote N [M] [red K]  vote for card N on the board (M: a second vote; red K: the red marker, party mode)
   say WORDS           say something to the table
-  status              what is happening now
+  status              what is happening now, and the time left when there is a limit
   leave               back to the lobby
   quit                end the session
 """
@@ -74,8 +75,9 @@ class Lines(Protocol):
 class LinePlayer:
     """One player in line mode: sentences out through `say`, commands in through `command`."""
 
-    def __init__(self, say: Callable[[str], None]) -> None:
+    def __init__(self, say: Callable[[str], None], clock: Callable[[], float] = time.time) -> None:
         self.say = say
+        self.clock = clock  # epoch seconds, as the view's deadlines are (the coordinator's clock)
         self.session: PlayerSession | None = None
         self.view: TableView | None = None
         self.lobby: tuple[Any, ...] = ()
@@ -191,6 +193,18 @@ class LinePlayer:
             for line in cards:
                 self.say(line)
             self.say(text)
+        self._clocks(view)
+
+    def _clocks(self, view: TableView) -> None:
+        """The phase's time left when its clock starts, and when a stand-in will play for a player who dropped out
+        each time that changes (`status` says both again): said once, never a line a second."""
+        now = self.clock()
+        left = words.phase_clock(view, now)
+        if left is not None and self._changed("clock", (view.phase_deadline, view.game.turn if view.game else 0)):
+            self.say(PHASE_CLOCK.format(left=left))
+        away = words.away(view, now)
+        if self._changed("away", view.stand_ins if away is not None else ()) and away is not None:
+            self.say(away.plain)
 
     # --- commands in -------------------------------------------------------------------------------------------
 
@@ -238,7 +252,8 @@ class LinePlayer:
         elif verb in ("say", "chat") and rest:
             await session.chat(rest)
         elif verb in ("status", "look"):
-            self._told.pop("prompt", None)
+            for kind in ("prompt", "clock", "away"):
+                self._told.pop(kind, None)
             if view is None:
                 self.say(tables_sentence(self.lobby))
             else:
@@ -277,6 +292,10 @@ class LinePlayer:
         self.chosen = None
 
 
+PHASE_CLOCK = "Time left: {left}, then a stand-in plays for the late."
+"""The phase's time left (the lobby's words for a time limit: `table_words.lobby_info`)."""
+NO_FREE_SEAT = "No table has a free seat: type create to make one."
+"""The table list's end when no table takes new players (every one full, or playing, or over)."""
 END_NOTES = ("Game over", "The practice ended")
 """How the table's log notes of a game's end begin (dixit_tui/coordinator/table.py)."""
 REVEALED = re.compile(r"(Turn \d+|Practice turn) revealed\b")
@@ -300,7 +319,8 @@ def tables_sentence(tables: Any) -> str:
         f"{host_text(f'host {t.host}', t.bots_only)})"
         for t in tables
     ]
-    return f"{words.plural(len(parts), 'table')} open: " + "; ".join(parts) + ". Type join and a code."
+    what = "Type join and a code." if any(takes_new_players(t) for t in tables) else NO_FREE_SEAT
+    return f"{words.plural(len(parts), 'table')} open: " + "; ".join(parts) + ". " + what
 
 
 def hand_lines(view: TableView) -> list[str]:
@@ -373,7 +393,7 @@ async def play_lines(
             return
         outbox.put_nowait(text)
 
-    player = LinePlayer(say)
+    player = LinePlayer(say, coordinator.clock)
 
     async def pump() -> None:
         while (text := await outbox.get()) is not None:

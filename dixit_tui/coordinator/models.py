@@ -142,6 +142,12 @@ class TableSummary:
     bots_only: bool = False  # no person sits at the table: `host` is a bot, and the lobby says "bots only"
 
 
+def takes_new_players(summary: TableSummary) -> bool:
+    """Whether a new player can take a seat at this table: its seats are being taken (not started), someone is at
+    it (not an empty leftover), and one of its seats is free (the lobby's and the line mode's `join CODE`)."""
+    return summary.status is TableStatus.LOBBY and 0 < summary.players < summary.seats
+
+
 @dataclass(frozen=True, slots=True)
 class TableView:
     """Everything one session may see of its table. `game` comes from the engine's view function, unchanged."""

@@ -53,7 +53,12 @@ class Choice(RadioButton):
 
 class Choices(RadioSet):
     """A radio set whose keyboard highlight starts on its chosen option when it gets the focus (Textual's starts on
-    the first option: Left from "8 s" picked "30 s", found by a playtest)."""
+    the first option: Left from "8 s" picked "30 s", found by a playtest), and stops at either end of the row.
+
+    Textual's RadioSet wraps round: Right, Right on the 2-choice Rules row was back on "refresh" (a playtest). A row's
+    options are in order (off, 5 s ... 30 s; 1 min ... 5 min), read left to right: Right means "further right", and
+    held down it ends on the last option, as the cursor of a text box ends at its last character; Left from the
+    first option stays there. A person sees where the highlight is and never has to count round."""
 
     def on_focus(self) -> None:
         pressed = self.pressed_button
@@ -62,7 +67,39 @@ class Choices(RadioSet):
         for _ in self.query(RadioButton):  # at most once round the set
             if pressed.has_class("-selected"):
                 return
-            self.action_next_button()
+            super().action_next_button()
+
+    def _at_end(self, step: int) -> bool:
+        """The keyboard highlight is on the last (step 1) or first (step -1) option that can be chosen."""
+        buttons = [b for b in self.query(RadioButton) if not b.disabled]
+        return bool(buttons) and buttons[-1 if step > 0 else 0].has_class("-selected")
+
+    def action_next_button(self) -> None:
+        if not self._at_end(1):
+            super().action_next_button()
+
+    def action_previous_button(self) -> None:
+        if not self._at_end(-1):
+            super().action_previous_button()
+
+
+class Ticks(Horizontal):
+    """A row of tick boxes (the decks) the arrows move along, as along a row of choices (Tab and Shift+Tab too);
+    Space ticks the box with the focus. It stops at either end, as the rows of choices do."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,down", "step(1)", "Next box", show=False),
+        Binding("left,up", "step(-1)", "Previous box", show=False),
+    ]
+
+    def action_step(self, step: int) -> None:
+        boxes = [b for b in self.query(Checkbox) if b.focusable]
+        focused = self.screen.focused
+        if focused not in boxes:
+            return
+        index = boxes.index(focused) + step
+        if 0 <= index < len(boxes):
+            boxes[index].focus()
 
 
 class Tick(Checkbox):
@@ -155,7 +192,7 @@ class CreateScreen(SameSizeResize, ModalScreen[TableOptions | None]):
                 yield Static(Content(""), id="profile-note", classes="note indented")
                 with Horizontal(classes="row"):
                     yield Label("Decks", classes="field-label")
-                    with Horizontal(id="decks", classes="choices"):
+                    with Ticks(id="decks", classes="choices"):
                         for name in self.decks:
                             yield Tick(name, name in o.decks, id=f"deck-{name}", compact=True)
                     yield Static(Content(""), id="decks-hint", classes="note field-hint")

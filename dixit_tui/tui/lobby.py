@@ -21,7 +21,7 @@ from textual.widgets import Button, DataTable, Input, Label, Static
 
 from dixit_tui.coordinator import QueueUpdate, TableOptions, TableSummary
 from dixit_tui.coordinator.codes import normalize_code
-from dixit_tui.coordinator.models import TableStatus, host_text, mode_text, timer_text
+from dixit_tui.coordinator.models import TableStatus, host_text, mode_text, takes_new_players, timer_text
 from dixit_tui.engine import ErrorCode, RuleError
 from dixit_tui.sanitize import NAME_MAX, clean_name, ssh_user
 from dixit_tui.tui.create import CreateScreen
@@ -50,12 +50,6 @@ COLUMNS = (
     ("Timer", "timer", 5),  # each phase's time limit (then a stand-in plays); blank: none
     ("Host", "host", NAME_MAX),
 )
-
-
-def takes_new_players(summary: TableSummary) -> bool:
-    """Whether a new player can take a seat at this table: its seats are being taken (not started), someone is at
-    it (not an empty leftover), and one of its seats is free."""
-    return summary.status is TableStatus.LOBBY and 0 < summary.players < summary.seats
 
 
 def shell_hint(name: str, host: str | None, port: int | None, code: str | None) -> str:

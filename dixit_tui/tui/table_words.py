@@ -202,6 +202,15 @@ def clock(seconds_left: float) -> str:
     return f"{left // 60}:{left % 60:02d}"
 
 
+def phase_clock(view: TableView, now: float) -> str | None:
+    """The time left on the phase's own clock ("1:20"), while the phase has a time limit and the game is not over;
+    None otherwise (a stand-in's time for a player who dropped out is `away`'s)."""
+    game = view.game
+    if view.phase_deadline is None or game is None or game.phase == Phase.OVER:
+        return None
+    return clock(view.phase_deadline - now)
+
+
 _Piece = tuple[str | tuple[str, str], str | tuple[str, str] | None]  # a part of the top bar: (full, short or None)
 
 
@@ -245,9 +254,8 @@ def topbar(view: TableView, width: int, now: float) -> Words:
             parts.append((f"pile {game.draw_pile}", None))
         else:
             parts.append(("game over", "game over"))
-    if view.phase_deadline is not None and game is not None and game.phase != Phase.OVER:
-        left = f"⏱ {clock(view.phase_deadline - now)}"  # the phase's own time (a stand-in's is the status line's)
-        parts.append(((f"{left} left", "bold"), (left, "bold")))
+    if (left := phase_clock(view, now)) is not None:  # the phase's own time (a stand-in's is the status line's)
+        parts.append(((f"⏱ {left} left", "bold"), (f"⏱ {left}", "bold")))
     if view.you is None:
         parts.append(("you are watching", "you are watching"))
     if view.spectators:

@@ -83,13 +83,28 @@ def keys_handed(driver: SSHDriver) -> list[int]:
     return _keys[driver]
 
 
+def _gate_idle(app: Any) -> bool:
+    """Whether the app's key gate (dixit_tui/textual_host/key_order.py) has no key on its way nor waiting."""
+    gate = app._key_gate
+    return not gate._waiting and gate._going is None and gate._let_go is None
+
+
 async def typed(client: PtyClient, keys: str) -> None:
-    """`keys` (printable characters: a key each) sent, then until the session has handed every one of them to its
-    app and drawn all they caused (`drawn`): a quiet screen is no proof that keys were read, on a loaded machine."""
-    count = keys_handed(driver_for(client))
+    """`keys` (printable characters: a key each) sent, then until the session's app has handled every one of them and
+    drawn all they caused (`drawn`): a quiet screen is no proof that keys were read, on a loaded machine. Handled:
+    handed to the app by the driver, then through its key gate, which lets one key at a time on its way (a key that
+    does nothing draws nothing: the round trips of `all_drawn` alone could end while keys still wait there)."""
+    driver = driver_for(client)
+    count = keys_handed(driver)
     until = count[0] + len(keys)
     client.send(keys)
     await wait_for(lambda: count[0] >= until, TIMEOUT, f"the {len(keys)} keys of {keys!r} handed to the app")
+    for _ in range(20 * len(keys) + 20):
+        await _round_trip(driver._app)  # (every key handed before it is at the gate: gone on, or waiting)
+        if _gate_idle(driver._app):
+            break
+    else:
+        raise AssertionError(f"the keys of {keys!r} never all went through the app's key gate")
     await drawn(client)
 
 
