@@ -339,6 +339,8 @@ class SSHDriver(HostedDriver):
         the bytes of a frame): members always get the same bytes."""
         if self._cast is not None or self._output_closed or self._input_disabled:
             return
+        if self._resize_wanted is not None:  # (a size not handed to the app yet: its drawing is not the terminal's)
+            return
         self.flush()  # (what this session's app drew so far is its own)
         terminal = self._terminal
         full_key = (key, self._size, terminal.glyphs, terminal.color_system, terminal.no_color, self._mouse)

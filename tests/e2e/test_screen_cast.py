@@ -345,3 +345,46 @@ async def test_a_spectator_who_scrolled_a_region_does_not_share_a_drawing_where_
         assert find(vic, "Seats") is None and find(val, "Seats") is not None
         for client in pair:
             await client.close()
+
+
+async def test_a_spectator_joins_no_drawing_while_its_new_size_waits_for_its_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A window change reaches the app at most once per `resize_interval` (the sizes asked for meanwhile coalesced):
+    until then its app draws at the old size. A spectator quiet again meanwhile joins no cast (it would get the frames
+    of a size its terminal no longer has, and keep them once its app has the new one: it follows, its app draws
+    nothing); once its app has the size, it joins the cast of that size (found by reading, after resizing followers
+    over OpenSSH)."""
+    monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.0)  # (joins at the frame right after the window change)
+    async with dixit_server(tmp_path, limit=["resize_interval=3600"]) as (server, coord):
+        code = await bots_table(coord)
+        clients = {
+            name: await PtyClient.connect(
+                server.port, name, client_key=key_of(name), command=f"watch {code}", size=size
+            )
+            for name, size in (("vic", SIZE), ("val", SIZE), ("oz", OTHER))
+        }
+        for client in clients.values():
+            await wait_text(client, f"Dixit · table {code}")
+        drivers = {name: driver_of(coord, name) for name in clients}
+        pair = [drivers["vic"], drivers["val"]]
+        await clients["vic"].wait_until(lambda: in_one(pair), TIMEOUT, "vic and val in one cast")
+        # the follower resizes (told it left, it draws its screen whole: a frame, after which it may join again)
+        mover = next(name for name in ("vic", "val") if drivers[name].following)
+        moved, driver, oz = clients[mover], drivers[mover], clients["oz"]
+
+        moved.resize(*OTHER)  # (the first size was handed on at the start: this one waits for the interval)
+        await moved.wait_until(lambda: driver.resizes_asked == 2, TIMEOUT, "the window change at the server")
+        await all_drawn(driver, moved)  # (its own screen again, drawn whole)
+        assert driver.resizes_posted == 1  # (the first size, at the start)
+        assert not in_one(pair)  # its app still draws 100x30, its terminal is not that size
+        assert not driver.in_cast
+
+        handle = driver._resize_handle  # the interval is over
+        assert handle is not None
+        handle.cancel()
+        driver._apply_resize()
+        await moved.wait_until(lambda: in_one([driver, drivers["oz"]]), TIMEOUT, "in oz's cast, of its size")
+        await same_screens(oz, [moved], "its screen drawn at its size")
+        for client in clients.values():
+            await client.close()
