@@ -1142,17 +1142,19 @@ class TableScreen(SameSizeResize, Screen[None]):
 
     def cast_state(self) -> tuple[object, ...] | None:
         """What this screen's own choices add to its picture, beyond what the table sets for every spectator alike:
-        the focus and the main region's cursor and scroll (they follow the phase, the same at every spectator's
-        screen, until moved by keys: a key leaves the cast, but its session joins one again once quiet, and a cursor
-        moved must not join a drawing whose cursor is elsewhere, nor bring its own to the others), the feed scrolled
-        back, the chat box aimed at the team; None while a text box has the keyboard or holds text (the picture is
-        the typist's own)."""
+        the focus, the main region's cursor and every region's scroll (they follow the phase, the same at every
+        spectator's screen, until moved by keys or the wheel: that input leaves the cast, but its session joins one
+        again once quiet, and a cursor moved or a region scrolled must not join a drawing where they are elsewhere, nor
+        bring its own to the others), the feed scrolled back, the chat box aimed at the team; None while a text box
+        has the keyboard or holds text (the picture is the typist's own)."""
         chat = self.query_one(ChatPanel)
         focused = self.focused
         if isinstance(focused, Input) or chat.input.value:
             return None
         focus = None if focused is None else (type(focused).__name__, focused.id)
-        return (chat.feed.back, chat.to_team, focus, self._main().place())
+        widgets = enumerate(self.query(Widget))
+        scrolled = tuple((at, tuple(widget.scroll_offset)) for at, widget in widgets if any(widget.scroll_offset))
+        return (chat.feed.back, chat.to_team, focus, self._main().place(), scrolled)
 
     def follow(self, following: bool) -> None:
         """Another session's app draws this screen's picture (`following`): the once-a-second clock sleeps; it

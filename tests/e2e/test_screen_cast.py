@@ -28,6 +28,7 @@ from tests.e2e.tui_driver import (
     TIMEOUT,
     add_bot,
     create_table,
+    find,
     give_clue,
     key_of,
     open_lobby,
@@ -62,11 +63,11 @@ def cast_of(driver: SSHDriver) -> screen_cast.ScreenCast | None:
     return next((c for c in screen_cast.casts() if driver in c.members), None)
 
 
-async def bots_table(coord: Coordinator) -> str:
-    """A table of three bots playing (its host, gone for good): its code."""
+async def bots_table(coord: Coordinator, names: tuple[str, ...] = ("Ada", "Bo", "Cy"), **table: object) -> str:
+    """A table of bots playing (three unless told; its host, gone for good): its code."""
     host = await coord.connect(Identity("host", key="key-host"), lambda update: None)
-    view = await host.create(options(target=100))
-    for name in ("Ada", "Bo", "Cy"):
+    view = await host.create(options(target=100, **table))
+    for name in names:
         await BotPlayer.join(coord, view.code, name, leave_when_alone=False)
     await host.start()
     await host.remove(view.you if view.you is not None else 0)
@@ -309,4 +310,38 @@ async def test_a_spectator_who_moved_the_cursor_does_not_share_a_drawing_whose_c
         await press(vic, "down")
         await wait_text(vic, "▶ 3")
         for client in [*pair, ana]:
+            await client.close()
+
+
+async def test_a_spectator_who_scrolled_a_region_does_not_share_a_drawing_where_it_is_not_scrolled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twelve seats and the score track (an odyssey game) do not fit the side panel at 80x24: it scrolls. A spectator
+    who scrolled it with the wheel keeps it scrolled once quiet again, and does not join the others' drawing, where it
+    is not."""
+    monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.0)  # (joins at the frame right after the wheel: no time counted)
+    async with dixit_server(tmp_path, first_clue_grace=3600.0) as (server, coord):  # (the bots wait: a still table)
+        names = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit")
+        code = await bots_table(coord, names, profile="odyssey")
+        pair = [
+            await PtyClient.connect(server.port, name, client_key=key_of(name), command=f"watch {code}", size=(80, 24))
+            for name in ("vic", "val")
+        ]
+        for client in pair:
+            await wait_text(client, f"table {code}", "Score track")
+        drivers = [driver_of(coord, name) for name in ("vic", "val")]
+        vic, val = pair
+        await vic.wait_until(lambda: in_one(drivers), TIMEOUT, "the two spectators in one cast")
+        await same_screens(vic, [val], "both side panels at their top")
+        seats = find(vic, "Seats")
+        assert seats is not None
+        for _ in range(3):
+            vic.send(f"\x1b[<65;{seats[0] + 1};{seats[1] + 3}M")  # the wheel, down, over the side panel
+        await vic.wait_until(lambda: find(vic, "Seats") is None, TIMEOUT, "vic's side panel scrolled")
+        await vic.wait_until(lambda: drivers[0].in_cast, TIMEOUT, "vic, quiet again, in a cast")
+        await all_drawn(drivers[1], val)
+        await all_drawn(drivers[0], vic)
+        assert not in_one(drivers)  # her side panel is scrolled, val's is not
+        assert find(vic, "Seats") is None and find(val, "Seats") is not None
+        for client in pair:
             await client.close()

@@ -90,10 +90,6 @@ class MainView(Board, Hand, inherit_bindings=False):
 
     # --- the mode ------------------------------------------------------------------------------------------------
 
-    def place(self) -> tuple[object, ...]:
-        """The cards' place, and how far the words of the lobby or the game's end are scrolled."""
-        return (*super().place(), self.scroll_offset.y)
-
     def set_mode(self, mode: MainMode) -> None:
         """Show `mode` (its cards, cursor and note as they were left, or its words)."""
         if mode == self.mode:
