@@ -25,7 +25,7 @@ async def test_an_ordinary_move_is_one_frame_one_write_and_few_bytes(tmp_path: P
         await host.start()
         await play_until(sessions, lambda: phase(host) == "submit")
         driver = driver_of(coord, "wes")
-        await all_drawn(driver)
+        await all_drawn(driver, like=host)
         sent: list[int] = []
         channel: Any = driver._channel
         write = channel.write
@@ -41,10 +41,10 @@ async def test_an_ordinary_move_is_one_frame_one_write_and_few_bytes(tmp_path: P
             for session in movers[:-1]:
                 frames, writes = frames_drawn(driver).count, len(sent)
                 await default_move(session)
-                await all_drawn(driver)
+                await all_drawn(driver, like=session)
                 moves.append((frames_drawn(driver).count - frames, len(sent) - writes, sum(sent[writes:])))
             await default_move(movers[-1])
-            await all_drawn(driver)
+            await all_drawn(driver, like=movers[-1])
         print("per move (frames, channel writes, bytes):", moves)
         assert len(moves) == 12
         assert all(frames == 1 and writes == 1 for frames, writes, _ in moves), moves

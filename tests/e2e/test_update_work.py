@@ -17,7 +17,16 @@ from textual.timer import Timer
 from dixit_tui.ssh.driver import SSHDriver
 from tests.e2e.servers import dixit_server
 from tests.e2e.tui_driver import TIMEOUT, wait_text
-from tests.e2e.watched import INTERVAL, all_drawn, driver_of, frames_drawn, pacing_of, release, settles, watched_table
+from tests.e2e.watched import (
+    INTERVAL,
+    all_drawn,
+    driver_of,
+    frames_drawn,
+    pacing_of,
+    release,
+    settles,
+    watched_table,
+)
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until
 from tests.work_counters import wrapped_methods
 
@@ -37,14 +46,14 @@ async def ordinary_moves(
         await host.start()
         await play_until(sessions, lambda: phase(host) == "submit")
         driver = driver_of(coord, "wes")
-        await all_drawn(driver)
+        await all_drawn(driver, like=host)
         counts = measure(driver)
         moves = []
         movers = [s for s in sessions if default_move_pending(s)]
         for session in movers[:-1]:  # (the last one changes the phase)
             frames, before = frames_drawn(driver).count, counts()
             await default_move(session)
-            await all_drawn(driver)
+            await all_drawn(driver, like=session)
             moves.append((frames_drawn(driver).count - frames, *(b - a for a, b in zip(before, counts(), strict=True))))
         await watcher.close()
         return moves
@@ -171,10 +180,10 @@ async def test_a_phase_change_is_one_frame_at_a_watcher(tmp_path: Path) -> None:
             movers = [s for s in sessions if default_move_pending(s)]
             for session in movers[:-1]:
                 await default_move(session)
-            await all_drawn(driver)
+            await all_drawn(driver, like=movers[-2])
             frames = frames_drawn(driver).count
             await default_move(movers[-1])
-            await all_drawn(driver)
+            await all_drawn(driver, like=movers[-1])
             changes.append(frames_drawn(driver).count - frames)
         print("frames per phase change:", changes)
         assert phase(host) == "clue"

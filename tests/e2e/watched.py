@@ -13,7 +13,7 @@ from textual import events, messages
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
+from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableView
 from dixit_tui.ssh.driver import SSHDriver
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.update_pacing import UpdatePacing
@@ -191,13 +191,22 @@ async def _round_trip(app: Any) -> None:
     await asyncio.wait_for(done, TIMEOUT)
 
 
-async def all_drawn(driver: SSHDriver, client: PtyClient | None = None, *, rounds: int = 50) -> None:
+async def all_drawn(
+    driver: SSHDriver, client: PtyClient | None = None, *, rounds: int = 50, like: PlayerSession | None = None
+) -> None:
     """Until the session has drawn everything it was caused to draw before this call, and (with `client`, its
     terminal) until all of it has reached that terminal: deterministic, no time counted. What the app holds back
     is taken at once (`release`); round trips through the app (`_round_trip`) go on until `_STILL_ROUNDS` in a row
     draw nothing, with nothing waiting to be written or held (at most `rounds`: else "it never stopped drawing").
     Then a marker written to the channel after every frame (an OSC title: nothing on the screen) comes back on
-    `client`: what came before it has come."""
+    `client`: what came before it has come.
+
+    `like`: first until the app has taken its table's view where `like`'s stands (its phase, turn, who it waits
+    for, its log). A move made on one worker reaches a session of the other one through Redis, after the move's call
+    returned: nothing of it is in the app yet to be drawn (on two workers the settle returned before the move's frame,
+    which was counted with the next move's: one CI run)."""
+    if like is not None:
+        await _caught_up(driver, like)
     still = 0
     for _ in range(rounds):
         writes = driver.writes
@@ -216,6 +225,31 @@ async def all_drawn(driver: SSHDriver, client: PtyClient | None = None, *, round
         start = len(client.raw)
         driver._channel.write(mark)  # (not through the driver: its writes and frames are what tests count)
         await client.wait_until(lambda: mark in client.raw[start:], TIMEOUT, "the settle marker")
+
+
+def _where(view: TableView | None) -> tuple[object, ...] | None:
+    """Where a table's game stands, as every view of it says alike (a seat's, a spectator's, on either worker)."""
+    if view is None:
+        return None
+    game = view.game
+    return (view.code, view.status, view.log_total, game and (game.phase, game.turn, game.waiting_for))
+
+
+async def _caught_up(driver: SSHDriver, session: PlayerSession) -> None:
+    """Until `driver`'s app has taken its table's view where `session`'s stands now (polled: the update travels
+    through Redis on two workers; bounded by TIMEOUT)."""
+    app: Any = driver._app
+    wanted = _where(session.view())
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT
+    while _where(app.table_view) != wanted and loop.time() < deadline:
+        release(driver)
+        await _round_trip(app)
+        if _where(app.table_view) != wanted:
+            await asyncio.sleep(0.01)
+    assert _where(app.table_view) == wanted, (
+        f"the session never took the view where {wanted} (it has {_where(app.table_view)})"
+    )
 
 
 async def watched_table(
