@@ -8,8 +8,10 @@ turning each protocol `state` message into a BotView. The server's host key is c
 (or --known-hosts FILE); an unknown key is an error unless --insecure is given. When a game ends, each bot waits for
 a rematch (--rematch-wait seconds): when the table's host starts one, the server moves the bot to its seat at the new
 table (a `notice`, then a `state` of the new table) and it plays on; it leaves when none comes in time, or after
---games games. Exit status: 0 once every bot has seen its games end, 1 if a bot could not connect or sit down, 2 for
-bad arguments.
+--games games. Each bot keeps its seat's reconnect code in a file (--seats-file; by default
+$XDG_STATE_HOME/dixit-tui/bot-seats.json, else ~/.local/state/dixit-tui/bot-seats.json): the same command run again
+(same names, same table), after the bot process or the server was restarted, takes its seats back. Exit status: 0
+once every bot has seen its games end, 1 if a bot could not connect or sit down, 2 for bad arguments.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import asyncssh
 from dixit_tui import ssh_client
 from dixit_tui.bots.brain import Brain, Key
 from dixit_tui.bots.player import BOT_NAMES
+from dixit_tui.bots.seat_codes import SeatCodes, default_path
 from dixit_tui.bots.strategy import Action, ClueAction, Strategy, SubmitAction, VoteAction
 from dixit_tui.bots.strategy_names import strategy_named
 from dixit_tui.bots.view import BotView
@@ -80,6 +83,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="after a game, wait this long for the host to start a rematch, then leave (default: %(default)s)",
     )
+    parser.add_argument(
+        "--seats-file",
+        type=Path,
+        metavar="FILE",
+        help="where the bots keep their seats' reconnect codes, so the same command run again (same names, same "
+        "table, also after a server restart) takes its seats back (default: $XDG_STATE_HOME/dixit-tui/bot-seats.json, "
+        "else ~/.local/state/dixit-tui/bot-seats.json)",
+    )
     parser.add_argument("--timeout", type=float, default=15.0, help="seconds to connect (default: %(default)s)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every move")
 
@@ -108,6 +119,7 @@ class ProtocolBot:
         *,
         games: int = 0,
         rematch_wait: float = REMATCH_WAIT,
+        seat_codes: SeatCodes | None = None,
     ) -> None:
         self.wanted = name
         self.name = name
@@ -133,6 +145,9 @@ class ProtocolBot:
         self._sent: dict[str, tuple[Key, Action]] = {}
         self._refs = 0
         self._name_tries = 0
+        self.seat_codes = seat_codes or SeatCodes(None)  # its seats' reconnect codes, kept for the next run
+        self._host = ""  # the server, what the kept codes are filed under
+        self._reconnecting = False
         self._writer: asyncssh.SSHWriter[str] | None = None
         self.announce = True  # print when sat down (`dixit-tui league --host` plays many games quietly)
         self.sat = asyncio.Event()  # set once at the table
@@ -144,6 +159,7 @@ class ProtocolBot:
     ) -> None:
         """Connect (keyless, or with `client_key`: rated), join, play until the game is over. Raises SetupError if the
         bot never sat down."""
+        self._host = host
         try:
             conn = await ssh_client.connect(
                 host, port, self.wanted, client_key=client_key, known_hosts=known_hosts, timeout=timeout
@@ -239,6 +255,9 @@ class ProtocolBot:
             if self._ended is not None and isinstance(message.get("you"), int):
                 self._follow(str(table).upper(), message)
             return
+        code = message.get("reconnect_code")
+        if isinstance(code, str) and code:
+            self.seat_codes.put(self._host, self.table, self.name, code)
         if not self.joined:
             self.joined = True
             self.seat = message.get("you") if isinstance(message.get("you"), int) else None
@@ -292,6 +311,13 @@ class ProtocolBot:
                 self.name = f"{self.wanted}{self._name_tries + 1}"
                 self._join()
                 return
+            returning = code in (ErrorCode.STARTED, ErrorCode.RECONNECT_NEEDED)  # (a bot's seat: `started`)
+            if returning and not self._reconnecting:  # its seat from an earlier run, with the code kept then
+                kept = self.seat_codes.get(self._host, self.table, self.name)
+                if kept is not None:
+                    self._reconnecting = True
+                    self._send({"cmd": "reconnect", "code": kept, "ref": "join"})
+                    return
             self.failure = f"{self.wanted} could not join table {self.table}: {text}"
             self.done.set()
             return
@@ -384,6 +410,7 @@ async def run_bots(args: argparse.Namespace) -> int:
     else:
         known_hosts = ()  # asyncssh's default: ~/.ssh/known_hosts
     seed = random.Random(args.seed) if args.seed is not None else random.Random()
+    seat_codes = SeatCodes(args.seats_file if args.seats_file is not None else default_path())
     bots = [
         ProtocolBot(
             name,
@@ -393,6 +420,7 @@ async def run_bots(args: argparse.Namespace) -> int:
             args.delay,
             games=args.games,
             rematch_wait=args.rematch_wait,
+            seat_codes=seat_codes,
         )
         for name in bot_names(args.count, args.name)
     ]

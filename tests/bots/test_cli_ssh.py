@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
 import sys
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncssh
 import pytest
 
 from dixit_tui.bots.brain import Brain
@@ -18,6 +21,7 @@ from dixit_tui.bots.strategy import RandomStrategy
 from dixit_tui.bots.view import BotView
 from dixit_tui.serve import build_command_handler, build_coordinator
 from dixit_tui.ssh.keys import ensure_host_key
+from dixit_tui.store import SqliteStore
 from tests.e2e.harness import HOST, running_server
 from tests.e2e.json_client import JsonClient
 
@@ -29,8 +33,11 @@ def server_args() -> argparse.Namespace:
 
 
 @contextlib.asynccontextmanager
-async def bot_cli(*args: str) -> AsyncIterator[asyncio.subprocess.Process]:
-    """`dixit-tui bot ARGS` as a real process (python -m dixit_tui.bots.cli), killed if a test fails."""
+async def bot_cli(*args: str, env: dict[str, str] | None = None) -> AsyncIterator[asyncio.subprocess.Process]:
+    """`dixit-tui bot ARGS` as a real process (python -m dixit_tui.bots.cli), killed if a test fails; `env` is added
+    to its environment (by default its seats file goes to a directory of its own, not the user's)."""
+    if env is None:
+        env = {"XDG_STATE_HOME": tempfile.mkdtemp(prefix="dixit-bot-state-")}
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -39,6 +46,7 @@ async def bot_cli(*args: str) -> AsyncIterator[asyncio.subprocess.Process]:
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, **env},
     )
     try:
         yield process
@@ -180,3 +188,51 @@ async def test_an_unknown_host_key_is_a_clear_error_and_a_known_one_is_accepted(
             _, err = await asyncio.wait_for(bot.communicate(), 20)
         assert bot.returncode == 1  # past the host key check: the table does not exist
         assert "solo could not join table ABCD" in err.decode() and "host key" not in err.decode()
+
+
+async def test_the_same_bot_command_gets_its_seats_back_after_a_server_restart(tmp_path: Path) -> None:
+    """Found playing: after a server restart (its games resumed), the bot command run again could not take back its
+    bots' seats ("The game has already started"): each bot connects without a key, so its seat goes back only with
+    its reconnect code, which the old process had and the new one did not. Now each bot keeps its seat's code in a
+    file ($XDG_STATE_HOME/dixit-tui/bot-seats.json by default) and the same command run again returns with it."""
+    args = server_args()
+    env = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    command = ("--table", "{code}", "--count", "2", "--insecure", "--delay", "0", "0.01", "--seed", "4", "--games", "1")
+    ana = asyncssh.generate_private_key("ssh-ed25519")  # the host takes her seat back with her key
+
+    store = await SqliteStore.open(tmp_path / "data")
+    coordinator = build_coordinator(args, store=store)
+    async with running_server(tmp_path, command_handler=build_command_handler(args, coordinator)) as server:
+        host = await JsonClient.open(server.port, "ana", client_key=ana)
+        code = await host.create(mode="standard", target=12, seed=21)
+        bot_args = [a.format(code=code) for a in command]
+        async with bot_cli("--host", HOST, "--port", str(server.port), *bot_args, env=env) as bots:
+            await host.wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 3)
+            host.send({"cmd": "start"})
+            await host.wait_for(lambda m: m["type"] == "state" and m["phase"] == "clue")
+            bots.kill()  # the bot process stops in the middle of the game
+            await bots.communicate()
+        await host.close()
+    await store.close()  # the server stops
+
+    store = await SqliteStore.open(tmp_path / "data")
+    coordinator = build_coordinator(args, store=store)
+    assert await coordinator.restore() == 1
+    async with running_server(tmp_path, command_handler=build_command_handler(args, coordinator)) as server:
+        host = await JsonClient.open(server.port, "ana", client_key=ana)
+        host.send({"cmd": "join", "table": code, "ref": "back"})
+        await host.wait_for(lambda m: m["type"] == "state" and m["table"] == code)
+        async with bot_cli("--host", HOST, "--port", str(server.port), *bot_args, env=env) as bots:
+            back = await host.wait_for(  # both bots back in their seats, connected (no third player)
+                lambda m: m["type"] == "state" and m["table"] == code and all(p["connected"] for p in m["players"])
+            )
+            assert len(back["players"]) == 3 and back["phase"] != "lobby"
+            assert sorted(p["name"] for p in back["players"][1:]) == sorted(bot_names(2, None))
+            await play_until_over(host)  # they play on to the end of the game
+            out, err = await asyncio.wait_for(bots.communicate(), 15)
+        assert bots.returncode == 0, err.decode()
+        for name in bot_names(2, None):
+            assert f"{name} sat down at table {code}" in out.decode()
+        assert [m for m in host.of_type("error") if m.get("ref") != "me"] == []
+        assert await host.close() == 0
+    await store.close()
