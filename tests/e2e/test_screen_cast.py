@@ -226,6 +226,27 @@ async def test_a_spectator_with_text_in_a_box_keeps_drawing_its_own_screen(
             await client.close()
 
 
+async def ana_and_two_bots_watched(
+    port: int, coord: Coordinator
+) -> tuple[PtyClient, str, list[PtyClient], list[SSHDriver]]:
+    """ana's table with two bots, its game started, watched by vic and val: ana, its code, the two spectators and
+    their drivers."""
+    ana = await open_lobby(port, "ana", key_of("ana"), size=(120, 50))
+    code = await create_table(ana, target=30)
+    await add_bot(ana)
+    await add_bot(ana)
+    await wait_text(ana, "3 seated")
+    await wait_for(lambda: len(quick(coord, code)) == 2, TIMEOUT, "the two bots")
+    pair = [
+        await PtyClient.connect(port, name, client_key=key_of(name), command=f"watch {code}") for name in ("vic", "val")
+    ]
+    for client in pair:
+        await wait_text(client, f"Dixit · table {code}")
+    drivers = [driver_of(coord, name) for name in ("vic", "val")]
+    await start_game(ana)
+    return ana, code, pair, drivers
+
+
 async def test_a_held_reveal_opens_each_spectators_own_recap_and_the_cast_forms_again_after(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -237,20 +258,7 @@ async def test_a_held_reveal_opens_each_spectators_own_recap_and_the_cast_forms_
         workers = list(getattr(coord, "workers", [coord]))
         for worker in workers:
             worker.timers.clock = lambda: now[0]  # the hold's clock is the test's
-        ana = await open_lobby(server.port, "ana", key_of("ana"), size=(120, 50))
-        code = await create_table(ana, target=30)
-        await add_bot(ana)
-        await add_bot(ana)
-        await wait_text(ana, "3 seated")
-        await wait_for(lambda: len(quick(coord, code)) == 2, TIMEOUT, "the two bots")
-        pair = [
-            await PtyClient.connect(server.port, name, client_key=key_of(name), command=f"watch {code}")
-            for name in ("vic", "val")
-        ]
-        for client in pair:
-            await wait_text(client, f"Dixit · table {code}")
-        drivers = [driver_of(coord, name) for name in ("vic", "val")]
-        await start_game(ana)
+        ana, code, pair, drivers = await ana_and_two_bots_watched(server.port, coord)
         await pair[0].wait_until(lambda: in_one(drivers), TIMEOUT, "the two spectators in one cast")
         await give_clue(ana, 1, "tide")
 
@@ -279,20 +287,7 @@ async def test_a_spectator_who_moved_the_cursor_does_not_share_a_drawing_whose_c
     again, and its next ↓ jumped to ▶ 3)."""
     monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.0)  # (joins at the frame right after the key: no time counted)
     async with dixit_server(tmp_path, first_clue_grace=0.0) as (server, coord):
-        ana = await open_lobby(server.port, "ana", key_of("ana"), size=(120, 50))
-        code = await create_table(ana, target=30)
-        await add_bot(ana)
-        await add_bot(ana)
-        await wait_text(ana, "3 seated")
-        await wait_for(lambda: len(quick(coord, code)) == 2, TIMEOUT, "the two bots")
-        pair = [
-            await PtyClient.connect(server.port, name, client_key=key_of(name), command=f"watch {code}")
-            for name in ("vic", "val")
-        ]
-        for client in pair:
-            await wait_text(client, f"Dixit · table {code}")
-        drivers = [driver_of(coord, name) for name in ("vic", "val")]
-        await start_game(ana)
+        ana, _, pair, drivers = await ana_and_two_bots_watched(server.port, coord)
         await submit_cards(ana, [1, 2])  # (a bot tells the first clue; two cards each at 3 seats; ana votes last)
         vic, val = pair
         for client in pair:

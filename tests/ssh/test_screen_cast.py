@@ -31,6 +31,15 @@ def no_casts() -> Iterator[None]:
         screen_cast.disband(cast)
 
 
+def three_in_a_cast() -> tuple[screen_cast.ScreenCast, tuple[Member, Member, Member]]:
+    """a, b and c, joined in that order to one cast (a draws, b and c follow): the cast and them."""
+    a, b, c = Member("a"), Member("b"), Member("c")
+    cast = screen_cast.join("k", a)
+    screen_cast.join("k", b)
+    screen_cast.join("k", c)
+    return cast, (a, b, c)
+
+
 def test_the_first_draws_and_the_others_follow_and_get_its_frames() -> None:
     a, b, c, other = Member("a"), Member("b"), Member("c"), Member("other")
     cast = screen_cast.join("k", a)
@@ -45,10 +54,7 @@ def test_the_first_draws_and_the_others_follow_and_get_its_frames() -> None:
 
 
 def test_a_follower_that_leaves_is_told_and_gets_no_more_frames() -> None:
-    a, b, c = Member("a"), Member("b"), Member("c")
-    cast = screen_cast.join("k", a)
-    screen_cast.join("k", b)
-    screen_cast.join("k", c)
+    cast, (a, b, c) = three_in_a_cast()
     screen_cast.leave(cast, b)
     assert b.told == ["follower", "left"]
     cast.send(b"frame")
@@ -57,10 +63,7 @@ def test_a_follower_that_leaves_is_told_and_gets_no_more_frames() -> None:
 
 
 def test_the_source_leaving_promotes_the_first_follower() -> None:
-    a, b, c = Member("a"), Member("b"), Member("c")
-    cast = screen_cast.join("k", a)
-    screen_cast.join("k", b)
-    screen_cast.join("k", c)
+    cast, (a, b, c) = three_in_a_cast()
     screen_cast.leave(cast, a)
     assert a.told == ["source", "source"]  # (nothing more: its terminal shows its own frames already)
     assert b.told == ["follower", "source"]  # it takes what it held and sends its whole screen to all

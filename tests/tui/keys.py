@@ -28,23 +28,24 @@ def key_event(key: str) -> events.Key:
     return events.Key(key, char)
 
 
+def hand_over(app: DixitApp, key: str) -> None:
+    """One key, handed to the app's driver as the terminal's bytes would be (not waiting for it to be handled)."""
+    driver = app._driver
+    assert driver is not None
+    event = key_event(key)
+    event.set_sender(app)
+    driver.send_message(event)
+
+
 async def type_keys(app: DixitApp, keys: list[str]) -> None:
     """Keys as a terminal delivers them: through the driver, one after another, without waiting for each to be
     handled (Pilot.press waits for idle after every key: 80 ms a key)."""
-    driver = app._driver
-    assert driver is not None
     for key in keys:
-        event = key_event(key)
-        event.set_sender(app)
-        driver.send_message(event)
+        hand_over(app, key)
         await asyncio.sleep(0)
 
 
 def keys_at_once(app: DixitApp, keys: list[str]) -> None:
     """Keys as one SSH packet brings them: all handed to the app's driver with no step between them."""
-    driver = app._driver
-    assert driver is not None
     for key in keys:
-        event = key_event(key)
-        event.set_sender(app)
-        driver.send_message(event)
+        hand_over(app, key)

@@ -22,7 +22,7 @@ from dixit_tui.tui.widgets.confirm import ConfirmScreen
 from dixit_tui.tui.widgets.main_view import MainView
 from tests.tui.apps import dial_of
 from tests.tui.fixtures import coordinator, default_move, options, seat_many
-from tests.tui.keys import alive, key_event, type_keys
+from tests.tui.keys import alive, keys_at_once, type_keys
 from tests.tui.lobby_pilot import open_create, settle
 
 SIZE = (100, 30)
@@ -148,28 +148,13 @@ async def test_enter_then_a_clue_at_once_writes_the_whole_clue() -> None:
         hand = screen.query_one("#main-view", MainView)
         hand.focus()
         await pilot.pause()
-        driver = app._driver
-        assert driver is not None
-        for key in ["enter", "r", "i", "p", "p", "l", "e", "s", "enter"]:  # in one packet: no step between them
-            event = key_event(key)
-            event.set_sender(app)
-            driver.send_message(event)
+        keys_at_once(app, ["enter", "r", "i", "p", "p", "l", "e", "s", "enter"])  # in one packet: no step between them
         for _ in range(5):
             await pilot.pause()
         alive(app)
         view = host.view()
         assert view.game is not None and view.game.clue == "ripples", view.game
         assert app.screen is screen
-
-
-async def _send_at_once(app: DixitApp, keys: list[str]) -> None:
-    """Keys as one SSH packet brings them: all handed to the app with no step between them."""
-    driver = app._driver
-    assert driver is not None
-    for key in keys:
-        event = key_event(key)
-        event.set_sender(app)
-        driver.send_message(event)
 
 
 async def test_esc_then_a_key_at_once_closes_the_dialog_and_the_key_acts_on_the_table() -> None:
@@ -180,7 +165,7 @@ async def test_esc_then_a_key_at_once_closes_the_dialog_and_the_key_acts_on_the_
         await _started(pilot, host)
 
         async def at_once(keys: list[str], shown: type[Any]) -> None:
-            await _send_at_once(app, keys)
+            keys_at_once(app, keys)
             for _ in range(5):
                 await pilot.pause()
             alive(app)
@@ -216,7 +201,7 @@ async def test_editing_keys_and_letters_in_one_packet_act_in_the_order_typed(cap
         held = held_keys(app)
 
         async def at_once(keys: list[str]) -> str:
-            await _send_at_once(app, keys)
+            keys_at_once(app, keys)
             await settle(pilot)
             alive(app)
             return seats.value
@@ -239,7 +224,7 @@ async def test_a_key_typed_behind_one_that_opens_a_dialog_does_not_answer_it(cap
     _, _, (host, _, _), app = await _table()
     async with app.run_test(size=SIZE) as pilot:
         table = await _started(pilot, host)
-        await _send_at_once(app, ["l", "y", "y", "enter"])
+        keys_at_once(app, ["l", "y", "y", "enter"])
         for _ in range(5):
             await pilot.pause()
         alive(app)
@@ -247,14 +232,14 @@ async def test_a_key_typed_behind_one_that_opens_a_dialog_does_not_answer_it(cap
         assert isinstance(dialog, ConfirmScreen) and not dialog.answered, app.screen_stack
         assert not dialog.again  # (dropped before the dialog: not refused by its guard either)
         assert any(seat.name == "ben" for seat in host.view().seats)
-        await _send_at_once(app, ["n"])
+        keys_at_once(app, ["n"])
         for _ in range(3):
             await pilot.pause()
         assert app.screen is table
-        await _send_at_once(app, ["l"])
+        keys_at_once(app, ["l"])
         for _ in range(3):
             await pilot.pause()
-        await _send_at_once(app, ["enter", "c"])  # Stay; the c was typed at the dialog: it does not open the chat
+        keys_at_once(app, ["enter", "c"])  # Stay; the c was typed at the dialog: it does not open the chat
         for _ in range(5):
             await pilot.pause()
         assert app.screen is table and (app.focused is None or app.focused.id != "chat-input")
@@ -285,7 +270,7 @@ async def test_a_key_whose_trail_is_lost_lets_the_next_one_go_after_a_while(
 
         monkeypatch.setattr(key_order.KeyGate, "_step", lost_at_the_box)
         before = lost_trails(caplog)  # (the c that opened the dialog took longer than this short GIVE_UP)
-        await _send_at_once(app, ["ctrl+u", "7", "3"])
+        keys_at_once(app, ["ctrl+u", "7", "3"])
         for _ in range(200):  # (each of the three keys waits GIVE_UP for a callback that never comes; at most 4 s)
             if lost_trails(caplog) - before >= 3:
                 break
@@ -340,11 +325,11 @@ async def test_random_bursts_of_typing_and_editing_keys_edit_the_chat_box_as_typ
             keys = [
                 rng.choice("abcxyz") if rng.random() < 0.6 else rng.choice(editing) for _ in range(rng.randint(2, 14))
             ]
-            await _send_at_once(app, keys)
+            keys_at_once(app, keys)
             for _ in range(3):
                 await pilot.pause()
             assert box.value == _edited(keys), (burst, keys, box.value)
-            await _send_at_once(app, ["end", "ctrl+u"])  # empty again
+            keys_at_once(app, ["end", "ctrl+u"])  # empty again
             for _ in range(2):
                 await pilot.pause()
             assert box.value == ""

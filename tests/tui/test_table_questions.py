@@ -3,10 +3,15 @@ and adding a bot asks first, so plain typing ("brb") adds none."""
 
 from __future__ import annotations
 
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
+from dixit_tui.coordinator.player_session import SessionTable
+from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.widgets import confirm
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
 from tests.tui.apps import open_apps, session_of
@@ -22,6 +27,28 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+@pytest.fixture
+def guard_clock(monkeypatch: pytest.MonkeyPatch, shipped_guard: float) -> Clock:
+    """The shipped confirmation guard, on a clock the test moves."""
+    clock = Clock()
+    monkeypatch.setattr(ConfirmScreen, "GUARD", shipped_guard)
+    monkeypatch.setattr(confirm, "clock", clock)
+    return clock
+
+
+@asynccontextmanager
+async def ana_at_a_new_table() -> AsyncIterator[tuple[DixitApp, Pilot[Any], SessionTable]]:
+    """ana's app, at the lobby of the table she just created (alone): the app, its pilot, the table."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
+        await settle(pa)
+        view = await session_of(ana).create(options())
+        table = coord.tables[view.code]
+        await settle(pa)
+        yield ana, pa, table
 
 
 async def test_the_start_question_is_withdrawn_when_someone_joins_meanwhile() -> None:
@@ -52,13 +79,7 @@ async def test_the_start_question_is_withdrawn_when_someone_joins_meanwhile() ->
 
 
 async def test_typing_brb_in_the_lobby_adds_no_bot_and_b_then_y_adds_one() -> None:
-    coord = coordinator()
-    async with AsyncExitStack() as stack:
-        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
-        await settle(pa)
-        view = await session_of(ana).create(options())
-        table = coord.tables[view.code]
-        await settle(pa)
+    async with ana_at_a_new_table() as (ana, pa, table):
         await pa.press(*"brb")
         await settle(pa)
         assert len(table.seats) == 1  # nobody added: `b` only asks
@@ -73,26 +94,15 @@ async def test_typing_brb_in_the_lobby_adds_no_bot_and_b_then_y_adds_one() -> No
         assert [s.bot for s in table.seats] == [False, True]
 
 
-async def test_b_then_y_half_a_second_later_adds_a_bot_with_the_guard_on(
-    monkeypatch: pytest.MonkeyPatch, shipped_guard: float
-) -> None:
+async def test_b_then_y_half_a_second_later_adds_a_bot_with_the_guard_on(guard_clock: Clock) -> None:
     """Found playtesting: `b`, then `y` 0.5 s later, always got "Too soon: press y again to add" (the guard was 0.6 s
     from the dialog's opening). It counts from the dialog's first frame and is as long as a person's quickest
     reaction plus a long link's round trip: a `y` typed at once is still refused, a deliberate one answers."""
-    clock = Clock()
-    monkeypatch.setattr(ConfirmScreen, "GUARD", shipped_guard)
-    monkeypatch.setattr(confirm, "clock", clock)
-    coord = coordinator()
-    async with AsyncExitStack() as stack:
-        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
-        await settle(pa)
-        view = await session_of(ana).create(options())
-        table = coord.tables[view.code]
-        await settle(pa)
+    async with ana_at_a_new_table() as (ana, pa, table):
         await pa.press("b")
         await settle(pa)
         assert "y works in a moment" in screen_text(ana)
-        clock.now += 0.2  # too soon to have read it
+        guard_clock.now += 0.2  # too soon to have read it
         await pa.press("y")
         await settle(pa)
         assert "Too soon: press y again to add" in screen_text(ana) and len(table.seats) == 1
@@ -100,34 +110,23 @@ async def test_b_then_y_half_a_second_later_adds_a_bot_with_the_guard_on(
         await settle(pa)
         await pa.press("b")
         await settle(pa)
-        clock.now += 0.5
+        guard_clock.now += 0.5
         await pa.press("y")
         await settle(pa)
         assert not isinstance(ana.screen, ConfirmScreen)
         assert [s.bot for s in table.seats] == [False, True]
 
 
-async def test_keys_typed_in_one_burst_with_b_are_told_once_not_dropped_silently(
-    monkeypatch: pytest.MonkeyPatch, shipped_guard: float
-) -> None:
+async def test_keys_typed_in_one_burst_with_b_are_told_once_not_dropped_silently(guard_clock: Clock) -> None:
     """Found playtesting: `b y b y` in one burst left "Add a bot?" open and dropped the rest without a word. The keys
     behind the `b` were typed before the question showed: they still never answer it, and the dialog says so, once."""
-    clock = Clock()
-    monkeypatch.setattr(ConfirmScreen, "GUARD", shipped_guard)
-    monkeypatch.setattr(confirm, "clock", clock)
-    coord = coordinator()
-    async with AsyncExitStack() as stack:
-        ((ana, pa),) = await open_apps(stack, coord, ["ana"])
-        await settle(pa)
-        view = await session_of(ana).create(options())
-        table = coord.tables[view.code]
-        await settle(pa)
+    async with ana_at_a_new_table() as (ana, pa, table):
         keys_at_once(ana, ["b", "y", "b", "y"])
         await settle(pa)
         dialog = ana.screen
         assert isinstance(dialog, ConfirmScreen) and not dialog.again and len(table.seats) == 1
         assert screen_text(ana).count("y came before this showed and did nothing: press y again to add") == 1
-        clock.now += 0.5
+        guard_clock.now += 0.5
         await pa.press("y")
         await settle(pa)
         assert [s.bot for s in table.seats] == [False, True]
