@@ -299,7 +299,15 @@ class DixitApp(App[int]):
     async def on_event(self, event: events.Event) -> None:
         """While the "terminal too small" notice shows, nothing is played blind: keys are dropped (Ctrl+C still
         quits). What counts is what the screen shows (its breakpoint classes), not the size the driver just
-        reported: a key typed before a resize belongs to the screen it was typed at."""
+        reported: a key typed before a resize belongs to the screen it was typed at.
+
+        A session's own input, as its app gets it, also takes it out of any cast (the driver took it out as the bytes
+        came; it may have joined again since, at a frame drawn before this input was handled: what the input changes,
+        a scroll, a cursor, must be drawn for this terminal, not dropped as a follower's)."""
+        if isinstance(event, events.Key | events.Paste | events.MouseEvent) and not event.is_forwarded:
+            driver = self._driver_hosted
+            if driver is not None and driver.in_cast:
+                driver.leave_cast()
         if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
             await self._typed(event)
             return

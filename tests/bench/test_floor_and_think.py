@@ -73,7 +73,9 @@ def test_the_targets_are_reported_against_the_floor(result: dict) -> None:
     block = text[text.index("targets (issue 23") :].splitlines()[1:]
     assert len(block) == len(entries)  # the report's block and --json hold the same targets
     for line, (key, e) in zip(block, entries.items(), strict=True):
-        assert e["value"] > 0 and e["verdict"] in (PASS, MISS), key
+        # (one more spectator shares a drawing: a tenth of a millisecond, within the runs' noise, may come out below 0)
+        assert isinstance(e["value"], int | float) if key == "spectator_cost" else e["value"] > 0, key
+        assert e["verdict"] in (PASS, MISS), key
         assert line.split()[0] == e["verdict"] and e["figure"] in line and f"{e['value']} ms" in line
         if key != "spectator_cost":
             assert e["floor"] > 0 and e["ratio"] == round(e["value"] / e["floor"], 2)

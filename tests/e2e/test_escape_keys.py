@@ -23,6 +23,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
+from dixit_tui.ssh import driver as driver_module
 from dixit_tui.ssh.session_runner import SessionIdentity
 from dixit_tui.ssh.terminal import TerminalInfo
 from tests.e2e.harness import HOST, PtyClient, running_server, wait_for
@@ -100,9 +101,13 @@ async def test_esc_then_a_key_are_both_keys_at_any_gap(
 
 
 @pytest.mark.same_on_two_workers
-async def test_esc_then_a_key_in_one_packet_and_a_real_alt_combination(tmp_path: Path) -> None:
+async def test_esc_then_a_key_in_one_packet_and_a_real_alt_combination(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """ESC c in one write is Esc and c (no Alt bindings here); Alt+Backspace (ESC DEL) keeps its word-deleting key,
-    and arrow keys, also split across packets, stay arrow keys."""
+    and arrow keys, also split across packets, stay arrow keys (within the escape delay: made long here, so that a
+    loaded machine's gap between the two packets never exceeds it; one CI run read ESC [ B)."""
+    monkeypatch.setattr(driver_module, "_TICK_DELAY", 5.0)
     async with echo_server(tmp_path) as (port, apps):
         client, app = await echo_client(port, apps, "ana")
         client.send("\x1bc")
