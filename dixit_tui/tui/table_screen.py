@@ -217,6 +217,7 @@ class TableScreen(SameSizeResize, Screen[None]):
         self._dropping_recap: int | None = None  # the recap closing a key being dropped was typed at
         self._recap_told: int | None = None  # the last recap closing whose dropped keys were told of
         self._clue_label_box: ClueLabel | None = None
+        self._focus_kept: Widget | None = None  # the focus as a screen opened over this one (see on_screen_resume)
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
@@ -1137,6 +1138,7 @@ class TableScreen(SameSizeResize, Screen[None]):
 
     def on_screen_suspend(self) -> None:
         cast(RowCompositor, self._compositor).forget_rows()  # the screen on top draws over this one's rows
+        self._focus_kept = self.focused
 
     # --- a drawing shared with the other spectators (tui/watch_cast.py) ------------------------------------------
 
@@ -1173,6 +1175,10 @@ class TableScreen(SameSizeResize, Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the keys may have changed while a recap or a question was on top
+        if self.view.you is None and self.focused is not self._focus_kept:
+            # A spectator's table comes back as it was (Textual focused its board as help closed: a cursor that was
+            # not there, and a picture no longer the other spectators', whose drawing it then never shared again).
+            self.set_focus(self._focus_kept)
 
     def on_descendant_focus(self) -> None:
         if self.game is not None:
