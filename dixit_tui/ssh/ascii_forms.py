@@ -114,9 +114,3 @@ def _table() -> dict[int, str]:
 
 ASCII_FORMS: dict[int, str] = _Forms({code: chr(code) for code in range(0x80)} | _table())  # (ASCII: no lookups)
 """For `str.translate`: a code point -> its ASCII form, as wide (every code point outside ASCII)."""
-
-
-def ascii_forms(text: str) -> str:
-    """`text` all in ASCII: every line, block and mark in its ASCII form, every other character outside ASCII as
-    wide (terminal escape sequences are ASCII: unchanged)."""
-    return text.translate(ASCII_FORMS)

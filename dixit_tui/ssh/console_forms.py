@@ -110,9 +110,3 @@ class _Forms(dict[int, str]):
 
 CONSOLE_FORMS: dict[int, str] = _Forms({code: chr(code) for code in range(0x80)})
 """For `str.translate`: a code point -> its form in the console set, as wide."""
-
-
-def console_forms(text: str) -> str:
-    """`text` with every character outside the console set in a console-safe form as wide (escape sequences are
-    ASCII: unchanged)."""
-    return text.translate(CONSOLE_FORMS)

@@ -155,24 +155,6 @@ class SSHDriver(HostedDriver):
             return 0.0
         return self.WATCHER_FRAME_INTERVAL
 
-    # ---- capabilities -------------------------------------------------------------------------------
-
-    @property
-    def is_headless(self) -> bool:
-        return False
-
-    @property
-    def is_inline(self) -> bool:
-        return False
-
-    @property
-    def is_web(self) -> bool:
-        return False
-
-    @property
-    def can_suspend(self) -> bool:
-        return False
-
     # ---- messages -----------------------------------------------------------------------------------
 
     def send_message(self, message: Message) -> None:

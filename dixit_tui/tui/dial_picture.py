@@ -21,7 +21,6 @@ from dixit_tui.tui.vote_dial import DialLook, is_in, pending
 
 NO_CARDS = "No cards on the board."
 PAD = 1  # a blank cell either side of the dial's rows
-ROWS = 4  # the rule, the numbers, the arrow and the caption (3 without the arrow)
 
 
 def label(look: DialLook, slot: int) -> tuple[str, str]:

@@ -22,7 +22,7 @@ from dixit_tui.engine import Mode, Phase, Reveal
 from dixit_tui.engine.reveal import Outcome, SlotResult
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import Capabilities
-from dixit_tui.tui.picture import Picture, PictureCache, picture_text
+from dixit_tui.tui.picture import Picture, PictureCache
 from dixit_tui.tui.seat_rows import SeatLine, seat_lines
 from dixit_tui.tui.table_words import Words
 from dixit_tui.tui.wall_drawing import (
@@ -418,8 +418,3 @@ def wall_picture(view: TableView, width: int, height: int, caps: Capabilities, l
     those capabilities (made once, then looked up)."""
     key = (picture_key(view), width, height, caps, local)
     return _cache.picture(key, width, lambda: wall_lines(view, width, height, caps, local))
-
-
-def wall_text(picture: Picture) -> str:
-    """A picture as plain text, one line per row (for tests and reports)."""
-    return picture_text(picture)

@@ -132,10 +132,6 @@ class CardList(PictureView):
             self._cursor = index
             self._draw()
 
-    @property
-    def option_count(self) -> int:
-        return len(self.items)
-
     def place(self) -> tuple[object, ...]:
         """Where this list's own keys left it (the cursor, the first row shown): what its picture adds to the cards
         every screen of the table shows alike."""
@@ -172,13 +168,6 @@ class CardList(PictureView):
     def highlighted_key(self) -> str | None:
         index = self._cursor
         return self.items[index].key if index is not None and 0 <= index < len(self.items) else None
-
-    def highlight_key(self, key: str | None) -> bool:
-        for index, item in enumerate(self.items):
-            if item.key == key:
-                self.highlighted = index
-                return True
-        return False
 
     # --- drawing -----------------------------------------------------------------------------------------------
 
