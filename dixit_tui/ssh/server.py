@@ -86,8 +86,8 @@ MAC_ALGS = ["hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com", "u
 
 
 @dataclass(frozen=True)
-class Limits:
-    """Resource limits of the SSH server (all per server unless named per IP)."""
+class Limits(SessionLimits):
+    """Resource limits of the SSH server (all per server unless named per IP; those of one session inherited)."""
 
     login_timeout: float = 30.0
     """Seconds a client has to authenticate."""
@@ -108,32 +108,6 @@ class Limits:
     """Seconds a connection over `max_unauthenticated_per_ip` waits (not read) for a slot before it is refused."""
     max_connections_per_ip: int = 50
     max_connections: int = 1000
-    max_write_buffer: int = 1 << 20
-    """Bytes of output queued for one client (in its channel and its socket) before it is considered frozen and
-    disconnected."""
-    drain_timeout: float = 10.0
-    """Seconds a client's output may stay undrained (over 64 KB waiting) before it is disconnected."""
-    cpu_share: float = 0.1
-    """Share of one core a session's app may use on average; beyond it the session's input waits."""
-    cpu_burst: float = 0.3
-    """Seconds of loop time a session may use at once on top of `cpu_share` (its first screen is not counted)."""
-    max_size: tuple[int, int] = (300, 100)
-    """Largest terminal (columns, rows) rendered; bigger PTYs are clamped."""
-    input_rate: float = 64 * 1024
-    """Sustained input per session, bytes per second; more disconnects the client."""
-    input_burst: int = 256 * 1024
-    max_paste: int = 64 * 1024
-    """Characters in one bracketed paste; more disconnects the client."""
-    event_rate: float = 400.0
-    """Input events (keys, mouse reports, pastes) per session handed to its app per second; beyond it input waits."""
-    event_burst: int = 200
-    max_backlog: int = 16 * 1024
-    """Characters of typed input waiting to be handed on; more disconnects the client."""
-    resize_interval: float = 0.25
-    """Seconds between two window sizes handed to a session's app (a relayout each); the last size asked for wins."""
-    output_per_event: int = 512
-    """Bytes of a session's output that count as one input event against `event_rate` (input waits while the
-    session's screen updates are heavy)."""
     session_open_timeout: float = 30.0
     """Seconds an authenticated connection may stay open without opening its session."""
     moderation_refresh: float = 5.0
@@ -149,23 +123,6 @@ class Limits:
     input_window: int = 256 * 1024
     """Bytes of input a client may send ahead of what its session has read (the SSH receive window); a session
     holds at most about twice this much unread input."""
-
-    def session_limits(self) -> SessionLimits:
-        return SessionLimits(
-            max_size=self.max_size,
-            max_write_buffer=self.max_write_buffer,
-            input_rate=self.input_rate,
-            input_burst=self.input_burst,
-            max_paste=self.max_paste,
-            event_rate=self.event_rate,
-            event_burst=self.event_burst,
-            max_backlog=self.max_backlog,
-            drain_timeout=self.drain_timeout,
-            cpu_share=self.cpu_share,
-            cpu_burst=self.cpu_burst,
-            resize_interval=self.resize_interval,
-            output_per_event=self.output_per_event,
-        )
 
 
 DEFAULT_LIMITS = Limits()
@@ -689,9 +646,7 @@ class DixitSSHServer(asyncssh.SSHServer):
             elif process.term_type is None:
                 status = await self._run_headless(process, identity)
             else:
-                status = await run_pty_session(
-                    process, identity, self._app_factory, limits.session_limits(), self._state.app_setup
-                )
+                status = await run_pty_session(process, identity, self._app_factory, limits, self._state.app_setup)
             logger.info("connection #%d: session ended with status %d", self.connection_id, status)
         except (asyncssh.DisconnectError, ConnectionError) as gone:  # the client left: not a failure of ours
             logger.info("connection #%d: session ended, client gone (%s)", self.connection_id, type(gone).__name__)
@@ -715,7 +670,7 @@ class DixitSSHServer(asyncssh.SSHServer):
                 process.stderr.write(FULL_HEADLESS.encode())
             return 1
         if isinstance(process, _SessionProcess):
-            process.input_guard = InputGuard(limits.session_limits())
+            process.input_guard = InputGuard(limits)
         state.headless += 1
         try:
             return await run_command_session(process, identity, self._command_handler, hint=self._hint(identity))
