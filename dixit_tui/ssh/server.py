@@ -1,12 +1,4 @@
-"""The asyncssh server: authentication, connection caps, one session per connection.
-
-Usage (the game plugs in through `app_factory` and, for sessions without a PTY, `command_handler`):
-
-    acceptor = await start_server("0.0.0.0", 2222, Path("keys"), app_factory)
-    print(acceptor.port)
-    ...
-    await acceptor.shutdown()
-"""
+"""The asyncssh server: authentication, connection caps, one session per connection (`start_server`)."""
 
 from __future__ import annotations
 
@@ -373,10 +365,8 @@ def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
 
 
 PACKET_COST = 512
-"""Bytes each data packet of a session without a terminal counts for, at least, against `input_rate`: what a packet
-costs the server (decrypting it, checking it, handing it on) hardly depends on its size, so a flood of tiny packets
-(an unfinished line in 30-byte writes) is cut as early as a flood of full ones. A headless client sends a few lines
-a second; 128 packets a second, 512 at once, are far above that."""
+"""Bytes each data packet of a session without a terminal counts for, at least, against `input_rate`: a packet's
+cost hardly depends on its size, so a flood of tiny packets is cut as early as one of full ones."""
 
 
 class _SessionProcess(asyncssh.SSHServerProcess[bytes]):
@@ -769,11 +759,9 @@ _frozen = False
 
 
 def freeze_startup_objects() -> None:
-    """For a server process, once it has imported what it runs and before it builds anything else: the objects alive
-    now (modules, classes, functions) are moved out of the garbage collector's sight. They live as long as the
-    process, and every full collection walked them again (tens of milliseconds each, charged to whichever session
-    happened to allocate then). Not for processes that make and drop servers (tests): what is frozen is never
-    collected."""
+    """For a server process, once it has imported what it runs: the objects alive now live as long as the process,
+    so they are moved out of the collector's sight (each full collection walked them: tens of ms). Not for tests:
+    what is frozen is never collected."""
     global _frozen
     if _frozen:
         return
@@ -802,14 +790,8 @@ async def start_server(
     ask_invite: bool = False,
     app_setup: Sequence[AppSetup] = (),
 ) -> DixitAcceptor:
-    """Listen for SSH clients on host:port (port 0 picks a free port: see `.port`).
-
-    Every PTY session runs `app_factory(identity, terminal_info)`'s App through SSHDriver. Sessions without a
-    PTY go to `command_handler(identity, command, stdin, stdout) -> exit status`, or get a short answer
-    and exit status 2 when there is none.
-    Each of `app_setup` runs before each PTY session's app (work the apps of the process share: the caller knows
-    which; the transport does not).
-    """
+    """Listen for SSH clients on host:port (0: a free port, see `.port`). A PTY session runs `app_factory`'s App
+    (after each of `app_setup`); one without a PTY goes to `command_handler`, or gets a short answer (status 2)."""
     await check_work_measured()  # (only a warning in the log if the loop's work cannot be measured per session)
     host_key = ensure_host_key(Path(keys_dir))
     state = _ServerState(limits, fingerprint(host_key))
