@@ -285,15 +285,18 @@ class _ServerState:
 
     def waited(self, server: DixitSSHServer) -> str | None:
         """A waiting connection's turn came (or its wait ended): count it as logging in, or say why not."""
+        self._unqueue(server)
+        server.waiting = False
+        if self.unauthenticated[server.address] >= self.limits.max_unauthenticated_per_ip:
+            return BUSY_LOGINS
+        return self._login_slot(server)
+
+    def _unqueue(self, server: DixitSSHServer) -> None:
         queue = self.waiting.get(server.address)
         if queue is not None and server in queue:
             queue.remove(server)
             if not queue:
                 del self.waiting[server.address]
-        server.waiting = False
-        if self.unauthenticated[server.address] >= self.limits.max_unauthenticated_per_ip:
-            return BUSY_LOGINS
-        return self._login_slot(server)
 
     def authenticated(self, server: DixitSSHServer) -> None:
         self._leave_login(server)
@@ -302,11 +305,7 @@ class _ServerState:
         _decrement(self.connections, server.address)
         if server.waiting:
             server.waiting = False
-            queue = self.waiting.get(server.address)
-            if queue is not None and server in queue:
-                queue.remove(server)
-                if not queue:
-                    del self.waiting[server.address]
+            self._unqueue(server)
         elif server in self.logging_in:
             self._leave_login(server)
 
@@ -442,13 +441,17 @@ class DixitSSHServer(asyncssh.SSHServer):
         if self._watchdog is not None:
             self._watchdog.cancel()
             self._watchdog = None
+        self._release()
+        logger.debug("connection #%d closed: %s", self.connection_id, exc or "normally")
+        self._candidate_key = None
+
+    def _release(self) -> None:
+        """Give back what this connection counted in the server's state (once)."""
         if self._admitted:
             self._admitted = False
             self._state.release(self)
             if self._conn is not None:
                 self._state.live.discard(self._conn)
-        logger.debug("connection #%d closed: %s", self.connection_id, exc or "normally")
-        self._candidate_key = None
 
     def _refuse(self, reason: str) -> None:
         """Refuse with a reason the client can show (in the SSH disconnect message), logged in the summary."""
@@ -465,11 +468,7 @@ class DixitSSHServer(asyncssh.SSHServer):
     def drop(self) -> None:
         """Drop this connection now, its counts at once (the server needs the slot)."""
         self._cancel_timer()
-        if self._admitted:
-            self._admitted = False
-            self._state.release(self)
-            if self._conn is not None:
-                self._state.live.discard(self._conn)
+        self._release()
         if self._conn is not None:
             self._conn.abort()
 
@@ -498,11 +497,7 @@ class DixitSSHServer(asyncssh.SSHServer):
 
     def _leave(self, reason: str) -> None:
         """Refuse an admitted connection (its wait for a login slot ended without one)."""
-        if self._admitted:
-            self._admitted = False
-            self._state.release(self)
-            if self._conn is not None:
-                self._state.live.discard(self._conn)
+        self._release()
         self._pause(False)
         self._refuse(reason)
 
