@@ -423,11 +423,8 @@ class DixitApp(App[int]):
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
 
     def _prepare_screen(self, screen: Screen[Any], *, notice: bool = True) -> None:
-        """A new screen gets what it would otherwise get only once shown, each costing a restyle or a relayout of
-        all its widgets: the "terminal too small" notice (composed with it, when the terminal is too small already:
-        otherwise it is mounted only if it becomes so, see `_on_resize`), and its breakpoint classes for the current
-        size (Textual sets them on its first Resize). Its first resume then keeps the styles it mounted with.
-        """
+        """A new screen gets, before it shows, what would otherwise cost a restyle or relayout once shown: the "terminal
+        too small" notice (when already too small) and its breakpoint classes for the current size."""
         if (
             notice
             and self._too_small(self.size)

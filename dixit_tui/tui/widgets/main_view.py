@@ -1,11 +1,6 @@
-"""`MainView`: the table's main region, one Line-API widget whose mode follows the view: the lobby, your hand, the
-board of the vote, or the end of the game (`tui/main_modes/`). It is not a stack of panes mounted and hidden: one
-widget, drawn from the picture of its mode.
-
-In the hand and the vote it is the list of numbered cards (`Hand`, `Board`: their cursor, keys, clicks and note,
-on the cards of the mode shown: each mode keeps its own). In the lobby and at the end it shows text, scrolled when
-taller than its room, and the lobby's buttons answer a click as their keys do. The clue box and the dial are real
-widgets under it, which the screen shows when they are used.
+"""`MainView`: the table's main region, one Line-API widget whose mode follows the view (`tui/main_modes/`): the
+lobby, your hand, the board of the vote, or the end of the game, not panes mounted and hidden. In the hand and the
+vote it is the list of numbered cards (`Hand`, `Board`); in the lobby and at the end, text that scrolls.
 """
 
 from __future__ import annotations
