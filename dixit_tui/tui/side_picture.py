@@ -182,8 +182,7 @@ def parts_of(width: int, frames: Frames) -> Parts:
 
 
 def side_picture(side: Side, parts: Parts) -> Picture:
-    """The column showing `side` with `parts` (of its width and styles): the same picture object for every session
-    showing the same (made once, then looked up)."""
+    """The column showing `side` with `parts`: the same picture object for every session showing the same."""
     if parts.width < 8:
         return ()
     return _cache.picture((side, parts), parts.width, lambda: side_lines(side, parts))
