@@ -9,6 +9,10 @@ bytes and is told its role.
 
 - A member that joins a cast with members already is a follower; the source is told (`source`): the new
   follower's terminal shows something else, so the source sends its whole screen again.
+- What the members show changes with the table, as every member's own screen would (a table update moves the focus
+  to the board): the source files its cast under the key of its picture now (`rekey`, after each of its frames), so
+  that a session quiet again, whose key is that of its picture now, finds it. A cast filed there already is the same
+  picture: the two become one (the re-filed cast's members follow the other's source).
 - A member leaves when it wants to (its own input, its app showing something else, its session ending). When the
   source leaves, the first follower is promoted (`source`): it takes what it held and sends its whole screen to
   every member. A follower that leaves is told (`left`): it takes what it held and draws its whole screen for
@@ -31,6 +35,9 @@ class CastMember(Protocol):
 
     def cast_role(self, role: CastRole) -> None:
         """This member's role changed (see `CastRole`); called from any member's context: it must only note it."""
+
+    def cast_moved(self, cast: ScreenCast) -> None:
+        """This member's cast became one with `cast` (`rekey`): it is a member of `cast` now (its role: told apart)."""
 
 
 class ScreenCast:
@@ -85,6 +92,30 @@ def join(key: Hashable, member: CastMember) -> ScreenCast:
         member.cast_role("follower")
         cast.source.cast_role("source")
     return cast
+
+
+def rekey(cast: ScreenCast, key: Hashable) -> ScreenCast:
+    """What `cast`'s members show is now the picture under `key` (its source's screen changed, as every member's own
+    would): the cast is filed under `key`, where a session that may join looks for it. If a cast is filed there
+    already, the two are one: `cast`'s members follow that cast's source from now on (each is moved, its source is told
+    `follower`, and that cast's source `source`: the new followers' terminals show its picture, but not its rows).
+    Returns the cast they are members of."""
+    if key == cast.key or not cast.members:
+        return cast
+    if _casts.get(cast.key) is cast:
+        del _casts[cast.key]
+    other = _casts.get(key)
+    if other is None:
+        cast.key = key
+        _casts[key] = cast
+        return cast
+    members, cast.members = cast.members, []
+    other.members.extend(members)
+    for member in members:
+        member.cast_moved(other)
+    members[0].cast_role("follower")
+    other.source.cast_role("source")
+    return other
 
 
 def leave(cast: ScreenCast, member: CastMember) -> None:
