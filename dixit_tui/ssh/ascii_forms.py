@@ -1,11 +1,8 @@
 """The ASCII forms of what the app draws, for a terminal whose client does not declare UTF-8 (`LANG=C`).
 
-One cell for one cell: each line, corner, block and mark becomes ASCII of the same width, so the picture keeps its
-layout (`╭─ Seats ─╮` -> `+- Seats -+`, `✎◷♛` -> `SwH`, `▶ 3` -> `> 3`). Applied to a session's output as it is sent
-(`SSHDriver.flush`), so every screen, Textual's own widgets included, is covered by this one table. Any other character
-outside ASCII (what players typed: a clue `déjà vu`, a name `zoé`, CJK or emoji chat) becomes ASCII as wide as the
-terminal draws it: its letter without accents (`é` -> `e`), else `?` for each cell (`猫` -> `??`), and nothing for a
-mark of no width (a combining accent, a joiner). The line mode sends its lines through the same table."""
+One cell for one cell, so the layout holds (`╭─ Seats ─╮` -> `+- Seats -+`, `✎◷♛` -> `SwH`); applied to a session's
+output as it is sent (`SSHDriver.flush`), so every screen is covered. Other characters (what players typed) become
+ASCII as wide: the letter sans accents (`é` -> `e`), else `?` a cell (`猫` -> `??`), none for a zero-width mark."""
 
 from __future__ import annotations
 
@@ -114,9 +111,3 @@ def _table() -> dict[int, str]:
 
 ASCII_FORMS: dict[int, str] = _Forms({code: chr(code) for code in range(0x80)} | _table())  # (ASCII: no lookups)
 """For `str.translate`: a code point -> its ASCII form, as wide (every code point outside ASCII)."""
-
-
-def ascii_forms(text: str) -> str:
-    """`text` all in ASCII: every line, block and mark in its ASCII form, every other character outside ASCII as
-    wide (terminal escape sequences are ASCII: unchanged)."""
-    return text.translate(ASCII_FORMS)

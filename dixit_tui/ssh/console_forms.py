@@ -1,13 +1,9 @@
 """The console forms of what the app draws, for a terminal whose fonts hold a few hundred glyphs (`TERM=linux`, the
 Linux virtual console; the VT100 family), though its client declares UTF-8.
 
-Such a font (512 glyphs at most, typically CP437's set or Lat2) has the single and double box-drawing lines, the full
-and half blocks and shades, arrows, `•►◄▲▼♥♦♣♠♪` and the Latin-1 letters, but not the rounded corners, the eighth
-blocks of Textual's tall borders or marks such as `⏱✎♛◷⚙✍`: those come out as blanks or diamonds. Here every
-character the console set holds stays itself (a player's `zoé` too); the rest gets a console-safe form of the same
-width: rounded lines -> light ones (`╭─╮` -> `┌─┐`), heavy -> double (`┏━┓` -> `╔═╗`), eighth blocks -> the nearest
-half block or line (`▊▎` -> `▌`, `▔▁` -> `─`), `▶◀✓` -> `►◄√`, anything else its ASCII form (`ssh.ascii_forms`:
-`✎` -> `S`, `猫` -> `??`). Applied to a session's output as it is sent (`SSHDriver.flush`), as the ASCII forms are."""
+Such a font (CP437's set or Lat2) lacks rounded corners, eighth blocks and marks such as `⏱✎♛`: they came out as
+blanks or diamonds. What the set holds stays itself; the rest gets a form as wide: rounded lines light (`╭─╮` ->
+`┌─┐`), heavy double, eighth blocks the nearest half block or line, `▶◀✓` -> `►◄√`, else its ASCII form."""
 
 from __future__ import annotations
 
@@ -110,9 +106,3 @@ class _Forms(dict[int, str]):
 
 CONSOLE_FORMS: dict[int, str] = _Forms({code: chr(code) for code in range(0x80)})
 """For `str.translate`: a code point -> its form in the console set, as wide."""
-
-
-def console_forms(text: str) -> str:
-    """`text` with every character outside the console set in a console-safe form as wide (escape sequences are
-    ASCII: unchanged)."""
-    return text.translate(CONSOLE_FORMS)

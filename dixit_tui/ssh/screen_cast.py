@@ -1,22 +1,11 @@
 """Terminals that show the same frames share one drawing: a cast, one source and its followers.
 
-Sessions whose apps would draw the very same frames (for dixit-tui: spectators of one table, same size and
-terminal; the app decides when, `HostedDriver.join_cast`) join one cast under a key. Its first member is the
-source: its app draws as always, and each frame's bytes, as sent to its own channel, are written to every
-follower's channel too (`SSHDriver.flush`). A follower's app does no work per update meanwhile (it holds what
-changes) and its own output is dropped. Knows nothing of tables, apps or SSH: a member is anything that takes
-bytes and is told its role.
-
-- A member that joins a cast with members already is a follower; the source is told (`source`): the new
-  follower's terminal shows something else, so the source sends its whole screen again.
-- What the members show changes with the table, as every member's own screen would (a table update moves the focus
-  to the board): the source files its cast under the key of its picture now (`rekey`, after each of its frames), so
-  that a session quiet again, whose key is that of its picture now, finds it. A cast filed there already is the same
-  picture: the two become one (the re-filed cast's members follow the other's source).
-- A member leaves when it wants to (its own input, its app showing something else, its session ending). When the
-  source leaves, the first follower is promoted (`source`): it takes what it held and sends its whole screen to
-  every member. A follower that leaves is told (`left`): it takes what it held and draws its whole screen for
-  itself.
+Sessions whose apps would draw the very same frames (spectators of one table, same size and terminal; the app
+decides when, `HostedDriver.join_cast`) join one cast under a key. Its first member, the source, draws as always and
+each frame's bytes go to every follower's channel too (`SSHDriver.flush`); a follower's app does no work per update
+(it holds what changes). A member is anything that takes bytes and is told its role (`Role`); when the source
+leaves, the first follower is promoted. The source files its cast under the key of what it shows now, after each frame
+(`rekey`: the table moves every member's picture alike); a cast filed there already and it become one.
 """
 
 from __future__ import annotations

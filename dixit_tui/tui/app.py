@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.color import Color
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -54,6 +53,7 @@ from dixit_tui.textual_host.screen_patches import (
 from dixit_tui.textual_host.shared_css import share_parsed_css
 from dixit_tui.textual_host.shared_styles import share_computed_styles
 from dixit_tui.tui.capabilities import FULL, Capabilities
+from dixit_tui.tui.css_variables import css_variables
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.name_note import name_note
 from dixit_tui.tui.table_screen import TableScreen
@@ -63,7 +63,6 @@ from dixit_tui.tui.watch_cast import cast_key
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
-FRAME_GREY = 0.4  # the frames' grey: this far from the background to the text (get_css_variables)
 NAME_NOTE_SECONDS = 15.0  # a shortened or cleaned name is said this long (longer than other notices)
 CAST_HELD_MAX = 200
 """Updates a session holds at most while it follows another's drawing (chat lines, reveals: kept, in order): beyond,
@@ -180,24 +179,8 @@ class DixitApp(App[int]):
         """Coordinator updates this app took (drew) while following: none (it holds them)."""
 
     def get_css_variables(self) -> dict[str, str]:
-        """As Textual's, with what a terminal of few colours or none needs (see the comments)."""
-        variables = super().get_css_variables()
-        if self.capabilities.few_colors:
-            # The frames' grey would become a dark grey or black, as the background (black): the foreground's grey.
-            variables["border-blurred"] = variables["foreground-darken-1"]
-        else:
-            # The frames (panels, the log's rule, the hand and the board, text boxes not focused): Textual's grey
-            # just off the background was colour 233 on 234 in a 256-colour terminal (found in a playtest). A mid
-            # grey, clearly seen and still quieter than text: #6B6B6B on #1E1E1E (256 colours: 241 on 234).
-            surface, foreground = Color.parse(variables["surface"]), Color.parse(variables["foreground"])
-            variables["border-blurred"] = surface.blend(foreground, FRAME_GREY).hex
-        variables["placeholder-text-style"] = "none"  # (the theme's grey tells a placeholder from typed text)
-        if self.capabilities.colors == "none":
-            # What colour alone showed (NO_COLOR sends none): a text box's cursor, the highlighted row of a list, a
-            # text box's placeholder.
-            variables["input-cursor-text-style"] = "reverse"
-            variables["block-cursor-text-style"] = "bold reverse"
-            variables["placeholder-text-style"] = "italic"  # (Textual draws dim as a fainter colour: none here)
+        """As Textual's, with what a terminal of few colours or none needs (`css_variables`: once per process)."""
+        variables = css_variables(self.current_theme, self.capabilities, super().get_css_variables)
         self.theme_variables = variables
         return variables
 
@@ -440,11 +423,8 @@ class DixitApp(App[int]):
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
 
     def _prepare_screen(self, screen: Screen[Any], *, notice: bool = True) -> None:
-        """A new screen gets what it would otherwise get only once shown, each costing a restyle or a relayout of
-        all its widgets: the "terminal too small" notice (composed with it, when the terminal is too small already:
-        otherwise it is mounted only if it becomes so, see `_on_resize`), and its breakpoint classes for the current
-        size (Textual sets them on its first Resize). Its first resume then keeps the styles it mounted with.
-        """
+        """A new screen gets, before it shows, what would otherwise cost a restyle or relayout once shown: the "terminal
+        too small" notice (when already too small) and its breakpoint classes for the current size."""
         if (
             notice
             and self._too_small(self.size)

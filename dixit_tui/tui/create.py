@@ -52,13 +52,9 @@ class Choice(RadioButton):
 
 
 class Choices(RadioSet):
-    """A radio set whose keyboard highlight starts on its chosen option when it gets the focus (Textual's starts on
-    the first option: Left from "8 s" picked "30 s", found by a playtest), and stops at either end of the row.
-
-    Textual's RadioSet wraps round: Right, Right on the 2-choice Rules row was back on "refresh" (a playtest). A row's
-    options are in order (off, 5 s ... 30 s; 1 min ... 5 min), read left to right: Right means "further right", and
-    held down it ends on the last option, as the cursor of a text box ends at its last character; Left from the
-    first option stays there. A person sees where the highlight is and never has to count round."""
+    """A radio set whose highlight starts on its chosen option when it gets the focus (Textual's starts on the first:
+    Left from "8 s" picked "30 s") and stops at either end of the row (Textual's wraps round: Right, Right on a
+    2-choice row was back where it started). Found by playtests."""
 
     def on_focus(self) -> None:
         pressed = self.pressed_button
@@ -254,9 +250,8 @@ class CreateScreen(SameSizeResize, ModalScreen[TableOptions | None]):
         return super().dismiss(result)
 
     def _gone(self) -> bool:
-        """Closed already (Esc typed with the key that opened it), or its fields taken down with the app (the
-        connection closed as it opened): events still queued for it (its mount, changes of its fields) find nothing
-        to do."""
+        """Closed already (Esc typed with the key that opened it) or taken down with the app: events still queued
+        for it find nothing to do."""
         return self._dismissed or not self.query("#deck-base")
 
     def on_mount(self) -> None:

@@ -1,8 +1,5 @@
 """The lobby: the open tables (live), and every way to a table: create, join by code, join or watch the selected
-table, reconnect with a code.
-
-Player text (names, host names, codes typed by users) is shown only through `Content` built from plain strings,
-never through markup.
+table, reconnect with a code. Player text is shown only through `Content` built from plain strings, never markup.
 """
 
 from __future__ import annotations

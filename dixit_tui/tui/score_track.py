@@ -1,12 +1,9 @@
 """The score track's rows (pure; drawn in the side column, `tui.side_picture`): every seat's marker (its seat
 number, as in the seats panel) above an evenly ticked ruler.
 
-A seat alone at its place shows its marker; seats tied at one place show one letter there (`a`, reversed) and
-the legend says whose it is (`a: 1 2 3`): written side by side the tied markers ran over the next scores' columns.
-Marks that would touch go on the next row. The ruler's ticks
-are evenly spaced (every 1, 2, 5, 10... points, whichever fits), numbered where the numbers fit, and it runs from 0
-to the goal (standard games) or past it when someone went further, so a score is always where it belongs, never
-folded into a `30+`. A dim legend underneath says what the digits are and what the goal is.
+Seats tied at one place show one letter there (`a`, reversed) and the legend says whose it is (`a: 1 2 3`); marks
+that would touch go on the next row. The ticks are even (every 1, 2, 5, 10... points), and the ruler runs to the goal
+or past it, so a score is never folded into a `30+`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The seats panel's rows (pure: shared by the side column, `tui.side_picture`, and the wall): who sits where, their
 score, and their state in words or symbols (never colour alone).
 
-Narrow (under 32 cells) one line per seat with fixed symbol columns and a legend underneath:
-`1 ✎◷♛  ana (you)      12`. Wide, the name line plus a line of words: `host · storyteller · waiting`.
-Every name is player text: it only ever goes into Content as plain text.
+Narrow (under 32 cells) one line a seat with symbol columns and a legend (`1 ✎◷♛  ana (you)      12`); wide, a line
+of words under the name (`host · storyteller · waiting`). Names are plain text, never markup.
 """
 
 from __future__ import annotations

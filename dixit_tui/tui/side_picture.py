@@ -1,11 +1,8 @@
 """The side column as data: the seats panel, the score track (or the practice turn's help), each in a frame with its
 title, as one picture (`tui.picture`) of a width.
 
-Pure functions of (what the column shows of the view, its width, the frames' styles from the column's CSS) -> lines.
-A picture is kept per (those, width, styles): every session showing the same seats and scores alike at that width
-(the spectators of a table, the players but for their own seat's "(you)") gets the same picture object, made once.
-The terminal's capabilities reach it through the styles (16 colours: the theme's readable greys) and the SSH driver
-(ASCII forms of the lines and marks, no colour with NO_COLOR).
+Kept per (what it shows, width, styles): every session showing the same seats and scores at that width gets the
+same picture object.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """The table: seats, score track, clue, your hand, the board with its vote dial, the log and chat, host controls.
 
-The app hands this screen every `TableView` (`show_view`), each reveal (`show_reveal`), the end of the game
-(`show_over`) and each chat line (`add_chat`). The screen turns keys into calls of the player's session, reached
-through the `Host` it is given (`host.act(...)` shows a refusal as a notification). A status line always says what
-YOU should do now. What the screen says is written in `table_words`, as pure functions of the view and the screen's
-own choices; the screen puts those words into its widgets.
-
-Player text (names, clue, chat, card text) never goes into markup: every widget here is fed `Content` or rich
-`Text` built from plain strings, and widgets that could parse markup are created with `markup=False`.
+The app hands it every `TableView` (`show_view`), reveal, end and chat line; the screen turns keys into calls of the
+player's session through its `Host` (`host.act(...)` shows a refusal). What it says is written in `table_words`.
+Player text never goes into markup: widgets are fed `Content` or `Text` built from plain strings.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The wall at the end of the game (a team on a video call shares a spectator's screen), as data.
 
-The winner or winners in big letters (a team's number in team games), the final standings with each score and a bar
-for it, and what happens next: the host can start a rematch (everyone here, spectators too, moves to its lobby), or
-the table closes once everyone has left. Pure functions of (the spectator's view, width, capabilities) -> lines;
-player text only ever plain text in a segment.
+The winners in big letters, the final standings with a bar for each score, and what happens next (a rematch, or
+the table closes). Player text only ever plain text in a segment.
 """
 
 from __future__ import annotations

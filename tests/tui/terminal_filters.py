@@ -12,8 +12,7 @@ from rich.style import Style
 from textual.color import Color
 from textual.filter import LineFilter
 
-from dixit_tui.ssh.ascii_forms import ascii_forms
-from dixit_tui.ssh.console_forms import console_forms
+from dixit_tui.ssh.glyph_forms import in_glyphs
 
 
 def _sixteen(color: RichColor | None) -> RichColor | None:
@@ -39,11 +38,11 @@ class AsciiForms(LineFilter):
     """Each line, block and mark as the SSH driver sends it to a terminal without UTF-8."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        return [Segment(ascii_forms(text), style, control) for text, style, control in segments]
+        return [Segment(in_glyphs(text, "ascii"), style, control) for text, style, control in segments]
 
 
 class ConsoleForms(LineFilter):
     """Each line, block and mark as the SSH driver sends it to a console's small font (`TERM=linux`)."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        return [Segment(console_forms(text), style, control) for text, style, control in segments]
+        return [Segment(in_glyphs(text, "console"), style, control) for text, style, control in segments]

@@ -1,9 +1,8 @@
 """The table's log and chat in one feed, with a chat input. Log lines read `· text`, chat lines `name: text`, team
 lines (team mode: only your teammate sees them) `name (team): text`.
 
-Pure widget: it posts `ChatPanel.Send(text, team)` when the player presses Enter and never talks to a session. In
-team mode the box sends to the team or the table (`to_team`, shown before the box; ctrl+t switches). Every
-line is player text (names, clues, chat): it is written as rich `Text` built from plain strings, never markup.
+It posts `ChatPanel.Send(text, team)` on Enter and never talks to a session; in team mode the box sends to the team
+or the table (`to_team`; ctrl+t switches). Every line is rich `Text` built from plain strings, never markup.
 """
 
 from __future__ import annotations
