@@ -35,8 +35,7 @@ def seat_marker(seat: int) -> str:
 
 
 class SeatLine(NamedTuple):
-    """One seat as the seats panel shows it (a named tuple: compared and hashed without a Python call, as every
-    update looks the side column's picture up by its seats)."""
+    """One seat as the seats panel shows it (a named tuple: hashed fast, each update looks the picture up by it)."""
 
     seat: int
     name: str
