@@ -532,17 +532,20 @@ class DixitApp(App[int]):
 
     def post_display_hook(self) -> None:
         """A frame was written: a session not in a cast joins one if it may now (after a frame, so that what its app
-        drew for it is on its terminal before its frames come from another app)."""
+        drew for it is on its terminal before its frames come from another app); the source of a cast files it under
+        what it shows now."""
         if self._driver_hosted is not None:
             self._check_cast()
 
     def _check_cast(self) -> None:
         """Join a cast when this session may (`watch_cast.cast_key`). A member stays until its own input, a notice of
-        its own, or a screen over its table or instead of it (what the table changes, it changes for every member)."""
+        its own, or a screen over its table or instead of it (what the table changes, it changes for every member). A
+        cast's source files it under the key of what it shows now (a table update moves the focus to the board, as at
+        every member's screen: a session quiet again, whose key is of its screen now, must find the cast)."""
         if not self.screen_cast:  # (`serve --no-screen-cast`)
             return
         driver = self._driver_hosted
-        if driver is None or driver.in_cast or self._cast_taking or self._cast_following or self._exit:
+        if driver is None or driver.following or self._cast_taking or self._cast_following or self._exit:
             return
         if not self.screen_stack:
             return
@@ -554,7 +557,11 @@ class DixitApp(App[int]):
             quiet_for=time.monotonic() - driver.last_input,
             notice_shown=time.monotonic() < self._notice_until,
         )
-        if key is not None and not driver.in_cast and not self.update_pacing.held:
+        if key is None:
+            return
+        if driver.in_cast:
+            driver.rekey_cast(key)
+        elif not self.update_pacing.held:
             driver.join_cast(key)
 
     def _opens_a_screen(self, update: Update) -> bool:

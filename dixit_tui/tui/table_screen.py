@@ -210,7 +210,7 @@ class TableScreen(SameSizeResize, Screen[None]):
         self._dropping_recap: int | None = None  # the recap closing a key being dropped was typed at
         self._recap_told: int | None = None  # the last recap closing whose dropped keys were told of
         self._clue_label_box: ClueLabel | None = None
-        self._focus_kept: Widget | None = None  # the focus as a screen opened over this one (see on_screen_resume)
+        self._focus_kept: Widget | None = None  # the focus it comes back with from under a screen (on_screen_resume)
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
@@ -719,6 +719,7 @@ class TableScreen(SameSizeResize, Screen[None]):
         elif game.phase == Phase.VOTE:
             target = self._main()  # the vote dial's keys while you vote, else the cursor to read the cards
         self.set_focus(target)
+        self._focus_kept = self.focused  # (also while a screen is over this one: it comes back with the phase's focus)
 
     def _keep_typed_clue(self, previous: TableView) -> None:
         """The turn moved on while you typed a clue: the text stays unsent, with a notice (once). A new turn or game
@@ -1157,8 +1158,8 @@ class TableScreen(SameSizeResize, Screen[None]):
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the keys may have changed while a recap or a question was on top
         if self.view.you is None and self.focused is not self._focus_kept:
-            # A spectator's table comes back as it was (Textual focused its board as help closed: a cursor that was
-            # not there, and a picture no longer the other spectators', whose drawing it then never shared again).
+            # A spectator's table comes back as it was, or where the phase put the keyboard meanwhile: as every other
+            # spectator's (its picture is theirs: `cast_state`). Its first resume, as it opens, keeps the phase's.
             self.set_focus(self._focus_kept)
 
     def on_descendant_focus(self) -> None:
