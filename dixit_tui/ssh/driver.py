@@ -320,9 +320,21 @@ class SSHDriver(HostedDriver):
         if self._resize_wanted is not None:  # (a size not handed to the app yet: its drawing is not the terminal's)
             return
         self.flush()  # (what this session's app drew so far is its own)
+        self._cast = screen_cast.join(self._full_cast_key(key), self)
+
+    def rekey_cast(self, key: Hashable) -> None:
+        """This session draws for its cast, and what it draws is now under `key` (the table moved its picture on, as
+        every member's): the cast is filed under it (`screen_cast.rekey`; one filed there already and this one become
+        one)."""
+        cast = self._cast
+        if cast is None or cast.members[0] is not self or self._output_closed or self._resize_wanted is not None:
+            return
+        screen_cast.rekey(cast, self._full_cast_key(key))
+
+    def _full_cast_key(self, key: Hashable) -> Hashable:
+        """The app's `key` with what this driver adds to the bytes of a frame (see `join_cast`)."""
         terminal = self._terminal
-        full_key = (key, self._size, terminal.glyphs, terminal.color_system, terminal.no_color, self._mouse)
-        self._cast = screen_cast.join(full_key, self)
+        return (key, self._size, terminal.glyphs, terminal.color_system, terminal.no_color, self._mouse)
 
     def leave_cast(self, *, everyone: bool = False) -> None:
         cast, self._cast = self._cast, None
@@ -361,6 +373,9 @@ class SSHDriver(HostedDriver):
         app = self._app
         if isinstance(app, CastApp):
             app.cast_role_changed(role)
+
+    def cast_moved(self, cast: screen_cast.ScreenCast) -> None:
+        self._cast = cast
 
     def _had_input(self) -> None:
         """Input of this session's own came (handed to its app later): it no longer follows another's frames."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import inspect
 import itertools
@@ -750,17 +751,11 @@ class DixitAcceptor(asyncssh.SSHAcceptor):
             logger.warning("listener did not close within %.1fs", timeout)
 
 
-_frozen = False
-
-
+@functools.cache
 def freeze_startup_objects() -> None:
     """For a server process, once it has imported what it runs: the objects alive now live as long as the process,
     so they are moved out of the collector's sight (each full collection walked them: tens of ms). Not for tests:
     what is frozen is never collected."""
-    global _frozen
-    if _frozen:
-        return
-    _frozen = True
     gc.collect()  # (garbage made so far is freed, not frozen)
     gc.freeze()
     # Textual makes and drops many small objects per frame (strips, segments, caches): with the default 700, a young

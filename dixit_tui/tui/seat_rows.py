@@ -35,8 +35,7 @@ def seat_marker(seat: int) -> str:
 
 
 class SeatLine(NamedTuple):
-    """One seat as the seats panel shows it (a named tuple: compared and hashed without a Python call, as every
-    update looks the side column's picture up by its seats)."""
+    """One seat as the seats panel shows it (a named tuple: hashed fast, each update looks the picture up by it)."""
 
     seat: int
     name: str
@@ -160,14 +159,3 @@ def seat_rows(line: SeatLine, width: int) -> tuple[Content, ...]:
 def legend_rows(used: frozenset[str], width: int) -> list[Content]:
     """The legend of the symbols `used`, packed at `width`."""
     return pack_legend((f"{symbol} {word}" for symbol, word in LEGEND if symbol in used), width, "  ")
-
-
-def render_seats(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
-    if width <= 0:
-        return []
-    out: list[Content] = []
-    for line in lines:
-        out.extend(seat_rows(line, width))
-    if lines and width < WIDE:
-        out.extend(legend_rows(frozenset("".join(line.symbols() for line in lines)), width))
-    return out

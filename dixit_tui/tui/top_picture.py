@@ -62,8 +62,7 @@ counts = _cache.counts
 
 
 def top_picture(bar: Words, status: Words, rows: int, width: int, styles: TopStyles) -> Picture:
-    """The top lines at `width`: the same picture object for every session showing the same (made once, then
-    looked up)."""
+    """The top lines at `width`: the same picture object for every session showing the same."""
     if width <= 2:
         return ()
     key = (bar, status, rows, width, styles)

@@ -34,14 +34,9 @@ def winners_of(view: TableView) -> tuple[str, Words]:
         return label, Words.of(
             (label.capitalize(), "bold"), " (", words.name_list(names, 12), f") won with {words.plural(top, 'point')}."
         )
-    if len(names) > 2:  # (their names in big letters would fill the wall)
-        return f"{len(names)} winners", Words.of(
-            words.name_list(names, 12), f" share the win with {words.plural(top, 'point')}."
-        )
-    if len(names) > 1:
-        return " and ".join(names), Words.of(
-            words.name_list(names, 12), f" share the win with {words.plural(top, 'point')}."
-        )
+    if len(names) > 1:  # (more than two names in big letters would fill the wall)
+        banner = f"{len(names)} winners" if len(names) > 2 else " and ".join(names)
+        return banner, Words.of(words.name_list(names, 12), f" share the win with {words.plural(top, 'point')}.")
     return names[0], Words.of((names[0], "bold"), f" won with {words.plural(top, 'point')}.")
 
 
