@@ -205,13 +205,6 @@ INTERNALS: tuple[Internal, ...] = (
     ),
     Internal(
         "textual/screen.py",
-        "Screen._screen_resized",
-        "patched: a Resize to the size a screen is laid out at lays nothing out (read: _compositor.size)",
-        "dixit_tui/textual_host/screen_patches.py",
-        "5225534965f9847d",
-    ),
-    Internal(
-        "textual/screen.py",
         "Screen._on_layout",
         "patched: a layout asked for before a new screen's first layout is answered by it",
         "dixit_tui/textual_host/screen_patches.py",

@@ -106,9 +106,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/widget.py:AwaitMount.__await__": {
         "05816ca4ba646c86": "8.0.0-8.2.8",
     },
-    "textual/screen.py:Screen._screen_resized": {
-        "5225534965f9847d": "8.0.0-8.2.8",
-    },
     "textual/screen.py:Screen._on_layout": {
         "bc3e2f97c400c6e1": "8.0.0-8.2.8",
     },

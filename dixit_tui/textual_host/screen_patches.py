@@ -3,12 +3,13 @@ extra styling or layout of a first screen was paid by every session that opened)
 
 `DixitApp.push_screen` prepares a new screen (breakpoint classes set, the "terminal too small" notice composed with it)
 and marks it (`mark_styled_at_mount`): its first resume keeps the styles its widgets mounted with, the layout that
-resume makes answers the layouts asked for before it, and a Resize to the size a screen is laid out at lays nothing
-out again.
+resume makes answers the layouts asked for before it. (A Resize to the size a screen is laid out at is dropped by
+the screens themselves, `tui/same_size_resize.py`, the app's default screen too: the patch of `Screen._screen_resized`
+that did it cost +1.5% of a join's Python calls, +1.4% of the lobby's without it, and went, 2026-12-07.)
 
-Switched off (tests/tui/patch_cost.py, 2026-12-07, after issue 23 removed the other app-level patches): a join +29%
-Python calls, opening the lobby +21% (the first resume keeping styles +28%; the first layout answering the others
-+6.5% and the same-size Resize +5.3%, each also keeping a new table screen to one layout and one drawing:
+Switched off (tests/tui/patch_cost.py, 2026-12-07, after issue 23 removed the other app-level patches): a join +26.5%
+Python calls, opening the lobby +22.5% (the first resume keeping styles +26.6% / +22.6%; the first layout answering
+the others +2.8% / +2.0%, which also keeps a new table screen to one layout and one drawing:
 tests/tui/test_first_layout.py, test_join_work.py).
 """
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 from textual import _time, events, messages
-from textual.geometry import Size
 from textual.screen import Screen
 
 from dixit_tui.textual_host.styled_lines import share_styled_lines
@@ -26,8 +26,6 @@ _resume_patched = False
 _FRESH = "_dixit_styled_at_mount"
 LAID_OUT = "_dixit_laid_out_at_resume"
 """Set on a screen whose first resume laid it out (see `mark_styled_at_mount`): when that layout started."""
-SAME_SIZE_NO_LAYOUT = "_dixit_same_size_no_layout"
-"""An App class attribute: True where a Resize to the size a screen is laid out at lays nothing out again."""
 
 
 def mark_styled_at_mount(screen: Screen[Any]) -> None:
@@ -39,7 +37,7 @@ def mark_styled_at_mount(screen: Screen[Any]) -> None:
 
 
 def install_screen_patches() -> None:
-    """The patches of Textual's Screen that `mark_styled_at_mount` relies on, and the same-size Resize one; and the
+    """The patches of Textual's Screen that `mark_styled_at_mount` relies on; and the
     widgets' styled lines shared by every session (`styled_lines`). Idempotent."""
     _keep_styles_on_first_resume()
     share_styled_lines()
@@ -96,20 +94,4 @@ def _keep_styles_on_first_resume() -> None:
 
     Screen._on_layout = layout_once  # type: ignore[method-assign]
 
-    screen_resized = Screen._screen_resized
-
-    def resized_when_size_changed(self: Screen[Any], size: Size) -> None:
-        """In apps that opt in (SAME_SIZE_NO_LAYOUT), a screen told the size it is laid out at already, with no layout
-        pending, is not laid out again. A screen's first layout sends the screen a Resize, and Textual then laid out
-        the screen and every screen below it again, at the same size (twice per screen for a new session)."""
-        if (
-            getattr(self.app, SAME_SIZE_NO_LAYOUT, False)
-            and self._compositor.size == size
-            and not self._layout_required
-            and self._compositor.widgets
-        ):
-            return
-        screen_resized(self, size)
-
-    Screen._screen_resized = resized_when_size_changed  # type: ignore[method-assign]
     _resume_patched = True

@@ -55,7 +55,7 @@ async def test_a_join_lays_the_table_out_once_and_draws_it_once(monkeypatch: pyt
         assert isinstance(app.screen, TableScreen)
         assert f"Dixit · table {view.code}" in screen_text(app)
         # (before: the empty default screen 6 times, the table 4 times, and the table drawn whole twice)
-        assert work.layouts == {"Screen": 1, "TableScreen": 1}
+        assert work.layouts == {"DefaultScreen": 1, "TableScreen": 1}
         assert work.full_frames == 1
 
 
@@ -67,7 +67,7 @@ async def test_the_lobby_is_laid_out_once(monkeypatch: pytest.MonkeyPatch) -> No
         assert isinstance(app.screen, LobbyScreen)
         assert "Welcome, ana!" in screen_text(app)
         assert work.layouts["LobbyScreen"] == 1
-        assert work.layouts["Screen"] <= 1
+        assert work.layouts["DefaultScreen"] <= 1
         # (it is laid out while the app starts, when Textual renders but does not show a frame: it is drawn after)
 
 
