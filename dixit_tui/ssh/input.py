@@ -7,9 +7,9 @@ per second; the rest waits in a capped queue (`SessionLimits.max_backlog`).
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
+
+from dixit_tui.ssh.guard import TokenBucket
 
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
@@ -109,21 +109,12 @@ class PasteSplitter:
         self._paste.append(text)
 
 
-class EventPacer:
+class EventPacer(TokenBucket):
     """A token bucket on input events (a key, a mouse report, a paste): `take` says how long to wait first."""
-
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self._rate = rate
-        self._burst = float(burst)
-        self._tokens = self._burst
-        self._clock = clock
-        self._last = clock()
 
     def take(self, count: int) -> float:
         """Spend `count` events; returns the seconds to wait before handing on more (0 when within the rate)."""
-        now = self._clock()
-        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
-        self._last = now
+        self._refill()
         self._tokens -= count
         return 0.0 if self._tokens >= 0 else -self._tokens / self._rate
 

@@ -3,7 +3,7 @@
 Sessions whose apps would draw the very same frames (spectators of one table, same size and terminal; the app
 decides when, `HostedDriver.join_cast`) join one cast under a key. Its first member, the source, draws as always and
 each frame's bytes go to every follower's channel too (`SSHDriver.flush`); a follower's app does no work per update
-(it holds what changes). A member is anything that takes bytes and is told its role (`Role`); when the source
+(it holds what changes). A member is anything that takes bytes and is told its role (`CastRole`); when the source
 leaves, the first follower is promoted. The source files its cast under the key of what it shows now, after each frame
 (`rekey`: the table moves every member's picture alike); a cast filed there already and it become one.
 """

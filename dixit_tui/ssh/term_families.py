@@ -1,4 +1,4 @@
-"""Which TERM names are consoles (a font of a few hundred glyphs: sent in `ssh.console_forms`; at most 16 colours)
+"""Which TERM names are consoles (a font of a few hundred glyphs: sent in `ssh.glyph_forms`; at most 16 colours)
 and which draw all of Unicode in 8 or 16 colours whatever COLORTERM says; each entry's reason from its terminfo entry
 (ncurses' misc/terminfo.src). Any other TERM: colours from its name and COLORTERM, all of Unicode."""
 

@@ -36,8 +36,8 @@ class TerminalInfo:
 
     @property
     def glyphs(self) -> Glyphs:
-        """The characters this session is drawn with (`SSHDriver.flush`): "ascii" without UTF-8 (`ssh.ascii_forms`),
-        "console" for a console's small font (`TERM=linux`, `cons25`, `vt220`...: `ssh.console_forms`), else
+        """The characters this session is drawn with (`SSHDriver.flush`): "ascii" without UTF-8 (`ssh.glyph_forms`),
+        "console" for a console's small font (`TERM=linux`, `cons25`, `vt220`...: `ssh.glyph_forms`), else
         "unicode"."""
         return glyph_set(self.term_type, utf8=self.utf8)
 

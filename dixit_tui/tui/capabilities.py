@@ -19,7 +19,7 @@ class Capabilities:
     """False: the client's LC_ALL / LC_CTYPE / LANG named another character set (`LANG=C`): ASCII only."""
     console: bool = False
     """A console's small font (`TERM=linux`, `cons25`, `vt220`...): the SSH driver sends what it lacks in console
-    forms (`ssh.console_forms`), and a key drawn as a mark it lacks reads as a word (⏎: Enter)."""
+    forms (`ssh.glyph_forms`), and a key drawn as a mark it lacks reads as a word (⏎: Enter)."""
 
     @property
     def few_colors(self) -> bool:

@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
+from textual.style import Style as TextStyle
 from textual.widgets import Button, DataTable, Input, Label, Static
 
 from dixit_tui.coordinator import QueueUpdate, TableOptions, TableSummary
@@ -25,7 +26,9 @@ from dixit_tui.tui.create import CreateScreen
 from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.leaderboard import LeaderboardScreen
 from dixit_tui.tui.same_size_resize import SameSizeResize
+from dixit_tui.tui.text_row import BOLD
 from dixit_tui.tui.widgets.keybar import KeyBar
+from dixit_tui.tui.widgets.table_list import TableList
 
 
 def same_content(a: Content, b: Content) -> bool:
@@ -54,14 +57,6 @@ def shell_hint(name: str, host: str | None, port: int | None, code: str | None) 
     user = ssh_user(name)
     port_option = "-p PORT " if port is None else ("" if port == 22 else f"-p {port} ")
     return f"ssh -t {port_option}{user}@{host or 'HOST'} join {code or 'CODE'}"
-
-
-class TableList(DataTable[Text]):
-    """The open tables, one row each; Enter (or a click on the selected row) joins."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Join"),
-    ]
 
 
 class NamePrompt(SameSizeResize, ModalScreen[str | None]):
@@ -209,7 +204,7 @@ class LobbyScreen(SameSizeResize, Screen[None]):
         yield Static(id="welcome")
         with Vertical(id="tables-box") as box:
             box.border_title = "Open tables"
-            table = TableList(id="tables", cursor_type="row", zebra_stripes=False)
+            table = TableList(id="tables")
             for label, key, width in COLUMNS:
                 table.add_column(Text(label), key=key, width=width)
             yield table
@@ -261,32 +256,37 @@ class LobbyScreen(SameSizeResize, Screen[None]):
             return  # (a lobby update that changes nothing this list shows)
         self._shown = shown
         if kept is not None:  # a seat of yours is kept in a running game: the first line says where, Enter returns
-            first: tuple[str | tuple[str, str], ...] = (
+            first: tuple[str | tuple[str, TextStyle], ...] = (
                 "Welcome back, ",
-                (self.player_name(), "bold"),
+                (self.player_name(), BOLD),
                 "! Your seat at table ",
-                (kept, "bold"),
+                (kept, BOLD),
                 " is kept: Enter on it returns you to your game.",
             )
         else:
-            first = ("Welcome, ", (self.player_name(), "bold"), "! Join a table, watch one, or create your own.")
-        queued = ("\n", (self._queued, "bold"), " Press g again to leave the queue.") if self._queued else ()
+            first = ("Welcome, ", (self.player_name(), BOLD), "! Join a table, watch one, or create your own.")
+        queued = ("\n", (self._queued, BOLD), " Press g again to leave the queue.") if self._queued else ()
         self.query_one("#welcome", Static).update(
-            Content.assemble(*first, *queued, *(("\n", ("Notice: ", "bold"), motd) if motd else ()))
+            Content.assemble(*first, *queued, *(("\n", ("Notice: ", BOLD), motd) if motd else ()))
         )
         table = self.query_one("#tables", TableList)
         selected = self.selected_code()
-        table.clear()
-        for summary in tables:
-            table.add_row(
-                Text(summary.code),
-                Text(mode_text(summary.label)),
-                Text(f"{summary.players}/{summary.seats}"),
-                Text(summary.status),
-                Text(timer_text(summary.turn_seconds)),
-                Text(host_text(summary.host, summary.bots_only)),
-                key=summary.code,
-            )
+        table.list_rows(
+            [
+                (
+                    summary.code,
+                    (
+                        summary.code,
+                        mode_text(summary.label),
+                        f"{summary.players}/{summary.seats}",
+                        summary.status,
+                        timer_text(summary.turn_seconds),
+                        host_text(summary.host, summary.bots_only),
+                    ),
+                )
+                for summary in tables
+            ]
+        )
         if kept is not None and kept in {t.code for t in tables} and kept != self._kept_selected:
             selected = self._kept_selected = kept  # your kept seat's table is the one selected (once)
         if selected is not None and selected in {t.code for t in tables}:
@@ -317,7 +317,7 @@ class LobbyScreen(SameSizeResize, Screen[None]):
     def _update_hint(self) -> None:
         code = self.hint_code()
         command = shell_hint(self.player_name(), self.host.ssh_host, self.host.ssh_port, code)
-        hint = Content.assemble("From your shell: ", (command, "bold"))
+        hint = Content.assemble("From your shell: ", (command, BOLD))
         if code is None and self._tables:  # (no table at all: the empty list says it)
             hint = Content.assemble(hint, "\n", NONE_OPEN_TEXT)
         if self._hint is None or not same_content(hint, self._hint):

@@ -59,8 +59,3 @@ class PictureCache:
     def clear(self) -> None:
         self._pictures.clear()
         self._lines.clear()
-
-
-def picture_text(picture: Picture) -> str:
-    """A picture as plain text, one line per row (for tests and reports)."""
-    return "\n".join(strip.text.rstrip() for strip in picture)

@@ -25,11 +25,9 @@ def scale(top: int, width: int) -> tuple[int, int, int]:
     for step in STEPS:
         ticks = max(1, -(-top // step))
         cells = (width - 1) // ticks
-        if cells >= MIN_CELLS:
-            return step, cells, ticks
-    step = STEPS[-1]
-    ticks = max(1, -(-top // step))
-    return step, max(1, (width - 1) // ticks), ticks
+        if cells >= MIN_CELLS or step == STEPS[-1]:
+            break
+    return step, max(1, cells), ticks
 
 
 def track_rows(scores: Sequence[tuple[int, int]], target: int | None, width: int) -> list[Content]:
@@ -75,16 +73,8 @@ def track_rows(scores: Sequence[tuple[int, int]], target: int | None, width: int
         lines.append(Content.assemble(*parts))
 
     goal = col(target) if target is not None and target < end else None  # the goal inside the ruler: ┃
-    ruler = []
-    for i in range(length):
-        if i == 0:
-            ruler.append("├")
-        elif i == length - 1:
-            ruler.append("┤")
-        elif i == goal:
-            ruler.append("┃")
-        else:
-            ruler.append("┼" if i % cells == 0 else "─")
+    ruler = ["┃" if i == goal else "┼" if i % cells == 0 else "─" for i in range(length)]
+    ruler[0], ruler[-1] = "├", "┤"
     lines.append(Content("".join(ruler)))
 
     # Numbers: 0, the goal and the end, then every k-th tick, each only where it does not crowd another number.

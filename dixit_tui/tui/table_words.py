@@ -237,12 +237,8 @@ def topbar(view: TableView, width: int, now: float) -> Words:
         else:
             tells = game.storytells
             parts.append((f"each tells {times(tells)}", f"{plural(tells, 'tell')} each"))
-        if game.practice:
-            parts.append(("practice turn", "practice"))
-            pile = len(parts)
-            parts.append((f"pile {game.draw_pile}", None))
-        elif game.phase != Phase.OVER:
-            parts.append((f"turn {game.turn}", f"turn {game.turn}"))
+        if game.practice or game.phase != Phase.OVER:
+            parts.append(("practice turn", "practice") if game.practice else (f"turn {game.turn}", f"turn {game.turn}"))
             pile = len(parts)
             parts.append((f"pile {game.draw_pile}", None))
         else:
@@ -893,16 +889,11 @@ def lock_choices(view: TableView) -> list[Words]:
 def remove_choices(view: TableView, marker: Callable[[int], str]) -> list[tuple[int, Words]]:
     """The players the host may remove, each as (seat, label): its marker, name, and whether it is offline; during
     a game, last, yourself (anyone may leave the game for good)."""
-    seats = []
-    for info in view.seats:
-        if info.removed or (info.seat == view.you and view.status != TableStatus.PLAYING):
-            continue
-        if info.seat == view.you:
-            continue  # added last
-        if not view.is_host:
-            continue
-        state = "" if info.connected else " (offline)"
-        seats.append((info.seat, _w((marker(info.seat), "bold"), "  ", info.name, state)))
+    seats = [
+        (info.seat, _w((marker(info.seat), "bold"), "  ", info.name, "" if info.connected else " (offline)"))
+        for info in view.seats
+        if view.is_host and not info.removed and info.seat != view.you
+    ]
     you = view.you
     if view.status == TableStatus.PLAYING and you is not None and not view.seats[you].removed:
         seats.append((you, _w((marker(you), "bold"), "  ", view.seats[you].name, " (you: leave the game for good)")))

@@ -249,8 +249,7 @@ def _as_in(line: SeatLine, reveal: Reveal) -> SeatLine:
 
 
 def reveal_shown(view: TableView) -> Reveal | None:
-    """The reveal the wall shows: the last turn's, from its scoring until the next clue is given (also when the
-    table does not hold it)."""
+    """The reveal the wall shows: the last turn's, from its scoring until the next clue (held by the table or not)."""
     game = view.game
     if game is None or game.last_reveal is None:
         return None
@@ -408,7 +407,6 @@ def picture_key(view: TableView) -> tuple[object, ...]:
 
 
 def wall_picture(view: TableView, width: int, height: int, caps: Capabilities, local: Local = NOTHING_LOCAL) -> Picture:
-    """The wall for `view` at `width` x `height`: the same picture object for every spectator of that size and
-    those capabilities (made once, then looked up)."""
+    """The wall for `view` at `width` x `height`: one picture object for every spectator of that size and caps."""
     key = (picture_key(view), width, height, caps, local)
     return _cache.picture(key, width, lambda: wall_lines(view, width, height, caps, local))

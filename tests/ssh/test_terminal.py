@@ -9,8 +9,7 @@ import pytest
 from rich.cells import cell_len
 
 from dixit_tui.serve import add_arguments, data_folders
-from dixit_tui.ssh.console_forms import CONSOLE_SET
-from dixit_tui.ssh.glyph_forms import in_glyphs
+from dixit_tui.ssh.glyph_forms import CONSOLE_SET, in_glyphs
 from dixit_tui.ssh.session_runner import connect_hint
 from dixit_tui.ssh.terminal import (
     build_terminal_info,

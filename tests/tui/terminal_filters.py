@@ -1,7 +1,7 @@
 """Line filters that show a snapshot as a kind of terminal draws it: each colour as the nearest of the 16 standard
 ones (`TERM=linux`: what the SSH session's colour system sends), each line and mark in the console form the SSH driver
-sends to a console's small font (`TERM=linux`, `ssh.console_forms`) or in the ASCII form it sends to a terminal
-without UTF-8 (`LANG=C`, `ssh.ascii_forms`). For the snapshot tests of the table and the wall."""
+sends to a console's small font (`TERM=linux`, `ssh.glyph_forms`) or in the ASCII form it sends to a terminal
+without UTF-8 (`LANG=C`, `ssh.glyph_forms`). For the snapshot tests of the table and the wall."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import re
 from dixit_tui.tui import banner_font
 from dixit_tui.tui import wall_picture as wall
 from dixit_tui.tui.capabilities import FULL, Capabilities
-from dixit_tui.tui.picture import picture_text
+from tests.tui.pictures import picture_text
 from tests.tui.wall_scenes import in_lobby, spectated
 
 ASCII = Capabilities(utf8=False, colors="none")

@@ -30,8 +30,7 @@ PICTURES = forget_with_shared(PictureCache())
 """The lists' pictures, for every session of the process (the board is the same at every screen of a table)."""
 
 DIALS = forget_with_shared(PictureCache(pictures=512, lines=2048))
-"""The vote dials' pictures, for every session of the process (`tui.dial_picture`): each voter's own, kept apart
-from the boards shared by every screen."""
+"""The vote dials' pictures (`tui.dial_picture`), for every session: each voter's own, kept apart from the boards."""
 
 _MOVES = frozenset({"up", "down", "home", "end", "pageup", "pagedown"})
 
@@ -70,6 +69,10 @@ class CardList(PictureView):
             height: auto;
             border: none;
             background: transparent;
+        }
+        &.-bare:focus {  /* (a spectator's hand keeps the keyboard through the turn: it looks the same) */
+            border: none;
+            background-tint: $foreground 0%;
         }
         &.-hint > .card-list--note {
             text-style: bold;
@@ -128,8 +131,7 @@ class CardList(PictureView):
             self._draw()
 
     def place(self) -> tuple[object, ...]:
-        """Where this list's own keys left it (the cursor, the first row shown): what its picture adds to the cards
-        every screen of the table shows alike."""
+        """Where this list's own keys left it (the cursor, the first row shown), beyond the cards every screen shows."""
         return (self._cursor, self._top)
 
     def show_items(self, items: Sequence[CardItem], *, highlight: str | None = None) -> None:
@@ -321,7 +323,7 @@ class Hand(CardList):
     _typed_ahead_to: Widget | None = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "select" and not self.can_choose:
+        if action == "select" and not (self.can_choose and self.items):
             return False
         return super().check_action(action, parameters)
 

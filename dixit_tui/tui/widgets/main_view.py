@@ -105,7 +105,9 @@ class MainView(Board, Hand, inherit_bindings=False):
         # one restyle at most (each class set on its own restyled the widget, its component classes and scroll bars:
         # half the work of a phase change); the hand and the board look alike: no class tells them apart
         classes = {f"-{text}": text == mode for text in _TEXT_MODES}
+        looks = frozenset(self.classes)
         self.update_classes({**classes, "-bare": mode == MainMode.HAND and not self.items, "-hint": cards.hint})
+        restyled = looks != self.classes  # (a new frame, padding or height lays the screen out by itself)
         self.can_focus = mode in (MainMode.HAND, MainMode.VOTE)
         if mode != MainMode.VOTE and self.dial is not None:
             self.dial = None  # (the vote is over: its keys go with it)
@@ -115,7 +117,9 @@ class MainView(Board, Hand, inherit_bindings=False):
         self.picture = ()
         self._virtual = self.virtual_size = FITS
         self.scroll_to(0, 0, animate=False, immediate=True)
-        self.refresh(layout=True)
+        # drawn whole in its new mode; laid out only with its new look (the hand and the board of a player keep the
+        # same room: the layout drew the whole screen again, a third of a phase change)
+        self.refresh(layout=restyled)
 
     def show_lobby(self, view: TableView) -> None:
         if self.lobby.show(view) and self.mode == MainMode.LOBBY:

@@ -1,7 +1,5 @@
 """The recap after each reveal: every card with who gave it and who voted for it, and everyone's points by pass.
-
-Shown as a modal over the table; Enter or Esc closes it. Names, the clue and card texts are player or deck text:
-everything here is rich `Text` assembled from plain strings (and Text cells in a rich Table), never markup.
+A modal over the table (Enter or Esc closes it); player text is rich `Text` from plain strings, never markup.
 """
 
 from __future__ import annotations
