@@ -31,7 +31,6 @@ def _noop(*args: object, **kwargs: object) -> None:
 
 _RESUME_PARTS = {
     "keep_styles": "_on_screen_resume",
-    "layout_once": "_on_layout",
 }
 
 
@@ -247,7 +246,6 @@ SWITCHES = (
     "screen_patches",
     "screen_patches.resume",
     "screen_patches.keep_styles",
-    "screen_patches.layout_once",
     "compositor",
     "compositor.shown_rows",
     "compositor.shared_rows",
