@@ -204,32 +204,11 @@ INTERNALS: tuple[Internal, ...] = (
         "05816ca4ba646c86",
     ),
     Internal(
-        "textual/screen.py",
-        "Screen._screen_resized",
-        "patched: a Resize to the size a screen is laid out at lays nothing out (read: _compositor.size)",
-        "dixit_tui/textual_host/screen_patches.py",
-        "5225534965f9847d",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._on_layout",
-        "patched: a layout asked for before a new screen's first layout is answered by it",
-        "dixit_tui/textual_host/screen_patches.py",
-        "bc3e2f97c400c6e1",
-    ),
-    Internal(
         "textual/widget.py",
         "Widget._check_refresh",
         "read: _layout_required and _repaint_required, cleared for widgets a new screen's first layout placed",
         "dixit_tui/textual_host/screen_patches.py",
         "a3731b142875c20c",
-    ),
-    Internal(
-        "textual/message.py",
-        "Message.__init__",
-        "read: time (when a Layout was asked for)",
-        "dixit_tui/textual_host/screen_patches.py",
-        "1687d1a95458c167",
     ),
     Internal(
         "textual/css/stylesheet.py",

@@ -106,17 +106,8 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/widget.py:AwaitMount.__await__": {
         "05816ca4ba646c86": "8.0.0-8.2.8",
     },
-    "textual/screen.py:Screen._screen_resized": {
-        "5225534965f9847d": "8.0.0-8.2.8",
-    },
-    "textual/screen.py:Screen._on_layout": {
-        "bc3e2f97c400c6e1": "8.0.0-8.2.8",
-    },
     "textual/widget.py:Widget._check_refresh": {
         "a3731b142875c20c": "8.0.0-8.2.8",
-    },
-    "textual/message.py:Message.__init__": {
-        "1687d1a95458c167": "8.0.0-8.2.8",
     },
     "textual/css/stylesheet.py:Stylesheet.parse": {
         "a28a3042b4f9cb09": "8.0.0-8.2.8",
@@ -174,6 +165,9 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/message_pump.py:MessagePump._parent": {
         None: "8.0.0-8.0.2",
         "e52667bcc30c36fa": "8.1.0-8.2.8",
+    },
+    "textual/message.py:Message.__init__": {
+        "1687d1a95458c167": "8.0.0-8.2.8",
     },
     "textual/message_pump.py:MessagePump._on_message": {
         "5bf00996a4e75b03": "8.0.0-8.2.8",
@@ -235,9 +229,6 @@ MODULES: dict[str, dict[str, str]] = {
     "textual/filter.py": {
         "d6e31d29b94d2cdd": "8.0.0-8.2.8",
     },
-    "textual/message.py": {
-        "50816fcfe0098159": "8.0.0-8.2.8",
-    },
     "textual/css/model.py": {
         "a2076b0ea531bce0": "8.0.0-8.2.8",
     },
@@ -257,6 +248,9 @@ MODULES: dict[str, dict[str, str]] = {
     "textual/message_pump.py": {
         "f9ba9a28069fd037": "8.0.0-8.0.2",
         "b580554a43fdfd14": "8.1.0-8.2.8",
+    },
+    "textual/message.py": {
+        "50816fcfe0098159": "8.0.0-8.2.8",
     },
     "textual/_context.py": {
         "523b25f71607193b": "8.0.0-8.2.8",
