@@ -699,6 +699,8 @@ class TableScreen(SameSizeResize, Screen[None]):
         box = self._typing_in()
         if not force and box is not None and self._box_open(box):
             return  # never steal the keyboard from someone typing
+        if not force and self.view.you is None and isinstance(self.focused, Input):
+            return  # a spectator plays nothing: the chat box it opened keeps the keyboard, paused or not
         if not force and isinstance(self.focused, Input):
             self._box_closes += 1  # the table, not you, took the keyboard out of the box
             self._box_closed_at = clock()
