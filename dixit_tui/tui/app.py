@@ -10,7 +10,7 @@ import asyncio
 import bisect
 import inspect
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from functools import cache
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -46,17 +47,15 @@ from dixit_tui.engine import RuleError
 from dixit_tui.textual_host.hosted import CastRole, HostedDriver
 from dixit_tui.textual_host.key_order import KeyGate
 from dixit_tui.textual_host.screen_mount import get_screen_laid_out_once
-from dixit_tui.textual_host.screen_patches import (
-    SAME_SIZE_NO_LAYOUT,
-    install_screen_patches,
-    mark_styled_at_mount,
-)
+from dixit_tui.textual_host.screen_patches import install_screen_patches, mark_styled_at_mount
 from dixit_tui.textual_host.shared_css import share_parsed_css
 from dixit_tui.textual_host.shared_styles import share_computed_styles
 from dixit_tui.tui.capabilities import FULL, Capabilities
 from dixit_tui.tui.css_variables import css_variables
+from dixit_tui.tui.line_filters import shared_line_filters
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.name_note import name_note
+from dixit_tui.tui.same_size_resize import DefaultScreen
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import voided_notice
 from dixit_tui.tui.update_pacing import UpdatePacing, supersedes
@@ -151,7 +150,6 @@ class DixitApp(App[int]):
         share_computed_styles()
         install_screen_patches()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
-        setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again
         self._disable_tooltips = True  # no widget here has a tooltip: no Tooltip widget composed into every screen
         self.ssh_host = ssh_host  # for the "join straight from your shell" hints, when known
         self.ssh_port = ssh_port
@@ -240,10 +238,14 @@ class DixitApp(App[int]):
             await self.push_screen(lobby)
         return lobby
 
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's, with its ANSI-to-truecolor filter shared by every session (`line_filters.py`)."""
+        return shared_line_filters(super().get_line_filters(), self.ansi_theme)
+
     def get_default_screen(self) -> Screen[Any]:
         """Textual's default screen, prepared as every screen is (see push_screen), but with its "terminal too small"
         notice only if it ever shows (`_screen_changed`): the lobby or the table goes on it before the first frame."""
-        screen = Screen[Any](id="_default")
+        screen = DefaultScreen(id="_default")
         self._prepare_screen(screen, notice=False)
         return screen
 
