@@ -14,7 +14,6 @@ Isolation and input (to stay: many apps in one process):
 - `patches.py`: installs the process-wide patches below, once.
 - `stdout.py`: a session's app leaves the process's sys.stdout/sys.stderr alone.
 - `strip_output.py`: each session's lines in its own terminal's colour codes (Rich caches them per style).
-- `strip_filter.py`: the ANSI-to-truecolor filter's lines made once for every session.
 - `work_share.py`: the event loop's time counted per session (asyncio's Handle._run).
 - `session_app.py`: a session's app takes its colour system from its terminal, not the server's environment.
 - `parser.py`: Textual's terminal parser without its cache that pinned every session's app.
@@ -25,18 +24,19 @@ Isolation and input (to stay: many apps in one process):
 - `process_caches.py`: the process-wide caches of drawn things, emptied at once (`forget_shared`) for tests.
 
 Speed, kept while the measurement says it matters (tests/tui/patch_cost.py, Python calls with the patch switched off,
-2026-12-07; each module's docstring has the details):
-- `shared_css.py`: Textual CSS parsed once per process: a join +75%, opening the lobby +67%.
-- `screen_patches.py`: a new screen styled and laid out once: a join +29%, opening the lobby +21%.
-- `shared_styles.py`: which CSS rules apply at each place of a screen, shared by every session: a join +17%, opening
-  the lobby +19%.
-- `styled_lines.py`: the styled lines a widget draws, made once for every session showing them: a join +26%, opening
-  the lobby +17%, a move +16%, a phase change +9%.
+2026-12-07 18:40 UTC; each module's docstring has the details):
+- `shared_css.py`: Textual CSS parsed once per process: a join +67%, opening the lobby +66%.
+- `screen_patches.py`: a new screen styled once (its first resume): a join +22%, opening the lobby +19%.
+- `shared_styles.py`: which CSS rules apply at each place of a screen, shared by every session: a join +15%, opening
+  the lobby +21%.
+- `styled_lines.py`: the styled lines a widget draws, made once for every session showing them: a join +18%, opening
+  the lobby +19%, a move +18%, a phase change +16%.
 - `row_compositor.py`: the table screen's compositor, a screen update drawing only the rows that changed (a join /
   the lobby / a move / a phase change without it: +7.9% / 0 / +28% / +10.5%), and `LaidOutOnce`, one layout for a
   virtual size (a phase change +8.2%).
-- `screen_mount.py`: the app's `_get_screen` (overriding Textual's): a new screen is not laid out a second time once
-  mounted: a join +10.7%, opening the lobby +4.0%.
+- `screen_mount.py`: the app's `_get_screen` (overriding Textual's): a new screen is not laid out and drawn a second
+  time once mounted: a join +3.9%, opening the lobby +4.0%, and the whole screen sent twice (test_first_layout.py).
 - `quiet_focus.py`: the table screen's `focused` (overriding Textual's): the focus moves without repainting the whole
-  screen: a phase change +7.1%.
+  screen: 0 in Python calls, but without it the game's start and the game's end send the whole screen
+  (test_render_cost.py, test_phase_cost.py).
 """

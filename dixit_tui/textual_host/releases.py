@@ -88,15 +88,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/app.py:App._display": {
         "a28efe0d48ef1300": "8.0.0-8.2.8",
     },
-    "textual/strip.py:Strip.apply_filter": {
-        "43a7e060303cc755": "8.0.0-8.2.8",
-    },
-    "textual/filter.py:ANSIToTruecolor.truecolor_style": {
-        "80c9d23940219834": "8.0.0-8.2.8",
-    },
-    "textual/filter.py:ANSIToTruecolor.apply": {
-        "7ed2d5b2b7e949c1": "8.0.0-8.2.8",
-    },
     "textual/strip.py:Strip.render_style": {
         "1c9d39eec67991a5": "8.0.0-8.2.8",
     },
@@ -149,9 +140,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/widget.py:Widget.region": {
         "e47d5df3912be777": "8.0.0-8.0.1",
         "7207c6e06d882221": "8.0.2-8.2.8",
-    },
-    "textual/filter.py:ANSIToTruecolor.__init__": {
-        "4eb17c26934e2275": "8.0.0-8.2.8",
     },
     "textual/strip.py:Strip.render": {
         "bf9d28edf4f44cb1": "8.0.0-8.2.8",
@@ -225,9 +213,6 @@ MODULES: dict[str, dict[str, str]] = {
     },
     "textual/strip.py": {
         "b58d946c8b0cbabc": "8.0.0-8.2.8",
-    },
-    "textual/filter.py": {
-        "d6e31d29b94d2cdd": "8.0.0-8.2.8",
     },
     "textual/css/model.py": {
         "a2076b0ea531bce0": "8.0.0-8.2.8",

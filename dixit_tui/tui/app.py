@@ -10,7 +10,7 @@ import asyncio
 import bisect
 import inspect
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from functools import cache
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -51,6 +52,7 @@ from dixit_tui.textual_host.shared_css import share_parsed_css
 from dixit_tui.textual_host.shared_styles import share_computed_styles
 from dixit_tui.tui.capabilities import FULL, Capabilities
 from dixit_tui.tui.css_variables import css_variables
+from dixit_tui.tui.line_filters import shared_line_filters
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.name_note import name_note
 from dixit_tui.tui.same_size_resize import DefaultScreen
@@ -235,6 +237,10 @@ class DixitApp(App[int]):
             lobby = LobbyScreen(self)
             await self.push_screen(lobby)
         return lobby
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's, with its ANSI-to-truecolor filter shared by every session (`line_filters.py`)."""
+        return shared_line_filters(super().get_line_filters(), self.ansi_theme)
 
     def get_default_screen(self) -> Screen[Any]:
         """Textual's default screen, prepared as every screen is (see push_screen), but with its "terminal too small"

@@ -110,10 +110,6 @@ def _switch_off_issue23(name: str) -> bool:
         from dixit_tui.textual_host import screen_patches
 
         screen_patches.share_styled_lines = _noop
-    elif name == "strip_filter":
-        from dixit_tui.textual_host import patches
-
-        patches.filter_unchanged_lines_once = _noop
     elif name == "focused":
         from textual.screen import Screen
 
@@ -251,7 +247,6 @@ SWITCHES = (
     "compositor.shared_rows",
     "compositor.cover",
     "styled_lines",
-    "strip_filter",
     "focused",
     "laid_out_once",
     *_APP_OVERRIDES,

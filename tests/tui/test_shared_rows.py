@@ -1,7 +1,7 @@
 """The spectators of a table show the same rows, drawn from the very same shared strips: a row's chops, its text and
 styles, and its output as sent are made once per process (`compositor._shared_row`), and the other screens look
 them up. The way each widget is drawn is worked out again only when something it is made of changes
-(`styled_lines._way`), and a strip's colour filter is checked once for every session (`strip_filter._apply_filter`).
+(`styled_lines._way`).
 
 Counted, never timed. The output of the shared rows is compared with Textual's own (`Compositor.render_partial_update`
 and `ChopsUpdate.render_segments`) for whole screens and for scattered regions, at every spectator's screen.
@@ -14,25 +14,19 @@ from contextlib import AsyncExitStack
 from typing import Any
 from unittest.mock import patch
 
-from rich.segment import Segment
-from rich.style import Style as RichStyle
-from rich.terminal_theme import DEFAULT_TERMINAL_THEME, MONOKAI
 from textual._compositor import ChopsUpdate, Compositor
-from textual.color import Color
-from textual.filter import ANSIToTruecolor
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
 from dixit_tui.textual_host import row_compositor as compositor
-from dixit_tui.textual_host import strip_filter, styled_lines
+from dixit_tui.textual_host import styled_lines
 from dixit_tui.textual_host.patches import install_textual_patches
 from dixit_tui.textual_host.row_compositor import RowChopsUpdate, RowCompositor, _Cover
 from tests.tui.fixtures import default_move, default_move_pending, phase, play_until, screen_text, settle
 from tests.tui.screen_cost import watched_table
 from tests.tui.styled_line_counts import counted_styled_lines
-from tests.work_counters import Calls
 
 
 async def test_a_move_builds_each_changed_row_at_one_spectators_screen_only() -> None:
@@ -192,40 +186,6 @@ async def test_an_ordinary_move_works_out_no_widgets_way_of_drawing_again() -> N
             assert lines.asked > 0  # (lines were drawn)
             assert counts["ways"] == 0, counts
             assert counts["regions found while drawing"] == 0, counts
-
-
-def test_a_strips_colour_filter_is_checked_once_for_every_session() -> None:
-    """Each session has its own `ANSIToTruecolor` filter: a shared strip that none of them changes is checked once
-    (a strip's filter cache holds four entries: keyed by the filter, the check was made again at every session)."""
-    strip = Strip([Segment("hello ", RichStyle(bold=True, color="#ff8800")), Segment("world", RichStyle(italic=True))])
-    filters = [ANSIToTruecolor(DEFAULT_TERMINAL_THEME) for _ in range(8)]
-    changes = strip_filter._truecolor_changes
-    checked: Counter[str] = Counter()
-
-    def counted(style: RichStyle) -> bool:
-        checked["styles"] += 1
-        return changes(style)
-
-    with patch.object(strip_filter, "_truecolor_changes", counted):
-        for _ in range(2):
-            for line_filter in filters:
-                assert strip_filter._apply_filter(strip, line_filter, Color(10, 20, 30)) is strip
-    assert checked["styles"] == 2  # (its two styles, once)
-    ansi = Strip([Segment("red", RichStyle(color="red"))])
-    applied = [Calls(line_filter, "apply") for line_filter in filters]  # (each filtered strip is one `apply`)
-    made = {id(strip_filter._apply_filter(ansi, line_filter, Color(10, 20, 30))) for line_filter in filters}
-    assert sum(a.count for a in applied) == 1 and len(made) == 1  # (a strip the filters change: made once)
-    for line_filter in filters:
-        filtered = strip_filter._apply_filter(ansi, line_filter, Color(10, 20, 30))
-        assert filtered is not ansi
-        assert list(filtered) == list(Strip(line_filter.apply(list(ansi), Color(10, 20, 30)), ansi.cell_length))
-    other = ANSIToTruecolor(MONOKAI)  # (another theme, another background: their own strips)
-    assert list(strip_filter._apply_filter(ansi, other, Color(10, 20, 30))) == list(
-        other.apply(list(ansi), Color(10, 20, 30))
-    )
-    assert list(strip_filter._apply_filter(ansi, filters[0], Color(0, 0, 0))) == list(
-        filters[0].apply(list(ansi), Color(0, 0, 0))
-    )
 
 
 def test_the_cover_knows_the_columns_drawn_in_front() -> None:
