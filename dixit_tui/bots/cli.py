@@ -102,6 +102,11 @@ def bot_names(count: int, name: str | None) -> list[str]:
     return [base[i] if i < len(base) else f"{base[i % len(base)]}{i // len(base) + 1}" for i in range(count)]
 
 
+def seat_words(seat: object) -> str:
+    """The seat as words, " (seat N)", numbered from 1 as the table's screens show it (the protocol counts from 0)."""
+    return f" (seat {seat + 1})" if isinstance(seat, int) else ""
+
+
 class SetupError(Exception):
     """A bot could not reach its seat (connection, host key, table refused it)."""
 
@@ -263,7 +268,7 @@ class ProtocolBot:
             self.seat = message.get("you") if isinstance(message.get("you"), int) else None
             self.sat.set()
             if self.announce:
-                print(f"{self.name} sat down at table {self.table} (seat {self.seat})", flush=True)
+                print(f"{self.name} sat down at table {self.table}{seat_words(self.seat)}", flush=True)
         self.view = BotView.from_protocol(message)
         players = message.get("players")
         people = {
@@ -300,7 +305,7 @@ class ProtocolBot:
         self.moves = 0
         self.brain = Brain(self._strategy, self.rng)  # a new game: nothing owed or refused carries over
         if self.announce:
-            print(f"{self.name} followed the rematch to table {table} (seat {self.seat})", flush=True)
+            print(f"{self.name} followed the rematch to table {table}{seat_words(self.seat)}", flush=True)
         self._state(message)
 
     def _error(self, message: dict[str, Any]) -> None:

@@ -69,13 +69,14 @@ async def test_three_bots_over_ssh_play_a_whole_game(tmp_path: Path) -> None:
             await host.wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 4)
             names = [p["name"] for p in host.state["players"]]
             assert names[0] == "ana" and sorted(names[1:]) == sorted(bot_names(3, None))  # in any order
+            seats = {p["name"]: p["seat"] for p in host.state["players"]}
             host.send({"cmd": "start"})
             await play_until_over(host)
             out, err = await asyncio.wait_for(bots.communicate(), 15)
         assert bots.returncode == 0, err.decode()
         text = out.decode()
         for name in bot_names(3, None):
-            assert f"{name} sat down at table {code}" in text and f"{name}: " in text
+            assert f"{name} sat down at table {code} (seat {seats[name] + 1})" in text and f"{name}: " in text
         over = host.of_type("over")[0]
         assert max(s["score"] for s in over["scores"]) >= 12
         assert [m for m in host.of_type("error") if m.get("ref") != "me"] == []
@@ -112,13 +113,14 @@ async def test_bots_follow_the_rematch_of_their_table_and_play_on(tmp_path: Path
                 start=start,
             )
             assert sorted(p["name"] for p in seated["players"] if p["bot"]) == sorted(bot_names(2, None))
+            seats = {p["name"]: p["seat"] for p in seated["players"]}  # (0-based; people read them from 1, as shown)
             host.send({"cmd": "start"})
             await play_until_over(host, games=2)
             out, err = await asyncio.wait_for(bots.communicate(), 15)
         assert bots.returncode == 0, err.decode()
         text = out.decode()
         for name in bot_names(2, None):
-            assert f"{name} followed the rematch to table {rematch}" in text
+            assert f"{name} followed the rematch to table {rematch} (seat {seats[name] + 1})" in text
         assert f"Game 1, table {code}:" in text and f"Game 2, table {rematch}:" in text
         assert [m for m in host.of_type("error") if m.get("ref") != "me"] == []
         assert not any("not here" in str(m.get("text")) for m in host.messages)  # no stand-in played a bot's seat
