@@ -17,12 +17,13 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from dixit_tui.tui.picture import Picture
+from dixit_tui.tui.widgets.kept_lines import KeptLines
 
 FITS = Size(0, 0)
 """The virtual size of a picture that fits its room (nothing to scroll)."""
 
 
-class PictureView(ScrollView):
+class PictureView(ScrollView, KeptLines):
     """Shows `self.picture`; `show_picture` replaces it."""
 
     SCROLLS = True
@@ -45,6 +46,8 @@ class PictureView(ScrollView):
         if picture is before:
             return
         self.picture = picture
+        if drawing:
+            self.forget_lines()  # (made as the widget is drawn, not refreshed: not the lines kept)
         width, height = self.size
         if self._fit_room(width, height, drawing=drawing) or drawing:
             return

@@ -1,0 +1,83 @@
+"""`KeptLines`: a widget that hands the compositor the lines it drew last, drawing again only the rows it was asked
+to redraw since.
+
+Textual's compositor draws a partial update inside the one rectangle that holds every changed region, and asks every
+widget in that rectangle for all of its lines: when a move changes the status line, a seat row and the feed, every
+widget of the table's body, and each widget refreshed for one row of it drew all its rows (through its styles, then
+the terminal's colour filter). A widget here keeps the lines it gave last: one that was not refreshed since gives the
+same list back, and one refreshed for some rows (`refresh(Region(...))`, `refresh_lines`) draws those rows only and
+gives the others as kept. The compositor then cuts and sends only the rows of the changed regions, as before.
+
+Everything that changes what a widget shows goes through `refresh` (a picture's changed rows, a scroll, a style
+applied: Textual's `Widget.refresh`, `notify_style_update`) or changes its size; a widget that makes its lines as it is
+drawn (`PictureView.before_drawing`) calls `forget_lines`. The lines are kept for one region at one size.
+(A mixin: list it after the widget's own class, so that CSS still matches that class's name and takes its default
+CSS: Textual follows a class's first base only.)
+
+Measured (tests/tui/patch_cost.py, Python calls, 2026-12-07, issue 23): with Textual's own compositor at the table,
+a move without kept lines +17%, with them +3% (the row compositor it replaced drew only the rows changed).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Self
+
+from textual.geometry import Region, Size
+from textual.widget import Widget
+
+if TYPE_CHECKING:
+    from textual.strip import Strip
+
+
+class KeptLines(Widget):
+    _kept_lines: tuple[Region, Size, list[Strip]] | None = None
+    _rows_to_draw: set[int] | None = None  # the rows refreshed since (widget rows; None: the whole widget)
+
+    def forget_lines(self) -> None:
+        """Draw every row again at the next drawing."""
+        self._kept_lines = None
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        if repaint or recompose:
+            if regions and self._kept_lines is not None and not recompose:
+                top = self.content_offset.y  # (regions are the content's: the widget's rows start above them)
+                rows = self._rows_to_draw
+                if rows is None:
+                    rows = self._rows_to_draw = set()
+                for region in regions:
+                    rows.update(range(top + region.y, top + region.bottom))
+            else:
+                self._kept_lines = None
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def notify_style_update(self) -> None:
+        self._kept_lines = None
+        super().notify_style_update()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        kept, size, rows = self._kept_lines, self.size, self._rows_to_draw
+        self._rows_to_draw = None
+        if kept is None or kept[0] != crop or kept[1] != size:
+            strips = super().render_lines(crop)
+            self._kept_lines = (crop, size, strips)
+            return strips
+        if not rows:
+            return kept[2]
+        strips = list(kept[2])
+        x, y, width, height = crop
+        render = super().render_lines
+        for first, last in _bands(sorted(row for row in rows if y <= row < y + height)):
+            strips[first - y : last - y + 1] = render(Region(x, first, width, last - first + 1))
+        self._kept_lines = (crop, size, strips)
+        return strips
+
+
+def _bands(rows: list[int]) -> list[tuple[int, int]]:
+    """Runs of consecutive rows (sorted), as (first, last)."""
+    found: list[tuple[int, int]] = []
+    for y in rows:
+        if found and found[-1][1] == y - 1:
+            found[-1] = (found[-1][0], y)
+        else:
+            found.append((y, y))
+    return found
