@@ -1,8 +1,7 @@
 """A Textual driver that runs one App over one SSH channel, inside the server's event loop.
 
-Unlike LinuxDriver it never touches the server's own stdin/stdout, termios or signal handlers: input comes
-from an asyncio reader task on the channel, output goes to the channel, the size comes from the PTY request
-and window-change messages. See /work/shared/design/NOTES.md ("The driver").
+It never touches the server's stdin/stdout, termios or signals: input and output are the channel's, the size comes
+from the PTY request and window changes. See /work/shared/design/NOTES.md ("The driver").
 """
 
 from __future__ import annotations
@@ -53,9 +52,8 @@ _PASTE_COST = 16
 # How long after a session's input is handed on its app's work counts as caused by that input (`cpu_share`).
 _INPUT_WORK_WINDOW = 0.5
 _HUMAN_EVENTS = 30
-"""Input events (keys, mouse reports, window changes asked for) in the last second below which a session counts as a
-person at the keyboard: its input never waits for `cpu_share` (a fast typist at a table that moves under them, whose
-app redraws much, must not be slowed). Floods (hundreds a second) are far above it."""
+"""Input events in the last second below which a session is a person at the keyboard, whose input never waits for
+`cpu_share` (floods are hundreds a second)."""
 # How long input typed before an EOF may take to be handed on before the session ends.
 _EOF_DRAIN = 5.0
 
@@ -154,24 +152,6 @@ class SSHDriver(HostedDriver):
         if time.perf_counter() < self.input_until:
             return 0.0
         return self.WATCHER_FRAME_INTERVAL
-
-    # ---- capabilities -------------------------------------------------------------------------------
-
-    @property
-    def is_headless(self) -> bool:
-        return False
-
-    @property
-    def is_inline(self) -> bool:
-        return False
-
-    @property
-    def is_web(self) -> bool:
-        return False
-
-    @property
-    def can_suspend(self) -> bool:
-        return False
 
     # ---- messages -----------------------------------------------------------------------------------
 
@@ -281,10 +261,8 @@ class SSHDriver(HostedDriver):
         self._check_drain()
 
     def _write_channel(self, data: bytes) -> None:
-        """Write a frame to the channel as one write to the connection's socket: asyncssh sends each channel packet
-        behind an empty SSH_MSG_IGNORE packet, and each of them as a write of its own to the socket (two sends, two TCP
-        segments for every frame). Here the packets a frame makes are gathered and written together, in the same
-        order, encrypted as asyncssh made them."""
+        """Write a frame to the channel as one write to the socket (asyncssh wrote each packet on its own: several
+        TCP segments a frame); the packets are gathered in order, encrypted as asyncssh made them."""
         if self._channel.is_closing():  # (closed under the app: its connection may be gone, as `write` would say)
             raise BrokenPipeError("the channel is closed")
         connection = self._channel.get_connection()
@@ -342,9 +320,21 @@ class SSHDriver(HostedDriver):
         if self._resize_wanted is not None:  # (a size not handed to the app yet: its drawing is not the terminal's)
             return
         self.flush()  # (what this session's app drew so far is its own)
+        self._cast = screen_cast.join(self._full_cast_key(key), self)
+
+    def rekey_cast(self, key: Hashable) -> None:
+        """This session draws for its cast, and what it draws is now under `key` (the table moved its picture on, as
+        every member's): the cast is filed under it (`screen_cast.rekey`; one filed there already and this one become
+        one)."""
+        cast = self._cast
+        if cast is None or cast.members[0] is not self or self._output_closed or self._resize_wanted is not None:
+            return
+        screen_cast.rekey(cast, self._full_cast_key(key))
+
+    def _full_cast_key(self, key: Hashable) -> Hashable:
+        """The app's `key` with what this driver adds to the bytes of a frame (see `join_cast`)."""
         terminal = self._terminal
-        full_key = (key, self._size, terminal.glyphs, terminal.color_system, terminal.no_color, self._mouse)
-        self._cast = screen_cast.join(full_key, self)
+        return (key, self._size, terminal.glyphs, terminal.color_system, terminal.no_color, self._mouse)
 
     def leave_cast(self, *, everyone: bool = False) -> None:
         cast, self._cast = self._cast, None
@@ -384,6 +374,9 @@ class SSHDriver(HostedDriver):
         if isinstance(app, CastApp):
             app.cast_role_changed(role)
 
+    def cast_moved(self, cast: screen_cast.ScreenCast) -> None:
+        self._cast = cast
+
     def _had_input(self) -> None:
         """Input of this session's own came (handed to its app later): it no longer follows another's frames."""
         self.last_input = time.monotonic()
@@ -391,11 +384,8 @@ class SSHDriver(HostedDriver):
             self.leave_cast()
 
     # ---- input --------------------------------------------------------------------------------------
-    #
-    # The reader takes input as fast as it comes, guards it (a byte-rate flood or an endless paste disconnects
-    # the client), cuts bracketed pastes out, and queues the pieces. The drainer hands them to the app through
-    # the parser, a few events at a time and paced, yielding to the shared loop in between: one client's key
-    # flood can neither stall every session nor grow a queue without bound (`max_backlog`).
+    # The reader guards input as it comes (a flood disconnects) and queues it; the drainer hands it to the app a few
+    # events at a time, paced, so one client's flood neither stalls the loop nor grows a queue without bound.
 
     async def _read_input(self) -> None:
         self._input = terminal_input = TerminalInput()

@@ -63,71 +63,65 @@ def output_backlog(channel: Any) -> int:
     return size
 
 
-class InputGuard:
-    """Token bucket on input bytes: input is read on the shared event loop, a flood disconnects the client."""
+class TokenBucket:
+    """`rate` tokens a second, at most `burst` at once, on `clock`."""
 
-    def __init__(self, limits: SessionLimits, clock: Callable[[], float] = time.monotonic) -> None:
-        self._rate = limits.input_rate
-        self._burst = float(limits.input_burst)
-        self._tokens = self._burst
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._rate, self._burst, self._tokens = rate, float(burst), float(burst)
         self._clock = clock
-        self._last = self._clock()
+        self._last = clock()
 
-    def check(self, nbytes: int) -> str | None:
-        """Account for one read; returns why the client must be disconnected, or None."""
+    def _refill(self) -> None:
         now = self._clock()
         self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
         self._last = now
+
+
+class InputGuard(TokenBucket):
+    """Token bucket on input bytes: input is read on the shared event loop, a flood disconnects the client."""
+
+    def __init__(self, limits: SessionLimits, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(limits.input_rate, limits.input_burst, clock)
+
+    def check(self, nbytes: int) -> str | None:
+        """Account for one read; returns why the client must be disconnected, or None."""
+        self._refill()
         self._tokens -= nbytes
-        if self._tokens < 0:
-            return "input flood"
-        return None
+        return "input flood" if self._tokens < 0 else None
 
 
-class WorkBudget:
+class WorkBudget(TokenBucket):
     """A token bucket on the loop time a session's app used (`used` only grows): `wait` says how long its input
     should wait so that it uses at most `share` of a core on average, with `burst` seconds at once. What was used
     before the first `wait` (the app's start and first screen, before any input) is not counted."""
 
     def __init__(self, share: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self._share = share
-        self._burst = burst
-        self._tokens = burst
-        self._clock = clock
-        self._last = clock()
+        super().__init__(share, burst, clock)
         self._used: float | None = None
 
     def wait(self, used: float) -> float:
         if self._used is None:
             self._used = used
-        now = self._clock()
-        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._share)
-        self._last = now
+        self._refill()
         self._tokens -= max(0.0, used - self._used)
         self._used = used
-        return 0.0 if self._tokens >= 0 or self._share <= 0 else -self._tokens / self._share
+        return 0.0 if self._tokens >= 0 or self._rate <= 0 else -self._tokens / self._rate
 
 
-class LogRate(logging.Filter):
+class LogRate(logging.Filter, TokenBucket):
     """Caps the lines a logger writes (a token bucket: `rate` a second, `burst` at once), so no client can make the
     log grow faster than that by connecting, failing or leaving over and over. The first line let through after some
     were dropped says how many."""
 
     def __init__(self, rate: float = 20.0, burst: int = 200, clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__()
-        self._rate = rate
-        self._burst = float(burst)
-        self._tokens = self._burst
-        self._clock = clock
-        self._last = clock()
+        logging.Filter.__init__(self)
+        TokenBucket.__init__(self, rate, burst, clock)
         self.dropped = 0
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno < logging.INFO:  # DEBUG is off on a public server; whoever turns it on wants it all
             return True
-        now = self._clock()
-        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
-        self._last = now
+        self._refill()
         if self._tokens < 1:
             self.dropped += 1
             return False

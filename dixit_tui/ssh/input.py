@@ -1,18 +1,15 @@
 """Terminal input on its way to a session's app: bracketed pastes cut out, escape sequences checked, events paced.
 
-Textual's XTermParser ends a bracketed paste at any ESC inside it and replays the rest as key presses, so a
-pasted text could press keys. `PasteSplitter` takes pastes out of the byte stream before the parser sees it;
-the parser only ever gets typed input. `SequenceFilter` (`dixit_tui.textual_host.input_filter`: it follows
-Textual's own table of sequences) then cuts typed input into plain text and whole escape sequences. `EventPacer`
-limits how many input events one session hands to the shared event loop per second: input past the rate waits in
-the session's queue, which is capped (`max_backlog` in SessionLimits; past it the client is disconnected).
+Textual's parser ends a bracketed paste at any ESC inside it and replays the rest as keys, so `PasteSplitter` takes
+pastes out before the parser sees them. `EventPacer` limits the input events one session hands to the shared loop
+per second; the rest waits in a capped queue (`SessionLimits.max_backlog`).
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
+
+from dixit_tui.ssh.guard import TokenBucket
 
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
@@ -48,11 +45,8 @@ def _partial_marker(data: str, start: int, marker: str) -> int:
 
 
 class PasteSplitter:
-    """Splits a session's input into `Typed` runs and whole `Pasted` texts, across reads.
-
-    A read that ends with the beginning of a paste marker is held back until the next read decides; `flush`
-    hands held-back typed text on when no more input came (a lone ESC at the end of a read is the Esc key).
-    """
+    """Splits a session's input into `Typed` runs and whole `Pasted` texts, across reads (a read ending with the
+    start of a paste marker is held back; `flush` hands it on when no more input came: a lone ESC is the Esc key)."""
 
     def __init__(self, max_paste: int) -> None:
         self._max_paste = max_paste
@@ -67,11 +61,8 @@ class PasteSplitter:
         return bool(self._held) and not self._in_paste
 
     def feed(self, text: str) -> list[Typed | Pasted]:
-        """The pieces complete so far, in order. Raises PasteTooLarge past the limit.
-
-        Typed text held back from the previous read that does not turn out to be a marker comes as a piece of its
-        own: where a read ended matters to the SequenceFilter (ESC at the end of a read, then `b`, is Esc and b).
-        """
+        """The pieces complete so far, in order (PasteTooLarge past the limit). Text held back from the previous read
+        comes as a piece of its own: where a read ended matters (ESC ending a read, then `b`, is Esc and b)."""
         boundary = len(self._held)
         data = self._held + text
         self._held = ""
@@ -118,21 +109,12 @@ class PasteSplitter:
         self._paste.append(text)
 
 
-class EventPacer:
+class EventPacer(TokenBucket):
     """A token bucket on input events (a key, a mouse report, a paste): `take` says how long to wait first."""
-
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self._rate = rate
-        self._burst = float(burst)
-        self._tokens = self._burst
-        self._clock = clock
-        self._last = clock()
 
     def take(self, count: int) -> float:
         """Spend `count` events; returns the seconds to wait before handing on more (0 when within the rate)."""
-        now = self._clock()
-        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
-        self._last = now
+        self._refill()
         self._tokens -= count
         return 0.0 if self._tokens >= 0 else -self._tokens / self._rate
 

@@ -1,8 +1,7 @@
 """The server's SSH host key: created once with safe permissions; a key file others can read is refused.
 
-The key file must be 0600 (as OpenSSH insists). Its folder is made 0700 when the server owns it: a fresh `git clone`
-leaves the committed `keys/` folder 0755 under the usual umask, and that is tightened, not refused. What is refused is
-what cannot be made safe: a folder owned by someone else, or one others may write to that cannot be tightened.
+The key file must be 0600 (as OpenSSH insists); a folder of ours is tightened to 0700 (a fresh `git clone` leaves
+`keys/` 0755), and what cannot be made safe is refused.
 """
 
 from __future__ import annotations
@@ -26,11 +25,8 @@ class HostKeyError(RuntimeError):
 
 
 def ensure_host_key(keys_dir: Path) -> asyncssh.SSHKey:
-    """Load the ed25519 host key from `keys_dir`, creating the folder (0700) and key (0600) on first run.
-
-    A folder of ours that group or others can access is tightened to 0700 (an INFO line says so). Raises
-    HostKeyError when the key file is accessible by group or others, when the key or the folder is not owned by
-    us, when the folder stays writable by others because it cannot be tightened, or when the key cannot be read.
+    """Load the ed25519 host key from `keys_dir`, creating the folder (0700) and key (0600) on first run. HostKeyError
+    when the key is readable by others, the key or folder is not ours, the folder stays open, or the key is unreadable.
     """
     keys_dir = Path(keys_dir)
     if not os.path.lexists(keys_dir):  # (a dangling symlink is refused below, not created through)
@@ -100,11 +96,8 @@ def _create_key(key_path: Path) -> asyncssh.SSHKey:
 
 
 def _secure_folder(path: Path) -> None:
-    """Check the folder and make it 0700 if it is ours and looser; refuse what cannot be made safe.
-
-    Checked and changed through one descriptor opened without following symlinks, so the folder that is checked
-    is the folder that is changed.
-    """
+    """Make the folder 0700 if it is ours and looser, refuse what cannot be made safe (through one descriptor opened
+    without following symlinks: the folder checked is the folder changed)."""
     flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)

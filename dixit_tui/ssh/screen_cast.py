@@ -1,18 +1,11 @@
 """Terminals that show the same frames share one drawing: a cast, one source and its followers.
 
-Sessions whose apps would draw the very same frames (for dixit-tui: spectators of one table, same size and
-terminal; the app decides when, `HostedDriver.join_cast`) join one cast under a key. Its first member is the
-source: its app draws as always, and each frame's bytes, as sent to its own channel, are written to every
-follower's channel too (`SSHDriver.flush`). A follower's app does no work per update meanwhile (it holds what
-changes) and its own output is dropped. Knows nothing of tables, apps or SSH: a member is anything that takes
-bytes and is told its role.
-
-- A member that joins a cast with members already is a follower; the source is told (`source`): the new
-  follower's terminal shows something else, so the source sends its whole screen again.
-- A member leaves when it wants to (its own input, its app showing something else, its session ending). When the
-  source leaves, the first follower is promoted (`source`): it takes what it held and sends its whole screen to
-  every member. A follower that leaves is told (`left`): it takes what it held and draws its whole screen for
-  itself.
+Sessions whose apps would draw the very same frames (spectators of one table, same size and terminal; the app
+decides when, `HostedDriver.join_cast`) join one cast under a key. Its first member, the source, draws as always and
+each frame's bytes go to every follower's channel too (`SSHDriver.flush`); a follower's app does no work per update
+(it holds what changes). A member is anything that takes bytes and is told its role (`CastRole`); when the source
+leaves, the first follower is promoted. The source files its cast under the key of what it shows now, after each frame
+(`rekey`: the table moves every member's picture alike); a cast filed there already and it become one.
 """
 
 from __future__ import annotations
@@ -31,6 +24,9 @@ class CastMember(Protocol):
 
     def cast_role(self, role: CastRole) -> None:
         """This member's role changed (see `CastRole`); called from any member's context: it must only note it."""
+
+    def cast_moved(self, cast: ScreenCast) -> None:
+        """This member's cast became one with `cast` (`rekey`): it is a member of `cast` now (its role: told apart)."""
 
 
 class ScreenCast:
@@ -85,6 +81,30 @@ def join(key: Hashable, member: CastMember) -> ScreenCast:
         member.cast_role("follower")
         cast.source.cast_role("source")
     return cast
+
+
+def rekey(cast: ScreenCast, key: Hashable) -> ScreenCast:
+    """What `cast`'s members show is now the picture under `key` (its source's screen changed, as every member's own
+    would): the cast is filed under `key`, where a session that may join looks for it. If a cast is filed there
+    already, the two are one: `cast`'s members follow that cast's source from now on (each is moved, its source is told
+    `follower`, and that cast's source `source`: the new followers' terminals show its picture, but not its rows).
+    Returns the cast they are members of."""
+    if key == cast.key or not cast.members:
+        return cast
+    if _casts.get(cast.key) is cast:
+        del _casts[cast.key]
+    other = _casts.get(key)
+    if other is None:
+        cast.key = key
+        _casts[key] = cast
+        return cast
+    members, cast.members = cast.members, []
+    other.members.extend(members)
+    for member in members:
+        member.cast_moved(other)
+    members[0].cast_role("follower")
+    other.source.cast_role("source")
+    return other
 
 
 def leave(cast: ScreenCast, member: CastMember) -> None:

@@ -1,17 +1,10 @@
-"""The asyncssh server: authentication, connection caps, one session per connection.
-
-Usage (the game plugs in through `app_factory` and, for sessions without a PTY, `command_handler`):
-
-    acceptor = await start_server("0.0.0.0", 2222, Path("keys"), app_factory)
-    print(acceptor.port)
-    ...
-    await acceptor.shutdown()
-"""
+"""The asyncssh server: authentication, connection caps, one session per connection (`start_server`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import inspect
 import itertools
@@ -86,8 +79,8 @@ MAC_ALGS = ["hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com", "u
 
 
 @dataclass(frozen=True)
-class Limits:
-    """Resource limits of the SSH server (all per server unless named per IP)."""
+class Limits(SessionLimits):
+    """Resource limits of the SSH server (all per server unless named per IP; those of one session inherited)."""
 
     login_timeout: float = 30.0
     """Seconds a client has to authenticate."""
@@ -108,32 +101,6 @@ class Limits:
     """Seconds a connection over `max_unauthenticated_per_ip` waits (not read) for a slot before it is refused."""
     max_connections_per_ip: int = 50
     max_connections: int = 1000
-    max_write_buffer: int = 1 << 20
-    """Bytes of output queued for one client (in its channel and its socket) before it is considered frozen and
-    disconnected."""
-    drain_timeout: float = 10.0
-    """Seconds a client's output may stay undrained (over 64 KB waiting) before it is disconnected."""
-    cpu_share: float = 0.1
-    """Share of one core a session's app may use on average; beyond it the session's input waits."""
-    cpu_burst: float = 0.3
-    """Seconds of loop time a session may use at once on top of `cpu_share` (its first screen is not counted)."""
-    max_size: tuple[int, int] = (300, 100)
-    """Largest terminal (columns, rows) rendered; bigger PTYs are clamped."""
-    input_rate: float = 64 * 1024
-    """Sustained input per session, bytes per second; more disconnects the client."""
-    input_burst: int = 256 * 1024
-    max_paste: int = 64 * 1024
-    """Characters in one bracketed paste; more disconnects the client."""
-    event_rate: float = 400.0
-    """Input events (keys, mouse reports, pastes) per session handed to its app per second; beyond it input waits."""
-    event_burst: int = 200
-    max_backlog: int = 16 * 1024
-    """Characters of typed input waiting to be handed on; more disconnects the client."""
-    resize_interval: float = 0.25
-    """Seconds between two window sizes handed to a session's app (a relayout each); the last size asked for wins."""
-    output_per_event: int = 512
-    """Bytes of a session's output that count as one input event against `event_rate` (input waits while the
-    session's screen updates are heavy)."""
     session_open_timeout: float = 30.0
     """Seconds an authenticated connection may stay open without opening its session."""
     moderation_refresh: float = 5.0
@@ -149,23 +116,6 @@ class Limits:
     input_window: int = 256 * 1024
     """Bytes of input a client may send ahead of what its session has read (the SSH receive window); a session
     holds at most about twice this much unread input."""
-
-    def session_limits(self) -> SessionLimits:
-        return SessionLimits(
-            max_size=self.max_size,
-            max_write_buffer=self.max_write_buffer,
-            input_rate=self.input_rate,
-            input_burst=self.input_burst,
-            max_paste=self.max_paste,
-            event_rate=self.event_rate,
-            event_burst=self.event_burst,
-            max_backlog=self.max_backlog,
-            drain_timeout=self.drain_timeout,
-            cpu_share=self.cpu_share,
-            cpu_burst=self.cpu_burst,
-            resize_interval=self.resize_interval,
-            output_per_event=self.output_per_event,
-        )
 
 
 DEFAULT_LIMITS = Limits()
@@ -336,15 +286,18 @@ class _ServerState:
 
     def waited(self, server: DixitSSHServer) -> str | None:
         """A waiting connection's turn came (or its wait ended): count it as logging in, or say why not."""
+        self._unqueue(server)
+        server.waiting = False
+        if self.unauthenticated[server.address] >= self.limits.max_unauthenticated_per_ip:
+            return BUSY_LOGINS
+        return self._login_slot(server)
+
+    def _unqueue(self, server: DixitSSHServer) -> None:
         queue = self.waiting.get(server.address)
         if queue is not None and server in queue:
             queue.remove(server)
             if not queue:
                 del self.waiting[server.address]
-        server.waiting = False
-        if self.unauthenticated[server.address] >= self.limits.max_unauthenticated_per_ip:
-            return BUSY_LOGINS
-        return self._login_slot(server)
 
     def authenticated(self, server: DixitSSHServer) -> None:
         self._leave_login(server)
@@ -353,11 +306,7 @@ class _ServerState:
         _decrement(self.connections, server.address)
         if server.waiting:
             server.waiting = False
-            queue = self.waiting.get(server.address)
-            if queue is not None and server in queue:
-                queue.remove(server)
-                if not queue:
-                    del self.waiting[server.address]
+            self._unqueue(server)
         elif server in self.logging_in:
             self._leave_login(server)
 
@@ -416,10 +365,8 @@ def _disconnect(conn: asyncssh.SSHServerConnection, reason: str) -> None:
 
 
 PACKET_COST = 512
-"""Bytes each data packet of a session without a terminal counts for, at least, against `input_rate`: what a packet
-costs the server (decrypting it, checking it, handing it on) hardly depends on its size, so a flood of tiny packets
-(an unfinished line in 30-byte writes) is cut as early as a flood of full ones. A headless client sends a few lines
-a second; 128 packets a second, 512 at once, are far above that."""
+"""Bytes each data packet of a session without a terminal counts for, at least, against `input_rate`: a packet's
+cost hardly depends on its size, so a flood of tiny packets is cut as early as one of full ones."""
 
 
 class _SessionProcess(asyncssh.SSHServerProcess[bytes]):
@@ -495,13 +442,17 @@ class DixitSSHServer(asyncssh.SSHServer):
         if self._watchdog is not None:
             self._watchdog.cancel()
             self._watchdog = None
+        self._release()
+        logger.debug("connection #%d closed: %s", self.connection_id, exc or "normally")
+        self._candidate_key = None
+
+    def _release(self) -> None:
+        """Give back what this connection counted in the server's state (once)."""
         if self._admitted:
             self._admitted = False
             self._state.release(self)
             if self._conn is not None:
                 self._state.live.discard(self._conn)
-        logger.debug("connection #%d closed: %s", self.connection_id, exc or "normally")
-        self._candidate_key = None
 
     def _refuse(self, reason: str) -> None:
         """Refuse with a reason the client can show (in the SSH disconnect message), logged in the summary."""
@@ -518,11 +469,7 @@ class DixitSSHServer(asyncssh.SSHServer):
     def drop(self) -> None:
         """Drop this connection now, its counts at once (the server needs the slot)."""
         self._cancel_timer()
-        if self._admitted:
-            self._admitted = False
-            self._state.release(self)
-            if self._conn is not None:
-                self._state.live.discard(self._conn)
+        self._release()
         if self._conn is not None:
             self._conn.abort()
 
@@ -551,11 +498,7 @@ class DixitSSHServer(asyncssh.SSHServer):
 
     def _leave(self, reason: str) -> None:
         """Refuse an admitted connection (its wait for a login slot ended without one)."""
-        if self._admitted:
-            self._admitted = False
-            self._state.release(self)
-            if self._conn is not None:
-                self._state.live.discard(self._conn)
+        self._release()
         self._pause(False)
         self._refuse(reason)
 
@@ -689,9 +632,7 @@ class DixitSSHServer(asyncssh.SSHServer):
             elif process.term_type is None:
                 status = await self._run_headless(process, identity)
             else:
-                status = await run_pty_session(
-                    process, identity, self._app_factory, limits.session_limits(), self._state.app_setup
-                )
+                status = await run_pty_session(process, identity, self._app_factory, limits, self._state.app_setup)
             logger.info("connection #%d: session ended with status %d", self.connection_id, status)
         except (asyncssh.DisconnectError, ConnectionError) as gone:  # the client left: not a failure of ours
             logger.info("connection #%d: session ended, client gone (%s)", self.connection_id, type(gone).__name__)
@@ -715,7 +656,7 @@ class DixitSSHServer(asyncssh.SSHServer):
                 process.stderr.write(FULL_HEADLESS.encode())
             return 1
         if isinstance(process, _SessionProcess):
-            process.input_guard = InputGuard(limits.session_limits())
+            process.input_guard = InputGuard(limits)
         state.headless += 1
         try:
             return await run_command_session(process, identity, self._command_handler, hint=self._hint(identity))
@@ -810,19 +751,11 @@ class DixitAcceptor(asyncssh.SSHAcceptor):
             logger.warning("listener did not close within %.1fs", timeout)
 
 
-_frozen = False
-
-
+@functools.cache
 def freeze_startup_objects() -> None:
-    """For a server process, once it has imported what it runs and before it builds anything else: the objects alive
-    now (modules, classes, functions) are moved out of the garbage collector's sight. They live as long as the
-    process, and every full collection walked them again (tens of milliseconds each, charged to whichever session
-    happened to allocate then). Not for processes that make and drop servers (tests): what is frozen is never
-    collected."""
-    global _frozen
-    if _frozen:
-        return
-    _frozen = True
+    """For a server process, once it has imported what it runs: the objects alive now live as long as the process,
+    so they are moved out of the collector's sight (each full collection walked them: tens of ms). Not for tests:
+    what is frozen is never collected."""
     gc.collect()  # (garbage made so far is freed, not frozen)
     gc.freeze()
     # Textual makes and drops many small objects per frame (strips, segments, caches): with the default 700, a young
@@ -847,14 +780,8 @@ async def start_server(
     ask_invite: bool = False,
     app_setup: Sequence[AppSetup] = (),
 ) -> DixitAcceptor:
-    """Listen for SSH clients on host:port (port 0 picks a free port: see `.port`).
-
-    Every PTY session runs `app_factory(identity, terminal_info)`'s App through SSHDriver. Sessions without a
-    PTY go to `command_handler(identity, command, stdin, stdout) -> exit status`, or get a short answer
-    and exit status 2 when there is none.
-    Each of `app_setup` runs before each PTY session's app (work the apps of the process share: the caller knows
-    which; the transport does not).
-    """
+    """Listen for SSH clients on host:port (0: a free port, see `.port`). A PTY session runs `app_factory`'s App
+    (after each of `app_setup`); one without a PTY goes to `command_handler`, or gets a short answer (status 2)."""
     await check_work_measured()  # (only a warning in the log if the loop's work cannot be measured per session)
     host_key = ensure_host_key(Path(keys_dir))
     state = _ServerState(limits, fingerprint(host_key))

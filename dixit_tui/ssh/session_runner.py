@@ -34,12 +34,8 @@ logger.addFilter(LOG_RATE)
 
 @dataclass(frozen=True)
 class SessionIdentity:
-    """Who is on the other end, bound only once SSH authentication has completed.
-
-    `username` is the SSH user name, i.e. the wanted nickname: untrusted text, sanitise before display.
-    `key_fingerprint` is the SHA256 fingerprint of the public key the client PROVED it holds, or None for a
-    keyless (keyboard-interactive) login. `connection_id` is unique per server run.
-    """
+    """Who is on the other end, bound once SSH authentication completed: `username` (the wanted nickname, untrusted),
+    `key_fingerprint` (of the key the client PROVED it holds; None without one), `connection_id` (unique per run)."""
 
     username: str
     key_fingerprint: str | None
@@ -132,10 +128,8 @@ def _prepare_app(
     limits: SessionLimits,
     setup: Sequence[AppSetup],
 ) -> io.StringIO:
-    """Attach the SSH driver, take colours from this session's terminal, keep error output off the server.
-
-    Returns the buffer that collects what Textual would have printed on the server's stderr at exit.
-    """
+    """Attach the SSH driver, take colours from this session's terminal; returns the buffer that collects what
+    Textual would have printed on the server's stderr at exit."""
     install_textual_patches()
     for step in setup:
         step()

@@ -1,24 +1,6 @@
-"""`dixit-tui serve`'s settings from a TOML file and from `DIXIT_TUI_*` environment variables, under its flags.
-
-Every option of `serve` (but `--config` itself) may come from three places; a flag wins over the environment, which
-wins over the file:
-
-    # dixit-tui.toml (`serve --config FILE`, or DIXIT_TUI_CONFIG=FILE)
-    host = "0.0.0.0"
-    port = 2222
-    data-dir = "/var/lib/dixit-tui"       # relative paths are relative to this file's folder
-    deck = ["my-deck.toml"]
-    [limits]
-    login_timeout = 20
-
-    DIXIT_TUI_PORT=2222 DIXIT_TUI_DATA=/srv/dixit DIXIT_TUI_LIMIT_LOGIN_TIMEOUT=20 dixit-tui serve
-
-An option's variable is its name in capitals with `_` for `-` (`--close-idle-after`: DIXIT_TUI_CLOSE_IDLE_AFTER),
-`--data-dir` is also DIXIT_TUI_DATA, and a limit is DIXIT_TUI_LIMIT_NAME. A switch is `true`/`false` in the file
-and 1/0 (yes/no, true/false, on/off) in the environment; repeatable options (`--deck`) are a list in the file and
-`:`-separated in the environment. Repeatable options add up: the file's, then the environment's, then the flags'
-(for a limit given twice, the last wins). A name the file does not know, or a value of the wrong kind, is a usage
-error that names where it came from.
+"""`dixit-tui serve`'s settings from a TOML file and from `DIXIT_TUI_*` environment variables, under its flags (a flag
+wins over the environment, which wins over the file; repeatable options add up). The rules, with examples, are in
+docs/operations.md ("One data folder, and the settings"). An unknown name or a wrong value is a usage error.
 """
 
 from __future__ import annotations

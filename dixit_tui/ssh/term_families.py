@@ -1,12 +1,6 @@
-"""Which terminal types are consoles (a small font: console glyphs, 8 or 16 colours) and which draw all of Unicode in
-few colours, by their TERM name: the one table, each entry with its reason from the terminal's terminfo entry
-(ncurses' misc/terminfo.src). A TERM not in the table is decided as before: its colours from its name and COLORTERM,
-all of Unicode.
-
-"console": the font holds a few hundred glyphs (CP437's set, Latin-1; the DEC line-drawing set), so what the app
-draws is sent in its console forms (`ssh.console_forms`), and its colours stop at 16 whatever COLORTERM says
-(terminfo: colors#8, no 256). "few colours": a font with Unicode's lines, but 8 or 16 colours (terminfo colors#8 or
-colors#16) whatever COLORTERM says."""
+"""Which TERM names are consoles (a font of a few hundred glyphs: sent in `ssh.glyph_forms`; at most 16 colours)
+and which draw all of Unicode in 8 or 16 colours whatever COLORTERM says; each entry's reason from its terminfo entry
+(ncurses' misc/terminfo.src). Any other TERM: colours from its name and COLORTERM, all of Unicode."""
 
 from __future__ import annotations
 

@@ -21,11 +21,8 @@ _TRUECOLOR_TERMS = frozenset(
 
 @dataclass(frozen=True)
 class TerminalInfo:
-    """The client's terminal as requested in its PTY request (size already sanitised).
-
-    `command` is the exec request's command line (`ssh -t host join K7QF` -> "join K7QF"), or None for a
-    plain shell request. `env` holds the variables the client sent (OpenSSH sends only what SendEnv allows).
-    """
+    """The client's terminal as its PTY request asked (size sanitised); `command`: the exec request's command line
+    (`ssh -t host join K7QF` -> "join K7QF"), None for a shell; `env`: the variables the client sent."""
 
     term_type: str
     width: int
@@ -39,8 +36,8 @@ class TerminalInfo:
 
     @property
     def glyphs(self) -> Glyphs:
-        """The characters this session is drawn with (`SSHDriver.flush`): "ascii" without UTF-8 (`ssh.ascii_forms`),
-        "console" for a console's small font (`TERM=linux`, `cons25`, `vt220`...: `ssh.console_forms`), else
+        """The characters this session is drawn with (`SSHDriver.flush`): "ascii" without UTF-8 (`ssh.glyph_forms`),
+        "console" for a console's small font (`TERM=linux`, `cons25`, `vt220`...: `ssh.glyph_forms`), else
         "unicode"."""
         return glyph_set(self.term_type, utf8=self.utf8)
 
@@ -54,11 +51,8 @@ def clamp_size(width: int, height: int, max_size: tuple[int, int]) -> tuple[int,
 
 
 def detect_color_system(term_type: str, env: Mapping[str, str]) -> ColorSystem:
-    """The colour system for one session, from its TERM (and COLORTERM, if the client sent it).
-
-    The server's own environment is never consulted: every session has its own terminal. A console or a terminal of
-    few colours (`term_families`) is "standard" whatever COLORTERM says (a COLORTERM left from another terminal).
-    """
+    """The colour system for one session, from its TERM and COLORTERM (never the server's environment); a console
+    or a terminal of few colours (`term_families`) is "standard" whatever COLORTERM says."""
     if term_family(term_type) is not None:
         return "standard"
     colorterm = env.get("COLORTERM", "").strip().lower()

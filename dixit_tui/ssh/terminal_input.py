@@ -1,5 +1,4 @@
-"""A session's typed input turned into events: checked by the input filter, then read by Textual's parser (the
-parser wrapper of the SSH driver: `dixit_tui.ssh.driver`)."""
+"""A session's typed input turned into events (the SSH driver's parser wrapper)."""
 
 from __future__ import annotations
 
@@ -18,12 +17,9 @@ logger.addFilter(LOG_RATE)
 
 
 class TerminalInput:
-    """A session's typed input turned into events: checked by a SequenceFilter, then read by Textual's parser.
-
-    Every piece is either events or dropped; the parser never waits inside a sequence (the filter hands on whole
-    ones, and one the parser does not know is dropped with a fresh parser), and should it ever fail, the input is
-    dropped (a WARNING once per session, no traceback) and a fresh parser reads what follows.
-    """
+    """A session's typed input turned into events: checked by a SequenceFilter, then read by Textual's parser. The
+    parser never waits inside a sequence (the filter hands on whole ones); input it fails on is dropped (a WARNING
+    once per session) and a fresh parser reads what follows."""
 
     def __init__(self) -> None:
         self._filter = SequenceFilter()

@@ -1,21 +1,14 @@
 """SSH user names asyncssh would refuse, let through to the game (which cleans every name itself).
 
-asyncssh checks the user name of each authentication request with SASLprep (RFC 4013, on Unicode 3.2) and drops
-the connection with a protocol error when it fails: `ssh 🎲dice@host` was disconnected ("Unassigned character") before
-the game could answer, and nothing reached the server's log. Here the name is the player's nickname, not an account:
-it goes through the one sanitiser (dixit_tui/sanitize.py, `clean_name`) like any other, and the lobby says when
-the name shown differs from the one typed.
-
-`install` makes the SASLprep that asyncssh's connection module applies to user names fall back to the name (logged)
-when SASLprep refuses it for characters newer than its Unicode 3.2 or for its bidi rule; a name with a character
-SASLprep prohibits (a control character: an escape sequence) is still refused before any app sees it. Passwords
-are prepared elsewhere (asyncssh/auth.py) and keep the strict check; this server takes no passwords anyway.
-`tests/e2e/test_names.py` connects with such a name (OpenSSH and asyncssh) and fails when an asyncssh upgrade
-moves the check this relies on.
+asyncssh checks each user name with SASLprep (RFC 4013, Unicode 3.2) and drops the connection when it fails:
+`ssh 🎲dice@host` was disconnected before the game could answer. Here the name is a nickname, cleaned by the one
+sanitiser (dixit_tui/sanitize.py) like any other. A name with a prohibited character (a control character) is still
+refused. `tests/e2e/test_names.py` fails when an asyncssh upgrade moves the check this relies on.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import stringprep
 import unicodedata
@@ -39,13 +32,10 @@ _PROHIBITED = (
     stringprep.in_table_c9,
 )
 
-_installed = False
-
 
 def lenient_saslprep(s: str) -> str:
-    """SASLprep; when it refuses the name `s` only for characters Unicode 3.2 did not have yet (an emoji, a newer
-    script) or for mixing right-to-left and left-to-right letters, the name NFKC-normalised, for the game to clean.
-    A name with a prohibited character (a control character, an escape sequence...) is still refused (logged)."""
+    """SASLprep; a name it refuses only for characters newer than Unicode 3.2 or for its bidi rule comes back
+    NFKC-normalised, for the game to clean. A prohibited character is still refused (logged)."""
     try:
         return saslprep(s)
     except SASLPrepError as err:
@@ -56,10 +46,7 @@ def lenient_saslprep(s: str) -> str:
         return unicodedata.normalize("NFKC", s)
 
 
+@functools.cache
 def install() -> None:
     """User names SASLprep refuses for newer Unicode no longer end the connection (see the module's text)."""
-    global _installed
-    if _installed:
-        return
-    _installed = True
     connection.saslprep = lenient_saslprep

@@ -1,10 +1,8 @@
 """`dixit-tui serve --redis URL --workers N`: N worker processes accept SSH on the same port (SO_REUSEPORT, the
 kernel spreads the connections) and share every table through Redis (`coordinator.shared`).
 
-This process only supervises: it makes sure the host key exists (so the workers do not race to create it), picks
-the port when asked for any (0), starts the workers (each `serve ... --workers 1 --reuse-port --port P`), prints the
-usual two lines once every worker listens, starts again a worker that dies, and stops them all on SIGINT/SIGTERM.
-A worker dies with it, even when it is killed with SIGKILL (Linux's parent-death signal).
+This process only supervises: it makes the host key (so the workers do not race), picks the port, starts the
+workers, restarts one that dies and stops them on SIGINT/SIGTERM; a worker dies with it (parent-death signal).
 """
 
 from __future__ import annotations

@@ -81,6 +81,11 @@ class HostedDriver(Driver):
         what it shows, and how; the driver adds its own, such as the terminal's size): the first draws, the others
         follow (`CastApp`). A session already in a cast stays in it."""
 
+    def rekey_cast(self, key: Hashable) -> None:
+        """This session draws for its cast (its source), and what it draws is now what the app's `key` says (what it
+        shows moved on, as every member's screen would: the table's update): sessions that join under `key` join this
+        cast (and a cast they joined already under it becomes one with this one)."""
+
     def leave_cast(self, *, everyone: bool = False) -> None:
         """Leave the cast this session is in, if any (the app is told if it was following); with `everyone`, the
         whole cast breaks up (each follower is told)."""

@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.color import Color
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -54,6 +53,7 @@ from dixit_tui.textual_host.screen_patches import (
 from dixit_tui.textual_host.shared_css import share_parsed_css
 from dixit_tui.textual_host.shared_styles import share_computed_styles
 from dixit_tui.tui.capabilities import FULL, Capabilities
+from dixit_tui.tui.css_variables import css_variables
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.name_note import name_note
 from dixit_tui.tui.table_screen import TableScreen
@@ -63,7 +63,6 @@ from dixit_tui.tui.watch_cast import cast_key
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
-FRAME_GREY = 0.4  # the frames' grey: this far from the background to the text (get_css_variables)
 NAME_NOTE_SECONDS = 15.0  # a shortened or cleaned name is said this long (longer than other notices)
 CAST_HELD_MAX = 200
 """Updates a session holds at most while it follows another's drawing (chat lines, reveals: kept, in order): beyond,
@@ -82,9 +81,8 @@ class CoordinatorUpdate(Message):
         self.order = order
 
     def can_replace(self, message: Message) -> bool:
-        """True when `message`, queued right behind this one, makes it moot: a newer view of the same table, or a
-        newer listing of the lobby (Textual then handles only the newer one: a busy session draws the latest state,
-        not every step to it; when many join at once, a lobby draws the last listing, not one per join)."""
+        """True when `message`, queued right behind this one, makes it moot (a newer view of the same table, a newer
+        lobby listing): a busy session draws the latest state, not every step to it."""
         return isinstance(message, CoordinatorUpdate) and supersedes(message.update, self.update)
 
 
@@ -98,9 +96,8 @@ class CastRoleChanged(Message):
 
 @cache
 def _all_css_paths() -> tuple[Path, ...]:
-    """The app's CSS files and its screens', read from the start: a screen that brings a CSS file the app has not read
-    yet makes Textual parse every source again and restyle every widget of every screen (the lobby's too, when the
-    table opens). The order is the one they were read in before (the app's, the lobby's, the table's)."""
+    """The app's CSS files and its screens', read from the start (a screen bringing a new one makes Textual parse every
+    source again and restyle every widget of every screen), in the order they were read in before."""
     paths: list[Path] = []
     for owner in (DixitApp, LobbyScreen, TableScreen):
         css_path = owner.CSS_PATH
@@ -180,24 +177,8 @@ class DixitApp(App[int]):
         """Coordinator updates this app took (drew) while following: none (it holds them)."""
 
     def get_css_variables(self) -> dict[str, str]:
-        """As Textual's, with what a terminal of few colours or none needs (see the comments)."""
-        variables = super().get_css_variables()
-        if self.capabilities.few_colors:
-            # The frames' grey would become a dark grey or black, as the background (black): the foreground's grey.
-            variables["border-blurred"] = variables["foreground-darken-1"]
-        else:
-            # The frames (panels, the log's rule, the hand and the board, text boxes not focused): Textual's grey
-            # just off the background was colour 233 on 234 in a 256-colour terminal (found in a playtest). A mid
-            # grey, clearly seen and still quieter than text: #6B6B6B on #1E1E1E (256 colours: 241 on 234).
-            surface, foreground = Color.parse(variables["surface"]), Color.parse(variables["foreground"])
-            variables["border-blurred"] = surface.blend(foreground, FRAME_GREY).hex
-        variables["placeholder-text-style"] = "none"  # (the theme's grey tells a placeholder from typed text)
-        if self.capabilities.colors == "none":
-            # What colour alone showed (NO_COLOR sends none): a text box's cursor, the highlighted row of a list, a
-            # text box's placeholder.
-            variables["input-cursor-text-style"] = "reverse"
-            variables["block-cursor-text-style"] = "bold reverse"
-            variables["placeholder-text-style"] = "italic"  # (Textual draws dim as a fainter colour: none here)
+        """As Textual's, with what a terminal of few colours or none needs (`css_variables`: once per process)."""
+        variables = css_variables(self.current_theme, self.capabilities, super().get_css_variables)
         self.theme_variables = variables
         return variables
 
@@ -210,9 +191,8 @@ class DixitApp(App[int]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """One notice at a time: the newest takes the place of any still shown. Notices stand on the top line
-        (dixit.tcss); a second one stacked under the first covered the status line, which says what the table waits
-        for (seen playing: an end-to-end test waiting for the status line timed out behind two notices)."""
+        """One notice at a time, the newest in place of any still shown (a second one, stacked on the top line,
+        covered the status line)."""
         if self.screen_stack:
             self.screen.query("ToastHolder").remove()  # (clearing leaves each toast's holder: a blank row on top)
         self.clear_notifications()
@@ -238,9 +218,11 @@ class DixitApp(App[int]):
             self.notify(f"Welcome back: you are at your seat at table {kept} again.", markup=False)
         elif not self.command:
             # The lobby opens with the open tables and the session's name: drawn once, not drawn empty and then again
-            # (laid out again) when the first lobby update arrives (it then changes nothing).
+            # (laid out again) when the first lobby update arrives (it then changes nothing). It opens once the app has
+            # started: opened during its mount, it was drawn whole in Textual's startup batch, which drops that frame,
+            # and drawn whole again after it (3.4k of its 55.8k Python calls, tests/tui/patch_cost.py).
             self.tables = self.coordinator.summaries()
-            await self._show_lobby()
+            self.call_later(self._show_lobby)
         elif not await self._run_command(self.command):
             await self._show_lobby()
         note = name_note(self.identity.name, session.name)
@@ -257,9 +239,8 @@ class DixitApp(App[int]):
         return lobby
 
     def get_default_screen(self) -> Screen[Any]:
-        """Textual's default screen (under every other), prepared as every screen of this app is (see push_screen),
-        except that it gets its "terminal too small" notice only if it ever shows (see `_screen_changed`): the lobby
-        or the table goes on it before the first frame."""
+        """Textual's default screen, prepared as every screen is (see push_screen), but with its "terminal too small"
+        notice only if it ever shows (`_screen_changed`): the lobby or the table goes on it before the first frame."""
         screen = Screen[Any](id="_default")
         self._prepare_screen(screen, notice=False)
         return screen
@@ -297,13 +278,9 @@ class DixitApp(App[int]):
         return bool(width and height) and (width < MIN_WIDTH or height < MIN_HEIGHT)
 
     async def on_event(self, event: events.Event) -> None:
-        """While the "terminal too small" notice shows, nothing is played blind: keys are dropped (Ctrl+C still
-        quits). What counts is what the screen shows (its breakpoint classes), not the size the driver just
-        reported: a key typed before a resize belongs to the screen it was typed at.
-
-        A session's own input, as its app gets it, also takes it out of any cast (the driver took it out as the bytes
-        came; it may have joined again since, at a frame drawn before this input was handled: what the input changes,
-        a scroll, a cursor, must be drawn for this terminal, not dropped as a follower's)."""
+        """While the "terminal too small" notice shows (the screen's breakpoint classes, not the size just reported),
+        keys are dropped but Ctrl+C: nothing is played blind. A session's own input also takes it out of any cast (it
+        may have joined again since the driver took it out: what the input changes must be drawn for this terminal)."""
         if isinstance(event, events.Key | events.Paste | events.MouseEvent) and not event.is_forwarded:
             driver = self._driver_hosted
             if driver is not None and driver.in_cast:
@@ -376,9 +353,8 @@ class DixitApp(App[int]):
         return self.screen.has_class("-too-narrow") or self.screen.has_class("-too-short")
 
     def _deliver(self, update: Update) -> None:
-        """An update from the coordinator (in the coordinator's context: only noted here, or posted). While this
-        session follows another's drawing it is held, no Textual work at all (an update that opens another screen,
-        or a notice of this session's own, makes it leave first: then it is taken with the ones held before it)."""
+        """An update from the coordinator (in the coordinator's context: only posted here, or held, with no Textual
+        work, while this session follows another's drawing: see `_hold_for_cast`)."""
         self._delivered += 1
         if self._cast_following:
             self._hold_for_cast(self._delivered, update)
@@ -415,9 +391,8 @@ class DixitApp(App[int]):
         return False
 
     async def _on_key(self, event: events.Key) -> None:
-        """A key's bindings are looked up when it has bubbled back up to the app, by then perhaps on a screen that
-        opened since (keys typed in one burst at the hand: Enter opens "Give this card?", and the `y` or `n` typed
-        after it would answer it, even before it has drawn). A key acts only on the screen it was typed at."""
+        """A key acts only on the screen it was typed at (its bindings are looked up once it has bubbled up, perhaps on
+        a screen opened since: the `y` typed behind an Enter answered "Give this card?" before it was drawn)."""
         typed_at = getattr(event, _TYPED_AT, None)
         if typed_at is not None and typed_at is not self.screen:
             event.prevent_default()  # App._on_key (the bindings) is not run
@@ -425,9 +400,8 @@ class DixitApp(App[int]):
     def push_screen(
         self, screen: Any, callback: Any = None, wait_for_dismiss: bool = False, *, mode: str | None = None
     ) -> Any:
-        """While quitting, open nothing new: a screen mounted now would look for widgets being torn down
-        (a `q` and another key typed at once must still quit cleanly). A question never stacks on another: while
-        a confirmation or a picker is open, a second one is not opened."""
+        """While quitting, open nothing new (it would look for widgets being torn down); a question never stacks on
+        another (while a confirmation or a picker is open, a second one is not opened)."""
         dialogs = (ConfirmScreen, SeatPicker)
         if isinstance(screen, Screen) and not screen.is_mounted and not screen.is_attached:
             self._prepare_screen(screen)
@@ -440,11 +414,8 @@ class DixitApp(App[int]):
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
 
     def _prepare_screen(self, screen: Screen[Any], *, notice: bool = True) -> None:
-        """A new screen gets what it would otherwise get only once shown, each costing a restyle or a relayout of
-        all its widgets: the "terminal too small" notice (composed with it, when the terminal is too small already:
-        otherwise it is mounted only if it becomes so, see `_on_resize`), and its breakpoint classes for the current
-        size (Textual sets them on its first Resize). Its first resume then keeps the styles it mounted with.
-        """
+        """A new screen gets, before it shows, what would otherwise cost a restyle or relayout once shown: the "terminal
+        too small" notice (when already too small) and its breakpoint classes for the current size."""
         if (
             notice
             and self._too_small(self.size)
@@ -561,17 +532,20 @@ class DixitApp(App[int]):
 
     def post_display_hook(self) -> None:
         """A frame was written: a session not in a cast joins one if it may now (after a frame, so that what its app
-        drew for it is on its terminal before its frames come from another app)."""
+        drew for it is on its terminal before its frames come from another app); the source of a cast files it under
+        what it shows now."""
         if self._driver_hosted is not None:
             self._check_cast()
 
     def _check_cast(self) -> None:
         """Join a cast when this session may (`watch_cast.cast_key`). A member stays until its own input, a notice of
-        its own, or a screen over its table or instead of it (what the table changes, it changes for every member)."""
+        its own, or a screen over its table or instead of it (what the table changes, it changes for every member). A
+        cast's source files it under the key of what it shows now (a table update moves the focus to the board, as at
+        every member's screen: a session quiet again, whose key is of its screen now, must find the cast)."""
         if not self.screen_cast:  # (`serve --no-screen-cast`)
             return
         driver = self._driver_hosted
-        if driver is None or driver.in_cast or self._cast_taking or self._cast_following or self._exit:
+        if driver is None or driver.following or self._cast_taking or self._cast_following or self._exit:
             return
         if not self.screen_stack:
             return
@@ -583,7 +557,11 @@ class DixitApp(App[int]):
             quiet_for=time.monotonic() - driver.last_input,
             notice_shown=time.monotonic() < self._notice_until,
         )
-        if key is not None and not driver.in_cast and not self.update_pacing.held:
+        if key is None:
+            return
+        if driver.in_cast:
+            driver.rekey_cast(key)
+        elif not self.update_pacing.held:
             driver.join_cast(key)
 
     def _opens_a_screen(self, update: Update) -> bool:

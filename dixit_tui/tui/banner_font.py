@@ -1,8 +1,7 @@
 """A small block font for big letters on a shared screen: A-Z, 0-9 and common punctuation, 5 rows high, as data.
 
-Each glyph is 5 rows of `#` (ink) and `.` (paper). `banner` draws a text with them; a text with a character the font
-does not have (after taking accents off: É -> E) gets None, and the caller shows it another way (a framed line). Our
-own font rather than pyfiglet: 40 glyphs are less than a dependency, and pyfiglet's fonts come under several licences.
+A text with a character the font lacks (after taking accents off) gets None: the caller shows it another way. Not
+pyfiglet: 40 glyphs are less than a dependency, and its fonts come under several licences.
 """
 
 from __future__ import annotations

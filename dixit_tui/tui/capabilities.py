@@ -1,9 +1,7 @@
 """What one player's terminal can show, as the app is told it (from the SSH session's PTY and environment requests).
 
-Pure data: the app picks its colours from it (a 16-colour terminal gets borders it can draw, see `DixitApp`); the SSH
-driver sends the ASCII forms of lines and marks to a terminal that does not declare UTF-8 (`ssh.ascii_forms`), their
-console forms to a console's small font (`TERM=linux`, `cons25`, `vt220`...: `ssh.term_families`), and no
-colour at all to one that asks for none (https://no-color.org)."""
+The app picks its colours from it; the SSH driver sends ASCII or console forms of lines and marks, and no colour to
+a terminal that asks for none (https://no-color.org)."""
 
 from __future__ import annotations
 
@@ -21,7 +19,7 @@ class Capabilities:
     """False: the client's LC_ALL / LC_CTYPE / LANG named another character set (`LANG=C`): ASCII only."""
     console: bool = False
     """A console's small font (`TERM=linux`, `cons25`, `vt220`...): the SSH driver sends what it lacks in console
-    forms (`ssh.console_forms`), and a key drawn as a mark it lacks reads as a word (⏎: Enter)."""
+    forms (`ssh.glyph_forms`), and a key drawn as a mark it lacks reads as a word (⏎: Enter)."""
 
     @property
     def few_colors(self) -> bool:

@@ -1,17 +1,10 @@
-"""Numbered lists of text cards (your hand, the board) as pictures: pure functions of the cards, the cursor, the
-size and the styles, cached so that every screen showing the same cards the same way gets the same picture (the
-board at every spectator's screen of a size is made once). Shown by `widgets/cards.py`.
+"""Numbered lists of text cards (your hand, the board) as pictures, cached so that every screen showing the same
+cards the same way gets the same picture. Shown by `widgets/cards.py`.
 
-Each row reads `▶ 3  [✓ chosen] A fox in a waistcoat...`: the `▶` follows the cursor (so it is visible without
-colour), the tags say what is special about the card in words. When every card's full text fits, every card is
-shown in full; when it does not (80x24 is the common size), every other card takes one line, cut with `…`, and the
-card under the cursor shows its whole text, always: when that is more than the room holds, the list scrolls to it
-(at an 8-card odyssey vote at 80x24 the highlighted card stopped after two lines). Every card can be read whole by
-moving the cursor to it, at any size where its text and two more cards' lines fit: at smaller heights (60x20) the
-highlighted card is cut too, so that two other cards stay in sight (it filled the room alone, and the hand looked
-like one card). A note (what Enter does here, a refusal's hint) takes the last rows, under the cards.
-
-Card text is player-provided: only plain text in Segments here, never markup.
+A row reads `▶ 3  [✓ chosen] A fox in a waistcoat...` (the `▶` shows the cursor without colour). When not every card
+fits whole (80x24), the others take one line cut with `…` and the card under the cursor shows whole, the list
+scrolling to it; at smaller heights (60x20) it is cut too, so that two other cards stay in sight (else the hand
+looked like one card). A note (what Enter does, a refusal's hint) takes the last rows. Card text: plain text only.
 """
 
 from __future__ import annotations
@@ -123,10 +116,8 @@ NOTES_MAX = 1024
 
 
 def note_lines(note: Content | None, width: int, framed: bool = True) -> tuple[Content, ...]:
-    """A note wrapped to the list's width, at most `NOTE_ROWS` rows (the last cut with "…"): a cell of margin on the
-    left (and on the right when the list has no frame: it has no cards), as a padded text box. (Wrapped once per note
-    and width for every screen: the lists ask at each update; kept by text and styles, which Content's own `==` does
-    not compare.)"""
+    """A note wrapped to the list's width, at most `NOTE_ROWS` rows (the last cut with "…"), a cell of margin left
+    (and right without a frame). Kept by text and styles (Content's `==` compares no styles): asked at each update."""
     if note is None:
         return ()
     key = (note.plain, tuple(note.spans), width, framed)

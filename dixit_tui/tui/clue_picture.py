@@ -1,7 +1,5 @@
-"""The clue line above the hand and the board as data: the clue and who told it (or who is writing one), and until
-the vote how the last turn went (`table_words.clue_line`), wrapped at a width, at most `CLUE_ROWS` rows, as one
-picture (`tui.picture`): the same object for every session showing the same words at the same width. Player text
-(the clue, names) is only ever plain text in a segment."""
+"""The clue line above the hand and the board as data (`table_words.clue_line` wrapped, at most `CLUE_ROWS` rows):
+one picture for every session showing the same words at the same width. Player text only plain text in a segment."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ option under the cursor that is not chosen yet is chosen first. The label of the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
@@ -52,13 +52,9 @@ class Choice(RadioButton):
 
 
 class Choices(RadioSet):
-    """A radio set whose keyboard highlight starts on its chosen option when it gets the focus (Textual's starts on
-    the first option: Left from "8 s" picked "30 s", found by a playtest), and stops at either end of the row.
-
-    Textual's RadioSet wraps round: Right, Right on the 2-choice Rules row was back on "refresh" (a playtest). A row's
-    options are in order (off, 5 s ... 30 s; 1 min ... 5 min), read left to right: Right means "further right", and
-    held down it ends on the last option, as the cursor of a text box ends at its last character; Left from the
-    first option stays there. A person sees where the highlight is and never has to count round."""
+    """A radio set whose highlight starts on its chosen option when it gets the focus (Textual's starts on the first:
+    Left from "8 s" picked "30 s") and stops at either end of the row (Textual's wraps round: Right, Right on a
+    2-choice row was back where it started). Found by playtests."""
 
     def on_focus(self) -> None:
         pressed = self.pressed_button
@@ -179,16 +175,8 @@ class CreateScreen(SameSizeResize, ModalScreen[TableOptions | None]):
         with Vertical(classes="dialog", id="create-dialog") as box:
             box.border_title = self.title_text
             with VerticalScroll(id="create-form"):
-                with Horizontal(classes="row"):
-                    yield Label("Mode", classes="field-label")
-                    with Choices(id="mode", compact=True, classes="choices"):
-                        for mode in MODES:
-                            yield Choice(mode, o.mode == mode, id=f"mode-{mode}", compact=True)
-                with Horizontal(classes="row"):
-                    yield Label("Rules", classes="field-label")
-                    with Choices(id="profile", compact=True, classes="choices"):
-                        for profile in PROFILES:
-                            yield Choice(profile, o.profile == profile, id=f"profile-{profile}", compact=True)
+                yield from _choices_row("Mode", "mode", [(mode, mode) for mode in MODES], o.mode)
+                yield from _choices_row("Rules", "profile", [(p, p) for p in PROFILES], o.profile)
                 yield Static(Content(""), id="profile-note", classes="note indented")
                 with Horizontal(classes="row"):
                     yield Label("Decks", classes="field-label")
@@ -215,30 +203,10 @@ class CreateScreen(SameSizeResize, ModalScreen[TableOptions | None]):
                         Content(f"{STORYTELLS_RANGE[0]} to {STORYTELLS_RANGE[1]}: how many times each player tells"),
                         classes="note field-hint",
                     )
-                with Horizontal(classes="row"):
-                    yield Label("First teller", classes="field-label")
-                    with Choices(id="first", compact=True, classes="choices"):
-                        for value, label in FIRSTS:
-                            yield Choice(label, o.first == value, id=f"first-{value}", compact=True)
-                with Horizontal(classes="row"):
-                    yield Label("Turn timer", classes="field-label")
-                    with Choices(id="timer", compact=True, classes="choices"):
-                        chosen = str(o.turn_seconds) if o.turn_seconds else "off"
-                        for value, label in TIMERS:
-                            yield Choice(label, chosen == value, id=f"timer-{value}", compact=True)
-                with Horizontal(classes="row"):
-                    yield Label("Reveal", classes="field-label")
-                    with Choices(id="reveal", compact=True, classes="choices"):
-                        reveals = (
-                            REVEALS
-                            if any(v == o.reveal_seconds for v, _ in REVEALS)
-                            else (
-                                *REVEALS,
-                                (o.reveal_seconds, f"{o.reveal_seconds} s"),
-                            )
-                        )
-                        for seconds, label in reveals:
-                            yield Choice(label, o.reveal_seconds == seconds, id=f"reveal-{seconds}", compact=True)
+                yield from _choices_row("First teller", "first", FIRSTS, o.first)
+                yield from _choices_row("Turn timer", "timer", TIMERS, str(o.turn_seconds) if o.turn_seconds else "off")
+                held = [] if o.reveal_seconds in dict(REVEALS) else [(o.reveal_seconds, f"{o.reveal_seconds} s")]
+                yield from _choices_row("Reveal", "reveal", (*REVEALS, *held), o.reveal_seconds)
                 with Horizontal(classes="row"):
                     yield Label("Chat", classes="field-label")
                     yield Tick("pause chat from the clue until the reveal", o.chat_pause, id="chat-pause", compact=True)
@@ -254,9 +222,8 @@ class CreateScreen(SameSizeResize, ModalScreen[TableOptions | None]):
         return super().dismiss(result)
 
     def _gone(self) -> bool:
-        """Closed already (Esc typed with the key that opened it), or its fields taken down with the app (the
-        connection closed as it opened): events still queued for it (its mount, changes of its fields) find nothing
-        to do."""
+        """Closed already (Esc typed with the key that opened it) or taken down with the app: events still queued
+        for it find nothing to do."""
         return self._dismissed or not self.query("#deck-base")
 
     def on_mount(self) -> None:
@@ -446,6 +413,15 @@ class CreateScreen(SameSizeResize, ModalScreen[TableOptions | None]):
     @on(Button.Pressed, "#create-cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _choices_row(label: str, set_id: str, options: Sequence[tuple[object, str]], chosen: object) -> ComposeResult:
+    """A row of the form: its label, and a `Choices` of (value, label) options, `chosen` pressed."""
+    with Horizontal(classes="row"):
+        yield Label(label, classes="field-label")
+        with Choices(id=set_id, compact=True, classes="choices"):
+            for value, text in options:
+                yield Choice(text, value == chosen, id=f"{set_id}-{value}", compact=True)
 
 
 @lru_cache(maxsize=16)

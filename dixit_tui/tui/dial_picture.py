@@ -1,11 +1,6 @@
-"""The vote dial as a picture: a rule under the board's cards, the board's slot numbers along a row with the pointer,
-an arrow under it where there is room, and a caption saying what the keys do and what Enter sends now (or that your
-vote is in). Pure functions of what the dial shows (`DialLook`, `tui.vote_dial`), its size and its styles, cached so
-that every screen showing the same dial the same way gets the same picture. Shown under the cards by the board
-(`widgets/cards.py`) while you vote.
-
-Nothing is shown by colour alone: the pointer has a `▲` under it (and brackets where there is room), a forbidden slot
-reads `✗3`, a marked one `✓3`, the red marker `●3`.
+"""The vote dial as a picture (under the board's cards while you vote): a rule, the slot numbers with the pointer,
+an arrow under it where there is room, and a caption of what the keys and Enter do. Cached per (`DialLook`, size,
+styles). Nothing by colour alone: `▲` under the pointer, `✗3` forbidden, `✓3` marked, `●3` the red marker.
 """
 
 from __future__ import annotations
@@ -21,7 +16,6 @@ from dixit_tui.tui.vote_dial import DialLook, is_in, pending
 
 NO_CARDS = "No cards on the board."
 PAD = 1  # a blank cell either side of the dial's rows
-ROWS = 4  # the rule, the numbers, the arrow and the caption (3 without the arrow)
 
 
 def label(look: DialLook, slot: int) -> tuple[str, str]:

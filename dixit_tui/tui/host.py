@@ -1,8 +1,7 @@
 """What the screens need from the app that shows them, as typed interfaces.
 
-The app (`DixitApp`) hands itself to each screen it opens, as a `Host`; a screen reaches the player's session only
-through `Host.session`, typed as `Session`: what screens ask of the coordinator's `PlayerSession`. So the screens
-never import the app (the app imports the screens), and a test can hand a screen any object with these parts.
+The app hands itself to each screen as a `Host`; a screen reaches the coordinator only through `Host.session`. So
+screens never import the app, and a test can hand a screen any object with these parts.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""The leaderboard page, opened from the lobby (l): rank, name, conservative rating and games of the players with an
-SSH key, best first, as `ssh HOST leaderboard` prints them; your own row is marked. Esc (or l) closes it.
-
-Player names are untrusted: they are shown only as plain `Text`, never through markup.
+"""The leaderboard page, opened from the lobby (l), as `ssh HOST leaderboard` prints it; your own row is marked. Esc
+(or l) closes it. Player names are shown only as plain `Text`, never through markup.
 """
 
 from __future__ import annotations

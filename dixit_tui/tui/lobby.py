@@ -1,8 +1,5 @@
 """The lobby: the open tables (live), and every way to a table: create, join by code, join or watch the selected
-table, reconnect with a code.
-
-Player text (names, host names, codes typed by users) is shown only through `Content` built from plain strings,
-never through markup.
+table, reconnect with a code. Player text is shown only through `Content` built from plain strings, never markup.
 """
 
 from __future__ import annotations
@@ -29,6 +26,7 @@ from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.leaderboard import LeaderboardScreen
 from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.widgets.keybar import KeyBar
+from dixit_tui.tui.widgets.table_list import TableList
 
 
 def same_content(a: Content, b: Content) -> bool:
@@ -57,14 +55,6 @@ def shell_hint(name: str, host: str | None, port: int | None, code: str | None) 
     user = ssh_user(name)
     port_option = "-p PORT " if port is None else ("" if port == 22 else f"-p {port} ")
     return f"ssh -t {port_option}{user}@{host or 'HOST'} join {code or 'CODE'}"
-
-
-class TableList(DataTable[Text]):
-    """The open tables, one row each; Enter (or a click on the selected row) joins."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Join"),
-    ]
 
 
 class NamePrompt(SameSizeResize, ModalScreen[str | None]):
@@ -212,7 +202,7 @@ class LobbyScreen(SameSizeResize, Screen[None]):
         yield Static(id="welcome")
         with Vertical(id="tables-box") as box:
             box.border_title = "Open tables"
-            table = TableList(id="tables", cursor_type="row", zebra_stripes=False)
+            table = TableList(id="tables")
             for label, key, width in COLUMNS:
                 table.add_column(Text(label), key=key, width=width)
             yield table
@@ -279,17 +269,22 @@ class LobbyScreen(SameSizeResize, Screen[None]):
         )
         table = self.query_one("#tables", TableList)
         selected = self.selected_code()
-        table.clear()
-        for summary in tables:
-            table.add_row(
-                Text(summary.code),
-                Text(mode_text(summary.label)),
-                Text(f"{summary.players}/{summary.seats}"),
-                Text(summary.status),
-                Text(timer_text(summary.turn_seconds)),
-                Text(host_text(summary.host, summary.bots_only)),
-                key=summary.code,
-            )
+        table.list_rows(
+            [
+                (
+                    summary.code,
+                    (
+                        summary.code,
+                        mode_text(summary.label),
+                        f"{summary.players}/{summary.seats}",
+                        summary.status,
+                        timer_text(summary.turn_seconds),
+                        host_text(summary.host, summary.bots_only),
+                    ),
+                )
+                for summary in tables
+            ]
+        )
         if kept is not None and kept in {t.code for t in tables} and kept != self._kept_selected:
             selected = self._kept_selected = kept  # your kept seat's table is the one selected (once)
         if selected is not None and selected in {t.code for t in tables}:

@@ -1,8 +1,6 @@
 """What a person is told when the name they connected with is not the name they get (shortened, cleaned, none).
 
-The SSH user name is the wanted nickname; the coordinator cleans it (dixit_tui/sanitize.py: `clean_name`). A name
-cut to NAME_MAX, or with characters left out, or with nothing showable left ("guest") is said once, as the first
-screen opens, so that nobody plays under a name they did not expect without a word.
+Said once, as the first screen opens: nobody plays under a name they did not expect without a word.
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""The end of the game's pane as data: what the game's end says (`table_words.over_text`: the winners, the final
-scores, the rematch) wrapped at a width, as one picture (`tui.picture`), the same object for every session showing
-the same words at the same width. Player text (names) is only ever plain text in a segment."""
+"""The end of the game's pane as data: `table_words.over_text` wrapped at a width, one picture for every session
+showing the same words at the same width. Names only ever plain text in a segment."""
 
 from __future__ import annotations
 

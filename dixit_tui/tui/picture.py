@@ -1,9 +1,6 @@
-"""A region of a screen as data: a `Picture` is its lines (Textual `Strip`s), made by a pure function of what it
-shows, and kept in a `PictureCache` so that every screen showing the same thing the same way gets the same picture
-object (made once, then looked up), and a picture's unchanged lines are the very strips of the one before it (so a
-widget showing it redraws only the rows whose strip is another).
-
-Player text is only ever plain text in a rich `Segment`, never markup.
+"""A region of a screen as data: a `Picture` is its lines (`Strip`s), made by a pure function of what it shows and
+kept in a `PictureCache`: every screen showing the same thing gets the same object, and unchanged lines are the very
+strips of the picture before (a widget redraws only the rows whose strip is another). Player text: plain text only.
 """
 
 from __future__ import annotations
@@ -62,8 +59,3 @@ class PictureCache:
     def clear(self) -> None:
         self._pictures.clear()
         self._lines.clear()
-
-
-def picture_text(picture: Picture) -> str:
-    """A picture as plain text, one line per row (for tests and reports)."""
-    return "\n".join(strip.text.rstrip() for strip in picture)

@@ -1,12 +1,9 @@
 """The score track's rows (pure; drawn in the side column, `tui.side_picture`): every seat's marker (its seat
 number, as in the seats panel) above an evenly ticked ruler.
 
-A seat alone at its place shows its marker; seats tied at one place show one letter there (`a`, reversed) and
-the legend says whose it is (`a: 1 2 3`): written side by side the tied markers ran over the next scores' columns.
-Marks that would touch go on the next row. The ruler's ticks
-are evenly spaced (every 1, 2, 5, 10... points, whichever fits), numbered where the numbers fit, and it runs from 0
-to the goal (standard games) or past it when someone went further, so a score is always where it belongs, never
-folded into a `30+`. A dim legend underneath says what the digits are and what the goal is.
+Seats tied at one place show one letter there (`a`, reversed) and the legend says whose it is (`a: 1 2 3`); marks
+that would touch go on the next row. The ticks are even (every 1, 2, 5, 10... points), and the ruler runs to the goal
+or past it, so a score is never folded into a `30+`.
 """
 
 from __future__ import annotations
@@ -28,11 +25,9 @@ def scale(top: int, width: int) -> tuple[int, int, int]:
     for step in STEPS:
         ticks = max(1, -(-top // step))
         cells = (width - 1) // ticks
-        if cells >= MIN_CELLS:
-            return step, cells, ticks
-    step = STEPS[-1]
-    ticks = max(1, -(-top // step))
-    return step, max(1, (width - 1) // ticks), ticks
+        if cells >= MIN_CELLS or step == STEPS[-1]:
+            break
+    return step, max(1, cells), ticks
 
 
 def track_rows(scores: Sequence[tuple[int, int]], target: int | None, width: int) -> list[Content]:
@@ -78,16 +73,8 @@ def track_rows(scores: Sequence[tuple[int, int]], target: int | None, width: int
         lines.append(Content.assemble(*parts))
 
     goal = col(target) if target is not None and target < end else None  # the goal inside the ruler: ┃
-    ruler = []
-    for i in range(length):
-        if i == 0:
-            ruler.append("├")
-        elif i == length - 1:
-            ruler.append("┤")
-        elif i == goal:
-            ruler.append("┃")
-        else:
-            ruler.append("┼" if i % cells == 0 else "─")
+    ruler = ["┃" if i == goal else "┼" if i % cells == 0 else "─" for i in range(length)]
+    ruler[0], ruler[-1] = "├", "┤"
     lines.append(Content("".join(ruler)))
 
     # Numbers: 0, the goal and the end, then every k-th tick, each only where it does not crowd another number.

@@ -1,9 +1,8 @@
 """The seats panel's rows (pure: shared by the side column, `tui.side_picture`, and the wall): who sits where, their
 score, and their state in words or symbols (never colour alone).
 
-Narrow (under 32 cells) one line per seat with fixed symbol columns and a legend underneath:
-`1 ✎◷♛  ana (you)      12`. Wide, the name line plus a line of words: `host · storyteller · waiting`.
-Every name is player text: it only ever goes into Content as plain text.
+Narrow (under 32 cells) one line a seat with symbol columns and a legend (`1 ✎◷♛  ana (you)      12`); wide, a line
+of words under the name (`host · storyteller · waiting`). Names are plain text, never markup.
 """
 
 from __future__ import annotations
@@ -36,8 +35,7 @@ def seat_marker(seat: int) -> str:
 
 
 class SeatLine(NamedTuple):
-    """One seat as the seats panel shows it (a named tuple: compared and hashed without a Python call, as every
-    update looks the side column's picture up by its seats)."""
+    """One seat as the seats panel shows it (a named tuple: hashed fast, each update looks the picture up by it)."""
 
     seat: int
     name: str
@@ -161,14 +159,3 @@ def seat_rows(line: SeatLine, width: int) -> tuple[Content, ...]:
 def legend_rows(used: frozenset[str], width: int) -> list[Content]:
     """The legend of the symbols `used`, packed at `width`."""
     return pack_legend((f"{symbol} {word}" for symbol, word in LEGEND if symbol in used), width, "  ")
-
-
-def render_seats(lines: tuple[SeatLine, ...], width: int) -> list[Content]:
-    if width <= 0:
-        return []
-    out: list[Content] = []
-    for line in lines:
-        out.extend(seat_rows(line, width))
-    if lines and width < WIDE:
-        out.extend(legend_rows(frozenset("".join(line.symbols() for line in lines)), width))
-    return out

@@ -1,15 +1,13 @@
 """The side column as data: the seats panel, the score track (or the practice turn's help), each in a frame with its
 title, as one picture (`tui.picture`) of a width.
 
-Pure functions of (what the column shows of the view, its width, the frames' styles from the column's CSS) -> lines.
-A picture is kept per (those, width, styles): every session showing the same seats and scores alike at that width
-(the spectators of a table, the players but for their own seat's "(you)") gets the same picture object, made once.
-The terminal's capabilities reach it through the styles (16 colours: the theme's readable greys) and the SSH driver
-(ASCII forms of the lines and marks, no colour with NO_COLOR).
+Kept per (what it shows, width, styles): every session showing the same seats and scores at that width gets the
+same picture object.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.segment import Segment
@@ -95,48 +93,40 @@ class Parts:
         self.seats_top = frame_top(width, border, "Seats", frames.title)
         self.bottom = frame_top(width, border, bottom=True)
         self.nobody = framed_rows([NOBODY], width, border)
-        self._seats: dict[SeatLine, tuple[Strip, ...]] = {}
-        self._legends: dict[str, tuple[Strip, ...]] = {}
-        self._tracks: dict[tuple[object, ...], tuple[Strip, ...]] = {}
-        self._helps: dict[Words, tuple[Strip, ...]] = {}
+        self._kept: dict[str, dict[object, tuple[Strip, ...]]] = {"seat": {}, "legend": {}, "track": {}, "help": {}}
+
+    def _part(self, kind: str, key: object, make: Callable[[], tuple[Strip, ...]]) -> tuple[Strip, ...]:
+        kept = self._kept[kind]
+        found = kept.get(key)
+        if found is None:
+            if len(kept) >= self.MAX:
+                kept.clear()
+            found = kept[key] = make()
+        return found
 
     def seat(self, line: SeatLine) -> tuple[Strip, ...]:
-        found = self._seats.get(line)
-        if found is None:
-            if len(self._seats) >= self.MAX:
-                self._seats.clear()
-            found = self._seats[line] = framed_rows(seat_rows(line, self.width - 4), self.width, self.frames.frame)
-        return found
+        width, frame = self.width, self.frames.frame
+        return self._part("seat", line, lambda: framed_rows(seat_rows(line, width - 4), width, frame))
 
     def legend(self, used: str) -> tuple[Strip, ...]:
-        found = self._legends.get(used)
-        if found is None:
-            if len(self._legends) >= self.MAX:
-                self._legends.clear()
-            rows = legend_rows(frozenset(used), self.width - 4)
-            found = self._legends[used] = framed_rows(rows, self.width, self.frames.frame)
-        return found
+        width, frame = self.width, self.frames.frame
+        return self._part("legend", used, lambda: framed_rows(legend_rows(frozenset(used), width - 4), width, frame))
 
     def track(self, scores: tuple[tuple[int, int], ...], goal: int | None) -> tuple[Strip, ...]:
-        found = self._tracks.get((scores, goal))
-        if found is None:
-            if len(self._tracks) >= self.MAX:
-                self._tracks.clear()
+        def make() -> tuple[Strip, ...]:
             width, frames = self.width, self.frames
             top = frame_top(width, frames.frame, "Score track", frames.title)
-            rows = framed_rows(track_rows(scores, goal, width - 4), width, frames.frame)
-            found = self._tracks[scores, goal] = (top, *rows, self.bottom)
-        return found
+            return (top, *framed_rows(track_rows(scores, goal, width - 4), width, frames.frame), self.bottom)
+
+        return self._part("track", (scores, goal), make)
 
     def help(self, text: Words) -> tuple[Strip, ...]:
-        found = self._helps.get(text)
-        if found is None:
-            if len(self._helps) >= self.MAX:
-                self._helps.clear()
+        def make() -> tuple[Strip, ...]:
             width, border = self.width, self.frames.help
             rows = framed_rows(Content.assemble(*text.parts).wrap(width - 4), width, border)
-            found = self._helps[text] = (frame_top(width, border), *rows, frame_top(width, border, bottom=True))
-        return found
+            return (frame_top(width, border), *rows, frame_top(width, border, bottom=True))
+
+        return self._part("help", text, make)
 
 
 def frame_top(
@@ -185,8 +175,7 @@ def parts_of(width: int, frames: Frames) -> Parts:
 
 
 def side_picture(side: Side, parts: Parts) -> Picture:
-    """The column showing `side` with `parts` (of its width and styles): the same picture object for every session
-    showing the same (made once, then looked up)."""
+    """The column showing `side` with `parts`: the same picture object for every session showing the same."""
     if parts.width < 8:
         return ()
     return _cache.picture((side, parts), parts.width, lambda: side_lines(side, parts))

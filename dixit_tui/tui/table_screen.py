@@ -1,13 +1,8 @@
 """The table: seats, score track, clue, your hand, the board with its vote dial, the log and chat, host controls.
 
-The app hands this screen every `TableView` (`show_view`), each reveal (`show_reveal`), the end of the game
-(`show_over`) and each chat line (`add_chat`). The screen turns keys into calls of the player's session, reached
-through the `Host` it is given (`host.act(...)` shows a refusal as a notification). A status line always says what
-YOU should do now. What the screen says is written in `table_words`, as pure functions of the view and the screen's
-own choices; the screen puts those words into its widgets.
-
-Player text (names, clue, chat, card text) never goes into markup: every widget here is fed `Content` or rich
-`Text` built from plain strings, and widgets that could parse markup are created with `markup=False`.
+The app hands it every `TableView` (`show_view`), reveal, end and chat line; the screen turns keys into calls of the
+player's session through its `Host` (`host.act(...)` shows a refusal). What it says is written in `table_words`.
+Player text never goes into markup: widgets are fed `Content` or `Text` built from plain strings.
 """
 
 from __future__ import annotations
@@ -84,9 +79,8 @@ BOX_CLOSED = "box closed"  # the role of a key typed into a box the table has cl
 
 @dataclass(frozen=True)
 class TypedAtRecap:
-    """The role of an Enter, Space or Esc that came within `REACTION` seconds of a held recap closing by itself (its
-    hold over on the table's clock): typed for the recap's "Next turn (Enter)", it acts on nothing at the table.
-    `closes` is the screen's count of such closings (`TableScreen._recap_closes`)."""
+    """The role of an Enter, Space or Esc within `REACTION` seconds of a held recap closing by itself: typed for its
+    "Next turn (Enter)", it acts on nothing at the table. `closes`: the screen's count of such closings."""
 
     closes: int
 
@@ -107,9 +101,8 @@ _contents: dict[Words, Content] = forget_with_shared({})
 
 
 def content(text: Words) -> Content:
-    """Words as Textual shows them (styles from `table_words`, player text as plain text). The same words give the
-    same Content object, built once for every session showing them (Content is immutable): a line that did not
-    change is told apart by identity, without comparing its text and styles."""
+    """Words as Textual shows them: the same Content object for the same words in every session (a line that did not
+    change is told apart by identity)."""
     found = _contents.get(text)
     if found is None:
         if len(_contents) >= CONTENTS_MAX:
@@ -218,15 +211,13 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
         self._dropping_recap: int | None = None  # the recap closing a key being dropped was typed at
         self._recap_told: int | None = None  # the last recap closing whose dropped keys were told of
         self._clue_label_box: ClueLabel | None = None
-        self._focus_kept: Widget | None = None  # the focus as a screen opened over this one (see on_screen_resume)
+        self._focus_kept: Widget | None = None  # the focus it comes back with from under a screen (on_screen_resume)
 
     if not TYPE_CHECKING:  # (the type checker sees Textual's overloads)
 
         def query_one(self, selector, expect_type=None):
-            """The table's widgets stay as composed (the parts built later are never removed either): each is
-            looked up once (the lookups were a good part of the cost of an update). A widget removed all the same
-            (closing or closed) is looked up again. (Asking whether it is attached walked up to the screen at each
-            call: a sixth of the calls of an update.)"""
+            """The table's widgets stay as composed: each is looked up once (lookups were a good part of an update's
+            cost); one removed all the same (closing or closed) is looked up again."""
             key = (selector, expect_type)
             widget = self._found.get(key)
             if widget is None or widget._closing or widget._closed:
@@ -282,14 +273,11 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
             self._render_status()
 
     def key_role(self, key: events.Key, *, arriving: bool, typed_for: object | None = None) -> object | None:
-        """What `key` acts on (see `words.role_key`), as the app stamps it when it comes in (`arriving`) and checks it
-        when its turn comes: a key whose role changed in between is dropped (`key_dropped`). None for keys that act
-        the same in every phase: all but Enter and Space, and any key going into a text box. A key that comes in
-        within `REACTION` seconds of a change counts as typed for the step before (it was on its way). A key typed
-        into a text box (`typed_for`: its role as it came) that the table closed before the key's turn (a phase
-        change: `_focus_for_phase`) acts on nothing: the rest of a chat line must not mark cards. An Enter, Space or
-        Esc that comes within `REACTION` seconds of a held recap closing by itself was meant for its "Next turn": it
-        acts on nothing either (it would open the clue box for a card nobody chose)."""
+        """What `key` acts on (`words.role_key`), stamped as it comes in (`arriving`) and checked at its turn: a key
+        whose role changed in between is dropped (`key_dropped`); None for keys that act alike in every phase. A key
+        within `REACTION` seconds of a change counts for the step before; one typed into a text box the table closed
+        before its turn (`typed_for`) acts on nothing (the rest of a chat line must not mark cards), nor does an
+        Enter, Space or Esc within `REACTION` seconds of a held recap closing by itself (`TypedAtRecap`)."""
         if isinstance(typed_for, TypedAtRecap):
             self._dropping_recap = typed_for.closes
             return RECAP_CLOSED
@@ -350,9 +338,8 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
                     self._clock.pause()
 
     def show_reveal(self, update: RevealUpdate) -> None:
-        """The turn's outcome shows in the clue line (`reveal_line`); the full recap opens on `r`. Opening it for
-        everyone at every reveal repainted every screen at the table twice a turn. A recap open already (asked for
-        with r) shows the new turn."""
+        """The turn's outcome shows in the clue line (`reveal_line`); the full recap opens on `r` (opened for everyone
+        it repainted every screen twice a turn), and one open already shows the new turn."""
         self.last_reveal = update
         if self.is_mounted:
             self._render_clue()
@@ -707,11 +694,9 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
         return True
 
     def _focus_for_phase(self, *, force: bool = False) -> None:
-        """Put the keyboard where this phase is played: the hand, the dial (nothing in the lobby). Never into a text
-        box (you open one yourself: Enter on a card, Enter for a blind clue, c for the chat), and never away from
-        one you are typing in (unless `force`: Esc) while it takes your text. A box that takes none in this phase
-        (the clue box past the clue, the chat while paused) gives the keyboard back: its text stays in it, unsent,
-        and the keys typed into it on their way as it closed act on nothing (`key_role`)."""
+        """Put the keyboard where this phase is played (the hand, the dial); never into a text box (you open one
+        yourself), nor away from one that takes your text (unless `force`: Esc). A box that takes none in this phase
+        gives the keyboard back, its text kept unsent (keys on their way into it act on nothing: `key_role`)."""
         box = self._typing_in()
         if not force and box is not None and self._box_open(box):
             return  # never steal the keyboard from someone typing
@@ -735,12 +720,12 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
         elif game.phase == Phase.VOTE:
             target = self._main()  # the vote dial's keys while you vote, else the cursor to read the cards
         self.set_focus(target)
+        self._focus_kept = self.focused  # (also while a screen is over this one: it comes back with the phase's focus)
 
     def _keep_typed_clue(self, previous: TableView) -> None:
-        """The turn moved on while you were typing a clue: the text stays in the box (not sent), with a notice
-        (once: when the clue could be given before and cannot now). It is kept for the turn it was typed in: a new
-        turn (or a new game) empties the box, so that it never starts a clue for another card unseen (found in a
-        playtest: "reflect", kept from a lost race for the first clue, sent as "reflecttick tock" a turn later)."""
+        """The turn moved on while you typed a clue: the text stays unsent, with a notice (once). A new turn or game
+        empties the box, so it never starts a clue for another card unseen ("reflect", kept from a lost race for the
+        first clue, was sent as "reflecttick tock" a turn later)."""
         box = self._clue_box
         if box is None or not box.value:
             return  # no clue box yet, or nothing typed
@@ -962,10 +947,8 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
             self._render_status()
 
     async def _vote(self, session: Session, cast: Cast) -> None:
-        """Cast the dial's vote. The dial shows only in a vote: a vote the table is past by the time it comes (a key
-        typed with the one that cast the last vote: Enter Right Enter in one send) did nothing, and is said so in
-        the words of a key the table moved past (`key_dropped`), not as a refusal of a vote nobody meant to cast.
-        Not sent when this screen already shows the table past it."""
+        """Cast the dial's vote, unless this screen already shows the table past it: a vote that comes too late (Enter
+        Right Enter in one send) is told as a key the table moved past (`key_dropped`), not as a refused vote."""
         game = self.game
         if game is not None and game.phase == Phase.VOTE:
             try:
@@ -977,9 +960,8 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
 
     def _drop_dial_hint(self) -> None:
         """A refusal's hint ("The dial is on 2: press Enter again to vote for 2") goes once the dial moves or a vote
-        is cast: it no longer says what Enter does (found playing over OpenSSH: "1 Enter 5 Enter" voted for 5 and
-        left it on screen). It is the table's own line, not a toast: clearing it leaves other notices alone, and it
-        never covers the key bar (a toast of its length did, at 100 columns)."""
+        is cast ("1 Enter 5 Enter" left it on screen). It is the table's own line, not a toast: a toast of its length
+        covered the key bar at 100 columns."""
         if self._dial_hint is not None:
             self._dial_hint = None
             self._render_vote_note()
@@ -1177,8 +1159,8 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the keys may have changed while a recap or a question was on top
         if self.view.you is None and self.focused is not self._focus_kept:
-            # A spectator's table comes back as it was (Textual focused its board as help closed: a cursor that was
-            # not there, and a picture no longer the other spectators', whose drawing it then never shared again).
+            # A spectator's table comes back as it was, or where the phase put the keyboard meanwhile: as every other
+            # spectator's (its picture is theirs: `cast_state`). Its first resume, as it opens, keeps the phase's.
             self.set_focus(self._focus_kept)
 
     def on_descendant_focus(self) -> None:

@@ -1,11 +1,6 @@
-"""What the table says: the table screen's sentences (the status line, the top bar, the clue line, the notes under
-the hand and the board, the end, the questions, the notices, the practice turn's help), as pure functions of its view
-(`TableView` and the engine's `PlayerView` in it, the coordinator's updates) and of the screen's own choices
-(`Choices`: the card chosen, the cards marked, where the keyboard is).
-
-Nothing here imports Textual or asks a widget anything: the screen asks these functions what to say and puts the
-answer into its widgets (`Words` becomes Textual `Content` there). Player text (names, clues, card texts) is
-carried as plain text in `Words`, never as markup.
+"""What the table says (the status line, the top bar, the clue line, the notes, the end, the questions, the notices,
+the practice turn's help), as pure functions of its view and the screen's own choices (`Choices`). No Textual here:
+the screen puts the `Words` into its widgets. Player text is carried as plain text in `Words`, never as markup.
 """
 
 from __future__ import annotations
@@ -25,8 +20,7 @@ from dixit_tui.engine.reveal import Outcome
 
 @dataclass(frozen=True, slots=True)
 class Words:
-    """Text with styled stretches (a name in bold, a hint dimmed), as plain data: (text, style) pairs, style "" for
-    none. The screen shows it as Textual `Content` (`Content.assemble(*words.parts)`)."""
+    """Text with styled stretches as plain data: (text, style) pairs, style "" for none (shown as `Content`)."""
 
     parts: tuple[tuple[str, str], ...] = ()
 
@@ -215,8 +209,7 @@ _Piece = tuple[str | tuple[str, str], str | tuple[str, str] | None]  # a part of
 
 
 def topbar_key(view: TableView, width: int, now: float) -> tuple[object, ...]:
-    """Everything `topbar` reads (equal keys: the same line), to tell cheaply that the top bar did not change (an
-    ordinary move changes none of it)."""
+    """Everything `topbar` reads (equal keys: the same line): a cheap test that the top bar did not change."""
     game = view.game
     left = clock(view.phase_deadline - now) if view.phase_deadline is not None else None
     shown = (width, view.code, view.options, left, view.you, view.spectators)
@@ -298,8 +291,7 @@ def reveal_line(reveal: Reveal, name_of: Callable[[int], str], you: int | None) 
 
 
 def clue_line_key(view: TableView, last_reveal: Reveal | None = None) -> tuple[object, ...]:
-    """Everything `clue_line` reads (equal keys: the same line), to tell cheaply that the clue line did not change
-    (an ordinary move changes none of it)."""
+    """Everything `clue_line` reads (equal keys: the same line): a cheap test that the clue line did not change."""
     game = view.game
     if game is None:
         return ()
@@ -901,16 +893,11 @@ def lock_choices(view: TableView) -> list[Words]:
 def remove_choices(view: TableView, marker: Callable[[int], str]) -> list[tuple[int, Words]]:
     """The players the host may remove, each as (seat, label): its marker, name, and whether it is offline; during
     a game, last, yourself (anyone may leave the game for good)."""
-    seats = []
-    for info in view.seats:
-        if info.removed or (info.seat == view.you and view.status != TableStatus.PLAYING):
-            continue
-        if info.seat == view.you:
-            continue  # added last
-        if not view.is_host:
-            continue
-        state = "" if info.connected else " (offline)"
-        seats.append((info.seat, _w((marker(info.seat), "bold"), "  ", info.name, state)))
+    seats = [
+        (info.seat, _w((marker(info.seat), "bold"), "  ", info.name, "" if info.connected else " (offline)"))
+        for info in view.seats
+        if view.is_host and not info.removed and info.seat != view.you
+    ]
     you = view.you
     if view.status == TableStatus.PLAYING and you is not None and not view.seats[you].removed:
         seats.append((you, _w((marker(you), "bold"), "  ", view.seats[you].name, " (you: leave the game for good)")))

@@ -1,7 +1,4 @@
-"""One row of a picture made of text, as Textual draws a text in a widget: `text_row`.
-
-Player text is only ever plain text in a `Content` (never markup); its styled stretches become segments of their own.
-"""
+"""One row of a picture made of text, as Textual draws a text in a widget (player text: plain text in a `Content`)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
 """The table's top lines as data: the top bar (the table, its options, the clock) and the status line under it (what
 YOU should do now, on one or two rows), as one picture (`tui.picture`) of a width.
 
-Pure functions of (the bar's words, the status line's words, the rows the status line keeps, the width, the rows'
-styles from the widget's CSS) -> lines; a picture is kept per those, so every session showing the same words at the
-same width gets the same picture object (the spectators of a table: one picture). Player text (a name in the status
-line) is only ever plain text in a segment."""
+Kept per (the words, the rows, the width, the styles): every session showing the same gets the same picture."""
 
 from __future__ import annotations
 
@@ -65,8 +62,7 @@ counts = _cache.counts
 
 
 def top_picture(bar: Words, status: Words, rows: int, width: int, styles: TopStyles) -> Picture:
-    """The top lines at `width`: the same picture object for every session showing the same (made once, then
-    looked up)."""
+    """The top lines at `width`: the same picture object for every session showing the same."""
     if width <= 2:
         return ()
     key = (bar, status, rows, width, styles)

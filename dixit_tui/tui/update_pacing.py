@@ -1,13 +1,9 @@
 """A session that is watching takes the coordinator's updates at most once per interval its driver sets, as one batch.
 
-The coordinator's updates reach an app as `CoordinatorUpdate` messages on its own queue, where a newer view of the same
-table replaces one not yet handled. Here, at that sink, a watching session (no input of its own lately) that took
-updates less than an interval ago holds the next ones, merged the same way (a newer view of the same table, a newer
-lobby listing, replaces the one held right before it; chat lines, reveals, notices and the rest are kept, in order),
-and takes them all at once when the interval is over: a burst of changes at a busy table is drawn as one frame, and
-the views it skipped are never laid out. A session's own input and what it causes are taken at once (the driver's
-interval is 0 then), and so are the first update after a quiet spell and one that opens another screen (a table
-joined or left: with what was held before it). Public Textual API only (a timer, `call_later`).
+At the app's sink, a watching session (no input of its own lately) holds the updates that come within an interval
+of the last take, merged as its queue merges them (a newer view of the same table replaces the one held before it;
+chat lines, reveals and notices are kept in order), and takes them at once when it is over: a burst is drawn as one
+frame. Its own input's updates, the first after a quiet spell and one that opens another screen are taken at once.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""The vote dial's state and keys: the board's slot numbers with a pointer, turned by keys, wheel or mouse. A plain
-class, no widget and no Textual: the board holds one while you vote (`widgets/cards.py`, `Board`) and draws it
-(`tui.dial_picture`).
-
-It knows the slots, which are open to the vote (the player's legal moves, from the view) and which are forbidden, how
-many marks a vote may carry and whether a red marker follows. Each key, click or wheel turn it takes gives what came
-of it, in order: `Moved` (the pointer or the stage changed), `Cast` (the player confirmed a vote), `Refused` (a key or
-click asked for a slot that cannot be chosen, or a key that did nothing, and why).
+"""The vote dial's state and keys: the board's slot numbers with a pointer, turned by keys, wheel or mouse. No
+Textual: the board holds one while you vote (`Board`) and draws it (`tui.dial_picture`). Each key, click or wheel
+turn gives what came of it, in order: `Moved`, `Cast` (a vote confirmed) or `Refused` (and why).
 """
 
 from __future__ import annotations
@@ -88,10 +83,8 @@ ENDS = {"home": 0, "end": 1}
 
 @dataclass(frozen=True, slots=True)
 class Ballot:
-    """What a vote is on: the board's `slots`; `open_slots` the slots the vote may go to, as the player's view gives
-    them (the engine's legal moves), the others forbidden (without it, `forbidden` names the slots that may not be
-    chosen); how many marks a vote may carry, whether a red marker follows; your vote as the table has it; `board`
-    identifies the board (the screen passes its card ids: a voided turn played again is another board)."""
+    """What a vote is on: `open_slots` as the engine's legal moves give them (else `forbidden` names the others), the
+    marks a vote may carry, your vote as the table has it; `board` (its card ids: a voided turn is another board)."""
 
     slots: int = 0
     forbidden: tuple[int, ...] = ()

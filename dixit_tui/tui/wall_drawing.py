@@ -1,6 +1,5 @@
 """The wall's drawing tools: marks in UTF-8 or ASCII, styles without colour when the terminal shows none, lines of
-rich `Segment`s (player text only ever plain text in a segment, never markup) fitted, centred, wrapped, boxed and set
-side by side, and a text in big letters (`banner_font`). Used by every scene of the wall (tui/wall_picture.py)."""
+`Segment`s (player text only plain text) fitted, centred, wrapped, boxed, side by side, and big letters."""
 
 from __future__ import annotations
 

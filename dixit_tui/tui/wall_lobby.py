@@ -1,9 +1,7 @@
 """The wall before the game (a team on a video call shares a spectator's screen while people join), as data.
 
-The table's code in big letters and the shell command that joins it (the lobby's "From your shell" words, with NAME
-for each one's own name), the game's kind and options in one line, the seats taken (names, host, bots) and how many
-more can sit, and what the table waits for: more players, or the host to start. Pure functions of (the spectator's
-view, the join command, width, capabilities) -> lines; player text only ever plain text in a segment.
+The table's code in big letters and the shell command that joins it, the game's options, the seats taken and free,
+and what the table waits for. Player text only ever plain text in a segment.
 """
 
 from __future__ import annotations

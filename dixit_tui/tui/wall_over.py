@@ -1,9 +1,7 @@
 """The wall at the end of the game (a team on a video call shares a spectator's screen), as data.
 
-The winner or winners in big letters (a team's number in team games), the final standings with each score and a bar
-for it, and what happens next: the host can start a rematch (everyone here, spectators too, moves to its lobby), or
-the table closes once everyone has left. Pure functions of (the spectator's view, width, capabilities) -> lines;
-player text only ever plain text in a segment.
+The winners in big letters, the final standings with a bar for each score, and what happens next (a rematch, or
+the table closes). Player text only ever plain text in a segment.
 """
 
 from __future__ import annotations
@@ -36,14 +34,9 @@ def winners_of(view: TableView) -> tuple[str, Words]:
         return label, Words.of(
             (label.capitalize(), "bold"), " (", words.name_list(names, 12), f") won with {words.plural(top, 'point')}."
         )
-    if len(names) > 2:  # (their names in big letters would fill the wall)
-        return f"{len(names)} winners", Words.of(
-            words.name_list(names, 12), f" share the win with {words.plural(top, 'point')}."
-        )
-    if len(names) > 1:
-        return " and ".join(names), Words.of(
-            words.name_list(names, 12), f" share the win with {words.plural(top, 'point')}."
-        )
+    if len(names) > 1:  # (more than two names in big letters would fill the wall)
+        banner = f"{len(names)} winners" if len(names) > 2 else " and ".join(names)
+        return banner, Words.of(words.name_list(names, 12), f" share the win with {words.plural(top, 'point')}.")
     return names[0], Words.of((names[0], "bold"), f" won with {words.plural(top, 'point')}.")
 
 

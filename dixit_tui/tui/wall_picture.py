@@ -1,14 +1,9 @@
 """The wall: a spectator's table as one picture for a big screen (a team on a video call shares it), as data.
 
-From `WALL_SIZE` (160x48) a spectator's table screen shows, in place of its panes: the clue in big letters
-(`banner_font`, or a framed bold line when a character has no glyph or it is too long), every card on the board with
-its full text, the seats with their scores and who the table waits for, and the turn's reveal in full (each card's
-owner and who voted for it, the storyteller's card marked, the points each gained) until the next clue is given.
-
-Pure functions of (the spectator's view, the wall's size, the terminal's capabilities) -> lines (Textual `Strip`s of
-rich `Segment`s: player text is only ever plain text in a segment, never markup). A picture is kept per
-(what it shows of the table, size, capabilities): every spectator of the table gets the same view, so those of the
-same size share one picture, and one more spectator costs a lookup (`counts`).
+From `WALL_SIZE` (160x48) a spectator's table screen shows instead of its panes: the clue in big letters, every card
+in full, the seats with scores and who the table waits for, and the turn's reveal in full until the next clue.
+A picture is kept per (what it shows, size, capabilities): one more spectator of a size costs a lookup (`counts`).
+Player text is only ever plain text in a segment.
 """
 
 from __future__ import annotations
@@ -22,7 +17,7 @@ from dixit_tui.engine import Mode, Phase, Reveal
 from dixit_tui.engine.reveal import Outcome, SlotResult
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.capabilities import Capabilities
-from dixit_tui.tui.picture import Picture, PictureCache, picture_text
+from dixit_tui.tui.picture import Picture, PictureCache
 from dixit_tui.tui.seat_rows import SeatLine, seat_lines
 from dixit_tui.tui.table_words import Words
 from dixit_tui.tui.wall_drawing import (
@@ -254,8 +249,7 @@ def _as_in(line: SeatLine, reveal: Reveal) -> SeatLine:
 
 
 def reveal_shown(view: TableView) -> Reveal | None:
-    """The reveal the wall shows: the last turn's, from its scoring until the next clue is given (also when the
-    table does not hold it)."""
+    """The reveal the wall shows: the last turn's, from its scoring until the next clue (held by the table or not)."""
     game = view.game
     if game is None or game.last_reveal is None:
         return None
@@ -302,9 +296,8 @@ def outcome(pen: Pen, view: TableView, reveal: Reveal, width: int) -> list[Line]
 def wall_lines(
     view: TableView, width: int, height: int, caps: Capabilities, local: Local = NOTHING_LOCAL
 ) -> list[Line]:
-    """The whole picture, line by line, `width` cells wide: the big letters smaller when the picture would be
-    taller than `height` with them at their biggest (then as tall as it needs: the wall scrolls). The lobby, the
-    game, or its end (the last turn's reveal while `local.final_reveal`, then the final standings)."""
+    """The lobby, the game or its end, `width` cells wide: the big letters smaller when the picture would be taller
+    than `height` with them at their biggest (then as tall as it needs: the wall scrolls)."""
     head, body = _scene(view, width, caps, local, big=True)
     if len(head) + len(body) > height:
         head, body = _scene(view, width, caps, local, big=False)
@@ -414,12 +407,6 @@ def picture_key(view: TableView) -> tuple[object, ...]:
 
 
 def wall_picture(view: TableView, width: int, height: int, caps: Capabilities, local: Local = NOTHING_LOCAL) -> Picture:
-    """The wall for `view` at `width` x `height`: the same picture object for every spectator of that size and
-    those capabilities (made once, then looked up)."""
+    """The wall for `view` at `width` x `height`: one picture object for every spectator of that size and caps."""
     key = (picture_key(view), width, height, caps, local)
     return _cache.picture(key, width, lambda: wall_lines(view, width, height, caps, local))
-
-
-def wall_text(picture: Picture) -> str:
-    """A picture as plain text, one line per row (for tests and reports)."""
-    return picture_text(picture)

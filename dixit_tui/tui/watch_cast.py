@@ -1,12 +1,8 @@
 """When a spectator's terminal shares one drawing with the other spectators of its table (a cast, `ssh.screen_cast`).
 
-Spectators at a table who sit still see the same picture: one of their apps draws it, and its frames are written to
-the others' terminals, whose apps do no work meanwhile (they hold the coordinator's updates: `DixitApp`). A session
-joins a cast when it is a spectator (its table view has no seat of its own), its top screen is that table's screen
-(nothing over it), no notice shows and it has had no input of its own for `QUIET_SECONDS`; the key says what makes the
-picture on the app's side (the table, the terminal's capabilities, the theme, the screen's own choices: a cursor moved,
-the feed scrolled back); the driver adds the terminal's (its size, characters, colours). The table screen of a
-spectator shows nothing of the viewer's own (no name, no reconnect code): the picture is the same for all of them.
+A session joins a cast when it is a spectator, its top screen is that table's (nothing over it, no notice) and it
+has had no input for `QUIET_SECONDS`; the key is what makes the picture on the app's side (the table, capabilities,
+theme, the screen's own choices), the driver adds the terminal's (size, characters, colours).
 """
 
 from __future__ import annotations

@@ -154,6 +154,8 @@ async def test_spectators_of_one_size_share_one_drawing(tmp_path: Path, monkeypa
         await wait_text(asker, f"Dixit · table {code}")
         await next_update(lead, shown(lead))
         await same_screens(lead, [asker], "the screen of the one who pressed a key to be right")
+        # (and, quiet again, it shares the lead's drawing: found under what the lead shows now, not when it formed)
+        await told_casts(asker.wait_until(lambda: in_one(remaining), TIMEOUT, "the two in one cast again"))
 
         # a member resized to oz's size leaves and draws at its size: as oz's screen
         moved_driver = next(d for d in remaining if d is not asker_driver)
@@ -406,4 +408,59 @@ async def test_a_spectator_joins_no_drawing_while_its_new_size_waits_for_its_app
         await moved.wait_until(lambda: in_one([driver, drivers["oz"]]), TIMEOUT, "in oz's cast, of its size")
         await same_screens(oz, [moved], "its screen drawn at its size")
         for client in clients.values():
+            await client.close()
+
+
+async def test_a_spectator_quiet_later_joins_the_cast_whose_picture_moved_on_with_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cast is found under the key of what its members show, and the table moves that on for every member alike (the
+    vote focuses each spectator's board): a spectator that may join later, whose key is of its screen now, joins the
+    cast formed before (found looping the cast test on two workers: one run in five, a spectator who opened and closed
+    help during a vote made a cast of its own beside the one formed before the vote, and the two never became one)."""
+    monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.0)  # (joins at its first frames)
+    async with dixit_server(tmp_path, first_clue_grace=0.0) as (server, coord):
+        ana, code, pair, drivers = await ana_and_two_bots_watched(server.port, coord)
+        for client in pair:  # (a bot told the first clue; the bots' cards are in)
+            await wait_status(client, "You are watching. Waiting for two cards from ana.")
+        await pair[0].wait_until(lambda: in_one(drivers), TIMEOUT, "vic and val in one cast")
+        await submit_cards(ana, [1, 2])
+        for client in pair:  # the vote (ana votes last): each spectator's board has the keyboard
+            await wait_status(client, "You are watching. Waiting for votes from ana.")
+        await all_drawn(drivers[0], pair[0])
+        await all_drawn(drivers[1], pair[1])
+
+        wes = await PtyClient.connect(server.port, "wes", client_key=key_of("wes"), command=f"watch {code}")
+        await wait_status(wes, "You are watching. Waiting for votes from ana.")
+        trio = [*drivers, driver_of(coord, "wes")]
+        await told_casts(wes.wait_until(lambda: trio[2].in_cast, TIMEOUT, "wes in a cast"))
+        assert in_one(trio), casts_told()  # the picture vic and val share is wes's
+        await same_screens(pair[0], [pair[1], wes], "the three screens the same")
+        for client in [*pair, wes, ana]:
+            await client.close()
+
+
+async def test_a_spectator_back_from_help_after_the_vote_began_joins_the_others_drawing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Help opened before the vote and closed during it: the table comes back with the vote's focus (the board), as at
+    every other spectator's screen, and the session joins their drawing again (it kept the focus of before the vote, and
+    the cast was found under what it showed before the vote: a cast of its own, for good)."""
+    monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.0)  # (joins at the frame right after the key)
+    async with dixit_server(tmp_path, first_clue_grace=0.0) as (server, coord):
+        ana, _, pair, drivers = await ana_and_two_bots_watched(server.port, coord)
+        vic, val = pair
+        for client in pair:
+            await wait_status(client, "You are watching. Waiting for two cards from ana.")
+        await vic.wait_until(lambda: in_one(drivers), TIMEOUT, "vic and val in one cast")
+        await press(vic, "?")
+        await wait_text(vic, "Help: ")
+        await submit_cards(ana, [1, 2])
+        await wait_status(val, "You are watching. Waiting for votes from ana.")
+        await all_drawn(drivers[1], val)
+        await press(vic, "escape")
+        await wait_status(vic, "You are watching. Waiting for votes from ana.")
+        await told_casts(vic.wait_until(lambda: in_one(drivers), TIMEOUT, "vic and val in one cast again"))
+        await same_screens(val if not drivers[1].following else vic, pair, "both screens the same")
+        for client in [*pair, ana]:
             await client.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dixit_tui.ssh.console_forms import CONSOLE_SET
+from dixit_tui.ssh.glyph_forms import CONSOLE_SET
 from tests.e2e.harness import HOST, PtyClient
 from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, ssh_options
 from tests.e2e.servers import dixit_server

@@ -16,12 +16,16 @@ class Member:
         self.name = name
         self.got: list[bytes] = []
         self.told: list[CastRole] = []
+        self.moved_to: screen_cast.ScreenCast | None = None
 
     def receive_cast(self, data: bytes) -> None:
         self.got.append(data)
 
     def cast_role(self, role: CastRole) -> None:
         self.told.append(role)
+
+    def cast_moved(self, cast: screen_cast.ScreenCast) -> None:
+        self.moved_to = cast
 
 
 @pytest.fixture(autouse=True)
@@ -84,3 +88,24 @@ def test_a_cast_left_empty_is_gone_and_a_disbanded_one_tells_every_follower() ->
     assert screen_cast.casts() == []
     assert (b.told[-1], c.told[-1]) == ("left", "left")
     assert cast.send(b"frame") == 0
+
+
+def test_a_cast_re_filed_under_another_key_is_found_there_and_becomes_one_with_a_cast_filed_there() -> None:
+    cast, (a, b, c) = three_in_a_cast()
+    assert screen_cast.rekey(cast, "k2") is cast  # what its members show moved on: found under the new key only
+    assert cast.key == "k2" and screen_cast.casts() == [cast]
+    d = Member("d")
+    assert screen_cast.join("k2", d) is cast and cast.followers == [b, c, d]
+    e, f = Member("e"), Member("f")
+    other = screen_cast.join("k3", e)
+    screen_cast.join("k3", f)
+    told = (list(a.told), list(b.told), list(e.told))
+    assert screen_cast.rekey(other, "k2") is cast  # the same picture as cast's: one cast, cast's source draws
+    assert screen_cast.casts() == [cast] and other.members == []
+    assert cast.source is a and cast.followers == [b, c, d, e, f]
+    assert (e.moved_to, f.moved_to, a.moved_to) == (cast, cast, None)
+    assert e.told == [*told[2], "follower"]  # its source follows
+    assert a.told == [*told[0], "source"]  # the new followers' terminals show its picture, not its rows: sent whole
+    assert b.told == told[1] and f.told == ["follower"]  # (followers follow on)
+    assert cast.send(b"frame") == 5 * len(b"frame")
+    assert f.got == [b"frame"]

@@ -9,8 +9,7 @@ import pytest
 from rich.cells import cell_len
 
 from dixit_tui.serve import add_arguments, data_folders
-from dixit_tui.ssh.ascii_forms import ascii_forms
-from dixit_tui.ssh.console_forms import CONSOLE_SET, console_forms
+from dixit_tui.ssh.glyph_forms import CONSOLE_SET, in_glyphs
 from dixit_tui.ssh.session_runner import connect_hint
 from dixit_tui.ssh.terminal import (
     build_terminal_info,
@@ -124,7 +123,7 @@ def test_the_locale_the_client_sent_decides_utf8() -> None:
 
 def test_ascii_forms_keep_every_cell() -> None:
     drawn = "╭─ Seats ─╮ │1 ✎◷♛⚙ ana│ ╰───╯ ▶ 3 “fox” … ★ ✓ ● ▲ ⏎ · ▊▔▁▎"
-    ascii_text = ascii_forms(drawn)
+    ascii_text = in_glyphs(drawn, "ascii")
     assert ascii_text == '+- Seats -+ |1 SwHB ana| +---+ > 3 "fox" ~ * v o ^ < - |--|'
     assert cell_len(ascii_text) == cell_len(drawn)
 
@@ -149,22 +148,22 @@ def test_console_forms_keep_every_cell_in_the_console_set() -> None:
     """`TERM=linux`: what its font has stays (light and double lines, half blocks, arrows, Latin-1 letters); rounded
     corners, eighth blocks and marks such as ⏱✎♛ get console-safe forms as wide (a playtest: blanks and diamonds)."""
     drawn = "╭─ Seats ─╮ │1 ✎◷♛⚙ ana│ ╰───╯ ═║╔╗ ▶ 3 “fox” … ★ ✓ ● ▲ ← ⏎ ⏱ · ▊▔▁▎ █▀▄▌▐░ ━┃┏┛ zoé 猫 🎉"
-    console_text = console_forms(drawn)
+    console_text = in_glyphs(drawn, "console")
     assert console_text == '┌─ Seats ─┐ │1 SwHB ana│ └───┘ ═║╔╗ ► 3 "fox" ~ * √ • ▲ ← < @ · ▌──▌ █▀▄▌▐░ ═║╔╝ zoé ?? ??'
     assert cell_len(console_text) == cell_len(drawn)
-    assert console_forms("\x1b[1mzoé\x1b[0m") == "\x1b[1mzoé\x1b[0m"
+    assert in_glyphs("\x1b[1mzoé\x1b[0m", "console") == "\x1b[1mzoé\x1b[0m"
     codes = (code for code in range(0x20, 0x30000) if not (0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000))
     everything = "".join(map(chr, codes))
-    forms = console_forms(everything)
+    forms = in_glyphs(everything, "console")
     assert set(forms) <= CONSOLE_SET, sorted(set(forms) - CONSOLE_SET)[:20]
     for char in everything[::7]:  # (a sample: each char's form as wide as the char)
-        assert cell_len(console_forms(char)) == cell_len(char), char
+        assert cell_len(in_glyphs(char, "console")) == cell_len(char), char
 
 
 def test_what_players_typed_becomes_ascii_as_wide() -> None:
     # Letters without their accents, a ? for each cell of any other character, nothing for a mark of no width.
     typed = "déjà vu · café ✓ naïve Zoë ß 名前 🎉 e\u0301 \uff21"
-    ascii_text = ascii_forms(typed)
+    ascii_text = in_glyphs(typed, "ascii")
     assert ascii_text == "deja vu - cafe v naive Zoe ? ???? ?? e ??"
     assert ascii_text.isascii() and cell_len(ascii_text) == cell_len(typed)
-    assert ascii_forms("\x1b[1mzoé\x1b[0m") == "\x1b[1mzoe\x1b[0m"  # escape sequences as they are
+    assert in_glyphs("\x1b[1mzoé\x1b[0m", "ascii") == "\x1b[1mzoe\x1b[0m"  # escape sequences as they are

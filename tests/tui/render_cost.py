@@ -52,6 +52,7 @@ class Counts:
     lines_rendered: int = 0  # widget lines rendered (StylesCache.render_line)
     strips: int = 0  # Strip objects built
     composed: int = 0  # widget rows handed to the compositor (Widget.render_lines), sent or not
+    restyled: Counter[str] = field(default_factory=Counter)  # widget -> its styles worked out again (App.update_styles)
     refreshed: Counter[str] = field(default_factory=Counter)  # widget -> refresh calls that repaint
     drawn: Counter[str] = field(default_factory=Counter)  # widget -> its rows handed to the compositor
 
@@ -64,6 +65,7 @@ class Counts:
         self.composed += other.composed
         self.refreshed.update(other.refreshed)
         self.drawn.update(other.drawn)
+        self.restyled.update(other.restyled)
         return self
 
 
@@ -146,7 +148,15 @@ def counting() -> Iterator[Counts]:
 
         return wrapper
 
+    def update_styles(original: Any) -> Any:
+        def wrapper(self: App[Any], node: Any, animate: bool = True) -> None:
+            counts.restyled[_name(node)] += 1
+            original(self, node, animate)
+
+        return wrapper
+
     with wrapped_methods() as patch:
+        patch(App, "update_styles", update_styles)
         patch(Widget, "render_lines", render_lines)
         patch(App, "_display", display)
         patch(Screen, "_refresh_layout", refresh_layout)

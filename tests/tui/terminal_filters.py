@@ -1,7 +1,7 @@
 """Line filters that show a snapshot as a kind of terminal draws it: each colour as the nearest of the 16 standard
 ones (`TERM=linux`: what the SSH session's colour system sends), each line and mark in the console form the SSH driver
-sends to a console's small font (`TERM=linux`, `ssh.console_forms`) or in the ASCII form it sends to a terminal
-without UTF-8 (`LANG=C`, `ssh.ascii_forms`). For the snapshot tests of the table and the wall."""
+sends to a console's small font (`TERM=linux`, `ssh.glyph_forms`) or in the ASCII form it sends to a terminal
+without UTF-8 (`LANG=C`, `ssh.glyph_forms`). For the snapshot tests of the table and the wall."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from rich.style import Style
 from textual.color import Color
 from textual.filter import LineFilter
 
-from dixit_tui.ssh.ascii_forms import ascii_forms
-from dixit_tui.ssh.console_forms import console_forms
+from dixit_tui.ssh.glyph_forms import in_glyphs
 
 
 def _sixteen(color: RichColor | None) -> RichColor | None:
@@ -39,11 +38,11 @@ class AsciiForms(LineFilter):
     """Each line, block and mark as the SSH driver sends it to a terminal without UTF-8."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        return [Segment(ascii_forms(text), style, control) for text, style, control in segments]
+        return [Segment(in_glyphs(text, "ascii"), style, control) for text, style, control in segments]
 
 
 class ConsoleForms(LineFilter):
     """Each line, block and mark as the SSH driver sends it to a console's small font (`TERM=linux`)."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        return [Segment(console_forms(text), style, control) for text, style, control in segments]
+        return [Segment(in_glyphs(text, "console"), style, control) for text, style, control in segments]

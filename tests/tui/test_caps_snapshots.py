@@ -2,7 +2,7 @@
 
 A snapshot is drawn in 24-bit colour and UTF-8; a test filter shows it as the terminal would: each colour as the
 nearest of the 16 standard ones (what the SSH session's colour system sends), each line and mark in the console form
-(`TERM=linux`'s font, `ssh.console_forms`) or ASCII form (`ssh.ascii_forms`) the SSH driver sends. Regenerate with
+(`TERM=linux`'s font, `ssh.glyph_forms`) or ASCII form (`ssh.glyph_forms`) the SSH driver sends. Regenerate with
 `.venv/bin/python -m pytest tests/tui/test_caps_snapshots.py --snapshot-update` and look at the SVGs first."""
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ from textual.content import Content
 from textual.style import Style
 
 from dixit_tui.tui.cards_picture import CardItem, CardStyles, cards_picture, layout, note_lines, scrolled
-from dixit_tui.tui.picture import PictureCache, picture_text
+from dixit_tui.tui.picture import PictureCache
+from tests.tui.pictures import picture_text
 
 STYLES = CardStyles(Style(), Style(bold=True, reverse=True), Style(dim=True), Style(italic=True))
 LONG = "A lighthouse keeper paints the sea every morning, and every evening the sea paints him back in grey."

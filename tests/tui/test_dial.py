@@ -9,9 +9,9 @@ from textual import events
 from textual.app import App, ComposeResult
 
 from dixit_tui.tui import dial_picture
-from dixit_tui.tui.picture import picture_text
 from dixit_tui.tui.vote_dial import Ballot, Cast, Moved, VoteDial
 from dixit_tui.tui.widgets.cards import Board
+from tests.tui.pictures import picture_text
 
 
 class DialApp(App[None]):

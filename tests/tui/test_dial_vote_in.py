@@ -7,11 +7,11 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 
 from dixit_tui.tui import dial_picture
-from dixit_tui.tui.picture import picture_text
 from dixit_tui.tui.vote_dial import Ballot, VoteDial
 from dixit_tui.tui.widgets.cards import Board
 from tests.tui.apps import ana_at_her_vote, dial_of, table_of
 from tests.tui.fixtures import coordinator, settle
+from tests.tui.pictures import picture_text
 
 
 async def test_after_your_vote_the_dial_says_it_is_in() -> None:

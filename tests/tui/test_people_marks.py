@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.tui.app import DixitApp
-from dixit_tui.tui.seat_rows import SeatLine, render_seats
+from dixit_tui.tui.seat_rows import SeatLine
 from tests.tui.fixtures import coordinator, options, screen_text, seat_many, settle
+from tests.tui.pictures import render_seats
 
 
 async def test_typing_a_clue_tells_the_table_and_others_writing_are_shown() -> None:

@@ -21,19 +21,28 @@ from tests.tui.screen_cost import phase_changes
 
 @pytest.mark.parametrize("role", ["watcher", "player"])
 async def test_each_phase_change_lays_out_only_where_a_size_changes(role: str) -> None:
-    """At 100x30: a new pane lays out once; the clue given (the same pane, the clue
+    """At 100x30: a new pane lays out once where its room changes; the clue given (the same pane, the clue
     line and the note under the hand keeping their rows) lays out nothing; the end of the game (its pane built then,
     its text fitting the screen) lays out once (its pane's new virtual size laid the screen out a second time). Each
-    sends only the rows that changed, and draws no more widget lines than twice those rows."""
+    sends only the rows that changed, and draws no more widget lines than twice those rows. The main region is
+    restyled only where its look changes."""
     seen = await phase_changes((100, 30), role)
     layouts = {transition: counts.layouts for transition, counts, _ in seen}
     assert layouts == {
-        "1:clue->vote": 1,  # the practice turn: no cards given, the board comes
+        # the practice turn: no cards given, the board comes (a spectator's bare hand had no frame: one layout; a
+        # player's hand and board keep the same room: none)
+        "1:clue->vote": 1 if role == "watcher" else 0,
         "1:vote->clue": 1,
         "2:clue->submit": 0,
         "2:submit->vote": 1,
         "2:vote->over": 1,
     }, (role, layouts)
+    restyled = {transition: dict(counts.restyled) for transition, counts, _ in seen}
+    if role == "player":  # the hand and the board look alike: the main region is not restyled between them
+        assert all(not r for t, r in restyled.items() if t != "2:vote->over"), restyled
+    # at most one restyle for the main region's new look (a spectator's hand is bare: no frame), one for its focus
+    # (a spectator's cursor on the board); its classes each set on its own restyled it up to 4 times
+    assert all(sum(r.values()) <= 2 for r in restyled.values()), (role, restyled)
     for transition, counts, changed in seen:
         where = (role, transition, counts.refreshed)
         assert counts.full_updates == 0, where
@@ -62,7 +71,7 @@ def main() -> None:
             print(
                 f"{size[0]}x{size[1]} {role:7} {transition:15} layouts={counts.layouts} full={counts.full_updates}"
                 f" rows changed={changed} sent={counts.lines_sent} widget lines={counts.lines_rendered}"
-                f" strips={counts.strips}"
+                f" strips={counts.strips} restyled={dict(counts.restyled)}"
             )
 
 

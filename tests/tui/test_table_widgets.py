@@ -10,9 +10,10 @@ from textual.content import Content
 
 from dixit_tui.engine import Points, Reveal, SlotResult
 from dixit_tui.tui.score_track import track_rows
-from dixit_tui.tui.seat_rows import SeatLine, render_seats
+from dixit_tui.tui.seat_rows import SeatLine
 from dixit_tui.tui.table_words import name_list
 from dixit_tui.tui.widgets.recap import outcome_sentence, recap_renderable
+from tests.tui.pictures import render_seats
 
 
 def plain(lines: list[Content]) -> list[str]:

@@ -20,9 +20,10 @@ from dixit_tui.coordinator import Coordinator, Identity, OverUpdate, PlayerSessi
 from dixit_tui.engine import ConfigError, GameConfig, Mode, Phase, Profile, a_or_an, check_player_count
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.help import SCORING
-from dixit_tui.tui.seat_rows import SeatLine, render_seats
+from dixit_tui.tui.seat_rows import SeatLine
 from dixit_tui.tui.table_words import Choices, Words, name_list
 from dixit_tui.tui.widgets.recap import legend, points_table
+from tests.tui.pictures import render_seats
 from tests.tui.table_play import give, ignore, open_table, play_to_the_end, tell, teller_of, view_of, vote_all
 
 

@@ -10,6 +10,7 @@ import re
 from dixit_tui.tui import banner_font
 from dixit_tui.tui import wall_picture as wall
 from dixit_tui.tui.capabilities import FULL, Capabilities
+from tests.tui.pictures import picture_text
 from tests.tui.wall_scenes import in_lobby, spectated
 
 ASCII = Capabilities(utf8=False, colors="none")
@@ -24,7 +25,7 @@ async def test_the_lobby_shows_the_code_big_how_to_join_the_seats_and_who_it_wai
     view = await in_lobby(2, bots=1)
     local = wall.Local(join=JOIN.format(code=view.code))
     assert wall.wall_wanted(view, 200, 60)
-    text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL, local))
+    text = picture_text(wall.wall_picture(view, 200, 60, FULL, local))
     assert all(row in text for row in big(view.code)), text
     assert JOIN.format(code=view.code) in text and "NAME: the name you play under" in text
     assert f"or pick table {view.code} in the lobby's list." in text
@@ -39,7 +40,7 @@ async def test_the_lobby_shows_the_code_big_how_to_join_the_seats_and_who_it_wai
 
 async def test_the_lobby_says_how_many_more_players_it_needs() -> None:
     view = await in_lobby(1)
-    text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(join=JOIN.format(code=view.code))))
+    text = picture_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(join=JOIN.format(code=view.code))))
     assert "Waiting for 2 more players: 3 are needed to start." in text
     assert "Table · waiting for 2 more players" in text
     assert "Seats: 1 of 8 taken, 7 more can sit" in text
@@ -47,7 +48,7 @@ async def test_the_lobby_says_how_many_more_players_it_needs() -> None:
 
 async def test_a_full_lobby_says_all_seats_are_taken_not_how_to_join() -> None:
     view = await in_lobby(3, seats=3)
-    text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(join=JOIN.format(code=view.code))))
+    text = picture_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(join=JOIN.format(code=view.code))))
     assert "All seats are taken: more people can watch, not play." in text
     assert "Join from your shell" not in text and JOIN.format(code=view.code) not in text
     assert "Refresh game · 3 players · first to 30 points" in text  # not "3 to 3 players"
@@ -57,14 +58,14 @@ async def test_a_full_lobby_says_all_seats_are_taken_not_how_to_join() -> None:
 async def test_the_lobby_head_line_says_a_table_that_cannot_start_is_not_ready() -> None:
     view = await in_lobby(6, bots=1, mode="team")  # teams of two: seven cannot start
     assert view.start_problem is not None
-    text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(join=JOIN.format(code=view.code))))
+    text = picture_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(join=JOIN.format(code=view.code))))
     assert "Table · not ready to start" in text and f"Waiting: {view.start_problem}" in text
 
 
 async def test_the_lobby_without_utf8_or_colours_is_plain_ascii() -> None:
     view = await in_lobby(2)
     picture = wall.wall_picture(view, 200, 60, ASCII, wall.Local(join=JOIN.format(code=view.code)))
-    text = wall.wall_text(picture)
+    text = picture_text(picture)
     assert text.isascii() and all(row in text for row in big(view.code, "#"))
     assert all(segment.style is None or segment.style.color is None for strip in picture for segment in strip)
 
@@ -74,11 +75,11 @@ async def test_the_last_reveal_then_the_winner_big_the_standings_and_what_next()
     game = view.game
     assert game is not None and game.last_reveal is not None and game.winners and wall.final_reveal_due(view)
     assert wall.wall_shows(view) and not wall.wall_shows(dataclasses.replace(view, you=0))
-    held = wall.wall_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(final_reveal=True)))
+    held = picture_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(final_reveal=True)))
     assert f"Turn {game.turn}, revealed" in held and "That was the last turn: the final standings next." in held
     assert all(f"+{p.delta}" in held for p in game.last_reveal.points)
 
-    text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL))
+    text = picture_text(wall.wall_picture(view, 200, 60, FULL))
     (winner,) = (view.seats[w].name for w in game.winners)
     top = max(p.score for p in game.players)
     assert all(row in text for row in big(winner)), text
@@ -95,7 +96,7 @@ async def test_the_last_reveal_then_the_winner_big_the_standings_and_what_next()
 async def test_without_the_tables_reveal_hold_the_end_goes_straight_to_the_standings() -> None:
     (view,) = await spectated("standard", "over", target=10)  # (the tests' tables hold no reveal: reveal_seconds=0)
     assert not wall.final_reveal_due(view)
-    text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(final_reveal=True)))
+    text = picture_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(final_reveal=True)))
     assert "Final standings" in text and "revealed" not in text
 
 
@@ -104,7 +105,7 @@ async def test_a_team_game_names_the_winning_team_big() -> None:
     game = view.game
     assert game is not None
     teams = sorted({t for w in game.winners if (t := game.players[w].team) is not None})
-    text = wall.wall_text(wall.wall_picture(view, 200, 60, ASCII))
+    text = picture_text(wall.wall_picture(view, 200, 60, ASCII))
     assert text.isascii() and "Final standings" in text
     label = " and ".join(f"team {t + 1}" for t in teams)
     assert all(row in text for row in big(label, "#")), text
@@ -116,7 +117,7 @@ async def test_when_many_share_the_win_the_banner_counts_them() -> None:
     (view,) = await spectated("party", "over")
     game = view.game
     assert game is not None and len(game.winners) == 6  # (everyone scored alike with these moves)
-    text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL))
+    text = picture_text(wall.wall_picture(view, 200, 60, FULL))
     assert all(row in text for row in big("6 winners")), text
     assert "ana, ben, cara, dev, eve and fay share the win with 30 points." in text
     # the log names them as a list too (found playing: "Game over. ana and ben and Oneiros and ... won.")
@@ -127,5 +128,5 @@ async def test_player_names_are_shown_as_typed_never_as_markup() -> None:
     view = await in_lobby(2)
     odd = dataclasses.replace(view.seats[1], name="[red]ed[/]")
     view = dataclasses.replace(view, seats=(view.seats[0], odd))
-    text = wall.wall_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(join=JOIN.format(code=view.code))))
+    text = picture_text(wall.wall_picture(view, 200, 60, FULL, wall.Local(join=JOIN.format(code=view.code))))
     assert "2  [red]ed[/]" in text

@@ -10,6 +10,7 @@ from textual.strip import Strip
 from dixit_tui.tui import banner_font
 from dixit_tui.tui import wall_picture as wall
 from dixit_tui.tui.capabilities import FULL, Capabilities
+from tests.tui.pictures import picture_text
 from tests.tui.wall_scenes import spectated
 
 ASCII = Capabilities(utf8=False)
@@ -32,7 +33,7 @@ async def test_the_vote_shows_the_clue_big_and_every_card_in_full() -> None:
     (view,) = await spectated("standard", "vote")
     game = view.game
     assert game is not None and game.clue is not None and len(game.board) == 5
-    text = wall.wall_text(wall.wall_picture(view, 200, 48, FULL))
+    text = picture_text(wall.wall_picture(view, 200, 48, FULL))
     for row in banner_font.banner(banner_font.plain_letters(game.clue) or "", 2, "█"):
         assert row.strip() in text  # the clue in big letters
     for slot in game.board:  # each card's whole text, word for word, in its box
@@ -48,7 +49,7 @@ async def test_the_reveal_shows_owners_voters_the_storytellers_card_and_points()
     game = view.game
     assert game is not None and game.last_reveal is not None and game.clue is None
     reveal = game.last_reveal
-    text = wall.wall_text(wall.wall_picture(view, 200, 48, FULL))
+    text = picture_text(wall.wall_picture(view, 200, 48, FULL))
     assert "Turn 1, revealed" in text
     teller = view.seats[reveal.storyteller].name
     assert f"✎ {teller}'s card" in text and f"✎ storyteller: {teller}" in text
@@ -65,7 +66,7 @@ async def test_while_the_next_cards_come_in_the_last_turn_stays_on_the_wall() ->
     (view,) = await spectated("standard", "submit")
     game = view.game
     assert game is not None and game.clue is not None and game.last_reveal is not None
-    text = wall.wall_text(wall.wall_picture(view, 200, 48, FULL))
+    text = picture_text(wall.wall_picture(view, 200, 48, FULL))
     assert "Turn 2 · the cards come in" in text and "The cards come in: waiting for" in text
     assert f"Turn 1, as it ended: the clue “{game.last_reveal.clue}”" in text
     assert all(f"┏━ {slot.slot} ✎" in text or f"╭─ {slot.slot} ─" in text for slot in game.last_reveal.slots)
@@ -73,7 +74,7 @@ async def test_while_the_next_cards_come_in_the_last_turn_stays_on_the_wall() ->
 
 async def test_without_utf8_the_picture_is_ascii() -> None:
     (view,) = await spectated("party", "reveal")
-    text = wall.wall_text(wall.wall_picture(view, 200, 48, ASCII))
+    text = picture_text(wall.wall_picture(view, 200, 48, ASCII))
     assert text.isascii()
     assert "#####" in text and "o red marker" in text
 
@@ -88,6 +89,6 @@ async def test_the_wall_is_for_spectators_at_160x48_and_more() -> None:
 def test_a_clue_the_font_cannot_draw_is_a_framed_bold_line() -> None:
     pen = wall.Pen(FULL)
     lines = wall.clue_banner(pen, "月の光", 100)
-    text = [wall.wall_text(tuple(Strip(line) for line in lines))]
+    text = [picture_text(tuple(Strip(line) for line in lines))]
     assert "“月の光”" in text[0] and "╭" in text[0]
     assert len(wall.clue_banner(pen, "Café au lait", 200)) == banner_font.HEIGHT  # accents off: big letters

@@ -136,7 +136,7 @@ async def test_a_move_leaves_what_the_wall_hides_alone_until_it_gives_way(monkey
         assert shows == 1 and table.query_one(Board).display
         view = first.session.view() if first.session is not None else None
         assert view is not None and view.game is not None
-        assert table.query_one(Board).option_count == len(view.game.board)
+        assert len(table.query_one(Board).items) == len(view.game.board)
 
 
 async def test_a_move_redraws_only_the_rows_of_the_wall_it_changed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,6 +1,4 @@
-"""The hand mode and the vote mode of the main region: what a list of numbered cards shows (its cards, the card
-under the cursor, the first row shown, the note under them and whether that note is a refusal's hint). The drawing,
-the cursor's moves and the keys are `widgets/cards.py`'s (`CardList`), on the state of the mode shown."""
+"""The hand and vote modes of the main region: what a card list shows (drawn, moved and keyed by `CardList`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The main region's mode at the end of the game: the winners, the final scores and the rematch
-(`table_words.over_text`), wrapped at the region's width (`tui.over_picture`); it scrolls down when taller than its
-room. No keys of its own."""
+"""The main region's mode at the end of the game (`tui.over_picture`); it scrolls when taller than its room."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""Your hand and the board: numbered lists of text cards, each one Line-API widget showing a picture of its cards
-(`tui.cards_picture`: a pure function of the cards, the cursor, the note under them, the size and the styles,
-shared by every screen that shows the same thing the same way). The widget owns its cursor and its keys; what
-picking a card means is up to the screen (`CardList.Picked`).
-
-Keys act in the order they came (typed ahead in one packet): the arrows, Home/End, PageUp/PageDown, the digits and
-Enter are handled as they arrive (as bindings they would act only once the key has bubbled up to the app, after an
-Enter typed right behind them). Card text is player-provided: only plain text, never markup.
+"""Your hand and the board: Line-API widgets showing a picture of their cards (`tui.cards_picture`), owning their
+cursor and keys; what picking a card means is up to the screen (`CardList.Picked`). Keys are handled as they arrive
+(as bindings they would act only after an Enter typed right behind them). Card text: plain text only.
 """
 
 from __future__ import annotations
@@ -35,8 +30,7 @@ PICTURES = forget_with_shared(PictureCache())
 """The lists' pictures, for every session of the process (the board is the same at every screen of a table)."""
 
 DIALS = forget_with_shared(PictureCache(pictures=512, lines=2048))
-"""The vote dials' pictures, for every session of the process (`tui.dial_picture`): each voter's own, kept apart
-from the boards shared by every screen."""
+"""The vote dials' pictures (`tui.dial_picture`), for every session: each voter's own, kept apart from the boards."""
 
 _MOVES = frozenset({"up", "down", "home", "end", "pageup", "pagedown"})
 
@@ -132,13 +126,8 @@ class CardList(PictureView):
             self._cursor = index
             self._draw()
 
-    @property
-    def option_count(self) -> int:
-        return len(self.items)
-
     def place(self) -> tuple[object, ...]:
-        """Where this list's own keys left it (the cursor, the first row shown): what its picture adds to the cards
-        every screen of the table shows alike."""
+        """Where this list's own keys left it (the cursor, the first row shown), beyond the cards every screen shows."""
         return (self._cursor, self._top)
 
     def show_items(self, items: Sequence[CardItem], *, highlight: str | None = None) -> None:
@@ -172,13 +161,6 @@ class CardList(PictureView):
     def highlighted_key(self) -> str | None:
         index = self._cursor
         return self.items[index].key if index is not None and 0 <= index < len(self.items) else None
-
-    def highlight_key(self, key: str | None) -> bool:
-        for index, item in enumerate(self.items):
-            if item.key == key:
-                self.highlighted = index
-                return True
-        return False
 
     # --- drawing -----------------------------------------------------------------------------------------------
 
@@ -332,10 +314,8 @@ class Hand(CardList):
     can_choose = True  # set by the screen: the key bar offers "Choose card" only when a card can be chosen now
 
     pick: Callable[[str], Widget | None] | None = None
-    """Set by the screen: picks the card with this key in the same step as the Enter, if it can, and returns the
-    widget the focus goes to (the clue box), which takes the keys typed right behind the Enter; else (None) Enter
-    picks as a click does. (A message reached the screen only after the keys typed behind it, and the focus moves
-    only once the app has run its callback: the hand took the letters of the clue.)"""
+    """Set by the screen: picks the card in the same step as the Enter and returns the widget the focus goes to (the
+    clue box), which takes the keys typed right behind it (else the hand took the clue's letters); None: as a click."""
     _typed_ahead_to: Widget | None = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -376,11 +356,9 @@ class Hand(CardList):
 
 
 class Board(CardList):
-    """The numbered board of the vote phase. While you vote (`vote`), the vote dial (`tui.vote_dial`) is under its
-    cards, drawn in the same picture (`tui.dial_picture`), and the board's keys, clicks and wheel are the dial's: the
-    cursor follows the dial, and each thing a key, click or wheel turn comes to is posted (`Board.Dialled`): the dial
-    moved, a vote was cast, or a card cannot be chosen and why. Whoever does not vote (a spectator, the storyteller,
-    a player whose team's card it is) moves the cursor to read each card whole."""
+    """The numbered board of the vote phase. While you vote, the dial (`tui.vote_dial`) is drawn under its cards and
+    takes its keys, clicks and wheel; what each comes to is posted (`Board.Dialled`). Whoever does not vote moves the
+    cursor to read each card whole."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {*CardList.COMPONENT_CLASSES, "board--rule"}
 
@@ -498,9 +476,7 @@ class Board(CardList):
     # --- keys and mouse ----------------------------------------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        # The dial's keys are handled as they arrive, in order with the digits: keys typed ahead in one packet ("1",
-        # Enter, "2", Enter; or → and Enter) act in the order they came (a binding acts only once its key has
-        # bubbled up to the app: → then Enter would vote the old slot).
+        # The dial's keys act as they arrive, in order (as a binding, → then Enter typed ahead voted the old slot).
         dial = self.dial
         if dial is None:
             super().on_key(event)

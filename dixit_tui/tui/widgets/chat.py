@@ -1,9 +1,8 @@
 """The table's log and chat in one feed, with a chat input. Log lines read `· text`, chat lines `name: text`, team
 lines (team mode: only your teammate sees them) `name (team): text`.
 
-Pure widget: it posts `ChatPanel.Send(text, team)` when the player presses Enter and never talks to a session. In
-team mode the box sends to the team or the table (`to_team`, shown before the box; ctrl+t switches). Every
-line is player text (names, clues, chat): it is written as rich `Text` built from plain strings, never markup.
+It posts `ChatPanel.Send(text, team)` on Enter and never talks to a session; in team mode the box sends to the team
+or the table (`to_team`; ctrl+t switches). Every line is rich `Text` built from plain strings, never markup.
 """
 
 from __future__ import annotations
@@ -45,11 +44,9 @@ def chat_text(line: ChatLine) -> Text:
 
 
 def feed_order(log: Sequence[str], log_total: int, chat: Sequence[ChatLine]) -> list[tuple[str, ...] | ChatLine]:
-    """The table's last log lines and chat lines as they came, for a screen that opens on the table (a player back
-    after a drop read "ben: hello all", said in the lobby, under "ben is back"): runs of log lines, and each chat
-    line after the log lines noted before it was said. `log` holds the last of `log_total` lines noted. The chat
-    lines keep their order; one whose place is not known (`after` None: kept from before it was known) comes right
-    after the line before it."""
+    """The table's last log and chat lines in the order they came, for a screen that opens on the table (a player
+    back after a drop read a line said in the lobby under "ben is back"): each chat line after the log lines noted
+    before it (`after`; None: right after the line before it). `log` holds the last of `log_total` lines noted."""
     first = log_total - len(log)  # the number of the oldest log line kept
     parts: list[tuple[str, ...] | ChatLine] = []
     at = 0  # log lines placed so far
@@ -154,10 +151,9 @@ class Feed(KeptLines, can_focus=False):
         return rows[-want:] if want else []
 
     def shown_rows(self) -> list[Strip]:
-        """The rows shown now, top to bottom (fewer than the height while the feed is short). At the end (not
-        scrolled back) the top row starts a line: the rows of a line that do not all fit above are left blank (the
-        top row showed the end of a wrapped line alone, "clue.": seen playing), unless the newest line alone is
-        taller than the feed."""
+        """The rows shown now, top to bottom. At the end (not scrolled back) the top row starts a line: a line that
+        does not fit whole above is left out (the top row showed the end of one alone, "clue."), unless the newest
+        line alone is taller than the feed."""
         if self._shown is None:
             size = self.content_size  # (looked up once: each lookup asks the compositor)
             height, width = size.height, size.width
@@ -347,9 +343,8 @@ class ChatPanel(Vertical, KeptLines):
 
     def set_paused(self, paused: bool, mate: str | None = None) -> None:
         """The table's chat is paused (from the clue until the reveal); `mate`: team chat is open with that teammate.
-        A pause turns the box to the team. Its end turns it back to the table only while the box is empty and
-        unfocused: a team line being typed at the reveal must never go to the whole table (`c` aims it at the
-        table again, ctrl+t switches)."""
+        A pause turns the box to the team; its end turns it back only while the box is empty and unfocused (a team
+        line typed at the reveal must never go to the whole table)."""
         if paused == self.paused and mate == self.mate:
             return
         if paused and not self.paused:

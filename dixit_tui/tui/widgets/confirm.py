@@ -61,23 +61,14 @@ MODAL_CSS = """
 class ConfirmScreen(SameSizeResize, ModalScreen[bool | None]):
     """Ask before something final, in a way a burst of typing meant for somewhere else cannot answer "yes".
 
-    - It opens on the safe button ("Not yet", "Stay"): Enter there cancels.
-    - `y` (or the confirm button) confirms only once the person can have seen the dialog: `GUARD` seconds after it
-      opened (its first frame goes out with the next refresh), and with no typing key (a letter, a digit, Space,
-      Enter...) in the last `GUARD` seconds, even after it was ready once. Keys typed before it opened at all (in one
-      burst with the key that opened it: `b y`) never reach it: the app's key order drops a key typed at another
-      screen, and the first of them that would have answered is told here, once (`typed_before_shown`). So the
-      window only has to cover a key on its way while the first frame travels: a long link's round trip (up to
-      0.25 s) and a person's quickest reaction to something new on screen (about 0.2 s). Not longer: `b`, then a
-      deliberate `y` half a second later, must add the bot (a 0.6 s guard refused it every time). A confirming key
-      that comes too soon is ignored, never silently: the hint line says to press it again, and pressed again once
-      the dialog is ready, it answers (it does not put the guard back on).
-      `n` and Esc cancel at any time.
-    - It answers once: keys that follow an answer do nothing (a second dismiss would close the screen below).
-    - `stale` (optional) says why the question no longer applies (the phase moved on), or None while it does;
-      `withdraw(reason)` closes it without an answer (the callback gets None) and tells the player why.
-
-    The guard reads the module's `clock` (tests drive their own); a Textual timer redraws the hint when it is ready.
+    - It opens on the safe button ("Not yet", "Stay"): Enter there cancels; `n` and Esc cancel at any time.
+    - `y` confirms only `GUARD` seconds after it opened and with no typing key in the last `GUARD` seconds. Keys
+      typed before it showed never reach it (the app's key order; the first that would have answered is told here:
+      `typed_before_shown`), so the guard covers only a link's round trip and a quick reaction (about 0.45 s); longer
+      refused a deliberate `b`, then `y`. A `y` too soon is ignored, never silently: the hint says to press it again.
+    - It answers once (a second dismiss would close the screen below). `stale` says why the question no longer
+      applies (None while it does); `withdraw(reason)` closes it without an answer and tells the player why.
+    The guard reads the module's `clock` (tests drive their own).
     """
 
     GUARD: ClassVar[float] = 0.45  # seconds from the opening (or the last typing key); tests may set it to 0

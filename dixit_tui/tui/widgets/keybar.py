@@ -1,12 +1,8 @@
 """The key bar: the keys that work now, at the bottom of every screen (it stands in for Textual's Footer).
 
-Textual's Footer is a container with a widget per key, rebuilt (composed, mounted, styled) each time a key's state
-changes: profiling the server under load put it at 15-25% of all CPU. The key bar is one widget drawing one line of
-`Content`, redrawn only when the keys it shows change. It looks like the Footer (same theme colours and padding), and
-a click on a key presses it.
-
-It always shows every key: when the line does not fit the width, the descriptions get shorter (`Void turn` -> `Void`)
-and the spacing tighter; only if that is still too wide does the bar take a second row.
+Textual's Footer, a widget per key rebuilt at each change, took 15-25% of the server's CPU under load; this is one
+widget drawing one line, redrawn only when its keys change, looking like the Footer (a click presses a key). Every
+key always shows: descriptions get shorter (`Void turn` -> `Void`), then a second row.
 """
 
 from __future__ import annotations

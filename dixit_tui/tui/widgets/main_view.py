@@ -1,11 +1,6 @@
-"""`MainView`: the table's main region, one Line-API widget whose mode follows the view: the lobby, your hand, the
-board of the vote, or the end of the game (`tui/main_modes/`). It is not a stack of panes mounted and hidden: one
-widget, drawn from the picture of its mode.
-
-In the hand and the vote it is the list of numbered cards (`Hand`, `Board`: their cursor, keys, clicks and note,
-on the cards of the mode shown: each mode keeps its own). In the lobby and at the end it shows text, scrolled when
-taller than its room, and the lobby's buttons answer a click as their keys do. The clue box and the dial are real
-widgets under it, which the screen shows when they are used.
+"""`MainView`: the table's main region, one Line-API widget whose mode follows the view (`tui/main_modes/`): the
+lobby, your hand, the board of the vote, or the end of the game, not panes mounted and hidden. In the hand and the
+vote it is the list of numbered cards (`Hand`, `Board`); in the lobby and at the end, text that scrolls.
 """
 
 from __future__ import annotations
@@ -26,6 +21,9 @@ from dixit_tui.tui.picture import Picture
 from dixit_tui.tui.table_words import Words
 from dixit_tui.tui.widgets.cards import Board, CardList, Hand
 from dixit_tui.tui.widgets.picture_view import FITS, PictureView
+
+_TEXT_MODES = (MainMode.LOBBY, MainMode.OVER)
+"""The modes shown as text, each with its CSS class (`-lobby`, `-over`); the hand and the board have none."""
 
 
 class MainView(Board, Hand, inherit_bindings=False):
@@ -85,7 +83,7 @@ class MainView(Board, Hand, inherit_bindings=False):
         self.over = OverMode()
         self._button_styles: LobbyStyles | None = None
         self._switched = False  # the mode changed, and it was not drawn since (see `_draw`)
-        super().__init__(id=id, classes=f"-{mode}")
+        super().__init__(id=id, classes=f"-{mode}" if mode in _TEXT_MODES else None)
         self.can_focus = mode in (MainMode.HAND, MainMode.VOTE)
 
     # --- the mode ------------------------------------------------------------------------------------------------
@@ -104,10 +102,12 @@ class MainView(Board, Hand, inherit_bindings=False):
         self.BARE = mode == MainMode.HAND
         cards = self._cards_modes.get(mode) or CardsMode()
         self.items, self.note, self._cursor, self._top = cards.items, cards.note, cards.cursor, cards.top
-        for other in MainMode:
-            self.set_class(other == mode, f"-{other}")
-        self.set_class(mode == MainMode.HAND and not self.items, "-bare")
-        self.set_class(cards.hint, "-hint")
+        # one restyle at most (each class set on its own restyled the widget, its component classes and scroll bars:
+        # half the work of a phase change); the hand and the board look alike: no class tells them apart
+        classes = {f"-{text}": text == mode for text in _TEXT_MODES}
+        looks = frozenset(self.classes)
+        self.update_classes({**classes, "-bare": mode == MainMode.HAND and not self.items, "-hint": cards.hint})
+        restyled = looks != self.classes  # (a new frame, padding or height lays the screen out by itself)
         self.can_focus = mode in (MainMode.HAND, MainMode.VOTE)
         if mode != MainMode.VOTE and self.dial is not None:
             self.dial = None  # (the vote is over: its keys go with it)
@@ -117,7 +117,9 @@ class MainView(Board, Hand, inherit_bindings=False):
         self.picture = ()
         self._virtual = self.virtual_size = FITS
         self.scroll_to(0, 0, animate=False, immediate=True)
-        self.refresh(layout=True)
+        # drawn whole in its new mode; laid out only with its new look (the hand and the board of a player keep the
+        # same room: the layout drew the whole screen again, a third of a phase change)
+        self.refresh(layout=restyled)
 
     def show_lobby(self, view: TableView) -> None:
         if self.lobby.show(view) and self.mode == MainMode.LOBBY:

@@ -1,9 +1,8 @@
 """`PictureView`: a Line-API widget that shows a `Picture` (`tui.picture`), the base of every region of a screen
 drawn from data (the wall; the table's regions).
 
-A subclass makes its picture (a pure function of what it shows, its size and the terminal's capabilities, looked
-up in a `PictureCache`) and hands it to `show_picture`: the widget redraws only the rows whose strip is another
-(a picture's unchanged lines are the same strips), and scrolls when the picture is taller than its room.
+A subclass hands its picture to `show_picture`: the widget redraws only the rows whose strip is another, and
+scrolls when the picture is taller than its room.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
 """The recap after each reveal: every card with who gave it and who voted for it, and everyone's points by pass.
-
-Shown as a modal over the table; Enter or Esc closes it. Names, the clue and card texts are player or deck text:
-everything here is rich `Text` assembled from plain strings (and Text cells in a rich Table), never markup.
+A modal over the table (Enter or Esc closes it); player text is rich `Text` from plain strings, never markup.
 """
 
 from __future__ import annotations
@@ -236,16 +234,10 @@ class RecapScroll(VerticalScroll):
 
 
 class RecapScreen(SameSizeResize, ModalScreen[None]):
-    """The recap of one scored turn. Enter or Esc closes it; arrows scroll.
-
-    `held`: opened by itself because the table holds the reveal for its people to read (the table's
-    `reveal_seconds`); closing it tells the table you moved on, and it closes by itself when the hold ends.
-    `final`: opened by itself over the game's end, the last turn's reveal before the final standings.
-    `guard`: for this many seconds after it opens, Enter, Space or Esc do not close it: typed for the table before
-    it (the Enter after the vote's), they were not meant for a reveal nobody could have read yet; a notice says so.
-    `reading`: you scrolled it (a scroll key or the wheel) within `READING` seconds. A held recap whose hold ends
-    while you read stays open as one opened with r (`moved_on`), saying the table moved on.
-    It reads the module's `clock` (tests drive their own)."""
+    """The recap of one scored turn. Enter or Esc closes it; arrows scroll. `held`: opened while the table holds the
+    reveal (`reveal_seconds`): closing it tells the table you moved on, and it closes when the hold ends, unless you
+    are reading it (scrolled within `READING` seconds: it stays, `moved_on`). `final`: the last turn's, over the
+    game's end. `guard`: seconds in which Enter, Space or Esc (typed for the table before it) do not close it."""
 
     DEFAULT_CSS = """
     RecapScreen {

@@ -1,8 +1,5 @@
-"""A rich renderable drawn once per width.
-
-A Static holding a rich Table renders the table again at every layout pass, and a modal screen (the recap) is laid
-out again each time the screen under it changes. `RichSnapshot` renders its renderable once per content width into
-plain `Content` (text and styles, nothing parsed), which Textual measures and draws cheaply.
+"""A rich renderable drawn once per width into plain `Content` (a Static rendered its rich Table again at every
+layout pass, and the recap is laid out again each time the screen under it changes).
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
 """`TextField`: a box for player text with a limit (a clue, a chat line) that never drops text without a word.
 
-Textual's `Input` with a `max_length` drops each key typed past it with a bell, refuses a paste that would pass it
-(nothing at all is inserted), and keeps only the first line of a paste. Here:
-
-- the room left shows beside the box while you type ("12 left", past the limit "3 too many"), and Enter past the
-  limit is refused with a clear message: the text stays, to be shortened;
-- the box itself holds `HOLD` times the limit, so a long burst or paste lands whole and can be trimmed; what would
-  go past that is refused with a message, never cut silently;
-- line breaks in a paste, and a raw line feed typed (Ctrl+J: what a terminal without bracketed paste sends for a
-  pasted line break), become spaces;
-- a box you come back to keeps its text, the cursor at its end: not all of it selected (Textual's default), which
-  the next key typed replaced (a clue half typed, Esc, Enter, more words: only the new words were sent).
+Textual's `Input` with a `max_length` drops keys past it, refuses a whole paste that would pass it and keeps only a
+paste's first line. Here the room left shows beside the box ("12 left", "3 too many") and Enter past the limit is
+refused, the text kept; the box holds `HOLD` times the limit, so a paste lands whole; line breaks (and Ctrl+J) become
+spaces; a box you come back to keeps its text, cursor at the end (Textual selected it all: the next key replaced it).
 """
 
 from __future__ import annotations

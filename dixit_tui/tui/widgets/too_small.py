@@ -1,8 +1,7 @@
 """The "terminal too small" notice: below the smallest size the app can be used at, it covers every screen.
 
-A screen gets one once it shows while the terminal is too small (the app mounts it then, see `DixitApp`); it is
-hidden unless the screen has a `-too-narrow` or `-too-short` breakpoint class (see dixit.tcss), so later resizes show
-or hide it without any code running. While it shows, the app ignores keys (except Ctrl+C), so nothing is played blind.
+Mounted by the app on a screen shown while the terminal is too small; the screen's breakpoint classes show or hide
+it (dixit.tcss). While it shows, the app ignores keys (but Ctrl+C): nothing is played blind.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""`TopLines`: the table's top bar and status line as one Line-API widget showing the picture `tui.top_picture` makes
-for its width (shared with every session showing the same words).
-
-The status line keeps the rows it took (a shorter line leaves a blank row) until `fit` is called: the table calls it
-when the phase's pane changes, which lays the screen out anyway; so a line that shortens as players act never lays
-the screen out."""
+"""`TopLines`: the table's top bar and status line, one Line-API widget showing `tui.top_picture`'s picture. The
+status line keeps the rows it took until `fit` (called as the phase's pane changes, a layout anyway), so a line that
+shortens as players act never lays the screen out."""
 
 from __future__ import annotations
 

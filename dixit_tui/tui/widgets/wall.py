@@ -1,12 +1,7 @@
 """`Wall`: the one widget that shows a spectator's table as a picture for a big screen (`tui.wall_picture`).
 
-A Line-API widget: it draws the lines of the picture made for its size, shared with every spectator of the table at
-that size (the picture is looked up, not built, for all but the first). It scrolls when the picture is taller than
-the room it has.
-
-At the end of a game it watched being played, it holds the last turn's reveal as long as the table holds its reveals
-(`reveal_seconds`), then shows the final standings (the table holds no reveal at the end of the game: that hold is
-the wall's own)."""
+It scrolls when the picture is taller than its room. At the end of a game it watched, it holds the last turn's
+reveal for the table's `reveal_seconds` (a hold of its own), then shows the final standings."""
 
 from __future__ import annotations
 
