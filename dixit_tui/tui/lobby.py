@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
+from textual.style import Style as TextStyle
 from textual.widgets import Button, DataTable, Input, Label, Static
 
 from dixit_tui.coordinator import QueueUpdate, TableOptions, TableSummary
@@ -25,6 +26,7 @@ from dixit_tui.tui.create import CreateScreen
 from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.leaderboard import LeaderboardScreen
 from dixit_tui.tui.same_size_resize import SameSizeResize
+from dixit_tui.tui.text_row import BOLD
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.table_list import TableList
 
@@ -254,18 +256,18 @@ class LobbyScreen(SameSizeResize, Screen[None]):
             return  # (a lobby update that changes nothing this list shows)
         self._shown = shown
         if kept is not None:  # a seat of yours is kept in a running game: the first line says where, Enter returns
-            first: tuple[str | tuple[str, str], ...] = (
+            first: tuple[str | tuple[str, TextStyle], ...] = (
                 "Welcome back, ",
-                (self.player_name(), "bold"),
+                (self.player_name(), BOLD),
                 "! Your seat at table ",
-                (kept, "bold"),
+                (kept, BOLD),
                 " is kept: Enter on it returns you to your game.",
             )
         else:
-            first = ("Welcome, ", (self.player_name(), "bold"), "! Join a table, watch one, or create your own.")
-        queued = ("\n", (self._queued, "bold"), " Press g again to leave the queue.") if self._queued else ()
+            first = ("Welcome, ", (self.player_name(), BOLD), "! Join a table, watch one, or create your own.")
+        queued = ("\n", (self._queued, BOLD), " Press g again to leave the queue.") if self._queued else ()
         self.query_one("#welcome", Static).update(
-            Content.assemble(*first, *queued, *(("\n", ("Notice: ", "bold"), motd) if motd else ()))
+            Content.assemble(*first, *queued, *(("\n", ("Notice: ", BOLD), motd) if motd else ()))
         )
         table = self.query_one("#tables", TableList)
         selected = self.selected_code()
@@ -315,7 +317,7 @@ class LobbyScreen(SameSizeResize, Screen[None]):
     def _update_hint(self) -> None:
         code = self.hint_code()
         command = shell_hint(self.player_name(), self.host.ssh_host, self.host.ssh_port, code)
-        hint = Content.assemble("From your shell: ", (command, "bold"))
+        hint = Content.assemble("From your shell: ", (command, BOLD))
         if code is None and self._tables:  # (no table at all: the empty list says it)
             hint = Content.assemble(hint, "\n", NONE_OPEN_TEXT)
         if self._hint is None or not same_content(hint, self._hint):

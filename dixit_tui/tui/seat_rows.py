@@ -55,24 +55,11 @@ class SeatLine(NamedTuple):
         return seat_marker(self.seat)
 
     def words(self) -> list[str]:
-        out = []
-        if self.team is not None:
-            out.append(f"team {self.team + 1}")
-        if self.host:
-            out.append("host")
-        if self.storyteller:
-            out.append("storyteller")
-        if self.typing:
-            out.append("writing a clue…")
-        elif self.waiting:
-            out.append("waiting")
-        if self.removed:
-            out.append("left the game")
-        elif self.bot:
-            out.append("bot")
-        elif not self.connected:
-            out.append("offline")
-        return out
+        team = f"team {self.team + 1}" if self.team is not None else ""
+        wait = "writing a clue…" if self.typing else "waiting" if self.waiting else ""
+        conn = "left the game" if self.removed else "bot" if self.bot else "offline" if not self.connected else ""
+        roles = ("host" if self.host else "", "storyteller" if self.storyteller else "")
+        return [word for word in (team, *roles, wait, conn) if word]
 
     def symbols(self) -> str:
         conn = "-" if self.removed else "⚙" if self.bot else "✗" if not self.connected else " "

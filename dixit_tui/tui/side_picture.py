@@ -14,6 +14,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.content import Content
 from textual.strip import Strip
+from textual.style import NULL_STYLE as NULL
 
 from dixit_tui.coordinator import TableView
 from dixit_tui.engine import Mode
@@ -23,6 +24,7 @@ from dixit_tui.tui.picture import Line, Picture, PictureCache
 from dixit_tui.tui.score_track import track_rows
 from dixit_tui.tui.seat_rows import WIDE, SeatLine, legend_rows, seat_lines, seat_rows
 from dixit_tui.tui.table_words import Words
+from dixit_tui.tui.text_row import style_of
 
 NOBODY = Content("Nobody is seated.")
 
@@ -66,7 +68,8 @@ counts = _cache.counts
 
 
 def segments(content: Content) -> Line:
-    return content.render_segments()
+    """`content.render_segments()`, its styles parsed once per process (`text_row.style_of`)."""
+    return [Segment(text, style.rich_style if style else None) for text, style in content.render(NULL, "", style_of)]
 
 
 def framed_rows(rows: list[Content] | tuple[Content, ...], width: int, border: Style) -> tuple[Strip, ...]:

@@ -709,6 +709,11 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
             target = None  # the wall hides the hand and the board (and focusing them restyled the screen each turn)
         elif view.status == TableStatus.LOBBY or game is None:
             target = None  # not the Start button: typing there would start the game (s, p, Enter all act on it)
+        elif view.you is None and game.phase in (Phase.CLUE, Phase.SUBMIT, Phase.VOTE):
+            # a spectator's main region keeps the keyboard through the turn: its bare hand (no cards: no keys, looks
+            # the same focused) and the board's cursor (moving the focus between them restyled the region twice a
+            # turn, a sixth of a phase change)
+            target = self._main()
         elif game.phase == Phase.CLUE:
             if game.can_clue and (game.hand_hidden or not game.clue_needs_card):
                 target = None  # the blind clue: Enter opens the clue box (the status line says so)

@@ -237,12 +237,8 @@ def topbar(view: TableView, width: int, now: float) -> Words:
         else:
             tells = game.storytells
             parts.append((f"each tells {times(tells)}", f"{plural(tells, 'tell')} each"))
-        if game.practice:
-            parts.append(("practice turn", "practice"))
-            pile = len(parts)
-            parts.append((f"pile {game.draw_pile}", None))
-        elif game.phase != Phase.OVER:
-            parts.append((f"turn {game.turn}", f"turn {game.turn}"))
+        if game.practice or game.phase != Phase.OVER:
+            parts.append(("practice turn", "practice") if game.practice else (f"turn {game.turn}", f"turn {game.turn}"))
             pile = len(parts)
             parts.append((f"pile {game.draw_pile}", None))
         else:

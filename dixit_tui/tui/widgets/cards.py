@@ -70,6 +70,10 @@ class CardList(PictureView):
             border: none;
             background: transparent;
         }
+        &.-bare:focus {  /* (a spectator's hand keeps the keyboard through the turn: it looks the same) */
+            border: none;
+            background-tint: $foreground 0%;
+        }
         &.-hint > .card-list--note {
             text-style: bold;
             color: $warning;
@@ -319,7 +323,7 @@ class Hand(CardList):
     _typed_ahead_to: Widget | None = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "select" and not self.can_choose:
+        if action == "select" and not (self.can_choose and self.items):
             return False
         return super().check_action(action, parameters)
 

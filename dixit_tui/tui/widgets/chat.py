@@ -150,12 +150,12 @@ class Feed(KeptLines, can_focus=False):
                 break
         return rows[-want:] if want else []
 
-    def shown_rows(self) -> list[Strip]:
-        """The rows shown now, top to bottom. At the end (not scrolled back) the top row starts a line: a line that
-        does not fit whole above is left out (the top row showed the end of one alone, "clue."), unless the newest
-        line alone is taller than the feed."""
+    def shown_rows(self, size: Size | None = None) -> list[Strip]:
+        """The rows shown now, top to bottom (`size`: the content's, when known). At the end (not scrolled back) the
+        top row starts a line: a line that does not fit whole above is left out (the top row showed the end of one
+        alone, "clue."), unless the newest line alone is taller than the feed."""
         if self._shown is None:
-            size = self.content_size  # (looked up once: each lookup asks the compositor)
+            size = self.content_size if size is None else size  # (looked up once: each lookup asks the compositor)
             height, width = size.height, size.width
             if self.back:
                 rows = self._all_rows(height + self.back, width)
@@ -193,7 +193,8 @@ class Feed(KeptLines, can_focus=False):
         if not entries:
             return
         self._entries.extend(entries)
-        width, height = self.content_size
+        size = self.content_size
+        width, height = size
         if width <= 0 or height <= 0:
             self._shown = None
             return
@@ -208,7 +209,7 @@ class Feed(KeptLines, can_focus=False):
         if shown is None:
             self.refresh()
             return
-        new = self.shown_rows()
+        new = self.shown_rows(size)
         changed = [
             y for y in range(max(len(shown), len(new))) if y >= len(shown) or y >= len(new) or shown[y] is not new[y]
         ]

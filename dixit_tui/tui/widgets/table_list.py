@@ -28,8 +28,9 @@ from dixit_tui.textual_host.process_caches import forget_with_shared
 SHARED_LINES = 1024
 """Lines of the list kept process-wide (the header and the rows, each drawn one way at one width)."""
 
-_STYLES = tuple(sorted(DataTable.COMPONENT_CLASSES))
-"""Every component style a DataTable line may be drawn with (the key holds them all: what the CSS made of them)."""
+_STYLES = ("datatable--header", "datatable--cursor")
+"""The component styles a line of this list is drawn with, as the CSS made them: the header's, the cursor's (no
+zebra stripes, no fixed rows or columns; the hover styles only under the pointer: those lines are the session's)."""
 
 _lines: LRUCache[tuple[object, ...], Strip] = forget_with_shared(LRUCache(SHARED_LINES))
 
@@ -59,7 +60,13 @@ class TableList(DataTable[Text]):
         self._pointer_seen = True
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        if self._pointer_seen or self.cursor_type != "row" or self.fixed_rows or self.fixed_columns:
+        if (
+            self._pointer_seen
+            or self.cursor_type != "row"
+            or self.fixed_rows
+            or self.fixed_columns
+            or self.zebra_stripes
+        ):
             self._drawing = None
         else:
             columns = self.ordered_columns
