@@ -31,21 +31,20 @@ if TYPE_CHECKING:
 
 class KeptLines(Widget):
     _kept_lines: tuple[Region, Size, list[Strip]] | None = None
-    _rows_to_draw: set[int] | None = None  # the rows refreshed since (widget rows; None: the whole widget)
+    _regions_to_draw: list[Region] | None = None  # the content's regions refreshed since (None: none)
 
     def forget_lines(self) -> None:
         """Draw every row again at the next drawing."""
         self._kept_lines = None
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
-        if repaint or recompose:
-            if regions and self._kept_lines is not None and not recompose:
-                top = self.content_offset.y  # (regions are the content's: the widget's rows start above them)
-                rows = self._rows_to_draw
-                if rows is None:
-                    rows = self._rows_to_draw = set()
-                for region in regions:
-                    rows.update(range(top + region.y, top + region.bottom))
+        if self._kept_lines is not None and (repaint or recompose):
+            if regions and not recompose:
+                pending = self._regions_to_draw
+                if pending is None:
+                    self._regions_to_draw = list(regions)
+                else:
+                    pending.extend(regions)
             else:
                 self._kept_lines = None
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
@@ -55,19 +54,24 @@ class KeptLines(Widget):
         super().notify_style_update()
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        kept, size, rows = self._kept_lines, self.size, self._rows_to_draw
-        self._rows_to_draw = None
+        kept, regions = self._kept_lines, self._regions_to_draw
+        self._regions_to_draw = None
+        size = self.size
         if kept is None or kept[0] != crop or kept[1] != size:
             strips = super().render_lines(crop)
             self._kept_lines = (crop, size, strips)
             return strips
-        if not rows:
+        if not regions:
             return kept[2]
-        strips = list(kept[2])
         x, y, width, height = crop
+        top = self.content_offset.y - y  # (the regions are the content's: the widget's rows start above them)
+        rows: set[int] = set()
+        for region in regions:
+            rows.update(range(max(top + region.y, 0), min(top + region.bottom, height)))
+        strips = list(kept[2])
         render = super().render_lines
-        for first, last in _bands(sorted(row for row in rows if y <= row < y + height)):
-            strips[first - y : last - y + 1] = render(Region(x, first, width, last - first + 1))
+        for first, last in _bands(sorted(rows)):
+            strips[first : last + 1] = render(Region(x, y + first, width, last - first + 1))
         self._kept_lines = (crop, size, strips)
         return strips
 
