@@ -243,7 +243,8 @@ def _way(widget: Widget, signature: tuple[Any, ...]) -> tuple[int, tuple[Any, ..
     title's colour and style are read here, not in `signature`), its and its ancestors' backgrounds and opacity
     (`_backgrounds`), its size, its border title and subtitle, the app's ANSI theme and colours."""
     base_background, background, opacity = found = _backgrounds(widget)
-    size: Size = widget.outer_size  # (its region's size, as laid out: not looked up in the screen's map each time)
+    region: Region = widget.region  # (not `outer_size`: a widget not in the screen's map has none, and no lines)
+    size: Size = region.size
     app = widget.app
     theme: TerminalTheme = app.ansi_theme
     native = native_ansi_color(app)
@@ -263,7 +264,7 @@ def _way(widget: Widget, signature: tuple[Any, ...]) -> tuple[int, tuple[Any, ..
         return kept[1], kept[2]
     gutter: Spacing = signature[0]
     padding: Spacing = signature[1]
-    content_size = size.region.shrink(gutter).size  # (`widget.content_region`'s size)
+    content_size = region.shrink(gutter).size  # (`widget.content_region`, without finding the region again)
     title = _label(widget, base_background, subtitle=False)
     subtitle = _label(widget, base_background, subtitle=True)
     number = _number(

@@ -56,7 +56,7 @@ class KeptLines(Widget):
     def render_lines(self, crop: Region) -> list[Strip]:
         kept, regions = self._kept_lines, self._regions_to_draw
         self._regions_to_draw = None
-        size = self.size
+        size = self.outer_size  # (its size as laid out: `size` finds its region in the screen's map)
         if kept is None or kept[0] != crop or kept[1] != size:
             strips = super().render_lines(crop)
             self._kept_lines = (crop, size, strips)

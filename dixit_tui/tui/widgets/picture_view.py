@@ -33,6 +33,7 @@ class PictureView(ScrollView, KeptLines):
         self.picture: Picture = ()
         self._virtual = Size(0, 0)  # the virtual size it set
         self._style: Style | None = None  # `rich_style`, worked out once per change of style, not once per line
+        self._line_width = -1  # the width the lines are drawn at, while they are (see render_lines)
 
     def notify_style_update(self) -> None:
         self._style = None  # (Textual calls this whenever the CSS is applied to the widget: a theme, a class)
@@ -82,6 +83,7 @@ class PictureView(ScrollView, KeptLines):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self.before_drawing()
+        self._line_width = -1  # (its width, found at the first line drawn: `size` finds its region in the map)
         return super().render_lines(crop)
 
     def show_fitted(self, picture: Picture) -> None:
@@ -106,7 +108,9 @@ class PictureView(ScrollView, KeptLines):
         style = self._style
         if style is None:  # (walks every ancestor's styles: once per change of style, not once per line)
             style = self._style = self.rich_style
-        width = self.size.width
+        width = self._line_width
+        if width < 0:
+            width = self._line_width = self.size.width
         index = scroll_y + y
         if index >= len(self.picture):
             return blank(width, style)
