@@ -14,7 +14,7 @@ asks the widgets for are kept by the widgets themselves (`tui/widgets/kept_lines
 lines as kept, one refreshed for some rows draws those rows only).
 
 Measured (tests/tui/patch_cost.py --off compositor.shown_rows, Python calls of a join / the lobby / a move / a phase
-change; issue 23, 2026-12-07): about -1.5% each, but without it a new table screen is sent twice
+change; issue 23, 2026-12-07): -0.6% / 0 / -3.1% / -3.1%, but without it a new table screen is sent twice
 (tests/tui/test_join_work.py) and a phase change sends rows it did not change (tests/tui/test_render_cost.py,
 test_phase_cost.py): kept. The compositor that drew only the bands of changed rows, skipped the widgets hidden behind
 others and looked rows up process-wide went, with five Textual internals (the widgets' kept lines do that work now).
