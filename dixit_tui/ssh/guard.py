@@ -33,7 +33,7 @@ class SessionLimits:
     resize_interval: float = 0.25
     """Seconds between two window sizes handed to the app (each is a relayout); the last size asked for wins."""
     cpu_share: float = 0.1
-    """Share of one core a session's app may use on average (measured: the loop's time in that app's callbacks);
+    """Share of one core a session's app may use on average (measured: the loop's CPU time in that app's callbacks);
     beyond it the session's input waits, so one client cannot take the loop from everyone else."""
     cpu_burst: float = 0.3
     """Seconds of loop time a session may use at once on top of `cpu_share` (one screen change costs a few ms to

@@ -14,7 +14,6 @@ Isolation and input (to stay: many apps in one process):
 - `patches.py`: installs the process-wide patches below, once.
 - `stdout.py`: a session's app leaves the process's sys.stdout/sys.stderr alone.
 - `strip_output.py`: each session's lines in its own terminal's colour codes (Rich caches them per style).
-- `strip_filter.py`: the ANSI-to-truecolor filter's lines made once for every session.
 - `work_share.py`: the event loop's time counted per session (asyncio's Handle._run).
 - `session_app.py`: a session's app takes its colour system from its terminal, not the server's environment.
 - `parser.py`: Textual's terminal parser without its cache that pinned every session's app.

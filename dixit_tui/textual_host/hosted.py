@@ -54,7 +54,7 @@ class HostedDriver(Driver):
     writes: int = 0
     """Writes of output queued (a drawing that wrote nothing drew no frame)."""
     work: float = 0.0
-    """Seconds of the event loop's time spent in this session's app (its callbacks and tasks): `work_share.py`."""
+    """Seconds of the event loop's CPU time spent in this session's app (its callbacks and tasks): `work_share.py`."""
     input_work: float = 0.0
     """The part of `work` done while `input_until` had not passed: what the session's own input costs."""
     input_until: float = 0.0

@@ -133,27 +133,6 @@ INTERNALS: tuple[Internal, ...] = (
     ),
     Internal(
         "textual/strip.py",
-        "Strip.apply_filter",
-        "patched: a line the ANSI-to-truecolor filter leaves unchanged is not copied (read: _filter_cache, _segments)",
-        "dixit_tui/textual_host/strip_filter.py",
-        "43a7e060303cc755",
-    ),
-    Internal(
-        "textual/filter.py",
-        "ANSIToTruecolor.truecolor_style",
-        "read: which styles it changes (ANSI colours, dim text with a colour); the patched apply_filter skips others",
-        "dixit_tui/textual_host/strip_filter.py",
-        "80c9d23940219834",
-    ),
-    Internal(
-        "textual/filter.py",
-        "ANSIToTruecolor.apply",
-        "read: a copy of each segment with its style converted and no control code",
-        "dixit_tui/textual_host/strip_filter.py",
-        "7ed2d5b2b7e949c1",
-    ),
-    Internal(
-        "textual/strip.py",
         "Strip.render_style",
         "patched: the ANSI codes of a style per colour system (the shared style._ansi leaked between sessions)",
         "dixit_tui/textual_host/strip_output.py",
@@ -174,32 +153,11 @@ INTERNALS: tuple[Internal, ...] = (
         "05816ca4ba646c86",
     ),
     Internal(
-        "textual/screen.py",
-        "Screen._screen_resized",
-        "patched: a Resize to the size a screen is laid out at lays nothing out (read: _compositor.size)",
-        "dixit_tui/textual_host/screen_patches.py",
-        "5225534965f9847d",
-    ),
-    Internal(
-        "textual/screen.py",
-        "Screen._on_layout",
-        "patched: a layout asked for before a new screen's first layout is answered by it",
-        "dixit_tui/textual_host/screen_patches.py",
-        "bc3e2f97c400c6e1",
-    ),
-    Internal(
         "textual/widget.py",
         "Widget._check_refresh",
         "read: _layout_required and _repaint_required, cleared for widgets a new screen's first layout placed",
         "dixit_tui/textual_host/screen_patches.py",
         "a3731b142875c20c",
-    ),
-    Internal(
-        "textual/message.py",
-        "Message.__init__",
-        "read: time (when a Layout was asked for)",
-        "dixit_tui/textual_host/screen_patches.py",
-        "1687d1a95458c167",
     ),
     Internal(
         "textual/css/stylesheet.py",
@@ -282,11 +240,19 @@ INTERNALS: tuple[Internal, ...] = (
         "25a5cbfee75b88b4",
     ),
     Internal(
+<<<<<<< HEAD
         "textual/filter.py",
         "ANSIToTruecolor.__init__",
         "read: _terminal_theme (a strip filtered once per theme and background for every session)",
         "dixit_tui/textual_host/strip_filter.py",
         "4eb17c26934e2275",
+=======
+        "textual/widget.py",
+        "Widget.region",
+        "patched: while the compositor draws a widget, its region is the compositor's (not found again in the map)",
+        "dixit_tui/textual_host/styled_lines.py",
+        "7207c6e06d882221",
+>>>>>>> main
     ),
     Internal(
         "textual/strip.py",
@@ -350,7 +316,6 @@ MODULES: dict[str, str] = {
     "textual/_ansi_sequences.py": "0b4037a3f36997ca",
     "textual/app.py": "a1c04e978716b9e3",
     "textual/strip.py": "b58d946c8b0cbabc",
-    "textual/filter.py": "d6e31d29b94d2cdd",
     "textual/message.py": "50816fcfe0098159",
     "textual/css/model.py": "a2076b0ea531bce0",
     "textual/css/match.py": "34247ea90eaaa406",

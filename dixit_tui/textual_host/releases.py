@@ -76,15 +76,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/app.py:App._display": {
         "a28efe0d48ef1300": "8.0.0-8.2.8",
     },
-    "textual/strip.py:Strip.apply_filter": {
-        "43a7e060303cc755": "8.0.0-8.2.8",
-    },
-    "textual/filter.py:ANSIToTruecolor.truecolor_style": {
-        "80c9d23940219834": "8.0.0-8.2.8",
-    },
-    "textual/filter.py:ANSIToTruecolor.apply": {
-        "7ed2d5b2b7e949c1": "8.0.0-8.2.8",
-    },
     "textual/strip.py:Strip.render_style": {
         "1c9d39eec67991a5": "8.0.0-8.2.8",
     },
@@ -94,17 +85,8 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/widget.py:AwaitMount.__await__": {
         "05816ca4ba646c86": "8.0.0-8.2.8",
     },
-    "textual/screen.py:Screen._screen_resized": {
-        "5225534965f9847d": "8.0.0-8.2.8",
-    },
-    "textual/screen.py:Screen._on_layout": {
-        "bc3e2f97c400c6e1": "8.0.0-8.2.8",
-    },
     "textual/widget.py:Widget._check_refresh": {
         "a3731b142875c20c": "8.0.0-8.2.8",
-    },
-    "textual/message.py:Message.__init__": {
-        "1687d1a95458c167": "8.0.0-8.2.8",
     },
     "textual/css/stylesheet.py:Stylesheet.parse": {
         "a28a3042b4f9cb09": "8.0.0-8.2.8",
@@ -143,8 +125,14 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/widget.py:Widget.is_disabled": {
         "25a5cbfee75b88b4": "8.0.0-8.2.8",
     },
+<<<<<<< HEAD
     "textual/filter.py:ANSIToTruecolor.__init__": {
         "4eb17c26934e2275": "8.0.0-8.2.8",
+=======
+    "textual/widget.py:Widget.region": {
+        "e47d5df3912be777": "8.0.0-8.0.1",
+        "7207c6e06d882221": "8.0.2-8.2.8",
+>>>>>>> main
     },
     "textual/strip.py:Strip.render": {
         "bf9d28edf4f44cb1": "8.0.0-8.2.8",
@@ -158,6 +146,9 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/message_pump.py:MessagePump._parent": {
         None: "8.0.0-8.0.2",
         "e52667bcc30c36fa": "8.1.0-8.2.8",
+    },
+    "textual/message.py:Message.__init__": {
+        "1687d1a95458c167": "8.0.0-8.2.8",
     },
     "textual/message_pump.py:MessagePump._on_message": {
         "5bf00996a4e75b03": "8.0.0-8.2.8",
@@ -216,12 +207,6 @@ MODULES: dict[str, dict[str, str]] = {
     "textual/strip.py": {
         "b58d946c8b0cbabc": "8.0.0-8.2.8",
     },
-    "textual/filter.py": {
-        "d6e31d29b94d2cdd": "8.0.0-8.2.8",
-    },
-    "textual/message.py": {
-        "50816fcfe0098159": "8.0.0-8.2.8",
-    },
     "textual/css/model.py": {
         "a2076b0ea531bce0": "8.0.0-8.2.8",
     },
@@ -241,6 +226,9 @@ MODULES: dict[str, dict[str, str]] = {
     "textual/message_pump.py": {
         "f9ba9a28069fd037": "8.0.0-8.0.2",
         "b580554a43fdfd14": "8.1.0-8.2.8",
+    },
+    "textual/message.py": {
+        "50816fcfe0098159": "8.0.0-8.2.8",
     },
     "textual/_context.py": {
         "523b25f71607193b": "8.0.0-8.2.8",

@@ -1,23 +1,24 @@
-"""The patches of Textual's Screen that style a new screen once and lay it out once (one app per SSH session: each
-extra styling or layout of a first screen was paid by every session that opened).
+"""The patch of Textual's Screen that styles a new screen once (one app per SSH session: each extra styling or layout
+of a first screen was paid by every session that opened).
 
 `DixitApp.push_screen` prepares a new screen (breakpoint classes set, the "terminal too small" notice composed with it)
-and marks it (`mark_styled_at_mount`): its first resume keeps the styles its widgets mounted with, the layout that
-resume makes answers the layouts asked for before it, and a Resize to the size a screen is laid out at lays nothing
-out again.
+and marks it (`mark_styled_at_mount`): its first resume keeps the styles its widgets mounted with. A Resize to the
+size a screen is laid out at is dropped by the screens themselves (`tui/same_size_resize.py`, the app's default
+screen too): the patch of `Screen._screen_resized` that did it cost +1.5% of a join's Python calls, +1.4% of the
+lobby's without it, and went (2026-12-07); so did the patch of `Screen._on_layout` that had the first resume's layout
+answer the layouts asked for before it (each container's, as it composed): +2.5% / +1.9% without it, one more layout
+of a new screen and no more drawing.
 
-Switched off (tests/tui/patch_cost.py, 2026-12-07, after issue 23 removed the other app-level patches): a join +29%
-Python calls, opening the lobby +21% (the first resume keeping styles +28%; the first layout answering the others
-+6.5% and the same-size Resize +5.3%, each also keeping a new table screen to one layout and one drawing:
-tests/tui/test_first_layout.py, test_join_work.py).
+Switched off (tests/tui/patch_cost.py, 2026-12-07, after issue 23 removed the other app-level patches): a join +26.5%
+Python calls, opening the lobby +22.5% (nearly all of it the first resume keeping styles: +26.6% / +22.6%; a new
+table screen is drawn once: tests/tui/test_first_layout.py, test_join_work.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from textual import _time, events, messages
-from textual.geometry import Size
+from textual import events
 from textual.screen import Screen
 
 from dixit_tui.textual_host.styled_lines import share_styled_lines
@@ -25,9 +26,7 @@ from dixit_tui.textual_host.styled_lines import share_styled_lines
 _resume_patched = False
 _FRESH = "_dixit_styled_at_mount"
 LAID_OUT = "_dixit_laid_out_at_resume"
-"""Set on a screen whose first resume laid it out (see `mark_styled_at_mount`): when that layout started."""
-SAME_SIZE_NO_LAYOUT = "_dixit_same_size_no_layout"
-"""An App class attribute: True where a Resize to the size a screen is laid out at lays nothing out again."""
+"""Set (True) on a screen whose first resume laid it out (see `mark_styled_at_mount`)."""
 
 
 def mark_styled_at_mount(screen: Screen[Any]) -> None:
@@ -39,7 +38,7 @@ def mark_styled_at_mount(screen: Screen[Any]) -> None:
 
 
 def install_screen_patches() -> None:
-    """The patches of Textual's Screen that `mark_styled_at_mount` relies on, and the same-size Resize one; and the
+    """The patches of Textual's Screen that `mark_styled_at_mount` relies on; and the
     widgets' styled lines shared by every session (`styled_lines`). Idempotent."""
     _keep_styles_on_first_resume()
     share_styled_lines()
@@ -58,7 +57,6 @@ def _keep_styles_on_first_resume() -> None:
         setattr(self, _FRESH, False)
         event.refresh_styles = False
         laid_out = self.is_attached and self._size != self.app.size
-        started = _time.get_time()
         resume(self, event)
         if laid_out:
             # That layout placed every widget of the screen and drew them all. Each widget it gave a size for the first
@@ -78,38 +76,8 @@ def _keep_styles_on_first_resume() -> None:
             elif not self._layout_required:
                 # The repaint Textual asks for after the layout would draw it all again.
                 self._repaint_required = False
-            setattr(self, LAID_OUT, started)
+            setattr(self, LAID_OUT, True)
 
     Screen._on_screen_resume = first_resume_keeps_styles  # type: ignore[method-assign]
 
-    on_layout = Screen._on_layout
-
-    async def layout_once(self: Screen[Any], message: messages.Layout) -> None:
-        """A layout asked for before the screen's first layout started (a widget filled while the screen mounted) is
-        answered by it: Textual did it again once the screen was drawn, and drew the screen again."""
-        laid_out: float | None = getattr(self, LAID_OUT, None)
-        if laid_out is not None and message.time < laid_out:
-            message.stop()
-            message.prevent_default()
-            return
-        await on_layout(self, message)
-
-    Screen._on_layout = layout_once  # type: ignore[method-assign]
-
-    screen_resized = Screen._screen_resized
-
-    def resized_when_size_changed(self: Screen[Any], size: Size) -> None:
-        """In apps that opt in (SAME_SIZE_NO_LAYOUT), a screen told the size it is laid out at already, with no layout
-        pending, is not laid out again. A screen's first layout sends the screen a Resize, and Textual then laid out
-        the screen and every screen below it again, at the same size (twice per screen for a new session)."""
-        if (
-            getattr(self.app, SAME_SIZE_NO_LAYOUT, False)
-            and self._compositor.size == size
-            and not self._layout_required
-            and self._compositor.widgets
-        ):
-            return
-        screen_resized(self, size)
-
-    Screen._screen_resized = resized_when_size_changed  # type: ignore[method-assign]
     _resume_patched = True

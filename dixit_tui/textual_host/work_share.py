@@ -36,13 +36,15 @@ _measured_runs = 0
 
 
 def measure_session_work() -> None:
-    """Count the event loop's time in each hosted app: every callback and task step runs in a context, and Textual's
-    tasks carry their app in it (`active_app`). The time goes to that app's HostedDriver (`work`; within half a second
-    of its input or of a window resize also `input_work`, which makes the session's input wait when it is more
-    than `cpu_share`). While a session is over its share, a step of its app's work that finds other work waiting to
-    run goes to the end of the loop's ready queue (up to `MAX_DEFERRALS` times), so a flooding session's frames do
-    not delay everyone. A session's steps still run in the order they were scheduled: once one is put back, its later
-    ones are put back behind it. The table's own work (timers, bots) runs in a fresh context and is nobody's.
+    """Count the event loop's CPU time in each hosted app (its thread's: on a loaded machine, the time a step waited
+    for a core is nobody's work, so a person typing is not held back for the machine's load): every callback and
+    task step runs in a context, and Textual's tasks carry their app in it (`active_app`). The time goes to that
+    app's HostedDriver (`work`; for a step begun within half a second of its input or of a window resize also
+    `input_work`, which makes the session's input wait when it is more than `cpu_share`). While a session is over
+    its share, a step of its app's work that finds other work waiting to run goes to the end of the loop's ready
+    queue (up to `MAX_DEFERRALS` times), so a flooding session's frames do not delay everyone. A session's steps
+    still run in the order they were scheduled: once one is put back, its later ones are put back behind it.
+    The table's own work (timers, bots) runs in a fresh context and is nobody's.
 
     Only for asyncio's own event loop (its `Handle` and `_ready` queue); elsewhere nothing is patched or measured and
     `check_work_measured` says so in the log. Idempotent."""
@@ -55,7 +57,8 @@ def measure_session_work() -> None:
     run = getattr(handle_class, "_run", None)
     if run is None or not callable(run):  # (`check_work_measured` says so at the server's start)
         return
-    clock = time.perf_counter
+    clock = time.thread_time  # CPU time: a loaded machine's waits for a core are not the session's work
+    wall = time.perf_counter  # (the driver's `input_until` is on this clock)
     deferrals: weakref.WeakKeyDictionary[asyncio.Handle, int] = weakref.WeakKeyDictionary()
     tickets: weakref.WeakKeyDictionary[asyncio.Handle, int] = weakref.WeakKeyDictionary()
     next_ticket = itertools.count()
@@ -86,9 +89,9 @@ def measure_session_work() -> None:
         driver.work_deferred += 1
         ready.append(handle)
 
-    def charge(driver: HostedDriver, started: float, ended: float) -> None:
+    def charge(driver: HostedDriver, started: float, ended: float, began: float) -> None:
         driver.work += ended - started
-        if started < driver.input_until:
+        if began < driver.input_until:  # (a step that began within the input's window: on the wall clock)
             driver.input_work += ended - started
 
     def measured_run(handle: asyncio.Handle) -> None:
@@ -98,7 +101,7 @@ def measure_session_work() -> None:
         if driver is None:
             run(handle)
             return
-        started = clock()
+        started, began = clock(), wall()
         waiting = driver._deferred_steps
         if waiting or driver.held_until > time.monotonic():
             ready: deque[asyncio.Handle] | None = getattr(handle._loop, "_ready", None)  # type: ignore[attr-defined]
@@ -111,7 +114,7 @@ def measure_session_work() -> None:
                 if waiting and waiting[0][0] < ticket:
                     # An earlier step of this session was put back: this one runs after it.
                     defer(driver, handle, ticket, ready, push=handle not in deferrals)
-                    charge(driver, started, clock())
+                    charge(driver, started, clock(), began)
                     return
                 if waiting and waiting[0][0] == ticket:
                     heapq.heappop(waiting)
@@ -123,14 +126,14 @@ def measure_session_work() -> None:
                     and others_ready(ready, time.monotonic())
                 ):
                     defer(driver, handle, ticket, ready, push=True)
-                    charge(driver, started, clock())
+                    charge(driver, started, clock(), began)
                     return
             else:
                 waiting.clear()
         try:
             run(handle)
         finally:
-            charge(driver, started, clock())
+            charge(driver, started, clock(), began)
 
     asyncio.events.Handle._run = measured_run  # type: ignore[method-assign, assignment]
     _unmeasured_run = run

@@ -10,7 +10,7 @@ import asyncio
 import bisect
 import inspect
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from functools import cache
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
@@ -18,9 +18,11 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import AwaitMount
 
 from dixit_tui.coordinator import (
@@ -45,21 +47,19 @@ from dixit_tui.engine import RuleError
 from dixit_tui.textual_host.hosted import CastRole, HostedDriver
 from dixit_tui.textual_host.key_order import KeyGate
 from dixit_tui.textual_host.screen_mount import get_screen_laid_out_once
-from dixit_tui.textual_host.screen_patches import (
-    SAME_SIZE_NO_LAYOUT,
-    install_screen_patches,
-    mark_styled_at_mount,
-)
+from dixit_tui.textual_host.screen_patches import install_screen_patches, mark_styled_at_mount
 from dixit_tui.textual_host.shared_css import share_parsed_css
 from dixit_tui.textual_host.shared_styles import share_computed_styles
 from dixit_tui.tui.capabilities import FULL, Capabilities
 from dixit_tui.tui.css_variables import css_variables
+from dixit_tui.tui.line_filters import shared_line_filters
 from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.name_note import name_note
+from dixit_tui.tui.same_size_resize import DefaultScreen
 from dixit_tui.tui.table_screen import TableScreen
 from dixit_tui.tui.table_words import voided_notice
 from dixit_tui.tui.update_pacing import UpdatePacing, supersedes
-from dixit_tui.tui.watch_cast import cast_key
+from dixit_tui.tui.watch_cast import cast_key, quiet_left
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
 from dixit_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
@@ -150,7 +150,6 @@ class DixitApp(App[int]):
         share_computed_styles()
         install_screen_patches()
         super().__init__(css_path=list[str | PurePath](_all_css_paths()))
-        setattr(self, SAME_SIZE_NO_LAYOUT, True)  # a Resize to a screen's own size lays nothing out again
         self._disable_tooltips = True  # no widget here has a tooltip: no Tooltip widget composed into every screen
         self.ssh_host = ssh_host  # for the "join straight from your shell" hints, when known
         self.ssh_port = ssh_port
@@ -170,6 +169,7 @@ class DixitApp(App[int]):
         self._cast_following = False  # another session's app draws this one's picture (tui/watch_cast.py)
         self._cast_held: list[tuple[int, Update, float]] = []  # updates held meanwhile (order, update, when held)
         self._cast_taking = False  # taking them (no joining meanwhile)
+        self._quiet_timer: Timer | None = None  # waiting out its quiet time to join a cast (`_join_when_quiet`)
         self._notice_until = 0.0  # when (monotonic) the notice shown goes (see notify)
         self.cast_updates_held = 0
         """Coordinator updates this app held while following another session's drawing (each taken, merged, later)."""
@@ -238,10 +238,14 @@ class DixitApp(App[int]):
             await self.push_screen(lobby)
         return lobby
 
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's, with its ANSI-to-truecolor filter shared by every session (`line_filters.py`)."""
+        return shared_line_filters(super().get_line_filters(), self.ansi_theme)
+
     def get_default_screen(self) -> Screen[Any]:
         """Textual's default screen, prepared as every screen is (see push_screen), but with its "terminal too small"
         notice only if it ever shows (`_screen_changed`): the lobby or the table goes on it before the first frame."""
-        screen = Screen[Any](id="_default")
+        screen = DefaultScreen(id="_default")
         self._prepare_screen(screen, notice=False)
         return screen
 
@@ -285,6 +289,7 @@ class DixitApp(App[int]):
             driver = self._driver_hosted
             if driver is not None and driver.in_cast:
                 driver.leave_cast()
+            self._join_when_quiet(0.0)  # (a key that draws nothing: no frame comes to join at)
         if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
             await self._typed(event)
             return
@@ -531,17 +536,19 @@ class DixitApp(App[int]):
                 screen.refresh()
 
     def post_display_hook(self) -> None:
-        """A frame was written: a session not in a cast joins one if it may now (after a frame, so that what its app
-        drew for it is on its terminal before its frames come from another app); the source of a cast files it under
-        what it shows now."""
+        """A frame was written: a session not in a cast joins one if it may now (once what its app has due is drawn,
+        so that what its app drew for it is on its terminal before its frames come from another app); the source of a
+        cast files it under what it shows now."""
         if self._driver_hosted is not None:
             self._check_cast()
 
-    def _check_cast(self) -> None:
-        """Join a cast when this session may (`watch_cast.cast_key`). A member stays until its own input, a notice of
-        its own, or a screen over its table or instead of it (what the table changes, it changes for every member). A
-        cast's source files it under the key of what it shows now (a table update moves the focus to the board, as at
-        every member's screen: a session quiet again, whose key is of its screen now, must find the cast)."""
+    def _check_cast(self, *, drawn: bool = False) -> None:
+        """Join a cast when this session may (`watch_cast.cast_key`), once what its app has due is drawn (`drawn`:
+        it is; a frame a new table screen had due, or an update taken as it joined, was drawn for nobody). A member
+        stays until its own input, a notice of its own, or a screen over its table or instead of it (what the table
+        changes, it changes for every member). A cast's source files it under the key of what it shows now (a table
+        update moves the focus to the board, as at every member's screen: a session quiet again, whose key is of its
+        screen now, must find the cast)."""
         if not self.screen_cast:  # (`serve --no-screen-cast`)
             return
         driver = self._driver_hosted
@@ -549,20 +556,42 @@ class DixitApp(App[int]):
             return
         if not self.screen_stack:
             return
+        quiet_for = time.monotonic() - driver.last_input
         key = cast_key(
             self.table_view,
             self.screen,
             capabilities=self.capabilities,
             theme=self.theme,
-            quiet_for=time.monotonic() - driver.last_input,
+            quiet_for=quiet_for,
             notice_shown=time.monotonic() < self._notice_until,
         )
         if key is None:
+            if not driver.in_cast:
+                self._join_when_quiet(quiet_for)
             return
         if driver.in_cast:
             driver.rekey_cast(key)
-        elif not self.update_pacing.held:
+        elif self.update_pacing.held:
+            return
+        elif drawn:
             driver.join_cast(key)
+        else:
+            self.call_after_refresh(self._check_cast, drawn=True)
+
+    def _join_when_quiet(self, quiet_for: float) -> None:
+        """A spectator's session not quiet long enough yet (`quiet_for` seconds) looks again once it is: at a timer,
+        if no frame comes first (a still table draws none); it draws nothing for that."""
+        view, driver = self.table_view, self._driver_hosted
+        if driver is None or not self.screen_cast or self._quiet_timer is not None or self._exit:
+            return
+        wait = quiet_left(quiet_for)
+        if wait > 0 and view is not None and view.you is None:
+            # (a little past it: Textual's timers may wake a little early, and a look too early waits again)
+            self._quiet_timer = self.set_timer(wait + 0.01, self._quiet_passed, name="cast quiet")
+
+    def _quiet_passed(self) -> None:
+        self._quiet_timer = None
+        self._check_cast()
 
     def _opens_a_screen(self, update: Update) -> bool:
         """Whether `update` opens another screen (a table, or the lobby after one): taken at once, never paced."""

@@ -20,6 +20,11 @@ QUIET_SECONDS = 3.0
 """Seconds without input of its own after which a spectator's session may follow another's drawing."""
 
 
+def quiet_left(quiet_for: float) -> float:
+    """Seconds until a session quiet for `quiet_for` seconds has been quiet long enough to join a cast (0: it has)."""
+    return max(0.0, QUIET_SECONDS - quiet_for)
+
+
 def cast_key(
     view: TableView | None,
     screen: Screen[Any],

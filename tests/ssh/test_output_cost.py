@@ -7,97 +7,20 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
-from contextlib import AsyncExitStack, contextmanager
+from contextlib import AsyncExitStack
 from typing import Any, Literal
 
 import pyte
 from rich.color import ColorSystem
 from rich.console import Console
-from rich.segment import Segment
-from rich.style import Style
 from textual._compositor import CompositorUpdate
 from textual.app import App
-from textual.color import Color
-from textual.filter import ANSIToTruecolor
 from textual.strip import Strip
-from textual.widget import Widget
 
-from dixit_tui.textual_host import strip_filter
 from dixit_tui.textual_host.patches import install_textual_patches
-from dixit_tui.textual_host.process_caches import forget_shared
 from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import coordinator, default_move, default_move_pending, phase, play_until, settle
-from tests.tui.screen_cost import count, eight_bots
-
-
-@contextmanager
-def counting_filter_copies() -> Iterator[list[int]]:
-    """Lines copied by ANSIToTruecolor (each one a new strip), while inside: [copies that changed the line (dim text
-    blended with its background, an ANSI colour), copies the same as the line]."""
-    copies = [0, 0]
-    original = ANSIToTruecolor.apply
-
-    def apply(self: ANSIToTruecolor, segments: Any, background: Any) -> Any:
-        out = original(self, segments, background)
-        copies[out == segments] += 1
-        return out
-
-    ANSIToTruecolor.apply = apply  # type: ignore[method-assign]
-    try:
-        yield copies
-    finally:
-        ANSIToTruecolor.apply = original  # type: ignore[method-assign]
-
-
-async def test_an_ordinary_move_copies_no_line_through_the_colour_filter() -> None:
-    """Textual passes every line it renders through ANSIToTruecolor, which copies it into a new strip even when it
-    has nothing to convert (no ANSI colour, no dim text): over a turn at an 8-seat table about half the lines
-    rendered. A line the filter leaves as it is is now used as it is; lines with dim text are still converted."""
-    install_textual_patches()
-    coord = coordinator()
-    async with AsyncExitStack() as stack:
-        sessions, app, pilot = await eight_bots(coord, stack, (100, 30))
-        assert any(isinstance(f, ANSIToTruecolor) for f in app.get_line_filters())  # (the filter is on)
-        await play_until(sessions, lambda s=sessions[0]: phase(s) == "submit")  # type: ignore[misc]
-        await settle(pilot)
-        lines = 0
-        forget_shared()  # (lines drawn by earlier tests' apps in this process would not be drawn here)
-        with counting_filter_copies() as copies:
-            for _ in range(2):  # the cards, the votes, the reveal (phase changes included)
-                movers = [s for s in sessions if default_move_pending(s)]
-                for session in movers:
-                    counts, _ = await count(app, pilot, lambda s=session: default_move(s))  # type: ignore[misc]
-                    lines += counts.lines_rendered
-        changed, same = copies
-        assert lines > 50 and changed > 0  # (enough lines drawn for the count to mean something)
-        assert same == 0, (same, changed, lines)
-
-
-async def test_the_colour_filter_gives_the_same_lines() -> None:
-    """Every line of a table screen, filtered the patched way and Textual's way: the same segments."""
-    install_textual_patches()
-    coord = coordinator()
-    async with AsyncExitStack() as stack:
-        sessions, app, pilot = await eight_bots(coord, stack, (100, 30))
-        await play_until(sessions, lambda s=sessions[0]: phase(s) == "vote")  # type: ignore[misc]
-        await settle(pilot)
-        (truecolor,) = [f for f in app.get_line_filters() if isinstance(f, ANSIToTruecolor)]
-        checked = 0
-        for widget in app.screen.walk_children(Widget, with_self=True):
-            _, background = widget.background_colors
-            for strip in widget._styles_cache._cache.values():
-                ours = strip_filter._apply_filter(strip, truecolor, background)
-                textual = Strip(truecolor.apply(list(strip), background), strip.cell_length)
-                assert list(ours) == list(textual), (widget, strip.text)
-                checked += 1
-        assert checked > 50
-        # a line with an ANSI colour, or dim text, is converted as Textual does
-        for style in (Style(color="red"), Style(bgcolor="blue"), Style(color="#102030", dim=True), Style(bold=True)):
-            strip = Strip([Segment("ab", style), Segment("c")])
-            background = Color(10, 20, 30)
-            ours = strip_filter._apply_filter(strip, truecolor, background)
-            assert list(ours) == truecolor.apply(list(strip), background), style
+from tests.tui.screen_cost import eight_bots
 
 
 def cells(output: str) -> list[tuple[str, frozenset[str], str, str]]:

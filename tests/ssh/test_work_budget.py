@@ -154,8 +154,8 @@ class Heavy(App[None]):
 
     def on_key(self, event: Any) -> None:
         self.keys += 1
-        until = time.perf_counter() + 0.02
-        while time.perf_counter() < until:
+        until = time.thread_time() + 0.02  # (CPU time: what the server counts)
+        while time.thread_time() < until:
             pass
 
 
@@ -188,13 +188,58 @@ async def test_a_session_whose_keys_cost_much_has_its_input_wait_and_the_loop_is
         await hostile.close()
         await calm.close()
     print(
-        f"\nhostile session: {heavy.work:.2f} s of loop time, its input waited {heavy.input_waited:.2f} s; "
+        f"\nhostile session: {heavy.work:.2f} s of loop time ({heavy.input_work:.2f} s of input work), "
+        f"its input waited {heavy.input_waited:.2f} s; "
         f"calm session: {quiet.work:.2f} s; the calm key was handled after {handled_when_calm_was} hostile keys"
     )
     assert heavy.work >= 40 * 0.02  # the loop time of the hostile session's keys is counted for that session
     assert quiet.work < heavy.work / 4
     assert heavy.input_waited > 0  # ... and its input waited once over its share
     assert handled_when_calm_was < 100
+
+
+class Waiting(App[None]):
+    """Each key's step takes 20 ms of the clock without using a core (as a step does on a loaded machine while other
+    processes have both cores); the count of keys handled is kept."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("ready"))
+
+    def on_key(self, event: Any) -> None:
+        self.keys += 1
+        time.sleep(0.02)  # (the step's wait for a core, stood in for: the clock runs, the session uses no CPU)
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(60)
+async def test_a_step_that_waits_for_a_core_is_not_charged_so_typing_on_a_loaded_machine_never_waits(
+    tmp_path: Path,
+) -> None:
+    """Found by CI on a loaded machine: a player typing a long clue was held back (its input waited 20 s and more)
+    because the time its steps waited for a core was charged as its work."""
+    apps: list[Waiting] = []
+
+    def factory(identity: SessionIdentity, terminal: TerminalInfo) -> App[Any]:
+        apps.append(Waiting())
+        return apps[-1]
+
+    limits = Limits(cpu_share=0.1, cpu_burst=0.1)  # 80 keys of 20 ms would be 1.6 s: sixteen bursts over
+    async with running_server(tmp_path, factory, limits=limits) as server:
+        client = await PtyClient.connect(server.port, "ana")
+        await client.wait_for_text("ready")
+        for sent in (40, 80):  # (the second 40 are handed on with the first 40's work known)
+            client.send("k" * 40)
+            await wait_for(lambda: apps[0].keys == sent, timeout=30, what=f"{sent} keys handled")  # noqa: B023
+        driver = apps[0]._driver
+        assert isinstance(driver, SSHDriver)
+        await client.close()
+    print(f"\nloop CPU time {driver.work:.2f} s, input waited {driver.input_waited:.2f} s")
+    assert driver.work < 0.8  # the CPU the steps used, not the 1.6 s they took
+    assert driver.input_waited == 0 and driver.work_deferred == 0
 
 
 def test_the_ssh_log_is_capped_and_says_how_many_lines_it_dropped() -> None:
@@ -229,8 +274,8 @@ class Busy(App[None]):
 
     def tick(self) -> None:
         self.ticks += 1
-        until = time.perf_counter() + 0.03
-        while time.perf_counter() < until:
+        until = time.thread_time() + 0.03  # (CPU time: what the server counts)
+        while time.thread_time() < until:
             pass
 
     def on_key(self, event: Any) -> None:

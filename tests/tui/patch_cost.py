@@ -31,8 +31,6 @@ def _noop(*args: object, **kwargs: object) -> None:
 
 _RESUME_PARTS = {
     "keep_styles": "_on_screen_resume",
-    "layout_once": "_on_layout",
-    "same_size": "_screen_resized",
 }
 
 
@@ -61,7 +59,7 @@ def _switch_off(name: str) -> None:
         if part == "resume":
             screen_patches._keep_styles_on_first_resume = _noop
             screen_patches.mark_styled_at_mount = _noop
-        elif part in _RESUME_PARTS:  # one of the four patches `_keep_styles_on_first_resume` installs
+        elif part in _RESUME_PARTS:  # one of the patches `_keep_styles_on_first_resume` installs
             from textual.screen import Screen
 
             original = Screen.__dict__[_RESUME_PARTS[part]]
@@ -108,10 +106,6 @@ def _switch_off_issue23(name: str) -> bool:
         from dixit_tui.textual_host import screen_patches
 
         screen_patches.share_styled_lines = _noop
-    elif name == "strip_filter":
-        from dixit_tui.textual_host import patches
-
-        patches.filter_unchanged_lines_once = _noop
     elif name == "focused":
         from textual.screen import Screen
 
@@ -244,13 +238,10 @@ SWITCHES = (
     "screen_patches",
     "screen_patches.resume",
     "screen_patches.keep_styles",
-    "screen_patches.layout_once",
-    "screen_patches.same_size",
     "compositor",
     "compositor.shown_rows",
     "kept_lines",
     "styled_lines",
-    "strip_filter",
     "focused",
     "laid_out_once",
     *_APP_OVERRIDES,

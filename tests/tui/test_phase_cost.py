@@ -38,10 +38,10 @@ async def test_each_phase_change_lays_out_only_where_a_size_changes(role: str) -
         "2:vote->over": 1,
     }, (role, layouts)
     restyled = {transition: sum(counts.restyled.values()) for transition, counts, _ in seen}
-    # the main region is restyled only for a new look, and never as the keyboard moves within the turn: a player's
-    # hand and board look alike (none); a spectator's bare hand has no frame (one: the focus stays on the region, it
-    # moved away and back twice a turn); the end's text, the keyboard leaving the board (two)
-    most = {"player": 0, "watcher": 1}[role]
+    # the main region is restyled only for the end's text and the keyboard leaving the board (two): never between the
+    # hand and the board (a player's look alike; a spectator's bare hand, no frame, is inline styles, and the focus
+    # stays on the region through the turn: its classes, then its focus, restyled it up to 4 times a phase change)
+    most = 0
     assert restyled == {t: 2 if t.endswith("->over") else min(n, most) for t, n in restyled.items()}, (role, restyled)
     for transition, counts, changed in seen:
         where = (role, transition, counts.refreshed)

@@ -70,10 +70,6 @@ class CardList(PictureView):
             border: none;
             background: transparent;
         }
-        &.-bare:focus {  /* (a spectator's hand keeps the keyboard through the turn: it looks the same) */
-            border: none;
-            background-tint: $foreground 0%;
-        }
         &.-hint > .card-list--note {
             text-style: bold;
             color: $warning;
@@ -137,7 +133,7 @@ class CardList(PictureView):
     def show_items(self, items: Sequence[CardItem], *, highlight: str | None = None) -> None:
         """Show `items`; keep the card under the cursor (by key) where possible, or move it to `highlight`."""
         items = tuple(items)
-        self.set_class(self.BARE and not items, "-bare")
+        self.show_bare(self.BARE and not items)
         wanted = highlight if highlight is not None else self.highlighted_key()
         if items == self.items and (highlight is None or highlight == wanted == self.highlighted_key()):
             return
@@ -147,6 +143,10 @@ class CardList(PictureView):
             cursor = self._cursor if self._cursor is not None and self._cursor < len(items) else self._first()
         self._cursor = cursor
         self._draw()
+
+    def show_bare(self, bare: bool) -> None:
+        """Look bare (no cards: the note alone, no frame, no background) or framed."""
+        self.set_class(bare, "-bare")
 
     def show_note(self, note: Content | None, *, hint: bool = False) -> None:
         """The note under the cards (None: no row for it); `hint`: a refusal's hint, in its own style."""

@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from textual import events
 from textual.binding import BindingType
+from textual.color import Color
 from textual.containers import ScrollableContainer
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -21,6 +22,8 @@ from dixit_tui.tui.picture import Picture
 from dixit_tui.tui.table_words import Words
 from dixit_tui.tui.widgets.cards import Board, CardList, Hand
 from dixit_tui.tui.widgets.picture_view import FITS, PictureView
+
+_NO_COLOR = Color(0, 0, 0, 0)
 
 _TEXT_MODES = (MainMode.LOBBY, MainMode.OVER)
 """The modes shown as text, each with its CSS class (`-lobby`, `-over`); the hand and the board have none."""
@@ -78,12 +81,15 @@ class MainView(Board, Hand, inherit_bindings=False):
     def __init__(self, mode: MainMode, *, id: str | None = None) -> None:
         self._cards_modes: dict[MainMode, CardsMode] = {MainMode.HAND: CardsMode(), MainMode.VOTE: CardsMode()}
         self.mode: MainMode = mode
-        self.BARE = mode == MainMode.HAND  # (a spectator's hand: the note alone)
+        self.BARE = False  # (no -bare class: see `show_bare`)
+        self._bare = False
         self.lobby = LobbyMode()
         self.over = OverMode()
         self._button_styles: LobbyStyles | None = None
         self._switched = False  # the mode changed, and it was not drawn since (see `_draw`)
         super().__init__(id=id, classes=f"-{mode}" if mode in _TEXT_MODES else None)
+        self.BARE = mode == MainMode.HAND  # (a spectator's hand: the note alone)
+        self.show_bare(self.BARE)
         self.can_focus = mode in (MainMode.HAND, MainMode.VOTE)
 
     # --- the mode ------------------------------------------------------------------------------------------------
@@ -106,8 +112,11 @@ class MainView(Board, Hand, inherit_bindings=False):
         # half the work of a phase change); the hand and the board look alike: no class tells them apart
         classes = {f"-{text}": text == mode for text in _TEXT_MODES}
         looks = frozenset(self.classes)
-        self.update_classes({**classes, "-bare": mode == MainMode.HAND and not self.items, "-hint": cards.hint})
+        if mode != MainMode.HAND:
+            classes["-above-clue"] = False  # (the screen sets it on a bare hand above the clue box: the hand's only)
+        self.update_classes({**classes, "-hint": cards.hint})
         restyled = looks != self.classes  # (a new frame, padding or height lays the screen out by itself)
+        self.show_bare(mode == MainMode.HAND and not self.items)  # (lays the screen out when it changes)
         self.can_focus = mode in (MainMode.HAND, MainMode.VOTE)
         if mode != MainMode.VOTE and self.dial is not None:
             self.dial = None  # (the vote is over: its keys go with it)
@@ -120,6 +129,26 @@ class MainView(Board, Hand, inherit_bindings=False):
         # drawn whole in its new mode; laid out only with its new look (the hand and the board of a player keep the
         # same room: the layout drew the whole screen again, a third of a phase change)
         self.refresh(layout=restyled)
+
+    _BARE_RULES = ("border_top", "border_right", "border_bottom", "border_left", "background", "background_tint")
+
+    def show_bare(self, bare: bool) -> None:
+        """A bare hand (a spectator's, the blind clue's: its note alone) has no frame and no background of its own,
+        set as inline styles: a class (-bare) restyled the region, its component classes and scroll bars, at each
+        phase change of a spectator (6% of the server's CPU in the bench)."""
+        if bare == self._bare:
+            return
+        self._bare = bare
+        styles = self.styles
+        if bare:
+            styles.border = ("none", _NO_COLOR)
+            styles.background = _NO_COLOR
+            styles.background_tint = _NO_COLOR  # (nor the focus's tint: it keeps the keyboard through the turn)
+        else:
+            for rule in self._BARE_RULES:
+                styles.clear_rule(rule)
+            self.refresh(layout=True)  # (the frame's room)
+        self.notify_style_update()  # (the rows' styles again: their background)
 
     def show_lobby(self, view: TableView) -> None:
         if self.lobby.show(view) and self.mode == MainMode.LOBBY:
