@@ -240,21 +240,6 @@ INTERNALS: tuple[Internal, ...] = (
         "25a5cbfee75b88b4",
     ),
     Internal(
-<<<<<<< HEAD
-        "textual/filter.py",
-        "ANSIToTruecolor.__init__",
-        "read: _terminal_theme (a strip filtered once per theme and background for every session)",
-        "dixit_tui/textual_host/strip_filter.py",
-        "4eb17c26934e2275",
-=======
-        "textual/widget.py",
-        "Widget.region",
-        "patched: while the compositor draws a widget, its region is the compositor's (not found again in the map)",
-        "dixit_tui/textual_host/styled_lines.py",
-        "7207c6e06d882221",
->>>>>>> main
-    ),
-    Internal(
         "textual/strip.py",
         "Strip.render",
         "patched: a line sent with its style codes only where the style changes, kept per colour system",

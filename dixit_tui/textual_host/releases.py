@@ -125,15 +125,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/widget.py:Widget.is_disabled": {
         "25a5cbfee75b88b4": "8.0.0-8.2.8",
     },
-<<<<<<< HEAD
-    "textual/filter.py:ANSIToTruecolor.__init__": {
-        "4eb17c26934e2275": "8.0.0-8.2.8",
-=======
-    "textual/widget.py:Widget.region": {
-        "e47d5df3912be777": "8.0.0-8.0.1",
-        "7207c6e06d882221": "8.0.2-8.2.8",
->>>>>>> main
-    },
     "textual/strip.py:Strip.render": {
         "bf9d28edf4f44cb1": "8.0.0-8.2.8",
     },
