@@ -24,19 +24,20 @@ Isolation and input (to stay: many apps in one process):
 - `process_caches.py`: the process-wide caches of drawn things, emptied at once (`forget_shared`) for tests.
 
 Speed, kept while the measurement says it matters (tests/tui/patch_cost.py, Python calls with the patch switched off,
-2026-12-07; each module's docstring has the details):
-- `shared_css.py`: Textual CSS parsed once per process: a join +75%, opening the lobby +67%.
-- `screen_patches.py`: a new screen styled and laid out once: a join +29%, opening the lobby +21%.
-- `shared_styles.py`: which CSS rules apply at each place of a screen, shared by every session: a join +17%, opening
-  the lobby +19%.
-- `styled_lines.py`: the styled lines a widget draws, made once for every session showing them: a join +26%, opening
-  the lobby +17%, a move +16%, a phase change +9%.
+2026-12-07 18:40 UTC; each module's docstring has the details):
+- `shared_css.py`: Textual CSS parsed once per process: a join +67%, opening the lobby +66%.
+- `screen_patches.py`: a new screen styled once (its first resume): a join +22%, opening the lobby +19%.
+- `shared_styles.py`: which CSS rules apply at each place of a screen, shared by every session: a join +15%, opening
+  the lobby +21%.
+- `styled_lines.py`: the styled lines a widget draws, made once for every session showing them: a join +18%, opening
+  the lobby +19%, a move +18%, a phase change +16%.
 - `row_compositor.py`: the table screen's compositor, a row the terminal shows already not sent again (without it a
   new table screen is sent twice and a phase change sends rows it did not change), and `LaidOutOnce`, one layout for a
   virtual size (the game's start laid out twice without it). An update draws only the rows that changed by public
   means: the widgets keep their lines (`tui/widgets/kept_lines.py`).
-- `screen_mount.py`: the app's `_get_screen` (overriding Textual's): a new screen is not laid out a second time once
-  mounted: a join +10.7%, opening the lobby +4.0%.
+- `screen_mount.py`: the app's `_get_screen` (overriding Textual's): a new screen is not laid out and drawn a second
+  time once mounted: a join +3.9%, opening the lobby +4.0%, and the whole screen sent twice (test_first_layout.py).
 - `quiet_focus.py`: the table screen's `focused` (overriding Textual's): the focus moves without repainting the whole
-  screen: a phase change +7.1%.
+  screen: 0 in Python calls, but without it the game's start and the game's end send the whole screen
+  (test_render_cost.py, test_phase_cost.py).
 """

@@ -188,6 +188,7 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
         self._clue_key: tuple[object, ...] | None = None  # what the clue line shown was worked out from
         self._shown: TableView | None = None  # the last view rendered
         self._reveal_held: int | None = None  # the turn whose held reveal opened by itself (once a turn)
+        self._recap_waits = False  # ... a reveal came while you typed: it opens when you leave or empty the box
         game = view.game  # the last turn this screen showed in its vote (its reveal is news here)
         self._voting_seen: int | None = game.turn if game is not None and game.phase == Phase.VOTE else None
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
@@ -700,6 +701,8 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
         box = self._typing_in()
         if not force and box is not None and self._box_open(box):
             return  # never steal the keyboard from someone typing
+        if not force and self.view.you is None and isinstance(self.focused, Input):
+            return  # a spectator plays nothing: the chat box it opened keeps the keyboard, paused or not
         if not force and isinstance(self.focused, Input):
             self._box_closes += 1  # the table, not you, took the keyboard out of the box
             self._box_closed_at = clock()
@@ -751,22 +754,26 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
 
     def _hold_reveal(self) -> None:
         """The table holds the turn's reveal for its people to read: the recap opens by itself, once per turn (Enter
-        tells the table you moved on); when the hold ends (its time is up, or everyone moved on) it closes itself,
+        tells the table you moved on), or, over a line you are typing, once you leave or empty its box (`_box_left`:
+        not if the hold ended meanwhile); when the hold ends (its time is up, or everyone moved on) it closes itself,
         unless you are reading it (scrolled it just now): then it stays open as a recap opened with r."""
         game = self.game
         reveal = game.last_reveal if game is not None else None
+        self._recap_waits = False
         if game is not None and game.phase == Phase.VOTE:
             self._voting_seen = game.turn
         if reveal is not None and self._final_reveal_due(reveal.turn):
             # the game ended with this vote: the table holds no reveal then (its agents and bots go straight to the
             # standings), but the people who played the turn see its reveal before the standings (Enter moves on)
+            if self._typing_now():
+                return
             self._reveal_held = reveal.turn
             self._open_recap(RevealUpdate(reveal), final=True)
             return
         if self.view.reveal_until is not None and reveal is not None:
             if self.has_class("-wall"):
                 return  # the wall shows the reveal in full
-            if self._reveal_held != reveal.turn:
+            if self._reveal_held != reveal.turn and not self._typing_now():
                 self._reveal_held = reveal.turn
                 self._open_recap(RevealUpdate(reveal), held=True)
             return
@@ -780,6 +787,20 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
                     self._recap_closes += 1
                     self._recap_closed_at = clock()
                 screen.action_close()
+
+    def _typing_now(self) -> bool:
+        """Whether you are typing in a text box at this screen (words in it): a reveal that opened by itself now
+        would take the rest of the line's keys, so it waits (`_recap_waits`) until you leave or empty the box."""
+        if not self.is_current or self._typing_in() is None:
+            return False
+        self._recap_waits = True
+        return True
+
+    def _box_left(self) -> None:
+        """The box was left or emptied (the line sent, Esc): the reveal that came while you typed in it opens now,
+        if the table still holds it (else the status line's "r: recap" shows it)."""
+        if self._recap_waits and self._typing_in() is None:
+            self._hold_reveal()
 
     def _final_reveal_due(self, turn: int) -> bool:
         """Whether the last turn's reveal opens by itself over the game's end: the table holds its reveals, this
@@ -1177,6 +1198,11 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
         if self.game is not None:
             self._render_status()
             self._render_hand_note()
+        self._box_left()
+
+    @on(Input.Changed)
+    def box_changed(self) -> None:
+        self._box_left()
 
     def action_type_clue(self) -> None:
         if self._can_clue_now():

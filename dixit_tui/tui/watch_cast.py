@@ -1,8 +1,10 @@
 """When a spectator's terminal shares one drawing with the other spectators of its table (a cast, `ssh.screen_cast`).
 
 A session joins a cast when it is a spectator, its top screen is that table's (nothing over it, no notice) and it
-has had no input for `QUIET_SECONDS`; the key is what makes the picture on the app's side (the table, capabilities,
-theme, the screen's own choices), the driver adds the terminal's (size, characters, colours).
+has had no input for `QUIET_SECONDS` (looked at after each frame, and once that time is over: a still table draws
+none); the key is what makes the picture on the app's side (the table, capabilities, theme, the screen's own choices),
+the driver adds the terminal's (size, characters, colours). The table moves that picture on for every member alike:
+the source files its cast under its key after each frame (`DixitApp._check_cast`).
 """
 
 from __future__ import annotations

@@ -10,12 +10,22 @@ import pytest
 from textual import events
 from textual.widgets import Input
 
-from dixit_tui.coordinator import ChatUpdate
+from dixit_tui.coordinator import ChatUpdate, Identity
 from dixit_tui.tui import table_screen
 from dixit_tui.tui import table_words as words
 from dixit_tui.tui.widgets.main_view import MainView
 from tests.tui.apps import ana_hosting, notes, open_apps, session_of, status, table, table_of
-from tests.tui.fixtures import coordinator, default_move, options, phase_of, play_until, screen_text, seat_many, settle
+from tests.tui.fixtures import (
+    Recorder,
+    coordinator,
+    default_move,
+    options,
+    phase_of,
+    play_until,
+    screen_text,
+    seat_many,
+    settle,
+)
 
 
 async def test_the_clue_box_keeps_its_text_when_you_come_back_to_it() -> None:
@@ -156,3 +166,34 @@ async def test_a_clue_kept_from_a_lost_race_does_not_start_the_next_turns_clue()
         await pa.press("2", "enter", *"tick tock", "enter")
         await settle(pa)
         assert game.state.turn.clue == "tick tock"
+
+
+async def test_a_spectator_typing_in_the_paused_chat_keeps_the_keyboard_through_the_turn() -> None:
+    """Playtest over OpenSSH (a spectator at 100x30): zoe typed "hello friends all" in the paused chat; the last card
+    came in (submit -> vote) and the keyboard went to the board: "iends all" acted on the table, its l asking
+    "Leave table?". A spectator plays nothing: the box keeps the keyboard and the text goes on."""
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ((zoe, pz),) = await open_apps(stack, coord, ["zoe"])
+        await settle(pz)
+        ben = await coord.connect(Identity("ben", key="key-ben"), Recorder())
+        view = await ben.create(options())
+        others = [s for s, _ in await seat_many(coord, ["cara", "dev"], view.code)]
+        await ben.start()
+        await session_of(zoe).watch(view.code)
+        await settle(pz)
+        players = [ben, *others]
+        assert await default_move(ben)  # the first clue: the chat pauses
+        await settle(pz)
+        await pz.press("c", *"hello fr")
+        await settle(pz)
+        chat = zoe.screen.query_one("#chat-input", Input)
+        assert chat.has_focus
+        for session in players:  # the cards: the vote
+            await default_move(session)
+        await settle(pz)
+        assert phase_of(ben)[2] == "vote"
+        await pz.press(*"iends all")
+        await settle(pz)
+        assert chat.has_focus and chat.value == "hello friends all"
+        assert isinstance(zoe.screen, table_screen.TableScreen)  # no "Leave table?" over it

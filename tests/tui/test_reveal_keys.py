@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Button
+from textual.widgets import Button, Input
 
-from dixit_tui.coordinator import Coordinator, PlayerSession
+from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.engine import Phase
 from dixit_tui.tui import table_screen
 from dixit_tui.tui.app import DixitApp
@@ -20,7 +20,7 @@ from dixit_tui.tui.widgets import recap
 from dixit_tui.tui.widgets.cards import CardList
 from dixit_tui.tui.widgets.recap import RecapScreen
 from tests.e2e.clock import DrivenClock, drive_clock, reveal_out
-from tests.tui.apps import notes, open_apps, session_of, table_of
+from tests.tui.apps import SIZE, notes, open_apps, session_of, table_of
 from tests.tui.fixtures import coordinator, default_move, options, phase_of, screen_text, seat_many, settle
 
 MOVED_ON = "did nothing: the table moved on"
@@ -272,3 +272,126 @@ async def test_a_held_recap_not_being_read_closes_when_the_hold_ends(
         await reveal_out(coord, code, clock)
         await settle(pa)
         assert not isinstance(ana.screen, RecapScreen), "a recap nobody read held the screen past the hold"
+
+
+async def _typing_as_the_reveal_is_held(
+    stack: AsyncExitStack, coord: Coordinator
+) -> tuple[list[tuple[DixitApp, Pilot[Any]]], DrivenClock, str]:
+    """ana (a player) and eve (a spectator) each have "hel" in the chat box when the last vote comes in (cara's or
+    ben's, by their session) and the table holds the turn's reveal (on a clock the test drives)."""
+    ana, pa, seated = await _table(stack, coord, reveal_seconds=60)
+    clock = drive_clock(coord)
+    session = session_of(ana)
+    code = session.view().code  # type: ignore[union-attr]
+    eve = DixitApp(coord, Identity("eve", "key-eve"))
+    pe = await stack.enter_async_context(eve.run_test(size=SIZE, notifications=True))
+    await session_of(eve).watch(code)
+    apps = [(ana, pa), (eve, pe)]
+    for _ in range(40):  # play until one vote is missing, not ana's
+        await settle(pa, pe)
+        view = session.view()
+        assert view is not None and view.game is not None
+        game = view.game
+        if game.phase == Phase.VOTE and len(game.waiting_for) == 1 and game.waiting_for[0] != view.you:
+            break
+        for s in (session, *seated):
+            if await default_move(s):
+                break
+    else:
+        raise AssertionError("the vote never came to its last voter")
+    last = next(s for s in seated if (seen := s.view()) is not None and seen.you == game.waiting_for[0])
+    for _, pilot in apps:
+        await pilot.press("c", "h", "e", "l")
+    await settle(pa, pe)
+    await default_move(last)  # the last vote: the table holds its reveal
+    await settle(pa, pe)
+    for app, _ in apps:
+        assert table_of(app).view.reveal_until is not None
+        assert not isinstance(app.screen, RecapScreen), "the held reveal took the keyboard from a line being typed"
+    return apps, clock, code
+
+
+async def test_a_held_reveal_waits_for_the_line_being_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI: a held reveal's recap opened by itself over a chat line being typed: the rest of the line's keys acted on
+    the recap (a space closed it) and the line was left half-typed. It opens once the line is sent."""
+    now = _screen_clock(monkeypatch, reaction=0.5)
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        apps, _, _ = await _typing_as_the_reveal_is_held(stack, coord)
+        now[0] += 5.0
+        for app, pilot in apps:
+            await pilot.press("l", "o", "space", "x")  # the rest of the line goes into the box
+            await settle(pilot)
+            box = table_of(app).query_one("#chat-input", Input)
+            assert box.has_focus and box.value == "hello x" and app.screen is table_of(app)
+        for app, pilot in apps:  # both sent before either recap closes (ana's closing ends the hold: all moved on)
+            await pilot.press("enter")  # sent: the reveal, still held, opens now
+            await settle(pilot)
+            assert not table_of(app).query_one("#chat-input", Input).value
+            screen = app.screen
+            assert isinstance(screen, RecapScreen) and screen.held, "the held reveal did not open once the line went"
+        now[0] += 5.0
+        for app, pilot in apps:
+            await pilot.press("enter")  # read: Enter moves on
+            await settle(pilot)
+            assert app.screen is table_of(app)
+            assert "hello x" in screen_text(app), "the line was not sent"
+            await pilot.press("a", "backspace")  # the box emptied again: the recap does not open twice
+            await settle(pilot)
+            assert app.screen is table_of(app)
+        assert table_of(apps[0][0]).view.reveal_until is None, "the table was not told ana moved on"
+
+
+async def test_a_reveal_whose_hold_ended_while_typing_does_not_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hold ended while the line was typed: leaving the box (Enter sends, Esc) opens no recap (r shows it)."""
+    now = _screen_clock(monkeypatch, reaction=0.5)
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        apps, clock, code = await _typing_as_the_reveal_is_held(stack, coord)
+        now[0] += 5.0
+        await reveal_out(coord, code, clock)
+        for (app, pilot), leave in zip(apps, ("enter", "escape"), strict=True):
+            await settle(pilot)
+            assert table_of(app).view.reveal_until is None
+            await pilot.press("l", "o", leave)
+            await settle(pilot)
+            assert not isinstance(app.screen, RecapScreen), f"a reveal no longer held opened at {leave}"
+
+
+async def test_the_last_turns_reveal_waits_for_the_line_being_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ana has words in the chat box at each turn's last vote: each reveal (held, and the last turn's over the game's
+    end) opens when she leaves the box with Esc, not over her typing."""
+    now = _screen_clock(monkeypatch, reaction=0.5)
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ana, pa, seated = await _table(stack, coord, target=10)
+        session = session_of(ana)
+        for _ in range(300):
+            await settle(pa)
+            view = session.view()
+            assert view is not None and view.game is not None
+            game = view.game
+            if game.phase == Phase.OVER:
+                raise AssertionError("the game ended without its last reveal")
+            if not (game.phase == Phase.VOTE and len(game.waiting_for) == 1 and game.waiting_for[0] != view.you):
+                for s in (session, *seated):
+                    if await default_move(s):
+                        break
+                continue
+            await pa.press("c", "h", "e", "l")
+            last = next(s for s in seated if (seen := s.view()) is not None and seen.you == game.waiting_for[0])
+            await default_move(last)  # the turn's last vote
+            await settle(pa)
+            assert not isinstance(ana.screen, RecapScreen), "a reveal took the keyboard from a line being typed"
+            now[0] += 5.0
+            await pa.press("escape")  # the box left: the reveal opens now
+            await settle(pa)
+            screen = ana.screen
+            assert isinstance(screen, RecapScreen), "the reveal did not open once the box was left"
+            if phase_of(session)[0] == "over":
+                assert screen.final
+                break
+            now[0] += 5.0
+            await pa.press("enter")
+        else:
+            raise AssertionError("the game never ended")
