@@ -49,17 +49,8 @@ INTERNALS: tuple[Internal, ...] = (
     ),
     Internal(
         "textual/_compositor.py",
-        "Compositor._get_renders",
-        "overridden: an update draws only the bands of rows that changed, and no widget hidden behind others "
-        "(+25% of a move's Python calls without, tests/tui/patch_cost.py --off compositor)",
-        "dixit_tui/textual_host/row_compositor.py",
-        "c5f86e10abeff84b",
-    ),
-    Internal(
-        "textual/_compositor.py",
         "Compositor.render_partial_update",
-        "overridden: each band's rows made from their strips once per process (looked up by the other screens); "
-        "rows shown already not sent (read: _dirty_regions)",
+        "overridden: Textual's, then the spans of rows the terminal shows already left out",
         "dixit_tui/textual_host/row_compositor.py",
         "b61a8d73910172a0",
     ),
@@ -107,24 +98,10 @@ INTERNALS: tuple[Internal, ...] = (
     ),
     Internal(
         "textual/_compositor.py",
-        "Compositor._render_chops",
-        "read: composed front to back, the first chop drawn at a place wins (widgets hidden behind are not drawn)",
+        "ChopsUpdate.__init__",
+        "read and made: a partial update's chops, spans and chop ends (the spans of rows shown already left out)",
         "dixit_tui/textual_host/row_compositor.py",
-        "12a7979c94d3dbb9",
-    ),
-    Internal(
-        "textual/_compositor.py",
-        "ChopsUpdate.render_segments",
-        "repeated per row (a row's output looked up process-wide): the same move, crop and render of each chop",
-        "dixit_tui/textual_host/row_compositor.py",
-        "9457b4621f67e725",
-    ),
-    Internal(
-        "textual/strip.py",
-        "Strip.divide",
-        "read: cached on the strip (a shared strip divided at the same cuts gives the same chops to every session)",
-        "dixit_tui/textual_host/row_compositor.py",
-        "708bd67448d837d1",
+        "15a3cd9221702a5a",
     ),
     Internal(
         "textual/_compositor.py",
@@ -139,13 +116,6 @@ INTERNALS: tuple[Internal, ...] = (
         "overridden: a full update asked for outright (a screenshot) is not remembered as sent",
         "dixit_tui/textual_host/row_compositor.py",
         "0ad323b7518105ce",
-    ),
-    Internal(
-        "textual/_compositor.py",
-        "Compositor.reflow",
-        "overridden: the rows remembered are forgotten at a new size; read: _full_map (what it compares with)",
-        "dixit_tui/textual_host/row_compositor.py",
-        "0ab52ea196636572",
     ),
     Internal(
         "textual/_compositor.py",
@@ -268,13 +238,6 @@ INTERNALS: tuple[Internal, ...] = (
         "read: the node or a widget above it, up to the first node that is not a widget",
         "dixit_tui/textual_host/shared_styles.py",
         "25a5cbfee75b88b4",
-    ),
-    Internal(
-        "textual/widget.py",
-        "Widget.region",
-        "patched: while the compositor draws a widget, its region is the compositor's (not found again in the map)",
-        "dixit_tui/textual_host/styled_lines.py",
-        "7207c6e06d882221",
     ),
     Internal(
         "textual/strip.py",

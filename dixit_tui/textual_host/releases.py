@@ -34,9 +34,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/css/stylesheet.py:Stylesheet._parse_rules": {
         "01a7957fb176d1ba": "8.0.0-8.2.8",
     },
-    "textual/_compositor.py:Compositor._get_renders": {
-        "c5f86e10abeff84b": "8.0.0-8.2.8",
-    },
     "textual/_compositor.py:Compositor.render_partial_update": {
         "b61a8d73910172a0": "8.0.0-8.2.8",
     },
@@ -64,23 +61,14 @@ PARTS: dict[str, dict[str | None, str]] = {
     "textual/widget.py:Widget.__init__": {
         "3b39426f67200d32": "8.0.0-8.2.8",
     },
-    "textual/_compositor.py:Compositor._render_chops": {
-        "12a7979c94d3dbb9": "8.0.0-8.2.8",
-    },
-    "textual/_compositor.py:ChopsUpdate.render_segments": {
-        "9457b4621f67e725": "8.0.0-8.2.8",
-    },
-    "textual/strip.py:Strip.divide": {
-        "708bd67448d837d1": "8.0.0-8.2.8",
+    "textual/_compositor.py:ChopsUpdate.__init__": {
+        "15a3cd9221702a5a": "8.0.0-8.2.8",
     },
     "textual/_compositor.py:Compositor.render_full_update": {
         "a1994e4646023125": "8.0.0-8.2.8",
     },
     "textual/_compositor.py:Compositor.render_update": {
         "0ad323b7518105ce": "8.0.0-8.2.8",
-    },
-    "textual/_compositor.py:Compositor.reflow": {
-        "0ab52ea196636572": "8.0.0-8.2.8",
     },
     "textual/_compositor.py:LayoutUpdate.__init__": {
         "d82109e4a94910c0": "8.0.0-8.2.8",
@@ -136,10 +124,6 @@ PARTS: dict[str, dict[str | None, str]] = {
     },
     "textual/widget.py:Widget.is_disabled": {
         "25a5cbfee75b88b4": "8.0.0-8.2.8",
-    },
-    "textual/widget.py:Widget.region": {
-        "e47d5df3912be777": "8.0.0-8.0.1",
-        "7207c6e06d882221": "8.0.2-8.2.8",
     },
     "textual/strip.py:Strip.render": {
         "bf9d28edf4f44cb1": "8.0.0-8.2.8",

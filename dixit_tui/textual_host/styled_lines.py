@@ -67,10 +67,6 @@ _WAY = "_dixit_styled_way"
 """Set on a widget: (what its way of drawing was worked out from, its number, the arguments for `render_line`),
 kept while none of those changes (see `_way`)."""
 
-region_hint: tuple[Widget, Region] | None = None
-"""Set by the compositor while it asks a widget for its lines: the widget and its region (`widget.region` finds it
-again in the screen's map, a lookup per widget per update)."""
-
 _lines: LRUCache[tuple[object, ...], Strip] = forget_with_shared(LRUCache(SHARED_STYLED_LINES))
 _by_content: dict[tuple[int, int, int], tuple[Strip, Strip]] = forget_with_shared({})
 """(way's number, row, id of the content line) -> (the content line, the styled line): content lines are shared
@@ -247,7 +243,7 @@ def _way(widget: Widget, signature: tuple[Any, ...]) -> tuple[int, tuple[Any, ..
     title's colour and style are read here, not in `signature`), its and its ancestors' backgrounds and opacity
     (`_backgrounds`), its size, its border title and subtitle, the app's ANSI theme and colours."""
     base_background, background, opacity = found = _backgrounds(widget)
-    region: Region = widget.region  # (the compositor's, while it draws the widget: see `share_styled_lines`)
+    region: Region = widget.region  # (not `outer_size`: a widget not in the screen's map has none, and no lines)
     size: Size = region.size
     app = widget.app
     theme: TerminalTheme = app.ansi_theme
@@ -311,15 +307,5 @@ def share_styled_lines() -> None:
                     strips = [strip.style_links(hover_style.link_id, link_style_hover) for strip in strips]
         return strips
 
-    region_property: property = vars(Widget)["region"]
-    find_region: Callable[[Widget], Region] = region_property.fget  # type: ignore[assignment]
-
-    def region(self: Widget) -> Region:
-        hint = region_hint  # (while the compositor draws this widget: its size, content size, region asked often)
-        if hint is not None and hint[0] is self:
-            return hint[1]
-        return find_region(self)
-
     StylesCache.render_widget = shared_render_widget  # type: ignore[method-assign]
-    Widget.region = property(region, doc=region_property.__doc__)  # type: ignore[method-assign, assignment]
     _installed = True

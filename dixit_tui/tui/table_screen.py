@@ -43,6 +43,7 @@ from dixit_tui.tui.widgets.cards import CardItem, CardList
 from dixit_tui.tui.widgets.chat import ChatPanel, feed_order
 from dixit_tui.tui.widgets.clue_line import ClueLine
 from dixit_tui.tui.widgets.confirm import ConfirmScreen, SeatPicker
+from dixit_tui.tui.widgets.kept_lines import KeptLines
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.main_view import MainView
 from dixit_tui.tui.widgets.recap import CLOSING_KEYS, RecapScreen
@@ -115,7 +116,7 @@ BLANK = Content("")  # a note's row kept, blank
 CROWDED = 8  # more cards than this on the board: see -crowded in table.tcss
 
 
-class Row(Horizontal, LaidOutOnce):
+class Row(Horizontal, LaidOutOnce, KeptLines):
     """The body: side and main columns (see LaidOutOnce)."""
 
 
@@ -127,7 +128,7 @@ def _new_turn(before: TableView, now: TableView) -> bool:
     return before.status != TableStatus.PLAYING or was is None or was.turn != game.turn
 
 
-class ClueRow(Horizontal, LaidOutOnce):
+class ClueRow(Horizontal, LaidOutOnce, KeptLines):
     """The clue's label and box, one row (see LaidOutOnce: shown the first time, it laid the screen out twice)."""
 
 
@@ -135,11 +136,11 @@ class ClueLabel(Static, LaidOutOnce):
     """The clue box's label, of a fixed width (see LaidOutOnce)."""
 
 
-class Column(Vertical, LaidOutOnce):
+class Column(Vertical, LaidOutOnce, KeptLines):
     """The main column (see LaidOutOnce)."""
 
 
-class TableScreen(SameSizeResize, Screen[None]):
+class TableScreen(SameSizeResize, Screen[None], KeptLines):
     focused: Reactive[Widget | None] = quiet_focus()  # the focus moves without repainting the whole table screen
     CSS_PATH = "table.tcss"
     AUTO_FOCUS = ""  # no automatic focus (None would fall back to the app's "*": the first widget, even hidden)
@@ -170,7 +171,7 @@ class TableScreen(SameSizeResize, Screen[None]):
     def __init__(self, view: TableView, host: Host) -> None:
         super().__init__()
         self.host = host  # the player's session, and how a refusal is shown
-        self._compositor = RowCompositor()  # a move changes a few scattered rows: draw only those
+        self._compositor = RowCompositor()  # a row the terminal shows already is not sent again
         self.view = view
         self.code = view.code
         self.chosen: str | None = None  # the card chosen for your clue

@@ -85,7 +85,7 @@ _APP_OVERRIDES = {
 def _switch_off_issue23(name: str) -> bool:
     """The parts of the old table screen that issue 23's Line-API screens may no longer need (True: `name` was
     one)."""
-    if name == "compositor":  # Textual's own compositor at the table (and so no row hints for styled_lines)
+    if name == "compositor":  # Textual's own compositor at the table (every row of an update sent)
         from textual._compositor import Compositor
 
         from dixit_tui.tui import table_screen
@@ -98,14 +98,10 @@ def _switch_off_issue23(name: str) -> bool:
 
         compositor._shown_already = lambda *args: False
         compositor.RowCompositor.render_full_update = Compositor.render_full_update  # type: ignore[method-assign]
-    elif name == "compositor.shared_rows":  # each screen makes its own rows (no process-wide lookup)
-        from dixit_tui.textual_host import row_compositor as compositor
+    elif name == "kept_lines":  # every widget in an update's rectangle draws all its lines (Textual's way)
+        from dixit_tui.tui.widgets.kept_lines import KeptLines
 
-        compositor._shared_row = lambda cut_key, cuts, parts: compositor._Row(parts, cuts)
-    elif name == "compositor.cover":  # the widgets hidden behind others are drawn too
-        from dixit_tui.textual_host import row_compositor as compositor
-
-        compositor._Cover.covers = lambda self, region: False  # type: ignore[method-assign]
+        del KeptLines.render_lines
     elif name == "styled_lines":
         from dixit_tui.textual_host import screen_patches
 
@@ -244,8 +240,7 @@ SWITCHES = (
     "screen_patches.keep_styles",
     "compositor",
     "compositor.shown_rows",
-    "compositor.shared_rows",
-    "compositor.cover",
+    "kept_lines",
     "styled_lines",
     "focused",
     "laid_out_once",

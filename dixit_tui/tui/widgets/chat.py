@@ -21,12 +21,12 @@ from textual.containers import Horizontal, Vertical
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
-from textual.widget import Widget
 from textual.widgets import Input, Label
 
 from dixit_tui.coordinator import ChatLine
 from dixit_tui.sanitize import CHAT_MAX
 from dixit_tui.textual_host.process_caches import shared_cache
+from dixit_tui.tui.widgets.kept_lines import KeptLines
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
 
 FEED_MAX = 400
@@ -82,7 +82,7 @@ class _Entry:
         self.rows: list[Strip] = []
 
 
-class Feed(Widget, can_focus=False):
+class Feed(KeptLines, can_focus=False):
     """The log and chat lines, newest at the bottom, drawn with as little work as it can.
 
     Each line is wrapped once (its rows are kept until the width changes), so a new line builds the strips of that
@@ -256,7 +256,11 @@ class Feed(Widget, can_focus=False):
         return Strip.blank(width, self._text_style())
 
 
-class ChatPanel(Vertical):
+class ChatBoxRow(Horizontal, KeptLines):
+    """The chat box's row: the box, whom it sends to, the room left."""
+
+
+class ChatPanel(Vertical, KeptLines):
     DEFAULT_CSS = """
     ChatPanel {
         height: 6;
@@ -317,7 +321,7 @@ class ChatPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Feed(id="feed")
-        with Horizontal(id="chat-line"):
+        with ChatBoxRow(id="chat-line"):
             yield Label("Table:", id="chat-to", markup=False)
             yield TextField(
                 placeholder=TABLE_HINT, id="chat-input", limit=CHAT_MAX, what="Your message", counter="chat-left"

@@ -13,7 +13,8 @@ from rich.cells import cell_len
 from textual import events
 from textual.content import Content
 from textual.style import Style
-from textual.widget import Widget
+
+from dixit_tui.tui.widgets.kept_lines import KeptLines
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -46,7 +47,7 @@ class ShownKey(NamedTuple):
     enabled: bool
 
 
-class KeyBar(Widget, can_focus=False):
+class KeyBar(KeptLines, can_focus=False):
     ALLOW_SELECT = False
     COMPONENT_CLASSES: ClassVar[set[str]] = {"keybar--key", "keybar--description"}
     DEFAULT_CSS = """

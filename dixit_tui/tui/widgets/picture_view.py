@@ -16,12 +16,13 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from dixit_tui.tui.picture import Picture
+from dixit_tui.tui.widgets.kept_lines import KeptLines
 
 FITS = Size(0, 0)
 """The virtual size of a picture that fits its room (nothing to scroll)."""
 
 
-class PictureView(ScrollView):
+class PictureView(ScrollView, KeptLines):
     """Shows `self.picture`; `show_picture` replaces it."""
 
     SCROLLS = True
@@ -32,6 +33,7 @@ class PictureView(ScrollView):
         self.picture: Picture = ()
         self._virtual = Size(0, 0)  # the virtual size it set
         self._style: Style | None = None  # `rich_style`, worked out once per change of style, not once per line
+        self._line_width = -1  # the width the lines are drawn at, while they are (see render_lines)
 
     def notify_style_update(self) -> None:
         self._style = None  # (Textual calls this whenever the CSS is applied to the widget: a theme, a class)
@@ -44,6 +46,8 @@ class PictureView(ScrollView):
         if picture is before:
             return
         self.picture = picture
+        if drawing:
+            self.forget_lines()  # (made as the widget is drawn, not refreshed: not the lines kept)
         width, height = self.size
         if self._fit_room(width, height, drawing=drawing) or drawing:
             return
@@ -79,6 +83,7 @@ class PictureView(ScrollView):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self.before_drawing()
+        self._line_width = -1  # (its width, found at the first line drawn: `size` finds its region in the map)
         return super().render_lines(crop)
 
     def show_fitted(self, picture: Picture) -> None:
@@ -103,7 +108,9 @@ class PictureView(ScrollView):
         style = self._style
         if style is None:  # (walks every ancestor's styles: once per change of style, not once per line)
             style = self._style = self.rich_style
-        width = self.size.width
+        width = self._line_width
+        if width < 0:
+            width = self._line_width = self.size.width
         index = scroll_y + y
         if index >= len(self.picture):
             return blank(width, style)
