@@ -39,7 +39,7 @@ def same_content(a: Content, b: Content) -> bool:
 # Refusals of a seat at a table whose game is over: the lobby shows its end instead (see LobbyScreen.join).
 _NO_SEAT_AFTER_THE_END = frozenset({ErrorCode.STARTED, ErrorCode.RECONNECT_NEEDED, ErrorCode.KEY_REQUIRED})
 EMPTY_TEXT = "No tables yet: press c to create one."
-NONE_OPEN_TEXT = "No table here has a free seat: press c to create one."
+NONE_OPEN_TEXT = "No table here takes new players: press c to create one."  # (a started one lists free seats)
 # Fixed widths: the header lines up with the rows from the first paint on (auto widths left it misaligned until the
 # next key), and the columns do not jump as tables come and go. Mode fits "standard (odyssey)", Host a whole name.
 COLUMNS = (

@@ -530,6 +530,8 @@ async def test_the_hint_never_names_a_table_nobody_new_can_join() -> None:
             hint = str(lobby.query_one("#hint", Static).render())
             assert full.code not in hint and open_table.code not in hint and "join CODE" in hint, hint
             assert "press c to create one" in hint, hint
+            # playtest: it said "No table here has a free seat" beside a started table listed with 3/8 seats
+            assert "No table here takes new players: press c to create one." in hint, hint
 
 
 async def test_without_colour_the_selected_row_and_choices_still_show() -> None:
