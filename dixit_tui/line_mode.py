@@ -294,7 +294,7 @@ class LinePlayer:
 
 PHASE_CLOCK = "Time left: {left}, then a stand-in plays for the late."
 """The phase's time left (the lobby's words for a time limit: `table_words.lobby_info`)."""
-NO_FREE_SEAT = "No table has a free seat: type create to make one."
+NO_FREE_SEAT = "No table here takes new players: type create to make one."
 """The table list's end when no table takes new players (every one full, or playing, or over)."""
 END_NOTES = ("Game over", "The practice ended")
 """How the table's log notes of a game's end begin (dixit_tui/coordinator/table.py)."""

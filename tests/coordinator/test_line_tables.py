@@ -20,7 +20,7 @@ async def test_the_table_list_says_create_when_no_table_has_a_free_seat() -> Non
     dan.session = await coord.connect(Identity("dan", "SHA256:dan"), dan.deliver)
     await dan.command("tables")
     assert said[-1].startswith("2 tables open: "), said[-1]
-    assert said[-1].endswith(". No table has a free seat: type create to make one."), said[-1]
+    assert said[-1].endswith(". No table here takes new players: type create to make one."), said[-1]
     assert full[0].view is not None and full[0].view.code in said[-1]
     eve = await connect(coord, "eve", key="SHA256:eve")
     await eve.session.create(TableOptions(seats=4))  # a seat free at eve's
