@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.textual_host.process_caches import forget_shared
@@ -19,7 +19,11 @@ SIZE = (100, 30)
 
 
 async def _drawn_afresh(pilot: Any, app: DixitApp) -> str:
-    """The screen as it shows now, and as the list draws it with nothing shared: they must be the same."""
+    """The screen as it shows now, and as the list draws it with nothing shared: they must be the same (a text box's
+    cursor stops blinking first: on a loaded machine a blink fell between the two pictures, one CI run)."""
+    for box in app.screen.query(Input):
+        box.cursor_blink = False
+    await settle(pilot)
     shown = app.export_screenshot()
     forget_shared()
     tables = app.screen.query_one("#tables", TableList)
