@@ -71,13 +71,13 @@ class KeptLines(Widget):
             rows.update(range(max(top + region.y, 0), min(top + region.bottom, height)))
         strips = list(kept[2])
         render = super().render_lines
-        for first, last in _bands(sorted(rows)):
+        for first, last in bands(sorted(rows)):
             strips[first : last + 1] = render(Region(x, y + first, width, last - first + 1))
         self._kept_lines = (crop, size, strips)
         return strips
 
 
-def _bands(rows: list[int]) -> list[tuple[int, int]]:
+def bands(rows: list[int]) -> list[tuple[int, int]]:
     """Runs of consecutive rows (sorted), as (first, last)."""
     found: list[tuple[int, int]] = []
     for y in rows:

@@ -16,7 +16,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from dixit_tui.tui.picture import Picture
-from dixit_tui.tui.widgets.kept_lines import KeptLines
+from dixit_tui.tui.widgets.kept_lines import KeptLines, bands
 
 FITS = Size(0, 0)
 """The virtual size of a picture that fits its room (nothing to scroll)."""
@@ -122,14 +122,3 @@ def blank(width: int, style: Style) -> Strip:
     """A blank row below a picture: the same strip for every row and every session of that width and style (what
     is drawn from it downstream is then found made, not made again for each row)."""
     return Strip.blank(width, style)
-
-
-def bands(rows: list[int]) -> list[tuple[int, int]]:
-    """Runs of consecutive rows, as (first, last)."""
-    found: list[tuple[int, int]] = []
-    for y in rows:
-        if found and found[-1][1] == y - 1:
-            found[-1] = (found[-1][0], y)
-        else:
-            found.append((y, y))
-    return found
