@@ -114,7 +114,10 @@ class MainView(Board, Hand, inherit_bindings=False):
         looks = frozenset(self.classes)
         if mode != MainMode.HAND:
             classes["-above-clue"] = False  # (the screen sets it on a bare hand above the clue box: the hand's only)
-        self.update_classes({**classes, "-hint": cards.hint})
+        classes["-hint"] = cards.hint
+        wanted = {name for name in looks if classes.get(name, True)} | {name for name, on in classes.items() if on}
+        if wanted != looks:
+            self.set_classes(wanted)  # (one restyle, on every Textual the pin admits: 8.0 has no update_classes)
         restyled = looks != self.classes  # (a new frame, padding or height lays the screen out by itself)
         self.show_bare(mode == MainMode.HAND and not self.items)  # (lays the screen out when it changes)
         self.can_focus = mode in (MainMode.HAND, MainMode.VOTE)
