@@ -29,3 +29,11 @@ def call_later(delay: float, callback: Callable[[], object]) -> asyncio.TimerHan
 def call_soon(callback: Callable[[], object]) -> asyncio.Handle:
     """`loop.call_soon`, run in a fresh context (not the one of the session that asked for it)."""
     return asyncio.get_running_loop().call_soon(callback, context=contextvars.Context())
+
+
+def stopping() -> bool:
+    """Whether the running task was asked to stop: a loop of it checks this each round, because a cancel that
+    reaches it inside a Redis read can come out as a connection error (caught and logged, and the loop went on
+    renewing what a stopped or crashed worker held)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0

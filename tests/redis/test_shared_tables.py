@@ -50,10 +50,10 @@ class Worker:
         return client, await self.coordinator.connect(Identity(name, f"SHA256:{name}"), client)
 
     async def stop(self, *, crash: bool = False) -> None:
-        if crash:  # what kill -9 leaves: its seats and leases in Redis, to expire by themselves
-            for task in self.shared._tasks:
+        if crash:  # what kill -9 leaves: its seats, counts and leases in Redis, to expire by themselves
+            for task in [*self.shared._tasks, *self.shared.shared_queue._tasks]:
                 task.cancel()
-            self.shared.claimed.clear()
+            self.shared.presence.clear()
             self.shared.owned.clear()
         else:
             await self.shared.stop()

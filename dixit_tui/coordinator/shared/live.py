@@ -55,7 +55,7 @@ class LiveMessages:
 
     async def listen(self) -> None:
         """Take the other workers' live messages, for ever (listening again when Redis is lost)."""
-        while True:
+        while not detached.stopping():
             try:
                 pubsub = self.store.client.pubsub()
                 try:

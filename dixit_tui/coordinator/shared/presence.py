@@ -27,14 +27,19 @@ log.addFilter(REPEATS)
 
 # KEYS: the presence hash, the change channel is ARGV[4]. ARGV: worker, value ("WORKER EXPIRES_MS"), mode, channel,
 # then seat codes. claim: the seats are this worker's now (a player sat down here); renew: keep this worker's own
-# (and free) seats; drop: give up this worker's seats. A claim or drop publishes `CODE 0` (ARGV[5] is the code).
+# seats, and only those (a renew sent before a drop must not bring the seat back: the player left); drop: give up
+# this worker's seats. A claim or drop publishes `CODE 0` (ARGV[5] is the code). A renew returns the seats it found
+# held by nobody (their fields expired while the worker could not reach Redis: it claims them again if still held).
 _PRESENCE = """
 local worker = ARGV[1] .. ' '
+local missing = {}
 for i = 6, #ARGV do
     local cur = redis.call('HGET', KEYS[1], ARGV[i])
     local mine = cur and string.sub(cur, 1, #worker) == worker
-    if ARGV[3] == 'claim' or (ARGV[3] == 'renew' and (mine or not cur)) then
+    if ARGV[3] == 'claim' or (ARGV[3] == 'renew' and mine) then
         redis.call('HSET', KEYS[1], ARGV[i], ARGV[2])
+    elseif ARGV[3] == 'renew' and not cur then
+        table.insert(missing, ARGV[i])
     elseif ARGV[3] == 'drop' and mine then
         redis.call('HDEL', KEYS[1], ARGV[i])
     end
@@ -42,6 +47,18 @@ end
 if ARGV[3] ~= 'renew' then
     redis.call('PUBLISH', ARGV[4], ARGV[5] .. ' 0')
 end
+return missing
+"""
+
+# KEYS: the presence hash. ARGV: the field `~WORKER`, the new expiry. Renews the spectator count this worker wrote
+# last, keeping its count (a renew sent before a change of the count must not undo it); 0 if the field is gone.
+_WATCHERS_RENEW = """
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if not cur then
+    return 0
+end
+local count = string.match(cur, '^(%S+)')
+redis.call('HSET', KEYS[1], ARGV[1], count .. ' ' .. ARGV[2])
 return 1
 """
 
@@ -107,6 +124,7 @@ class Presence:
         self.claimed: dict[str, set[str]] = {}  # table -> the seat codes this worker said it holds
         self.watching: dict[str, int] = {}  # table -> how many watch it here, as this worker last said
         self._script = store.client.register_script(_PRESENCE)
+        self._watchers_renew = store.client.register_script(_WATCHERS_RENEW)
 
     def key(self, code: str) -> str:
         return f"{self.store.prefix}presence:{code}"
@@ -209,16 +227,35 @@ class Presence:
         else:
             self.watching.pop(table.code, None)
 
-    async def queue_renew(self, pipe: Any) -> None:
-        """Queue renewing this worker's seats and spectator counts (the tick)."""
+    async def queue_renew(self, pipe: Any) -> list[tuple[str, bool]]:
+        """Queue renewing this worker's seats and spectator counts (the tick): one result each, for `lost`, which
+        needs what this returns: the table each result is about, and whether it is the spectator count."""
         expires = int((time.time() + self.ttl) * 1000)
         value = f"{self.worker} {expires}"
+        labels = []
         for code, seats in self.claimed.items():
             await self._script(
                 keys=[self.key(code)], args=[self.worker, value, "renew", self.store.channel, code, *seats], client=pipe
             )
-        for code, count in self.watching.items():
-            pipe.hset(self.key(code), WATCHERS + self.worker, f"{count} {expires}")
+            labels.append((code, False))
+        for code in self.watching:
+            await self._watchers_renew(keys=[self.key(code)], args=[WATCHERS + self.worker, expires], client=pipe)
+            labels.append((code, True))
+        return labels
+
+    def lost(self, labels: list[tuple[str, bool]], results: list[Any]) -> set[str]:
+        """The tables where a renew found a field of this worker's gone (it expired while this worker could not
+        reach Redis): forgotten as said, so that publishing the table again (under its lock) claims what this
+        worker's sessions hold now, and no more."""
+        out = set()
+        for (code, counts), result in zip(labels, results, strict=True):
+            if counts and not result:
+                self.watching.pop(code, None)
+                out.add(code)
+            elif not counts and result:
+                self.claimed.get(code, set()).difference_update(str(seat) for seat in result)
+                out.add(code)
+        return out
 
     async def queue_drop(self, pipe: Any) -> None:
         """Queue giving up everything this worker holds (it stops); forgotten here at once."""

@@ -215,7 +215,7 @@ class SharedQueue:
             log.warning("a queued client could not take its seat at %s: %s", message.get("table"), err.message)
 
     async def _listen(self) -> None:
-        while True:
+        while not detached.stopping():
             try:
                 pubsub = self.store.client.pubsub()
                 try:
@@ -233,7 +233,7 @@ class SharedQueue:
             await asyncio.sleep(1.0)
 
     async def _ticking(self, every: float) -> None:
-        while True:
+        while not detached.stopping():
             await asyncio.sleep(every)
             try:
                 await self._renew()

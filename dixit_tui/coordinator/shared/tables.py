@@ -359,7 +359,7 @@ class SharedTables:
         self.owned.clear()
 
     async def _listen(self) -> None:
-        while True:
+        while not detached.stopping():
             try:
                 async for code, seq in self.store.changes():
                     self._notice(code, seq)
@@ -399,7 +399,7 @@ class SharedTables:
             log.exception("catching up table %s failed", code)
 
     async def _ticking(self) -> None:
-        while True:
+        while not detached.stopping():
             await asyncio.sleep(self.tick_every)
             try:
                 await self.tick()
@@ -416,7 +416,7 @@ class SharedTables:
         for code in codes:
             pipe.hgetall(self.presence.key(code))
         await self.leases.queue_take(pipe, codes)
-        await self.presence.queue_renew(pipe)
+        renewed = await self.presence.queue_renew(pipe)
         try:
             results = await execute(pipe)
         except RedisError as err:
@@ -428,6 +428,7 @@ class SharedTables:
         closed: set[str] = results[1]
         presences = results[2 : 2 + len(codes)]
         leases = results[2 + len(codes) : 2 + 2 * len(codes)]
+        lost = self.presence.lost(renewed, results[2 + 2 * len(codes) :])
         now_ms = time.time() * 1000
         for code, presence, holder in zip(codes, presences, leases, strict=True):
             table = coordinator.tables.get(code)
@@ -436,7 +437,7 @@ class SharedTables:
             self.leases.held(table, holder, holders(presence, now_ms))
             lock = self.lock_of(code)
             behind = lock is not None and not lock.fresh and int(seqs.get(code, 0)) > lock.seq
-            if behind or code in closed or self.presence.moved(table, presence, now_ms):
+            if behind or code in closed or code in lost or self.presence.moved(table, presence, now_ms):
                 self._notice(code, 0)
         for code in seqs:
             if code not in coordinator.tables and code not in closed:
