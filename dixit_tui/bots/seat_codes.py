@@ -8,9 +8,11 @@ $XDG_STATE_HOME/dixit-tui/bot-seats.json (~/.local/state/dixit-tui/bot-seats.jso
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import logging
 import os
+import tempfile
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -47,22 +49,29 @@ class SeatCodes:
         return self._read().get(self._key(host, table, name))
 
     def put(self, host: str, table: str, name: str, code: str) -> None:
-        """Keep `code` for this seat (written at once, readable only by its owner)."""
+        """Keep `code` for this seat (written at once, readable only by its owner). Several bot commands may share
+        the file (a league starts many): each change is read, made and written under a lock of the file, into a
+        temporary file of its own that replaces it, so no command's entry is lost to another's write."""
         if self.path is None:
             return
-        codes = self._read()
         key = self._key(host, table, name)
-        if codes.get(key) == code:
+        if self.get(host, table, name) == code:
             return
-        codes[key] = code
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            part = self.path.with_name(self.path.name + ".part")
-            with contextlib.suppress(FileNotFoundError):
-                part.unlink()
-            fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(codes, out, indent=1, sort_keys=True)
-            part.replace(self.path)
+            fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+            with os.fdopen(fd, "r+") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                codes = self._read()
+                codes[key] = code
+                part, temp = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name + ".", suffix=".part")
+                try:
+                    with os.fdopen(part, "w", encoding="utf-8") as out:  # (mkstemp: readable by its owner only)
+                        json.dump(codes, out, indent=1, sort_keys=True)
+                    os.replace(temp, self.path)
+                except BaseException:
+                    with contextlib.suppress(OSError):
+                        os.unlink(temp)
+                    raise
         except OSError as err:
             log.warning("cannot write the bot seats file %s: %s", self.path, err)
