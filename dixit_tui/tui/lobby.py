@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.style import Style as TextStyle
-from textual.widgets import Button, DataTable, Input, Label, Static
+from textual.widgets import Button, DataTable, Input, Static
 
 from dixit_tui.coordinator import QueueUpdate, TableOptions, TableSummary
 from dixit_tui.coordinator.codes import normalize_code
@@ -27,6 +27,7 @@ from dixit_tui.tui.host import Host, Session
 from dixit_tui.tui.leaderboard import LeaderboardScreen
 from dixit_tui.tui.same_size_resize import SameSizeResize
 from dixit_tui.tui.text_row import BOLD
+from dixit_tui.tui.widgets.code_boxes import CodeBoxes
 from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.table_list import TableList
 
@@ -202,24 +203,13 @@ class LobbyScreen(SameSizeResize, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="welcome")
-        with Vertical(id="tables-box") as box:
-            box.border_title = "Open tables"
-            table = TableList(id="tables")
-            for label, key, width in COLUMNS:
-                table.add_column(Text(label), key=key, width=width)
-            yield table
-            yield Static(Content(EMPTY_TEXT), id="empty")
-        with Horizontal(id="codes"):
-            yield Label(Content("Join by code"), classes="code-label")
-            yield Input(placeholder="K7QF", max_length=12, id="join-code", classes="code-input")
-            yield Label(Content("Reconnect code"), classes="code-label")
-            yield Input(placeholder="ABC-DEF-GHJ-KMN", max_length=24, id="reconnect-code", classes="code-input")
-        yield Static(id="hint")
-        if self.host.identity.key is None:
-            yield Static(
-                Content("No SSH key? Keep the reconnect code you get at a table; r here uses it."),
-                id="guest",
-            )
+        table = TableList(EMPTY_TEXT, id="tables")
+        table.border_title = "Open tables"
+        for label, key, width in COLUMNS:
+            table.add_column(Text(label), key=key, width=width)
+        yield table
+        guest = "No SSH key? Keep the reconnect code you get at a table; r here uses it."
+        yield CodeBoxes(guest if self.host.identity.key is None else None, id="codes")
         yield KeyBar()
 
     def on_screen_resume(self) -> None:
@@ -291,7 +281,6 @@ class LobbyScreen(SameSizeResize, Screen[None]):
             selected = self._kept_selected = kept  # your kept seat's table is the one selected (once)
         if selected is not None and selected in {t.code for t in tables}:
             table.move_cursor(row=table.get_row_index(selected), animate=False)
-        self.query_one("#empty", Static).display = not tables
         self._update_hint()
 
     def selected_code(self) -> str | None:
@@ -322,7 +311,7 @@ class LobbyScreen(SameSizeResize, Screen[None]):
             hint = Content.assemble(hint, "\n", NONE_OPEN_TEXT)
         if self._hint is None or not same_content(hint, self._hint):
             self._hint = hint
-            self.query_one("#hint", Static).update(hint)
+            self.query_one("#codes", CodeBoxes).show_hint(hint)
 
     @on(DataTable.RowHighlighted, "#tables")
     def _highlighted(self) -> None:

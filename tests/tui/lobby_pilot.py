@@ -6,6 +6,8 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from dixit_tui.tui.create import CreateScreen
+from dixit_tui.tui.lobby import LobbyScreen
+from dixit_tui.tui.widgets.code_boxes import CodeBoxes
 
 SIZE = (80, 24)
 
@@ -27,3 +29,8 @@ async def open_create(pilot: Pilot[int]) -> CreateScreen:
 def errors(screen: CreateScreen) -> str:
     widget = screen.query_one("#errors", Static)
     return str(widget.render()) if widget.display else ""
+
+
+def hint_of(lobby: LobbyScreen) -> str:
+    """The lines under the lobby's code boxes: the shell hint (and what it adds when no table takes new players)."""
+    return lobby.query_one("#codes", CodeBoxes).hint.plain

@@ -13,6 +13,7 @@ from dixit_tui.tui.lobby import LobbyScreen
 from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.apps import open_apps, session_of
 from tests.tui.fixtures import coordinator, options, settle
+from tests.tui.lobby_pilot import hint_of
 
 
 def _lobby(app: object) -> LobbyScreen:
@@ -42,7 +43,7 @@ async def test_a_keyed_player_who_stepped_away_reads_where_the_seat_is_and_enter
             f"Welcome back, ana! Your seat at table {view.code} is kept: Enter on it returns you to your game."
         ), welcome
         assert lobby.selected_code() == view.code and lobby_table.code != view.code
-        assert f"join {view.code}" in str(lobby.query_one("#hint", Static).render())
+        assert f"join {view.code}" in hint_of(lobby)
         await pa.press("enter")
         await settle(pa)
         assert isinstance(ana.screen, TableScreen)
@@ -70,7 +71,7 @@ async def test_the_shell_hint_never_names_an_empty_leftover_table() -> None:
         lobby = _lobby(ana)
         assert [(t.code, t.status, t.players) for t in ana.tables] == [(view.code, "over", 2)]
         assert lobby.selected_code() == view.code
-        hint = str(lobby.query_one("#hint", Static).render())
+        hint = hint_of(lobby)
         assert f"join {view.code}" not in hint and "join CODE" in hint, hint
 
 

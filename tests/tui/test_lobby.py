@@ -16,8 +16,8 @@ from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import Choice, CreateScreen, Tick
 from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, shell_hint
 from dixit_tui.tui.table_screen import TableScreen
-from tests.tui.fixtures import EVERY_CHANGE
-from tests.tui.lobby_pilot import SIZE, errors, open_create, settle
+from tests.tui.fixtures import EVERY_CHANGE, screen_text
+from tests.tui.lobby_pilot import SIZE, errors, hint_of, open_create, settle
 
 HOSTILE = "[@click=app.quit]x[/"
 
@@ -60,15 +60,14 @@ async def test_lobby_shows_tables_of_others_live() -> None:
         await settle(pilot)
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
-        assert lobby.query_one("#empty", Static).display
-        assert str(lobby.query_one("#empty", Static).render()) == EMPTY_TEXT
+        assert EMPTY_TEXT in screen_text(app)
         assert "ana" in str(lobby.query_one("#welcome", Static).render())
 
         ben = await player(coord, "ben", "key-ben")
         party = await ben.create(TableOptions(mode="party"))
         await settle(pilot)
         assert rows(app) == [[party.code, "party", "1/12", "lobby", "", "ben"]]
-        assert not lobby.query_one("#empty", Static).display
+        assert EMPTY_TEXT not in screen_text(app)
 
         cara = await player(coord, "cara", "key-cara")
         await cara.join(party.code)
@@ -364,7 +363,7 @@ async def test_reconnect_code_takes_the_seat_back() -> None:
     app = DixitApp(coord, Identity("cara"))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert lobby_of(app).query_one("#guest", Static).display  # keyless: told about reconnect codes
+        assert "No SSH key? Keep the reconnect code" in screen_text(app)  # keyless: told about reconnect codes
         await pilot.press("r", *cara_view.reconnect_code.lower(), "enter")
         await settle(pilot)
         assert app.table_view is not None and app.table_view.you == 2
@@ -492,7 +491,7 @@ async def test_hint_follows_the_selected_table() -> None:
     app = DixitApp(coord, Identity("ana", "key-ana"))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        hint = str(lobby_of(app).query_one("#hint", Static).render())
+        hint = hint_of(lobby_of(app))
         assert f"ssh -t -p PORT ana@HOST join {view.code}" in hint
 
 
@@ -517,7 +516,7 @@ async def test_the_hint_never_names_a_table_nobody_new_can_join() -> None:
             (open_table.code, 1, most),
         ]
         assert lobby.selected_code() == full.code
-        hint = str(lobby.query_one("#hint", Static).render())
+        hint = hint_of(lobby)
         assert f"join {open_table.code}" in hint and full.code not in hint, hint
         for name in ("dan", "eve"):
             await (await player(coord, name, f"key-{name}")).join(open_table.code)
@@ -527,7 +526,7 @@ async def test_the_hint_never_names_a_table_nobody_new_can_join() -> None:
         for row in (0, 1):
             lobby.query_one("#tables", DataTable).move_cursor(row=row)
             await settle(pilot)
-            hint = str(lobby.query_one("#hint", Static).render())
+            hint = hint_of(lobby)
             assert full.code not in hint and open_table.code not in hint and "join CODE" in hint, hint
             assert "press c to create one" in hint, hint
             # playtest: it said "No table here has a free seat" beside a started table listed with 3/8 seats
@@ -638,3 +637,15 @@ async def test_a_create_the_server_refuses_opens_the_dialog_again_with_what_was_
         again = app.screen
         assert isinstance(again, CreateScreen) and again is not dialog
         assert again.initial.turn_seconds == 60  # what was chosen is kept
+
+
+async def test_the_lobby_is_a_handful_of_widgets() -> None:
+    """Each widget is composed, styled, laid out and drawn for itself in every session: the lobby is the welcome, the
+    list in its box, the code boxes' row (drawing its labels and the hint under it) with its two text boxes, and the
+    key bar, for a keyless player too (it had a container, two labels and three texts more: 11-12 widgets)."""
+    for key in ("key-ana", None):
+        app = DixitApp(Coordinator(limits=EVERY_CHANGE), Identity("ana", key))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            widgets = [type(widget).__name__ for widget in lobby_of(app).walk_children()]
+            assert sorted(widgets) == ["CodeBoxes", "Input", "Input", "KeyBar", "Static", "TableList"]

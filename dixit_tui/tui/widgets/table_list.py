@@ -1,5 +1,6 @@
-"""`TableList`: the lobby's open tables, one row each (a `DataTable` with a row cursor), whose lines are drawn once
-per process for every session that shows them the same way.
+"""`TableList`: the lobby's open tables, one row each (a `DataTable` with a row cursor), in its box (its own border:
+no container around it), saying what to do while no table is listed; its lines are drawn once per process for every
+session that shows them the same way.
 
 Textual's `DataTable` draws each line anew for each session (its caches are its own), some 2,000 Python calls a
 line: the lobby's list was most of the cost of opening the lobby (with 21 tables listed, 51k of its 111k Python calls,
@@ -15,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
@@ -32,6 +35,9 @@ _STYLES = ("datatable--header", "datatable--cursor")
 """The component styles a line of this list is drawn with, as the CSS made them: the header's, the cursor's (no
 zebra stripes, no fixed rows or columns; the hover styles only under the pointer: those lines are the session's)."""
 
+EMPTY_ROW = 2  # the row of the words said while no row is listed (under the header and a blank row)
+ITALIC = Style(italic=True)
+
 _lines: LRUCache[tuple[object, ...], Strip] = forget_with_shared(LRUCache(SHARED_LINES))
 
 
@@ -43,8 +49,9 @@ class TableList(DataTable[Text]):
         Binding("enter", "select_cursor", "Join"),
     ]
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, empty: str, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=False)
+        self.empty = empty  # said under the header while no row is listed (after a blank line, in italics)
         self._cells: list[tuple[str, ...]] = []  # each row's cells, as listed
         self._pointer_seen = False  # the pointer moved over the list: its lines are its own from then on
         self._drawing: tuple[object, ...] | None = None  # what every line of the pass being drawn depends on
@@ -81,7 +88,14 @@ class TableList(DataTable[Text]):
             )
         return super().render_lines(crop)
 
+    @property
+    def empty_shown(self) -> bool:
+        return not self.row_count
+
     def render_line(self, y: int) -> Strip:
+        if y == EMPTY_ROW and self.empty_shown:
+            style = self.rich_style
+            return Strip([Segment(self.empty, style + ITALIC)]).crop_extend(0, self.size.width, style)
         drawing = self._drawing
         if drawing is None or self.header_height != 1 or not self.show_header:
             return super().render_line(y)
@@ -91,8 +105,10 @@ class TableList(DataTable[Text]):
             shows: tuple[object, ...] = ("header",)
         else:
             row = y - 1 + scroll_y
-            if not 0 <= row < len(self._cells) or len(self._cells) != self.row_count:
+            if len(self._cells) != self.row_count or row < 0:
                 return super().render_line(y)
+            if row >= len(self._cells):  # (under the last row: the list fills the box)
+                return Strip.blank(width, self.rich_style)
             shows = ("row", self._cells[row], row == self.cursor_row)
         key = (shows, width, scroll_x, drawing)
         line = _lines.get(key)
