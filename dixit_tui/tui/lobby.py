@@ -7,7 +7,6 @@ from __future__ import annotations
 from functools import partial
 from typing import ClassVar
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,7 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.style import Style as TextStyle
-from textual.widgets import Button, DataTable, Input, Static
+from textual.widgets import Button, Input, Static
 
 from dixit_tui.coordinator import QueueUpdate, TableOptions, TableSummary
 from dixit_tui.coordinator.codes import normalize_code
@@ -203,10 +202,8 @@ class LobbyScreen(SameSizeResize, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="welcome")
-        table = TableList(EMPTY_TEXT, id="tables")
+        table = TableList([(label, width) for label, _, width in COLUMNS], EMPTY_TEXT, id="tables")
         table.border_title = "Open tables"
-        for label, key, width in COLUMNS:
-            table.add_column(Text(label), key=key, width=width)
         yield table
         guest = "No SSH key? Keep the reconnect code you get at a table; r here uses it."
         yield CodeBoxes(guest if self.host.identity.key is None else None, id="codes")
@@ -279,19 +276,12 @@ class LobbyScreen(SameSizeResize, Screen[None]):
         )
         if kept is not None and kept in {t.code for t in tables} and kept != self._kept_selected:
             selected = self._kept_selected = kept  # your kept seat's table is the one selected (once)
-        if selected is not None and selected in {t.code for t in tables}:
-            table.move_cursor(row=table.get_row_index(selected), animate=False)
+        if selected is not None and selected in table.keys:
+            table.move_cursor(table.keys.index(selected))
         self._update_hint()
 
     def selected_code(self) -> str | None:
-        table = self.query_one("#tables", TableList)
-        if table.row_count == 0:
-            return None
-        try:
-            row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
-        except Exception:  # no valid cursor
-            return None
-        return row_key.value
+        return self.query_one("#tables", TableList).selected
 
     def hint_code(self) -> str | None:
         """The table the shell hint's `join CODE` names: the selected one if a new player can sit there
@@ -313,16 +303,15 @@ class LobbyScreen(SameSizeResize, Screen[None]):
             self._hint = hint
             self.query_one("#codes", CodeBoxes).show_hint(hint)
 
-    @on(DataTable.RowHighlighted, "#tables")
+    @on(TableList.Highlighted)
     def _highlighted(self) -> None:
         self._update_hint()
 
     # --- actions ---------------------------------------------------------------------------------------------
 
-    @on(DataTable.RowSelected, "#tables")
-    async def _row_selected(self, event: DataTable.RowSelected) -> None:
-        if event.row_key.value is not None:
-            await self.join(event.row_key.value)
+    @on(TableList.Selected)
+    async def _row_selected(self, event: TableList.Selected) -> None:
+        await self.join(event.key)
 
     async def join(self, code: str, name: str | None = None) -> bool:
         """Take a seat at table `code`. A name already used there asks for another name, then tries again."""

@@ -8,13 +8,13 @@ import random
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession, TableOptions, TableView, Update
 from dixit_tui.engine import RuleError
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import Choice, CreateScreen, Tick
-from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, shell_hint
+from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, TableList, shell_hint
 from dixit_tui.tui.table_screen import TableScreen
 from tests.tui.fixtures import EVERY_CHANGE, screen_text
 from tests.tui.lobby_pilot import SIZE, errors, hint_of, open_create, settle
@@ -41,8 +41,7 @@ def lobby_of(app: DixitApp) -> LobbyScreen:
 
 
 def rows(app: DixitApp) -> list[list[str]]:
-    table = lobby_of(app).query_one("#tables", DataTable)
-    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+    return [list(cells) for cells in lobby_of(app).query_one("#tables", TableList).rows]
 
 
 def notes(app: DixitApp) -> list[str]:
@@ -524,7 +523,7 @@ async def test_the_hint_never_names_a_table_nobody_new_can_join() -> None:
         await settle(pilot)
         assert [t.status for t in app.tables] == ["lobby", "playing"]
         for row in (0, 1):
-            lobby.query_one("#tables", DataTable).move_cursor(row=row)
+            lobby.query_one("#tables", TableList).move_cursor(row)
             await settle(pilot)
             hint = hint_of(lobby)
             assert full.code not in hint and open_table.code not in hint and "join CODE" in hint, hint
@@ -541,7 +540,7 @@ async def test_without_colour_the_selected_row_and_choices_still_show() -> None:
     app.no_color = True  # what the SSH layer sets for NO_COLOR terminals
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        table = lobby_of(app).query_one("#tables", DataTable)
+        table = lobby_of(app).query_one("#tables", TableList)
         style = table.get_component_styles("datatable--cursor").text_style
         assert style.reverse and style.bold
         screen = await open_create(pilot)

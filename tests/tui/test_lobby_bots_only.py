@@ -26,5 +26,5 @@ async def test_a_table_of_bots_only_lists_no_bot_as_host() -> None:
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
         tables = app.screen.query_one("#tables", TableList)
-        row = [str(cell) for cell in tables.get_row(view.code)]
+        row = list(tables.rows[tables.keys.index(view.code)])
         assert row[-1] == "bots only", row

@@ -1,12 +1,13 @@
 """The lobby's list of tables is drawn once per process: a second session showing the same list the same way draws
-none of its lines (each cost Textual's DataTable some 2,000 Python calls a session); a session whose list differs
-(its cursor on another row, its list focused or not, the pointer over it) still shows its own, as drawn afresh."""
+none of its lines (each cost Textual's DataTable some 2,000 Python calls a session, when the list was one); a session
+whose list differs (its cursor on another row, its list focused or not, the pointer over it) still shows its own, as
+drawn afresh."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.textual_host.process_caches import forget_shared
@@ -43,14 +44,14 @@ async def test_a_second_lobby_draws_none_of_the_lists_lines_and_each_shows_its_o
     with wrapped_methods() as wrap:
 
         def counted(original: Any) -> Any:
-            def render_line(self: DataTable[Any], y: int) -> Any:
+            def draw(self: TableList, *args: Any) -> Any:
                 nonlocal drawn
                 drawn += 1
-                return original(self, y)
+                return original(self, *args)
 
-            return render_line
+            return draw
 
-        wrap(DataTable, "render_line", counted)
+        wrap(TableList, "_draw", counted)
         first, second = DixitApp(coord, Identity("ana", "key-ana")), DixitApp(coord, Identity("bea", "key-bea"))
         async with first.run_test(size=SIZE) as one, second.run_test(size=SIZE) as two:
             await settle(one, two)
