@@ -22,6 +22,7 @@ import asyncio
 import contextvars
 import logging
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -47,6 +48,18 @@ class KeyGate:
         self._going: Typed | None = None  # on its way through the widgets
         self._let_go: Typed | None = None  # its turn came: back in the app's queue
         self._give_up: asyncio.TimerHandle | None = None
+        self._when_done: list[Callable[[], object]] = []  # to run once no key is on its way nor waits
+
+    @property
+    def busy(self) -> bool:
+        """Whether a key (or paste) from the terminal is on its way, or waits for its turn."""
+        return self._going is not None or self._let_go is not None or bool(self._waiting)
+
+    def when_done(self, callback: Callable[[], object]) -> None:
+        """Run `callback` (in the app's queue) once the keys on their way and waiting now, and any that come before
+        they are done, are done."""
+        if callback not in self._when_done:
+            self._when_done.append(callback)
 
     def admit(self, event: Typed) -> bool:
         """True if `event`, just come from the terminal (or whose turn came), goes on now; False if it waits."""
@@ -73,6 +86,9 @@ class KeyGate:
         self._going = None
         self._stop_waiting_to_give_up()
         if not self._waiting:
+            callbacks, self._when_done = self._when_done, []
+            for callback in callbacks:
+                self._app.call_later(callback)
             return
         following = self._waiting.popleft()
         self._let_go = following
@@ -81,6 +97,7 @@ class KeyGate:
 
     def close(self) -> None:
         self._waiting.clear()
+        self._when_done.clear()
         self._going = self._let_go = None
         self._stop_waiting_to_give_up()
 

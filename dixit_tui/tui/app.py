@@ -10,7 +10,7 @@ import asyncio
 import bisect
 import inspect
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import cache
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
@@ -439,6 +439,14 @@ class DixitApp(App[int]):
             screen.remove_class(*{name for _, name in [*horizontal, *vertical]} - reached, update=False)
             screen.add_class(*reached, update=False)
             mark_styled_at_mount(screen)
+
+    def after_typed(self, callback: Callable[[], object]) -> bool:
+        """Whether keys typed at this terminal are still on their way (then `callback` runs once they are done)."""
+        gate = self._key_gate
+        if not gate.busy:
+            return False
+        gate.when_done(callback)
+        return True
 
     def motd(self) -> str:
         """The server's message of the day ("" for none), shown in the lobby."""

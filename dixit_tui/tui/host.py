@@ -6,7 +6,7 @@ screens never import the app, and a test can hand a screen any object with these
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from dixit_tui.coordinator import Identity, TableLock, TableOptions, TableSummary, TableView
@@ -77,6 +77,9 @@ class Host(Protocol):
 
     def motd(self) -> str:
         """The server's message of the day ("" for none), shown in the lobby."""
+
+    def after_typed(self, callback: Callable[[], object]) -> bool:
+        """Whether keys typed at this terminal are still on their way (then `callback` runs once they are done)."""
 
     async def act(self, call: Awaitable[object]) -> bool:
         """Run a session call; a refusal is shown as a short message and changes nothing. True if it worked."""

@@ -63,6 +63,10 @@ REACTION = 0.5
 """Seconds after the phase (or what you may do in it) changed during which an Enter or Space that comes in counts as
 typed for the step before: a person's key already on its way as the screen changed (see `TableScreen.key_role`)."""
 
+TYPING_PAUSE = 2.0
+"""Seconds without a key after which a person whose keyboard is in an empty text box (the line just sent, the box just
+opened) counts as no longer typing: a reveal that waited for them opens then (at the once-a-second tick)."""
+
 ACTING_KEYS = frozenset({"enter", "space"})  # the keys that give, mark or vote at the hand and the dial
 
 
@@ -188,7 +192,9 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
         self._clue_key: tuple[object, ...] | None = None  # what the clue line shown was worked out from
         self._shown: TableView | None = None  # the last view rendered
         self._reveal_held: int | None = None  # the turn whose held reveal opened by itself (once a turn)
-        self._recap_waits = False  # ... a reveal came while you typed: it opens when you leave or empty the box
+        self._recap_waits = False  # ... a reveal came while you typed: it opens once you are done (`_typing_now`)
+        self._key_at: float | None = None  # when the last key came in at this screen (`clock`)
+        self._box_away: Widget | None = None  # where the keyboard was when the terminal lost the focus (`_keyboard_at`)
         game = view.game  # the last turn this screen showed in its vote (its reveal is news here)
         self._voting_seen: int | None = game.turn if game is not None and game.phase == Phase.VOTE else None
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
@@ -263,7 +269,7 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
     def _clock_needed(self) -> bool:
         """Whether the view has a clock to count down (else the once-a-second tick sleeps: an idle session does not
         wake up every second for nothing)."""
-        return self.view.phase_deadline is not None or bool(self.view.stand_ins)
+        return self.view.phase_deadline is not None or bool(self.view.stand_ins) or self._recap_waits
 
     def _tick(self) -> None:
         """The countdowns, once a second while there is one (nothing else re-renders): the phase's time in the top
@@ -272,6 +278,7 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
             self._render_topbar()
         if self.view.stand_ins:
             self._render_status()
+        self._box_left()  # a reveal waiting for you to pause opens once you have
 
     def key_role(self, key: events.Key, *, arriving: bool, typed_for: object | None = None) -> object | None:
         """What `key` acts on (`words.role_key`), stamped as it comes in (`arriving`) and checked at its turn: a key
@@ -279,6 +286,8 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
         within `REACTION` seconds of a change counts for the step before; one typed into a text box the table closed
         before its turn (`typed_for`) acts on nothing (the rest of a chat line must not mark cards), nor does an
         Enter, Space or Esc within `REACTION` seconds of a held recap closing by itself (`TypedAtRecap`)."""
+        if arriving:
+            self._key_at = clock()  # (see `_typing_now`)
         if isinstance(typed_for, TypedAtRecap):
             self._dropping_recap = typed_for.closes
             return RECAP_CLOSED
@@ -674,9 +683,15 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
     def _can_clue_now(self) -> bool:
         return words.can_clue_now(self.view)
 
+    def _keyboard_at(self) -> Widget | None:
+        """Where your keyboard is: the focused widget, or, while the terminal has lost the focus (Textual then takes
+        it out of every widget, and puts it back as the terminal reports it is back), the one it was in: a focus-out
+        report is not you leaving a text box."""
+        return self.focused if self.app.app_focus else self._box_away
+
     def _typing_in(self) -> Input | None:
         """The text box you are typing in (focused, not empty, on screen), if any."""
-        focused = self.focused
+        focused = self._keyboard_at()
         if not isinstance(focused, Input) or not focused.value:
             return None
         row = self._clue_row
@@ -789,17 +804,31 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
                 screen.action_close()
 
     def _typing_now(self) -> bool:
-        """Whether you are typing in a text box at this screen (words in it): a reveal that opened by itself now
-        would take the rest of the line's keys, so it waits (`_recap_waits`) until you leave or empty the box."""
-        if not self.is_current or self._typing_in() is None:
+        """Whether you are typing at this screen: keys you typed are still on their way (a recap opened now would
+        take them, typed at the table before it was drawn: it waits until they are done), or the keyboard is in a
+        text box with words in it, or in one you typed at within `TYPING_PAUSE` seconds (a line just sent, the box
+        just opened with c or Tab: the next line's letters follow). A reveal that opened by itself now would take the
+        rest of your keys, so it waits (`_recap_waits`) until you are done: `_box_left`."""
+        if not self.is_current:
             return False
-        self._recap_waits = True
-        return True
+        if self.host.after_typed(self._box_left) or self._typing_in() is not None or self._typed_in_box_now():
+            if not self._recap_waits and self._clock is not None:
+                self._clock.resume()  # (the tick sees your pause)
+            self._recap_waits = True
+            return True
+        return False
+
+    def _typed_in_box_now(self) -> bool:
+        """Whether the keyboard is in a text box (while this terminal has the focus: Textual takes it out of the box
+        as the terminal reports it lost it, and puts it back as it is back), with a key typed within `TYPING_PAUSE`."""
+        at = self._key_at
+        return isinstance(self._keyboard_at(), Input) and at is not None and clock() - at < TYPING_PAUSE
 
     def _box_left(self) -> None:
-        """The box was left or emptied (the line sent, Esc): the reveal that came while you typed in it opens now,
-        if the table still holds it (else the status line's "r: recap" shows it)."""
-        if self._recap_waits and self._typing_in() is None:
+        """You left or emptied the box (the line sent, Esc), the keys on their way are done, or the tick came: the
+        reveal that came while you typed opens now if you are done typing (`_typing_now`: after the line sent, once
+        you pause), and if the table still holds it (else the status line's "r: recap" shows it)."""
+        if self._recap_waits and not self._typing_now():
             self._hold_reveal()
 
     def _final_reveal_due(self, turn: int) -> bool:
@@ -998,14 +1027,14 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
         if event.team:
             team_session = self._session()
             if team_session is not None and await self._act(team_session.chat(event.text, team=True)):
-                event.panel.input.value = ""
+                event.sent()
             return
         if self.view.chat_paused:
             self.notify(words.CHAT_PAUSED, markup=False)
             return
         session = self._session()
         if session is not None and await self._act(session.chat(event.text)):
-            event.panel.input.value = ""
+            event.sent()
 
     # --- buttons ------------------------------------------------------------------------------------------------
 
@@ -1190,11 +1219,16 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
             self.set_focus(self._focus_kept)
 
     def on_descendant_focus(self) -> None:
+        self._box_away = None
         if self.game is not None:
             self._render_status()  # "press Enter to type it", "type your clue", "your text is kept"
             self._render_hand_note()  # "type your clue below" only while the box has the keyboard
 
-    def on_descendant_blur(self) -> None:
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if not self.app.app_focus:  # the terminal lost the focus (a focus-out report): you did not leave the box
+            self._box_away = event.widget
+            return
+        self._box_away = None
         if self.game is not None:
             self._render_status()
             self._render_hand_note()

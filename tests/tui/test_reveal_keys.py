@@ -274,11 +274,11 @@ async def test_a_held_recap_not_being_read_closes_when_the_hold_ends(
         assert not isinstance(ana.screen, RecapScreen), "a recap nobody read held the screen past the hold"
 
 
-async def _typing_as_the_reveal_is_held(
+async def _last_vote_to_come(
     stack: AsyncExitStack, coord: Coordinator
-) -> tuple[list[tuple[DixitApp, Pilot[Any]]], DrivenClock, str]:
-    """ana (a player) and eve (a spectator) each have "hel" in the chat box when the last vote comes in (cara's or
-    ben's, by their session) and the table holds the turn's reveal (on a clock the test drives)."""
+) -> tuple[list[tuple[DixitApp, Pilot[Any]]], PlayerSession, DrivenClock, str]:
+    """ana (a player) and eve (a spectator) at ana's table, the vote waiting for one voter, not ana: the apps, that
+    voter's session (ben's or cara's), the table's clock (driven by the test: its reveals held 60 s) and its code."""
     ana, pa, seated = await _table(stack, coord, reveal_seconds=60)
     clock = drive_clock(coord)
     session = session_of(ana)
@@ -300,6 +300,16 @@ async def _typing_as_the_reveal_is_held(
     else:
         raise AssertionError("the vote never came to its last voter")
     last = next(s for s in seated if (seen := s.view()) is not None and seen.you == game.waiting_for[0])
+    return apps, last, clock, code
+
+
+async def _typing_as_the_reveal_is_held(
+    stack: AsyncExitStack, coord: Coordinator
+) -> tuple[list[tuple[DixitApp, Pilot[Any]]], DrivenClock, str]:
+    """ana (a player) and eve (a spectator) each have "hel" in the chat box when the last vote comes in (cara's or
+    ben's, by their session) and the table holds the turn's reveal (on a clock the test drives)."""
+    apps, last, clock, code = await _last_vote_to_come(stack, coord)
+    (_, pa), (_, pe) = apps
     for _, pilot in apps:
         await pilot.press("c", "h", "e", "l")
     await settle(pa, pe)
@@ -309,6 +319,19 @@ async def _typing_as_the_reveal_is_held(
         assert table_of(app).view.reveal_until is not None
         assert not isinstance(app.screen, RecapScreen), "the held reveal took the keyboard from a line being typed"
     return apps, clock, code
+
+
+async def _opens_at_a_pause(apps: list[tuple[DixitApp, Pilot[Any]]], now: list[float]) -> None:
+    """No key for `TYPING_PAUSE` seconds, then the table screen's once-a-second tick (in its app's context, as its
+    timer runs it): the reveal, still held, opens at each app."""
+    now[0] += table_screen.TYPING_PAUSE
+    for app, pilot in apps:
+        table = table_of(app)
+        table.call_later(table._tick)
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, RecapScreen) and screen.held, "the held reveal did not open once you paused"
+        assert table.view.reveal_until is not None
 
 
 async def test_a_held_reveal_waits_for_the_line_being_typed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -325,11 +348,11 @@ async def test_a_held_reveal_waits_for_the_line_being_typed(monkeypatch: pytest.
             box = table_of(app).query_one("#chat-input", Input)
             assert box.has_focus and box.value == "hello x" and app.screen is table_of(app)
         for app, pilot in apps:  # both sent before either recap closes (ana's closing ends the hold: all moved on)
-            await pilot.press("enter")  # sent: the reveal, still held, opens now
+            await pilot.press("enter")  # sent: the next line's letters may follow, the reveal waits for a pause
             await settle(pilot)
             assert not table_of(app).query_one("#chat-input", Input).value
-            screen = app.screen
-            assert isinstance(screen, RecapScreen) and screen.held, "the held reveal did not open once the line went"
+            assert app.screen is table_of(app), "the held reveal opened right behind the line sent"
+        await _opens_at_a_pause(apps, now)  # the line went, then a pause: the reveal, still held, opens
         now[0] += 5.0
         for app, pilot in apps:
             await pilot.press("enter")  # read: Enter moves on
@@ -395,3 +418,114 @@ async def test_the_last_turns_reveal_waits_for_the_line_being_typed(monkeypatch:
             await pa.press("enter")
         else:
             raise AssertionError("the game never ended")
+
+
+async def _typed(*pilots: Pilot[Any]) -> None:
+    """Every app has handled the keys sent, one after the other, and what they set off."""
+    await settle(*pilots, rounds=30)
+
+
+def _burst(app: DixitApp, *keys: str) -> None:
+    """Keys in one send, as a fast typist's come over SSH: all in the app's queue at once."""
+    for key in keys:
+        char = {"enter": "\r", "tab": "\t", "space": " "}.get(key, key if len(key) == 1 else None)
+        app.post_message(events.Key(key, char))
+
+
+@pytest.mark.parametrize("apart", [False, True], ids=["in-one-send", "apart"])
+async def test_the_letters_typed_behind_a_line_sent_stay_in_the_chat_box(
+    monkeypatch: pytest.MonkeyPatch, apart: bool
+) -> None:
+    """A reveal held while "hel" was typed: "lo", Enter and "ok" typed on (in one send, or 0.4 s apart). The recap
+    opened as Enter sent the line, and the "ok" behind it went to the recap, which ignored it (lost). The line goes,
+    "ok" stays in the box; the recap opens once you pause (`TYPING_PAUSE`), still held, long enough to read."""
+    now = _screen_clock(monkeypatch, reaction=0.5)
+    async with AsyncExitStack() as stack:
+        apps, _, _ = await _typing_as_the_reveal_is_held(stack, coordinator())
+        now[0] += 5.0
+        for app, pilot in apps:
+            if apart:
+                for key in ("l", "o", "enter", "o", "k"):
+                    await pilot.press(key)
+                    await settle(pilot)
+                    now[0] += 0.4
+            else:
+                _burst(app, "l", "o", "enter", "o", "k")
+                await _typed(pilot)
+            box = table_of(app).query_one("#chat-input", Input)
+            assert app.screen is table_of(app), "the reveal opened over the next line being typed"
+            assert box.has_focus and box.value == "ok", box.value
+            assert "hello" in screen_text(app), "the line was not sent"
+        for app, pilot in apps:
+            await pilot.press("backspace", "backspace")  # the box emptied: you are still in it, typing
+            await settle(pilot)
+            assert app.screen is table_of(app)
+        await _opens_at_a_pause(apps, now)
+
+
+@pytest.mark.parametrize("key", ["tab", "c"])
+async def test_the_letters_typed_behind_the_key_to_the_chat_box_as_a_reveal_comes_go_into_it(
+    monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    """Tab (or c) to the chat box, and the letters behind it, typed as the last vote came: the reveal's recap opened
+    between them (the box was still empty) and took the letters, which it ignored (lost). They go into the box, typed
+    before the recap was drawn; the recap opens once the line is sent and you pause."""
+    now = _screen_clock(monkeypatch, reaction=0.5)
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        apps, last, _, _ = await _last_vote_to_come(stack, coord)
+        (_, pa), (_, pe) = apps
+        now[0] += 5.0
+        for app, _ in apps:
+            _burst(app, key)
+        await default_move(last)  # the last vote: the table holds its reveal (its update queued behind the key)
+        for app, _ in apps:
+            _burst(app, "h", "i")
+        await _typed(pa, pe)
+        for app, _ in apps:
+            box = table_of(app).query_one("#chat-input", Input)
+            assert table_of(app).view.reveal_until is not None
+            assert app.screen is table_of(app), "the reveal opened over the line being typed"
+            assert box.has_focus and box.value == "hi", box.value
+        for app, pilot in apps:
+            await pilot.press("enter")
+            await settle(pilot)
+            assert app.screen is table_of(app)
+        for app, _ in apps:
+            assert "hi" in screen_text(app)
+        await _opens_at_a_pause(apps, now)
+
+
+@pytest.mark.parametrize("before", [False, True], ids=["after-the-reveal", "before-the-reveal"])
+async def test_a_focus_out_report_is_not_leaving_the_chat_box(monkeypatch: pytest.MonkeyPatch, before: bool) -> None:
+    """The terminal reports it lost the focus (another window, a tmux pane) while "hel" is in the chat box, just before
+    or after the reveal came: Textual takes the keyboard out of the box, and the table took that for leaving it: the
+    recap opened, the box did not get the keyboard back with the focus, and the "lo" typed on went to the recap
+    (lost). The report is not a person's key: the box keeps its place, the recap waits for the line."""
+    now = _screen_clock(monkeypatch, reaction=0.5)
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        apps, last, _, _ = await _last_vote_to_come(stack, coord)
+        (_, pa), (_, pe) = apps
+        for _, pilot in apps:
+            await pilot.press("c", "h", "e", "l")
+        await settle(pa, pe)
+        if before:
+            for app, _ in apps:
+                app.post_message(events.AppBlur())
+            await settle(pa, pe)
+        now[0] += 5.0
+        await default_move(last)  # the last vote: the table holds its reveal
+        await settle(pa, pe)
+        for app, pilot in apps:
+            if not before:
+                app.post_message(events.AppBlur())
+                await settle(pilot)
+            assert app.screen is table_of(app), "the reveal opened as the terminal lost the focus"
+            now[0] += 5.0
+            app.post_message(events.AppFocus())
+            await settle(pilot)
+            await pilot.press("l", "o")
+            await settle(pilot)
+            box = table_of(app).query_one("#chat-input", Input)
+            assert app.screen is table_of(app) and box.has_focus and box.value == "hello", box.value

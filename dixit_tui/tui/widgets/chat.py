@@ -302,11 +302,21 @@ class ChatPanel(Vertical, KeptLines):
     ]
 
     class Send(Message):
-        def __init__(self, panel: ChatPanel, text: str, team: bool = False) -> None:
+        def __init__(self, panel: ChatPanel, text: str, team: bool = False, typed: str | None = None) -> None:
             super().__init__()
             self.panel = panel
             self.text = text
             self.team = team  # to your teammate only (team mode)
+            self.typed = text if typed is None else typed  # the box's text as Enter sent it (see `sent`)
+
+        def sent(self) -> None:
+            """The line went: it leaves the box; what you typed behind its Enter meanwhile stays (it was emptied
+            whole: "ok" typed on right behind the Enter was lost)."""
+            box = self.panel.input
+            value = box.value
+            if value.startswith(self.typed):
+                box.value = value[len(self.typed) :]
+                box.cursor_position = len(box.value)
 
         @property
         def control(self) -> ChatPanel:
@@ -401,4 +411,4 @@ class ChatPanel(Vertical, KeptLines):
         text = event.value.strip()
         if not text:
             return
-        self.post_message(self.Send(self, text, self.to_team))
+        self.post_message(self.Send(self, text, self.to_team, event.value))
