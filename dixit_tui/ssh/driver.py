@@ -41,6 +41,7 @@ logger = logging.getLogger(__name__)
 logger.addFilter(LOG_RATE)
 
 _READ_SIZE = 4096
+_FOCUS_REPORTS = (b"\x1b[I", b"\x1b[O")  # the terminal gained or lost the focus (turned on at start: ?1004h)
 # Settle held input a little after the escape delay, so a lone ESC is reported as the Esc key.
 _TICK_DELAY = constants.ESCAPE_DELAY + 0.01
 # Characters parsed and handed on before the reader yields the shared loop.
@@ -406,8 +407,8 @@ class SSHDriver(HostedDriver):
                 except Exception as error:  # connection lost or channel closed
                     logger.debug("input ended: %r", error)
                     break
-                if data:
-                    self._had_input()
+                if data and data.replace(_FOCUS_REPORTS[0], b"").replace(_FOCUS_REPORTS[1], b""):
+                    self._had_input()  # (a focus report is the terminal's, not the person's: they pressed nothing)
                 if not data:  # EOF: what was typed before it still counts
                     if self._drainer is not None:
                         with contextlib.suppress(asyncio.TimeoutError):

@@ -504,3 +504,28 @@ async def test_a_spectator_joins_again_once_quiet_at_a_still_table_drawing_nothi
         await same_screens(asker, [client], "both screens the same")
         for client in [*spectators, ana]:
             await client.close()
+
+
+async def test_a_focus_report_is_not_a_key_a_spectator_stays_in_its_cast(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The terminal reports it lost the focus, or has it back (?1004: another window, a tmux pane): nobody pressed
+    anything. It counted as a key: the session left its cast (its app drew for itself again) and its quiet time
+    started over. Both spectators, the source and its follower, stay in their cast, their quiet time running on."""
+    monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 0.3)
+    async with dixit_server(tmp_path, first_clue_grace=3600.0) as (server, coord):
+        ana, _, spectators, pair = await ana_and_two_bots_watched(server.port, coord)
+        for client in spectators:  # (the table waits for ana's clue: it draws nothing)
+            await wait_status(client, "You are watching. Waiting for the first clue.")
+        await told_casts(spectators[0].wait_until(lambda: in_one(pair), TIMEOUT, "vic and val in one cast"))
+        monkeypatch.setattr(watch_cast, "QUIET_SECONDS", 3600.0)  # one that left now would stay out
+        for report, focused in (("\x1b[O", False), ("\x1b[I", True)):
+            for client, driver in zip(spectators, pair, strict=True):
+                app, quiet_since = app_of(driver), driver.last_input
+                client.send(report)
+                read = lambda app=app, focused=focused: app.app_focus is focused  # noqa: E731
+                await client.wait_until(read, TIMEOUT, f"the report {report!r} read")
+                assert driver.last_input == quiet_since, "a focus report counted as the person's input"
+                assert in_one(pair), f"a focus report took a spectator out of the cast: {casts_told()}"
+        for client in [*spectators, ana]:
+            await client.close()
