@@ -757,7 +757,7 @@ BOX_KEYS_DROPPED = "The table moved on as you typed: your text is kept in its bo
 
 def key_dropped(key: str) -> str:
     """The notice when a key typed for a step that just ended is dropped."""
-    name = {"enter": "Enter", "space": "Space", "escape": "Esc"}.get(key, key)
+    name = {"enter": "Enter", "space": "Space", "escape": "Esc", "tab": "Tab"}.get(key, key)
     return f"{name} did nothing: the table moved on as you pressed it. Look, then press it again."
 
 

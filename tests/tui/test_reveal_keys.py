@@ -15,6 +15,7 @@ from textual.widgets import Button, Input
 from dixit_tui.coordinator import Coordinator, Identity, PlayerSession
 from dixit_tui.engine import Phase
 from dixit_tui.tui import table_screen
+from dixit_tui.tui import table_words as words
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.widgets import recap
 from dixit_tui.tui.widgets.cards import CardList
@@ -109,7 +110,13 @@ def _first_slot(session: PlayerSession) -> int:
     return next(s.slot for s in view.game.board if s.slot not in view.game.forbidden_slots)
 
 
-async def test_an_enter_typed_after_the_vote_does_not_close_its_reveal(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("typed", [("enter",), ("c", "h", "i")])
+async def test_an_enter_typed_after_the_vote_does_not_close_its_reveal(
+    monkeypatch: pytest.MonkeyPatch, typed: tuple[str, ...]
+) -> None:
+    """An Enter typed for the vote does not close the reveal it opened. Nor do letters typed behind the vote go to it
+    without a word (playtest, OpenSSH, keys 0.3 s apart: ana voted last and typed c, h, i to chat; the recap took
+    them silently): any key within REACTION of a recap opening by itself does nothing there and says so, once."""
     now = _screen_clock(monkeypatch, reaction=0.5)
     coord = coordinator()
     async with AsyncExitStack() as stack:
@@ -122,11 +129,13 @@ async def test_an_enter_typed_after_the_vote_does_not_close_its_reveal(monkeypat
         await settle(pa)
         assert phase_of(session)[1] == turn + 1
         assert isinstance(ana.screen, RecapScreen) and ana.screen.held
-        now[0] += 0.4
-        await pa.press("enter")  # meant for the vote, 0.4 s later: it does not close what nobody read yet
-        await settle(pa)
-        assert isinstance(ana.screen, RecapScreen), "an Enter typed for the vote closed the reveal"
-        assert any(MOVED_ON in str(n) for n in notes(ana))
+        for key in typed:
+            now[0] += 0.4 / len(typed)
+            await pa.press(key)  # meant for the table, within 0.4 s: it does not act on what nobody read yet
+            await settle(pa)
+        assert isinstance(ana.screen, RecapScreen), "a key typed for the vote closed the reveal"
+        said = notes(ana)
+        assert said and said[-1] == words.key_dropped(typed[0]), said
         now[0] += 0.2
         await pa.press("enter")  # read: Enter moves on
         await settle(pa)

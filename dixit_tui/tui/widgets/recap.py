@@ -290,6 +290,7 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
         self.final = final
         self.guard = guard
         self._opened = clock()
+        self._told = False  # a key typed before it could be seen was said to do nothing (see on_key)
         self._read_at: float | None = None
         self.moved_on = False  # the table's hold ended while you read it: it stays open, opened by hand
         self._next_turn: int | None = None  # ... the turn the table moved on to
@@ -351,7 +352,7 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
         guard: float = 0.0,
     ) -> None:
         """Show another turn's recap in this screen (cheaper than closing it and opening a new one)."""
-        self.held, self.final, self.guard, self._opened = held, final, guard, clock()
+        self.held, self.final, self.guard, self._opened, self._told = held, final, guard, clock(), False
         self._read_at, self.moved_on, self._next_turn = None, False, None
         self._keep(reveal, names, mode, teams, you)
         if not self.query("#recap-body"):  # not composed yet (compose draws what was kept) or already closed
@@ -404,11 +405,15 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
         # Runs before the bindings (checked when the key has bubbled up to the app), as ConfirmScreen's guard.
         if event.key in SCROLL_KEYS:
             self.read_now()  # (scrolled or not: at its end, a Down still says you are reading)
-        if event.key in CLOSING_KEYS and not self.ready:
-            event.stop()  # typed before the reveal could be seen: it does not close it, and says so
+        elif not self.ready:
+            # Typed before the reveal could be seen (meant for the table: Enter, or the c and the letters of a chat
+            # line): it does nothing here, and says so, once (the letters of a line were dropped without a word).
+            event.stop()
             event.prevent_default()
-            self.app.bell()
-            self.notify(key_dropped(event.key), severity="warning", markup=False)
+            if not self._told:
+                self._told = True
+                self.app.bell()
+                self.notify(key_dropped(event.key), severity="warning", markup=False)
 
     def action_next(self) -> None:
         self.action_close()
