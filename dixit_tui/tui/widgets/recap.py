@@ -380,7 +380,8 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
 
     @property
     def ready(self) -> bool:
-        """May a key close it now: `guard` seconds since it opened."""
+        """May a key close it now: `guard` seconds since it opened, and since the last key typed before it could be seen
+        (keys that keep coming without a pause are typed blind: see `on_key`)."""
         return self.guard <= 0 or clock() - self._opened >= self.guard
 
     @property
@@ -407,9 +408,13 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
             self.read_now()  # (scrolled or not: at its end, a Down still says you are reading)
         elif not self.ready:
             # Typed before the reveal could be seen (meant for the table: Enter, or the c and the letters of a chat
-            # line): it does nothing here, and says so, once (the letters of a line were dropped without a word).
+            # line): it does nothing here, and says so, once (the letters of a line were dropped without a word). The
+            # guard runs again from it: keys coming on without a pause are typed blind (playtest: "c yes" 0.3 s apart,
+            # its Space, 0.6 s after the recap opened, closed it unread).
             event.stop()
             event.prevent_default()
+            self._opened = clock()
+            self.set_timer(self.guard + 0.01, self.refresh_bindings)  # (its keys shown working from then on)
             if not self._told:
                 self._told = True
                 self.app.bell()
