@@ -223,20 +223,30 @@ async def _held_recap(stack: AsyncExitStack, coord: Coordinator) -> tuple[DixitA
     raise AssertionError("ana's held reveal never came")
 
 
-@pytest.mark.parametrize("by", ["down", "wheel"])
+@pytest.mark.parametrize("by", ["down", "wheel", "typing"])
 async def test_a_held_recap_being_read_stays_open_when_the_table_moves_on(
     monkeypatch: pytest.MonkeyPatch, by: str
 ) -> None:
     """Playtest (80x24, 8 cards): the recap did not fit; ana scrolled it with Down every 0.5 s and it still closed
     under her at the hold's end. Scrolled within READING seconds, it stays open as a recap opened with r: "Close
-    (Enter)", a line says the table moved on, the table beneath is on the next turn; Enter closes it."""
-    now = _screen_clock(monkeypatch)
+    (Enter)", a line says the table moved on, the table beneath is on the next turn; Enter closes it. So does one
+    typed at blind (playtest, OpenSSH: "c who was it then" 0.4 s apart, right behind the vote that opened it: the
+    hold ended meanwhile, the recap closed under her, and the t of "it" opened the table's transcript)."""
+    now = _screen_clock(monkeypatch, reaction=0.5)
     coord = coordinator()
     async with AsyncExitStack() as stack:
         ana, pa, clock, code = await _held_recap(stack, coord)
         turn = phase_of(session_of(ana))[1]
-        now[0] += 2.0
-        if by == "down":
+        if by == "typing":
+            for key in ("c", "i", "t", "space", "t"):  # each within REACTION of the one before: typed blind
+                now[0] += 0.4
+                await pa.press(key)
+                await settle(pa)
+        else:
+            now[0] += 2.0
+        if by == "typing":
+            pass
+        elif by == "down":
             await pa.press("down")  # reading: scrolls the recap
         else:  # the mouse wheel turned over the recap, as a terminal sends it
             region = ana.screen.query_one("#recap-scroll").region
@@ -259,6 +269,8 @@ async def test_a_held_recap_being_read_stays_open_when_the_table_moves_on(
         await pa.press("enter")
         await settle(pa)
         assert ana.screen is table, "Enter did not close the recap"
+        ana.clear_notifications()  # (the notice that the c did nothing, typing: it covers the top bar)
+        await settle(pa)
         shown = screen_text(ana)
         hand = session_of(ana).view().game.hand  # type: ignore[union-attr]
         assert f"turn {turn} " in shown.splitlines()[0] and table.query_one(CardList).display, shown

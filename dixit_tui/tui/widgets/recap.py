@@ -410,10 +410,12 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
             # Typed before the reveal could be seen (meant for the table: Enter, or the c and the letters of a chat
             # line): it does nothing here, and says so, once (the letters of a line were dropped without a word). The
             # guard runs again from it: keys coming on without a pause are typed blind (playtest: "c yes" 0.3 s apart,
-            # its Space, 0.6 s after the recap opened, closed it unread).
+            # its Space, 0.6 s after the recap opened, closed it unread). And it counts as reading: a held recap does
+            # not close under keys typed blind as its hold ends (the rest of the line then acted on the table).
             event.stop()
             event.prevent_default()
             self._opened = clock()
+            self.read_now()
             self.set_timer(self.guard + 0.01, self.refresh_bindings)  # (its keys shown working from then on)
             if not self._told:
                 self._told = True
