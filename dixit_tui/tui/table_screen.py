@@ -193,8 +193,8 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
         self._shown: TableView | None = None  # the last view rendered
         self._reveal_held: int | None = None  # the turn whose held reveal opened by itself (once a turn)
         self._recap_waits = False  # ... a reveal came while you typed: it opens once you are done (`_typing_now`)
-        self._key_at: float | None = None  # when the last key came in at this screen (`clock`)
-        self._box_away: Widget | None = None  # where the keyboard was when the terminal lost the focus (`_keyboard_at`)
+        self._last_key: float | None = None  # when the last key came in at this screen (`clock`)
+        self._focus_seen: Widget | None = None  # where the keyboard last went while the terminal had the focus
         game = view.game  # the last turn this screen showed in its vote (its reveal is news here)
         self._voting_seen: int | None = game.turn if game is not None and game.phase == Phase.VOTE else None
         self._typing_told: float | None = None  # when the table was last told you are writing a clue
@@ -287,7 +287,7 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
         before its turn (`typed_for`) acts on nothing (the rest of a chat line must not mark cards), nor does an
         Enter, Space or Esc within `REACTION` seconds of a held recap closing by itself (`TypedAtRecap`)."""
         if arriving:
-            self._key_at = clock()  # (see `_typing_now`)
+            self._last_key = clock()  # (see `_typing_now`)
         if isinstance(typed_for, TypedAtRecap):
             self._dropping_recap = typed_for.closes
             return RECAP_CLOSED
@@ -687,7 +687,7 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
         """Where your keyboard is: the focused widget, or, while the terminal has lost the focus (Textual then takes
         it out of every widget, and puts it back as the terminal reports it is back), the one it was in: a focus-out
         report is not you leaving a text box."""
-        return self.focused if self.app.app_focus else self._box_away
+        return self.focused if self.app.app_focus else self._focus_seen
 
     def _typing_in(self) -> Input | None:
         """The text box you are typing in (focused, not empty, on screen), if any."""
@@ -821,7 +821,7 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
     def _typed_in_box_now(self) -> bool:
         """Whether the keyboard is in a text box (while this terminal has the focus: Textual takes it out of the box
         as the terminal reports it lost it, and puts it back as it is back), with a key typed within `TYPING_PAUSE`."""
-        at = self._key_at
+        at = self._last_key
         return isinstance(self._keyboard_at(), Input) and at is not None and clock() - at < TYPING_PAUSE
 
     def _box_left(self) -> None:
@@ -1218,17 +1218,17 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
             # spectator's (its picture is theirs: `cast_state`). Its first resume, as it opens, keeps the phase's.
             self.set_focus(self._focus_kept)
 
-    def on_descendant_focus(self) -> None:
-        self._box_away = None
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._focus_seen = event.widget  # (kept as Textual takes the focus away with the terminal's: `_keyboard_at`)
         if self.game is not None:
             self._render_status()  # "press Enter to type it", "type your clue", "your text is kept"
             self._render_hand_note()  # "type your clue below" only while the box has the keyboard
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         if not self.app.app_focus:  # the terminal lost the focus (a focus-out report): you did not leave the box
-            self._box_away = event.widget
             return
-        self._box_away = None
+        if self._focus_seen is event.widget:
+            self._focus_seen = None
         if self.game is not None:
             self._render_status()
             self._render_hand_note()
