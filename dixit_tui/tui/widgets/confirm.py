@@ -17,6 +17,7 @@ from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from dixit_tui.tui.same_size_resize import SameSizeResize
+from dixit_tui.tui.widgets.hanging_text import HangingText
 from dixit_tui.tui.widgets.keybar import KeyBar
 
 clock: Callable[[], float] = time.monotonic
@@ -122,7 +123,7 @@ class ConfirmScreen(SameSizeResize, ModalScreen[bool | None]):
         with Vertical():
             yield Static(Content(self.title_text), classes="modal-title", markup=False)
             with VerticalScroll():
-                yield Static(self.body, id="confirm-body", markup=False)
+                yield HangingText(self.body, id="confirm-body")  # (a card's text wraps under its text)
             with Horizontal():
                 yield Button(Content(self.yes_label), id="yes", variant="primary")
                 yield Button(Content(self.no_label), id="no")
