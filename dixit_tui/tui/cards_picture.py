@@ -22,6 +22,7 @@ from dixit_tui.tui.text_row import text_row
 GUTTER = 5  # "▶ 12 " before the text
 RIGHT = 1  # a blank cell after the text
 NOTE_ROWS = 3  # a note takes at most this many rows
+NOTE_MARGIN = 1  # blank cells on each side of a note
 OTHERS = 2  # the card under the cursor leaves room for this many other cards' lines (when there are that many)
 
 
@@ -115,17 +116,18 @@ _NOTES: dict[tuple[object, ...], tuple[Content, ...]] = {}
 NOTES_MAX = 1024
 
 
-def note_lines(note: Content | None, width: int, framed: bool = True) -> tuple[Content, ...]:
-    """A note wrapped to the list's width, at most `NOTE_ROWS` rows (the last cut with "…"), a cell of margin left
-    (and right without a frame). Kept by text and styles (Content's `==` compares no styles): asked at each update."""
+def note_lines(note: Content | None, width: int) -> tuple[Content, ...]:
+    """A note wrapped to the list's width, at most `NOTE_ROWS` rows (the last cut with "…"), a cell of margin on each
+    side (in the frame at 80x24 a note's last word touched the right border). Kept by text and styles (Content's `==`
+    compares no styles): asked at each update."""
     if note is None:
         return ()
-    key = (note.plain, tuple(note.spans), width, framed)
+    key = (note.plain, tuple(note.spans), width)
     found = _NOTES.get(key)
     if found is None:
         if len(_NOTES) >= NOTES_MAX:
             _NOTES.clear()
-        wide = max(1, width - 1 - (not framed))
+        wide = max(1, width - 2 * NOTE_MARGIN)
         wrapped = note.wrap(wide)
         if len(wrapped) > NOTE_ROWS:  # the rest on the last row, cut with "…" (it was dropped without a mark)
             last = Content.assemble(wrapped[NOTE_ROWS - 1], " ", *wrapped[NOTE_ROWS:]).truncate(wide, ellipsis=True)
@@ -174,8 +176,8 @@ def _draw(
     height: int,
     styles: CardStyles,
 ) -> list[Line]:
-    noted = note_lines(note, width, bool(items))
-    note_rows = [text_row(line, width, styles.note, None, 1, not items) for line in noted]
+    noted = note_lines(note, width)
+    note_rows = [text_row(line, width, styles.note, None, NOTE_MARGIN, NOTE_MARGIN) for line in noted]
     if not items:  # (a spectator's hand: the note alone, at the top)
         return note_rows
     room = max(0, height - len(noted))

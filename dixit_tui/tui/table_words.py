@@ -433,11 +433,19 @@ def hand_note(view: TableView, choices: Choices) -> Words | None:
         return _w(f"Card {number} chosen: type your clue below and press Enter (Esc: back to the table).")
     if game.phase == Phase.SUBMIT and game.submit_count:
         count = game.submit_count
-        marked = ", ".join(str(hand_number(game, c)) for c in choices.marked) or "none"
         if count == 1:
             return _w("Enter gives a card; you confirm, then it is final.")
+        # which cards you marked, said as such ("marked: 2" read as a count of marks)
+        numbers = [str(hand_number(game, c)) for c in choices.marked]
+        if not numbers:
+            marked = "none marked yet"
+        elif len(numbers) == 1:
+            marked = f"card {numbers[0]} is marked"
+        else:
+            marked = f"cards {', '.join(numbers[:-1])} and {numbers[-1]} are marked"
         return _w(
-            f"Enter marks or unmarks a card (marked: {marked}); at {count} marked you confirm, then they are final."
+            f"Enter marks or unmarks a card to give ({marked}); once {count} cards are marked you confirm, "
+            "then they are final."
         )
     return None
 

@@ -215,8 +215,15 @@ async def test_three_players_give_two_cards_and_mark_them() -> None:
     assert say(other) == "Choose 2 cards that fit the clue (Enter), then confirm."
     first = game.hand[2].card
     note = words.hand_note(view, Choices(marked=(first,)))
-    assert note is not None
-    assert note.plain == "Enter marks or unmarks a card (marked: 3); at 2 marked you confirm, then they are final."
+    assert note is not None  # which card is marked, and for what ("(marked: 3)" read as a count of marks)
+    assert note.plain == (
+        "Enter marks or unmarks a card to give (card 3 is marked); once 2 cards are marked you confirm, "
+        "then they are final."
+    )
+    none = plain(words.hand_note(view, Choices()))
+    assert none.startswith("Enter marks or unmarks a card to give (none marked yet);")
+    both = plain(words.hand_note(view, Choices(marked=(first, game.hand[0].card))))
+    assert "(cards 3 and 1 are marked)" in both
     assert words.hand_tags(game, first, None, (first,)) == ("✓ marked 1/2",)
     assert words.submit_question(game, [c.card for c in game.hand[:2]]).title == "Give these cards?"
     assert say(teller).startswith("Your card is in. Waiting for two cards each from ")

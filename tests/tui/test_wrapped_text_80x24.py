@@ -1,5 +1,6 @@
 """Text that wraps at 80x24, read on the screen as a player sees it (the scenes of the 80x24 snapshots): a card's text
-that wraps in the transcript or in "Give these cards?" lines up under the text, not at the left edge."""
+that wraps in the transcript or in "Give these cards?" lines up under the text, not at the left edge; a note in the
+framed hand keeps a blank cell before the frame."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from textual.widget import Widget
 
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.widgets.confirm import ConfirmScreen
+from dixit_tui.tui.widgets.main_view import MainView
 from dixit_tui.tui.widgets.transcript import TranscriptScreen
 from tests.tui import scenes_80x24 as scenes
 from tests.tui.fixtures import make_app, screen_text, settle, steady
@@ -66,3 +68,19 @@ async def test_a_cards_wrapped_text_hangs_under_its_text_in_give_these_cards() -
         assert wrapped, rows  # (cards 2 and 3 of this seed's hand are longer than a row)
         for lead, row in wrapped:
             assert row.startswith(" " * len(lead)) and row[len(lead)] != " ", (lead, row, rows)
+
+
+async def test_the_note_in_the_framed_hand_keeps_a_blank_cell_before_the_frame() -> None:
+    for keys in ((), ("enter",)):  # no card marked, then one
+        app = make_app()
+        async with app.run_test(size=scenes.SIZE) as pilot:
+            await scenes.SCENARIOS["standard-submit"](pilot)
+            await pilot.press(*keys)
+            await settle(pilot)
+            await steady(pilot)
+            hand = app.screen.query_one(MainView)
+            assert hand.note is not None
+            rows = rows_in(app, hand)
+            assert hand.note.plain.split()[0] in "".join(rows)
+            touching = [row for row in rows if row[-1:] != " "]
+            assert not touching, rows

@@ -192,7 +192,7 @@ class CardList(PictureView):
         return styles
 
     def _room(self) -> int:
-        return max(0, self.size.height - len(note_lines(self.note, self.size.width, bool(self.items))))
+        return max(0, self.size.height - len(note_lines(self.note, self.size.width)))
 
     def _draw(self, *, quiet: bool = False) -> None:
         width, height = self.size
@@ -221,7 +221,7 @@ class CardList(PictureView):
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The note's rows when there are no cards (`-bare`: its height is auto); else its room decides."""
-        return len(note_lines(self.note, width, False)) if self.BARE and not self.items else container.height
+        return len(note_lines(self.note, width)) if self.BARE and not self.items else container.height
 
     # --- keys and mouse ----------------------------------------------------------------------------------------
 
@@ -451,7 +451,7 @@ class Board(CardList):
     def _arrow(self, dial: VoteDial) -> bool:
         """The arrow under the dial's pointer takes a row only where every card still fits whole."""
         width, height = self.size
-        noted = len(note_lines(self.note, width, bool(self.items)))
+        noted = len(note_lines(self.note, width))
         return fits_whole(self.items, width, height - noted - dial_drawing.dial_height(dial.look, True))
 
     def _dial_rows(self) -> int:
