@@ -19,6 +19,7 @@ from dixit_tui.tui import table_words as words
 from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.widgets import recap
 from dixit_tui.tui.widgets.cards import CardList
+from dixit_tui.tui.widgets.keybar import KeyBar
 from dixit_tui.tui.widgets.recap import RecapScreen
 from tests.e2e.clock import DrivenClock, drive_clock, reveal_out
 from tests.tui.apps import SIZE, notes, open_apps, session_of, table_of
@@ -62,6 +63,10 @@ async def test_the_last_turns_reveal_shows_before_the_final_standings() -> None:
         assert view is not None and view.game is not None and view.game.last_reveal is not None
         assert screen.reveal.turn == view.game.last_reveal.turn == view.game.turn
         assert screen.final and view.reveal_until is None  # no hold: agents and bots went on to the standings
+        # the key bar says what Enter does, as the button does (it said "⏎ Close" beside "Final standings (Enter)")
+        assert str(screen.query_one("#recap-close", Button).label) == "Final standings (Enter)"
+        bar = str(screen.query_one(KeyBar).render())
+        assert "⏎ Final standings" in bar and "Close" not in bar and "Next" not in bar, bar
         await pa.press("enter")
         await settle(pa)
         assert not isinstance(ana.screen, RecapScreen)

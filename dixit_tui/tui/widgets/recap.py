@@ -271,6 +271,7 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,escape", "next", "Next turn", priority=True),  # the held reveal (see `check_action`)
         Binding("enter,escape", "close", "Close", priority=True),
+        Binding("enter,escape", "standings", "Final standings", priority=True),  # the last turn's: as its button says
     ]
 
     def __init__(
@@ -369,13 +370,16 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
         scroll.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A held reveal says "Next turn" (Enter or Space); a recap opened with r says "Close"."""
-        if action in ("next", "close") and not self.ready:
+        """A held reveal says "Next turn" (Enter or Space); a recap opened with r says "Close"; the game's last turn's
+        says "Final standings" (the key bar says what its button says)."""
+        if action in ("next", "close", "standings") and not self.ready:
             return None  # shown dimmed until ready: the key goes on to `on_key`, which says why it did nothing
         if action == "next":
-            return self.held
+            return self.held and not self.final
         if action == "close":
-            return not self.held
+            return not self.held and not self.final
+        if action == "standings":
+            return self.final
         return True
 
     @property
@@ -423,6 +427,9 @@ class RecapScreen(SameSizeResize, ModalScreen[None]):
                 self.notify(key_dropped(event.key), severity="warning", markup=False)
 
     def action_next(self) -> None:
+        self.action_close()
+
+    def action_standings(self) -> None:
         self.action_close()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
