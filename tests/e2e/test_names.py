@@ -15,11 +15,11 @@ import pytest
 
 from dixit_tui.coordinator import Identity
 from dixit_tui.ssh import usernames
-from tests.e2e.harness import HOST, TIMEOUT
+from tests.e2e.harness import HOST
 from tests.e2e.openssh import SSH, Tmux, needs_ssh, needs_tmux, run, ssh_options
 from tests.e2e.servers import dixit_server
 from tests.e2e.shared_servers import two_workers_wanted
-from tests.e2e.tui_driver import footer, lobby_keys, open_lobby, press, text, wait_text
+from tests.e2e.tui_driver import lobby_keys, open_lobby, press, text, wait_footer, wait_text
 from tests.tui.fixtures import Recorder, options
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90)]
@@ -86,8 +86,8 @@ async def test_a_name_taken_in_another_case_names_the_one_at_the_table(tmp_path:
         try:
             await lobby_keys(client)
             await press(client, "j")
-            # the code field has the focus (the list's "⏎ Join" leaves the key bar): "Join" was on the screen before j
-            await client.wait_until(lambda: "⏎ Join" not in footer(client), TIMEOUT, "the code field to get the focus")
+            # the code field has the focus (its key bar): "Join" was on the screen before j
+            await wait_footer(client, "esc Back to the list")
             await press(client, code, "enter")
             await wait_text(client, "Pick another name", "already called gus (GUS counts")
         finally:

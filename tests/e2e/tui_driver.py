@@ -283,7 +283,7 @@ async def join_by_code(client: PtyClient, code: str) -> None:
     """From the lobby: j, the code, Enter; waits for the table screen."""
     await lobby_keys(client)
     await press(client, "j")
-    await client.wait_until(lambda: "⏎ Join" not in footer(client), TIMEOUT, "the code field to get the focus")
+    await wait_footer(client, "esc Back to the list")  # the code field has the focus (its key bar)
     await press(client, code, "enter")
     await wait_text(client, f"Dixit · table {code}")
 

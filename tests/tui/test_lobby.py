@@ -16,6 +16,7 @@ from dixit_tui.tui.app import DixitApp
 from dixit_tui.tui.create import Choice, CreateScreen, Tick
 from dixit_tui.tui.lobby import EMPTY_TEXT, LobbyScreen, NamePrompt, ReconnectPrompt, TableList, shell_hint
 from dixit_tui.tui.table_screen import TableScreen
+from dixit_tui.tui.widgets.keybar import KeyBar
 from tests.tui.fixtures import EVERY_CHANGE, screen_text
 from tests.tui.lobby_pilot import SIZE, errors, hint_of, open_create, settle
 
@@ -448,6 +449,26 @@ async def test_a_table_whose_game_is_over_says_so_when_a_seat_is_asked_for() -> 
         await late.join(view.code, name="cara")
 
 
+async def test_the_code_boxes_key_bar_shows_the_keys_the_box_takes() -> None:
+    """In the reconnect box (r) and the join box (j) the key bar said only "f1 Help": Textual's input shows no key of
+    its own and hides the lobby's letters. It says what Enter does there and that Esc goes back to the list."""
+    app = DixitApp(coordinator(), Identity("cara"))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        for key, enter in (("r", "⏎ Reconnect"), ("j", "⏎ Join")):
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.focused, Input)
+            bar = str(app.screen.query_one(KeyBar).render())
+            assert bar.split() == [*enter.split(), "esc", "Back", "to", "the", "list", "f1", "Help"], bar
+            await pilot.press("enter")  # (an empty box: it says what to type)
+            await settle(pilot)
+            assert notes(app)[-1].startswith("Type ")
+            await pilot.press("escape")
+            await settle(pilot)
+            assert app.focused is lobby_of(app).query_one("#tables")
+
+
 async def test_wrong_reconnect_code_explains() -> None:
     app = DixitApp(coordinator(), Identity("cara"))
     async with app.run_test(size=SIZE) as pilot:
@@ -647,4 +668,4 @@ async def test_the_lobby_is_a_handful_of_widgets() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             widgets = [type(widget).__name__ for widget in lobby_of(app).walk_children()]
-            assert sorted(widgets) == ["CodeBoxes", "Input", "Input", "KeyBar", "Static", "TableList"]
+            assert sorted(widgets) == ["CodeBoxes", "JoinBox", "KeyBar", "ReconnectBox", "Static", "TableList"]

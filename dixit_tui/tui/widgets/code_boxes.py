@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Input
@@ -19,6 +20,21 @@ blank cells; each box starts a cell after its label (the margins in lobby.tcss).
 BOX_ROWS = 3  # a text box's height: the labels sit on its middle row
 
 
+class CodeBox(Input):
+    """A code box of the lobby. Its key bar says what Enter does there and that Esc goes back to the list: Textual's
+    Input shows no key of its own and hides the lobby's letters, so the bar said only "f1 Help"."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "screen.focus_list", "Back to the list")]
+
+
+class JoinBox(CodeBox):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "submit", "Join")]
+
+
+class ReconnectBox(CodeBox):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "submit", "Reconnect")]
+
+
 class CodeBoxes(Widget):
     COMPONENT_CLASSES: ClassVar[set[str]] = {"code-boxes--note"}
 
@@ -28,8 +44,8 @@ class CodeBoxes(Widget):
         self.note = note  # a line under the hint (for a player with no SSH key), or none
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="K7QF", max_length=12, id="join-code", classes="code-input")
-        yield Input(placeholder="ABC-DEF-GHJ-KMN", max_length=24, id="reconnect-code", classes="code-input")
+        yield JoinBox(placeholder="K7QF", max_length=12, id="join-code", classes="code-input")
+        yield ReconnectBox(placeholder="ABC-DEF-GHJ-KMN", max_length=24, id="reconnect-code", classes="code-input")
 
     def show_hint(self, hint: Content) -> None:
         """The lines under the boxes: `hint`, then the note, if any (each wrapped at the width)."""

@@ -26,6 +26,7 @@ _DIM = Style(dim=True)
 # Shorter descriptions for a narrow terminal (80 columns must show every key of every role and phase).
 SHORT: dict[str, str] = {
     "Add a bot": "Bot",
+    "Back to the list": "Back",
     "Back to the table": "Back",
     "Back to green": "Back",
     "Choose card": "Choose",
