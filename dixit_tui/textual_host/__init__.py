@@ -32,9 +32,10 @@ Speed, kept while the measurement says it matters (tests/tui/patch_cost.py, Pyth
 - `styled_lines.py`: the styled lines a widget draws, made once for every session showing them: a join +18%, opening
   the lobby +19%, a move +18%, a phase change +16%.
 - `row_compositor.py`: the table screen's compositor, a row the terminal shows already not sent again (without it a
-  new table screen is sent twice and a phase change sends rows it did not change), and `LaidOutOnce`, one layout for a
-  virtual size (the game's start laid out twice without it). An update draws only the rows that changed by public
-  means: the widgets keep their lines (`tui/widgets/kept_lines.py`).
+  new table screen is sent twice and a phase change sends rows it did not change), each row sent made once per
+  process for every screen of a size that sends it, and `LaidOutOnce`, one layout for a virtual size (the game's start
+  laid out twice without it). An update draws only the rows that changed by public means: the widgets keep their
+  lines, and take the rows another session drew from the same shared strips (`tui/widgets/kept_lines.py`).
 - `screen_mount.py`: the app's `_get_screen` (overriding Textual's): a new screen is not laid out and drawn a second
   time once mounted: a join +3.9%, opening the lobby +4.0%, and the whole screen sent twice (test_first_layout.py).
 - `quiet_focus.py`: the table screen's `focused` (overriding Textual's): the focus moves without repainting the whole

@@ -99,7 +99,8 @@ INTERNALS: tuple[Internal, ...] = (
     Internal(
         "textual/_compositor.py",
         "ChopsUpdate.__init__",
-        "read and made: a partial update's chops, spans and chop ends (the spans of rows shown already left out)",
+        "read and made: a partial update's chops, spans and chop ends (the spans of rows shown already left out; "
+        "each row sent as one chop, shared by the screens that send it)",
         "dixit_tui/textual_host/row_compositor.py",
         "15a3cd9221702a5a",
     ),

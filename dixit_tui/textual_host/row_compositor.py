@@ -13,11 +13,24 @@ Which rows an update draws is Textual's: its own partial update, over the union 
 asks the widgets for are kept by the widgets themselves (`tui/widgets/kept_lines.py`: a widget not refreshed gives its
 lines as kept, one refreshed for some rows draws those rows only).
 
+The rows sent are shared process-wide (`_SharedRow`): the spectators of a table at one terminal size draw each row from
+the very same strips at the same cuts (the widgets' lines are shared: `KeptLines`, `styled_lines`, the pictures, the
+colour filter, `Strip.divide`'s cache), so a row is looked up by its place, its cuts, the strips of its chops and the
+spans of it sent. The first screen that sends it works out the text and styles of its chops (for the rows shown
+already) and the row as sent: the pieces Textual's `ChopsUpdate` sends for its spans, as one chop, that piece's strip
+when it is one, else one strip of them all (`_RowStrip`: its text as sent is the pieces' texts as sent, with a cursor
+move where a piece does not start where the last one ended, once per colour system). The other screens find both:
+their update sends each row as that one strip, not each chop of it cut, moved to and looked up again at every screen.
+The terminal shows the same cells as with Textual's chops.
+
 Measured (tests/tui/patch_cost.py --off compositor.shown_rows, Python calls of a join / the lobby / a move / a phase
 change; issue 23, 2026-12-07): -0.6% / 0 / -3.1% / -3.1%, but without it a new table screen is sent twice
 (tests/tui/test_join_work.py) and a phase change sends rows it did not change (tests/tui/test_render_cost.py,
 test_phase_cost.py): kept. The compositor that drew only the bands of changed rows, skipped the widgets hidden behind
 others and looked rows up process-wide went, with five Textual internals (the widgets' kept lines do that work now).
+The rows shared again (2026-12-07 evening, tests/tui/spectator_calls.py: Python calls at a table of N spectators of one
+size, each update's output made as a driver's app makes it): a move / a phase change with 6 spectators -2.2% / -1.4%
+against the rows not shared, with 1 spectator -0.3% / +0.8% (tests/tui/test_shared_row_output.py counts them).
 
 It relies on Textual's `Compositor` (pinned below 9 in pyproject): a full update is a `LayoutUpdate` of each row's
 chops (`strips`), cut at `cuts`; a partial update is a `ChopsUpdate` of each row's chops, the spans sent and each row's
@@ -26,20 +39,23 @@ chop ends, shown by the screen's app unless it is batching updates (then the upd
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.control import Control
+from rich.segment import Segment
 from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 from textual.geometry import Size
+from textual.strip import Strip
 from textual.widget import Widget
 
 from dixit_tui.textual_host.process_caches import forget_with_shared
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
+    from rich.console import Console, RenderableType
     from textual.screen import Screen
-    from textual.strip import Strip
 
 RowKey = tuple[tuple[str, Style | None], ...]
 ShownRow = dict[int, tuple[int, RowKey]]
@@ -124,6 +140,106 @@ def _shown_already(
     return False
 
 
+SHARED_ROWS = 4096
+"""Rows of partial updates kept process-wide (`_SharedRow`: a row as sent, by its place, cuts, strips and spans)."""
+
+_NO_CHOPS: Mapping[int, Strip | None] = {}
+RESET = "\x1b[0m"
+_LEADING_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class _RowStrip(Strip):
+    """A row as sent (`pieces`: each piece Textual's `ChopsUpdate` sends of it, where it starts), as one strip: its
+    segments are the pieces', with a cursor move (a control segment) before a piece that does not start where the
+    last one ended; its text as sent is the pieces' texts as sent (each kept per colour system: `Strip.render`),
+    joined once per colour system."""
+
+    __slots__ = ("pieces", "texts", "y")
+
+    def __init__(self, y: int, pieces: list[tuple[int, Strip]]) -> None:
+        segments: list[Segment] = []
+        cursor = pieces[0][0]
+        for x, strip in pieces:
+            if x != cursor:
+                segments.append(Control.move_to(x, y).segment)
+            segments.extend(strip)
+            cursor = x + strip.cell_length
+        super().__init__(segments, sum(strip.cell_length for _, strip in pieces))
+        self.y = y
+        self.pieces = pieces
+        self.texts: dict[str | None, str] = {}
+
+    def render(self, console: Console) -> str:
+        system = console.color_system
+        text = self.texts.get(system)
+        if text is None:
+            parts: list[str] = []
+            cursor = self.pieces[0][0]
+            for x, strip in self.pieces:
+                piece = strip.render(console)
+                if x != cursor:
+                    parts.append(Control.move_to(x, self.y).segment.text)
+                elif parts and parts[-1].endswith(RESET) and _LEADING_SGR.match(piece):
+                    parts[-1] = parts[-1][: -len(RESET)]  # (one sequence resets and sets the next piece's style)
+                    piece = "\x1b[0;" + piece[2:]
+                parts.append(piece)
+                cursor = x + strip.cell_length
+            text = self.texts[system] = "".join(parts)
+        return text
+
+
+class _SharedRow:
+    """One row of a partial update as Textual drew it (`chops`: the strip drawn in each of its cuts; kept, so that the
+    ids in its key stay theirs) and sends it (the spans of it): `cuts`, the row's cuts; `keys`, the text and styles of
+    each chop (`_shown_already`); `sent` and `ends`, the row's chops and chop ends in the update: the row as sent, one
+    strip (`_RowStrip`) sent whole (none when nothing is drawn there)."""
+
+    __slots__ = ("chops", "cuts", "ends", "keys", "sent")
+
+    sent: Mapping[int, Strip | None]
+    ends: list[int]
+
+    def __init__(
+        self, y: int, chops: Mapping[int, Strip | None], ends: Sequence[int], spans: Sequence[tuple[int, int]]
+    ) -> None:
+        self.chops = chops
+        self.cuts = [*chops, ends[-1]]
+        self.keys = _chop_keys(chops.values())
+        pieces: list[tuple[int, Strip]] = []
+        for x1, x2 in spans:  # (Textual's `ChopsUpdate.render_segments`, for one row)
+            for end, (x, strip) in zip(ends, chops.items(), strict=False):
+                if strip is None or x > x2 or end <= x1:
+                    continue
+                if not (x2 > x >= x1 and end <= x2):
+                    strip = strip.crop(0, min(end, x2) - x)
+                if strip.cell_length:  # (else a cursor move and nothing drawn)
+                    pieces.append((x, strip))
+        if not pieces:
+            self.sent, self.ends = _NO_CHOPS, []
+            return
+        start = pieces[0][0]
+        # (one piece: that strip, its text as sent kept already; several: the row as one strip)
+        self.sent = {start: pieces[0][1] if len(pieces) == 1 else _RowStrip(y, pieces)}
+        self.ends = [start + 1]
+
+
+_rows: dict[tuple[object, ...], _SharedRow] = forget_with_shared({})
+
+
+def _shared_row(
+    y: int, chops: Mapping[int, Strip | None], ends: Sequence[int], spans: list[tuple[int, int]]
+) -> _SharedRow:
+    """Row `y` drawn as `chops` (cut at their keys, the last ending at `ends[-1]`) and sent for `spans`, made once per
+    process."""
+    key = (y, tuple(chops), tuple(map(id, chops.values())), ends[-1], tuple(spans))
+    row = _rows.get(key)
+    if row is None:
+        if len(_rows) >= SHARED_ROWS:
+            _rows.clear()
+        row = _rows[key] = _SharedRow(y, chops, ends, spans)
+    return row
+
+
 class RowCompositor(Compositor):
     def __init__(self) -> None:
         super().__init__()
@@ -179,16 +295,17 @@ class RowCompositor(Compositor):
         for y, x1, x2 in spans:
             row_spans.setdefault(y, []).append((x1, x2))
         chops, chop_ends = update.chops, update.chop_ends
-        same: set[int] = set()
-        for y, sent in row_spans.items():
-            row = chops[y]
-            row_cuts = [*row, chop_ends[y][-1]]
-            if _shown_already(shown_rows.setdefault(y, {}), row_cuts, _chop_keys(row.values()), sent):
-                same.add(y)  # the terminal shows what this row's spans would send already
-        if not same:
-            return update
-        spans = [span for span in spans if span[0] not in same]
-        return ChopsUpdate(chops, spans, chop_ends) if spans else None
+        sent_chops: list[Mapping[int, Strip | None]] = list(chops)
+        sent_ends = list(chop_ends)
+        sent_spans: list[tuple[int, int, int]] = []
+        for y, sent in row_spans.items():  # (in the order of the spans: by row)
+            row = _shared_row(y, chops[y], chop_ends[y], sent)
+            if _shown_already(shown_rows.setdefault(y, {}), row.cuts, row.keys, sent):
+                continue  # the terminal shows what this row's spans would send already
+            sent_chops[y], sent_ends[y] = row.sent, row.ends
+            start = row.ends[0] - 1 if row.ends else 0
+            sent_spans.append((y, start, start + 1))  # (the row as its one chop: one span of it)
+        return ChopsUpdate(sent_chops, sent_spans, sent_ends) if sent_spans else None
 
 
 class LaidOutOnce(Widget):

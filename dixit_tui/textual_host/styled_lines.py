@@ -275,6 +275,47 @@ def _way(widget: Widget, signature: tuple[Any, ...]) -> tuple[int, tuple[Any, ..
     return number, args
 
 
+Way = tuple[tuple[Any, ...], int, tuple[Any, ...]]
+"""A widget's way of drawing as `drawn_as` found it: its style signature, the way's number, `render_line`'s
+arguments."""
+
+_ahead: tuple[Widget, Way] | None = None
+"""The widget drawn now by `drawing` and its way, found before it was drawn (not worked out again)."""
+
+
+def drawn_as(widget: Widget) -> tuple[tuple[object, ...], Way] | None:
+    """What a widget's final lines are made of besides their rows and content lines, as one key: its way of drawing
+    (`_way`'s number: its styles, size, content size, backgrounds, border title and subtitle, the theme) and its line
+    filters (the terminal's colours; the objects themselves, held by the key); and that way, for `drawing`. None when
+    its lines are not made that way: a tint (Textual's own way), a blank widget, links styled on hover."""
+    if widget.BLANK or (widget.auto_links and widget.hover_style.link_id):
+        return None
+    signature = _style_signature(widget, widget.styles)
+    if signature is None:
+        return None
+    number, args = _way(widget, signature)
+    return (number, *widget.get_line_filters()), (signature, number, args)
+
+
+def drawing(widget: Widget, way: Way, draw: Callable[[], list[Strip]]) -> list[Strip]:
+    """`draw()`, the widget's Textual drawing (`Widget.render_lines`), its styled lines made the way `drawn_as` found
+    just before (a way is worked out from its styles, backgrounds, size and theme: not twice)."""
+    global _ahead
+    _ahead = (widget, way)
+    try:
+        return draw()
+    finally:
+        _ahead = None
+
+
+def shareable(strips: Sequence[Strip | None]) -> bool:
+    """Whether lines may be shown by other sessions: no hyperlink and no click action (their ids are per session)."""
+    for strip in strips:  # noqa: SIM110  # (a loop: cheaper than all() of a generator)
+        if strip is not None and not _storable(strip):
+            return False
+    return True
+
+
 def share_styled_lines() -> None:
     """Make every widget's StylesCache take its lines from the process-wide cache when it can. Idempotent."""
     global _installed
@@ -284,12 +325,16 @@ def share_styled_lines() -> None:
 
     @functools.wraps(render_widget)  # (Textual's own way: `inspect.unwrap(StylesCache.render_widget)`)
     def shared_render_widget(self: StylesCache, widget: Widget, crop: Region) -> list[Strip]:
-        styles = widget.styles
-        signature = _style_signature(widget, styles)
-        if signature is None:
-            return render_widget(self, widget, crop)
+        ahead = _ahead
+        if ahead is not None and ahead[0] is widget:  # (found by `drawn_as` just before: `drawing`)
+            signature, number, args = ahead[1]
+        else:
+            found = _style_signature(widget, widget.styles)
+            if found is None:
+                return render_widget(self, widget, crop)
+            signature = found
+            number, args = _way(widget, signature)
         self._simple_strip = None
-        number, args = _way(widget, signature)
         strips = _render(
             self,
             number,

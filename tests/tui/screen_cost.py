@@ -20,6 +20,7 @@ from tests.tui.fixtures import (
     default_move_pending,
     options,
     phase_of,
+    play_until,
     seat_many,
     settle,
 )
@@ -125,3 +126,14 @@ async def watched_table(
     await settle(*pilots)
     assert all(isinstance(app.screen, TableScreen) for app in apps)
     return [host, *others], apps, pilots
+
+
+async def watched_in_submit(
+    stack: AsyncExitStack,
+) -> tuple[list[PlayerSession], list[DixitApp], list[Pilot[Any]], list[PlayerSession]]:
+    """`watched_table` played on to its first submit phase, settled: its sessions, apps and pilots, and the sessions
+    whose card is awaited."""
+    sessions, apps, pilots = await watched_table(stack)
+    await play_until(sessions, lambda: phase_of(sessions[0])[2] == "submit")
+    await settle(*pilots)
+    return sessions, apps, pilots, [s for s in sessions if default_move_pending(s)]

@@ -26,7 +26,8 @@ from textual.widgets import Input, Label
 from dixit_tui.coordinator import ChatLine
 from dixit_tui.sanitize import CHAT_MAX
 from dixit_tui.textual_host.process_caches import shared_cache
-from dixit_tui.tui.widgets.kept_lines import KeptLines
+from dixit_tui.tui.widgets.kept_lines import KeptLines, RowsMadeOf
+from dixit_tui.tui.widgets.picture_view import blank
 from dixit_tui.tui.widgets.text_field import RoomLeft, TextField
 
 FEED_MAX = 400
@@ -179,7 +180,7 @@ class Feed(KeptLines, can_focus=False):
             if len(rows) + len(line) > height:
                 if not rows:
                     return line[-height:]
-                return [Strip.blank(width, style)] * (height - len(rows)) + rows
+                return [blank(width, style)] * (height - len(rows)) + rows  # (the same strips at every screen)
             rows[:0] = line
         return rows
 
@@ -244,6 +245,16 @@ class Feed(KeptLines, can_focus=False):
         super().notify_style_update()
         self._shown = None
 
+    def rows_made_of(self, y: int, height: int) -> RowsMadeOf | None:
+        """The rows shown there, and the text style of the blank rows below them (what `render_line` reads; None
+        while scrolled back: the last row counts the newer rows)."""
+        if self.back:
+            return None
+        rows = self.shown_rows()
+        count = len(rows)
+        read = (self._text_style(),) if y + height > count else ()  # (the blank rows below the feed's are in it)
+        return read, [rows[i] if 0 <= i < count else None for i in range(y, y + height)]
+
     def render_line(self, y: int) -> Strip:
         width = self.content_size.width
         rows = self.shown_rows()
@@ -253,7 +264,7 @@ class Feed(KeptLines, can_focus=False):
             return strip.crop_extend(0, width, self._text_style())
         if y < len(rows):
             return rows[y]
-        return Strip.blank(width, self._text_style())
+        return blank(width, self._text_style())
 
 
 class ChatBoxRow(Horizontal, KeptLines):

@@ -16,7 +16,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from dixit_tui.tui.picture import Picture
-from dixit_tui.tui.widgets.kept_lines import KeptLines, bands
+from dixit_tui.tui.widgets.kept_lines import KeptLines, RowsMadeOf, bands
 
 FITS = Size(0, 0)
 """The virtual size of a picture that fits its room (nothing to scroll)."""
@@ -101,6 +101,17 @@ class PictureView(ScrollView, KeptLines):
         ]
         for first, last in bands(rows):
             self.refresh(Region(0, first, width, last - first + 1))
+
+    def rows_made_of(self, y: int, height: int) -> RowsMadeOf:
+        """The picture's strips of those rows, its scroll offset and text style (what `render_line` reads)."""
+        style = self._style
+        if style is None:
+            style = self._style = self.rich_style
+        scroll_x, scroll_y = self.scroll_offset
+        picture = self.picture
+        rows = len(picture)
+        first = scroll_y + y
+        return (scroll_x, style), [picture[i] if 0 <= i < rows else None for i in range(first, first + height)]
 
     def render_line(self, y: int) -> Strip:
         # (a Strip keeps its crops and styled forms: the picture's strips are shared, and so are those)
