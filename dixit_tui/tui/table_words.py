@@ -434,7 +434,7 @@ def hand_note(view: TableView, choices: Choices) -> Words | None:
     if game.phase == Phase.SUBMIT and game.submit_count:
         count = game.submit_count
         if count == 1:
-            return _w("Enter gives a card; you confirm, then it is final.")
+            return _w("Enter gives a card; you confirm, then it's final.")
         # which cards you marked, said as such ("marked: 2" read as a count of marks)
         numbers = [str(hand_number(game, c)) for c in choices.marked]
         if not numbers:

@@ -156,7 +156,7 @@ async def test_standard_clue_submit_and_vote_as_each_seat_sees_them() -> None:
     assert line is not None and line.plain == f"Clue: “a quiet storm” — told by {name}"
     assert plain(words.clue_line(view_of(teller))).endswith(f"told by {name} (you)")
     note = words.hand_note(view_of(others[0]), Choices())
-    assert note is not None and note.plain == "Enter gives a card; you confirm, then it is final."
+    assert note is not None and note.plain == "Enter gives a card; you confirm, then it's final."
     writing = Choices(writing_clue=True)
     assert say(teller, writing) == "Your clue is already given: your text is kept, not sent. Esc: your hand."
     assert say(others[0], writing) == f"{name} gave the first clue: your text is kept, not sent. Esc: your hand."
