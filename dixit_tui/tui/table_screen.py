@@ -300,6 +300,7 @@ class TableScreen(SameSizeResize, Screen[None], KeptLines):
             return BOX_CLOSED
         closed_at = self._box_closed_at
         if arriving and closed_at is not None and clock() - closed_at < REACTION:
+            self._box_closed_at = clock()  # keys that keep coming, each within REACTION of the last, are the line's
             return TypedInBox(self._box_closes - 1)  # on its way to the box the table just closed
         recap_at = self._recap_closed_at
         if arriving and key.key in CLOSING_KEYS and recap_at is not None and clock() - recap_at < REACTION:

@@ -141,6 +141,35 @@ async def test_keys_typed_as_the_chat_pauses_act_on_nothing(monkeypatch: pytest.
         assert len(screen.marked) == 1
 
 
+async def test_keys_typed_on_at_a_typists_pace_after_the_chat_paused_act_on_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Playtest: cy typed "hello" in the chat; ben's clue paused it; " 54z" typed on, 0.4 s apart, moved the hand's
+    cursor and the notice said they did nothing. Keys that keep coming, each within REACTION of the one before,
+    are still the line's: they act on nothing. After a pause, keys play the hand."""
+    now = [100.0]
+    monkeypatch.setattr(table_screen, "REACTION", 0.5)
+    monkeypatch.setattr(table_screen, "clock", lambda: now[0])
+    coord = coordinator()
+    async with AsyncExitStack() as stack:
+        ana, pa, _, (ben, _) = await ana_hosting(stack, coord, ["ben", "cara"], start=True)
+        await pa.press("c", *"hello")
+        now[0] += 5
+        assert await default_move(ben)  # the chat pauses
+        await settle(pa)
+        screen = table_of(ana)
+        for key in [*" 54z", "enter"]:
+            now[0] += 0.4
+            await pa.press(key)
+            await settle(pa)
+        assert screen.marked == [] and notes(ana).count(words.BOX_KEYS_DROPPED) == 1
+        assert ana.screen.query_one("#chat-input", Input).value == "hello"
+        now[0] += 1
+        await pa.press("enter")
+        await settle(pa)
+        assert len(screen.marked) == 1
+
+
 async def test_a_clue_kept_from_a_lost_race_does_not_start_the_next_turns_clue() -> None:
     """Playtest: "reflect" typed for card 1, cara's first clue won the race (the text kept, not sent); a turn later
     ana is the storyteller, chooses card 2 and types "tick tock": the clue sent was "reflecttick tock". The kept text
