@@ -105,6 +105,7 @@ class VoteDial:
         self._digit_time = 0.0
         self._typed_at: float | None = None  # when a letter (not a dial key) last reached the dial
         self._refused: int | None = None  # a slot asked for and refused, until the pointer is moved or a key refused
+        self._refused_why = ""  # ... and why, said again if Enter or Space comes next: "is yours"
         self._on: tuple[object, ...] | None = None  # what the board is (see `configure`: it sets the ballot's parts)
         self.pointer = 0
         self.marks: tuple[int, ...] = ()
@@ -242,16 +243,18 @@ class VoteDial:
     def select(self, slot: int) -> list[Outcome]:
         """Point at `slot` (a number key or a click). Refuses a forbidden or unknown slot."""
         if not 1 <= slot <= self.slots:
-            return self._refuse_pick(slot, f"There is no card {slot}: the board has cards 1 to {self.slots}.")
+            return self._refuse_pick(
+                slot, f"There is no card {slot}: the board has cards 1 to {self.slots}.", "is not on the board"
+            )
         if not self.allowed(slot):
-            return self._refuse_pick(slot, f"Card {slot} is yours: you cannot vote for it.")
+            return self._refuse_pick(slot, f"Card {slot} is yours: you cannot vote for it.", "is yours")
         self._refused = None
         return self._point(slot)
 
-    def _refuse_pick(self, slot: int, reason: str) -> list[Outcome]:
+    def _refuse_pick(self, slot: int, reason: str, why: str) -> list[Outcome]:
         """A slot that cannot be chosen: the pointer stays, and the next Enter or Space does not act on the slot it
         stays on (the player meant another: "2" refused, then Enter, voted for 1)."""
-        self._refused = slot
+        self._refused, self._refused_why = slot, why
         return [Refused(slot, reason)]
 
     def _after_refusal(self, key: str, does: Callable[[], str]) -> list[Outcome]:
@@ -261,8 +264,8 @@ class VoteDial:
             return []
         self._refused = None
         reason = (
-            f"{key} did nothing: card {refused} was not chosen. The dial is on {self.pointer}: "
-            f"press {key} again to {does()}."
+            f"{key} did nothing: card {refused} {self._refused_why}, so it was not chosen. "
+            f"The dial is on {self.pointer}: press {key} again to {does()}."
         )
         return [Refused(refused, reason)]
 

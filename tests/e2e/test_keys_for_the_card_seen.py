@@ -89,7 +89,7 @@ async def test_enter_after_a_refused_number_does_not_vote_for_another_card(tmp_p
         await press(ben, str(own))
         await wait_text(ben, f"Card {own} is yours")
         await press(ben, "enter")
-        await wait_text(ben, f"Enter did nothing: card {own} was not chosen.")
+        await wait_text(ben, f"Enter did nothing: card {own} is yours, so it was not chosen.")
         await drawn(ben)
         assert votes_of(table, seat) == ()
         # pressed again, Enter votes for the card the dial shows (and the board highlights)
@@ -108,7 +108,7 @@ async def test_the_refusal_hint_goes_when_the_dial_moves_or_a_vote_is_cast(tmp_p
         (own,) = table.game.state.forbidden_slots(seat)
         shown = 2 if own == 1 else 1
         other = next(s for s in range(len(table.game.state.turn.board), 0, -1) if s not in (own, shown))
-        hint = f"Enter did nothing: card {own} was not chosen."
+        hint = f"Enter did nothing: card {own} is yours, so it was not chosen."
         await press(ben, str(own))
         await press(ben, "enter")
         await wait_text(ben, hint)
@@ -134,7 +134,7 @@ async def test_space_after_a_refused_number_marks_nothing_at_the_odyssey_dial(tm
         await press(ben, str(own))
         await wait_text(ben, f"Card {own} is yours")
         await press(ben, "space")
-        await wait_text(ben, f"Space did nothing: card {own} was not chosen.")
+        await wait_text(ben, f"Space did nothing: card {own} is yours, so it was not chosen.")
         await drawn(ben)
         assert "Marked: none" in ben.screen_text()
         await press(ben, "space")  # pressed again: marks the card the dial shows

@@ -1,6 +1,7 @@
-"""A dial refusal's hint ("Enter did nothing: card 2 was not chosen. The dial is on 1: ...") is the table's own line
-above the dial, not a toast: when the dial moves it goes alone (clearing it cleared every toast on screen, a chat
-notice or "You started a rematch" too), and it never covers the key bar (a toast of its length did, at 100 columns)."""
+"""A dial refusal's hint ("Enter did nothing: card 2 is yours, so it was not chosen. The dial is on 1: ...") is the
+table's own line above the dial, not a toast: when the dial moves it goes alone (clearing it cleared every toast on
+screen, a chat notice or "You started a rematch" too), and it never covers the key bar (a toast of its length did, at
+100 columns)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ async def test_the_refusal_hint_goes_alone_and_leaves_the_key_bar_whole() -> Non
         ana.notify("You started a rematch.", markup=False, timeout=600)  # another notice on screen
         await pa.press(str(own), "enter")
         await settle(pa)
-        hint = f"Enter did nothing: card {own} was not chosen. The dial is on {dial.pointer}"
+        hint = f"Enter did nothing: card {own} is yours, so it was not chosen. The dial is on {dial.pointer}"
         assert board.note is not None and hint in board.note.plain
         assert hint not in " ".join(notes(ana))  # not a toast
         bar = screen.query_one(KeyBar)
